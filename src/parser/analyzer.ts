@@ -1,0 +1,940 @@
+/**
+ * Statement analysis: one physical line at a time (AVAP has no line
+ * continuation), each line classified as a command call, an assignment, a
+ * block keyword, a function definition, or a foreign construct. Names that are
+ * neither commands nor functions are resolved at the end of the file, because
+ * a function may be defined after its first call.
+ */
+import { BlockStack, closerOf, type Block, type Site } from './blocks';
+import { isCloseBracket, isIdentifier, isOpenBracket, matchBracket, parseCall, quotedIdentifier, type CallArg, type ParsedCall } from './calls';
+import {
+  COMPARATOR_FIXES,
+  COMPARATORS,
+  EXPRESSION_BUILTINS,
+  findCommand,
+  findCommandIgnoringCase,
+  findForeignOperator,
+  findForeignStatement,
+  findHallucination,
+  signatureOf,
+  signaturesOf,
+  type BlockRole,
+  type CommandSpec,
+  type ForeignStatement,
+  type ParamSpec,
+} from './catalogue';
+import { checkExpression, reportForeignTokens, type ExpressionHost } from './expressions';
+import type { Reporter } from './reporter';
+import { newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
+import { suggestName } from './suggest';
+import type { Severity, TraceCategory } from './types';
+
+type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
+
+interface PendingCall {
+  name: string;
+  argCount: number;
+  line: number;
+  column: number;
+  endColumn: number;
+  context: CallContext;
+  /** Raw text of the call, for argument-context messages. */
+  text: string;
+}
+
+interface FunctionInfo {
+  arity: number;
+  line: number;
+}
+
+const MAX_SHOWN = 60;
+const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
+
+/** Shortens long source text for messages. */
+export function abbreviate(text: string, max = MAX_SHOWN): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+function isPunct(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Punct && t.text === text;
+}
+
+function isOp(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Op && t.text === text;
+}
+
+function isWord(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Ident && t.text === text;
+}
+
+function last<T>(items: readonly T[]): T | undefined {
+  return items[items.length - 1];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export class Analyzer implements ExpressionHost {
+  private readonly blocks: BlockStack;
+  private readonly functions = new Map<string, FunctionInfo>();
+  private readonly pending: PendingCall[] = [];
+  private readonly connectors = new Set<string>();
+  private lineNo = 0;
+  private lineStart = 0;
+  private lineEnd = 0;
+  private blockComment: { line: number; column: number } | undefined;
+
+  constructor(private readonly src: string, private readonly rep: Reporter) {
+    this.blocks = new BlockStack(rep);
+  }
+
+  run(): void {
+    const src = this.src;
+    const n = src.length;
+    const state: ScanState = newScanState();
+    const sink = (problem: LexicalProblem, start: number, end: number) => this.lexical(problem, start, end);
+    let nextLF = -2;
+    let nextCR = -2;
+    let start = 0;
+    let lineNo = 1;
+    for (;;) {
+      if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
+      if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
+      const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
+      this.lineNo = lineNo;
+      this.lineStart = start;
+      this.lineEnd = end;
+      const wasInComment = state.inBlockComment;
+      const tokens = scanLine(src, start, end, state, sink);
+      if (state.inBlockComment && !wasInComment) {
+        this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+      }
+      if (tokens.length > 0) this.analyzeLine(tokens);
+      if (this.rep.saturated && this.rep.errorCount > 0) return;
+      if (end >= n) break;
+      start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+      lineNo++;
+    }
+    this.finish(state);
+  }
+
+  // ---------------------------------------------------------------- reporting
+
+  private col(offset: number): number {
+    return offset - this.lineStart + 1;
+  }
+
+  report(start: number, end: number, severity: Severity, category: TraceCategory, message: string, token: string, suggestion?: string): void {
+    this.rep.at(this.lineNo, this.col(start), this.col(end), severity, category, message, abbreviate(token, 80), suggestion);
+  }
+
+  private reportTokens(from: Token, to: Token, severity: Severity, category: TraceCategory, message: string, suggestion?: string): void {
+    this.report(from.start, to.end, severity, category, message, this.src.slice(from.start, to.end), suggestion);
+  }
+
+  private site(t: Token, endToken: Token = t): Site {
+    return { line: this.lineNo, column: this.col(t.start), endColumn: this.col(endToken.end), token: t.text };
+  }
+
+  private lexical(problem: LexicalProblem, start: number, end: number): void {
+    switch (problem) {
+      case 'unterminated-string':
+        this.report(start, end, 'error', 'syntax_error', 'unterminated string — close it with the same quote on this line', this.src.slice(start, end));
+        return;
+      case 'control-character': {
+        const code = this.src.charCodeAt(start).toString(16).toUpperCase().padStart(4, '0');
+        this.report(start, end, 'error', 'syntax_error', `stray control character U+${code} — binary data is not AVAP source`, `\\u${code}`);
+        return;
+      }
+      case 'hash-comment':
+        this.report(start, end, 'error', 'foreign_keyword', "'#' is not an AVAP comment — use //", '#', '//');
+        return;
+      case 'unterminated-block-comment':
+        return; // reported in finish(), where its opening line is known
+    }
+  }
+
+  // ------------------------------------------------------------- expression host
+
+  noteCall(nameToken: Token, argCount: number): void {
+    const name = nameToken.text;
+    if (EXPRESSION_BUILTINS.has(name)) return;
+    const spec = findCommand(name);
+    if (spec) {
+      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error',
+        `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`, name);
+      return;
+    }
+    this.defer(nameToken, argCount, 'expression', name);
+  }
+
+  checkTemplate(token: Token): void {
+    const text = token.text;
+    let from = 1;
+    for (;;) {
+      const open = text.indexOf('${', from);
+      if (open === -1) return;
+      const close = text.indexOf('}', open + 2);
+      if (close === -1) {
+        this.report(token.start + open, token.end, 'error', 'syntax_error', "unclosed '${' in template string — write ${name}", text.slice(open));
+        return;
+      }
+      const inner = text.slice(open + 2, close).trim();
+      if (!/^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(inner)) {
+        this.report(token.start + open, token.start + close + 1, 'warning', 'unexpected_construct',
+          `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`, text.slice(open, close + 1));
+      }
+      from = close + 1;
+    }
+  }
+
+  // ------------------------------------------------------------------- lines
+
+  private analyzeLine(tokens: Token[]): void {
+    const top = this.blocks.top;
+    if (top?.awaitingBrace) {
+      top.awaitingBrace = false;
+      if (isPunct(tokens[0], '{')) {
+        if (tokens.length > 1) this.analyzeSegments(tokens.slice(1));
+        return;
+      }
+      this.rep.at(top.line, top.column, top.endColumn, 'error', 'syntax_error',
+        `function '${top.name ?? ''}' needs '{' to open its body`, top.token, undefined);
+    }
+    if (this.foreignLine(tokens)) return;
+    this.analyzeSegments(tokens);
+  }
+
+  /** Splits a line at top-level `;` (reported) and analyses each statement. */
+  private analyzeSegments(tokens: Token[]): void {
+    let depth = 0;
+    let from = 0;
+    let split = false;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i] as Token;
+      if (t.kind !== TokenKind.Punct) continue;
+      if (isOpenBracket(t)) depth++;
+      else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
+      else if (t.text === ';' && depth === 0) {
+        this.report(t.start, t.end, 'error', 'unexpected_construct', "statement terminator ';' is not AVAP — one statement per line, no terminator", ';');
+        if (i > from) this.analyzeStatement(tokens.slice(from, i));
+        from = i + 1;
+        split = true;
+      }
+    }
+    if (!split) this.analyzeStatement(tokens);
+    else if (from < tokens.length) this.analyzeStatement(tokens.slice(from));
+  }
+
+  private analyzeStatement(t: Token[]): void {
+    const t0 = t[0];
+    if (!t0) return;
+    const t1 = t[1];
+    if (t0.kind === TokenKind.Punct && t0.text === '}') return this.closingBrace(t);
+    if (t0.kind === TokenKind.Punct && t0.text === '{') return this.openingBrace(t);
+    if (t0.kind === TokenKind.Ident) {
+      if (isOp(t1, '=')) return this.assignment(t);
+      if (t1?.kind === TokenKind.Op && t1.text === ':=') {
+        this.foreignOperator(t1);
+        return this.assignment(t);
+      }
+      if (t1?.kind === TokenKind.Op && ASSIGN_FOREIGN_OPS.has(t1.text)) {
+        this.foreignOperator(t1);
+        return;
+      }
+      switch (t0.text) {
+        case 'if': return this.ifStatement(t);
+        case 'else': return this.elseStatement(t);
+        case 'function': return this.functionDefinition(t);
+        case 'return': return this.returnStatement(t);
+        default: break;
+      }
+      if (isPunct(t1, '(')) return this.callStatement(t);
+      if (isPunct(t1, '.')) return this.dottedStatement(t);
+      if (t1?.kind === TokenKind.Ident && isOp(t[2], '=')) {
+        this.reportTokens(t0, t1, 'error', 'foreign_keyword',
+          `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`, `${t1.text}`);
+        return this.assignment(t.slice(1));
+      }
+      if (t.length === 1) return this.bareWord(t0);
+    }
+    if (t0.kind === TokenKind.Global && isOp(t1, '=')) {
+      this.reportTokens(t0, t0, 'error', 'syntax_error', `cannot assign to the global reference '${t0.text}' — assign to a plain name`, t0.text.slice(1));
+      return;
+    }
+    const assignAt = this.topLevelAssign(t);
+    if (assignAt > 0) {
+      this.reportTokens(t0, t[assignAt - 1] as Token, 'error', 'syntax_error',
+        `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
+      return;
+    }
+    this.unrecognized(t);
+  }
+
+  /** Index of a top-level `=` operator, or -1. */
+  private topLevelAssign(t: readonly Token[]): number {
+    let depth = 0;
+    for (let i = 0; i < t.length; i++) {
+      const x = t[i] as Token;
+      if (isOpenBracket(x)) depth++;
+      else if (isCloseBracket(x)) depth = Math.max(0, depth - 1);
+      else if (depth === 0 && isOp(x, '=')) return i;
+    }
+    return -1;
+  }
+
+  private unrecognized(t: Token[]): void {
+    const reported = reportForeignTokens(t, 0, t.length, this);
+    if (reported.size > 0) {
+      this.pushBraceIfOpened(t);
+      return;
+    }
+    const t0 = t[0] as Token;
+    const lastToken = last(t) as Token;
+    let message = 'expected a command call or an assignment';
+    if (t0.kind === TokenKind.Other) message = `stray character '${t0.text}'`;
+    else if (t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template) {
+      message = 'a value on its own is not a statement — expected a command call or an assignment';
+    }
+    this.reportTokens(t0, lastToken, 'error', 'syntax_error', message);
+    this.pushBraceIfOpened(t);
+  }
+
+  /** A reported line that ends with `{` opens a foreign brace block whose `}` must match. */
+  private pushBraceIfOpened(t: readonly Token[], block?: Block): void {
+    if (!isPunct(last(t), '{')) return;
+    if (block) {
+      block.braceBody = true;
+      return;
+    }
+    const t0 = t[0] as Token;
+    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: t0.text });
+  }
+
+  private foreignOperator(t: Token): void {
+    const op = findForeignOperator(t.text);
+    if (!op) return;
+    this.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+  }
+
+  // --------------------------------------------------------- foreign lines
+
+  /** Lines whose first word belongs to another language. Returns true when handled. */
+  private foreignLine(t: Token[]): boolean {
+    const t0 = t[0] as Token;
+    const t1 = t[1];
+    if (t0.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
+    const lineText = this.src.slice(t0.start, (last(t) as Token).end);
+
+    if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
+      const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
+      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+        `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`);
+      this.pushBraceIfOpened(t);
+      return true;
+    }
+    if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
+      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`);
+      if (isPunct(last(t), '{')) {
+        this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true });
+      }
+      return true;
+    }
+    if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
+      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`);
+      this.pushBraceIfOpened(t);
+      return true;
+    }
+    const foreign = findForeignStatement(t0.text);
+    if (!foreign || !this.shapeMatches(foreign, t)) return false;
+    this.report(t0.start, t0.end, 'error', 'foreign_keyword', `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text);
+    this.pushBraceIfOpened(t);
+    if (foreign.shape === 'declaration' && t.length > 1) this.analyzeSegments(t.slice(1));
+    return true;
+  }
+
+  private shapeMatches(foreign: ForeignStatement, t: readonly Token[]): boolean {
+    const t1 = t[1];
+    switch (foreign.shape) {
+      case 'any': return true;
+      case 'word': return t.length === 2 && t1?.kind === TokenKind.Ident;
+      case 'declaration': return t1 !== undefined && (t1.kind === TokenKind.Ident || isPunct(t1, '{') || isPunct(t1, '['));
+      case 'from-import': return t.some((x) => isWord(x, 'import'));
+      case 'python-except': return !isPunct(t1, '(');
+      case 'js-catch': return isPunct(last(t), '{');
+    }
+  }
+
+  /** `range(1, 6):` → `range(...)`, `items:` → `items`. */
+  private renderIterable(t: readonly Token[], from: number): string {
+    const first = t[from];
+    if (!first) return '…';
+    if (first.kind === TokenKind.Ident && isPunct(t[from + 1], '(')) return `${first.text}(...)`;
+    let end = t.length;
+    if (isPunct(t[end - 1], ':') || isPunct(t[end - 1], '{')) end--;
+    if (end <= from) return first.text;
+    return abbreviate(this.src.slice(first.start, (t[end - 1] as Token).end), 30);
+  }
+
+  // ----------------------------------------------------------- statements
+
+  private bareWord(t0: Token): void {
+    const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
+    const exact = closers[t0.text];
+    if (exact) {
+      this.report(t0.start, t0.end, 'error', 'syntax_error', `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
+      this.applyRole(findCommand(t0.text)?.block, t0);
+      return;
+    }
+    const spec = findCommandIgnoringCase(t0.text);
+    if (spec && spec.params.length === 0) {
+      this.report(t0.start, t0.end, 'error', 'unknown_token',
+        `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`, t0.text, `${spec.name}()`);
+      this.applyRole(spec.block, t0);
+      return;
+    }
+    const hint = findCommand(t0.text) ? ` — '${t0.text}' is a command: call it with parentheses` : '';
+    this.report(t0.start, t0.end, 'error', 'syntax_error', `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'${hint}`, t0.text);
+  }
+
+  private callStatement(t: Token[]): void {
+    const call = parseCall(this.src, t, 1, this.lineEnd);
+    this.bracketProblems(t, call);
+    const block = this.checkCommand(t, call, 'statement');
+    this.trailing(t, call, block);
+  }
+
+  private assignment(t: Token[]): void {
+    const target = t[0] as Token;
+    const eq = t[1] as Token;
+    if (findCommand(target.text)) {
+      this.report(target.start, target.end, 'error', 'syntax_error', `'${target.text}' is a command name and cannot be assigned to`, target.text);
+    }
+    if (t.length === 2) {
+      this.report(eq.start, eq.end, 'error', 'syntax_error', `missing value after '=' in the assignment to '${target.text}'`, '=');
+      return;
+    }
+    const r0 = t[2] as Token;
+    if (r0.kind === TokenKind.Ident && isPunct(t[3], '(') && !EXPRESSION_BUILTINS.has(r0.text)) {
+      const close = matchBracket(t, 3);
+      if (close === t.length - 1 || close === -1) {
+        const call = parseCall(this.src, t, 3, this.lineEnd);
+        this.bracketProblems(t, call);
+        const spec = findCommand(r0.text);
+        if (spec?.block && spec.block !== 'exception') {
+          this.report(r0.start, r0.end, 'error', 'syntax_error', `'${r0.text}' opens or closes a block and cannot be assigned`, r0.text);
+          return;
+        }
+        this.checkCommand(t, call, 'assignment');
+        if (spec?.name === 'avapConnector') this.connectors.add(target.text);
+        return;
+      }
+    }
+    checkExpression(t, 2, t.length, this);
+  }
+
+  private dottedStatement(t: Token[]): void {
+    const reported = reportForeignTokens(t, 0, t.length, this);
+    if (reported.size > 0) {
+      this.pushBraceIfOpened(t);
+      return;
+    }
+    if (this.topLevelAssign(t) > 0) {
+      this.analyzeStatementFallback(t);
+      return;
+    }
+    const wellFormed = checkExpression(t, 0, t.length, this);
+    const t0 = t[0] as Token;
+    if (wellFormed && !this.connectors.has(t0.text)) {
+      const method = t[2];
+      this.reportTokens(t0, method ?? t0, 'warning', 'unexpected_construct',
+        `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`);
+    }
+  }
+
+  private analyzeStatementFallback(t: Token[]): void {
+    const assignAt = this.topLevelAssign(t);
+    const t0 = t[0] as Token;
+    this.reportTokens(t0, t[assignAt - 1] as Token, 'error', 'syntax_error',
+      `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
+  }
+
+  private returnStatement(t: Token[]): void {
+    const t0 = t[0] as Token;
+    if (!this.blocks.insideFunction) {
+      this.report(t0.start, t0.end, 'error', 'syntax_error', 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return');
+    }
+    if (t.length > 1) checkExpression(t, 1, t.length, this);
+  }
+
+  // --------------------------------------------------------------- blocks
+
+  private ifStatement(t: Token[]): void {
+    const t0 = t[0] as Token;
+    const call = parseCall(this.src, t, 1, this.lineEnd);
+    this.bracketProblems(t, call);
+    const block: Block = { kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' };
+    this.blocks.push(block);
+    this.checkIfArguments(t, call);
+    this.checkArgumentContents(t, call);
+    this.trailing(t, call, block);
+  }
+
+  private checkIfArguments(t: Token[], call: ParsedCall): void {
+    const args = call.args;
+    const t0 = t[0] as Token;
+    const isNone = (a: CallArg | undefined) => a !== undefined && (a.text === '' || a.text === 'None');
+    if (args.length === 3) {
+      const cond = args[2] as CallArg;
+      const condToken = t[cond.first];
+      if (isNone(args[0]) && isNone(args[1]) && cond.last - cond.first === 1 && condToken?.kind === TokenKind.String) {
+        this.checkConditionString(condToken);
+        return;
+      }
+      this.checkComparator(t, cond);
+      return;
+    }
+    if (args.length === 4) {
+      this.report(t0.start, t0.end, 'warning', 'syntax_error',
+        'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")', 'if');
+      this.checkComparator(t, args[2] as CallArg);
+      return;
+    }
+    const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
+    if (args.length === 1) {
+      const arg = args[0] as CallArg;
+      reportForeignTokens(t, arg.first, arg.last, this);
+      const fix = this.ifExpressionFix(t, arg);
+      if (fix !== undefined) {
+        this.report(arg.start, arg.end, 'error', 'syntax_error',
+          `'if' takes (left, right, comparator), not an expression — write if(${fix})`, arg.text, fix);
+        return;
+      }
+    }
+    this.reportTokens(t0, closeToken, 'error', 'syntax_error',
+      `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`);
+  }
+
+  /** For `if(x > 5)` returns `x, 5, >`; for `if(a > 1 and b)` the expression form. */
+  private ifExpressionFix(t: readonly Token[], arg: CallArg): string | undefined {
+    const comparisons: number[] = [];
+    let logical = false;
+    let foreign = false;
+    let depth = 0;
+    for (let i = arg.first; i < arg.last; i++) {
+      const x = t[i] as Token;
+      if (isOpenBracket(x)) depth++;
+      else if (isCloseBracket(x)) depth--;
+      else if (depth === 0 && x.kind === TokenKind.Op) {
+        if (COMPARATORS.has(x.text) || COMPARATOR_FIXES.has(x.text)) comparisons.push(i);
+        if (findForeignOperator(x.text) || x.text === '!') foreign = true;
+      } else if (depth === 0 && (isWord(x, 'and') || isWord(x, 'or') || isWord(x, 'not') || isWord(x, 'in'))) {
+        logical = true;
+      }
+    }
+    if (comparisons.length === 0 && !logical) return undefined;
+    if (comparisons.length === 1 && !logical) {
+      const at = comparisons[0] as number;
+      const op = t[at] as Token;
+      if (at === arg.first || at === arg.last - 1) return undefined;
+      const left = this.src.slice(arg.start, (t[at - 1] as Token).end).trim();
+      const right = this.src.slice((t[at + 1] as Token).start, arg.end).trim();
+      const comparator = COMPARATOR_FIXES.get(op.text) ?? op.text;
+      return `${left}, ${right}, ${comparator}`;
+    }
+    if (foreign) return undefined;
+    const quote = arg.text.includes('"') ? "'" : '"';
+    if (arg.text.includes(quote)) return undefined;
+    return `None, None, ${quote}${arg.text}${quote}`;
+  }
+
+  private checkComparator(t: readonly Token[], arg: CallArg): void {
+    if (arg.text === '') {
+      this.report(arg.start, arg.end, 'error', 'syntax_error', 'missing comparator (argument 3 of if) — one of = == != < > <= >= in', '');
+      return;
+    }
+    const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
+    const value = single && single.kind === TokenKind.String && !single.unterminated ? single.text.slice(1, -1).trim() : arg.text;
+    if (COMPARATORS.has(value)) return;
+    const fix = COMPARATOR_FIXES.get(value);
+    this.report(arg.start, arg.end, 'error', 'syntax_error',
+      `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`, arg.text, fix);
+  }
+
+  /** The quoted condition of if(None, None, "…") is an expression. */
+  private checkConditionString(token: Token): void {
+    if (token.unterminated) return;
+    const start = token.start + 1;
+    const end = token.end - 1;
+    if (this.src.slice(start, end).trim() === '') {
+      this.report(token.start, token.end, 'error', 'syntax_error', 'empty condition in if(None, None, "…")', token.text);
+      return;
+    }
+    const inner = scanLine(this.src, start, end, newScanState(), (problem, s, e) => this.lexical(problem, s, e));
+    if (inner.length === 0) return;
+    checkExpression(inner, 0, inner.length, this);
+  }
+
+  private elseStatement(t: Token[]): void {
+    const t0 = t[0] as Token;
+    const t1 = t[1];
+    const lastToken = last(t) as Token;
+    if (isPunct(t1, '(')) {
+      const call = parseCall(this.src, t, 1, this.lineEnd);
+      this.bracketProblems(t, call);
+      if (call.args.length > 0) {
+        const close = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : lastToken;
+        this.reportTokens(t0, close, 'error', 'syntax_error', `'else' takes no arguments, got ${call.args.length}`, 'else()');
+      }
+      this.blocks.else(this.site(t0));
+      this.trailing(t, call, this.blocks.top);
+      return;
+    }
+    if (isWord(t1, 'if')) {
+      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`);
+      return;
+    }
+    if (isPunct(t1, '{') || isPunct(t1, ':')) {
+      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
+      this.blocks.else(this.site(t0));
+      return;
+    }
+    if (t.length === 1) return this.bareWord(t0);
+    this.unrecognized(t);
+  }
+
+  private functionDefinition(t: Token[]): void {
+    const t0 = t[0] as Token;
+    const nameToken = t[1];
+    const lastToken = last(t) as Token;
+    if (!nameToken || nameToken.kind !== TokenKind.Ident) {
+      if (isPunct(nameToken, '(')) {
+        this.reportTokens(t0, lastToken, 'error', 'unexpected_construct', 'anonymous functions are not AVAP — name it: function name(a, b) { … }');
+      } else {
+        this.reportTokens(t0, lastToken, 'error', 'syntax_error', "expected a function name after 'function'");
+      }
+      this.pushBraceIfOpened(t);
+      return;
+    }
+    const name = nameToken.text;
+    if (!isPunct(t[2], '(')) {
+      this.reportTokens(t0, lastToken, 'error', 'syntax_error', `expected '(' after the function name '${name}'`);
+      this.pushBraceIfOpened(t);
+      return;
+    }
+    const close = matchBracket(t, 2);
+    const block: Block = { kind: 'function', name, line: this.lineNo, column: this.col(t0.start), endColumn: this.col(nameToken.end), token: name };
+    if (close === -1) {
+      this.reportTokens(t[2] as Token, lastToken, 'error', 'syntax_error', `missing ')' in the parameter list of '${name}'`);
+      if (isPunct(lastToken, '{')) this.blocks.push(block);
+      return;
+    }
+    const arity = this.checkParameters(t, 3, close);
+    if (findCommand(name)) {
+      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error', `'${name}' is a built-in command and cannot be redefined`, name);
+    } else if (this.functions.has(name)) {
+      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error',
+        `function '${name}' is already defined on line ${this.functions.get(name)?.line ?? 0}`, name);
+    } else {
+      this.functions.set(name, { arity, line: this.lineNo });
+    }
+    if (this.blocks.insideAvapBlock) {
+      this.reportTokens(t0, nameToken, 'error', 'syntax_error', `function '${name}' must be defined at the top level, not inside another block`);
+    }
+    const rest = t.slice(close + 1);
+    if (rest.length === 0) {
+      block.awaitingBrace = true;
+      this.blocks.push(block);
+      return;
+    }
+    const r0 = rest[0] as Token;
+    if (isPunct(r0, '{')) {
+      if (rest.length === 1) {
+        this.blocks.push(block);
+      } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
+        this.reportTokens(rest[1] as Token, last(rest) as Token, 'error', 'syntax_error', "put the function body on the lines after '{'");
+        if (!isPunct(last(rest), '}')) this.blocks.push(block);
+      }
+      return;
+    }
+    if (isPunct(r0, ':')) {
+      this.report(r0.start, r0.end, 'error', 'unexpected_construct', "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{');
+      return;
+    }
+    this.reportTokens(r0, last(rest) as Token, 'error', 'syntax_error', `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`);
+  }
+
+  /** Checks `a, b, c` between the parentheses; returns the number of parameters. */
+  private checkParameters(t: readonly Token[], from: number, to: number): number {
+    if (from === to) return 0;
+    let count = 0;
+    let segment = from;
+    for (let i = from; i <= to; i++) {
+      if (i < to && !isPunct(t[i], ',')) continue;
+      count++;
+      const first = t[segment];
+      if (i === segment || !first) {
+        const at = t[i] as Token;
+        this.report(at.start, at.end, 'error', 'syntax_error', 'empty function parameter', at.text);
+      } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
+        const lastToken = t[i - 1] as Token;
+        this.reportTokens(first, lastToken, 'error', 'syntax_error',
+          `function parameters are plain names, got '${abbreviate(this.src.slice(first.start, lastToken.end), 30)}'`);
+      }
+      segment = i + 1;
+    }
+    return count;
+  }
+
+  private closingBrace(t: Token[]): void {
+    const t0 = t[0] as Token;
+    const r0 = t[1];
+    const lastToken = last(t) as Token;
+    const top = this.blocks.top;
+    if (isWord(r0, 'else')) {
+      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
+      if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
+      return;
+    }
+    if (isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
+      const word = r0 as Token;
+      this.report(word.start, word.end, 'error', 'foreign_keyword',
+        `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`, word.text);
+      return;
+    }
+    const closed = this.blocks.closeBrace(this.site(t0));
+    const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
+    if (closed?.kind === 'function') {
+      if (trailingJunk) this.reportTokens(t[1] as Token, lastToken, 'error', 'syntax_error', "unexpected text after '}'");
+      return;
+    }
+    if (closed) {
+      const closer = closed.kind === 'brace' ? undefined : closerOf(closed.kind);
+      const message = closer
+        ? `unexpected construct '}' — close ${closed.kind === 'loop' ? 'startLoop()' : `'${closed.token}'`} with ${closer}; braces only enclose function bodies`
+        : "unexpected construct '}' — AVAP closes blocks with end() or endLoop(); braces only enclose function bodies";
+      this.reportTokens(t0, t.length > 1 ? lastToken : t0, 'error', 'unexpected_construct', message, t.length === 1 ? closer : undefined);
+      return;
+    }
+    this.reportTokens(t0, lastToken, 'error', 'unexpected_construct', "'}' without an opening function body — AVAP closes blocks with end() or endLoop()");
+  }
+
+  private openingBrace(t: Token[]): void {
+    const t0 = t[0] as Token;
+    this.report(t0.start, t0.end, 'error', 'unexpected_construct', "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{');
+    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: '{' });
+  }
+
+  /** Text after the closing `)` of a call: a brace body, a Python colon, or junk. */
+  private trailing(t: readonly Token[], call: ParsedCall, block: Block | undefined): void {
+    if (call.closeIndex === -1 || call.closeIndex === t.length - 1) return;
+    const r0 = t[call.closeIndex + 1] as Token;
+    const lastToken = last(t) as Token;
+    const name = (t[call.nameIndex] as Token).text;
+    if (isPunct(r0, '{')) {
+      this.report(r0.start, r0.end, 'error', 'unexpected_construct',
+        `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`, '{');
+      if (block) block.braceBody = true;
+      else this.pushBraceIfOpened(t);
+      return;
+    }
+    if (isPunct(r0, ':')) {
+      this.report(r0.start, r0.end, 'error', 'unexpected_construct',
+        `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`, ':');
+      return;
+    }
+    this.reportTokens(r0, lastToken, 'error', 'syntax_error', `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`);
+  }
+
+  private bracketProblems(t: readonly Token[], call: ParsedCall): void {
+    const problem = call.problem;
+    if (!problem) return;
+    const name = (t[call.nameIndex] as Token).text;
+    if (problem.kind === 'unclosed') {
+      this.report(problem.token.start, this.lineEnd, 'error', 'syntax_error', `missing ')' — the call to '${name}' is not closed on this line`, '(');
+    } else {
+      this.report(problem.token.start, problem.token.end, 'error', 'syntax_error',
+        `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`, problem.token.text);
+    }
+  }
+
+  // ------------------------------------------------------------- commands
+
+  /** Checks a call to a catalogue command, or defers an unknown name. Returns the block it opened. */
+  private checkCommand(t: Token[], call: ParsedCall, context: 'statement' | 'assignment'): Block | undefined {
+    const nameToken = t[call.nameIndex] as Token;
+    const name = nameToken.text;
+    const spec = findCommand(name);
+    this.checkArgumentContents(t, call);
+    if (!spec) {
+      const role = this.structuralRole(name);
+      const block = role ? this.applyRole(role, nameToken) : undefined;
+      const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : nameToken;
+      this.pending.push({
+        name, argCount: call.args.length, line: this.lineNo, column: this.col(nameToken.start), endColumn: this.col(nameToken.end),
+        context, text: this.src.slice(nameToken.start, closeToken.end),
+      });
+      return block;
+    }
+    const params = this.checkArity(t, call, spec, context);
+    if (params) this.checkArgumentKinds(t, call, spec, params);
+    if (spec.resultOnlyByAssignment && context === 'statement') {
+      this.report(nameToken.start, nameToken.end, 'warning', 'unexpected_construct',
+        `the result of '${name}' is discarded — assign it: conn = ${name}(…)`, name);
+    }
+    return this.applyRole(spec.block, nameToken);
+  }
+
+  private structuralRole(name: string): BlockRole | undefined {
+    const hallucination = findHallucination(name);
+    if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
+    return findCommandIgnoringCase(name)?.block;
+  }
+
+  private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
+    if (!role) return undefined;
+    const site = this.site(at);
+    const open = (kind: Block['kind']): Block => {
+      const block: Block = { kind, line: this.lineNo, column: site.column, endColumn: site.endColumn, token: at.text };
+      this.blocks.push(block);
+      return block;
+    };
+    switch (role) {
+      case 'open-if': return open('if');
+      case 'open-loop': return open('loop');
+      case 'open-try': return open('try');
+      case 'open-async': return open('async');
+      case 'else': this.blocks.else(site); return this.blocks.top;
+      case 'exception': this.blocks.exception(site); return this.blocks.top;
+      case 'end': this.blocks.end(site); return undefined;
+      case 'end-loop': this.blocks.endLoop(site); return undefined;
+    }
+  }
+
+  /** Returns the parameter list the arguments match, or undefined after reporting. */
+  private checkArity(t: readonly Token[], call: ParsedCall, spec: CommandSpec, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+    const argc = call.args.length;
+    for (const params of signaturesOf(spec)) {
+      let optionalTail = 0;
+      for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
+      if (argc <= params.length && argc >= params.length - optionalTail) return params;
+      // `x = cmd(a)`: the assignment supplies the trailing target.
+      if (context === 'assignment' && params.length > 0 && last(params)?.kind === 'target' && argc === params.length - 1) {
+        return params.slice(0, -1);
+      }
+    }
+    const nameToken = t[call.nameIndex] as Token;
+    const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
+    const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
+    this.reportTokens(nameToken, closeToken, 'error', 'syntax_error', `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`);
+    return undefined;
+  }
+
+  private checkArgumentKinds(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[]): void {
+    call.args.forEach((arg, index) => {
+      const param = params[index];
+      if (!param) return;
+      const where = `argument ${index + 1} of '${spec.name}' (${param.name})`;
+      if (arg.text === '') {
+        const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
+        if (mustHave) this.report(arg.start, arg.end, 'error', 'syntax_error', `missing ${where}`, spec.name);
+        return;
+      }
+      const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
+      const isGlobal = single?.kind === TokenKind.Global;
+      if (param.kind === 'target') {
+        if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
+        const order = spec.name === 'addVar' && index === 0 ? ' — addVar takes the target first: addVar(target, value)' : '';
+        this.report(arg.start, arg.end, 'error', 'syntax_error', `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text);
+        return;
+      }
+      if (param.kind === 'number') {
+        const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
+        if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
+        this.report(arg.start, arg.end, 'error', 'syntax_error',
+          `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text);
+      }
+    });
+  }
+
+  /** Templates, $globals and calls nested inside raw-text arguments. */
+  private checkArgumentContents(t: readonly Token[], call: ParsedCall): void {
+    for (const arg of call.args) {
+      for (let i = arg.first; i < arg.last; i++) {
+        const x = t[i] as Token;
+        if (x.kind === TokenKind.Template) this.checkTemplate(x);
+      }
+      const head = t[arg.first];
+      if (!head || head.kind !== TokenKind.Ident || !isPunct(t[arg.first + 1], '(')) continue;
+      if (matchBracket(t, arg.first + 1) !== arg.last - 1) continue;
+      const name = head.text;
+      if (findCommand(name)) {
+        this.report(arg.start, arg.end, 'error', 'syntax_error',
+          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`, name);
+      } else if (EXPRESSION_BUILTINS.has(name)) {
+        this.literalCallWarning(arg.start, arg.end, arg.text);
+      } else {
+        const inner = parseCall(this.src, t, arg.first + 1, this.lineEnd);
+        this.defer(head, inner.args.length, 'argument', arg.text);
+      }
+    }
+  }
+
+  private literalCallWarning(start: number, end: number, text: string): void {
+    this.report(start, end, 'warning', 'unexpected_construct',
+      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`, text);
+  }
+
+  private defer(nameToken: Token, argCount: number, context: CallContext, text: string): void {
+    this.pending.push({
+      name: nameToken.text, argCount, line: this.lineNo, column: this.col(nameToken.start), endColumn: this.col(nameToken.end), context, text,
+    });
+  }
+
+  // ------------------------------------------------------------------ end
+
+  private finish(state: ScanState): void {
+    if (state.inBlockComment && this.blockComment) {
+      const { line, column } = this.blockComment;
+      this.rep.at(line, column, column + 2, 'error', 'syntax_error', "unterminated block comment — close it with '*/'", '/*', undefined);
+    }
+    const top = this.blocks.top;
+    if (top?.awaitingBrace) {
+      this.rep.at(top.line, top.column, top.endColumn, 'error', 'syntax_error', `function '${top.name ?? ''}' needs '{' to open its body`, top.token, undefined);
+    }
+    this.blocks.finish();
+    this.resolvePending();
+  }
+
+  private resolvePending(): void {
+    const userFunctions = [...this.functions.keys()];
+    for (const p of this.pending) {
+      const fn = this.functions.get(p.name);
+      if (fn) {
+        if (p.context === 'argument') {
+          this.rep.at(p.line, p.column, p.endColumn, 'warning', 'unexpected_construct',
+            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`, p.name, undefined);
+        } else if (p.argCount !== fn.arity) {
+          this.rep.at(p.line, p.column, p.endColumn, 'error', 'syntax_error',
+            `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`, p.name, undefined);
+        }
+        continue;
+      }
+      const suggestion = suggestName(p.name, userFunctions);
+      const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
+      const note = suggestion.note ? ` (${suggestion.note})` : '';
+      const message = suggestion.name
+        ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
+        : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
+      this.rep.at(p.line, p.column, p.endColumn, 'error', 'unknown_token', message, p.name, suggestion.name);
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The block stack: if/else/end, startLoop/endLoop, try/exception/end,
+ * go_async/end and function bodies in braces. Pure bookkeeping with recovery:
+ * a closer that skips over unclosed blocks reports each of them and goes on,
+ * so that one pass reports every failing line (ruling 4).
+ */
+import type { Reporter } from './reporter';
+
+export type BlockKind = 'if' | 'loop' | 'try' | 'async' | 'function' | 'brace';
+
+export interface Block {
+  kind: BlockKind;
+  /** Position of the opener token. */
+  line: number;
+  column: number;
+  endColumn: number;
+  token: string;
+  hasElse?: boolean;
+  hasHandler?: boolean;
+  /** An AVAP opener followed by `{` (already reported): `}` may close it. */
+  braceBody?: boolean;
+  /** Function name. */
+  name?: string;
+  /** A function header whose `{` has not been seen yet. */
+  awaitingBrace?: boolean;
+}
+
+/** Where a finding goes: the current line's token range. */
+export interface Site {
+  line: number;
+  column: number;
+  endColumn: number;
+  token: string;
+}
+
+const CLOSER: Record<BlockKind, string> = {
+  if: 'end()',
+  loop: 'endLoop()',
+  try: 'end()',
+  async: 'end()',
+  function: '}',
+  brace: '}',
+};
+
+const LABEL: Record<BlockKind, string> = {
+  if: 'if()',
+  loop: 'startLoop()',
+  try: 'try()',
+  async: 'go_async()',
+  function: 'function',
+  brace: '{',
+};
+
+export function closerOf(kind: BlockKind): string {
+  return CLOSER[kind];
+}
+
+function labelOf(block: Block): string {
+  return block.kind === 'function' && block.name ? `function '${block.name}'` : `'${LABEL[block.kind]}'`;
+}
+
+export class BlockStack {
+  private readonly blocks: Block[] = [];
+
+  constructor(private readonly rep: Reporter) {}
+
+  get top(): Block | undefined {
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  get depth(): number {
+    return this.blocks.length;
+  }
+
+  /** True when some enclosing block is not a foreign brace block. */
+  get insideAvapBlock(): boolean {
+    return this.blocks.some((b) => b.kind !== 'brace');
+  }
+
+  push(block: Block): void {
+    this.blocks.push(block);
+  }
+
+  pop(): Block | undefined {
+    return this.blocks.pop();
+  }
+
+  /** Index of the nearest open block of `kind`, not looking past a function body. */
+  find(kind: BlockKind): number {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === kind) return i;
+      if (b.kind === 'function') return -1;
+    }
+    return -1;
+  }
+
+  get insideFunction(): boolean {
+    return this.blocks.some((b) => b.kind === 'function');
+  }
+
+  /** Reports and pops every block above index `keep` (they were never closed). */
+  private closeAbove(keep: number, at: Site): void {
+    while (this.blocks.length - 1 > keep) {
+      const b = this.blocks.pop() as Block;
+      if (b.kind === 'brace') continue;
+      this.rep.at(b.line, b.column, b.endColumn, 'error', 'syntax_error',
+        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token, undefined);
+    }
+  }
+
+  private error(at: Site, message: string, suggestion?: string): void {
+    this.rep.at(at.line, at.column, at.endColumn, 'error', 'syntax_error', message, at.token, suggestion);
+  }
+
+  else(at: Site): void {
+    const i = this.find('if');
+    if (i === -1) {
+      this.error(at, 'else() outside an if() block');
+      return;
+    }
+    this.closeAbove(i, at);
+    const b = this.blocks[i] as Block;
+    if (b.hasElse) this.error(at, `second else() for the if() opened on line ${b.line}`);
+    b.hasElse = true;
+  }
+
+  exception(at: Site): void {
+    const i = this.find('try');
+    if (i === -1) {
+      this.error(at, 'exception() outside a try() block');
+      return;
+    }
+    this.closeAbove(i, at);
+    const b = this.blocks[i] as Block;
+    if (b.hasHandler) this.error(at, `second exception() for the try() opened on line ${b.line}`);
+    b.hasHandler = true;
+  }
+
+  /** `end()`: closes if, try, go_async (and, with a warning, a loop). */
+  end(at: Site): void {
+    const top = this.top;
+    if (!top) {
+      this.error(at, 'end() without an open if(), try() or go_async() block');
+      return;
+    }
+    switch (top.kind) {
+      case 'if':
+      case 'async':
+      case 'brace':
+        this.blocks.pop();
+        return;
+      case 'try':
+        if (!top.hasHandler) this.error(at, `try() opened on line ${top.line} is closed without an exception() handler`);
+        this.blocks.pop();
+        return;
+      case 'loop':
+        this.rep.at(at.line, at.column, at.endColumn, 'warning', 'syntax_error',
+          `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`, at.token, 'endLoop');
+        this.blocks.pop();
+        return;
+      case 'function':
+        this.error(at, `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`);
+        return;
+    }
+  }
+
+  endLoop(at: Site): void {
+    const top = this.top;
+    if (top?.kind === 'loop') {
+      this.blocks.pop();
+      return;
+    }
+    const i = this.find('loop');
+    if (i === -1) {
+      const closesOther = top && (top.kind === 'if' || top.kind === 'try' || top.kind === 'async');
+      this.error(at, 'endLoop() without a matching startLoop()' + (closesOther ? ` — the open block is ${labelOf(top)} from line ${top.line}, closed by end()` : ''),
+        closesOther ? 'end' : undefined);
+      return;
+    }
+    this.closeAbove(i, at);
+    this.blocks.pop();
+  }
+
+  /** `}`: closes a function body (or a foreign brace block, reported by the caller). */
+  closeBrace(at: Site): Block | undefined {
+    const top = this.top;
+    if (top && (top.kind === 'function' || top.kind === 'brace' || top.braceBody)) {
+      return this.blocks.pop();
+    }
+    const i = this.find('function');
+    if (i === -1) return undefined;
+    this.closeAbove(i, at);
+    return this.blocks.pop();
+  }
+
+  /** Reports every block still open at the end of the file. */
+  finish(): void {
+    for (const b of this.blocks) {
+      if (b.kind === 'brace' || b.braceBody) continue;
+      let hint = `add ${CLOSER[b.kind]}`;
+      if (b.kind === 'try' && !b.hasHandler) hint = 'add exception(err) … end()';
+      if (b.kind === 'function' && b.awaitingBrace) continue; // reported as a missing '{'
+      this.rep.at(b.line, b.column, b.endColumn, 'error', 'syntax_error', `${labelOf(b)} opened here is never closed — ${hint}`, b.token, undefined);
+    }
+    this.blocks.length = 0;
+  }
+}

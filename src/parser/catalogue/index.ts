@@ -1,0 +1,157 @@
+/**
+ * Typed access to the versioned command catalogue (avap-catalogue.json).
+ * The JSON is the single source of truth for command names, arities and
+ * argument kinds; the parser, hover and completion all read it from here.
+ */
+import data from './avap-catalogue.json';
+
+export type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
+
+export type BlockRole =
+  | 'open-if'
+  | 'else'
+  | 'end'
+  | 'open-loop'
+  | 'end-loop'
+  | 'open-try'
+  | 'exception'
+  | 'open-async';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly kind: ParamKind;
+  /** May be left empty (`f(a, , c)`), e.g. the optional argument of exception(). */
+  readonly optional?: boolean;
+  /** Must not be empty even though its kind would allow it. */
+  readonly required?: boolean;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly category: string;
+  readonly origin: 'isa' | 'docs';
+  readonly summary: string;
+  readonly params: readonly ParamSpec[];
+  /** A second accepted signature (e.g. randomString(length, target)). */
+  readonly altParams?: readonly ParamSpec[];
+  readonly block?: BlockRole;
+  readonly example: string;
+  /** Its result is only reachable as `x = cmd(...)`; a bare call discards it. */
+  readonly resultOnlyByAssignment?: boolean;
+}
+
+export interface Hallucination {
+  readonly name: string;
+  readonly equivalent: string | null;
+  readonly note?: string;
+  /** The block role the name stands for, so structure recovery can go on. */
+  readonly structuralAs?: string;
+  readonly source: string;
+}
+
+export interface ForeignStatement {
+  readonly keyword: string;
+  readonly language: string;
+  readonly shape: 'any' | 'word' | 'declaration' | 'from-import' | 'python-except' | 'js-catch';
+  readonly hint: string;
+}
+
+export interface ForeignCall {
+  readonly callee: string;
+  readonly language: string;
+  readonly hint: string;
+}
+
+export interface ForeignMethod {
+  readonly method: string;
+  readonly language: string;
+  readonly hint: string;
+}
+
+export interface ForeignOperator {
+  readonly op: string;
+  readonly language: string;
+  readonly suggestion?: string;
+  readonly hint: string;
+}
+
+export interface ForeignWord {
+  readonly word: string;
+  readonly language: string;
+  readonly suggestion?: string;
+}
+
+interface CatalogueData {
+  catalogueVersion: string;
+  comparators: string[];
+  comparatorFixes: Record<string, string>;
+  expressionBuiltins: string[];
+  commands: CommandSpec[];
+  hallucinations: Hallucination[];
+  foreignStatements: ForeignStatement[];
+  foreignCalls: ForeignCall[];
+  foreignMethods: ForeignMethod[];
+  foreignOperators: ForeignOperator[];
+  foreignWords: ForeignWord[];
+}
+
+const catalogue = data as unknown as CatalogueData;
+
+export const CATALOGUE_VERSION: string = catalogue.catalogueVersion;
+export const COMMANDS: readonly CommandSpec[] = catalogue.commands;
+export const COMPARATORS: ReadonlySet<string> = new Set(catalogue.comparators);
+export const COMPARATOR_FIXES: ReadonlyMap<string, string> = new Map(Object.entries(catalogue.comparatorFixes));
+export const EXPRESSION_BUILTINS: ReadonlySet<string> = new Set(catalogue.expressionBuiltins);
+export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations;
+
+const byName = new Map(COMMANDS.map((c) => [c.name, c]));
+const byLowerName = new Map(COMMANDS.map((c) => [c.name.toLowerCase(), c]));
+const hallucinationByName = new Map(HALLUCINATIONS.map((h) => [h.name, h]));
+const foreignStatementByKeyword = new Map(catalogue.foreignStatements.map((f) => [f.keyword, f]));
+const foreignCallByCallee = new Map(catalogue.foreignCalls.map((f) => [f.callee, f]));
+const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.method, f]));
+const foreignOperatorByOp = new Map(catalogue.foreignOperators.map((f) => [f.op, f]));
+const foreignWordByWord = new Map(catalogue.foreignWords.map((f) => [f.word, f]));
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return byName.get(name);
+}
+
+/** A command whose name differs only in letter case (`addvar` → `addVar`). */
+export function findCommandIgnoringCase(name: string): CommandSpec | undefined {
+  return byLowerName.get(name.toLowerCase());
+}
+
+export function findHallucination(name: string): Hallucination | undefined {
+  return hallucinationByName.get(name);
+}
+
+export function findForeignStatement(keyword: string): ForeignStatement | undefined {
+  return foreignStatementByKeyword.get(keyword);
+}
+
+export function findForeignCall(callee: string): ForeignCall | undefined {
+  return foreignCallByCallee.get(callee);
+}
+
+export function findForeignMethod(method: string): ForeignMethod | undefined {
+  return foreignMethodByName.get(method);
+}
+
+export function findForeignOperator(op: string): ForeignOperator | undefined {
+  return foreignOperatorByOp.get(op);
+}
+
+export function findForeignWord(word: string): ForeignWord | undefined {
+  return foreignWordByWord.get(word);
+}
+
+/** Human signature, e.g. `encodeSHA256(SourceVariable, TargetVariable)`. */
+export function signatureOf(spec: CommandSpec, params: readonly ParamSpec[] = spec.params): string {
+  return `${spec.name}(${params.map((p) => p.name).join(', ')})`;
+}
+
+/** Every accepted parameter list of a command. */
+export function signaturesOf(spec: CommandSpec): readonly (readonly ParamSpec[])[] {
+  return spec.altParams ? [spec.params, spec.altParams] : [spec.params];
+}

@@ -1,0 +1,443 @@
+/**
+ * Checks expressions: the right side of `x = …`, `return …`, and the quoted
+ * condition of `if(None, None, "…")`. The grammar is the Python-like subset the
+ * AVAP documentation uses (and/or/not, comparisons, in, arithmetic, `a if c
+ * else b`, indexing, attributes, calls, list/dict literals, $globals).
+ *
+ * Foreign tokens (&&, ===, =>, null, .includes(…), console.log, …) are reported
+ * as `foreign_keyword`; a structural error is reported once per expression.
+ * Recursion is bounded by MAX_EXPRESSION_DEPTH, so deep nesting is an error
+ * entry, never a stack overflow.
+ */
+import {
+  findForeignCall,
+  findForeignMethod,
+  findForeignOperator,
+  findForeignStatement,
+  findForeignWord,
+} from './catalogue';
+import { TokenKind, type Token } from './scanner';
+import { MAX_EXPRESSION_DEPTH, type Severity, type TraceCategory } from './types';
+
+/** What the expression checker needs from the statement analysis. */
+export interface ExpressionHost {
+  report(start: number, end: number, severity: Severity, category: TraceCategory, message: string, token: string, suggestion?: string): void;
+  /** A call `name(…)` of a bare name inside an expression, resolved later. */
+  noteCall(nameToken: Token, argCount: number): void;
+  /** Checks ${…} placeholders of a template token. */
+  checkTemplate(token: Token): void;
+}
+
+const RESERVED_IN_EXPRESSIONS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
+const COMPARISON_OPS = new Set(['==', '!=', '<', '>', '<=', '>=']);
+/** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
+const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
+
+function isPunct(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Punct && t.text === text;
+}
+
+function isOp(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Op && t.text === text;
+}
+
+function isWord(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Ident && t.text === text;
+}
+
+/**
+ * Reports the foreign tokens of tokens[from, to) and returns the set of their
+ * start offsets, so the structural check does not report them a second time.
+ */
+export function reportForeignTokens(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): Set<number> {
+  const reported = new Set<number>();
+  for (let i = from; i < to; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind === TokenKind.Op) {
+      if (t.text === '!') {
+        host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '!' (JavaScript) — use not`, '!', 'not ');
+        reported.add(t.start);
+        continue;
+      }
+      const op = findForeignOperator(t.text);
+      if (op) {
+        host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+        reported.add(t.start);
+      }
+      continue;
+    }
+    if (t.kind !== TokenKind.Ident) continue;
+    const prev = tokens[i - 1];
+    const afterDot = isPunct(prev, '.');
+    if (afterDot) {
+      const next = tokens[i + 1];
+      const method = findForeignMethod(t.text);
+      if (method && (isPunct(next, '(') || t.text === 'length')) {
+        const owner = tokens[i - 2];
+        const dotted = owner && owner.kind === TokenKind.Ident ? `${owner.text}.${t.text}` : `.${t.text}`;
+        if (!findForeignCall(dotted)) {
+          host.report((prev as Token).start, t.end, 'error', 'foreign_keyword', `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`);
+          reported.add(t.start);
+        }
+      }
+      continue;
+    }
+    // Dotted foreign calls such as console.log( and fmt.Println(
+    const dottedEnd = dottedNameEnd(tokens, i, to);
+    if (dottedEnd > i + 1 && isPunct(tokens[dottedEnd], '(')) {
+      const text = tokens.slice(i, dottedEnd).map((x) => x.text).join('');
+      const call = findForeignCall(text);
+      if (call) {
+        const last = tokens[dottedEnd - 1] as Token;
+        host.report(t.start, last.end, 'error', 'foreign_keyword', `foreign call '${text}' (${call.language}) — ${call.hint}`, text);
+        for (let k = i; k < dottedEnd; k++) reported.add((tokens[k] as Token).start);
+        i = dottedEnd - 1;
+        continue;
+      }
+    }
+    const word = findForeignWord(t.text);
+    if (word) {
+      const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
+      host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign keyword '${t.text}' (${word.language})${fix}`, t.text, word.suggestion);
+      reported.add(t.start);
+      continue;
+    }
+    const statement = findForeignStatement(t.text);
+    if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
+      host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text);
+      reported.add(t.start);
+    }
+  }
+  return reported;
+}
+
+/** End index (exclusive) of a dotted name `a.b.c` starting at i. */
+function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number {
+  let j = i + 1;
+  while (j + 1 < to && isPunct(tokens[j], '.') && tokens[j + 1]?.kind === TokenKind.Ident) j += 2;
+  return j;
+}
+
+/**
+ * Checks tokens[from, to) as one expression. Returns true when it is well formed
+ * (foreign tokens reported through the host count as failures too).
+ */
+export function checkExpression(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): boolean {
+  const reported = reportForeignTokens(tokens, from, to, host);
+  const parser = new ExpressionParser(tokens, from, to, host, reported);
+  return parser.run() && reported.size === 0;
+}
+
+class ExpressionParser {
+  private pos: number;
+  private depth = 0;
+  private failed = false;
+
+  constructor(
+    private readonly tokens: readonly Token[],
+    from: number,
+    private readonly to: number,
+    private readonly host: ExpressionHost,
+    private readonly alreadyReported: ReadonlySet<number>,
+  ) {
+    this.pos = from;
+  }
+
+  run(): boolean {
+    if (this.pos >= this.to) {
+      this.failAtEnd('expected an expression');
+      return false;
+    }
+    this.expression();
+    if (!this.failed && this.pos < this.to) {
+      const t = this.tokens[this.pos] as Token;
+      this.fail(t, `unexpected '${t.text}' in expression`);
+    }
+    return !this.failed;
+  }
+
+  private peek(offset = 0): Token | undefined {
+    const i = this.pos + offset;
+    return i < this.to ? this.tokens[i] : undefined;
+  }
+
+  private fail(t: Token, message: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    if (this.alreadyReported.has(t.start)) return;
+    if (t.kind === TokenKind.Other) {
+      this.host.report(t.start, t.end, 'error', 'syntax_error', `stray character '${t.text}'`, t.text);
+      return;
+    }
+    this.host.report(t.start, t.end, 'error', 'syntax_error', message, t.text);
+  }
+
+  private failAtEnd(message: string): void {
+    if (this.failed) return;
+    const last = this.tokens[Math.min(this.to, this.tokens.length) - 1];
+    const at = last ? last.end : 0;
+    this.failed = true;
+    this.host.report(at, at + 1, 'error', 'syntax_error', message, last ? last.text : '');
+  }
+
+  private enter(): boolean {
+    if (this.failed) return false;
+    this.depth++;
+    if (this.depth > MAX_EXPRESSION_DEPTH) {
+      const t = this.peek() ?? (this.tokens[this.to - 1] as Token);
+      this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`);
+      return false;
+    }
+    return true;
+  }
+
+  private leave(): void {
+    this.depth--;
+  }
+
+  private expression(): void {
+    if (!this.enter()) return;
+    this.orExpr();
+    if (isWord(this.peek(), 'if')) {
+      this.pos++;
+      this.orExpr();
+      if (!this.failed) {
+        if (isWord(this.peek(), 'else')) {
+          this.pos++;
+          this.expression();
+        } else if (this.peek()) {
+          const t = this.peek() as Token;
+          this.fail(t, `expected 'else' in conditional expression, found '${t.text}'`);
+        } else {
+          this.failAtEnd("expected 'else' to complete 'a if condition else b'");
+        }
+      }
+    }
+    this.leave();
+  }
+
+  private orExpr(): void {
+    this.andExpr();
+    while (!this.failed && isWord(this.peek(), 'or')) {
+      this.pos++;
+      this.andExpr();
+    }
+  }
+
+  private andExpr(): void {
+    this.notExpr();
+    while (!this.failed && isWord(this.peek(), 'and')) {
+      this.pos++;
+      this.notExpr();
+    }
+  }
+
+  private notExpr(): void {
+    if (!this.enter()) return;
+    if (isWord(this.peek(), 'not')) {
+      this.pos++;
+      this.notExpr();
+    } else {
+      this.comparison();
+    }
+    this.leave();
+  }
+
+  private comparison(): void {
+    this.sum();
+    while (!this.failed) {
+      const t = this.peek();
+      if (t && t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
+        this.pos++;
+      } else if (isWord(t, 'in')) {
+        this.pos++;
+      } else if (isWord(t, 'not') && isWord(this.peek(1), 'in')) {
+        this.pos += 2;
+      } else if (isWord(t, 'is')) {
+        this.pos++;
+        if (isWord(this.peek(), 'not')) this.pos++;
+      } else {
+        return;
+      }
+      this.sum();
+    }
+  }
+
+  private sum(): void {
+    this.term();
+    while (!this.failed && (isOp(this.peek(), '+') || isOp(this.peek(), '-'))) {
+      this.pos++;
+      this.term();
+    }
+  }
+
+  private term(): void {
+    this.unary();
+    for (;;) {
+      if (this.failed) return;
+      const t = this.peek();
+      if (!(isOp(t, '*') || isOp(t, '/') || isOp(t, '%') || isOp(t, '**'))) return;
+      this.pos++;
+      this.unary();
+    }
+  }
+
+  private unary(): void {
+    if (!this.enter()) return;
+    if (isOp(this.peek(), '-') || isOp(this.peek(), '+')) {
+      this.pos++;
+      this.unary();
+    } else {
+      this.postfix();
+    }
+    this.leave();
+  }
+
+  private postfix(): void {
+    const first = this.peek();
+    const bareName = first !== undefined && first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
+    this.primary();
+    let calledBare = false;
+    while (!this.failed) {
+      const t = this.peek();
+      if (isPunct(t, '(')) {
+        const argCount = this.sequence(')');
+        if (bareName && !calledBare && first) this.host.noteCall(first, argCount);
+        calledBare = true;
+      } else if (isPunct(t, '[')) {
+        this.pos++;
+        this.subscript();
+      } else if (isPunct(t, '.')) {
+        this.pos++;
+        const name = this.peek();
+        if (!name || name.kind !== TokenKind.Ident) {
+          if (name) this.fail(name, `expected a name after '.', found '${name.text}'`);
+          else this.failAtEnd("expected a name after '.'");
+          return;
+        }
+        this.pos++;
+        calledBare = true;
+      } else {
+        return;
+      }
+    }
+  }
+
+  private subscript(): void {
+    // [index] or [start:end]
+    if (!isPunct(this.peek(), ':')) this.expression();
+    if (!this.failed && isPunct(this.peek(), ':')) {
+      this.pos++;
+      if (!isPunct(this.peek(), ']')) this.expression();
+    }
+    this.expectClose(']');
+  }
+
+  /** Parses `( a, b, … )` or `[ … ]`; returns the number of elements. */
+  private sequence(close: string): number {
+    if (!this.enter()) return 0;
+    this.pos++; // the opener
+    let count = 0;
+    while (!this.failed && !isPunct(this.peek(), close)) {
+      if (!this.peek()) break;
+      this.expression();
+      count++;
+      if (isPunct(this.peek(), ',')) {
+        this.pos++;
+        continue;
+      }
+      break;
+    }
+    this.expectClose(close);
+    this.leave();
+    return count;
+  }
+
+  private dictionary(): void {
+    if (!this.enter()) return;
+    this.pos++; // {
+    while (!this.failed && !isPunct(this.peek(), '}')) {
+      if (!this.peek()) break;
+      this.expression();
+      if (this.failed) break;
+      if (!isPunct(this.peek(), ':')) {
+        const t = this.peek();
+        if (t) this.fail(t, `expected ':' between a dictionary key and its value, found '${t.text}'`);
+        else this.failAtEnd("expected ':' in dictionary literal");
+        break;
+      }
+      this.pos++;
+      this.expression();
+      if (isPunct(this.peek(), ',')) {
+        this.pos++;
+        continue;
+      }
+      break;
+    }
+    this.expectClose('}');
+    this.leave();
+  }
+
+  private expectClose(close: string): void {
+    if (this.failed) return;
+    const t = this.peek();
+    if (isPunct(t, close)) {
+      this.pos++;
+      return;
+    }
+    if (t) this.fail(t, `expected '${close}', found '${t.text}'`);
+    else this.failAtEnd(`missing '${close}'`);
+  }
+
+  private primary(): void {
+    if (this.failed) return;
+    const t = this.peek();
+    if (!t) {
+      this.failAtEnd('expression ends too early');
+      return;
+    }
+    switch (t.kind) {
+      case TokenKind.Number:
+      case TokenKind.String:
+        this.pos++;
+        return;
+      case TokenKind.Template:
+        this.host.checkTemplate(t);
+        this.pos++;
+        return;
+      case TokenKind.Global:
+        this.pos++;
+        return;
+      case TokenKind.Ident:
+        if (PREFIX_FOREIGN_WORDS.has(t.text) && this.alreadyReported.has(t.start) && this.pos + 1 < this.to) {
+          // `await fetch(url)`, `new Date()`: already reported; check what follows.
+          this.pos++;
+          this.postfix();
+          return;
+        }
+        if (RESERVED_IN_EXPRESSIONS.has(t.text)) {
+          this.fail(t, `unexpected keyword '${t.text}' in expression`);
+          return;
+        }
+        this.pos++;
+        return;
+      case TokenKind.Punct:
+        if (t.text === '(') {
+          this.sequence(')');
+          return;
+        }
+        if (t.text === '[') {
+          this.sequence(']');
+          return;
+        }
+        if (t.text === '{') {
+          this.dictionary();
+          return;
+        }
+        this.fail(t, `unexpected '${t.text}' in expression`);
+        return;
+      default:
+        this.fail(t, `unexpected '${t.text}' in expression`);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Input guards that run before any parsing: size limit, binary content,
+ * invalid UTF-8 (for byte input) and unpaired surrogates (for string input).
+ * Each problem becomes one trace entry; the source is then not parsed.
+ */
+import type { TraceEntry } from './types';
+
+export type GuardOutcome = { ok: true; text: string } | { ok: false; entry: TraceEntry };
+
+function refuse(message: string, token = '', line = 1, column = 1): GuardOutcome {
+  return { ok: false, entry: { line, column, endColumn: column + 1, severity: 'error', category: 'syntax_error', message, token } };
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
+
+/** The size-limit entry, shared by callers that refuse a file before reading it all. */
+export function oversizeEntry(byteLength: number, maxBytes: number): TraceEntry {
+  const outcome = refuse(`source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
+  return (outcome as { ok: false; entry: TraceEntry }).entry;
+}
+
+/** UTF-8 length of a string, stopping early once it exceeds `limit`; -1 on an unpaired surrogate (with its index). */
+function utf8Length(text: string, limit: number): { bytes: number; badSurrogateAt: number } {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return { bytes, badSurrogateAt: i };
+      bytes += 4;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      return { bytes, badSurrogateAt: i };
+    } else bytes += 3;
+    if (bytes > limit) return { bytes, badSurrogateAt: -1 };
+  }
+  return { bytes, badSurrogateAt: -1 };
+}
+
+/** Line and column (1-based) of a string offset. */
+function position(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Binary content: a NUL byte, or mostly control characters, in the first 64 KiB. */
+function looksBinary(text: string): boolean {
+  const sample = Math.min(text.length, 64 * 1024);
+  let control = 0;
+  for (let i = 0; i < sample; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return true;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0x7f) control++;
+  }
+  return sample > 0 && control / sample > 0.1;
+}
+
+/** Offset of the first byte that makes `bytes` invalid UTF-8, or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i] as number;
+    if (b < 0x80) { i++; continue; }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
+    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
+    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
+    else return i;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+export function guardInput(source: string | Uint8Array, maxBytes: number): GuardOutcome {
+  let text: string;
+  if (typeof source === 'string') {
+    const { bytes, badSurrogateAt } = utf8Length(source, maxBytes);
+    if (bytes > maxBytes) return { ok: false, entry: oversizeEntry(utf8LengthFull(source), maxBytes) };
+    if (badSurrogateAt >= 0) {
+      const { line, column } = position(source, badSurrogateAt);
+      return refuse('invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);
+    }
+    text = source;
+  } else {
+    if (source.byteLength > maxBytes) return { ok: false, entry: oversizeEntry(source.byteLength, maxBytes) };
+    const bad = firstInvalidUtf8(source);
+    if (bad >= 0) {
+      const before = new TextDecoder('utf-8').decode(source.subarray(0, bad));
+      const { line, column } = position(before, before.length);
+      return refuse(`invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`, `0x${(source[bad] as number).toString(16).padStart(2, '0')}`, line, column);
+    }
+    text = new TextDecoder('utf-8').decode(source);
+  }
+  if (looksBinary(text)) return refuse('binary content — an AVAP source is UTF-8 text, this looks like a binary file');
+  return { ok: true, text };
+}
+
+function utf8LengthFull(text: string): number {
+  return utf8Length(text, Number.MAX_SAFE_INTEGER).bytes;
+}

@@ -1,0 +1,66 @@
+import type { Severity, TraceCategory, TraceEntry } from './types';
+
+/**
+ * Collects trace entries. Offsets are absolute positions in the source; the
+ * reporter turns them into 1-based line/column using the line table.
+ *
+ * It keeps at most `hardLimit` entries so that a hostile input cannot make the
+ * trace grow without bound; `saturated` tells the analysis it may stop early.
+ */
+export class Reporter {
+  readonly entries: TraceEntry[] = [];
+  /** Errors seen, including those beyond the limit: validity never depends on the cap. */
+  errorCount = 0;
+  private overflowed = false;
+
+  constructor(private readonly hardLimit: number) {}
+
+  get saturated(): boolean {
+    return this.overflowed;
+  }
+
+  add(entry: TraceEntry): void {
+    if (entry.severity === 'error') this.errorCount++;
+    if (this.entries.length >= this.hardLimit) {
+      this.overflowed = true;
+      return;
+    }
+    this.entries.push(entry);
+  }
+
+  /** Report [column, endColumn) on `line`, both 1-based. */
+  at(
+    line: number,
+    column: number,
+    endColumn: number,
+    severity: Severity,
+    category: TraceCategory,
+    message: string,
+    token: string,
+    suggestion?: string,
+  ): void {
+    const entry: TraceEntry = {
+      line,
+      column,
+      endColumn: Math.max(endColumn, column + 1),
+      severity,
+      category,
+      message,
+      token,
+    };
+    if (suggestion !== undefined && suggestion !== '') entry.suggestion = suggestion;
+    this.add(entry);
+  }
+}
+
+/** Orders entries by position and applies the cap, keeping errors before warnings. */
+export function finalizeTrace(entries: TraceEntry[], cap: number, overflowed: boolean): { trace: TraceEntry[]; truncated: boolean } {
+  const byPosition = (a: TraceEntry, b: TraceEntry) => a.line - b.line || a.column - b.column;
+  if (entries.length <= cap && !overflowed) {
+    return { trace: [...entries].sort(byPosition), truncated: false };
+  }
+  const errors = entries.filter((e) => e.severity === 'error').sort(byPosition);
+  const warnings = entries.filter((e) => e.severity === 'warning').sort(byPosition);
+  const kept = [...errors, ...warnings].slice(0, cap).sort(byPosition);
+  return { trace: kept, truncated: true };
+}

@@ -1,0 +1,323 @@
+/**
+ * The AVAP scanner. AVAP is line oriented, so the scanner works one physical
+ * line at a time and carries only the block-comment state across lines.
+ *
+ * It never throws. Lexical problems (unterminated strings, control characters,
+ * a Python `#` comment, ...) are reported through the `LexicalSink`, and the
+ * scanner always produces a token list for the line so that the statement
+ * analysis can go on.
+ *
+ * Ruling 2: inside parentheses or brackets, `//`, `/*` and `#` are ordinary
+ * text (URLs such as `https://…`, colours, regexes), not comments.
+ */
+
+export const enum TokenKind {
+  Ident = 1,
+  Number,
+  /** "…" or '…' */
+  String,
+  /** `…` with ${name} placeholders */
+  Template,
+  /** $name: a global read from inside a function */
+  Global,
+  /** one of ( ) [ ] { } , : ; . */
+  Punct,
+  /** operators, longest match first (==, !=, <=, &&, =>, ...) */
+  Op,
+  /** a character with no meaning in AVAP outside an argument */
+  Other,
+}
+
+export interface Token {
+  kind: TokenKind;
+  /** Absolute offsets in the source; `end` is exclusive. */
+  start: number;
+  end: number;
+  /** Source text of the token. */
+  text: string;
+  /** Strings and templates only: the closing quote is missing. */
+  unterminated?: boolean;
+}
+
+export type LexicalProblem =
+  | 'unterminated-string'
+  | 'control-character'
+  | 'hash-comment'
+  | 'unterminated-block-comment';
+
+export interface LexicalSink {
+  (problem: LexicalProblem, start: number, end: number): void;
+}
+
+export interface ScanState {
+  inBlockComment: boolean;
+  /** Offset of the `/*` that opened the pending block comment. */
+  blockCommentStart: number;
+}
+
+export function newScanState(): ScanState {
+  return { inBlockComment: false, blockCommentStart: -1 };
+}
+
+const CH_TAB = 9;
+const CH_SPACE = 32;
+const CH_BANG = 33;
+const CH_DQUOTE = 34;
+const CH_HASH = 35;
+const CH_DOLLAR = 36;
+const CH_PERCENT = 37;
+const CH_AMP = 38;
+const CH_SQUOTE = 39;
+const CH_LPAREN = 40;
+const CH_RPAREN = 41;
+const CH_STAR = 42;
+const CH_PLUS = 43;
+const CH_COMMA = 44;
+const CH_MINUS = 45;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_0 = 48;
+const CH_9 = 57;
+const CH_COLON = 58;
+const CH_SEMI = 59;
+const CH_LT = 60;
+const CH_EQ = 61;
+const CH_GT = 62;
+const CH_QUESTION = 63;
+const CH_LBRACKET = 91;
+const CH_BACKSLASH = 92;
+const CH_RBRACKET = 93;
+const CH_UNDERSCORE = 95;
+const CH_BACKTICK = 96;
+const CH_LBRACE = 123;
+const CH_PIPE = 124;
+const CH_RBRACE = 125;
+const CH_NBSP = 0xa0;
+const CH_BOM = 0xfeff;
+
+const NON_ASCII_IDENT_START = /[\p{L}\p{Nl}]/u;
+const NON_ASCII_IDENT_PART = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
+
+function isAsciiIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === CH_UNDERSCORE;
+}
+
+function isAsciiIdentPart(c: number): boolean {
+  return isAsciiIdentStart(c) || (c >= CH_0 && c <= CH_9);
+}
+
+function isDigit(c: number): boolean {
+  return c >= CH_0 && c <= CH_9;
+}
+
+/** Length (1 or 2 UTF-16 units) of an identifier character at i, or 0. */
+function identCharLength(src: string, i: number, start: boolean): number {
+  const c = src.charCodeAt(i);
+  if (c < 0x80) return (start ? isAsciiIdentStart(c) : isAsciiIdentPart(c)) ? 1 : 0;
+  const cp = src.codePointAt(i) ?? c;
+  const ch = String.fromCodePoint(cp);
+  const re = start ? NON_ASCII_IDENT_START : NON_ASCII_IDENT_PART;
+  return re.test(ch) ? ch.length : 0;
+}
+
+/** True for characters that are never text: C0 controls (but tab), DEL, C1 controls. */
+export function isControlChar(c: number): boolean {
+  return (c < CH_SPACE && c !== CH_TAB) || c === 0x7f || (c >= 0x80 && c <= 0x9f);
+}
+
+function isSpace(c: number): boolean {
+  return c === CH_SPACE || c === CH_TAB || c === 0x0c || c === 0x0b || c === CH_NBSP || c === CH_BOM;
+}
+
+/** Operators of two or three characters, longest first. */
+const OPERATORS3 = new Set(['===', '!==']);
+const OPERATORS2 = new Set(['==', '!=', '<=', '>=', '=>', ':=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '->', '::', '**', '<>']);
+
+function isOperatorStart(c: number): boolean {
+  switch (c) {
+    case CH_EQ: case CH_LT: case CH_GT: case CH_PLUS: case CH_MINUS: case CH_STAR: case CH_SLASH:
+    case CH_PERCENT: case CH_BANG: case CH_QUESTION: case CH_COLON: case CH_AMP: case CH_PIPE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isSingleOperator(c: number): boolean {
+  return c !== CH_COLON && c !== CH_AMP && c !== CH_PIPE && isOperatorStart(c);
+}
+
+function matchOperator(src: string, i: number, end: number): string | undefined {
+  const c = src.charCodeAt(i);
+  if (!isOperatorStart(c)) return undefined;
+  if (i + 1 < end && isOperatorStart(src.charCodeAt(i + 1))) {
+    if (i + 2 < end) {
+      const three = src.slice(i, i + 3);
+      if (OPERATORS3.has(three)) return three;
+    }
+    const two = src.slice(i, i + 2);
+    if (OPERATORS2.has(two)) return two;
+  }
+  return isSingleOperator(c) ? (src[i] as string) : undefined;
+}
+
+/**
+ * Scans src[start, end) — one physical line without its terminator — into tokens.
+ * `state` carries an open block comment from the previous line and is updated.
+ */
+export function scanLine(src: string, start: number, end: number, state: ScanState, sink: LexicalSink): Token[] {
+  const tokens: Token[] = [];
+  let i = start;
+  /** ( and [ depth on this line: comments are not recognised inside arguments. */
+  let depth = 0;
+
+  if (state.inBlockComment) {
+    const close = src.indexOf('*/', i);
+    if (close === -1 || close + 2 > end) return tokens;
+    state.inBlockComment = false;
+    i = close + 2;
+  }
+
+  while (i < end) {
+    const c = src.charCodeAt(i);
+
+    if (isSpace(c)) { i++; continue; }
+
+    if (isControlChar(c)) {
+      let j = i + 1;
+      while (j < end && isControlChar(src.charCodeAt(j))) j++;
+      sink('control-character', i, j);
+      i = j;
+      continue;
+    }
+
+    if (depth === 0 && c === CH_SLASH && i + 1 < end) {
+      const next = src.charCodeAt(i + 1);
+      if (next === CH_SLASH) return tokens; // line comment (also ///)
+      if (next === CH_STAR) {
+        const close = src.indexOf('*/', i + 2);
+        if (close === -1 || close + 2 > end) {
+          state.inBlockComment = true;
+          state.blockCommentStart = i;
+          return tokens;
+        }
+        i = close + 2;
+        continue;
+      }
+    }
+
+    if (depth === 0 && c === CH_HASH) {
+      sink('hash-comment', i, i + 1);
+      return tokens;
+    }
+
+    if (c === CH_DQUOTE || c === CH_SQUOTE || c === CH_BACKTICK) {
+      i = scanQuoted(src, i, end, c, tokens, sink);
+      continue;
+    }
+
+    const identLen = identCharLength(src, i, true);
+    if (identLen > 0) {
+      let j = i + identLen;
+      for (;;) {
+        if (j >= end) break;
+        const n = identCharLength(src, j, false);
+        if (n === 0) break;
+        j += n;
+      }
+      tokens.push({ kind: TokenKind.Ident, start: i, end: j, text: src.slice(i, j) });
+      i = j;
+      continue;
+    }
+
+    if (isDigit(c)) {
+      let j = i + 1;
+      while (j < end && isDigit(src.charCodeAt(j))) j++;
+      if (j + 1 < end && src.charCodeAt(j) === CH_DOT && isDigit(src.charCodeAt(j + 1))) {
+        j += 2;
+        while (j < end && isDigit(src.charCodeAt(j))) j++;
+      }
+      tokens.push({ kind: TokenKind.Number, start: i, end: j, text: src.slice(i, j) });
+      i = j;
+      continue;
+    }
+
+    if (c === CH_DOLLAR && i + 1 < end && identCharLength(src, i + 1, true) > 0) {
+      let j = i + 1;
+      while (j < end) {
+        const n = identCharLength(src, j, false);
+        if (n === 0) break;
+        j += n;
+      }
+      tokens.push({ kind: TokenKind.Global, start: i, end: j, text: src.slice(i, j) });
+      i = j;
+      continue;
+    }
+
+    switch (c) {
+      case CH_LPAREN: case CH_LBRACKET:
+        depth++;
+        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
+        i++;
+        continue;
+      case CH_RPAREN: case CH_RBRACKET:
+        if (depth > 0) depth--;
+        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
+        i++;
+        continue;
+      case CH_LBRACE: case CH_RBRACE: case CH_COMMA: case CH_SEMI: case CH_DOT:
+        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
+        i++;
+        continue;
+      case CH_COLON:
+        if (i + 1 < end && (src.charCodeAt(i + 1) === CH_EQ || src.charCodeAt(i + 1) === CH_COLON)) break;
+        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: ':' });
+        i++;
+        continue;
+      default:
+        break;
+    }
+
+    const op = matchOperator(src, i, end);
+    if (op !== undefined) {
+      tokens.push({ kind: TokenKind.Op, start: i, end: i + op.length, text: op });
+      i += op.length;
+      continue;
+    }
+
+    // Anything else (@ ~ ^ \ & | non-ASCII symbols...). Surrogate pairs stay whole.
+    const cp = src.codePointAt(i) ?? c;
+    const width = cp > 0xffff ? 2 : 1;
+    tokens.push({ kind: TokenKind.Other, start: i, end: i + width, text: src.slice(i, i + width) });
+    i += width;
+  }
+  return tokens;
+}
+
+/** Scans a quoted string or template starting at `i`; returns the offset after it. */
+function scanQuoted(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
+  let j = i + 1;
+  let closed = false;
+  while (j < end) {
+    const c = src.charCodeAt(j);
+    if (c === CH_BACKSLASH) { j += 2; continue; }
+    if (c === quote) { closed = true; j++; break; }
+    if (isControlChar(c)) sink('control-character', j, j + 1);
+    j++;
+  }
+  if (j > end) j = end;
+  const kind = quote === CH_BACKTICK ? TokenKind.Template : TokenKind.String;
+  const token: Token = { kind, start: i, end: j, text: src.slice(i, j) };
+  if (!closed) {
+    token.unterminated = true;
+    sink('unterminated-string', i, j);
+  }
+  tokens.push(token);
+  return j;
+}
+
+/** Text of a string token without its quotes (escapes left as written). */
+export function stringContent(token: Token): string {
+  const inner = token.text.slice(1, token.unterminated ? undefined : -1);
+  return inner;
+}

@@ -1,0 +1,91 @@
+/**
+ * "Did you mean" for unknown names: first the known hallucinations (a curated
+ * table of names models invent, with their real equivalent), then a case-only
+ * mismatch, then the closest catalogue name or user function by edit distance.
+ */
+import { COMMANDS, findCommandIgnoringCase, findHallucination } from './catalogue';
+
+export interface NameSuggestion {
+  /** Replacement name, or undefined when there is no equivalent. */
+  name?: string;
+  /** Extra words for the message (e.g. "AVAP is case-sensitive"). */
+  note?: string;
+  /** The name stands for this block keyword, for structure recovery. */
+  structuralAs?: string;
+}
+
+/** Identifiers longer than this are not compared (keeps the cost linear). */
+const MAX_COMPARED_LENGTH = 48;
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transposition),
+ * stopping early once the distance exceeds `limit`.
+ */
+export function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  let prevPrev = new Array<number>(cols).fill(0);
+  let prev = Array.from({ length: cols }, (_, j) => j);
+  let cur = new Array<number>(cols).fill(0);
+  for (let i = 1; i < rows; i++) {
+    cur[0] = i;
+    let rowMin = cur[0];
+    for (let j = 1; j < cols; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        value = Math.min(value, (prevPrev[j - 2] as number) + 1);
+      }
+      cur[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prevPrev, prev, cur] = [prev, cur, prevPrev];
+  }
+  return prev[cols - 1] as number;
+}
+
+/** Largest distance still worth suggesting for a name of this length. */
+function threshold(length: number): number {
+  if (length <= 3) return 1;
+  if (length <= 8) return 2;
+  return 3;
+}
+
+/** Closest of `candidates` within the threshold; ties go to the first. */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  if (name.length > MAX_COMPARED_LENGTH) return undefined;
+  const limit = threshold(name.length);
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  const lower = name.toLowerCase();
+  for (const candidate of candidates) {
+    if (candidate.length > MAX_COMPARED_LENGTH) continue;
+    const d = editDistance(lower, candidate.toLowerCase(), bestDistance - 1);
+    if (d < bestDistance && d < Math.max(2, Math.ceil(candidate.length / 2))) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Suggestion for an unknown command or function name. */
+export function suggestName(name: string, userFunctions: Iterable<string> = []): NameSuggestion {
+  const known = findHallucination(name);
+  if (known) {
+    const suggestion: NameSuggestion = {};
+    if (known.equivalent) suggestion.name = known.equivalent;
+    if (known.note) suggestion.note = known.note;
+    if (known.structuralAs) suggestion.structuralAs = known.structuralAs;
+    return suggestion;
+  }
+  const sameLetters = findCommandIgnoringCase(name);
+  if (sameLetters) {
+    return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name };
+  }
+  const pool = [...COMMANDS.map((c) => c.name), ...userFunctions];
+  const closest = closestName(name, pool);
+  return closest ? { name: closest } : {};
+}

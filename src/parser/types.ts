@@ -1,0 +1,62 @@
+/**
+ * Public types of the AVAP parser. The parser is editor-free and never throws:
+ * every call returns a {@link ValidationResult}.
+ */
+
+/** The four trace categories of the design, and only these. */
+export type TraceCategory = 'unknown_token' | 'unexpected_construct' | 'foreign_keyword' | 'syntax_error';
+
+export const TRACE_CATEGORIES: readonly TraceCategory[] = [
+  'unknown_token',
+  'unexpected_construct',
+  'foreign_keyword',
+  'syntax_error',
+];
+
+export type Severity = 'error' | 'warning';
+
+/**
+ * One finding. Positions follow the Monaco/LSP-friendly convention:
+ * `line` and `column` are 1-based, `endColumn` is 1-based and exclusive, and
+ * columns count UTF-16 code units (what JavaScript strings and VS Code count).
+ */
+export interface TraceEntry {
+  line: number;
+  column: number;
+  endColumn: number;
+  severity: Severity;
+  category: TraceCategory;
+  /** Human text, without the `Line N:` prefix (see renderTrace). */
+  message: string;
+  /**
+   * Replacement text for the range [column, endColumn) on `line` that fixes the
+   * finding deterministically (e.g. `encodeSHA256` for `getSHA256`). Absent when
+   * no mechanical fix exists; the message then carries the hint in words.
+   */
+  suggestion?: string;
+  /** The offending source text (or a short rendering of it). */
+  token: string;
+}
+
+export interface ValidationResult {
+  /** True when no entry has severity `error`. Warnings never make code invalid. */
+  valid: boolean;
+  trace: TraceEntry[];
+  /** True when more findings existed than `maxTraceEntries`; errors are kept first. */
+  truncated: boolean;
+  parserVersion: string;
+}
+
+export interface ParseOptions {
+  /** Sources larger than this many UTF-8 bytes are refused with one trace entry. Default 1 MiB. */
+  maxBytes?: number;
+  /** Cap on reported entries; beyond it `truncated` is set. Default 200. */
+  maxTraceEntries?: number;
+  /** Only used in messages. */
+  filename?: string;
+}
+
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_TRACE_ENTRIES = 200;
+/** Deepest expression nesting the checker follows before reporting an error. */
+export const MAX_EXPRESSION_DEPTH = 100;
