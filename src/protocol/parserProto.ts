@@ -1,0 +1,141 @@
+/**
+ * The wire contract of the AVAP parser service (src/proto/avap_parser.proto):
+ * loading the proto at run time, the message shapes, and conversions between
+ * the parser's TraceEntry and the wire TraceEntry. Shared by the service and
+ * its clients; editor-free.
+ */
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Severity, TraceCategory, TraceEntry, ValidationResult } from '../parser/types';
+import { TRACE_CATEGORIES } from '../parser/types';
+
+export const PARSER_SERVICE_NAME = 'avap.parser.v1.AvapParser';
+
+export interface WireTraceEntry {
+  line: number;
+  column: number;
+  end_column: number;
+  category: string;
+  message: string;
+  suggestion: string;
+  token: string;
+  severity: string;
+}
+
+export interface WireValidateRequest {
+  source: string;
+  filename: string;
+}
+
+export interface WireValidateResponse {
+  valid: boolean;
+  trace: WireTraceEntry[];
+  parser_version: string;
+  truncated: boolean;
+}
+
+const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+};
+
+/**
+ * Where the .proto files are: next to the bundle (dist/proto, copied by the
+ * build) or in the source tree when running from TypeScript (src/proto).
+ */
+export function protoDirectory(): string {
+  const candidates = [
+    path.join(__dirname, 'proto'),
+    path.join(__dirname, '..', 'proto'),
+    path.join(__dirname, '..', '..', 'src', 'proto'),
+  ];
+  for (const dir of candidates) {
+    if (existsSync(path.join(dir, 'avap_parser.proto'))) return dir;
+  }
+  throw new Error(`avap_parser.proto not found (looked in ${candidates.join(', ')})`);
+}
+
+export interface ParserServiceClient extends grpc.Client {
+  Validate(
+    request: WireValidateRequest,
+    metadata: grpc.Metadata,
+    options: Partial<grpc.CallOptions>,
+    callback: (err: grpc.ServiceError | null, response?: WireValidateResponse) => void,
+  ): grpc.ClientUnaryCall;
+}
+
+export interface ParserPackage {
+  service: grpc.ServiceDefinition;
+  Client: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => ParserServiceClient;
+}
+
+let cached: ParserPackage | undefined;
+
+export function loadParserPackage(): ParserPackage {
+  if (cached) return cached;
+  const definition = protoLoader.loadSync(path.join(protoDirectory(), 'avap_parser.proto'), LOADER_OPTIONS);
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    avap: { parser: { v1: { AvapParser: grpc.ServiceClientConstructor } } };
+  };
+  const ctor = loaded.avap.parser.v1.AvapParser;
+  cached = { service: ctor.service, Client: ctor as unknown as ParserPackage['Client'] };
+  return cached;
+}
+
+export function toWireEntry(entry: TraceEntry): WireTraceEntry {
+  return {
+    line: entry.line,
+    column: entry.column,
+    end_column: entry.endColumn,
+    category: entry.category,
+    message: entry.message,
+    suggestion: entry.suggestion ?? '',
+    token: entry.token,
+    severity: entry.severity,
+  };
+}
+
+export function toWireResponse(result: ValidationResult): WireValidateResponse {
+  return {
+    valid: result.valid,
+    trace: result.trace.map(toWireEntry),
+    parser_version: result.parserVersion,
+    truncated: result.truncated,
+  };
+}
+
+function asCategory(value: string): TraceCategory {
+  return (TRACE_CATEGORIES as readonly string[]).includes(value) ? (value as TraceCategory) : 'syntax_error';
+}
+
+function asSeverity(value: string): Severity {
+  return value === 'warning' ? 'warning' : 'error';
+}
+
+export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
+  const entry: TraceEntry = {
+    line: wire.line,
+    column: wire.column,
+    endColumn: wire.end_column,
+    severity: asSeverity(wire.severity),
+    category: asCategory(wire.category),
+    message: wire.message,
+    token: wire.token,
+  };
+  if (wire.suggestion) entry.suggestion = wire.suggestion;
+  return entry;
+}
+
+export function fromWireResponse(wire: WireValidateResponse): ValidationResult {
+  return {
+    valid: wire.valid,
+    trace: (wire.trace ?? []).map(fromWireEntry),
+    truncated: wire.truncated,
+    parserVersion: wire.parser_version,
+  };
+}
