@@ -11,7 +11,7 @@ import { PARSER_VERSION } from './version';
 export * from './types';
 export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
-export { oversizeEntry } from './guard';
+export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export * as catalogue from './catalogue';
 
 /** Validates AVAP source text (or UTF-8 bytes). Always returns a result. */

@@ -1,0 +1,36 @@
+/**
+ * The contract every CLI subcommand implements. Subcommands live in
+ * src/cli/commands/<name>.ts and are listed in src/cli/registry.ts.
+ * A command never calls process.exit: it returns its exit code, so tests can
+ * run it in-process with captured streams.
+ */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Reads all of standard input (used for the `-` file argument). */
+  readStdin: () => Promise<Buffer>;
+  env: NodeJS.ProcessEnv;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line, shown in `avap --help`. */
+  summary: string;
+  /** Full usage text, shown by `avap <command> --help` and on usage errors. */
+  usage: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+/** Exit codes shared by all commands. */
+export const EXIT = {
+  ok: 0,
+  invalid: 1,
+  usage: 2,
+  invalidUnresolved: 3,
+  parserUnavailable: 4,
+} as const;
+
+/** A usage error: the command prints `message` and its usage, and exits 2. */
+export class UsageError extends Error {}

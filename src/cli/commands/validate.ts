@@ -1,0 +1,115 @@
+/**
+ * `validate [--json] [--parser-url URL] [--timeout MS] [--max-bytes N] FILE... | -`
+ * Validates files with the parser library in-process, or through the parser
+ * service when a URL is given (flag or AVAP_PARSER_URL). Output is identical
+ * either way: size, binary and encoding checks run locally in both modes.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
+import { callValidate, createParserClient, parseParserUrl } from '../../protocol/parserClient';
+import type { ParserServiceClient } from '../../protocol/parserProto';
+import { validationToJson } from '../../protocol/validationJson';
+import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+
+const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout MS] [--max-bytes N] FILE... | -
+  Validates AVAP files (- reads standard input).
+  --parser-url URL  call the parser service (host:port, grpc://host:port, grpcs://host:port);
+                    default: $AVAP_PARSER_URL, else the parser library in-process
+  --timeout MS      deadline per service call (default: $AVAP_PARSER_TIMEOUT, else 2000)
+  --max-bytes N     refuse files larger than N bytes (default ${DEFAULT_MAX_BYTES})
+  --json            one JSON object per file: {file, valid, trace, parserVersion, truncated}
+Exit codes: 0 all valid, 1 any invalid, 2 usage error, unreadable file or unreachable service.`;
+
+type Validator = (text: string, file: string) => Promise<{ ok: true; result: ValidationResult } | { ok: false; message: string }>;
+
+function integerOption(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
+  return value;
+}
+
+function serviceValidator(client: ParserServiceClient, url: string, timeoutMs: number, signal: AbortSignal): Validator {
+  return async (text, file) => {
+    const call = await callValidate(client, text, file, { timeoutMs, signal });
+    if (call.ok) return call;
+    return { ok: false, message: `parser service at ${url} ${call.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${call.kind}): ${call.message}`}` };
+  };
+}
+
+async function readSource(file: string, io: CliIO): Promise<Buffer> {
+  return file === '-' ? io.readStdin() : readFile(file);
+}
+
+function printResult(io: CliIO, file: string, result: ValidationResult, json: boolean): void {
+  if (json) {
+    io.stdout(`${JSON.stringify(validationToJson(file, result))}\n`);
+    return;
+  }
+  for (const entry of result.trace) io.stdout(`${file}: ${renderEntry(entry)}\n`);
+  if (result.truncated) io.stdout(`${file}: (trace truncated: more findings were not listed)\n`);
+  if (result.valid) io.stdout(`${file}: valid\n`);
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      json: { type: 'boolean', default: false },
+      'parser-url': { type: 'string' },
+      timeout: { type: 'string' },
+      'max-bytes': { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0) throw new UsageError('no file given (use - for standard input)');
+  if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
+  const maxBytes = integerOption('--max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 1);
+  const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
+
+  let validate: Validator = async (text, file) => ({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
+  let client: ParserServiceClient | undefined;
+  if (url) {
+    const parsed = parseParserUrl(url);
+    if (!parsed.ok) throw new UsageError(parsed.error);
+    const timeoutMs = integerOption('--timeout', values.timeout ?? io.env.AVAP_PARSER_TIMEOUT, 2000, 0);
+    if (timeoutMs === 0) throw new UsageError('a parser timeout of 0 disables validation; give a positive --timeout');
+    client = createParserClient(parsed.target);
+    validate = serviceValidator(client, url, timeoutMs, io.signal);
+  }
+
+  let exit: number = EXIT.ok;
+  try {
+    for (const file of positionals) {
+      let bytes: Buffer;
+      try {
+        bytes = await readSource(file, io);
+      } catch (err) {
+        io.stderr(`avap validate: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        exit = EXIT.usage;
+        continue;
+      }
+      const guarded = guardInput(bytes, maxBytes);
+      let result: ValidationResult;
+      if (guarded.ok) {
+        const verdict = await validate(guarded.text, file);
+        if (!verdict.ok) {
+          io.stderr(`avap validate: ${verdict.message}\n`);
+          return EXIT.usage;
+        }
+        result = verdict.result;
+      } else {
+        result = { valid: false, trace: [guarded.entry], truncated: false, parserVersion: PARSER_VERSION };
+      }
+      printResult(io, file === '-' ? '<stdin>' : file, result, values.json ?? false);
+      if (!result.valid && exit === EXIT.ok) exit = EXIT.invalid;
+    }
+  } finally {
+    client?.close();
+  }
+  return exit;
+}
+
+export const validateCommand: CliCommand = { name: 'validate', summary: 'validate AVAP files with the parser (in-process or over gRPC)', usage: USAGE, run };

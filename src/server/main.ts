@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * `node dist/parser-server.js [--host 127.0.0.1] [--port 50051] [--tls-cert F --tls-key F [--tls-client-ca F]]
+ *  [--max-source-bytes N]` — serves the AVAP parser over gRPC. The first stdout
+ * line is `listening on HOST:PORT`; logs go to stderr; SIGTERM/SIGINT drain
+ * in-flight calls and exit 0.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { PARSER_VERSION } from '../parser';
+import { startParserServer, type TlsFiles } from './parserService';
+
+const USAGE = `Usage: node dist/parser-server.js [--host 127.0.0.1] [--port 50051]
+       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--max-source-bytes N]
+       [--max-message-bytes N] [--grace-ms N]
+  --port 0 picks a free port. The first line on stdout is "listening on HOST:PORT".`;
+
+function fail(message: string): never {
+  process.stderr.write(`parser-server: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback?: number): number | undefined {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) fail(`--${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+function readTls(values: { 'tls-cert'?: string; 'tls-key'?: string; 'tls-client-ca'?: string }): TlsFiles | undefined {
+  const { 'tls-cert': cert, 'tls-key': key, 'tls-client-ca': ca } = values;
+  if (!cert && !key && !ca) return undefined;
+  if (!cert || !key) fail('TLS needs both --tls-cert and --tls-key');
+  try {
+    return { cert: readFileSync(cert), key: readFileSync(key), clientCa: ca ? readFileSync(ca) : undefined };
+  } catch (err) {
+    fail(`cannot read TLS files: ${(err as Error).message}`);
+  }
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '50051' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'tls-client-ca': { type: 'string' },
+        'max-source-bytes': { type: 'string' },
+        'max-message-bytes': { type: 'string' },
+        'grace-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = positiveInt('port', values.port) ?? 50051;
+  if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
+  const log = (line: string) => process.stderr.write(`[parser-server] ${line}\n`);
+  const server = await startParserServer(values.host ?? '127.0.0.1', port, {
+    maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
+    maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
+    log,
+  }, readTls(values)).catch((err: Error) => fail(`cannot listen on ${values.host}:${port}: ${err.message}`));
+  process.stdout.write(`listening on ${server.address}\n`);
+  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${values['tls-cert'] ? ' over TLS' : ''}`);
+
+  const graceMs = positiveInt('grace-ms', values['grace-ms'], 10_000);
+  const stop = (signal: string) => {
+    log(`${signal}: draining in-flight calls`);
+    void server.shutdown(graceMs).then(() => {
+      log('stopped');
+      process.exit(0);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,143 @@
+/**
+ * The AVAP parser as a gRPC service: avap.parser.v1.AvapParser/Validate plus the
+ * standard grpc.health.v1.Health service. Editor-free; used by the bundled
+ * `dist/parser-server.js`, the tests and the benchmark.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { DEFAULT_MAX_BYTES, validateAvap } from '../parser';
+import {
+  loadParserPackage,
+  PARSER_SERVICE_NAME,
+  toWireResponse,
+  type WireValidateRequest,
+  type WireValidateResponse,
+} from '../protocol/parserProto';
+
+export interface ParserServerOptions {
+  /** Sources over this many UTF-8 bytes are refused with INVALID_ARGUMENT. Default 1 MiB. */
+  maxSourceBytes?: number;
+  /**
+   * Transport cap on a received message. Larger messages are refused by gRPC
+   * itself with RESOURCE_EXHAUSTED before they are buffered whole. Default:
+   * maxSourceBytes + 64 KiB (room for the filename and framing).
+   */
+  maxMessageBytes?: number;
+  /** Receives one line per notable event (start, refusals, shutdown). */
+  log?: (line: string) => void;
+}
+
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+  /** When given, clients must present a certificate signed by this CA. */
+  clientCa?: Buffer;
+}
+
+export interface ParserServer {
+  /** The address actually bound, e.g. `127.0.0.1:50051`. */
+  readonly address: string;
+  readonly port: number;
+  /**
+   * Stops accepting calls, marks health NOT_SERVING, lets in-flight calls
+   * finish, and forces the rest closed after `graceMs`.
+   */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+type ValidateCall = grpc.ServerUnaryCall<WireValidateRequest, WireValidateResponse>;
+type ValidateCallback = grpc.sendUnaryData<WireValidateResponse>;
+
+function deadlinePassed(call: ValidateCall): boolean {
+  const deadline = call.getDeadline();
+  if (deadline === Infinity) return false;
+  const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  return Number.isFinite(at) && at <= Date.now();
+}
+
+function refusal(code: grpc.status, details: string): Partial<grpc.StatusObject> {
+  return { code, details };
+}
+
+/** The Validate handler, separate from the server so tests can drive it with a fake call. */
+export function validateHandler(maxSourceBytes: number, log: (line: string) => void) {
+  return (call: ValidateCall, callback: ValidateCallback): void => {
+    if (call.cancelled) return;
+    if (deadlinePassed(call)) {
+      callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed before validation started'));
+      return;
+    }
+    const source = call.request.source ?? '';
+    const bytes = Buffer.byteLength(source, 'utf8');
+    if (bytes > maxSourceBytes) {
+      log(`refused ${call.request.filename || '<unnamed>'}: ${bytes} bytes over the ${maxSourceBytes}-byte limit`);
+      callback(refusal(
+        grpc.status.INVALID_ARGUMENT,
+        `source is ${bytes} bytes; this service accepts at most ${maxSourceBytes} bytes per call`,
+      ));
+      return;
+    }
+    const result = validateAvap(source, { maxBytes: maxSourceBytes, filename: call.request.filename });
+    if (call.cancelled) return;
+    if (deadlinePassed(call)) {
+      callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed during validation'));
+      return;
+    }
+    callback(null, toWireResponse(result));
+  };
+}
+
+function formatAddress(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Starts the service on host:port (port 0 = a free port). */
+export async function startParserServer(
+  host: string,
+  port: number,
+  options: ParserServerOptions = {},
+  tls?: TlsFiles,
+): Promise<ParserServer> {
+  const maxSourceBytes = options.maxSourceBytes ?? DEFAULT_MAX_BYTES;
+  const maxMessageBytes = options.maxMessageBytes ?? maxSourceBytes + 64 * 1024;
+  const log = options.log ?? (() => undefined);
+
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': Math.max(maxMessageBytes, 4 * 1024 * 1024),
+  });
+  const health = new HealthImplementation({ '': 'SERVING', [PARSER_SERVICE_NAME]: 'SERVING' });
+  health.addToServer(server);
+  server.addService(loadParserPackage().service, { Validate: validateHandler(maxSourceBytes, log) });
+
+  const credentials = tls
+    ? grpc.ServerCredentials.createSsl(tls.clientCa ?? null, [{ private_key: tls.key, cert_chain: tls.cert }], Boolean(tls.clientCa))
+    : grpc.ServerCredentials.createInsecure();
+
+  const boundPort = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(formatAddress(host, port), credentials, (err, actual) => (err ? reject(err) : resolve(actual)));
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    address: formatAddress(host, boundPort),
+    port: boundPort,
+    shutdown(graceMs = 10_000) {
+      stopping ??= new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        health.setStatus(PARSER_SERVICE_NAME, 'NOT_SERVING');
+        const force = setTimeout(() => {
+          log(`in-flight calls still running after ${graceMs} ms; closing them`);
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      return stopping;
+    },
+  };
+}
