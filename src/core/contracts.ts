@@ -1,0 +1,86 @@
+/**
+ * The contracts between the editor-free core and its callers (the extension,
+ * the CLI, the REST server). Adapters on both sides depend on these types only.
+ * Errors cross these boundaries as data, never as exceptions.
+ */
+import type { TraceEntry, ValidationResult } from '../parser/types';
+
+export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
+
+/** `""` valid; `INVALID_UNRESOLVED` evidence of invalid code after the retry; `PARSER_UNAVAILABLE` no evidence. */
+export type ValidationStatus = '' | 'INVALID_UNRESOLVED' | 'PARSER_UNAVAILABLE';
+
+export type CircuitState = 'closed' | 'open' | 'half-open' | 'disabled';
+
+export interface CircuitSnapshot {
+  state: CircuitState;
+  consecutiveFailures: number;
+  /** Epoch ms at which an open circuit lets the next probe through; absent unless open. */
+  nextProbeAt?: number;
+}
+
+/** The outcome of asking the parser about one source. */
+export type ParserOutcome =
+  | { kind: 'validated'; result: ValidationResult }
+  | {
+      kind: 'unavailable';
+      /** Why no verdict: transport failure, deadline, open circuit, or validation disabled. */
+      reason: 'transport' | 'timeout' | 'circuit-open' | 'disabled' | 'cancelled' | 'rejected';
+      detail: string;
+    };
+
+/** Port: whatever can validate AVAP (gRPC client behind a breaker, or in-process in unit tests). */
+export interface ParserPort {
+  validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome>;
+  circuit(): CircuitSnapshot;
+  /** Closes the circuit and forgets failures (the editor's "Reset Parser Circuit"). */
+  resetCircuit(): void;
+  /** Subscribe to circuit changes; returns an unsubscribe function. */
+  onCircuitChange(listener: (snapshot: CircuitSnapshot) => void): () => void;
+}
+
+/** One message of the response stream; the last one has `is_final: true`. */
+export interface ResponseMessage {
+  text: string;
+  avap_code: string;
+  is_final: boolean;
+  validation_status: ValidationStatus;
+}
+
+export interface PipelineRequest {
+  query: string;
+  /** Forces the route (the editor's Generate command always forces CODE_GENERATION). */
+  forceType?: QueryType;
+  /**
+   * For "regenerate with trace": the code to correct and its current trace.
+   * The pipeline then starts at the correction step.
+   */
+  correction?: { code: string; trace: TraceEntry[] };
+}
+
+export interface RetrievedSource {
+  id: string;
+  title: string;
+  score: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  code: string;
+  outcome: ParserOutcome | { kind: 'skipped' };
+}
+
+export interface PipelineResult {
+  queryType: QueryType;
+  /** Full answer text (Markdown) of the final attempt. */
+  text: string;
+  /** Last candidate code (may be empty for non-code answers). */
+  code: string;
+  validationStatus: ValidationStatus;
+  attempts: AttemptRecord[];
+  sources: RetrievedSource[];
+  relevanceRetry: boolean;
+  generationId: string;
+  /** Set when the run could not produce an answer at all (e.g. LLM unreachable). */
+  error?: { code: 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed'; message: string };
+}
