@@ -476,6 +476,12 @@ export class Analyzer implements ExpressionHost {
 
   private ifStatement(t: Token[]): void {
     const t0 = t[0] as Token;
+    if (!isPunct(t[1], '(')) {
+      // e.g. `if#(…)` or `if x:`; still open the block so its end() matches.
+      this.reportTokens(t0, last(t) as Token, 'error', 'syntax_error', "expected '(' after 'if' — if(variable, value, comparator)");
+      this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' });
+      return;
+    }
     const call = parseCall(this.src, t, 1, this.lineEnd);
     this.bracketProblems(t, call);
     const block: Block = { kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' };
