@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { PARSER_VERSION, renderTrace, TRACE_CATEGORIES, validateAvap, type ValidationResult } from '../../../src/parser';
+import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
+import { catalogue } from '../../../src/parser';
+
+function assertWellFormed(result: ValidationResult, source: string): void {
+  assert.equal(typeof result.valid, 'boolean');
+  assert.equal(result.parserVersion, PARSER_VERSION);
+  assert.equal(result.valid, !result.trace.some((e) => e.severity === 'error'));
+  const lineCount = source.split(/\r\n|\r|\n/).length;
+  for (const e of result.trace) {
+    assert.ok(TRACE_CATEGORIES.includes(e.category), e.category);
+    assert.ok(e.severity === 'error' || e.severity === 'warning');
+    assert.ok(Number.isInteger(e.line) && e.line >= 1 && e.line <= Math.max(1, lineCount), `line ${e.line}`);
+    assert.ok(e.column >= 1 && e.endColumn > e.column, `columns ${e.column}-${e.endColumn}`);
+    assert.ok(!e.message.includes('internal parser error'), e.message);
+  }
+}
+
+const CORPUS = path.join(__dirname, '..', '..', 'corpus', 'valid');
+const SEEDS = ['conditionals.avap', 'functions.avap', 'errors.avap', 'http.avap'].map((f) => readFileSync(path.join(CORPUS, f), 'utf8'));
+const FRAGMENTS = ['(', ')', '{', '}', '"', "'", '`', ',', '\n', '//', '/*', '*/', '#', ';', 'end()', 'if(', 'else()', 'startLoop(i,0,1)', 'endLoop()', 'try()', 'exception(e)', 'function f() {', '$g', '=>', 'let ', '\\', '\u0000', '😀', '\uD800', ' '.repeat(40)];
+
+describe('parser: robustness', function () {
+  this.timeout(60_000);
+
+  it('never throws and always returns a well-formed result on random text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
+      assertWellFormed(validateAvap(text), text);
+    }), { numRuns: 400, seed: 20261123 });
+  });
+
+  it('never throws on random bytes', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+      const result = validateAvap(bytes);
+      assert.equal(typeof result.valid, 'boolean');
+      for (const e of result.trace) assert.ok(!e.message.includes('internal parser error'), e.message);
+    }), { numRuns: 300, seed: 7 });
+  });
+
+  it('never throws on mutated valid programs', () => {
+    const mutation = fc.record({
+      seed: fc.integer({ min: 0, max: SEEDS.length - 1 }),
+      edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 6 }), insert: fc.constantFrom(...FRAGMENTS) }), { minLength: 1, maxLength: 6 }),
+    });
+    fc.assert(fc.property(mutation, ({ seed, edits }) => {
+      let text = SEEDS[seed] ?? '';
+      for (const edit of edits) {
+        const at = edit.at % (text.length + 1);
+        text = text.slice(0, at) + edit.insert + text.slice(at + edit.remove);
+      }
+      assertWellFormed(validateAvap(text), text);
+    }), { numRuns: 500, seed: 42 });
+  });
+
+  it('refuses an oversize source with one clear entry and reads none of it', () => {
+    const result = validateAvap('addVar(a, 1)\n'.repeat(200), { maxBytes: 1000 });
+    assert.equal(result.valid, false);
+    assert.equal(result.trace.length, 1);
+    assert.match(result.trace[0]?.message ?? '', /2.5 KiB.*1000 bytes/);
+  });
+
+  it('refuses binary content and invalid UTF-8 with a clear entry', () => {
+    const binary = validateAvap(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]));
+    assert.equal(binary.valid, false);
+    assert.match(binary.trace[0]?.message ?? '', /binary/i);
+    const badUtf8 = validateAvap(new Uint8Array([0x61, 0x64, 0x64, 0xc3, 0x28, 0x0a]));
+    assert.equal(badUtf8.valid, false);
+    assert.match(badUtf8.trace[0]?.message ?? '', /UTF-8/);
+  });
+
+  it('survives deep nesting of blocks and expressions', () => {
+    const deepBlocks = `${'if(a, 1, "=")\n'.repeat(5000)}${'end()\n'.repeat(5000)}`;
+    const blocks = validateAvap(`addVar(a, 1)\n${deepBlocks}`);
+    assertWellFormed(blocks, deepBlocks);
+    const deepExpr = `x = ${'('.repeat(20_000)}1${')'.repeat(20_000)}\n`;
+    const expr = validateAvap(deepExpr);
+    assertWellFormed(expr, deepExpr);
+    assert.equal(expr.valid, false, 'nesting beyond the depth limit is reported, not recursed into');
+    assert.match(renderTrace(expr.trace), /deep/i);
+  });
+
+  it('caps the trace and says it was truncated, errors first', () => {
+    const source = 'getSHA256(a, b)\n'.repeat(500);
+    const result = validateAvap(source, { maxTraceEntries: 50 });
+    assert.equal(result.trace.length, 50);
+    assert.equal(result.truncated, true);
+    assert.ok(result.trace.every((e) => e.severity === 'error'));
+  });
+
+  it('handles very long lines and CRLF line ends', () => {
+    const long = `addVar(a, "${'x'.repeat(200_000)}")\r\naddResult(a)\r\n`;
+    const result = validateAvap(long);
+    assert.equal(result.valid, true, renderTrace(result.trace));
+  });
+});
+
+describe('parser: versioned catalogue', () => {
+  it('the catalogue file matches the fingerprint its version was released with', () => {
+    const file = path.join(__dirname, '..', '..', '..', 'src', 'parser', 'catalogue', 'avap-catalogue.json');
+    const digest = createHash('sha256').update(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))).digest('hex');
+    assert.equal(digest, CATALOGUE_FINGERPRINT,
+      'the catalogue changed: bump catalogueVersion (and RULES_VERSION if rules changed) and update CATALOGUE_FINGERPRINT');
+  });
+
+  it('parser_version names the rules and catalogue versions', () => {
+    assert.match(PARSER_VERSION, /^avap-parser\/\d+\.\d+\.\d+\+catalogue\.[\w.]+$/);
+    assert.ok(PARSER_VERSION.endsWith(catalogue.CATALOGUE_VERSION));
+  });
+});
