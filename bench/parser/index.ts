@@ -1,0 +1,95 @@
+/**
+ * Parser benchmarks (issue 2):
+ *  1. throughput of validateAvap against TypeScript's createSourceFile on the same bytes;
+ *  2. the share of parsing in a loopback Validate round trip for a 100-line program,
+ *     next to a Health round trip on the same channel (the transport floor).
+ */
+import * as grpc from '@grpc/grpc-js';
+import ts from 'typescript';
+import path from 'node:path';
+import { healthClientConstructor } from '../../src/protocol/health';
+import { callValidate, createParserClient } from '../../src/protocol/parserClient';
+import { REPO_ROOT, startParserProcess } from '../../test/support/parserProcess';
+import { median, sample, type BenchResult, type BenchSuite } from '../types';
+import { hundredLineProgram, largeProgram } from './programs';
+
+/**
+ * The parser as shipped: the esbuild bundle (dist/parser.js) that the service
+ * runs, not the TypeScript sources under tsx, whose module getters and
+ * non-inlined enums cost about 2.5× and would measure the loader, not the parser.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof import('../../src/parser');
+
+async function throughput(): Promise<BenchResult> {
+  const source = largeProgram(512 * 1024);
+  const bytes = Buffer.byteLength(source);
+  const check = validateAvap(source);
+  if (!check.valid) throw new Error('benchmark program is not valid AVAP');
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  // Interleaved rounds so that machine noise hits both sides alike.
+  for (let round = 0; round < 7; round++) {
+    ours.push(...await sample(() => validateAvap(source), 5, round === 0 ? 3 : 0));
+    theirs.push(...await sample(() => ts.createSourceFile('bench.js', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS), 5, round === 0 ? 3 : 0));
+  }
+  const oursMs = median(ours);
+  const theirsMs = median(theirs);
+  const mbps = (ms: number) => (bytes / 1024 / 1024) / (ms / 1000);
+  const ratio = theirsMs / oursMs;
+  return {
+    name: 'parser throughput vs typescript.createSourceFile',
+    ratio,
+    unit: '× faster per byte',
+    goal: { text: '≥ 2×', met: ratio >= 2 },
+    detail: `${(bytes / 1024).toFixed(0)} KiB: validateAvap ${oursMs.toFixed(2)} ms (${mbps(oursMs).toFixed(1)} MiB/s), createSourceFile ${theirsMs.toFixed(2)} ms (${mbps(theirsMs).toFixed(1)} MiB/s)`,
+  };
+}
+
+function healthCheck(client: InstanceType<ReturnType<typeof healthClientConstructor>>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    client.Check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+async function roundTripShare(): Promise<BenchResult[]> {
+  const program = hundredLineProgram();
+  const service = await startParserProcess();
+  const parser = createParserClient({ address: service.address, tls: false });
+  const Health = healthClientConstructor();
+  const health = new Health(service.address, grpc.credentials.createInsecure());
+  try {
+    const validate = async () => {
+      const r = await callValidate(parser, program, 'bench.avap', { timeoutMs: 5000 });
+      if (!r.ok || !r.result.valid) throw new Error(`benchmark Validate failed: ${JSON.stringify(r)}`);
+    };
+    const validateRtt: number[] = [];
+    const healthRtt: number[] = [];
+    const parse: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      validateRtt.push(...await sample(validate, 200, round === 0 ? 100 : 0));
+      healthRtt.push(...await sample(() => healthCheck(health), 200, round === 0 ? 100 : 0));
+      parse.push(...await sample(() => validateAvap(program), 200, round === 0 ? 100 : 0));
+    }
+    const v = median(validateRtt);
+    const h = median(healthRtt);
+    const p = median(parse);
+    const share = (100 * p) / v;
+    return [{
+      name: 'parsing share of a loopback Validate round trip (100 lines)',
+      ratio: share,
+      unit: '% of the round trip',
+      goal: { text: '≤ 20 %', met: share <= 20 },
+      detail: `parse ${(p * 1000).toFixed(0)} µs, Validate round trip ${(v * 1000).toFixed(0)} µs, Health round trip ${(h * 1000).toFixed(0)} µs (Validate/Health ${(v / h).toFixed(2)}×)`,
+    }];
+  } finally {
+    parser.close();
+    health.close();
+    await service.stop('SIGTERM');
+  }
+}
+
+export const parserSuite: BenchSuite = {
+  name: 'parser',
+  run: async () => [await throughput(), ...await roundTripShare()],
+};

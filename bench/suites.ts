@@ -1,0 +1,5 @@
+import { parserSuite } from './parser';
+import type { BenchSuite } from './types';
+
+/** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
+export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite];
