@@ -1,0 +1,55 @@
+/**
+ * AVAP knowledge base — editor-free library (never imports `vscode`).
+ *
+ * Data lives in `knowledge/` at the package root (shipped with the extension):
+ *   - `knowledge/docs/*.md`            reference documents (front matter + Markdown),
+ *                                      one per catalogue command plus topic chapters;
+ *   - `knowledge/examples/pool.json`   ≥ 190 validated AVAP example programs;
+ *   - `knowledge/golden/golden-set.json` the evaluation golden set.
+ * Every ```avap block of the docs, every pool example and every reference
+ * program of the golden set is VALID under the current parser (unit tests).
+ *
+ * API (all loaders return `LoadResult<T>` = `{ok: true, value}` | `{ok: false, error}`;
+ * nothing here throws on bad files):
+ *
+ *   knowledgeDirectory(dir?)        → LoadResult<string>   finds `knowledge/` from dist/*.js
+ *                                                          (`dist/../knowledge`) or src/knowledge
+ *   loadKnowledgeBase({directory?}) → LoadResult<KnowledgeBase>
+ *       kb.search(query, k)         → {id, score}[]        BM25 over doc chunks, best first, ties by id
+ *       kb.chunk(id)                → DocChunk             {id, docId, title, heading, text, commands[],
+ *                                                           blockKinds[], constructs[], sourceDoc, docKind, ordinal}
+ *       kb.selectExamples(req, k=5) → {example, score}[]   few-shot: top-K similar pool examples
+ *       kb.docs / kb.chunks / kb.pool / kb.fingerprint (corpus content version)
+ *   loadDocs(dir) / loadExamplePool(dir) / loadGoldenSet(dir)   the raw files, schema-checked
+ *   chunkDocument(doc) / chunkDocuments(docs)                   the Markdown chunker
+ *   Bm25Index, tokenize                                         the lexical index and its tokenizer
+ *   buildChunkIndex(chunks), createExampleSelector(pool)        the two indexes, from loaded data
+ *   renderExamples(selected)                                    examples as prompt text
+ *   detectCommands(code) / detectConstructs(code)               lexical metadata of AVAP code
+ *
+ * Typical use (pipeline core):
+ *   const kb = loadKnowledgeBase();
+ *   if (kb.ok) { const hits = kb.value.search(query, 8); const shots = kb.value.selectExamples(query, 5); }
+ */
+export * from './types';
+export { knowledgeDirectory, knowledgeCandidates, KNOWLEDGE_MARKER } from './paths';
+export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc, DOCS_SUBDIR, POOL_FILE, GOLDEN_FILE } from './loaders';
+export { parseFrontMatter, listField, type FrontMatter, type FrontMatterResult } from './frontMatter';
+export {
+  chunkDocument, chunkDocuments, markdownBlocks, avapCodeBlocks, fenceContent, mentionedCommands, slugify,
+  DEFAULT_MAX_CHUNK_CHARS, type ChunkOptions, type MarkdownBlock,
+} from './chunker';
+export { tokenize, identifierParts, foldPlural } from './tokenizer';
+export { Bm25Index, type Bm25Options, type IndexDocument, type IndexField, type ScoredId } from './bm25';
+export { buildChunkIndex, CHUNK_FIELD_WEIGHTS, type ChunkIndex } from './retrieval';
+export {
+  createExampleSelector, renderExamples, DEFAULT_FEW_SHOT_K, EXAMPLE_FIELD_WEIGHTS,
+  type ExampleSelector, type SelectedExample,
+} from './fewShot';
+export {
+  catalogueCommandNames, detectCommands, detectConstructs, isCatalogueCommand, stripAvap, CONSTRUCT_ORDER,
+  type StrippedCode,
+} from './avapScan';
+export {
+  loadKnowledgeBase, createKnowledgeBase, corpusFingerprint, type KnowledgeBase, type LoadKnowledgeOptions,
+} from './knowledgeBase';

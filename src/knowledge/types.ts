@@ -1,0 +1,149 @@
+/**
+ * Types of the AVAP knowledge base: reference documents, their retrieval
+ * chunks, the validated example pool and the golden evaluation set.
+ * Loaders return {@link LoadResult}s: failures are data, never exceptions.
+ */
+import type { QueryType } from '../core/contracts';
+
+export type { QueryType };
+
+export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'];
+
+export type KnowledgeErrorCode = 'not-found' | 'unreadable' | 'malformed' | 'invalid';
+
+export interface KnowledgeError {
+  code: KnowledgeErrorCode;
+  message: string;
+  /** File or directory the error is about. */
+  path: string;
+  /** One line per problem when several were found (e.g. every bad pool entry). */
+  details?: string[];
+}
+
+export type LoadResult<T> = { ok: true; value: T } | { ok: false; error: KnowledgeError };
+
+export function ok<T>(value: T): LoadResult<T> {
+  return { ok: true, value };
+}
+
+export function fail<T>(code: KnowledgeErrorCode, message: string, path: string, details?: string[]): LoadResult<T> {
+  return { ok: false, error: details && details.length > 0 ? { code, message, path, details } : { code, message, path } };
+}
+
+// ------------------------------------------------------------------ documents
+
+export type DocKind = 'command' | 'chapter';
+
+/** One Markdown reference document of knowledge/docs. */
+export interface KnowledgeDoc {
+  /** Stable id from the front matter (e.g. `command-encodeSHA256`, `chapter-loops`). */
+  id: string;
+  title: string;
+  kind: DocKind;
+  /** Topic, e.g. `crypto`, `control`, `http` (catalogue categories for command docs). */
+  category: string;
+  /** Commands the document is about (the command itself for a command document). */
+  commands: string[];
+  /** Path relative to the knowledge directory, with forward slashes (`docs/command-addVar.md`). */
+  sourceDoc: string;
+  /** Markdown body without the front matter. */
+  body: string;
+}
+
+/** Kinds of Markdown content a chunk contains. */
+export type BlockKind = 'prose' | 'list' | 'table' | 'avap-code' | 'other-code';
+
+/** AVAP block constructs that appear in a piece of AVAP code. */
+export type AvapConstruct =
+  | 'if'
+  | 'if-expression'
+  | 'else'
+  | 'loop'
+  | 'try'
+  | 'async'
+  | 'function'
+  | 'return'
+  | 'assignment'
+  | 'template'
+  | 'global-ref'
+  | 'status'
+  | 'comment'
+  | 'connector-method'
+  | 'empty-argument';
+
+/** A retrieval unit: one section (or part of a long section) of a document. */
+export interface DocChunk {
+  /** `<docId>::<heading-slug>` (with `-2`, `-3`… for repeated headings or split sections). */
+  id: string;
+  docId: string;
+  /** Title of the document. */
+  title: string;
+  /** Heading of the section ("Overview" for the text before the first `##`). */
+  heading: string;
+  /** The section text (Markdown), starting with its heading line. */
+  text: string;
+  /** Catalogue commands the chunk mentions (as calls or in inline code), first mention first. */
+  commands: string[];
+  blockKinds: BlockKind[];
+  /** AVAP constructs found in the chunk's `avap` code blocks. */
+  constructs: AvapConstruct[];
+  /** Path of the document relative to the knowledge directory. */
+  sourceDoc: string;
+  docKind: DocKind;
+  /** Position of the chunk in its document (0-based). */
+  ordinal: number;
+}
+
+// ------------------------------------------------------------------ examples
+
+/** One validated AVAP example program of the few-shot pool. */
+export interface PoolExample {
+  /** Stable id, `<category>-<slug>`. */
+  id: string;
+  category: string;
+  /** One line saying what the program does. */
+  description: string;
+  /** Catalogue commands the code calls, first use first (checked against the code by the tests). */
+  commands: string[];
+  /** Constructs the code uses (checked against the code by the tests). */
+  constructs: AvapConstruct[];
+  /** The AVAP program; valid under the parser version recorded in the pool. */
+  code: string;
+}
+
+export interface ExamplePool {
+  poolVersion: string;
+  /** Parser version the pool was last validated with (informative; the tests re-validate). */
+  validatedWith: string;
+  examples: PoolExample[];
+}
+
+// ------------------------------------------------------------------ golden set
+
+export interface GoldenTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** One evaluation question with its reference answer. */
+export interface GoldenEntry {
+  /** `GD-<letter>-<NNN>`: C code generation, R retrieval, V validation, K conversational, P platform. */
+  id: string;
+  /** Topic of the question (e.g. `hashing`, `loops`, `usage`). */
+  category: string;
+  queryType: QueryType;
+  question: string;
+  /** Earlier turns, for follow-up questions. */
+  history?: GoldenTurn[];
+  /** Commands a correct answer must use (code questions; may be empty otherwise). */
+  expectedCommands: string[];
+  /** Reference answer in prose (what a good answer says). */
+  referenceAnswer: string;
+  /** Reference AVAP program for code questions (valid under the parser). */
+  referenceCode?: string;
+}
+
+export interface GoldenSet {
+  goldenVersion: string;
+  entries: GoldenEntry[];
+}
