@@ -1,0 +1,107 @@
+// The extension's `contributes` and `activationEvents`, kept here as code so they can be
+// reviewed in one place. `node scripts/sync-contributes.mjs` writes exactly these two keys
+// into package.json (and nothing else).
+
+const command = (command, title, extra = {}) => ({ command, title, category: 'AVAP', ...extra });
+
+export const activationEvents = ['onLanguage:avap'];
+
+export const contributes = {
+  languages: [{
+    id: 'avap',
+    aliases: ['AVAP', 'avap'],
+    extensions: ['.avap'],
+    configuration: './language-configuration.json',
+  }],
+  grammars: [{ language: 'avap', scopeName: 'source.avap', path: './syntaxes/avap.tmLanguage.json' }],
+  snippets: [{ language: 'avap', path: './snippets/avap.code-snippets' }],
+  commands: [
+    command('avap.validateDocument', 'Validate Document', { icon: '$(check)' }),
+    command('avap.showOutput', 'Show Output'),
+    command('avap.resetParserCircuit', 'Reset Parser Circuit'),
+    command('avap.generateCode', 'Generate Code…', { icon: '$(sparkle)' }),
+    command('avap.ask', 'Ask…', { icon: '$(comment-discussion)' }),
+    command('avap.regenerateWithTrace', 'Regenerate with Trace'),
+    command('avap.showValidationMetrics', 'Show Validation Metrics'),
+    command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
+    command('avap.acceptGenerated', 'Accept Generated Code'),
+  ],
+  menus: {
+    commandPalette: [
+      { command: 'avap.validateDocument', when: 'editorLangId == avap' },
+      { command: 'avap.regenerateWithTrace', when: 'editorLangId == avap' },
+      { command: 'avap.acceptGenerated', when: 'false' },
+    ],
+    'editor/title': [
+      { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
+    ],
+  },
+  viewsContainers: {
+    activitybar: [{ id: 'avap', title: 'AVAP', icon: 'media/avap.svg' }],
+  },
+  views: {
+    avap: [{ type: 'webview', id: 'avap.chat', name: 'Ask AVAP' }],
+  },
+  configuration: {
+    title: 'AVAP',
+    properties: {
+      'avap.parser.url': {
+        type: 'string', default: '', scope: 'machine-overridable', order: 1,
+        markdownDescription: 'Address of the AVAP parser service (`host:port`, `grpc://host:port` or `grpcs://host:port`; env `AVAP_PARSER_URL`). Empty: the extension starts its bundled parser service on a free loopback port.',
+      },
+      'avap.parser.timeout': {
+        type: 'number', default: 2, minimum: 0, maximum: 600, scope: 'window', order: 2,
+        markdownDescription: 'Deadline of one parser call, in seconds (env `AVAP_PARSER_TIMEOUT`). `0` disables validation: generated code is returned unvalidated.',
+      },
+      'avap.parser.circuitBreaker.threshold': {
+        type: 'integer', default: 3, minimum: 1, maximum: 100, scope: 'window', order: 3,
+        markdownDescription: 'Consecutive parser failures that open the circuit (env `PARSER_CB_THRESHOLD`). While open, no parser call is made and code is marked unvalidated.',
+      },
+      'avap.parser.circuitBreaker.cooldown': {
+        type: 'number', default: 30, minimum: 0, maximum: 3600, scope: 'window', order: 4,
+        markdownDescription: 'Seconds an open circuit waits before probing the parser again (env `PARSER_CB_COOLDOWN`).',
+      },
+      'avap.ollama.url': {
+        type: 'string', default: 'http://127.0.0.1:11434', scope: 'machine-overridable', order: 10,
+        markdownDescription: 'Base URL of the Ollama server (env `OLLAMA_HOST`).',
+      },
+      'avap.ollama.model': {
+        type: 'string', default: 'qwen3:1.7b', scope: 'window', order: 11,
+        markdownDescription: 'Model for code generation, retrieval answers, classification and relevance (env `OLLAMA_MODEL_NAME`).',
+      },
+      'avap.ollama.conversationalModel': {
+        type: 'string', default: 'qwen3:0.6b', scope: 'window', order: 12,
+        markdownDescription: 'Model for conversational and platform answers (env `OLLAMA_MODEL_NAME_CONVERSATIONAL`).',
+      },
+      'avap.ollama.embeddingModel': {
+        type: 'string', default: 'qwen3-embedding:0.6b', scope: 'window', order: 13,
+        markdownDescription: 'Embedding model for retrieval and cosine relevance (env `OLLAMA_EMBEDDING_MODEL`).',
+      },
+      'avap.elasticsearch.url': {
+        type: 'string', default: '', scope: 'machine-overridable', order: 20,
+        markdownDescription: 'Elasticsearch URL of the AVAP knowledge index (env `AVAP_ES_URL`). Empty: the embedded index shipped with the extension. The API key is kept in the secret storage: run **AVAP: Set Elasticsearch API Key**.',
+      },
+      'avap.elasticsearch.index': {
+        type: 'string', default: 'avap-knowledge-v1', scope: 'window', order: 21,
+        markdownDescription: 'Name of the Elasticsearch index (env `AVAP_ES_INDEX`).',
+      },
+      'avap.relevance.mode': {
+        type: 'string', enum: ['llm', 'cosine'], default: 'llm', scope: 'window', order: 30,
+        enumDescriptions: ['Ask the model whether the retrieved context is relevant (YES/NO).', 'Compare the query embedding with the mean of the chunk embeddings.'],
+        markdownDescription: 'How retrieved context is checked for relevance before answering (env `AVAP_RELEVANCE_MODE`).',
+      },
+      'avap.relevance.cosineThreshold': {
+        type: 'number', default: 0.5, minimum: -1, maximum: 1, scope: 'window', order: 31,
+        markdownDescription: 'Cosine relevance: the context is relevant when the similarity reaches this value (env `AVAP_RELEVANCE_THRESHOLD`).',
+      },
+      'avap.validation.debounce': {
+        type: 'integer', default: 300, minimum: 0, maximum: 10000, scope: 'window', order: 40,
+        markdownDescription: 'Milliseconds after the last keystroke before an `.avap` document is validated.',
+      },
+      'avap.telemetry.file': {
+        type: 'string', default: '', scope: 'machine', order: 50,
+        markdownDescription: 'JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**). Empty: a file in the extension\'s storage.',
+      },
+    },
+  },
+};

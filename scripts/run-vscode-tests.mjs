@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// Runs the extension-host test suite (test/e2e/**/*.test.ts) inside a real VS Code:
+// code-server 4.100.3 in headless Debian Chromium, through VS Code's `payload` test hook
+// (the same contract as @vscode/test-electron's runTests: the tests module's run() is called
+// in the extension host, with the extension under development loaded from this repository).
+//
+// Assumes `npm run build` ran (dist/extension.js, dist/parser-server.js) and that
+// scripts/install-vscode-host.sh installed code-server into .tools/.
+//
+// What it does: bundles the suite with esbuild (CommonJS, `vscode` external, mocha inside),
+// starts the real parser service on a free port, starts code-server with a fresh user-data-dir,
+// opens the payload URL in Chromium via playwright-core, serves workbench captures the tests ask
+// for (screenshots into test-output/ and DOM facts: squiggles, status bar), waits for the results
+// file the suite writes, prints them, and kills every child on every exit path.
+//
+// Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep]
+/* global document, getComputedStyle -- used inside page.evaluate, which runs in the browser */
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import {
+  CHROMIUM_ARGS, CHROMIUM_BIN, Children, REPO_ROOT, freePort, prepareUserDataDir, requireFile, sleep,
+  startCodeServer, startParserService,
+} from './lib/vscodeHost.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    grep: { type: 'string' },
+    timeout: { type: 'string', default: '900' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const OUT_DIR = path.join(REPO_ROOT, 'out', 'e2e');
+const TEST_OUTPUT = path.join(REPO_ROOT, 'test-output');
+const E2E_DIR = path.join(REPO_ROOT, 'test', 'e2e');
+const children = new Children();
+let browser;
+let workDir;
+
+function log(line) {
+  process.stdout.write(`[e2e] ${line}\n`);
+}
+
+function findTests(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findTests(full));
+    else if (entry.name.endsWith('.test.ts')) found.push(full);
+  }
+  return found.sort();
+}
+
+/** One CommonJS bundle: index.ts's runSuite() plus every test file, loaded after mocha's globals exist. */
+async function bundleSuite() {
+  const tests = findTests(E2E_DIR);
+  if (tests.length === 0) throw new Error('no test/e2e/**/*.test.ts found');
+  const loads = tests.map((file) => `  require(${JSON.stringify('./' + path.relative(REPO_ROOT, file).split(path.sep).join('/'))});`).join('\n');
+  const entry = `const { runSuite } = require('./test/e2e/index.ts');
+exports.run = () => runSuite(() => {
+${loads}
+});
+`;
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+  await esbuild.build({
+    stdin: { contents: entry, resolveDir: REPO_ROOT, sourcefile: 'e2e-entry.js', loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: path.join(OUT_DIR, 'index.js'),
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    logOverride: { 'direct-eval': 'silent', 'require-resolve-not-external': 'silent' },
+  });
+  return tests.length;
+}
+
+/** Serves the suite's capture requests: a screenshot plus the DOM facts the tests assert on. */
+async function serveCaptures(page, bridgeDir, handled) {
+  let files;
+  try {
+    files = readdirSync(bridgeDir).filter((f) => f.endsWith('.request.json'));
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    if (handled.has(file)) continue;
+    handled.add(file);
+    const request = JSON.parse(readFileSync(path.join(bridgeDir, file), 'utf8'));
+    const response = { ok: true };
+    try {
+      // Let the workbench paint what the extension host just changed.
+      await page.waitForTimeout(request.settleMs ?? 500);
+      Object.assign(response, await page.evaluate(() => {
+        const visible = (el) => el.getClientRects().length > 0;
+        const count = (selector) => [...document.querySelectorAll(selector)].filter(visible).length;
+        const statusItems = [...document.querySelectorAll('.statusbar-item')].filter(visible).map((el) => ({
+          id: el.id,
+          text: el.innerText.trim(),
+          ariaLabel: el.getAttribute('aria-label') ?? el.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '',
+          className: el.className,
+          icons: [...el.querySelectorAll('.codicon')].map((i) => [...i.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? ''),
+          background: getComputedStyle(el).backgroundColor,
+        }));
+        return {
+          squigglyErrors: count('.squiggly-error'),
+          squigglyWarnings: count('.squiggly-warning'),
+          codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
+          statusItems,
+        };
+      }));
+      if (request.screenshot) {
+        mkdirSync(TEST_OUTPUT, { recursive: true });
+        const target = path.join(TEST_OUTPUT, `${request.screenshot}.png`);
+        await page.screenshot({ path: target });
+        response.screenshotPath = target;
+      }
+    } catch (err) {
+      response.ok = false;
+      response.error = err instanceof Error ? err.message : String(err);
+    }
+    const responsePath = path.join(bridgeDir, file.replace('.request.json', '.response.json'));
+    writeFileSync(`${responsePath}.tmp`, JSON.stringify(response));
+    cpSync(`${responsePath}.tmp`, responsePath);
+  }
+}
+
+function printResults(results) {
+  for (const test of results.tests) {
+    const mark = test.state === 'passed' ? '  ✓' : test.state === 'failed' ? '  ✗' : '  -';
+    log(`${mark} ${test.fullTitle}${test.duration !== undefined ? ` (${test.duration} ms)` : ''}`);
+    if (test.error) log(`      ${test.error.split('\n').join('\n        ')}`);
+  }
+  const { passes, failures, pending } = results.stats;
+  log(`extension-host suite: ${passes} passing, ${failures} failing, ${pending} pending`);
+  // The plain closing line CI reads.
+  process.stdout.write(`e2e: ${passes} passed, ${failures} failed\n`);
+}
+
+async function main() {
+  const timeoutMs = Number(opts.timeout) * 1000;
+  requireFile(path.join(REPO_ROOT, 'dist', 'extension.js'), 'run `npm run build` first');
+
+  const testCount = await bundleSuite();
+  log(`bundled ${testCount} test file(s) into ${path.relative(REPO_ROOT, OUT_DIR)}/index.js`);
+
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'avap-e2e-'));
+  const userDataDir = path.join(workDir, 'user-data');
+  const extensionsDir = path.join(workDir, 'extensions');
+  const workspace = path.join(workDir, 'workspace');
+  const bridgeDir = path.join(workDir, 'bridge');
+  const resultsFile = path.join(workDir, 'results.json');
+  mkdirSync(extensionsDir, { recursive: true });
+  mkdirSync(bridgeDir, { recursive: true });
+  cpSync(path.join(E2E_DIR, 'workspace'), workspace, { recursive: true });
+  mkdirSync(TEST_OUTPUT, { recursive: true });
+  const serverLog = path.join(TEST_OUTPUT, 'e2e-code-server.log');
+  writeFileSync(serverLog, '');
+
+  const parser = await startParserService(children, { onLog: (text) => appendFileSync(serverLog, `[parser] ${text}`) });
+  log(`parser service on ${parser.address}`);
+
+  prepareUserDataDir(userDataDir, {
+    'avap.parser.url': parser.address,
+    'avap.parser.timeout': 5,
+    // Nothing listens there: tests that need a model start a scripted Ollama server and point the setting at it.
+    'avap.ollama.url': 'http://127.0.0.1:9',
+  });
+  writeFileSync(path.join(OUT_DIR, 'config.json'), JSON.stringify({
+    repoRoot: REPO_ROOT,
+    workspace,
+    bridgeDir,
+    resultsFile,
+    parserAddress: parser.address,
+    parserServerJs: path.join(REPO_ROOT, 'dist', 'parser-server.js'),
+    grep: opts.grep ?? '',
+  }, null, 2));
+
+  const port = await freePort();
+  let hostExit;
+  const codeServer = await startCodeServer(children, {
+    port, userDataDir, extensionsDir, workspace,
+    onLog: (text) => {
+      appendFileSync(serverLog, text);
+      const match = /Extension Host Process exited with code: (-?\d+|null)/.exec(text);
+      if (match && hostExit === undefined) hostExit = match[1];
+    },
+  });
+  log(`code-server on http://127.0.0.1:${port} (log: ${path.relative(REPO_ROOT, serverLog)})`);
+
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(REPO_ROOT)],
+    ['extensionTestsPath', remote(path.join(OUT_DIR, 'index'))],
+  ];
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+  browser = await chromium.launch({ executablePath: CHROMIUM_BIN, headless: true, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') appendFileSync(serverLog, `[browser] ${msg.text()}\n`);
+  });
+  page.on('pageerror', (err) => appendFileSync(serverLog, `[browser] page error: ${err.message}\n`));
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  log('workbench loaded; running the suite in the extension host');
+
+  const handled = new Set();
+  const deadline = Date.now() + timeoutMs;
+  let exitSeenAt;
+  for (;;) {
+    await serveCaptures(page, bridgeDir, handled);
+    if (existsSync(resultsFile)) break;
+    if (codeServer.exitCode !== null) throw new Error(`code-server exited (${codeServer.exitCode}) before the suite finished`);
+    if (hostExit !== undefined) {
+      exitSeenAt ??= Date.now();
+      // Give the results file a moment; then the host died without reporting.
+      if (Date.now() - exitSeenAt > 5000) {
+        throw new Error(`the extension host exited with code ${hostExit} without writing results — see ${serverLog}`);
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the suite did not finish within ${opts.timeout} s — see ${serverLog}`);
+    await sleep(200);
+  }
+  await sleep(100);
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  printResults(results);
+  if (results.stats.tests === 0) {
+    log('no test ran');
+    return 1;
+  }
+  return results.stats.failures === 0 ? 0 : 1;
+}
+
+async function cleanup() {
+  try { await browser?.close(); } catch { /* already closed */ }
+  await children.killAll();
+  if (workDir && !opts.keep) rmSync(workDir, { recursive: true, force: true });
+  else if (workDir) log(`kept ${workDir}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+let code;
+try {
+  code = await main();
+} catch (err) {
+  log(`FAILED: ${err instanceof Error ? err.message : String(err)}`);
+  code = 1;
+} finally {
+  await cleanup();
+}
+process.exit(code);

@@ -1,0 +1,76 @@
+/**
+ * Parser trace entries → editor-independent diagnostic descriptions (0-based
+ * positions, clamped to the document). Pure: the adapter turns them into
+ * vscode.Diagnostic objects.
+ */
+import type { Severity, TraceCategory, TraceEntry } from '../../parser/types';
+
+export const DIAGNOSTIC_SOURCE = 'avap-parser';
+
+export interface DiagnosticSpec {
+  /** 0-based line. */
+  line: number;
+  /** 0-based start character (UTF-16). */
+  start: number;
+  /** 0-based end character, exclusive. */
+  end: number;
+  severity: Severity;
+  /** The trace category; the diagnostic's `code`. */
+  code: TraceCategory;
+  message: string;
+  suggestion?: string;
+  token: string;
+}
+
+/** The message shown in the editor: the parser's text, with the suggestion spelled out when the text lacks it. */
+export function diagnosticMessage(entry: Pick<TraceEntry, 'message' | 'suggestion'>): string {
+  if (entry.suggestion === undefined || entry.message.includes(`'${entry.suggestion}'`)) return entry.message;
+  return `${entry.message} (suggestion: '${entry.suggestion}')`;
+}
+
+/**
+ * Maps entries to ranges inside the document. `lineLengths[i]` is the length of
+ * 0-based line i. Out-of-range lines go to the last line; an empty range covers
+ * the whole line so the squiggle is visible.
+ */
+export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths: readonly number[]): DiagnosticSpec[] {
+  const lastLine = Math.max(0, lineLengths.length - 1);
+  return trace.map((entry) => {
+    const line = Math.min(Math.max(0, entry.line - 1), lastLine);
+    const length = lineLengths[line] ?? 0;
+    let start = Math.min(Math.max(0, entry.column - 1), length);
+    let end = Math.min(Math.max(start, entry.endColumn - 1), length);
+    if (end <= start) {
+      // Nothing to underline at that spot (e.g. end of file): underline the line's text instead.
+      const text = firstNonSpace(start, length);
+      start = text.start;
+      end = text.end;
+    }
+    const spec: DiagnosticSpec = {
+      line, start, end,
+      severity: entry.severity,
+      code: entry.category,
+      message: diagnosticMessage(entry),
+      token: entry.token,
+    };
+    if (entry.suggestion !== undefined) spec.suggestion = entry.suggestion;
+    return spec;
+  });
+}
+
+function firstNonSpace(start: number, length: number): { start: number; end: number } {
+  if (length === 0) return { start: 0, end: 0 };
+  if (start < length) return { start, end: length };
+  return { start: 0, end: length };
+}
+
+/** Counts by severity, for the status bar. */
+export function countSeverities(trace: readonly TraceEntry[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const entry of trace) {
+    if (entry.severity === 'error') errors++;
+    else warnings++;
+  }
+  return { errors, warnings };
+}

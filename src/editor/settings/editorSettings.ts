@@ -1,0 +1,112 @@
+/**
+ * The `avap.*` settings, read through an accessor and checked. Pure: the
+ * adapter passes `vscode.workspace.getConfiguration('avap').get`. Bad values
+ * fall back to the default and are reported, never thrown.
+ */
+
+export interface EditorSettings {
+  parser: {
+    /** Empty = start the bundled parser service. */
+    url: string;
+    /** Seconds; 0 disables validation. */
+    timeoutSeconds: number;
+    breakerThreshold: number;
+    /** Seconds. */
+    breakerCooldownSeconds: number;
+  };
+  ollama: { url: string; model: string; conversationalModel: string; embeddingModel: string };
+  elasticsearch: { url: string; index: string };
+  relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
+  validation: { debounceMs: number };
+  telemetry: { file: string };
+}
+
+export const SETTING_DEFAULTS: EditorSettings = {
+  parser: { url: '', timeoutSeconds: 2, breakerThreshold: 3, breakerCooldownSeconds: 30 },
+  ollama: { url: 'http://127.0.0.1:11434', model: 'qwen3:1.7b', conversationalModel: 'qwen3:0.6b', embeddingModel: 'qwen3-embedding:0.6b' },
+  elasticsearch: { url: '', index: 'avap-knowledge-v1' },
+  relevance: { mode: 'llm', cosineThreshold: 0.5 },
+  validation: { debounceMs: 300 },
+  telemetry: { file: '' },
+};
+
+export type SettingsAccessor = (key: string) => unknown;
+
+export interface SettingsRead {
+  settings: EditorSettings;
+  /** One line per ignored value, for the output channel. */
+  problems: string[];
+}
+
+export function readEditorSettings(get: SettingsAccessor): SettingsRead {
+  const problems: string[] = [];
+  const d = SETTING_DEFAULTS;
+
+  const str = (key: string, fallback: string): string => {
+    const value = get(key);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string') {
+      problems.push(`avap.${key} must be a string; using '${fallback}'`);
+      return fallback;
+    }
+    return value.trim();
+  };
+  const num = (key: string, fallback: number, check: (n: number) => boolean, rule: string): number => {
+    const value = get(key);
+    if (value === undefined || value === null || value === '') return fallback;
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+    if (!Number.isFinite(n) || !check(n)) {
+      problems.push(`avap.${key} must be ${rule}, got ${JSON.stringify(value)}; using ${fallback}`);
+      return fallback;
+    }
+    return n;
+  };
+  const url = (key: string, fallback: string, schemes: RegExp): string => {
+    const value = str(key, fallback);
+    if (value !== '' && !schemes.test(value)) {
+      problems.push(`avap.${key} '${value}' is not a valid URL; using '${fallback || '(default)'}'`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const mode = str('relevance.mode', d.relevance.mode);
+  if (mode !== 'llm' && mode !== 'cosine') problems.push(`avap.relevance.mode must be 'llm' or 'cosine', got '${mode}'; using 'llm'`);
+
+  const settings: EditorSettings = {
+    parser: {
+      url: url('parser.url', d.parser.url, /^(grpcs?:\/\/)?[^\s/]+:\d{1,5}\/?$/),
+      timeoutSeconds: num('parser.timeout', d.parser.timeoutSeconds, (n) => n >= 0 && n <= 600, 'a number of seconds between 0 and 600'),
+      breakerThreshold: num('parser.circuitBreaker.threshold', d.parser.breakerThreshold, (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'an integer between 1 and 100'),
+      breakerCooldownSeconds: num('parser.circuitBreaker.cooldown', d.parser.breakerCooldownSeconds, (n) => n >= 0 && n <= 3600, 'a number of seconds between 0 and 3600'),
+    },
+    ollama: {
+      url: url('ollama.url', d.ollama.url, /^https?:\/\/\S+$/) || d.ollama.url,
+      model: str('ollama.model', d.ollama.model) || d.ollama.model,
+      conversationalModel: str('ollama.conversationalModel', d.ollama.conversationalModel) || d.ollama.conversationalModel,
+      embeddingModel: str('ollama.embeddingModel', d.ollama.embeddingModel) || d.ollama.embeddingModel,
+    },
+    elasticsearch: {
+      url: url('elasticsearch.url', d.elasticsearch.url, /^https?:\/\/\S+$/),
+      index: str('elasticsearch.index', d.elasticsearch.index) || d.elasticsearch.index,
+    },
+    relevance: {
+      mode: mode === 'cosine' ? 'cosine' : 'llm',
+      cosineThreshold: num('relevance.cosineThreshold', d.relevance.cosineThreshold, (n) => n >= -1 && n <= 1, 'a number in [-1, 1]'),
+    },
+    validation: {
+      debounceMs: num('validation.debounce', d.validation.debounceMs, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000, 'an integer number of milliseconds between 0 and 10000'),
+    },
+    telemetry: { file: str('telemetry.file', d.telemetry.file) },
+  };
+  return { settings, problems };
+}
+
+/** Which services must be rebuilt when settings change from `before` to `after`. */
+export function changedSections(before: EditorSettings, after: EditorSettings): { parser: boolean; assistant: boolean } {
+  const parser = JSON.stringify(before.parser) !== JSON.stringify(after.parser);
+  const assistant = parser
+    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.telemetry])
+      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.telemetry]);
+  return { parser, assistant };
+}

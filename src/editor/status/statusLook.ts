@@ -1,0 +1,101 @@
+/**
+ * The three looks of validation state, shared by the status bar and the chat
+ * view. Pure: the adapters map `background` to theme colours and `icon` to codicons.
+ */
+import type { CircuitSnapshot, ValidationStatus } from '../../core/contracts';
+
+export type DocumentValidation =
+  | { kind: 'valid'; warnings: number }
+  | { kind: 'invalid'; errors: number; warnings: number }
+  | { kind: 'unavailable'; reason: string; detail: string }
+  | { kind: 'pending' }
+  | { kind: 'disabled' };
+
+export type LookKind = 'valid' | 'invalid' | 'unavailable' | 'pending' | 'disabled';
+
+export interface StatusLook {
+  kind: LookKind;
+  /** Codicon name, without `$()`. */
+  icon: string;
+  /** Short label (without the icon). */
+  label: string;
+  background?: 'error' | 'warning';
+  tooltip: string;
+}
+
+export const LABEL_VALID = 'AVAP: valid';
+export const LABEL_INVALID = 'AVAP: invalid';
+export const LABEL_UNAVAILABLE = 'AVAP: unvalidated — parser unavailable';
+
+/** How an open circuit and its next probe read for a person. */
+export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
+  switch (circuit.state) {
+    case 'closed':
+      return circuit.consecutiveFailures > 0
+        ? `Circuit: CLOSED (${circuit.consecutiveFailures} consecutive failure${circuit.consecutiveFailures === 1 ? '' : 's'})`
+        : 'Circuit: CLOSED';
+    case 'half-open':
+      return 'Circuit: HALF-OPEN — probing the parser now';
+    case 'disabled':
+      return 'Circuit: validation disabled (avap.parser.timeout is 0)';
+    case 'open': {
+      if (circuit.nextProbeAt === undefined) return 'Circuit: OPEN — next probe with the next validation';
+      const seconds = Math.max(0, Math.ceil((circuit.nextProbeAt - now) / 1000));
+      const at = new Date(circuit.nextProbeAt).toLocaleTimeString();
+      return seconds === 0
+        ? `Circuit: OPEN — next probe with the next validation (cooldown over at ${at})`
+        : `Circuit: OPEN — next probe in ${seconds} s (at ${at})`;
+    }
+  }
+}
+
+export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, now: number): StatusLook {
+  const circuitLine = describeCircuit(circuit, now);
+  switch (state.kind) {
+    case 'valid':
+      return {
+        kind: 'valid',
+        icon: 'check',
+        label: state.warnings > 0 ? `${LABEL_VALID} (${state.warnings} warning${state.warnings === 1 ? '' : 's'})` : LABEL_VALID,
+        tooltip: `The AVAP parser accepts this document.\n${circuitLine}`,
+      };
+    case 'invalid':
+      return {
+        kind: 'invalid',
+        icon: 'error',
+        label: `${LABEL_INVALID} (${state.errors} error${state.errors === 1 ? '' : 's'})`,
+        background: 'error',
+        tooltip: `The AVAP parser rejects this document: ${state.errors} error(s), ${state.warnings} warning(s). `
+          + `See the Problems panel; quick fixes apply the parser's suggestions.\n${circuitLine}`,
+      };
+    case 'unavailable':
+      return {
+        kind: 'unavailable',
+        icon: 'debug-disconnect',
+        label: LABEL_UNAVAILABLE,
+        background: 'warning',
+        tooltip: `Not validated: ${state.detail}. Nothing was proven wrong, so no squiggles are shown.\n${circuitLine}\n`
+          + 'Click to reset the parser circuit and validate again.',
+      };
+    case 'pending':
+      return { kind: 'pending', icon: 'sync~spin', label: 'AVAP: validating…', tooltip: `Asking the AVAP parser.\n${circuitLine}` };
+    case 'disabled':
+      return {
+        kind: 'disabled',
+        icon: 'circle-slash',
+        label: 'AVAP: validation off',
+        background: 'warning',
+        tooltip: 'Validation is disabled (avap.parser.timeout is 0). Generated code is returned unvalidated.',
+      };
+  }
+}
+
+/** The pipeline's final status in the same visual language (chat view, generated-code preview). */
+export function lookForPipelineStatus(status: ValidationStatus, hasCode: boolean): { kind: LookKind; icon: string; label: string } | undefined {
+  if (!hasCode) return undefined;
+  switch (status) {
+    case '': return { kind: 'valid', icon: 'check', label: LABEL_VALID };
+    case 'INVALID_UNRESOLVED': return { kind: 'invalid', icon: 'error', label: LABEL_INVALID };
+    case 'PARSER_UNAVAILABLE': return { kind: 'unavailable', icon: 'debug-disconnect', label: LABEL_UNAVAILABLE };
+  }
+}

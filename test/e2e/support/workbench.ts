@@ -1,0 +1,50 @@
+/**
+ * Asks the runner (outside the extension host) to look at the workbench in the
+ * browser: a screenshot into test-output/ and DOM facts (squiggles, status bar).
+ */
+import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { e2eConfig } from './config';
+
+export interface StatusItemFacts {
+  id: string;
+  text: string;
+  ariaLabel: string;
+  className: string;
+  icons: string[];
+  background: string;
+}
+
+export interface WorkbenchFacts {
+  ok: boolean;
+  error?: string;
+  squigglyErrors: number;
+  squigglyWarnings: number;
+  codeLenses: string[];
+  statusItems: StatusItemFacts[];
+  screenshotPath?: string;
+}
+
+let counter = 0;
+
+export async function captureWorkbench(options: { screenshot?: string; settleMs?: number } = {}): Promise<WorkbenchFacts> {
+  const { bridgeDir } = e2eConfig();
+  const id = `${Date.now()}-${++counter}`;
+  const request = path.join(bridgeDir, `${id}.request.json`);
+  writeFileSync(`${request}.tmp`, JSON.stringify(options));
+  renameSync(`${request}.tmp`, request);
+  const response = path.join(bridgeDir, `${id}.response.json`);
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(response)) {
+    if (Date.now() > deadline) throw new Error('the runner did not answer the capture request within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const facts = JSON.parse(readFileSync(response, 'utf8')) as WorkbenchFacts;
+  if (!facts.ok) throw new Error(`capture failed: ${facts.error}`);
+  return facts;
+}
+
+/** The AVAP status bar item as the browser shows it. */
+export function avapStatusItem(facts: WorkbenchFacts): StatusItemFacts | undefined {
+  return facts.statusItems.find((item) => item.id.includes('avap.validationStatus') || item.text.startsWith('AVAP:'));
+}

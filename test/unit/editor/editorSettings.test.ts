@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { changedSections, readEditorSettings, SETTING_DEFAULTS } from '../../../src/editor/settings/editorSettings';
+
+const from = (values: Record<string, unknown>) => readEditorSettings((key) => values[key]);
+
+describe('editor: avap.* settings', () => {
+  it('has the documented defaults', () => {
+    const { settings, problems } = from({});
+    assert.deepEqual(settings, SETTING_DEFAULTS);
+    assert.deepEqual(problems, []);
+    assert.equal(settings.ollama.url, 'http://127.0.0.1:11434');
+  });
+
+  it('reads valid values', () => {
+    const { settings, problems } = from({
+      'parser.url': ' grpc://127.0.0.1:5000 ', 'parser.timeout': 0, 'parser.circuitBreaker.threshold': 5,
+      'parser.circuitBreaker.cooldown': 1.5, 'ollama.url': 'http://10.0.0.2:11434', 'relevance.mode': 'cosine',
+      'elasticsearch.url': 'https://es.internal:9200',
+    });
+    assert.deepEqual(problems, []);
+    assert.equal(settings.parser.url, 'grpc://127.0.0.1:5000');
+    assert.equal(settings.parser.timeoutSeconds, 0);
+    assert.equal(settings.parser.breakerThreshold, 5);
+    assert.equal(settings.parser.breakerCooldownSeconds, 1.5);
+    assert.equal(settings.relevance.mode, 'cosine');
+    assert.equal(settings.elasticsearch.url, 'https://es.internal:9200');
+  });
+
+  it('reports bad values and falls back instead of throwing', () => {
+    const { settings, problems } = from({
+      'parser.url': 'not a url', 'parser.timeout': -1, 'parser.circuitBreaker.threshold': 2.5,
+      'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42,
+    });
+    assert.equal(settings.parser.url, '');
+    assert.equal(settings.parser.timeoutSeconds, 2);
+    assert.equal(settings.parser.breakerThreshold, 3);
+    assert.equal(settings.relevance.mode, 'llm');
+    assert.equal(settings.ollama.url, 'http://127.0.0.1:11434');
+    assert.equal(settings.ollama.model, 'qwen3:1.7b');
+    assert.equal(problems.length, 6);
+    assert.ok(problems.every((p) => p.startsWith('avap.')));
+  });
+
+  it('says which services a change touches', () => {
+    const base = from({}).settings;
+    assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });
+    assert.deepEqual(changedSections(base, from({ 'ollama.model': 'x' }).settings), { parser: false, assistant: true });
+    assert.deepEqual(changedSections(base, from({ 'validation.debounce': 10 }).settings), { parser: false, assistant: false });
+  });
+});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describeCircuit, LABEL_INVALID, LABEL_UNAVAILABLE, LABEL_VALID, lookForPipelineStatus, statusLook } from '../../../src/editor/status/statusLook';
+
+const closed = { state: 'closed' as const, consecutiveFailures: 0 };
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+describe('editor: status looks', () => {
+  it('gives the three states three different looks', () => {
+    const valid = statusLook({ kind: 'valid', warnings: 0 }, closed, NOW);
+    const invalid = statusLook({ kind: 'invalid', errors: 2, warnings: 0 }, closed, NOW);
+    const unavailable = statusLook({ kind: 'unavailable', reason: 'transport', detail: 'connection refused' }, closed, NOW);
+    assert.deepEqual([valid.icon, invalid.icon, unavailable.icon], ['check', 'error', 'debug-disconnect']);
+    assert.deepEqual([valid.background, invalid.background, unavailable.background], [undefined, 'error', 'warning']);
+    assert.equal(valid.label, LABEL_VALID);
+    assert.equal(invalid.label, `${LABEL_INVALID} (2 errors)`);
+    assert.equal(unavailable.label, LABEL_UNAVAILABLE);
+    assert.match(unavailable.tooltip, /connection refused/);
+    assert.match(unavailable.tooltip, /no squiggles/);
+  });
+
+  it('tells the circuit state and when the next probe happens', () => {
+    const open = { state: 'open' as const, consecutiveFailures: 3, nextProbeAt: NOW + 12_400 };
+    const look = statusLook({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' }, open, NOW);
+    assert.match(look.tooltip, /Circuit: OPEN — next probe in 13 s/);
+    assert.match(describeCircuit({ state: 'open', consecutiveFailures: 3, nextProbeAt: NOW - 5 }, NOW), /next probe with the next validation/);
+    assert.match(describeCircuit({ state: 'half-open', consecutiveFailures: 3 }, NOW), /HALF-OPEN/);
+    assert.match(describeCircuit({ state: 'closed', consecutiveFailures: 1 }, NOW), /1 consecutive failure\)/);
+    assert.match(describeCircuit({ state: 'disabled', consecutiveFailures: 0 }, NOW), /disabled/);
+  });
+
+  it('maps the pipeline statuses onto the same looks', () => {
+    assert.equal(lookForPipelineStatus('', true)?.kind, 'valid');
+    assert.equal(lookForPipelineStatus('INVALID_UNRESOLVED', true)?.icon, 'error');
+    assert.equal(lookForPipelineStatus('PARSER_UNAVAILABLE', true)?.label, LABEL_UNAVAILABLE);
+    assert.equal(lookForPipelineStatus('', false), undefined);
+  });
+});

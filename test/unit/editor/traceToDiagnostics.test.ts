@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { validateAvap } from '../../../src/parser';
+import type { TraceEntry } from '../../../src/parser/types';
+import { countSeverities, diagnosticMessage, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
+
+const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
+
+const entry = (over: Partial<TraceEntry>): TraceEntry => ({
+  line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error', message: 'm', token: 't', ...over,
+});
+
+describe('editor: trace → diagnostics', () => {
+  it('maps a real parser trace to exact 0-based ranges with the category as code', () => {
+    const source = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n';
+    const result = validateAvap(source);
+    const [spec] = traceToDiagnosticSpecs(result.trace, lengthsOf(source));
+    assert.ok(spec);
+    assert.deepEqual({ line: spec.line, start: spec.start, end: spec.end }, { line: 1, start: 0, end: 9 });
+    assert.equal(spec.code, 'unknown_token');
+    assert.equal(spec.severity, 'error');
+    assert.equal(spec.suggestion, 'encodeSHA256');
+    assert.match(spec.message, /encodeSHA256/);
+  });
+
+  it('spells out a suggestion the message does not already name', () => {
+    assert.equal(diagnosticMessage({ message: 'bad comparator', suggestion: '>=' }), "bad comparator (suggestion: '>=')");
+    assert.equal(diagnosticMessage({ message: "did you mean 'addVar'?", suggestion: 'addVar' }), "did you mean 'addVar'?");
+    assert.equal(diagnosticMessage({ message: 'plain' }), 'plain');
+  });
+
+  it('clamps lines and columns into the document', () => {
+    const lengths = [5, 3];
+    const [beyondLine, beyondColumn] = traceToDiagnosticSpecs([
+      entry({ line: 9, column: 1, endColumn: 3 }),
+      entry({ line: 1, column: 4, endColumn: 40 }),
+    ], lengths);
+    assert.deepEqual(beyondLine && [beyondLine.line, beyondLine.start, beyondLine.end], [1, 0, 2]);
+    assert.deepEqual(beyondColumn && [beyondColumn.line, beyondColumn.start, beyondColumn.end], [0, 3, 5]);
+  });
+
+  it('widens an empty range so the squiggle is visible', () => {
+    const [atEnd, emptyLine] = traceToDiagnosticSpecs([
+      entry({ line: 1, column: 6, endColumn: 6 }),
+      entry({ line: 2, column: 1, endColumn: 1 }),
+    ], [5, 0]);
+    assert.deepEqual(atEnd && [atEnd.start, atEnd.end], [0, 5]);
+    assert.deepEqual(emptyLine && [emptyLine.start, emptyLine.end], [0, 0]);
+  });
+
+  it('counts errors and warnings', () => {
+    assert.deepEqual(countSeverities([entry({}), entry({ severity: 'warning' }), entry({})]), { errors: 2, warnings: 1 });
+  });
+});
