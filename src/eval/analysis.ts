@@ -1,0 +1,163 @@
+/**
+ * Pure analysis of evaluation entries: the override rule, per-run metrics,
+ * the syntactic confusion matrix and the leakage audit.
+ */
+import { catalogue, type TraceCategory, type TraceEntry } from '../parser';
+import { calledNames } from '../core/telemetry/events';
+import { meanOf, meanStd, round, type MeanStd } from './stats';
+
+export interface EvalEntry {
+  id: string;
+  category: string;
+  queryType: string;
+  run: number;
+  model: string;
+  /** The answer carried AVAP code. */
+  codeBearing: boolean;
+  /** Parser verdict on the final code (undefined when there is no code). */
+  valid: boolean | undefined;
+  trace: TraceEntry[];
+  code: string;
+  attempts: number;
+  validationStatus: string;
+  /** After the override rule: 0.0 when the code fails the parser. */
+  faithfulness: number | undefined;
+  faithfulness_raw: number | undefined;
+  answer_relevancy: number | undefined;
+  answer_relevancy_raw: number | undefined;
+  /** Judge calls that failed for this entry (excluded from the means, counted). */
+  judge_failures: string[];
+  /** Set when the pipeline itself failed for this entry (e.g. LLM error). */
+  error?: string;
+}
+
+/** The override rule: code that fails the parser scores 0.0 on both judged metrics; raw scores are kept. */
+export function applyOverride(entry: Omit<EvalEntry, 'faithfulness' | 'answer_relevancy'>): EvalEntry {
+  const failsParser = entry.codeBearing && entry.valid === false;
+  return {
+    ...entry,
+    faithfulness: failsParser ? 0 : entry.faithfulness_raw,
+    answer_relevancy: failsParser ? 0 : entry.answer_relevancy_raw,
+  };
+}
+
+export interface RunMetrics {
+  run: number;
+  entries: number;
+  codeBearing: number;
+  validCode: number;
+  /** Share of code-bearing responses that pass the parser. */
+  syntactic_validity: number | undefined;
+  faithfulness: number | undefined;
+  answer_relevancy: number | undefined;
+  judge_failures: number;
+  pipeline_errors: number;
+}
+
+export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetrics {
+  const code = entries.filter((e) => e.codeBearing && e.valid !== undefined);
+  const valid = code.filter((e) => e.valid === true).length;
+  return {
+    run,
+    entries: entries.length,
+    codeBearing: code.length,
+    validCode: valid,
+    syntactic_validity: code.length === 0 ? undefined : round(valid / code.length),
+    faithfulness: roundOpt(meanOf(entries.map((e) => e.faithfulness))),
+    answer_relevancy: roundOpt(meanOf(entries.map((e) => e.answer_relevancy))),
+    judge_failures: entries.reduce((n, e) => n + e.judge_failures.length, 0),
+    pipeline_errors: entries.filter((e) => e.error).length,
+  };
+}
+
+function roundOpt(v: number | undefined): number | undefined {
+  return v === undefined ? undefined : round(v);
+}
+
+export function acrossRuns<R>(runs: readonly R[], pick: (r: R) => number | undefined): MeanStd {
+  const s = meanStd(runs.map(pick).filter((v): v is number => v !== undefined));
+  return { mean: round(s.mean), std: round(s.std), n: s.n };
+}
+
+export interface ConfusionMatrix {
+  categories: TraceCategory[];
+  /** question id → category → count of error entries over all runs. */
+  byQuestion: Record<string, Record<TraceCategory, number>>;
+  byCategory: Record<TraceCategory, number>;
+  /** Most frequent offending tokens: [token, count], most frequent first. */
+  topTokens: Array<[string, number]>;
+}
+
+const CATEGORIES: TraceCategory[] = ['unknown_token', 'unexpected_construct', 'foreign_keyword', 'syntax_error'];
+
+function zeroCounts(): Record<TraceCategory, number> {
+  return { unknown_token: 0, unexpected_construct: 0, foreign_keyword: 0, syntax_error: 0 };
+}
+
+function sortedCounts(counts: Map<string, number>, limit: number): Array<[string, number]> {
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
+}
+
+export function confusionMatrix(entries: readonly EvalEntry[], topN = 15): ConfusionMatrix {
+  const byQuestion: Record<string, Record<TraceCategory, number>> = {};
+  const byCategory = zeroCounts();
+  const tokens = new Map<string, number>();
+  for (const e of entries) {
+    if (!e.codeBearing || e.valid !== false) continue;
+    const row = (byQuestion[e.id] ??= zeroCounts());
+    for (const t of e.trace) {
+      if (t.severity !== 'error') continue;
+      row[t.category]++;
+      byCategory[t.category]++;
+      const token = t.token.length > 40 ? `${t.token.slice(0, 39)}…` : t.token;
+      if (token) tokens.set(token, (tokens.get(token) ?? 0) + 1);
+    }
+  }
+  return { categories: CATEGORIES, byQuestion, byCategory, topTokens: sortedCounts(tokens, topN) };
+}
+
+export interface LeakageAudit {
+  model: string;
+  /** Token counts over all generated code of this model. */
+  avap_commands: number;
+  foreign_keywords: number;
+  unknown_identifiers: number;
+  /** Shares of the three, summing to 1 (0 when there is no code). */
+  shares: { avap_commands: number; foreign_keywords: number; unknown_identifiers: number };
+  topForeign: Array<[string, number]>;
+  topUnknown: Array<[string, number]>;
+}
+
+const COMMAND_NAMES = new Set(catalogue.COMMANDS.map((c) => c.name));
+
+/** Per model: how the tokens of generated code split between AVAP commands, foreign keywords and unknown names. */
+export function leakageAudit(entries: readonly EvalEntry[]): LeakageAudit[] {
+  const models = [...new Set(entries.map((e) => e.model))].sort();
+  return models.map((model) => {
+    let commands = 0;
+    const foreign = new Map<string, number>();
+    const unknown = new Map<string, number>();
+    for (const e of entries) {
+      if (e.model !== model || !e.codeBearing) continue;
+      commands += calledNames(e.code).filter((n) => COMMAND_NAMES.has(n)).length;
+      for (const t of e.trace) {
+        if (t.severity !== 'error') continue;
+        if (t.category === 'foreign_keyword') foreign.set(t.token, (foreign.get(t.token) ?? 0) + 1);
+        if (t.category === 'unknown_token') unknown.set(t.token, (unknown.get(t.token) ?? 0) + 1);
+      }
+    }
+    const f = [...foreign.values()].reduce((a, b) => a + b, 0);
+    const u = [...unknown.values()].reduce((a, b) => a + b, 0);
+    const total = commands + f + u;
+    const share = (n: number) => (total === 0 ? 0 : round(n / total));
+    return {
+      model,
+      avap_commands: commands,
+      foreign_keywords: f,
+      unknown_identifiers: u,
+      shares: { avap_commands: share(commands), foreign_keywords: share(f), unknown_identifiers: share(u) },
+      topForeign: sortedCounts(foreign, 10),
+      topUnknown: sortedCounts(unknown, 10),
+    };
+  });
+}

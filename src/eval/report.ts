@@ -1,0 +1,177 @@
+/**
+ * The evaluation report: its JSON shape and the three renderings written by
+ * `eval --out DIR` (report.json, report.md, report.html). The HTML is
+ * self-contained (inline SVG charts, no scripts, no remote resources).
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ConfusionMatrix, EvalEntry, LeakageAudit, RunMetrics } from './analysis';
+import type { MeanStd } from './stats';
+
+export interface EvalConfig {
+  seed: number;
+  model: string;
+  judgeModel: string;
+  embeddingModel: string;
+  temperature: number;
+  parserVersion: string;
+  index: { name: string; version: string; pipeline: string };
+  retrievalMode: 'hybrid' | 'knn_only' | 'bm25';
+  fewShot: { status: 'enabled' | 'degraded' | 'disabled'; k: number };
+  runs: number;
+  goldenVersion: string;
+  goldenEntries: number;
+  llm: string;
+  startedAt: string;
+}
+
+/** Convergence figures from the telemetry, per run. */
+export interface ConvergenceFigures {
+  first_attempt_invalid_rate: number | undefined;
+  convergence_rate: number | undefined;
+  mean_attempts_converged: number | undefined;
+  non_convergence_rate: number | undefined;
+}
+
+export interface EvalReport {
+  config: EvalConfig;
+  runs: Array<RunMetrics & { convergence: ConvergenceFigures }>;
+  syntactic_validity: MeanStd;
+  faithfulness: MeanStd;
+  answer_relevancy: MeanStd;
+  convergence: Record<keyof ConvergenceFigures, MeanStd>;
+  judge_failures: number;
+  confusion: ConfusionMatrix;
+  leakage: LeakageAudit[];
+  entries: EvalEntry[];
+  finishedAt: string;
+}
+
+const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${(100 * v).toFixed(1)} %`);
+const ms = (s: MeanStd, asPct = true) => (s.n === 0 ? 'n/a' : asPct ? `${pct(s.mean)} ± ${(100 * s.std).toFixed(1)}` : `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}`);
+
+export function renderMarkdown(r: EvalReport): string {
+  const c = r.config;
+  const lines = [
+    `# AVAP evaluation — ${c.model}`,
+    '',
+    `Seed ${c.seed}, temperature ${c.temperature}, ${c.runs} run(s) over ${c.goldenEntries} questions (golden set ${c.goldenVersion}).`,
+    `Parser ${c.parserVersion}; index ${c.index.name} ${c.index.version} (${c.index.pipeline}); retrieval **${c.retrievalMode}**; few-shot ${c.fewShot.status} (K=${c.fewShot.k}); LLM ${c.llm}.`,
+    '',
+    '| Metric | Mean ± std over runs |',
+    '| --- | --- |',
+    `| syntactic_validity | ${ms(r.syntactic_validity)} |`,
+    `| faithfulness (0 when the code fails the parser) | ${ms(r.faithfulness, false)} |`,
+    `| answer_relevancy (0 when the code fails the parser) | ${ms(r.answer_relevancy, false)} |`,
+    `| first-attempt invalid rate | ${ms(r.convergence.first_attempt_invalid_rate)} |`,
+    `| convergence rate (invalid first, valid after retry) | ${ms(r.convergence.convergence_rate)} |`,
+    `| mean attempts among converged | ${ms(r.convergence.mean_attempts_converged, false)} |`,
+    `| non-convergence rate | ${ms(r.convergence.non_convergence_rate)} |`,
+    '',
+    `Judge calls that failed (excluded, not scored): ${r.judge_failures}.`,
+    '',
+    '## Runs',
+    '',
+    '| Run | Code answers | Valid | syntactic_validity | faithfulness | answer_relevancy | Judge failures |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...r.runs.map((run) => `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} |`),
+    '',
+    '## Parse failures',
+    '',
+    '| Category | Errors |',
+    '| --- | --- |',
+    ...r.confusion.categories.map((cat) => `| ${cat} | ${r.confusion.byCategory[cat]} |`),
+    '',
+  ];
+  const questions = Object.keys(r.confusion.byQuestion).sort();
+  if (questions.length > 0) {
+    lines.push(`| Question | ${r.confusion.categories.join(' | ')} |`, `| --- |${' --- |'.repeat(r.confusion.categories.length)}`);
+    for (const q of questions) lines.push(`| ${q} | ${r.confusion.categories.map((cat) => r.confusion.byQuestion[q]?.[cat] ?? 0).join(' | ')} |`);
+    lines.push('');
+  }
+  if (r.confusion.topTokens.length > 0) {
+    lines.push('Most frequent offending tokens: ' + r.confusion.topTokens.map(([t, n]) => `\`${t.replace(/`/g, "'")}\` (${n})`).join(', '), '');
+  }
+  lines.push('## Leakage audit', '', '| Model | AVAP commands | Foreign keywords | Unknown identifiers |', '| --- | --- | --- | --- |');
+  for (const l of r.leakage) {
+    lines.push(`| ${l.model} | ${l.avap_commands} (${pct(l.shares.avap_commands)}) | ${l.foreign_keywords} (${pct(l.shares.foreign_keywords)}) | ${l.unknown_identifiers} (${pct(l.shares.unknown_identifiers)}) |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function validityChart(r: EvalReport): string {
+  const w = 60;
+  const h = 160;
+  const bars = r.runs.map((run, i) => {
+    const v = run.syntactic_validity ?? 0;
+    const bh = Math.round(v * h);
+    return `<rect x="${40 + i * (w + 10)}" y="${10 + h - bh}" width="${w}" height="${bh}" fill="#2e7d32"><title>run ${run.run}: ${pct(run.syntactic_validity)}</title></rect>`
+      + `<text x="${40 + i * (w + 10) + w / 2}" y="${h + 28}" text-anchor="middle">run ${run.run}</text>`
+      + `<text x="${40 + i * (w + 10) + w / 2}" y="${10 + h - bh - 4}" text-anchor="middle">${pct(run.syntactic_validity)}</text>`;
+  }).join('');
+  const width = 60 + r.runs.length * (w + 10);
+  return `<svg role="img" aria-label="syntactic validity per run" width="${width}" height="${h + 40}" font-size="11">`
+    + `<line x1="35" y1="10" x2="35" y2="${h + 10}" stroke="#999"/><text x="0" y="16">100%</text><text x="8" y="${h + 12}">0%</text>${bars}</svg>`;
+}
+
+function heatMap(m: ConfusionMatrix): string {
+  const questions = Object.keys(m.byQuestion).sort();
+  if (questions.length === 0) return '<p>No parse failures.</p>';
+  const max = Math.max(1, ...questions.flatMap((q) => m.categories.map((c) => m.byQuestion[q]?.[c] ?? 0)));
+  const cw = 130;
+  const ch = 22;
+  const left = 110;
+  const cells = questions.flatMap((q, row) => m.categories.map((c, col) => {
+    const n = m.byQuestion[q]?.[c] ?? 0;
+    const alpha = n === 0 ? 0.04 : 0.15 + 0.85 * (n / max);
+    return `<rect x="${left + col * cw}" y="${30 + row * ch}" width="${cw - 2}" height="${ch - 2}" fill="rgba(198,40,40,${alpha.toFixed(2)})"><title>${esc(q)} · ${c}: ${n}</title></rect>`
+      + `<text x="${left + col * cw + cw / 2}" y="${30 + row * ch + 15}" text-anchor="middle">${n}</text>`;
+  }));
+  const header = m.categories.map((c, col) => `<text x="${left + col * cw + cw / 2}" y="20" text-anchor="middle">${c}</text>`).join('');
+  const labels = questions.map((q, row) => `<text x="4" y="${30 + row * ch + 15}">${esc(q)}</text>`).join('');
+  return `<svg role="img" aria-label="parse failures by question and category" width="${left + m.categories.length * cw}" height="${40 + questions.length * ch}" font-size="11">${header}${labels}${cells.join('')}</svg>`;
+}
+
+export function renderHtml(r: EvalReport): string {
+  const md = renderMarkdown(r);
+  const table = (rows: string[][]) => `<table>${rows.map((row, i) => `<tr>${row.map((cell) => (i === 0 ? `<th>${esc(cell)}</th>` : `<td>${esc(cell)}</td>`)).join('')}</tr>`).join('')}</table>`;
+  const summary = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---')).slice(0, 9).map((l) => l.slice(2, -2).split(' | '));
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>AVAP evaluation — ${esc(r.config.model)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f3f3f3}code{background:#f6f6f6}</style>
+</head><body>
+<h1>AVAP evaluation — ${esc(r.config.model)}</h1>
+<p>Seed ${r.config.seed}, ${r.config.runs} run(s), ${r.config.goldenEntries} questions; parser ${esc(r.config.parserVersion)}; index ${esc(r.config.index.name)} ${esc(r.config.index.version)}; retrieval <b>${esc(r.config.retrievalMode)}</b>; few-shot ${esc(r.config.fewShot.status)}.</p>
+${table(summary)}
+<h2>Syntactic validity per run</h2>
+${validityChart(r)}
+<h2>Parse failures by question and category</h2>
+${heatMap(r.confusion)}
+<h2>Most frequent offending tokens</h2>
+${table([['Token', 'Count'], ...r.confusion.topTokens.map(([t, n]) => [t, String(n)])])}
+<h2>Leakage audit</h2>
+${table([['Model', 'AVAP commands', 'Foreign keywords', 'Unknown identifiers'], ...r.leakage.map((l) => [l.model, `${l.avap_commands} (${pct(l.shares.avap_commands)})`, `${l.foreign_keywords} (${pct(l.shares.foreign_keywords)})`, `${l.unknown_identifiers} (${pct(l.shares.unknown_identifiers)})`])])}
+</body></html>
+`;
+}
+
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+export function writeReports(dir: string, report: EvalReport): { json: string; md: string; html: string } {
+  mkdirSync(dir, { recursive: true });
+  const files = { json: path.join(dir, 'report.json'), md: path.join(dir, 'report.md'), html: path.join(dir, 'report.html') };
+  writeAtomic(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  writeAtomic(files.md, renderMarkdown(report));
+  writeAtomic(files.html, renderHtml(report));
+  return files;
+}

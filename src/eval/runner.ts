@@ -1,0 +1,167 @@
+/**
+ * The evaluation run: the golden set through the pipeline N times, every code
+ * answer checked by the parser, judged metrics with the override rule, and
+ * the report. Editor-free; the CLI `eval` command wires the real pipeline.
+ *
+ * Evaluation never falls back silently: a parser that is unreachable before
+ * or during the run aborts it with an explicit error (production, unlike
+ * evaluation, returns unvalidated code).
+ */
+import type { GoldenEntry } from '../knowledge/types';
+import type { ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
+import type { LlmPort } from '../core/llm/port';
+import type { AttemptEvent } from '../core/telemetry/events';
+import { acrossRuns, applyOverride, confusionMatrix, leakageAudit, runMetrics, type EvalEntry, type RunMetrics } from './analysis';
+
+type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
+import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
+import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
+
+export interface EvalTarget {
+  /** Runs one request through the pipeline. */
+  run(request: PipelineRequest, signal?: AbortSignal): Promise<PipelineResult>;
+  parser: ParserPort;
+  /** The LLM the judge uses (the same port as the pipeline, so cassettes cover both). */
+  llm: LlmPort;
+  /** Text of a retrieved source, for faithfulness; undefined when unknown. */
+  sourceText(id: string): string | undefined;
+  /** Telemetry events recorded so far (one per attempt). */
+  events(): readonly AttemptEvent[];
+  /** The retry and convergence figures computed from telemetry events. */
+  convergence(events: readonly AttemptEvent[]): ConvergenceFigures;
+}
+
+export type EvalOutcome =
+  | { ok: true; report: EvalReport }
+  | { ok: false; aborted: string; partial?: EvalReport };
+
+export interface EvalOptions {
+  config: Omit<EvalConfig, 'parserVersion' | 'goldenEntries' | 'startedAt'>;
+  golden: readonly GoldenEntry[];
+  judge: JudgeModels & { enabled: boolean };
+  signal?: AbortSignal;
+  /** Progress lines (the CLI prints them to stderr). */
+  progress?: (line: string) => void;
+  now?: () => Date;
+}
+
+const PROBE = 'addVar(probe, 1)\naddResult(probe)\n';
+
+function requestFor(entry: GoldenEntry): PipelineRequest {
+  const history = (entry.history ?? []).map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`).join('\n');
+  return { query: history ? `${history}\nUser: ${entry.question}` : entry.question };
+}
+
+async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, signal?: AbortSignal) {
+  const outcome = await target.parser.validate(code, `${entry.id}.avap`, signal);
+  if (outcome.kind === 'unavailable') return { ok: false as const, reason: `${outcome.reason}: ${outcome.detail}` };
+  return { ok: true as const, result: outcome.result };
+}
+
+async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: string }> {
+  const result = await target.run(requestFor(entry), options.signal);
+  const base = {
+    id: entry.id,
+    category: entry.category,
+    queryType: entry.queryType,
+    run,
+    model: options.config.model,
+    code: result.code,
+    attempts: result.attempts.length,
+    validationStatus: result.validationStatus,
+    judge_failures: [] as string[],
+  };
+  if (result.validationStatus === 'PARSER_UNAVAILABLE') {
+    return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
+  }
+  if (result.error) {
+    return applyOverride({ ...base, codeBearing: false, valid: undefined, trace: [], faithfulness_raw: undefined, answer_relevancy_raw: undefined, error: `${result.error.code}: ${result.error.message}` });
+  }
+  const codeBearing = result.code.trim().length > 0;
+  let valid: boolean | undefined;
+  let trace: EvalEntry['trace'] = [];
+  if (codeBearing) {
+    const checked = await checkCode(target, entry, result.code, options.signal);
+    if (!checked.ok) return { abort: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` };
+    valid = checked.result.valid;
+    trace = checked.result.trace;
+  }
+  let faith: number | undefined;
+  let relevancy: number | undefined;
+  if (options.judge.enabled) {
+    const context = result.sources.map((s) => target.sourceText(s.id)).filter((t): t is string => Boolean(t)).join('\n\n---\n\n');
+    const [f, r] = [
+      await faithfulness(target.llm, options.judge, result.text, context, options.signal),
+      await answerRelevancy(target.llm, options.judge, entry.question, result.text, options.signal),
+    ];
+    if (f.ok) faith = f.score; else base.judge_failures.push(`faithfulness: ${f.reason}`);
+    if (r.ok) relevancy = r.score; else base.judge_failures.push(`answer_relevancy: ${r.reason}`);
+  }
+  return applyOverride({ ...base, codeBearing, valid, trace, faithfulness_raw: faith, answer_relevancy_raw: relevancy });
+}
+
+function summarize(options: EvalOptions, parserVersion: string, startedAt: string, runs: RunWithConvergence[], entries: EvalEntry[], now: () => Date): EvalReport {
+  const conv = (key: keyof ConvergenceFigures) => acrossRuns(runs, (r) => r.convergence[key]);
+  return {
+    config: { ...options.config, parserVersion, goldenEntries: options.golden.length, startedAt },
+    runs,
+    syntactic_validity: acrossRuns(runs, (r) => r.syntactic_validity),
+    faithfulness: acrossRuns(runs, (r) => r.faithfulness),
+    answer_relevancy: acrossRuns(runs, (r) => r.answer_relevancy),
+    convergence: {
+      first_attempt_invalid_rate: conv('first_attempt_invalid_rate'),
+      convergence_rate: conv('convergence_rate'),
+      mean_attempts_converged: conv('mean_attempts_converged'),
+      non_convergence_rate: conv('non_convergence_rate'),
+    },
+    judge_failures: entries.reduce((n, e) => n + e.judge_failures.length, 0),
+    confusion: confusionMatrix(entries),
+    leakage: leakageAudit(entries),
+    entries,
+    finishedAt: now().toISOString(),
+  };
+}
+
+export async function runEvaluation(target: EvalTarget, options: EvalOptions): Promise<EvalOutcome> {
+  const now = options.now ?? (() => new Date());
+  const progress = options.progress ?? (() => undefined);
+  const startedAt = now().toISOString();
+
+  // Before anything is generated: the parser must answer, and its version goes in the report.
+  const probe = await target.parser.validate(PROBE, 'probe.avap', options.signal);
+  if (probe.kind === 'unavailable') {
+    return { ok: false, aborted: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` };
+  }
+  const parserVersion = probe.result.parserVersion;
+  progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
+
+  const entries: EvalEntry[] = [];
+  const runs: RunWithConvergence[] = [];
+  for (let run = 1; run <= options.config.runs; run++) {
+    const eventsBefore = target.events().length;
+    const runEntries: EvalEntry[] = [];
+    for (const entry of options.golden) {
+      if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+      const evaluated = await evaluateEntry(target, options, entry, run);
+      if ('abort' in evaluated) {
+        return { ok: false, aborted: evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) };
+      }
+      runEntries.push(evaluated);
+      entries.push(evaluated);
+    }
+    const metrics = runMetrics(run, runEntries);
+    const convergence = target.convergence(target.events().slice(eventsBefore));
+    runs.push({ ...metrics, convergence });
+    progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}`);
+  }
+  return { ok: true, report: summarize(options, parserVersion, startedAt, runs, entries, now) };
+}
+
+/** A pinned model name has an explicit tag that is not `latest` (e.g. `qwen3:1.7b`). */
+export function pinnedModelProblem(model: string): string | undefined {
+  const [name, tag, ...rest] = model.split(':');
+  if (!name || rest.length > 0) return `'${model}' is not a model name`;
+  if (!tag) return `'${model}' has no tag; evaluation needs a pinned model such as '${name}:1.7b'`;
+  if (tag === 'latest') return `'${model}' uses the moving tag 'latest'; pin a version such as '${name}:1.7b'`;
+  return undefined;
+}
