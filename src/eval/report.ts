@@ -170,7 +170,8 @@ function writeAtomic(file: string, text: string): void {
 export function writeReports(dir: string, report: EvalReport): { json: string; md: string; html: string } {
   mkdirSync(dir, { recursive: true });
   const files = { json: path.join(dir, 'report.json'), md: path.join(dir, 'report.md'), html: path.join(dir, 'report.html') };
-  writeAtomic(files.json, `${JSON.stringify(report, null, 2)}\n`);
+  // Undefined (no code, judge failed) is written as null so every entry has every key.
+  writeAtomic(files.json, `${JSON.stringify(report, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
   writeAtomic(files.md, renderMarkdown(report));
   writeAtomic(files.html, renderHtml(report));
   return files;

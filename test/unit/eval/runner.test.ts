@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { AttemptEvent } from '../../../src/core/telemetry/events';
+import type { GoldenEntry } from '../../../src/knowledge/types';
+import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
+import { runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
+import { libraryParser, scriptedLlm } from './fakes';
+
+const golden: GoldenEntry[] = [
+  { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
+  { id: 'GD-R-001', category: 'loops', queryType: 'RETRIEVAL', question: 'how do loops end', expectedCommands: [], referenceAnswer: 'endLoop()' },
+];
+
+/** Answers per question id, per run (index = run − 1). */
+const ANSWERS: Record<string, string[]> = {
+  'GD-C-001': ['addParam("p", p)\nencodeSHA256(p, h)\naddResult(h)\n', 'getSHA256(p, h)\n'],
+  'GD-R-001': ['', ''],
+};
+
+function target(parserState = { down: false }, downAfterCalls = Infinity): EvalTarget & { runs: PipelineRequest[] } {
+  const parser = libraryParser(parserState);
+  const events: AttemptEvent[] = [];
+  const counters: Record<string, number> = {};
+  const judge = scriptedLlm((call) => {
+    const text = call.format && JSON.stringify(call.format).includes('statements')
+      ? JSON.stringify({ statements: [{ statement: 's1', supported: true }, { statement: 's2', supported: false }] })
+      : JSON.stringify({ questions: ['how do loops end'], noncommittal: false });
+    return { ok: true, value: { text } };
+  });
+  const runs: PipelineRequest[] = [];
+  return {
+    runs,
+    parser: {
+      ...parser,
+      validate: async (source, filename, signal) => (parser.calls >= downAfterCalls ? { kind: 'unavailable', reason: 'transport', detail: 'gone' } : parser.validate(source, filename, signal)),
+    },
+    llm: judge,
+    sourceText: (id) => `doc ${id}`,
+    events: () => events,
+    convergence: (evs) => ({ first_attempt_invalid_rate: evs.length, convergence_rate: 0.5, mean_attempts_converged: 2, non_convergence_rate: 0 }),
+    async run(request): Promise<PipelineResult> {
+      runs.push(request);
+      const entry = golden.find((g) => g.question === request.query);
+      const id = entry?.id ?? '';
+      const n = (counters[id] = (counters[id] ?? 0) + 1);
+      const code = ANSWERS[id]?.[n - 1] ?? '';
+      events.push({ generation_id: `${id}-${n}` } as AttemptEvent);
+      return {
+        queryType: entry?.queryType ?? 'RETRIEVAL', text: code ? `Here:\n\`\`\`avap\n${code}\`\`\`` : 'Close a loop with endLoop().', code,
+        validationStatus: code.startsWith('get') ? 'INVALID_UNRESOLVED' : '', attempts: [], sources: [{ id: 'chunk-1', title: 'Loops', score: 1 }],
+        relevanceRetry: false, generationId: `${id}-${n}`,
+      };
+    },
+  };
+}
+
+const options: EvalOptions = {
+  config: {
+    seed: 42, model: 'qwen3:1.7b', judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1', temperature: 0,
+    index: { name: 'embedded', version: 'kb-1', pipeline: 'bm25' }, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5 },
+    runs: 2, goldenVersion: 'g1', llm: 'scripted',
+  },
+  golden,
+  judge: { enabled: true, judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1' },
+  now: () => new Date('2026-11-23T10:00:00Z'),
+};
+
+describe('eval: the run', () => {
+  it('runs every question N times and reports validity, judged metrics with the override, and convergence', async () => {
+    const t = target();
+    const out = await runEvaluation(t, options);
+    assert.ok(out.ok, !out.ok ? out.aborted : '');
+    const r = out.report;
+    assert.equal(t.runs.length, 4);
+    assert.deepEqual(r.runs.map((x) => x.syntactic_validity), [1, 0]);
+    assert.deepEqual(r.syntactic_validity, { mean: 0.5, std: 0.7071, n: 2 });
+    assert.equal(r.config.parserVersion.startsWith('avap-parser/'), true);
+    const failing = r.entries.find((e) => e.id === 'GD-C-001' && e.run === 2);
+    assert.equal(failing?.valid, false);
+    assert.equal(failing?.faithfulness, 0);
+    assert.equal(failing?.faithfulness_raw, 0.5);
+    assert.equal(failing?.trace[0]?.token, 'getSHA256');
+    assert.deepEqual(r.runs.map((x) => x.convergence.first_attempt_invalid_rate), [2, 2], 'convergence is computed on each run’s own events');
+    assert.equal(r.confusion.byQuestion['GD-C-001']?.unknown_token, 1);
+    assert.equal(r.judge_failures, 0);
+  });
+
+  it('aborts before generating anything when the parser is unreachable', async () => {
+    const t = target({ down: true });
+    const out = await runEvaluation(t, options);
+    assert.equal(out.ok, false);
+    assert.match(!out.ok ? out.aborted : '', /parser is unreachable.*never falls back/);
+    assert.equal(t.runs.length, 0);
+  });
+
+  it('aborts, with a partial report, when the parser goes away during the run', async () => {
+    const out = await runEvaluation(target({ down: false }, 2), options);
+    assert.equal(out.ok, false);
+    assert.match(!out.ok ? out.aborted : '', /parser became unavailable/);
+  });
+
+  it('writes report.json, report.md and a script-free report.html', async () => {
+    const out = await runEvaluation(target(), options);
+    assert.ok(out.ok);
+    const dir = mkdtempSync(path.join(tmpdir(), 'avap-report-'));
+    const files = writeReports(dir, out.report);
+    const json = JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, unknown>;
+    for (const key of ['config', 'runs', 'syntactic_validity', 'entries']) assert.ok(key in json, key);
+    for (const entry of json.entries as Record<string, unknown>[]) {
+      for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw']) assert.ok(key in entry, key);
+    }
+    assert.equal((json.entries as Record<string, unknown>[]).find((e) => e.id === 'GD-R-001')?.valid, null);
+    assert.match(renderMarkdown(out.report), /\| syntactic_validity \| 50\.0 % ± 70\.7 \|/);
+    const html = renderHtml(out.report);
+    assert.ok(!/<script/i.test(html));
+    assert.match(html, /aria-label="syntactic validity per run"/);
+    assert.match(html, /aria-label="parse failures by question and category"/);
+  });
+});
