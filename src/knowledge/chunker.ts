@@ -11,9 +11,16 @@ import type { AvapConstruct, BlockKind, DocChunk, KnowledgeDoc } from './types';
 export interface ChunkOptions {
   /** Sections longer than this (characters) are cut at block boundaries. Default 1800. */
   maxChars?: number;
+  /**
+   * Sections shorter than this (characters) are merged into the previous section
+   * of the same document (the first one into the next), so no chunk is a bare
+   * signature or a list of related names. Default 320; 0 disables merging.
+   */
+  minChars?: number;
 }
 
 export const DEFAULT_MAX_CHUNK_CHARS = 1800;
+export const DEFAULT_MIN_CHUNK_CHARS = 320;
 
 /** A Markdown block: a paragraph, list, table, heading or fenced code block. */
 export interface MarkdownBlock {
@@ -128,6 +135,39 @@ interface Section {
   blocks: MarkdownBlock[];
 }
 
+function sectionSize(section: Section): number {
+  return section.headingLine.length + section.blocks.reduce((n, b) => n + b.text.length + 2, 0);
+}
+
+/** Folds short sections into a neighbour; merged headings become blocks of the host. */
+function mergeShortSections(list: Section[], minChars: number, maxChars: number): Section[] {
+  if (minChars <= 0) return list;
+  const out: Section[] = [];
+  let carry: Section | undefined;
+  for (const section of list) {
+    let current = section;
+    if (carry) {
+      current = { heading: carry.heading, headingLine: carry.headingLine,
+        blocks: [...carry.blocks, { kind: 'heading', level: 2, text: section.headingLine }, ...section.blocks] };
+      carry = undefined;
+    }
+    const previous = out[out.length - 1];
+    if (sectionSize(current) < minChars) {
+      if (previous && sectionSize(previous) + sectionSize(current) <= maxChars) {
+        previous.blocks.push({ kind: 'heading', level: 2, text: current.headingLine }, ...current.blocks);
+        continue;
+      }
+      if (!previous) {
+        carry = current;
+        continue;
+      }
+    }
+    out.push(current);
+  }
+  if (carry) out.push(carry);
+  return out;
+}
+
 function sections(doc: KnowledgeDoc, blocks: readonly MarkdownBlock[]): Section[] {
   const out: Section[] = [];
   let current: Section = { heading: 'Overview', headingLine: `# ${doc.title}`, blocks: [] };
@@ -176,7 +216,8 @@ export function chunkDocument(doc: KnowledgeDoc, options: ChunkOptions = {}): Do
   const maxChars = Math.max(200, options.maxChars ?? DEFAULT_MAX_CHUNK_CHARS);
   const chunks: DocChunk[] = [];
   const usedIds = new Map<string, number>();
-  for (const section of sections(doc, markdownBlocks(doc.body))) {
+  const minChars = Math.max(0, options.minChars ?? DEFAULT_MIN_CHUNK_CHARS);
+  for (const section of mergeShortSections(sections(doc, markdownBlocks(doc.body)), minChars, maxChars)) {
     const groups = splitBlocks(section.blocks, maxChars);
     groups.forEach((group, part) => {
       const headingLine = part === 0 ? section.headingLine : `${section.headingLine} (continued)`;

@@ -4,8 +4,12 @@
  * boundaries (`encode`, `sha256`), so "sha256 hash" meets `encodeSHA256`, and
  * `getListLen` meets "list length". Letters followed by digits stay together
  * (`sha256`, `md5`). Lower-cased; a small English/Spanish stop list; a light,
- * deterministic plural folding.
+ * deterministic plural folding. URLs count as the single term `url`, so the
+ * host and path words of example URLs (`api.example.com/users`) do not drown
+ * the words that describe what the code does.
  */
+
+const URL_RE = /\bhttps?:\/\/[^\s"'`),]+/g;
 
 const STOP_WORDS: ReadonlySet<string> = new Set([
   // English
@@ -50,7 +54,7 @@ function normalize(raw: string): string | undefined {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const words = text.replace(URL_RE, ' url ').match(/[\p{L}\p{N}_]+/gu) ?? [];
   for (const word of words) {
     const whole = normalize(word);
     if (whole !== undefined) out.push(whole);
