@@ -1,5 +1,9 @@
 import type { CliCommand } from './command';
 import { validateCommand } from './commands/validate';
+import { generateCommand } from './commands/generate';
+import { askCommand } from './commands/ask';
+import { metricsCommand } from './commands/metrics';
+import { indexCommand } from './commands/index';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand];

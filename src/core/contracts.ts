@@ -45,6 +45,11 @@ export interface ResponseMessage {
   avap_code: string;
   is_final: boolean;
   validation_status: ValidationStatus;
+  /**
+   * Extension: which generation attempt a streamed piece belongs to (1, or 2
+   * for the retry). A client showing the stream starts afresh when it grows.
+   */
+  attempt?: number;
 }
 
 export interface PipelineRequest {
@@ -56,6 +61,18 @@ export interface PipelineRequest {
    * The pipeline then starts at the correction step.
    */
   correction?: { code: string; trace: TraceEntry[] };
+  /** Extension: earlier turns of the conversation (compact intent history for the classifier, context for answers). */
+  history?: ConversationTurn[];
+  /** Extension: name used in parser messages (default `generated.avap`). */
+  filename?: string;
+}
+
+/** Extension: one earlier turn of a conversation. */
+export interface ConversationTurn {
+  role: 'user' | 'assistant';
+  content: string;
+  /** The route the turn took, when known. */
+  queryType?: QueryType;
 }
 
 export interface RetrievedSource {
@@ -68,6 +85,10 @@ export interface AttemptRecord {
   attempt: number;
   code: string;
   outcome: ParserOutcome | { kind: 'skipped' };
+  /** Extension: the full answer text of this attempt. */
+  text?: string;
+  /** Extension: the trace mapped onto lines of `text` (the outcome's trace is relative to `code`). */
+  responseTrace?: TraceEntry[];
 }
 
 export interface PipelineResult {
@@ -83,4 +104,14 @@ export interface PipelineResult {
   generationId: string;
   /** Set when the run could not produce an answer at all (e.g. LLM unreachable). */
   error?: { code: 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed'; message: string };
+  /** Extension: how the route was chosen (forced, platform fast path, LLM, repaired, safe default). */
+  classification?: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default' | 'correction';
+  /** Extension: the relevance verdict of a RETRIEVAL run (of the first retrieval). */
+  relevance?: { mode: 'llm' | 'cosine'; relevant: boolean; detail: string };
+  /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged). */
+  retrievalMode?: 'hybrid' | 'knn_only' | 'bm25_only' | 'none';
+  /** Extension: the search queries used (the reformulation, then the hinted one). */
+  searchQueries?: string[];
+  /** Extension: milliseconds per node of the graph. */
+  latenciesMs?: Record<string, number>;
 }

@@ -1,0 +1,161 @@
+/**
+ * `generate [--json] [options] "request"` — AVAP code for a request (the route
+ * is forced to CODE_GENERATION), validated by the parser with one retry.
+ * Shares its machinery with `ask` (exported below).
+ */
+import { parseArgs } from 'node:util';
+import {
+  ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger,
+  type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage,
+} from '../../core';
+import { parseRelevanceMode, parseRetrievalMode } from '../../core/config';
+import { renderTrace } from '../../parser/render';
+import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+
+export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
+  --parser-url URL      parser service (host:port, grpc://…, grpcs://…); default $AVAP_PARSER_URL,
+                        else the bundled parser service on a free loopback port
+  --parser-timeout MS   deadline per parser call; 0 disables validation (default $AVAP_PARSER_TIMEOUT, else 2000)
+  --ollama-url URL      Ollama server (default $OLLAMA_HOST, else http://127.0.0.1:11434)
+  --model NAME          main model (default $OLLAMA_MODEL_NAME, else qwen3:1.7b)
+  --embedding-model M   embedding model (default $OLLAMA_EMBEDDING_MODEL, else qwen3-embedding:0.6b)
+  --es-url URL          Elasticsearch (default $AVAP_ES_URL, else the embedded index)
+  --es-index NAME       Elasticsearch index (default $AVAP_ES_INDEX, else avap-knowledge-v1)
+  --retrieval MODE      hybrid | knn_only (default $AVAP_RETRIEVAL_MODE, else hybrid)
+  --relevance MODE      llm | cosine (default $AVAP_RELEVANCE_MODE, else llm)
+  --telemetry FILE      append one JSON line per attempt to FILE (default $AVAP_TELEMETRY_FILE)
+  --quiet               do not print [ptvl] log lines on stderr
+Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
+            2 usage error or LLM unreachable/failed, 130 interrupted.`;
+
+const USAGE = `Usage: node dist/cli.js generate [--json] [options] "request"
+  Writes AVAP code for the request and validates it with the parser (one retry with the trace).
+${PIPELINE_OPTIONS_USAGE}`;
+
+export const PIPELINE_OPTIONS = {
+  json: { type: 'boolean', default: false },
+  'parser-url': { type: 'string' },
+  'parser-timeout': { type: 'string' },
+  'ollama-url': { type: 'string' },
+  model: { type: 'string' },
+  'embedding-model': { type: 'string' },
+  'es-url': { type: 'string' },
+  'es-index': { type: 'string' },
+  retrieval: { type: 'string' },
+  relevance: { type: 'string' },
+  telemetry: { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+} as const;
+
+type PipelineFlags = {
+  json?: boolean; 'parser-url'?: string; 'parser-timeout'?: string; 'ollama-url'?: string; model?: string;
+  'embedding-model'?: string; 'es-url'?: string; 'es-index'?: string; retrieval?: string; relevance?: string;
+  telemetry?: string; quiet?: boolean;
+};
+
+/** The configuration from the environment with the flags on top. Throws UsageError for bad values. */
+export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): AssistantConfig {
+  try {
+    const base = configFromEnv(env);
+    const config = mergeConfig(base, {
+      parser: {
+        url: flags['parser-url'],
+        timeoutMs: flags['parser-timeout'] === undefined ? undefined : configFromEnv({ AVAP_PARSER_TIMEOUT: flags['parser-timeout'] }).parser.timeoutMs,
+      },
+      ollama: { host: flags['ollama-url'], model: flags.model, embeddingModel: flags['embedding-model'] },
+      retrieval: {
+        esUrl: flags['es-url'],
+        esIndex: flags['es-index'],
+        mode: flags.retrieval === undefined ? undefined : parseRetrievalMode('--retrieval', flags.retrieval),
+      },
+      relevance: { mode: flags.relevance === undefined ? undefined : parseRelevanceMode('--relevance', flags.relevance) },
+      telemetry: { file: flags.telemetry },
+    });
+    config.ollama.host = normalizeOllamaHost(config.ollama.host);
+    return config;
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message.replace('AVAP_PARSER_TIMEOUT', '--parser-timeout'));
+    throw err;
+  }
+}
+
+export function exitCodeFor(result: PipelineResult): number {
+  if (result.error?.code === 'cancelled') return 130;
+  if (result.error && !result.code) return EXIT.usage;
+  if (result.validationStatus === 'INVALID_UNRESOLVED') return EXIT.invalidUnresolved;
+  if (result.validationStatus === 'PARSER_UNAVAILABLE') return EXIT.parserUnavailable;
+  if (result.error) return EXIT.usage;
+  return EXIT.ok;
+}
+
+function lastTrace(result: PipelineResult) {
+  const last = result.attempts[result.attempts.length - 1];
+  return last && last.outcome.kind === 'validated' ? last.outcome.result.trace : [];
+}
+
+/** Runs one request end to end and prints it; returns the exit code. */
+export async function runRequest(args: string[], io: CliIO, forceType: QueryType | undefined, usageWhat: string): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: PIPELINE_OPTIONS, allowPositionals: true, strict: true });
+  const query = positionals.join(' ').trim();
+  if (!query) throw new UsageError(`no ${usageWhat} given`);
+  const config = configFromFlags(values, io.env);
+  const json = Boolean(values.json);
+  const logger = prefixedLogger((line) => { if (!values.quiet) io.stderr(`${line}\n`); });
+
+  const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined } });
+  if (!created.ok) throw new UsageError(created.error);
+  const { assistant } = created;
+  let currentAttempt = 1;
+  let printedText = false;
+  const onMessage = (message: ResponseMessage) => {
+    if (json) {
+      if (!message.is_final) io.stdout(`${JSON.stringify(message)}\n`);
+      return;
+    }
+    if (message.is_final) return;
+    if (message.attempt !== undefined && message.attempt !== currentAttempt) {
+      currentAttempt = message.attempt;
+      io.stdout(`\n\n--- attempt ${currentAttempt}: regenerating with the parser's trace ---\n\n`);
+    }
+    printedText = true;
+    io.stdout(message.text);
+  };
+  let result: PipelineResult;
+  try {
+    result = await assistant.run({ query, ...(forceType ? { forceType } : {}) }, { signal: io.signal, onMessage });
+  } finally {
+    await assistant.dispose();
+  }
+
+  if (json) {
+    // The final message, with the run's summary alongside the four fields of the contract.
+    io.stdout(`${JSON.stringify({
+      text: '',
+      avap_code: result.code,
+      is_final: true,
+      validation_status: result.validationStatus,
+      query_type: result.queryType,
+      attempts: result.attempts.length,
+      generation_id: result.generationId,
+      trace: lastTrace(result),
+      ...(result.error ? { error: result.error } : {}),
+    })}\n`);
+  } else {
+    if (printedText) io.stdout('\n');
+    if (result.error) {
+      io.stderr(`avap: ${result.error.message}\n`);
+    } else if (result.queryType === 'CODE_GENERATION') {
+      const status = result.validationStatus === '' ? 'valid AVAP' : result.validationStatus;
+      io.stderr(`\nvalidation: ${status} after ${result.attempts.length} attempt(s)\n`);
+      if (result.validationStatus === 'INVALID_UNRESOLVED') io.stderr(`${renderTrace(lastTrace(result))}\n`);
+    }
+  }
+  return exitCodeFor(result);
+}
+
+export const generateCommand: CliCommand = {
+  name: 'generate',
+  summary: 'write AVAP code for a request, validated by the parser (one retry)',
+  usage: USAGE,
+  run: (args, io) => runRequest(args, io, 'CODE_GENERATION', 'request'),
+};

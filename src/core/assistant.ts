@@ -1,0 +1,209 @@
+/**
+ * `createAssistant(config, deps)`: wires the pipeline's adapters from one
+ * configuration. Every dependency can be injected (tests, the editor); what
+ * is not injected is built from the config:
+ *
+ * - parser: gRPC client of `config.parser.url`, or of the bundled parser
+ *   service started on a free loopback port when no URL is set; always
+ *   behind the circuit breaker.
+ * - llm: Ollama at `config.ollama.host`.
+ * - retrieval: Elasticsearch when `config.retrieval.esUrl` is set, otherwise
+ *   the embedded index over the shipped knowledge base.
+ * - relevance: LLM YES/NO or cosine, per `config.relevance.mode`.
+ * - telemetry: JSONL at `config.telemetry.file`, or none.
+ */
+import { Client } from '@elastic/elasticsearch';
+import { loadKnowledgeBase } from '../knowledge';
+import type { AssistantConfig } from './config';
+import type { ParserPort, PipelineRequest, PipelineResult } from './contracts';
+import type { LlmPort } from './llm/port';
+import { createOllamaLlm } from './llm/ollamaLlm';
+import { BreakerParser } from './parser/breakerParser';
+import { startBundledParser, type StartBundledOptions } from './parser/bundled';
+import { createGrpcTransport } from './parser/grpcTransport';
+import type { ParserTransport } from './parser/transport';
+import { runPipeline, type RunOptions } from './pipeline/graph';
+import { silentLogger, systemClock, type Clock, type Logger } from './ports';
+import { createCosineRelevance } from './relevance/cosineRelevance';
+import { createLlmRelevance } from './relevance/llmRelevance';
+import type { RelevancePort } from './relevance/port';
+import { createElasticRetrieval } from './retrieval/elastic';
+import { createEmbeddedRetrieval, type EmbedFn } from './retrieval/embedded';
+import type { KnowledgeSource, RetrievalPort } from './retrieval/port';
+import type { FewShotExample } from './routing/prompts';
+import { nullTelemetry, type TelemetrySink } from './telemetry/events';
+import { jsonlTelemetry } from './telemetry/jsonlSink';
+
+export interface AssistantDeps {
+  llm?: LlmPort;
+  /** A ready ParserPort (skips gRPC entirely, e.g. unit tests). */
+  parser?: ParserPort;
+  /** A transport to put behind the breaker instead of gRPC (tests count calls with it). */
+  parserTransport?: ParserTransport;
+  retrieval?: RetrievalPort;
+  relevance?: RelevancePort;
+  /** The knowledge base for the embedded index and few-shot examples; `null` = none. Default: the shipped one. */
+  knowledge?: KnowledgeSource | null;
+  /** An Elasticsearch client to use instead of one built from the URL (tests pass a mocked one). */
+  esClient?: Client;
+  telemetry?: TelemetrySink;
+  logger?: Logger;
+  clock?: Clock;
+  /** Options for starting the bundled parser service. */
+  bundled?: StartBundledOptions;
+}
+
+export interface Assistant {
+  /** Runs one request; never rejects (failures are in `result.error`). */
+  run(request: PipelineRequest, options?: RunOptions): Promise<PipelineResult>;
+  /** The parser port (circuit state for the status bar, `validate` for the editor). */
+  readonly parser: ParserPort;
+  readonly config: AssistantConfig;
+  /** Where the parser service is (`bundled 127.0.0.1:PORT`, the configured URL, or `injected`). */
+  readonly parserEndpoint: string;
+  /** Which retrieval adapter is in use. */
+  readonly retrievalName: string;
+  /** Stops the bundled parser service, closes channels, flushes telemetry. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+export type CreateAssistantResult = { ok: true; assistant: Assistant } | { ok: false; error: string };
+
+/** A transport that always fails: the parser could not be reached at all; the breaker then opens as usual. */
+export function failingTransport(message: string): ParserTransport {
+  return {
+    call: async () => ({ ok: false, kind: 'unavailable', message }),
+    close: () => undefined,
+  };
+}
+
+function loadShippedKnowledge(logger: Logger): KnowledgeSource | null {
+  const loaded = loadKnowledgeBase();
+  if (loaded.ok) return loaded.value;
+  logger.warn(`[ptvl] knowledge base not loaded (${loaded.error.message}) — answering without retrieval context`);
+  return null;
+}
+
+const emptyKnowledge: KnowledgeSource = { chunks: [], search: () => [], chunk: () => undefined };
+
+export async function createAssistant(config: AssistantConfig, deps: AssistantDeps = {}): Promise<CreateAssistantResult> {
+  const logger = deps.logger ?? silentLogger;
+  const clock = deps.clock ?? systemClock;
+  const disposers: (() => Promise<void> | void)[] = [];
+
+  // Parser: injected port, injected transport, configured URL, or the bundled service.
+  let parser: ParserPort;
+  let parserEndpoint = 'injected';
+  if (deps.parser) {
+    parser = deps.parser;
+  } else {
+    let transport = deps.parserTransport;
+    if (!transport && config.parser.timeoutMs > 0) {
+      let url = config.parser.url;
+      if (url) {
+        parserEndpoint = url;
+      } else {
+        const started = await startBundledParser({ ...deps.bundled, onLog: deps.bundled?.onLog ?? ((line) => logger.info(`[ptvl] parser-service: ${line}`)) });
+        if (started.ok) {
+          url = started.parser.address;
+          parserEndpoint = `bundled ${url}`;
+          disposers.push(() => started.parser.dispose());
+        } else {
+          logger.warn(`[ptvl] ${started.error}`);
+          transport = failingTransport(started.error);
+          parserEndpoint = 'bundled (failed to start)';
+        }
+      }
+      if (!transport && url) {
+        const grpc = createGrpcTransport(url);
+        if (!grpc.ok) {
+          for (const dispose of disposers.reverse()) await dispose();
+          return { ok: false, error: grpc.error };
+        }
+        transport = grpc.transport;
+      }
+    }
+    if (!transport) {
+      transport = failingTransport('validation disabled');
+      parserEndpoint = 'disabled';
+    } else if (deps.parserTransport) {
+      parserEndpoint = 'injected transport';
+    }
+    const finalTransport = transport;
+    disposers.unshift(() => finalTransport.close());
+    parser = new BreakerParser(finalTransport, {
+      timeoutMs: config.parser.timeoutMs,
+      threshold: config.parser.breakerThreshold,
+      cooldownMs: config.parser.breakerCooldownMs,
+      clock,
+      logger,
+    });
+  }
+
+  const llm = deps.llm ?? createOllamaLlm(config.ollama);
+  const embed: EmbedFn = (texts, signal) => llm.embed(config.ollama.embeddingModel, texts, signal);
+
+  const knowledge = deps.knowledge === undefined ? loadShippedKnowledge(logger) : deps.knowledge;
+  let retrieval = deps.retrieval;
+  if (!retrieval && config.retrieval.esUrl) {
+    const client = deps.esClient ?? new Client({ node: config.retrieval.esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
+    if (!deps.esClient) disposers.push(() => client.close());
+    retrieval = createElasticRetrieval({
+      client, index: config.retrieval.esIndex, embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger, label: config.retrieval.esUrl,
+    });
+  }
+  retrieval ??= createEmbeddedRetrieval(knowledge ?? emptyKnowledge, { embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger });
+
+  const relevance = deps.relevance ?? (config.relevance.mode === 'cosine'
+    ? createCosineRelevance(llm, config.ollama.embeddingModel, config.relevance.cosineThreshold)
+    : createLlmRelevance(llm, config.ollama.model));
+
+  const telemetry = deps.telemetry ?? (config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : nullTelemetry);
+
+  const examples = knowledge?.selectExamples
+    ? (request: string, k: number): FewShotExample[] =>
+      (knowledge.selectExamples?.(request, k) ?? []).map((s) => ({ request: s.example.description, code: s.example.code }))
+    : undefined;
+
+  const parserVersion = () => (parser as { parserVersion?: string }).parserVersion;
+  let disposed: Promise<void> | undefined;
+  const assistant: Assistant = {
+    parser,
+    config,
+    parserEndpoint,
+    retrievalName: retrieval.name,
+    async run(request, options = {}) {
+      try {
+        return await runPipeline({ config, llm, parser, retrieval, relevance, examples, telemetry, logger, parserVersion }, request, options);
+      } catch (err) {
+        // Defence in depth: the graph returns failures as data; a bug must not escape to the host.
+        const message = err instanceof Error ? err.message : String(err);
+        logger.warn(`[ptvl] internal error: ${message}`);
+        const result: PipelineResult = {
+          queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', validationStatus: '', attempts: [], sources: [],
+          relevanceRetry: false, generationId: 'internal-error', error: { code: 'llm-failed', message: `internal error: ${message}` },
+        };
+        try {
+          options.onMessage?.({ text: '', avap_code: '', is_final: true, validation_status: '' });
+        } catch {
+          // ignore
+        }
+        return result;
+      }
+    },
+    dispose() {
+      disposed ??= (async () => {
+        for (const dispose of disposers) {
+          try {
+            await dispose();
+          } catch {
+            // keep disposing the rest
+          }
+        }
+        await telemetry.flush();
+      })();
+      return disposed;
+    },
+  };
+  return { ok: true, assistant };
+}

@@ -1,0 +1,84 @@
+/**
+ * Validates every code block of one answer through the ParserPort and maps
+ * the trace back: onto the candidate program (the blocks joined) and onto
+ * the lines of the response text.
+ */
+import type { ParserOutcome, ParserPort } from '../contracts';
+import type { TraceEntry, ValidationResult } from '../../parser/types';
+import { joinBlocks, type CodeBlock } from './extract';
+
+export type BlockVerdict =
+  | { kind: 'valid'; trace: TraceEntry[]; responseTrace: TraceEntry[]; parserVersion: string }
+  | { kind: 'invalid'; trace: TraceEntry[]; responseTrace: TraceEntry[]; parserVersion: string }
+  | { kind: 'unavailable'; outcome: Extract<ParserOutcome, { kind: 'unavailable' }>; calls: number }
+  | { kind: 'no-code' };
+
+export interface AnswerValidation {
+  verdict: BlockVerdict;
+  /** The candidate program (blocks joined). */
+  code: string;
+  /** The combined outcome in the contract's shape, trace lines relative to `code`. */
+  outcome: ParserOutcome;
+  /** Parser calls that reached the transport or were skipped by the breaker. */
+  calls: number;
+}
+
+function shift(trace: readonly TraceEntry[], offset: number): TraceEntry[] {
+  return trace.map((e) => ({ ...e, line: e.line + offset }));
+}
+
+export async function validateAnswer(
+  parser: ParserPort,
+  blocks: readonly CodeBlock[],
+  filename: string,
+  signal?: AbortSignal,
+): Promise<AnswerValidation> {
+  const { code, offsets } = joinBlocks(blocks);
+  if (blocks.length === 0) {
+    return {
+      verdict: { kind: 'no-code' },
+      code: '',
+      outcome: { kind: 'validated', result: { valid: false, trace: [], truncated: false, parserVersion: '' } },
+      calls: 0,
+    };
+  }
+  const trace: TraceEntry[] = [];
+  const responseTrace: TraceEntry[] = [];
+  let valid = true;
+  let truncated = false;
+  let parserVersion = '';
+  let unavailable: Extract<ParserOutcome, { kind: 'unavailable' }> | undefined;
+  let calls = 0;
+  for (const [index, block] of blocks.entries()) {
+    const outcome = await parser.validate(block.code, blocks.length > 1 ? `${filename}#${index + 1}` : filename, signal);
+    calls += 1;
+    if (outcome.kind === 'unavailable') {
+      unavailable ??= outcome;
+      // No point asking again while the parser is down or the caller has gone.
+      if (outcome.reason !== 'rejected') break;
+      continue;
+    }
+    const result: ValidationResult = outcome.result;
+    parserVersion = result.parserVersion;
+    valid &&= result.valid;
+    truncated ||= result.truncated;
+    trace.push(...shift(result.trace, offsets[index] ?? 0));
+    responseTrace.push(...shift(result.trace, block.startLine - 1));
+  }
+  const hasInvalid = !valid;
+  if (hasInvalid) {
+    return {
+      verdict: { kind: 'invalid', trace, responseTrace, parserVersion },
+      code,
+      outcome: { kind: 'validated', result: { valid: false, trace, truncated, parserVersion } },
+      calls,
+    };
+  }
+  if (unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls };
+  return {
+    verdict: { kind: 'valid', trace, responseTrace, parserVersion },
+    code,
+    outcome: { kind: 'validated', result: { valid: true, trace, truncated, parserVersion } },
+    calls,
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * One typed configuration object for the pipeline, with defaults, and the
+ * environment variables of the design that fill it. Pure: reading the
+ * environment is `configFromEnv(env)`, never an implicit `process.env`.
+ *
+ * | field                         | env var                              | default                  |
+ * |-------------------------------|--------------------------------------|--------------------------|
+ * | parser.url                    | AVAP_PARSER_URL                      | (bundled service)        |
+ * | parser.timeoutMs              | AVAP_PARSER_TIMEOUT (ms; `2s` ok)    | 2000 (0 = no validation) |
+ * | parser.breakerThreshold       | PARSER_CB_THRESHOLD                  | 3                        |
+ * | parser.breakerCooldownMs      | PARSER_CB_COOLDOWN (s; `500ms` ok)   | 30000                    |
+ * | ollama.host                   | OLLAMA_HOST                          | http://127.0.0.1:11434   |
+ * | ollama.model                  | OLLAMA_MODEL_NAME                    | qwen3:1.7b               |
+ * | ollama.conversationalModel    | OLLAMA_MODEL_NAME_CONVERSATIONAL     | qwen3:0.6b               |
+ * | ollama.embeddingModel         | OLLAMA_EMBEDDING_MODEL               | qwen3-embedding:0.6b     |
+ * | ollama.ttfbTimeoutMs          | OLLAMA_TTFB_TIMEOUT (ms)             | 120000                   |
+ * | retrieval.esUrl               | AVAP_ES_URL                          | (embedded index)         |
+ * | retrieval.esApiKey            | AVAP_ES_API_KEY                      | (none)                   |
+ * | retrieval.esIndex             | AVAP_ES_INDEX                        | avap-knowledge-v1        |
+ * | retrieval.mode                | AVAP_RETRIEVAL_MODE (hybrid|knn_only)| hybrid                   |
+ * | relevance.mode                | AVAP_RELEVANCE_MODE (llm|cosine)     | llm                      |
+ * | relevance.cosineThreshold     | AVAP_RELEVANCE_THRESHOLD             | 0.5                      |
+ * | pipeline.maxRetries           | AVAP_MAX_RETRIES                     | 1                        |
+ * | telemetry.file                | AVAP_TELEMETRY_FILE                  | (none)                   |
+ *
+ * Unit conventions: AVAP_PARSER_TIMEOUT is milliseconds (as `validate`
+ * uses it), PARSER_CB_COOLDOWN is seconds (the design's "30 s"); both also
+ * accept an explicit `ms` or `s` suffix.
+ */
+
+export type RelevanceMode = 'llm' | 'cosine';
+export type RetrievalMode = 'hybrid' | 'knn_only';
+
+export interface ParserConfig {
+  /** host:port, grpc://host:port or grpcs://host:port; undefined = start the bundled service. */
+  url?: string;
+  /** Per-call deadline; 0 disables validation (the circuit is permanently open). */
+  timeoutMs: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
+}
+
+export interface OllamaConfig {
+  host: string;
+  /** Main model: RETRIEVAL and CODE_GENERATION answers, classification, reformulation, relevance. */
+  model: string;
+  /** CONVERSATIONAL and PLATFORM answers. */
+  conversationalModel: string;
+  embeddingModel: string;
+  temperature: number;
+  seed: number;
+  numCtx: number;
+  keepAlive: string;
+  /** Time allowed until the first byte of a response; never cuts a stream that has started. */
+  ttfbTimeoutMs: number;
+  /** Sent as Ollama's `think` flag (qwen3 thinks unless told not to). */
+  think: boolean;
+}
+
+export interface RetrievalConfig {
+  esUrl?: string;
+  /** Elasticsearch API key (the editor keeps it in SecretStorage). */
+  esApiKey?: string;
+  esIndex: string;
+  /** Chunks handed to generation (the design's 8). */
+  topK: number;
+  /** Reciprocal rank fusion constant (the design's 60). */
+  rrfK: number;
+  mode: RetrievalMode;
+}
+
+export interface RelevanceConfig {
+  mode: RelevanceMode;
+  /** Cosine adapter: relevant when cosine(query, mean(chunks)) >= threshold. */
+  cosineThreshold: number;
+}
+
+export interface PipelineConfig {
+  /** LLM retries per request after an INVALID verdict (the design's one). */
+  maxRetries: number;
+  /** Few-shot examples put into the code-generation prompt when a selector is available. */
+  fewShotExamples: number;
+}
+
+export interface AssistantConfig {
+  parser: ParserConfig;
+  ollama: OllamaConfig;
+  retrieval: RetrievalConfig;
+  relevance: RelevanceConfig;
+  pipeline: PipelineConfig;
+  telemetry: { file?: string };
+}
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+export function defaultConfig(): AssistantConfig {
+  return {
+    parser: { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
+    ollama: {
+      host: DEFAULT_OLLAMA_HOST,
+      model: 'qwen3:1.7b',
+      conversationalModel: 'qwen3:0.6b',
+      embeddingModel: 'qwen3-embedding:0.6b',
+      temperature: 0,
+      seed: 42,
+      numCtx: 8192,
+      keepAlive: '10m',
+      ttfbTimeoutMs: 120_000,
+      think: false,
+    },
+    retrieval: { esIndex: 'avap-knowledge-v1', topK: 8, rrfK: 60, mode: 'hybrid' },
+    relevance: { mode: 'llm', cosineThreshold: 0.5 },
+    pipeline: { maxRetries: 1, fewShotExamples: 3 },
+    telemetry: {},
+  };
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Overlays `patch` on `base` one section deep; undefined values leave the base untouched. */
+export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantConfig>): AssistantConfig {
+  const out = structuredClone(base) as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, values] of Object.entries(patch)) {
+    if (!values) continue;
+    const target = out[section] ?? (out[section] = {});
+    for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+      if (value !== undefined) target[key] = value;
+    }
+  }
+  return out as unknown as AssistantConfig;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
+export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
+  const value = Number(match[1]);
+  const unit = match[2] ?? bareUnit;
+  return Math.round(unit === 's' ? value * 1000 : value);
+}
+
+function positiveInteger(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+function ratio(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < -1 || value > 1) throw new ConfigError(`${name} must be a number in [-1, 1], got '${raw}'`);
+  return value;
+}
+
+export function parseRelevanceMode(name: string, raw: string): RelevanceMode {
+  if (raw === 'llm' || raw === 'cosine') return raw;
+  throw new ConfigError(`${name} must be 'llm' or 'cosine', got '${raw}'`);
+}
+
+export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
+  if (raw === 'hybrid' || raw === 'knn_only') return raw;
+  throw new ConfigError(`${name} must be 'hybrid' or 'knn_only', got '${raw}'`);
+}
+
+/** Names of every environment variable the configuration reads. */
+export const ENV_VARS = [
+  'AVAP_PARSER_URL', 'AVAP_PARSER_TIMEOUT', 'PARSER_CB_THRESHOLD', 'PARSER_CB_COOLDOWN',
+  'OLLAMA_HOST', 'OLLAMA_MODEL_NAME', 'OLLAMA_MODEL_NAME_CONVERSATIONAL', 'OLLAMA_EMBEDDING_MODEL',
+  'OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
+  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_TELEMETRY_FILE',
+] as const;
+
+/**
+ * The configuration the environment describes, over the defaults. Empty
+ * variables count as unset. Throws ConfigError (a usage problem) for values
+ * that cannot be read.
+ */
+export function configFromEnv(env: Record<string, string | undefined>, base: AssistantConfig = defaultConfig()): AssistantConfig {
+  const get = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const num = <T>(name: string, read: (n: string, raw: string) => T): T | undefined => {
+    const raw = get(name);
+    return raw === undefined ? undefined : read(name, raw);
+  };
+  return mergeConfig(base, {
+    parser: {
+      url: get('AVAP_PARSER_URL'),
+      timeoutMs: num('AVAP_PARSER_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')),
+      breakerThreshold: num('PARSER_CB_THRESHOLD', positiveInteger),
+      breakerCooldownMs: num('PARSER_CB_COOLDOWN', (n, r) => parseDuration(n, r, 's')),
+    },
+    ollama: {
+      host: get('OLLAMA_HOST'),
+      model: get('OLLAMA_MODEL_NAME'),
+      conversationalModel: get('OLLAMA_MODEL_NAME_CONVERSATIONAL'),
+      embeddingModel: get('OLLAMA_EMBEDDING_MODEL'),
+      ttfbTimeoutMs: num('OLLAMA_TTFB_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')),
+    },
+    retrieval: {
+      esUrl: get('AVAP_ES_URL'),
+      esApiKey: get('AVAP_ES_API_KEY'),
+      esIndex: get('AVAP_ES_INDEX'),
+      mode: num('AVAP_RETRIEVAL_MODE', parseRetrievalMode),
+    },
+    relevance: {
+      mode: num('AVAP_RELEVANCE_MODE', parseRelevanceMode),
+      cosineThreshold: num('AVAP_RELEVANCE_THRESHOLD', ratio),
+    },
+    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', nonNegativeInteger) },
+    telemetry: { file: get('AVAP_TELEMETRY_FILE') },
+  });
+}
+
+/**
+ * Ollama's own OLLAMA_HOST convention is `host:port` without a scheme (and it
+ * means 0.0.0.0 for the server); the client needs a URL. `0.0.0.0` and empty
+ * hosts are reached on loopback.
+ */
+export function normalizeOllamaHost(raw: string): string {
+  let text = raw.trim();
+  if (!text) return DEFAULT_OLLAMA_HOST;
+  if (!/^[a-z]+:\/\//i.test(text)) text = `http://${text}`;
+  try {
+    const url = new URL(text);
+    if (url.hostname === '0.0.0.0' || url.hostname === '') url.hostname = '127.0.0.1';
+    if (!url.port && url.protocol === 'http:' && !/:\d+/.test(raw)) url.port = '11434';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`'${raw}' is not an Ollama URL (expected http://host:port)`);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The editor-free core of AVAP Assistant: the routing and validation pipeline
+ * behind one programmatic API, used alike by the VS Code extension, the CLI
+ * and the REST server. Nothing here imports `vscode`.
+ *
+ * ## The API
+ *
+ *   import { configFromEnv, createAssistant } from './core';
+ *
+ *   const config = configFromEnv(process.env);          // typed config + the design's env vars
+ *   const created = await createAssistant(config, deps); // deps: optional injected adapters
+ *   if (!created.ok) throw new Error(created.error);     // e.g. a malformed parser URL
+ *   const { assistant } = created;
+ *
+ *   const result = await assistant.run(
+ *     { query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' },
+ *     { signal, onMessage: (m) => …  },                  // ResponseMessage stream; last has is_final
+ *   );
+ *   result.validationStatus   // '' | 'INVALID_UNRESOLVED' | 'PARSER_UNAVAILABLE'
+ *   result.code / result.text / result.attempts (each with the parser outcome and trace)
+ *   result.error              // set when no answer could be produced (llm-unreachable, model-missing,
+ *                             //  llm-timeout, llm-failed, cancelled)
+ *
+ *   assistant.parser.circuit()            // {state, consecutiveFailures, nextProbeAt} for the status bar
+ *   assistant.parser.onCircuitChange(fn)  // subscribe; returns an unsubscribe function
+ *   assistant.parser.resetCircuit()       // the editor's "Reset Parser Circuit"
+ *   assistant.parser.validate(src, name)  // one validation through the breaker
+ *   await assistant.dispose()             // stops the bundled parser service, flushes telemetry
+ *
+ * `run` never rejects. Requests with `correction: {code, trace}` start at the
+ * retry step (the editor's Regenerate with Trace). `deps` (all optional):
+ * `llm`, `parser` or `parserTransport`, `retrieval`, `relevance`, `knowledge`,
+ * `esClient`, `telemetry`, `logger` (lines prefixed `[ptvl]`), `clock`
+ * (the breaker's cooldown), `bundled` (options of the bundled parser service).
+ *
+ * ## The pieces (one concern per module)
+ *
+ *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
+ *   contracts.ts              types shared with the editor, CLI and REST server
+ *   ports.ts                  Logger ([ptvl] lines), Clock (ManualClock for tests)
+ *   parser/                   gRPC transport, cockatiel circuit breaker (BreakerParser), startBundledParser()
+ *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors)
+ *   routing/                  prompts, classifier (JSON schema + zod + one repair + safe default)
+ *   retrieval/                RetrievalPort; Elasticsearch (hybrid RRF / knn_only, mapping, ingestion); embedded index
+ *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
+ *   code/                     code extraction from answers; per-block validation with line mapping
+ *   validation/               the validation contract (E-codes), normalizer (repair instructions), retry controller
+ *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics
+ *   pipeline/graph.ts         the graph itself
+ *   assistant.ts              createAssistant: wiring from config
+ */
+export * from './contracts';
+export {
+  configFromEnv, defaultConfig, mergeConfig, normalizeOllamaHost, parseDuration, ConfigError, ENV_VARS, DEFAULT_OLLAMA_HOST,
+  type AssistantConfig, type DeepPartial, type OllamaConfig, type ParserConfig, type RelevanceMode, type RetrievalMode,
+} from './config';
+export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
+export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
+export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
+export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
+export { createGrpcTransport } from './parser/grpcTransport';
+export type { ParserTransport, TransportResult } from './parser/transport';
+export { createOllamaLlm } from './llm/ollamaLlm';
+export type { ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export { extractCode, type CodeBlock } from './code/extract';
+export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
+export { contractFromTrace } from './validation/fromTrace';
+export { repairInstructions } from './validation/normalizer';
+export type { AttemptEvent, TelemetrySink } from './telemetry/events';
+export { memoryTelemetry } from './telemetry/events';
+export { jsonlTelemetry } from './telemetry/jsonlSink';
+export { parseTelemetry } from './telemetry/read';
+export { computeMetrics, renderMetrics, type Metrics } from './telemetry/metrics';
+export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export type { RelevancePort } from './relevance/port';

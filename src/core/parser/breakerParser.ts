@@ -1,0 +1,207 @@
+/**
+ * The ParserPort the pipeline uses: one transport call per validation, behind
+ * a cockatiel circuit breaker.
+ *
+ * - CLOSED → OPEN after `threshold` consecutive transport/deadline failures.
+ *   A verdict (VALID or INVALID), a size refusal and a caller's cancellation
+ *   are not failures.
+ * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
+ * - After `cooldownMs` (measured on the injected clock) the next request first
+ *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
+ *   code is never the probe. A reply closes the circuit and the request then
+ *   goes through; a failure re-opens it for another cooldown.
+ * - `timeoutMs === 0` disables validation: state `disabled`, never a call.
+ */
+import {
+  BrokenCircuitError,
+  CircuitBreakerPolicy,
+  CircuitState as CockatielState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+  type IBackoff,
+  type IBackoffFactory,
+  type IHalfOpenAfterBackoffContext,
+} from 'cockatiel';
+import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
+import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
+import type { ParserTransport, TransportResult } from './transport';
+
+/** A small program every parser version accepts; the half-open probe. */
+export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
+export const CANARY_FILENAME = '<circuit-probe>';
+
+export const LOG_SKIP = '[ptvl] circuit OPEN — skipping parser, returning unvalidated';
+export const LOG_HALF_OPEN = '[ptvl] circuit HALF-OPEN — probing parser availability';
+export const LOG_CLOSED = '[ptvl] circuit CLOSED — parser reachable';
+
+export interface BreakerParserOptions {
+  timeoutMs: number;
+  threshold: number;
+  cooldownMs: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Thrown inside the breaker for failures that count. */
+class TransportFailure extends Error {
+  constructor(readonly result: Extract<TransportResult, { ok: false }>) {
+    super(result.message);
+  }
+}
+
+/** Thrown inside the breaker for a caller's cancellation: neither success nor failure. */
+class CallerCancelled extends Error {}
+
+/**
+ * cockatiel measures the open period with Date.now(); this backoff makes the
+ * decision on the injected clock instead: while the cooldown runs its duration
+ * is +Infinity (stay open), after it -Infinity (let the probe through).
+ */
+class ClockCooldown implements IBackoffFactory<IHalfOpenAfterBackoffContext> {
+  constructor(private readonly clock: Clock, private readonly cooldownMs: number, private readonly opened: (at: number) => void) {}
+
+  next(): IBackoff<IHalfOpenAfterBackoffContext> {
+    const openedAt = this.clock.now();
+    this.opened(openedAt);
+    const { clock, cooldownMs } = this;
+    return {
+      get duration() {
+        return clock.now() - openedAt < cooldownMs ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+      },
+      next: () => this.next(),
+    };
+  }
+}
+
+export class BreakerParser implements ParserPort {
+  private policy!: CircuitBreakerPolicy;
+  private counter!: ConsecutiveBreaker;
+  private openedAt: number | undefined;
+  private readonly listeners = new Set<(snapshot: CircuitSnapshot) => void>();
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private subscriptions: { dispose(): void }[] = [];
+  private lastParserVersion: string | undefined;
+
+  constructor(private readonly transport: ParserTransport, private readonly options: BreakerParserOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+    this.build();
+  }
+
+  /** The parser version of the last verdict, if any (for telemetry). */
+  get parserVersion(): string | undefined {
+    return this.lastParserVersion;
+  }
+
+  private build(): void {
+    for (const sub of this.subscriptions) sub.dispose();
+    this.counter = new ConsecutiveBreaker(Math.max(1, this.options.threshold));
+    this.openedAt = undefined;
+    this.policy = circuitBreaker(handleWhen((err) => err instanceof TransportFailure), {
+      halfOpenAfter: new ClockCooldown(this.clock, this.options.cooldownMs, (at) => { this.openedAt = at; }),
+      breaker: this.counter,
+    });
+    this.subscriptions = [
+      this.policy.onBreak(() => {
+        this.logger.warn(`[ptvl] circuit OPEN after ${this.options.threshold} consecutive parser failures — next probe in ${Math.round(this.options.cooldownMs / 1000)} s`);
+      }),
+      this.policy.onHalfOpen(() => this.logger.info(LOG_HALF_OPEN)),
+      this.policy.onReset(() => {
+        this.openedAt = undefined;
+        this.logger.info(LOG_CLOSED);
+      }),
+      // Fired after the state has changed, so listeners see the new snapshot.
+      this.policy.onStateChange(() => this.emit()),
+    ];
+  }
+
+  private get disabled(): boolean {
+    return this.options.timeoutMs <= 0;
+  }
+
+  circuit(): CircuitSnapshot {
+    if (this.disabled) return { state: 'disabled', consecutiveFailures: 0 };
+    const state: CircuitState = this.policy.state === CockatielState.Closed
+      ? 'closed'
+      : this.policy.state === CockatielState.HalfOpen ? 'half-open' : 'open';
+    const snapshot: CircuitSnapshot = { state, consecutiveFailures: this.counter.state };
+    if (state === 'open' && this.openedAt !== undefined) snapshot.nextProbeAt = this.openedAt + this.options.cooldownMs;
+    return snapshot;
+  }
+
+  resetCircuit(): void {
+    const wasClosed = this.circuit().state === 'closed' && this.counter.state === 0;
+    this.build();
+    if (!wasClosed && !this.disabled) {
+      this.logger.info(LOG_CLOSED);
+      this.emit();
+    }
+  }
+
+  onCircuitChange(listener: (snapshot: CircuitSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    const snapshot = this.circuit();
+    for (const listener of this.listeners) {
+      try {
+        listener(snapshot);
+      } catch {
+        // A listener's failure must not break validation.
+      }
+    }
+  }
+
+  private skipped(detail: string): ParserOutcome {
+    this.logger.warn(LOG_SKIP);
+    return { kind: 'unavailable', reason: 'circuit-open', detail };
+  }
+
+  async validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome> {
+    if (this.disabled) return { kind: 'unavailable', reason: 'disabled', detail: 'validation is disabled (parser timeout 0)' };
+    if (signal?.aborted) return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled before validation' };
+
+    if (this.policy.state === CockatielState.Open) {
+      // Either still cooling down (BrokenCircuitError, no call) or the canary becomes the probe.
+      try {
+        await this.policy.execute(() => {
+          this.transport.reconnect?.();
+          return this.attempt(CANARY_SOURCE, CANARY_FILENAME, undefined);
+        });
+      } catch (err) {
+        if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
+        if (err instanceof TransportFailure) return this.skipped(`circuit re-opened: the probe failed (${err.message})`);
+        return this.skipped(`circuit probe failed: ${(err as Error).message}`);
+      }
+      if (signal?.aborted) return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled during the circuit probe' };
+    }
+
+    try {
+      return await this.policy.execute(() => this.attempt(source, filename, signal));
+    } catch (err) {
+      if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
+      if (err instanceof CallerCancelled) return { kind: 'unavailable', reason: 'cancelled', detail: err.message };
+      if (err instanceof TransportFailure) {
+        const { kind, message } = err.result;
+        return { kind: 'unavailable', reason: kind === 'timeout' ? 'timeout' : 'transport', detail: message };
+      }
+      return { kind: 'unavailable', reason: 'transport', detail: (err as Error).message };
+    }
+  }
+
+  /** One transport call, shaped for the breaker: throws what counts, returns what does not. */
+  private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
+    const result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    if (result.ok) {
+      this.lastParserVersion = result.result.parserVersion;
+      return { kind: 'validated', result: result.result };
+    }
+    if (result.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
+    if (result.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: result.message };
+    throw new TransportFailure(result);
+  }
+}

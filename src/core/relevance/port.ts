@@ -1,0 +1,22 @@
+/**
+ * The relevance check (check_context_relevance) behind a port with two
+ * interchangeable adapters, chosen by setting: the LLM YES/NO judge and the
+ * cosine check.
+ */
+import type { LlmError } from '../llm/port';
+import type { RetrievalResult } from '../retrieval/port';
+
+export interface RelevanceVerdict {
+  relevant: boolean;
+  /** cosine value, for the cosine adapter. */
+  score?: number;
+  /** What decided it, for logs ("LLM said NO", "cosine 0.31 < 0.5"). */
+  detail: string;
+}
+
+export type RelevanceOutcome = { ok: true; value: RelevanceVerdict } | { ok: false; error: LlmError };
+
+export interface RelevancePort {
+  readonly mode: 'llm' | 'cosine';
+  judge(query: string, retrieved: RetrievalResult, signal?: AbortSignal): Promise<RelevanceOutcome>;
+}

@@ -1,0 +1,265 @@
+/**
+ * The Elasticsearch retrieval adapter and the knowledge-base index it reads.
+ *
+ * Retrieval (hybrid, the design's ADR-0003): a BM25 `multi_match` over
+ * `content^2` and `text^2` and a kNN search on `embedding`, run side by side,
+ * fused here with reciprocal rank fusion (k = 60), top 8. Fusing in the client
+ * keeps the formula exactly the design's and works on every licence level.
+ * `knn_only` mode runs the kNN search alone and tags its results; when the
+ * query cannot be embedded the BM25 list alone is used, tagged `bm25_only`.
+ *
+ * Index: one document per knowledge chunk with `content` (the chunk text),
+ * `text` (title and heading), `embedding` (dense_vector, cosine), and the
+ * index version, ingestion pipeline and corpus fingerprint in the mapping's
+ * `_meta`. An ingest pipeline stamps `indexed_at`.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { RetrievalMode } from '../config';
+import type { Logger } from '../ports';
+import { silentLogger } from '../ports';
+import type { EmbedFn } from './embedded';
+import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
+import { reciprocalRankFusion } from './rrf';
+
+export const INDEX_VERSION = 1;
+export const INGEST_PIPELINE = 'avap-kb-ingest-v1';
+export const SOURCE_FIELDS = ['chunk_id', 'title', 'heading', 'content', 'source', 'embedding'];
+export const BM25_FIELDS = ['content^2', 'text^2'];
+
+export interface ChunkDocument {
+  chunk_id: string;
+  title: string;
+  heading: string;
+  /** The chunk body. */
+  content: string;
+  /** Title and heading: the short text BM25 also boosts. */
+  text: string;
+  source: string;
+  embedding: number[];
+}
+
+export interface IndexMeta {
+  index_version: number;
+  ingestion_pipeline: string;
+  corpus_fingerprint: string;
+  embedding_model: string;
+  dims: number;
+  chunks: number;
+  created_at: string;
+}
+
+export function indexSettings(): Record<string, unknown> {
+  return { number_of_shards: 1, number_of_replicas: 0, 'index.default_pipeline': INGEST_PIPELINE };
+}
+
+export function indexMappings(meta: IndexMeta): Record<string, unknown> {
+  return {
+    _meta: meta,
+    dynamic: 'strict',
+    properties: {
+      chunk_id: { type: 'keyword' },
+      title: { type: 'text' },
+      heading: { type: 'text' },
+      content: { type: 'text' },
+      text: { type: 'text' },
+      source: { type: 'keyword' },
+      indexed_at: { type: 'date' },
+      embedding: { type: 'dense_vector', dims: meta.dims, index: true, similarity: 'cosine' },
+    },
+  };
+}
+
+export function ingestPipelineBody(): { description: string; processors: Record<string, unknown>[] } {
+  return {
+    description: `AVAP knowledge base ingestion v${INDEX_VERSION}: stamps the time each chunk was indexed`,
+    processors: [{ set: { field: 'indexed_at', value: '{{{_ingest.timestamp}}}' } }],
+  };
+}
+
+export function bm25Body(query: string, size: number): Record<string, unknown> {
+  return { size, query: { multi_match: { query, fields: BM25_FIELDS } }, _source: SOURCE_FIELDS };
+}
+
+export function knnBody(vector: number[], size: number): Record<string, unknown> {
+  return {
+    size,
+    knn: { field: 'embedding', query_vector: vector, k: size, num_candidates: Math.max(100, size * 4) },
+    _source: SOURCE_FIELDS,
+  };
+}
+
+export function chunkDocument(chunk: KnowledgeChunkLike, embedding: number[]): ChunkDocument {
+  return {
+    chunk_id: chunk.id,
+    title: chunk.title,
+    heading: chunk.heading ?? '',
+    content: chunk.text,
+    text: chunk.heading ? `${chunk.title} — ${chunk.heading}` : chunk.title,
+    source: chunk.sourceDoc ?? '',
+    embedding,
+  };
+}
+
+export interface ElasticRetrievalOptions {
+  client: Client;
+  index: string;
+  embed?: EmbedFn;
+  mode?: RetrievalMode;
+  rrfK?: number;
+  /** Candidates per list before fusion. Default max(4 × topK, 32). */
+  window?: number;
+  logger?: Logger;
+  /** Per-request timeout for Elasticsearch. Default 10 s. */
+  requestTimeoutMs?: number;
+  /** Shown in logs, e.g. the URL. */
+  label?: string;
+}
+
+interface Hit {
+  _id?: string;
+  _score?: number | null;
+  _source?: Partial<ChunkDocument>;
+}
+
+function toChunk(hit: Hit, score: number): RetrievedChunk {
+  const source = hit._source ?? {};
+  const id = source.chunk_id ?? hit._id ?? '';
+  const title = source.heading ? `${source.title ?? id} — ${source.heading}` : (source.title ?? id);
+  return {
+    id,
+    title,
+    text: source.content ?? '',
+    score,
+    ...(Array.isArray(source.embedding) ? { embedding: source.embedding } : {}),
+    ...(source.source ? { source: source.source } : {}),
+  };
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; meta?: { statusCode?: number } };
+  return `${e.name ?? 'Error'}${e.meta?.statusCode ? ` ${e.meta.statusCode}` : ''}: ${e.message ?? String(err)}`;
+}
+
+export function createElasticRetrieval(options: ElasticRetrievalOptions): RetrievalPort {
+  const { client, index } = options;
+  const mode = options.mode ?? 'hybrid';
+  const rrfK = options.rrfK ?? 60;
+  const logger = options.logger ?? silentLogger;
+  const requestTimeout = options.requestTimeoutMs ?? 10_000;
+
+  async function search(body: Record<string, unknown>, signal?: AbortSignal): Promise<Hit[]> {
+    const response = await client.search({ index, ...body }, { signal, requestTimeout });
+    return (response.hits?.hits ?? []) as Hit[];
+  }
+
+  return {
+    name: `elasticsearch ${options.label ?? ''}/${index}`.replace(' /', ' '),
+    async retrieve(query, { topK, signal }): Promise<RetrievalOutcome> {
+      const window = options.window ?? Math.max(topK * 4, 32);
+      let vector: number[] | undefined;
+      if (options.embed) {
+        const embedded = await options.embed([query], signal);
+        if (embedded.ok) vector = embedded.value[0];
+        else if (embedded.error.code === 'cancelled') return { ok: false, error: embedded.error };
+        else logger.warn(`[ptvl] cannot embed the query (${embedded.error.message}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'}`);
+      }
+      try {
+        if (!vector) {
+          const hits = await search(bm25Body(query, topK), signal);
+          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'bm25_only' } };
+        }
+        if (mode === 'knn_only') {
+          const hits = await search(knnBody(vector, topK), signal);
+          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'knn_only', queryEmbedding: vector } };
+        }
+        const [lexical, dense] = await Promise.all([search(bm25Body(query, window), signal), search(knnBody(vector, window), signal)]);
+        const byId = new Map<string, Hit>();
+        const idOf = (h: Hit) => h._source?.chunk_id ?? h._id ?? '';
+        for (const h of [...lexical, ...dense]) if (!byId.has(idOf(h))) byId.set(idOf(h), h);
+        const fused = reciprocalRankFusion([lexical.map(idOf), dense.map(idOf)], rrfK, topK);
+        return {
+          ok: true,
+          value: { chunks: fused.map((f) => toChunk(byId.get(f.id) as Hit, f.score)), mode: 'hybrid', queryEmbedding: vector },
+        };
+      } catch (err) {
+        if (signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
+        return { ok: false, error: { code: 'retrieval-failed', message: describe(err) } };
+      }
+    },
+  };
+}
+
+export interface IngestOptions {
+  client: Client;
+  index: string;
+  chunks: readonly KnowledgeChunkLike[];
+  embed: EmbedFn;
+  embeddingModel: string;
+  corpusFingerprint: string;
+  /** Delete an existing index of that name first. */
+  recreate?: boolean;
+  batchSize?: number;
+  onProgress?: (line: string) => void;
+  now?: () => Date;
+}
+
+export type IngestResult = { ok: true; meta: IndexMeta; indexed: number } | { ok: false; error: string };
+
+/** Creates the pipeline and the index (mapping + meta) and bulk-indexes every chunk with its embedding. */
+export async function ingestKnowledge(options: IngestOptions): Promise<IngestResult> {
+  const { client, index, chunks } = options;
+  const progress = options.onProgress ?? (() => undefined);
+  const size = options.batchSize ?? 32;
+  try {
+    const embeddings: number[][] = [];
+    for (let i = 0; i < chunks.length; i += size) {
+      const batch = chunks.slice(i, i + size);
+      const result = await options.embed(batch.map((c) => `${c.title}${c.heading ? ` — ${c.heading}` : ''}\n${c.text}`));
+      if (!result.ok) return { ok: false, error: `cannot embed the knowledge base: ${result.error.message}` };
+      embeddings.push(...result.value);
+      progress(`embedded ${Math.min(i + size, chunks.length)}/${chunks.length} chunks`);
+    }
+    const dims = embeddings[0]?.length ?? 0;
+    if (!dims) return { ok: false, error: 'the embedding model returned no vectors' };
+    if (embeddings.some((v) => v.length !== dims)) return { ok: false, error: 'the embedding model returned vectors of different lengths' };
+
+    const exists = await client.indices.exists({ index });
+    if (exists && !options.recreate) {
+      return { ok: false, error: `index '${index}' already exists — pass --recreate to replace it` };
+    }
+    if (exists) {
+      await client.indices.delete({ index });
+      progress(`deleted index ${index}`);
+    }
+    await client.ingest.putPipeline({ id: INGEST_PIPELINE, ...ingestPipelineBody() });
+    const meta: IndexMeta = {
+      index_version: INDEX_VERSION,
+      ingestion_pipeline: INGEST_PIPELINE,
+      corpus_fingerprint: options.corpusFingerprint,
+      embedding_model: options.embeddingModel,
+      dims,
+      chunks: chunks.length,
+      created_at: (options.now?.() ?? new Date()).toISOString(),
+    };
+    await client.indices.create({ index, settings: indexSettings(), mappings: indexMappings(meta) });
+    progress(`created index ${index} (version ${INDEX_VERSION}, ${dims}-d vectors)`);
+
+    let indexed = 0;
+    for (let i = 0; i < chunks.length; i += size) {
+      const operations: unknown[] = [];
+      chunks.slice(i, i + size).forEach((chunk, j) => {
+        operations.push({ index: { _index: index, _id: chunk.id } }, chunkDocument(chunk, embeddings[i + j] as number[]));
+      });
+      const response = await client.bulk({ refresh: i + size >= chunks.length ? 'wait_for' : false, operations });
+      if (response.errors) {
+        const first = response.items.find((item) => item.index?.error)?.index?.error;
+        return { ok: false, error: `bulk indexing failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}` };
+      }
+      indexed += response.items.length;
+      progress(`indexed ${indexed}/${chunks.length} chunks`);
+    }
+    return { ok: true, meta, indexed };
+  } catch (err) {
+    return { ok: false, error: `Elasticsearch: ${describe(err)}` };
+  }
+}

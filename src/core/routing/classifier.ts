@@ -1,0 +1,106 @@
+/**
+ * The `classify` node. The answer shape is enforced twice: at the transport
+ * (Ollama's `format` with the JSON schema derived from the zod schema) and
+ * here (zod re-check). A malformed answer gets one repair attempt with the
+ * validation error verbatim; a second failure falls back to a safe default
+ * route, logged. Platform prompts recognised by prefix skip the LLM.
+ */
+import { z } from 'zod';
+import type { QueryType } from '../contracts';
+import type { LlmError, LlmPort } from '../llm/port';
+import type { Logger } from '../ports';
+import type { ValidationError } from '../validation/contract';
+import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
+
+export const ClassificationSchema = z.object({
+  type: z.enum(CLASSIFY_TYPES as [QueryType, ...QueryType[]]),
+}).strict();
+
+export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
+  const schema = z.toJSONSchema(ClassificationSchema) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+})();
+
+/** Messages the platform injects; they go straight to PLATFORM (the design's fast path). */
+export const PLATFORM_PREFIXES: readonly string[] = [
+  'You have a project usage percentage of',
+];
+
+/** Where a malformed classification goes: an explanation with retrieval is the least harmful answer. */
+export const DEFAULT_ROUTE: QueryType = 'RETRIEVAL';
+
+export type ClassifyOutcome =
+  | {
+      ok: true;
+      type: QueryType;
+      how: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default';
+      /** E008 errors of the malformed answers, if any. */
+      errors: ValidationError[];
+    }
+  | { ok: false; error: LlmError };
+
+/** Parses one answer: JSON, then the zod schema. Returns the error text verbatim on failure. Pure. */
+export function parseClassification(text: string): { ok: true; type: QueryType } | { ok: false; error: string } {
+  const trimmed = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
+  let data: unknown;
+  try {
+    data = JSON.parse(trimmed);
+  } catch (err) {
+    return { ok: false, error: `not JSON: ${(err as Error).message}` };
+  }
+  const parsed = ClassificationSchema.safeParse(data);
+  if (!parsed.success) return { ok: false, error: z.prettifyError(parsed.error) };
+  return { ok: true, type: parsed.data.type };
+}
+
+function malformed(answer: string, error: string): ValidationError {
+  return {
+    code: 'E008',
+    field: 'classification',
+    expected: JSON.stringify(CLASSIFICATION_JSON_SCHEMA),
+    received: answer.slice(0, 200),
+    severity: 'error',
+    message: error,
+  };
+}
+
+export interface ClassifyInput {
+  query: string;
+  forceType?: QueryType;
+  history?: readonly ConversationTurn[];
+}
+
+export async function classify(
+  llm: LlmPort,
+  model: string,
+  input: ClassifyInput,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<ClassifyOutcome> {
+  if (input.forceType) return { ok: true, type: input.forceType, how: 'forced', errors: [] };
+  const text = input.query.trimStart();
+  if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix))) return { ok: true, type: 'PLATFORM', how: 'fast-path', errors: [] };
+
+  const messages = classifyMessages(input.query, input.history);
+  const first = await llm.chat({ model, messages, format: CLASSIFICATION_JSON_SCHEMA, signal, maxTokens: 64 });
+  if (!first.ok) return first;
+  const parsed = parseClassification(first.value.text);
+  if (parsed.ok) return { ok: true, type: parsed.type, how: 'llm', errors: [] };
+
+  const errors = [malformed(first.value.text, parsed.error)];
+  logger.warn(`[ptvl] classifier answer malformed (${parsed.error.split('\n')[0]}) — asking once more`);
+  const second = await llm.chat({
+    model,
+    messages: classifyRepairMessages(messages, first.value.text, parsed.error),
+    format: CLASSIFICATION_JSON_SCHEMA,
+    signal,
+    maxTokens: 64,
+  });
+  if (!second.ok) return second;
+  const reparsed = parseClassification(second.value.text);
+  if (reparsed.ok) return { ok: true, type: reparsed.type, how: 'repaired', errors };
+  errors.push(malformed(second.value.text, reparsed.error));
+  logger.warn(`[ptvl] classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`);
+  return { ok: true, type: DEFAULT_ROUTE, how: 'default', errors };
+}

@@ -1,0 +1,78 @@
+/**
+ * The telemetry event: one JSON line per generation attempt, append-only.
+ * Telemetry observes and never influences generation: a sink failure is
+ * swallowed (and logged once), never returned to the pipeline.
+ */
+import type { QueryType, ValidationStatus } from '../contracts';
+import type { ErrorCode } from '../validation/contract';
+
+export const TELEMETRY_SCHEMA_VERSION = 1;
+
+/** What the parser said about this attempt's code. */
+export type AttemptVerdict = 'valid' | 'invalid' | 'unavailable' | 'skipped';
+
+export interface TelemetryErrorRecord {
+  code: ErrorCode;
+  field: string;
+  line?: number;
+  /** The rejected value (e.g. the hallucinated command name). */
+  received: string;
+  severity: 'error' | 'warning';
+}
+
+export interface AttemptEvent {
+  schema_version: number;
+  generation_id: string;
+  /** ISO 8601. */
+  timestamp: string;
+  attempt: number;
+  max_attempts: number;
+  query_type: QueryType;
+  verdict: AttemptVerdict;
+  errors: TelemetryErrorRecord[];
+  /** Set on the last attempt of a generation: true when its code is valid, false otherwise; null on earlier attempts. */
+  converged: boolean | null;
+  /** The generation's status as of this attempt (final on the last one). */
+  validation_status: ValidationStatus;
+  /** True on the generation's last attempt. */
+  final: boolean;
+  model: string;
+  temperature: number;
+  seed: number;
+  parser_version: string;
+  /** Milliseconds per node that ran for this attempt (classify, reformulate, retrieve, relevance, generate_code, validate_code, …). */
+  latencies_ms: Record<string, number>;
+  /** AVAP commands the attempt's code calls (for the normalized per-command rate). */
+  commands: string[];
+  retrieval_mode?: string;
+  relevance_retry?: boolean;
+  /** Why the run stopped retrying, on the last attempt. */
+  stop_reason?: string;
+  /** Set when the generation failed (LLM unreachable, cancelled …). */
+  error_code?: string;
+}
+
+/** Receives events; implementations must not throw into the pipeline. */
+export interface TelemetrySink {
+  record(event: AttemptEvent): void;
+  /** Resolves when everything recorded so far is on disk. */
+  flush(): Promise<void>;
+}
+
+export const nullTelemetry: TelemetrySink = { record: () => undefined, flush: async () => undefined };
+
+/** Keeps events in memory (tests, and the REST server's recent-events view). */
+export function memoryTelemetry(): TelemetrySink & { events: AttemptEvent[] } {
+  const events: AttemptEvent[] = [];
+  return { events, record: (e) => { events.push(e); }, flush: async () => undefined };
+}
+
+/** Names called like commands in AVAP code: `name(`, excluding block words. Pure. */
+export function calledNames(code: string): string[] {
+  const names = new Set<string>();
+  const stripped = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '').replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+  for (const match of stripped.matchAll(/(?<![\w.$])([A-Za-z_][\w]*)\s*\(/g)) {
+    if (match[1] && match[1] !== 'function') names.add(match[1]);
+  }
+  return [...names];
+}

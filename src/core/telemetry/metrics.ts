@@ -1,0 +1,175 @@
+/**
+ * Metrics over a telemetry log. Pure. Validation metrics count CODE_GENERATION
+ * generations whose first attempt got a parser verdict ("validated
+ * generations"); the status counts cover every CODE_GENERATION generation.
+ *
+ * - firstAttemptInvalidRate: validated generations whose attempt 1 was INVALID.
+ * - multiAttemptConvergenceRate: of those first-attempt-invalid generations,
+ *   the share whose last attempt was VALID.
+ * - meanAttemptsAmongConverged: mean attempts of generations that ended VALID.
+ * - nonConvergenceRate (separate): validated generations that ended
+ *   INVALID_UNRESOLVED.
+ * - rejectedValues: each rejected value (code + received token, e.g. a
+ *   hallucinated command) with its absolute count over attempts and the
+ *   number of distinct generations it appeared in.
+ * - perCommand: for each name the code called, attempts that used it, attempts
+ *   in which it was rejected, and the normalized rate rejected / used.
+ * - statusCounts: final validation_status per CODE_GENERATION generation.
+ */
+import type { ValidationStatus } from '../contracts';
+import type { AttemptEvent } from './events';
+
+export interface RejectedValue {
+  code: string;
+  value: string;
+  occurrences: number;
+  generations: number;
+}
+
+export interface CommandRate {
+  command: string;
+  usedInAttempts: number;
+  rejectedInAttempts: number;
+  rate: number;
+}
+
+export interface Metrics {
+  events: number;
+  skippedLines: number;
+  generations: number;
+  byQueryType: Record<string, number>;
+  codeGenerations: number;
+  validatedGenerations: number;
+  firstAttemptInvalid: number;
+  firstAttemptInvalidRate: number | null;
+  convergedAfterRetry: number;
+  multiAttemptConvergenceRate: number | null;
+  converged: number;
+  meanAttemptsAmongConverged: number | null;
+  nonConverged: number;
+  nonConvergenceRate: number | null;
+  rejectedValues: RejectedValue[];
+  perCommand: CommandRate[];
+  statusCounts: Record<ValidationStatus, number>;
+}
+
+const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+function mentions(received: string, command: string): boolean {
+  return received === command || received.startsWith(`${command}(`) || received.startsWith(`${command} (`);
+}
+
+export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0): Metrics {
+  const byGeneration = new Map<string, AttemptEvent[]>();
+  for (const e of events) {
+    const list = byGeneration.get(e.generation_id) ?? [];
+    list.push(e);
+    byGeneration.set(e.generation_id, list);
+  }
+  const byQueryType: Record<string, number> = {};
+  const statusCounts: Record<ValidationStatus, number> = { '': 0, INVALID_UNRESOLVED: 0, PARSER_UNAVAILABLE: 0 };
+  let codeGenerations = 0;
+  let validated = 0;
+  let firstInvalid = 0;
+  let convergedAfterRetry = 0;
+  let converged = 0;
+  let convergedAttempts = 0;
+  let nonConverged = 0;
+  const rejected = new Map<string, { code: string; value: string; occurrences: number; generations: Set<string> }>();
+  const commands = new Map<string, { used: number; rejected: number }>();
+
+  for (const [id, list] of byGeneration) {
+    const attempts = [...list].sort((a, b) => a.attempt - b.attempt);
+    const first = attempts[0] as AttemptEvent;
+    const last = attempts.find((a) => a.final) ?? (attempts[attempts.length - 1] as AttemptEvent);
+    byQueryType[first.query_type] = (byQueryType[first.query_type] ?? 0) + 1;
+    if (first.query_type !== 'CODE_GENERATION') continue;
+    codeGenerations += 1;
+    if (last.error_code !== 'cancelled') statusCounts[last.validation_status] = (statusCounts[last.validation_status] ?? 0) + 1;
+
+    for (const attempt of attempts) {
+      const blocking = attempt.errors.filter((e) => e.severity === 'error');
+      for (const error of blocking) {
+        const key = `${error.code}\u0000${error.received}`;
+        const entry = rejected.get(key) ?? { code: error.code, value: error.received, occurrences: 0, generations: new Set<string>() };
+        entry.occurrences += 1;
+        entry.generations.add(id);
+        rejected.set(key, entry);
+      }
+      for (const command of attempt.commands ?? []) {
+        const entry = commands.get(command) ?? { used: 0, rejected: 0 };
+        entry.used += 1;
+        if (blocking.some((e) => mentions(e.received, command))) entry.rejected += 1;
+        commands.set(command, entry);
+      }
+    }
+
+    if (first.verdict !== 'valid' && first.verdict !== 'invalid') continue;
+    validated += 1;
+    if (last.verdict === 'valid') {
+      converged += 1;
+      convergedAttempts += last.attempt;
+    }
+    if (first.verdict === 'invalid') {
+      firstInvalid += 1;
+      if (last.verdict === 'valid' && last.attempt > 1) convergedAfterRetry += 1;
+    }
+    if (last.validation_status === 'INVALID_UNRESOLVED') nonConverged += 1;
+  }
+
+  return {
+    events: events.length,
+    skippedLines,
+    generations: byGeneration.size,
+    byQueryType,
+    codeGenerations,
+    validatedGenerations: validated,
+    firstAttemptInvalid: firstInvalid,
+    firstAttemptInvalidRate: ratio(firstInvalid, validated),
+    convergedAfterRetry,
+    multiAttemptConvergenceRate: ratio(convergedAfterRetry, firstInvalid),
+    converged,
+    meanAttemptsAmongConverged: ratio(convergedAttempts, converged),
+    nonConverged,
+    nonConvergenceRate: ratio(nonConverged, validated),
+    rejectedValues: [...rejected.values()]
+      .map((r) => ({ code: r.code, value: r.value, occurrences: r.occurrences, generations: r.generations.size }))
+      .sort((a, b) => b.occurrences - a.occurrences || b.generations - a.generations || a.value.localeCompare(b.value)),
+    perCommand: [...commands.entries()]
+      .map(([command, c]) => ({ command, usedInAttempts: c.used, rejectedInAttempts: c.rejected, rate: c.used ? c.rejected / c.used : 0 }))
+      .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
+    statusCounts,
+  };
+}
+
+const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`);
+
+/** The human report of `metrics`. */
+export function renderMetrics(m: Metrics, source: string): string {
+  const lines: string[] = [];
+  lines.push(`Telemetry: ${source} — ${m.events} events, ${m.generations} generations${m.skippedLines ? `, ${m.skippedLines} unreadable line(s) skipped` : ''}`);
+  lines.push(`Query types: ${Object.entries(m.byQueryType).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  lines.push('');
+  lines.push(`Code generations: ${m.codeGenerations} (validated: ${m.validatedGenerations})`);
+  lines.push(`  first-attempt invalid rate     ${pct(m.firstAttemptInvalidRate)}  (${m.firstAttemptInvalid}/${m.validatedGenerations})`);
+  lines.push(`  multi-attempt convergence rate ${pct(m.multiAttemptConvergenceRate)}  (${m.convergedAfterRetry}/${m.firstAttemptInvalid})`);
+  lines.push(`  mean attempts among converged  ${m.meanAttemptsAmongConverged === null ? 'n/a' : m.meanAttemptsAmongConverged.toFixed(2)}  (${m.converged} converged)`);
+  lines.push(`  non-convergence rate           ${pct(m.nonConvergenceRate)}  (${m.nonConverged}/${m.validatedGenerations})`);
+  lines.push('');
+  lines.push('Final status:');
+  lines.push(`  "" (valid)          ${m.statusCounts['']}`);
+  lines.push(`  INVALID_UNRESOLVED  ${m.statusCounts.INVALID_UNRESOLVED}`);
+  lines.push(`  PARSER_UNAVAILABLE  ${m.statusCounts.PARSER_UNAVAILABLE}`);
+  lines.push('');
+  lines.push('Rejected values (occurrences / generations):');
+  if (!m.rejectedValues.length) lines.push('  none');
+  for (const r of m.rejectedValues.slice(0, 20)) lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}`);
+  lines.push('');
+  lines.push('Rejection rate per command (rejected / used attempts):');
+  const rejectedCommands = m.perCommand.filter((c) => c.rejectedInAttempts > 0);
+  if (!rejectedCommands.length) lines.push('  none');
+  for (const c of rejectedCommands.slice(0, 20)) {
+    lines.push(`  ${c.command.padEnd(28)} ${pct(c.rate).padStart(8)}  (${c.rejectedInAttempts}/${c.usedInAttempts})`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,65 @@
+/**
+ * Locating the built bundles (integration tests run after `npm run build`)
+ * and running the CLI as a child process.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Absolute path of dist/<name>; throws a clear message when the build is missing. */
+export function distFile(name: string): string {
+  const file = path.join(REPO_ROOT, 'dist', name);
+  if (!existsSync(file)) throw new Error(`${file} is missing — run 'npm run build' before the integration tests`);
+  return file;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** Kill the child after this many ms (a hung CLI fails the test instead of the suite). Default 20 s. */
+  killAfterMs?: number;
+  /** Called with each stdout chunk as it arrives. */
+  onStdout?: (chunk: string) => void;
+  /** Send SIGINT once `predicate(stdoutSoFar)` is true. */
+  interruptWhen?: (stdout: string) => boolean;
+}
+
+/** Runs `node dist/cli.js ...args` and collects its output. */
+export function runCliProcess(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const child = spawn(process.execPath, [distFile('cli.js'), ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let interrupted = false;
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    stdout += chunk;
+    options.onStdout?.(chunk);
+    if (!interrupted && options.interruptWhen?.(stdout)) {
+      interrupted = true;
+      child.kill('SIGINT');
+    }
+  });
+  child.stderr.on('data', (chunk: string) => { stderr += chunk; });
+  child.stdin.end(options.input ?? '');
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

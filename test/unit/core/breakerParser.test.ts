@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { BreakerParser, CANARY_FILENAME, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from '../../../src/core/parser/breakerParser';
+import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
+import { ManualClock, memoryLogger } from '../../../src/core/ports';
+import { validateAvap } from '../../../src/parser';
+
+/** An in-memory transport whose next results are scripted; records every call. */
+class FakeTransport implements ParserTransport {
+  calls: { source: string; filename: string }[] = [];
+  failing: TransportResult | undefined;
+  reconnects = 0;
+  pending: ((r: TransportResult) => void) | undefined;
+  hold = false;
+  async call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult> {
+    this.calls.push({ source, filename });
+    if (this.hold) {
+      return new Promise((resolve) => {
+        this.pending = resolve;
+        options.signal?.addEventListener('abort', () => resolve({ ok: false, kind: 'cancelled', message: 'cancelled' }), { once: true });
+      });
+    }
+    if (this.failing) return this.failing;
+    return { ok: true, result: validateAvap(source) };
+  }
+  reconnect() { this.reconnects += 1; }
+  close() { /* nothing to release */ }
+}
+
+const DOWN: TransportResult = { ok: false, kind: 'unavailable', message: 'connect ECONNREFUSED' };
+const SLOW: TransportResult = { ok: false, kind: 'timeout', message: 'deadline exceeded' };
+
+function setup(timeoutMs = 2000) {
+  const transport = new FakeTransport();
+  const clock = new ManualClock();
+  const logger = memoryLogger();
+  const parser = new BreakerParser(transport, { timeoutMs, threshold: 3, cooldownMs: 30_000, clock, logger });
+  return { transport, clock, logger, parser };
+}
+
+describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
+  it('returns the verdict, and an INVALID verdict is not a failure', async () => {
+    const { parser } = setup();
+    for (let i = 0; i < 5; i += 1) {
+      const outcome = await parser.validate('getSHA256(p, h)\n', 'a.avap');
+      assert.equal(outcome.kind, 'validated');
+      assert.equal(outcome.kind === 'validated' && outcome.result.valid, false);
+    }
+    assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 });
+  });
+
+  it('opens after 3 consecutive transport failures and then makes no call', async () => {
+    const { parser, transport, logger, clock } = setup();
+    transport.failing = DOWN;
+    const reasons: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const outcome = await parser.validate('addResult(x)', 'a.avap');
+      assert.equal(outcome.kind, 'unavailable');
+      if (outcome.kind === 'unavailable') reasons.push(outcome.reason);
+    }
+    assert.deepEqual(reasons, ['transport', 'transport', 'transport']);
+    const snapshot = parser.circuit();
+    assert.equal(snapshot.state, 'open');
+    assert.equal(snapshot.nextProbeAt, clock.now() + 30_000);
+    assert.equal(transport.calls.length, 3);
+    const skipped = await parser.validate('addResult(x)', 'a.avap');
+    assert.deepEqual(skipped.kind === 'unavailable' && skipped.reason, 'circuit-open');
+    assert.equal(transport.calls.length, 3, 'no call while open');
+    assert.ok(logger.lines.includes(LOG_SKIP));
+  });
+
+  it('counts deadline failures, and a success in between resets the count', async () => {
+    const { parser, transport } = setup();
+    transport.failing = SLOW;
+    await parser.validate('x = 1', 'a');
+    await parser.validate('x = 1', 'a');
+    assert.equal(parser.circuit().consecutiveFailures, 2);
+    transport.failing = undefined;
+    await parser.validate('x = 1', 'a');
+    assert.equal(parser.circuit().consecutiveFailures, 0);
+    transport.failing = SLOW;
+    const outcome = await parser.validate('x = 1', 'a');
+    assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'timeout');
+    assert.equal(parser.circuit().state, 'closed');
+  });
+
+  it('after the cooldown probes with the canary, closes, then validates the request', async () => {
+    const { parser, transport, clock, logger } = setup();
+    transport.failing = DOWN;
+    for (let i = 0; i < 3; i += 1) await parser.validate('addResult(x)', 'a.avap');
+    clock.advance(29_999);
+    await parser.validate('addResult(x)', 'a.avap');
+    assert.equal(transport.calls.length, 3, 'still cooling down');
+    clock.advance(1);
+    transport.failing = undefined;
+    const changes: string[] = [];
+    parser.onCircuitChange((s) => changes.push(s.state));
+    const outcome = await parser.validate('addResult(x)', 'user.avap');
+    assert.equal(outcome.kind, 'validated');
+    assert.deepEqual(transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME, 'user.avap']);
+    assert.equal(transport.reconnects, 1);
+    assert.equal(parser.circuit().state, 'closed');
+    assert.deepEqual(changes, ['half-open', 'closed']);
+    assert.ok(logger.lines.includes(LOG_HALF_OPEN));
+    assert.ok(logger.lines.includes(LOG_CLOSED));
+  });
+
+  it('a failed probe re-opens the circuit for another cooldown without sending the request', async () => {
+    const { parser, transport, clock } = setup();
+    transport.failing = DOWN;
+    for (let i = 0; i < 3; i += 1) await parser.validate('addResult(x)', 'a.avap');
+    clock.advance(30_000);
+    const outcome = await parser.validate('addResult(x)', 'user.avap');
+    assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'circuit-open');
+    assert.deepEqual(transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME]);
+    const snapshot = parser.circuit();
+    assert.equal(snapshot.state, 'open');
+    assert.equal(snapshot.nextProbeAt, clock.now() + 30_000);
+  });
+
+  it('a cancellation is neither a failure nor a success', async () => {
+    const { parser, transport } = setup();
+    transport.failing = DOWN;
+    await parser.validate('x = 1', 'a');
+    await parser.validate('x = 1', 'a');
+    transport.failing = undefined;
+    transport.hold = true;
+    const controller = new AbortController();
+    const pending = parser.validate('x = 1', 'a', controller.signal);
+    controller.abort();
+    const outcome = await pending;
+    assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'cancelled');
+    assert.equal(parser.circuit().consecutiveFailures, 2);
+    assert.equal(parser.circuit().state, 'closed');
+  });
+
+  it('timeout 0 disables validation: state disabled and never a call', async () => {
+    const { parser, transport } = setup(0);
+    const outcome = await parser.validate('x = 1', 'a');
+    assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'disabled');
+    assert.equal(parser.circuit().state, 'disabled');
+    assert.equal(transport.calls.length, 0);
+  });
+
+  it('a size refusal is reported as rejected and does not count', async () => {
+    const { parser, transport } = setup();
+    transport.failing = { ok: false, kind: 'rejected', message: 'too big' };
+    for (let i = 0; i < 4; i += 1) {
+      const outcome = await parser.validate('x = 1', 'a');
+      assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'rejected');
+    }
+    assert.equal(parser.circuit().state, 'closed');
+  });
+
+  it('resetCircuit closes an open circuit and forgets failures', async () => {
+    const { parser, transport } = setup();
+    transport.failing = DOWN;
+    for (let i = 0; i < 3; i += 1) await parser.validate('x = 1', 'a');
+    assert.equal(parser.circuit().state, 'open');
+    const seen: string[] = [];
+    parser.onCircuitChange((s) => seen.push(s.state));
+    parser.resetCircuit();
+    assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 });
+    assert.deepEqual(seen, ['closed']);
+    transport.failing = undefined;
+    assert.equal((await parser.validate('x = 1', 'a')).kind, 'validated');
+  });
+});
