@@ -17,6 +17,11 @@ describe('knowledge: the validated example pool', () => {
     }
   });
 
+  it('uses a validity check that rejects broken code (so the checks below are not vacuous)', () => {
+    assert.throws(() => assertCleanAvap('getSHA256(password, h)\naddResult(h)\n', 'invented name'), /not VALID/);
+    assert.throws(() => assertCleanAvap('startLoop(i, 1, 3)\n  addVar(x, i)\nend()\n', 'end() closing a loop'), /warnings/);
+  });
+
   it('every example is VALID under the current parser, without warnings', () => {
     for (const e of pool.examples) assertCleanAvap(e.code, `example ${e.id}`);
   });
