@@ -1,0 +1,71 @@
+/**
+ * The QualityValidator port: anything that can say how good an answer is.
+ * Adapters: `heuristic` (cheap patterns), `llm-judge` (one structured LLM
+ * call), `parser` (code: the AVAP parser's verdict) and `learned` (a trained
+ * model behind `LearnedModel`). A validator that could not assess reports a
+ * failure — never a score.
+ */
+import type { QueryType } from '../core/contracts';
+import type { DimensionName } from './rubric';
+
+export interface ContextPassage {
+  id?: string;
+  title: string;
+  text: string;
+}
+
+export interface QualityInput {
+  question: string;
+  /** The answer to assess (Markdown, possibly with code blocks). */
+  answer: string;
+  /** The retrieved documentation the answer should be grounded in. */
+  context: readonly ContextPassage[];
+  queryType?: QueryType;
+}
+
+export interface DimensionScore {
+  name: DimensionName | string;
+  /** 0.0–1.0 */
+  score: number;
+  weight: number;
+  /** Why (the judge's words, or the heuristic's finding). */
+  reason?: string;
+}
+
+export type ValidatorName = 'heuristic' | 'llm-judge' | 'parser' | 'learned';
+
+export interface QualityAssessment {
+  validator: ValidatorName;
+  /** Weighted sum of the dimensions, 0.0–1.0. */
+  composite: number;
+  threshold: number;
+  passed: boolean;
+  dimensions: DimensionScore[];
+  findings: string[];
+  /** The weakest dimension's hint, set when the answer did not pass. */
+  hint?: string;
+  /** The model that judged (judge and learned adapters). */
+  model?: string;
+}
+
+export type QualityFailureCode =
+  | 'judge-unavailable'
+  | 'judge-malformed'
+  | 'parser-unavailable'
+  | 'model-unavailable'
+  | 'cancelled';
+
+export interface QualityFailure {
+  validator: ValidatorName;
+  code: QualityFailureCode;
+  message: string;
+  /** Verbatim details (e.g. the malformed answer and the validation error). */
+  detail?: string;
+}
+
+export type QualityVerdict = { ok: true; assessment: QualityAssessment } | { ok: false; failure: QualityFailure };
+
+export interface QualityValidator {
+  readonly name: ValidatorName;
+  assess(input: QualityInput, signal?: AbortSignal): Promise<QualityVerdict>;
+}
