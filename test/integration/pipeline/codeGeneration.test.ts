@@ -1,0 +1,164 @@
+/**
+ * CODE_GENERATION end to end over real sockets: the scripted Ollama over
+ * HTTP, the real parser service over gRPC.
+ */
+import assert from 'node:assert/strict';
+import type { ResponseMessage } from '../../../src/core';
+import { CORRECTION_HEAD, CORRECTION_TAIL, correctionContext } from '../../../src/core/routing/prompts';
+import { validateAvap } from '../../../src/parser';
+import { lastUser } from '../../support/scriptedOllama';
+import {
+  fenced, FOREIGN_CODE, harness, INVALID_CODE, scriptReformulate, startWorld, stopWorld, task, VALID_CODE, type Harness, type World,
+} from './fixture';
+
+describe('pipeline: code generation over real sockets', function () {
+  let world: World;
+  let h: Harness | undefined;
+
+  before(async () => { world = await startWorld(); });
+  after(async () => { await stopWorld(world); });
+  beforeEach(() => {
+    world.ollama.reset();
+    world.proxy.setMode('pass');
+  });
+  afterEach(async () => {
+    await h?.assistant.dispose();
+    h = undefined;
+  });
+
+  it('valid on the first attempt: status "", one generation, one parser call, streamed messages', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const messages: ResponseMessage[] = [];
+    const result = await h.assistant.run({ query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+
+    assert.equal(result.error, undefined);
+    assert.equal(result.queryType, 'CODE_GENERATION');
+    assert.equal(result.classification, 'forced');
+    assert.equal(result.validationStatus, '');
+    assert.equal(result.code, VALID_CODE);
+    assert.equal(result.attempts.length, 1);
+    assert.equal(gen.used, 1);
+    assert.equal(h.transport.calls.length, 1);
+    assert.equal(h.transport.calls[0]?.source, VALID_CODE);
+    assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 0, 'a forced type skips the classifier');
+
+    const final = messages[messages.length - 1] as ResponseMessage;
+    assert.deepEqual(final, { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });
+    assert.ok(messages.slice(0, -1).every((m) => !m.is_final && m.attempt === 1));
+    assert.equal(messages.slice(0, -1).map((m) => m.text).join(''), fenced(VALID_CODE), 'the stream carries the whole answer');
+    // The search query the reformulation produced reached retrieval.
+    assert.deepEqual(h.knowledge.queries, ['encodeSHA256 addParam password']);
+    assert.ok(result.sources.some((s) => s.id === 'cmd-encodeSHA256::overview'));
+
+    const events = h.telemetry.events;
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.verdict, 'valid');
+    assert.equal(events[0]?.converged, true);
+    assert.equal(events[0]?.parser_version, validateAvap('').parserVersion);
+  });
+
+  it('invalid then fixed: status "", two attempts, the retry prompt carries the trace', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(INVALID_CODE) });
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const messages: ResponseMessage[] = [];
+    const result = await h.assistant.run({ query: 'hash the password', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+
+    assert.equal(result.validationStatus, '');
+    assert.equal(result.attempts.length, 2);
+    assert.equal(result.code, VALID_CODE);
+    const first = result.attempts[0];
+    assert.equal(first?.outcome.kind === 'validated' && first.outcome.result.valid, false);
+    assert.equal(h.transport.calls.length, 2);
+
+    const generations = world.ollama.calls('chat').filter(task('generate_code'));
+    assert.equal(generations.length, 2);
+    const retryPrompt = lastUser(generations[1] as never);
+    const expectedTrace = "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?";
+    assert.ok(retryPrompt.startsWith(correctionContext([expectedTrace])), retryPrompt);
+    assert.ok(retryPrompt.startsWith(`${CORRECTION_HEAD}\n${expectedTrace}\n${CORRECTION_TAIL}`));
+    assert.match(retryPrompt, /replace 'getSHA256' with 'encodeSHA256'/);
+    // The previous code goes back to the model as its own turn.
+    const retryMessages = (generations[1]?.body.messages ?? []) as { role: string; content: string }[];
+    assert.ok(retryMessages.some((m) => m.role === 'assistant' && m.content.includes('getSHA256(p, h)')));
+
+    // The response trace maps onto the lines of the answer text (prose, fence, then the code from line 3).
+    assert.equal(first?.responseTrace?.[0]?.line, 4);
+    assert.equal(first?.outcome.kind === 'validated' && first.outcome.result.trace[0]?.line, 2);
+
+    assert.deepEqual([...new Set(messages.filter((m) => !m.is_final).map((m) => m.attempt))], [1, 2]);
+    assert.deepEqual(h.telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.converged]), [[1, 'invalid', false, null], [2, 'valid', true, true]]);
+    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.code, e.received, e.line]), [['E001', 'getSHA256', 2]]);
+  });
+
+  it('invalid twice: INVALID_UNRESOLVED after exactly one retry (two parser calls, both INVALID)', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(FOREIGN_CODE) });
+    const result = await h.assistant.run({ query: 'hash it', forceType: 'CODE_GENERATION' });
+
+    assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
+    assert.equal(gen.used, 2, 'one retry, never more');
+    assert.equal(h.transport.calls.length, 2);
+    assert.equal(result.attempts.length, 2);
+    for (const attempt of result.attempts) {
+      assert.equal(attempt.outcome.kind === 'validated' && attempt.outcome.result.valid, false);
+    }
+    assert.equal(result.code, FOREIGN_CODE, 'the last candidate is returned');
+    const last = h.telemetry.events[h.telemetry.events.length - 1];
+    assert.equal(last?.validation_status, 'INVALID_UNRESOLVED');
+    assert.equal(last?.converged, false);
+    assert.ok(last?.errors.some((e) => e.code === 'E002'));
+  });
+
+  it('several fenced blocks are validated each and traces map back to response lines', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    const answer = `First read it:\n\`\`\`avap\naddParam(password, p)\n\`\`\`\nThen hash:\n\`\`\`\ngetSHA256(p, h)\naddResult(h)\n\`\`\``;
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: answer });
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
+    assert.equal(result.validationStatus, '');
+    assert.deepEqual(h.transport.calls.slice(0, 2).map((c) => c.source), ['addParam(password, p)', 'getSHA256(p, h)\naddResult(h)']);
+    const first = result.attempts[0];
+    assert.equal(first?.code, 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)');
+    assert.equal(first?.responseTrace?.[0]?.line, 7, 'line 7 of the answer holds getSHA256');
+    assert.equal(first?.outcome.kind === 'validated' && first.outcome.result.trace[0]?.line, 2, 'line 2 of the candidate program');
+  });
+
+  it('bare code without fences is validated too', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: VALID_CODE });
+    const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
+    assert.equal(result.validationStatus, '');
+    assert.deepEqual(h.transport.calls.map((c) => c.source), [VALID_CODE]);
+  });
+
+  it('a correction request starts at the retry step with the given trace', async () => {
+    h = await harness(world);
+    const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const trace = validateAvap(INVALID_CODE).trace;
+    const result = await h.assistant.run({ query: 'hash the password', correction: { code: INVALID_CODE, trace } });
+    assert.equal(result.validationStatus, '');
+    assert.equal(result.classification, 'correction');
+    assert.equal(gen.used, 1);
+    assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 0);
+    assert.equal(world.ollama.calls('chat').filter(task('reformulate')).length, 0);
+    const prompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[0] as never);
+    assert.ok(prompt.startsWith(correctionContext(["Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?"])));
+    assert.deepEqual(result.attempts.map((a) => a.attempt), [1, 2]);
+    assert.equal(h.transport.calls.length, 1, 'only the new candidate is sent to the parser');
+  });
+
+  it('a correction that is still invalid ends INVALID_UNRESOLVED without another retry', async () => {
+    h = await harness(world);
+    const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
+    const result = await h.assistant.run({ query: 'hash', correction: { code: INVALID_CODE, trace: validateAvap(INVALID_CODE).trace } });
+    assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
+    assert.equal(gen.used, 1);
+  });
+});
