@@ -1,9 +1,9 @@
 /** Shared AVAP question/context/answers for the quality tests. */
-import type { QualityInput } from '../../../src/quality';
+import type { ContextPassage, QualityInput } from '../../../src/quality';
 
 export const QUESTION = 'How do I hash a password parameter with SHA-256 in AVAP?';
 
-export const CONTEXT = [
+export const CONTEXT: ContextPassage[] = [
   {
     id: 'command-encodeSHA256::signature',
     title: 'encodeSHA256',
@@ -41,6 +41,6 @@ export const HALLUCINATED_ANSWER = [
   '```',
 ].join('\n');
 
-export function input(answer: string, context = CONTEXT): QualityInput {
+export function input(answer: string, context: ContextPassage[] = CONTEXT): QualityInput {
   return { question: QUESTION, answer, context, queryType: 'RETRIEVAL' };
 }
