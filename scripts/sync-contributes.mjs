@@ -1,26 +1,28 @@
 #!/usr/bin/env node
-// Writes `contributes` and `activationEvents` from scripts/contributes.mjs into package.json,
-// leaving every other field as it is. `--check` exits 1 when package.json is out of date.
+// Writes the editor's contribution points (each key of `contributes` in scripts/contributes.mjs)
+// and `activationEvents` into package.json, leaving every other field as it is — including
+// contribution points other work generates (e.g. languageModelTools).
+// `--check` exits 1 when package.json is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { activationEvents, contributes } from './contributes.mjs';
 
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
-const text = readFileSync(file, 'utf8');
-const pkg = JSON.parse(text);
-const same = JSON.stringify(pkg.contributes) === JSON.stringify(contributes)
-  && JSON.stringify(pkg.activationEvents) === JSON.stringify(activationEvents);
+const pkg = JSON.parse(readFileSync(file, 'utf8'));
+const current = pkg.contributes ?? {};
+const stale = Object.keys(contributes).filter((key) => JSON.stringify(current[key]) !== JSON.stringify(contributes[key]));
+const eventsStale = JSON.stringify(pkg.activationEvents) !== JSON.stringify(activationEvents);
 if (process.argv.includes('--check')) {
-  if (!same) {
-    console.error('package.json contributes/activationEvents differ from scripts/contributes.mjs — run node scripts/sync-contributes.mjs');
+  if (stale.length > 0 || eventsStale) {
+    console.error(`package.json differs from scripts/contributes.mjs in: ${[...stale, ...(eventsStale ? ['activationEvents'] : [])].join(', ')} — run node scripts/sync-contributes.mjs`);
     process.exit(1);
   }
   process.exit(0);
 }
-if (!same) {
+if (stale.length > 0 || eventsStale) {
   pkg.activationEvents = activationEvents;
-  pkg.contributes = contributes;
+  pkg.contributes = { ...current, ...contributes };
   writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
-  console.log('package.json: contributes and activationEvents updated');
+  console.log(`package.json updated: ${[...stale, ...(eventsStale ? ['activationEvents'] : [])].join(', ')}`);
 }

@@ -1,7 +1,12 @@
+/** Entry point: everything lives in src/editor; this file only hands over. */
 import type * as vscode from 'vscode';
+import type { AvapExtensionApi } from './editor/api';
+import { activateAvap, deactivateAvap } from './editor/activate';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Editor features are registered by later work; activation must stay cheap.
+export function activate(context: vscode.ExtensionContext): Promise<AvapExtensionApi | undefined> {
+  return activateAvap(context);
 }
 
-export function deactivate(): void {}
+export function deactivate(): Promise<void> {
+  return deactivateAvap();
+}

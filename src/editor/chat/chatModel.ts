@@ -1,0 +1,75 @@
+/**
+ * What the chat view shows for one answer, and the feedback record a thumbs
+ * up/down writes. Pure: the view provider sends these to the webview.
+ */
+import type { PipelineResult, ValidationStatus } from '../../core/contracts';
+import { lookForPipelineStatus } from '../status/statusLook';
+import { renderMarkdown } from './renderMarkdown';
+
+export interface AnswerView {
+  id: string;
+  html: string;
+  final: boolean;
+  route?: {
+    queryType: string;
+    sources: { title: string; score: string }[];
+    relevanceRetry: boolean;
+    attempts: number;
+  };
+  status?: { kind: string; icon: string; label: string };
+  error?: string;
+  generationId?: string;
+}
+
+/** A streaming answer: pieces accumulate per attempt; a new attempt starts the text afresh. */
+export class AnswerStream {
+  private text = '';
+  private attempt = 1;
+
+  constructor(readonly id: string) {}
+
+  push(piece: string, attempt = 1): void {
+    if (attempt !== this.attempt) {
+      this.attempt = attempt;
+      this.text = '';
+    }
+    this.text += piece;
+  }
+
+  view(): AnswerView {
+    return { id: this.id, html: renderMarkdown(this.text), final: false };
+  }
+}
+
+export function finalAnswerView(id: string, result: PipelineResult): AnswerView {
+  const view: AnswerView = {
+    id,
+    html: renderMarkdown(result.text || (result.code ? `\`\`\`avap\n${result.code}\n\`\`\`` : '')),
+    final: true,
+    route: {
+      queryType: result.queryType,
+      sources: result.sources.map((s) => ({ title: s.title, score: s.score.toFixed(3) })),
+      relevanceRetry: result.relevanceRetry,
+      attempts: result.attempts.length,
+    },
+    generationId: result.generationId,
+  };
+  const look = lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
+  if (look) view.status = look;
+  if (result.error) view.error = `${result.error.message} (${result.error.code})`;
+  return view;
+}
+
+export interface FeedbackRecord {
+  schema_version: 1;
+  timestamp: string;
+  generation_id: string;
+  vote: 'up' | 'down';
+  query_type: string;
+  validation_status: ValidationStatus;
+  query: string;
+}
+
+export function feedbackRecord(fields: Omit<FeedbackRecord, 'schema_version' | 'timestamp'>, now: Date): FeedbackRecord {
+  return { schema_version: 1, timestamp: now.toISOString(), ...fields };
+}

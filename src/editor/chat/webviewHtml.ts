@@ -1,0 +1,58 @@
+/**
+ * The HTML shells of the webviews, with a strict Content-Security-Policy:
+ * nothing by default, styles and scripts only from the extension's media/
+ * folder, and a script must also carry the per-load nonce. No inline script,
+ * no remote resource. Pure.
+ */
+import { randomBytes } from 'node:crypto';
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+export interface ShellOptions {
+  /** webview.cspSource */
+  cspSource: string;
+  nonce: string;
+  title: string;
+  styleUris: string[];
+  /** Omit for a page without any script. */
+  scriptUri?: string;
+  body: string;
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string, withScript: boolean): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    withScript ? `script-src 'nonce-${nonce}'` : "script-src 'none'",
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export function webviewShell(options: ShellOptions): string {
+  const csp = contentSecurityPolicy(options.cspSource, options.nonce, options.scriptUri !== undefined);
+  const styles = options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeAttr(uri)}">`).join('\n  ');
+  const script = options.scriptUri ? `<script nonce="${escapeAttr(options.nonce)}" src="${escapeAttr(options.scriptUri)}"></script>` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  ${styles}
+  <title>${escapeAttr(options.title)}</title>
+</head>
+<body>
+${options.body}
+${script}
+</body>
+</html>`;
+}

@@ -1,0 +1,200 @@
+/**
+ * AVAP: Generate Code…, AVAP: Regenerate with Trace, and accepting a preview.
+ * Generated code is only ever shown and inserted as text; it is never run.
+ *
+ * Both commands take optional arguments so keybindings and tests can drive
+ * them without dialogs: generate `{ request, accept: 'editor' | 'new' | 'none' }`,
+ * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
+ */
+import * as vscode from 'vscode';
+import type { PipelineRequest, PipelineResult, ValidationStatus } from '../../core/contracts';
+import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
+import type { OutputLog } from '../output/outputLog';
+import type { AssistantService } from '../services/assistantService';
+import type { ParserConnection } from '../services/parserConnection';
+import { lookForPipelineStatus } from '../status/statusLook';
+import type { GeneratedDocuments } from './generatedDocuments';
+import { ACCEPT_COMMAND } from './statusCodeLens';
+
+export interface GenerateDeps {
+  assistant: AssistantService;
+  parser: ParserConnection;
+  diagnostics: DiagnosticsController;
+  generated: GeneratedDocuments;
+  output: OutputLog;
+}
+
+export interface GenerateOutcome {
+  status: ValidationStatus | 'error' | 'cancelled';
+  code: string;
+  previewUri?: string;
+  acceptedUri?: string;
+  error?: string;
+}
+
+export interface RegenerateOutcome {
+  status: ValidationStatus | 'already-valid' | 'no-trace' | 'error' | 'cancelled' | 'not-applied';
+  code: string;
+  applied: boolean;
+  error?: string;
+}
+
+function statusText(status: ValidationStatus, hasCode: boolean): string {
+  return lookForPipelineStatus(status, hasCode)?.label ?? 'AVAP: no code in the answer';
+}
+
+/** Runs the pipeline with a cancellable progress notification; cancel reaches Ollama and the gRPC call. */
+async function runWithProgress(
+  deps: GenerateDeps,
+  title: string,
+  request: PipelineRequest,
+  onPiece: (text: string) => void,
+): Promise<PipelineResult> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    let text = '';
+    let attempt = 1;
+    try {
+      return await deps.assistant.run(request, {
+        signal: controller.signal,
+        onMessage: (message) => {
+          if (message.is_final) return;
+          if ((message.attempt ?? 1) !== attempt) {
+            attempt = message.attempt ?? 1;
+            text = '';
+            progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
+          }
+          text += message.text;
+          onPiece(text);
+          progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
+        },
+      });
+    } finally {
+      cancel.dispose();
+    }
+  });
+}
+
+export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable {
+  const { generated, output } = deps;
+
+  async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const entry = generated.get(previewUri);
+    if (!entry || entry.status === undefined) return undefined;
+    const target = entry.target;
+    if (target) {
+      const doc = await vscode.workspace.openTextDocument(target.uri);
+      if (doc.version !== target.version) {
+        void vscode.window.showWarningMessage('AVAP: the document changed since the code was generated; nothing was replaced.');
+        return undefined;
+      }
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, target.range, entry.content);
+      if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+      await vscode.window.showTextDocument(doc, { preview: false });
+      return doc.uri;
+    }
+    const doc = await vscode.workspace.openTextDocument({ language: 'avap', content: entry.content });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return doc.uri;
+  }
+
+  async function generate(args?: { request?: string; accept?: 'editor' | 'new' | 'none' }): Promise<GenerateOutcome | undefined> {
+    const request = args?.request ?? await vscode.window.showInputBox({
+      title: 'AVAP: Generate Code',
+      prompt: 'Describe the endpoint logic to generate',
+      placeHolder: 'e.g. return the SHA-256 of the "password" parameter',
+      ignoreFocusOut: true,
+    });
+    if (!request?.trim()) return undefined;
+    const active = vscode.window.activeTextEditor;
+    const target = args?.accept === 'new' || !active || !isAvapDocument(active.document) || active.document.uri.scheme === 'avap-generated'
+      ? undefined
+      : { uri: active.document.uri, range: active.selection, version: active.document.version };
+    const previewUri = generated.create('generated', { content: '', request, target });
+    const showPreview = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true })
+      .then(undefined, () => undefined);
+    output.info(`generate: ${request}`);
+    const result = await runWithProgress(deps, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
+      generated.update(previewUri, { content: text });
+    });
+    await showPreview;
+    if (result.error) {
+      generated.update(previewUri, { content: `// ${result.error.message}\n`, status: '' });
+      if (result.error.code === 'cancelled') return { status: 'cancelled', code: '' };
+      void vscode.window.showErrorMessage(`AVAP: ${result.error.message}`, 'Show Output').then((c) => c && output.show());
+      return { status: 'error', code: '', error: result.error.message, previewUri: previewUri.toString() };
+    }
+    generated.update(previewUri, { content: result.code || result.text, status: result.validationStatus });
+    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: previewUri.toString() };
+    const label = statusText(result.validationStatus, result.code !== '');
+    output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
+    if (args?.accept === 'editor' || args?.accept === 'new') {
+      outcome.acceptedUri = (await accept(previewUri))?.toString();
+    } else if (args?.accept !== 'none') {
+      void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document').then(async (choice) => {
+        if (choice) await accept(previewUri);
+      });
+    }
+    return outcome;
+  }
+
+  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean }): Promise<RegenerateOutcome | undefined> {
+    const given = arg instanceof vscode.Uri ? arg : typeof arg?.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg?.uri;
+    const autoAccept = !(arg instanceof vscode.Uri) && arg?.accept === true;
+    const editor = given
+      ? vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === given.toString())
+      : vscode.window.activeTextEditor;
+    const doc = editor?.document ?? (given ? await vscode.workspace.openTextDocument(given) : undefined);
+    if (!doc || !isAvapDocument(doc)) {
+      void vscode.window.showInformationMessage('AVAP: open an .avap document to regenerate it.');
+      return undefined;
+    }
+    // Context is computed now: the current text (or selection) and a fresh trace.
+    const selection = editor && !editor.selection.isEmpty ? editor.selection : undefined;
+    const range = selection ?? new vscode.Range(0, 0, doc.lineCount, 0);
+    const code = doc.getText(range);
+    const version = doc.version;
+    const name = doc.uri.path.split('/').pop() ?? 'document.avap';
+    const outcome = await deps.parser.validate(code, name);
+    if (outcome.kind === 'unavailable') {
+      void vscode.window.showWarningMessage(`AVAP: cannot regenerate with a trace — the parser is unavailable (${outcome.detail}).`);
+      return { status: 'no-trace', code, applied: false, error: outcome.detail };
+    }
+    if (outcome.result.valid) {
+      void vscode.window.showInformationMessage('AVAP: the parser accepts this code; nothing to correct.');
+      return { status: 'already-valid', code, applied: false };
+    }
+    output.info(`regenerate with trace: ${name}, ${outcome.result.trace.length} trace entr${outcome.result.trace.length === 1 ? 'y' : 'ies'}`);
+    const target = { uri: doc.uri, range: doc.validateRange(range), version };
+    const correctedUri = generated.create('corrected', { content: '', request: `correct ${name}`, target });
+    const result = await runWithProgress(deps, 'AVAP: regenerating with the parser trace', {
+      query: `Correct the AVAP code of ${name} so that the parser accepts it.`,
+      forceType: 'CODE_GENERATION',
+      correction: { code, trace: outcome.result.trace },
+      filename: name,
+    }, (text) => generated.update(correctedUri, { content: text }));
+    if (result.error) {
+      if (result.error.code === 'cancelled') return { status: 'cancelled', code, applied: false };
+      void vscode.window.showErrorMessage(`AVAP: ${result.error.message}`, 'Show Output').then((c) => c && output.show());
+      return { status: 'error', code, applied: false, error: result.error.message };
+    }
+    const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
+    generated.update(correctedUri, { content: corrected, status: result.validationStatus });
+    const originalUri = generated.create('original', { content: code, status: '', request: '' });
+    const label = statusText(result.validationStatus, corrected !== '');
+    await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
+    const applied = autoAccept
+      ? (await accept(correctedUri)) !== undefined
+      : await vscode.window.showInformationMessage(`Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
+        .then(async (choice) => choice === 'Accept' && (await accept(correctedUri)) !== undefined);
+    return { status: applied || !autoAccept ? result.validationStatus : 'not-applied', code: corrected, applied };
+  }
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('avap.generateCode', generate),
+    vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
+    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: vscode.Uri) => (await accept(uri))?.toString()),
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * CodeLens labels at the top of AVAP documents: the status of generated code
+ * in a preview (valid / invalid / unvalidated) with its accept actions, and an
+ * "unvalidated" label on any document the parser could not check, until it is
+ * validated.
+ */
+import * as vscode from 'vscode';
+import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
+import { lookForPipelineStatus, LABEL_UNAVAILABLE } from '../status/statusLook';
+import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
+
+export const ACCEPT_COMMAND = 'avap.acceptGenerated';
+
+export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly diagnostics: DiagnosticsController, private readonly generated: GeneratedDocuments) {
+    this.subscriptions = [diagnostics.onDidChange(() => this.changed.fire()), generated.onDidChange(() => this.changed.fire())];
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const lenses: vscode.CodeLens[] = [];
+    if (document.uri.scheme === GENERATED_SCHEME) {
+      const entry = this.generated.get(document.uri);
+      if (!entry) return [];
+      if (entry.status === undefined) {
+        lenses.push(new vscode.CodeLens(top, { title: '$(sync~spin) AVAP: generating…', command: '' }));
+        return lenses;
+      }
+      const look = lookForPipelineStatus(entry.status, entry.content.trim() !== '');
+      const label = look ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}` : 'AVAP: no code in the answer';
+      lenses.push(new vscode.CodeLens(top, { title: label, command: entry.status === 'PARSER_UNAVAILABLE' ? 'avap.resetParserCircuit' : '' }));
+      if (!document.uri.path.startsWith('/original-')) {
+        lenses.push(new vscode.CodeLens(top, {
+          title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
+          command: ACCEPT_COMMAND, arguments: [document.uri],
+        }));
+      }
+      return lenses;
+    }
+    const verdict = this.diagnostics.verdict(document.uri);
+    if (verdict?.state.kind === 'unavailable' && verdict.version === document.version) {
+      lenses.push(new vscode.CodeLens(top, {
+        title: `$(debug-disconnect) ${LABEL_UNAVAILABLE}`,
+        tooltip: `Not validated: ${verdict.state.detail}. Click to reset the parser circuit and validate again.`,
+        command: 'avap.resetParserCircuit',
+      }));
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The body of the "Validation Metrics" webview: numbers and SVG bar charts
+ * drawn here (no chart library, no script). Pure; every text is escaped.
+ */
+import type { Metrics } from '../../core/telemetry/metrics';
+
+const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)} %`);
+
+export interface Bar {
+  label: string;
+  value: number;
+  /** Text after the bar; default the value. */
+  note?: string;
+  kind?: 'valid' | 'invalid' | 'unavailable' | 'neutral';
+}
+
+/** A horizontal bar chart as an SVG element; `max` defaults to the largest value. */
+export function barChart(title: string, bars: readonly Bar[], max?: number): string {
+  const width = 520;
+  const labelWidth = 190;
+  const barArea = width - labelWidth - 90;
+  const rowHeight = 24;
+  const height = Math.max(1, bars.length) * rowHeight + 8;
+  const top = max ?? Math.max(1, ...bars.map((b) => b.value));
+  const rows = bars.map((bar, i) => {
+    const y = 4 + i * rowHeight;
+    const w = top > 0 ? Math.max(bar.value > 0 ? 2 : 0, Math.round((bar.value / top) * barArea)) : 0;
+    return `<g class="bar ${bar.kind ?? 'neutral'}">`
+      + `<text x="${labelWidth - 8}" y="${y + 16}" text-anchor="end">${esc(bar.label)}</text>`
+      + `<rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 8}" rx="2"></rect>`
+      + `<text x="${labelWidth + w + 6}" y="${y + 16}">${esc(bar.note ?? String(bar.value))}</text></g>`;
+  }).join('');
+  const empty = bars.length === 0 ? `<text x="8" y="18">no data yet</text>` : '';
+  return `<figure><figcaption>${esc(title)}</figcaption>`
+    + `<svg role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${rows}${empty}</svg></figure>`;
+}
+
+export function metricsBody(metrics: Metrics, source: string): string {
+  const status = metrics.statusCounts;
+  const tiles = [
+    ['generations', String(metrics.generations)],
+    ['code generations', String(metrics.codeGenerations)],
+    ['validated', String(metrics.validatedGenerations)],
+    ['first-attempt invalid', pct(metrics.firstAttemptInvalidRate)],
+    ['converged after retry', pct(metrics.multiAttemptConvergenceRate)],
+    ['mean attempts (converged)', metrics.meanAttemptsAmongConverged === null ? '—' : metrics.meanAttemptsAmongConverged.toFixed(2)],
+    ['non-convergence', pct(metrics.nonConvergenceRate)],
+  ].map(([label, value]) => `<div class="tile"><div class="value">${esc(value ?? '')}</div><div class="label">${esc(label ?? '')}</div></div>`).join('');
+
+  const statusChart = barChart('Final validation status (CODE_GENERATION)', [
+    { label: 'valid', value: status[''] ?? 0, kind: 'valid' },
+    { label: 'INVALID_UNRESOLVED', value: status.INVALID_UNRESOLVED ?? 0, kind: 'invalid' },
+    { label: 'PARSER_UNAVAILABLE', value: status.PARSER_UNAVAILABLE ?? 0, kind: 'unavailable' },
+  ]);
+  const rateChart = barChart('Rates', [
+    { label: 'first-attempt invalid', value: metrics.firstAttemptInvalidRate ?? 0, note: pct(metrics.firstAttemptInvalidRate), kind: 'invalid' },
+    { label: 'converged after retry', value: metrics.multiAttemptConvergenceRate ?? 0, note: pct(metrics.multiAttemptConvergenceRate), kind: 'valid' },
+    { label: 'non-convergence', value: metrics.nonConvergenceRate ?? 0, note: pct(metrics.nonConvergenceRate), kind: 'invalid' },
+  ], 1);
+  const rejected = barChart('Most rejected values (occurrences · generations)', metrics.rejectedValues.slice(0, 10).map((r) => ({
+    label: r.value.length > 28 ? `${r.value.slice(0, 27)}…` : r.value,
+    value: r.occurrences,
+    note: `${r.occurrences} · ${r.generations} gen. (${r.code})`,
+    kind: 'invalid' as const,
+  })));
+  const perCommand = barChart('Rejection rate per command (rejected / used)', [...metrics.perCommand]
+    .filter((c) => c.rejectedInAttempts > 0)
+    .sort((a, b) => b.rate - a.rate)
+    .slice(0, 10)
+    .map((c) => ({ label: c.command, value: c.rate, note: `${pct(c.rate)} (${c.rejectedInAttempts}/${c.usedInAttempts})`, kind: 'invalid' as const })), 1);
+  const skipped = metrics.skippedLines > 0 ? `<p class="note">${metrics.skippedLines} unreadable line(s) skipped.</p>` : '';
+  return `<h1>AVAP validation metrics</h1>
+<p class="source">From ${esc(source)} · ${metrics.events} event(s)</p>${skipped}
+<section class="tiles">${tiles}</section>
+<section class="charts">${statusChart}${rateChart}${rejected}${perCommand}</section>`;
+}

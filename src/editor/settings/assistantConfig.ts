@@ -1,0 +1,34 @@
+/** The editor's settings as the core's AssistantConfig. Pure. */
+import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core/config';
+import type { EditorSettings } from './editorSettings';
+
+export interface ConfigExtras {
+  /** From SecretStorage, never from settings. */
+  esApiKey?: string;
+  /** Where telemetry goes when `avap.telemetry.file` is empty. */
+  defaultTelemetryFile: string;
+}
+
+export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras): AssistantConfig {
+  return mergeConfig(defaultConfig(), {
+    parser: {
+      url: settings.parser.url || undefined,
+      timeoutMs: Math.round(settings.parser.timeoutSeconds * 1000),
+      breakerThreshold: settings.parser.breakerThreshold,
+      breakerCooldownMs: Math.round(settings.parser.breakerCooldownSeconds * 1000),
+    },
+    ollama: {
+      host: settings.ollama.url,
+      model: settings.ollama.model,
+      conversationalModel: settings.ollama.conversationalModel,
+      embeddingModel: settings.ollama.embeddingModel,
+    },
+    retrieval: {
+      esUrl: settings.elasticsearch.url || undefined,
+      esIndex: settings.elasticsearch.index,
+      esApiKey: extras.esApiKey || undefined,
+    },
+    relevance: { mode: settings.relevance.mode, cosineThreshold: settings.relevance.cosineThreshold },
+    telemetry: { file: settings.telemetry.file || extras.defaultTelemetryFile },
+  });
+}

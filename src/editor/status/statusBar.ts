@@ -1,0 +1,76 @@
+/**
+ * The status bar item: the validation state of the active AVAP editor in one
+ * of three looks (valid / invalid / unavailable), plus pending and disabled.
+ */
+import * as vscode from 'vscode';
+import type { ParserPort } from '../../core/contracts';
+import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
+import { statusLook, type StatusLook } from './statusLook';
+
+export const STATUS_ITEM_ID = 'avap.validationStatus';
+
+export class ValidationStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private current: StatusLook | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly diagnostics: DiagnosticsController, private readonly parser: ParserPort) {
+    this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
+    this.item.name = 'AVAP Validation';
+    this.disposables.push(
+      this.item,
+      vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      diagnostics.onDidChange(() => this.refresh()),
+      { dispose: parser.onCircuitChange(() => this.refresh()) },
+    );
+    this.refresh();
+  }
+
+  /** What the item shows now (undefined when hidden), for the extension API and tests. */
+  look(): StatusLook | undefined {
+    return this.current;
+  }
+
+  refresh(): void {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || !isAvapDocument(doc)) {
+      this.current = undefined;
+      this.item.hide();
+      this.setTicker(false);
+      return;
+    }
+    const verdict = this.diagnostics.verdict(doc.uri);
+    const state = this.diagnostics.isPending(doc.uri) && (!verdict || verdict.version !== doc.version)
+      ? { kind: 'pending' as const }
+      : verdict?.state ?? { kind: 'pending' as const };
+    const circuit = this.parser.circuit();
+    const look = statusLook(state, circuit, Date.now());
+    this.current = look;
+    this.item.text = `$(${look.icon}) ${look.label}`;
+    this.item.tooltip = look.tooltip;
+    this.item.backgroundColor = look.background ? new vscode.ThemeColor(`statusBarItem.${look.background}Background`) : undefined;
+    this.item.accessibilityInformation = { label: look.label };
+    this.item.command = look.kind === 'invalid'
+      ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
+      : look.kind === 'unavailable'
+        ? { title: 'Reset parser circuit', command: 'avap.resetParserCircuit' }
+        : { title: 'Show AVAP output', command: 'avap.showOutput' };
+    this.item.show();
+    // Keep the "next probe in N s" tooltip current while the circuit is open.
+    this.setTicker(look.kind === 'unavailable' && circuit.state === 'open');
+  }
+
+  private setTicker(on: boolean): void {
+    if (on && !this.ticker) this.ticker = setInterval(() => this.refresh(), 1000);
+    if (!on && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  dispose(): void {
+    this.setTicker(false);
+    for (const d of this.disposables) d.dispose();
+  }
+}

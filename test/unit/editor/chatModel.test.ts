@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import type { PipelineResult } from '../../../src/core/contracts';
+import { AnswerStream, feedbackRecord, finalAnswerView } from '../../../src/editor/chat/chatModel';
+
+const result = (over: Partial<PipelineResult>): PipelineResult => ({
+  queryType: 'CODE_GENERATION', text: 'Here:\n\n```avap\naddVar(a, 1)\n```', code: 'addVar(a, 1)', validationStatus: '',
+  attempts: [{ attempt: 1, code: 'addVar(a, 1)', outcome: { kind: 'skipped' } }], sources: [{ id: 'c1', title: 'addVar', score: 0.51234 }],
+  relevanceRetry: false, generationId: 'g-1', ...over,
+});
+
+describe('editor: chat answers', () => {
+  it('streams pieces and starts afresh on the retry attempt', () => {
+    const stream = new AnswerStream('a1');
+    stream.push('first ');
+    stream.push('try', 1);
+    assert.match(stream.view().html, /first try/);
+    stream.push('second', 2);
+    assert.doesNotMatch(stream.view().html, /first/);
+    assert.match(stream.view().html, /second/);
+    assert.equal(stream.view().final, false);
+  });
+
+  it('shows route, sources and the validation status in the editor\'s looks', () => {
+    const view = finalAnswerView('a1', result({ validationStatus: 'INVALID_UNRESOLVED', relevanceRetry: true }));
+    assert.equal(view.final, true);
+    assert.deepEqual(view.route, { queryType: 'CODE_GENERATION', sources: [{ title: 'addVar', score: '0.512' }], relevanceRetry: true, attempts: 1 });
+    assert.equal(view.status?.kind, 'invalid');
+    assert.equal(finalAnswerView('a', result({ validationStatus: 'PARSER_UNAVAILABLE' })).status?.label, 'AVAP: unvalidated — parser unavailable');
+    assert.equal(finalAnswerView('a', result({ code: '', queryType: 'RETRIEVAL', text: 'prose' })).status, undefined);
+  });
+
+  it('reports failures', () => {
+    const view = finalAnswerView('a', result({ text: '', code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running' } }));
+    assert.equal(view.error, 'Ollama is not running (llm-unreachable)');
+  });
+
+  it('writes a feedback record with the generation id', () => {
+    const record = feedbackRecord({ generation_id: 'g-1', vote: 'down', query_type: 'RETRIEVAL', validation_status: '', query: 'q' }, new Date(0));
+    assert.deepEqual(record, { schema_version: 1, timestamp: '1970-01-01T00:00:00.000Z', generation_id: 'g-1', vote: 'down', query_type: 'RETRIEVAL', validation_status: '', query: 'q' });
+  });
+});

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { computeMetrics } from '../../../src/core/telemetry/metrics';
+import { parseTelemetry } from '../../../src/core/telemetry/read';
+import { barChart, metricsBody } from '../../../src/editor/metrics/metricsHtml';
+
+describe('editor: metrics view', () => {
+  it('draws bars proportional to their values', () => {
+    const svg = barChart('t', [{ label: 'a', value: 4 }, { label: 'b', value: 2 }, { label: 'c', value: 0 }]);
+    const widths = [...svg.matchAll(/<rect [^>]*width="(\d+)"/g)].map((m) => Number(m[1]));
+    assert.equal(widths.length, 3);
+    assert.equal(widths[0], 2 * (widths[1] ?? 0));
+    assert.equal(widths[2], 0);
+    assert.match(barChart('empty', []), /no data yet/);
+  });
+
+  it('escapes values taken from the log', () => {
+    const svg = barChart('t', [{ label: '<script>x</script>', value: 1 }]);
+    assert.doesNotMatch(svg, /<script>/);
+    assert.match(svg, /&lt;script&gt;/);
+  });
+
+  it('renders an empty log without failing', () => {
+    const body = metricsBody(computeMetrics([], 0), '/tmp/none.jsonl');
+    assert.match(body, /AVAP validation metrics/);
+    assert.match(body, /0 event\(s\)/);
+  });
+
+  it('renders a real log: status counts, rates and rejected values', () => {
+    const event = (generation: string, attempt: number, verdict: string, status: string, final: boolean, errors: object[] = []) => JSON.stringify({
+      schema_version: 1, generation_id: generation, timestamp: '2026-01-01T00:00:00Z', attempt, max_attempts: 2, query_type: 'CODE_GENERATION',
+      verdict, errors, converged: final ? verdict === 'valid' : null, validation_status: status, final, model: 'm', temperature: 0, seed: 1,
+      parser_version: 'p', latencies_ms: {}, commands: ['getSHA256'],
+    });
+    const bad = [{ code: 'E001', field: 'command', received: 'getSHA256', severity: 'error', line: 1 }];
+    const log = [
+      event('g1', 1, 'invalid', '', false, bad), event('g1', 2, 'valid', '', true),
+      event('g2', 1, 'invalid', 'INVALID_UNRESOLVED', false, bad), event('g2', 2, 'invalid', 'INVALID_UNRESOLVED', true, bad),
+      '{"torn":',
+    ].join('\n');
+    const parsed = parseTelemetry(log);
+    const body = metricsBody(computeMetrics(parsed.events, parsed.skipped.length), 'log.jsonl');
+    assert.match(body, /1 unreadable line\(s\) skipped/);
+    assert.match(body, /getSHA256/);
+    assert.match(body, /INVALID_UNRESOLVED/);
+    assert.match(body, /100\.0 %/);
+  });
+});
