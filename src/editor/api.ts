@@ -20,6 +20,8 @@ export interface AvapExtensionApi {
     /** Asks the webview to click its first link (the link then comes back through the extension's check). */
     clickFirstLink(): Promise<void>;
     openedLinks(): string[];
+    /** Clicks thumbs up/down on the last answer, in the webview. */
+    vote(vote: 'up' | 'down'): Promise<void>;
   };
   /** Files the extension writes. */
   files: { telemetry(): string; feedback(): string };

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { avapApi, closeAllEditors, openAvap, parserDiagnostics, waitFor } from './support/vscodeHelpers';
+import { avapApi, closeAllEditors, openAvap, openUntitledAvap, parserDiagnostics, waitFor } from './support/vscodeHelpers';
 
 describe('diagnostics from the real parser service', () => {
-  after(closeAllEditors);
+  afterEach(closeAllEditors);
 
   it('activates on an .avap file and reports the parser trace as diagnostics', async () => {
     const editor = await openAvap('invalid.avap');
@@ -28,6 +28,69 @@ describe('diagnostics from the real parser service', () => {
     assert.equal(code.target.scheme, 'avap-trace');
 
     assert.equal(loop.range.start.line, 5);
+    assert.deepEqual([loop.range.start.character, loop.range.end.character], [0, 21]);
     assert.equal((loop.code as { value: string }).value, 'unexpected_construct');
+
+    // The code links to a read-only document with the whole trace in its text form.
+    const trace = await vscode.workspace.openTextDocument(code.target);
+    assert.match(trace.getText(), /^Line 5: 'getSHA256' not defined — did you mean 'encodeSHA256'\?$/m);
+    assert.match(trace.getText(), /^Line 6: unexpected construct 'for i in range\(\.\.\.\)'/m);
+  });
+
+  it('applies the parser suggestion as a quick fix, without a model call', async () => {
+    const editor = await openUntitledAvap('addParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n');
+    await avapApi();
+    const [diagnostic] = await waitFor('a diagnostic', () => {
+      const found = parserDiagnostics(editor.document.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    assert.ok(diagnostic);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, diagnostic.range);
+    const titles = actions.map((a) => a.title);
+    assert.ok(titles.includes("Replace 'getSHA256' with 'encodeSHA256'"), titles.join(' | '));
+    assert.ok(titles.some((t) => t.startsWith('Regenerate with Trace')), titles.join(' | '));
+    const fix = actions.find((a) => a.title.startsWith('Replace'));
+    assert.ok(fix?.edit && fix.isPreferred);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit));
+    assert.equal(editor.document.lineAt(1).text, 'encodeSHA256(p, h)');
+    await waitFor('diagnostics to clear after the fix', () => (parserDiagnostics(editor.document.uri).length === 0 ? true : undefined));
+  });
+
+  it('follows typing: results keyed to the version, never an older verdict over a newer one', async () => {
+    const editor = await openUntitledAvap('addVar(a, 1)\naddResult(a)\n');
+    const api = await avapApi();
+    await waitFor('valid status', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
+    // A burst of edits: broken, then fixed again; only the last version's verdict may stay.
+    for (const text of ['addVar(a, 1)\ngetSHA256(a, b)\n', 'addVar(a, 1)\nfor x in y:\n', 'addVar(a, 1)\naddResult(a)\n']) {
+      await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
+    }
+    await waitFor('the final version validated', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(parserDiagnostics(editor.document.uri).length, 0);
+    assert.equal(api.statusLook()?.kind, 'valid');
+
+    await editor.edit((edit) => edit.insert(new vscode.Position(editor.document.lineCount, 0), 'getSHA256(a, b)\n'));
+    await waitFor('the error of the newest version', () => (parserDiagnostics(editor.document.uri).length === 1 ? true : undefined));
+    assert.equal(api.statusLook()?.kind, 'invalid');
+  });
+
+  it('validates on open and clears diagnostics when the document is closed', async () => {
+    const editor = await openAvap('invalid.avap');
+    const uri = editor.document.uri;
+    await waitFor('diagnostics on open', () => (parserDiagnostics(uri).length > 0 ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    // The document object stays alive for a while after its editor closes; VS Code closes it then.
+    await waitFor('diagnostics cleared on close', () => (parserDiagnostics(uri).length === 0 ? true : undefined), 60_000);
+  });
+
+  it('offers hover documentation and completion from the catalogue', async () => {
+    const editor = await openUntitledAvap('encodeSHA256(p, h)\n');
+    await avapApi();
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(0, 3));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+    assert.match(text, /encodeSHA256\(/);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(1, 0));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('RequestGet') && labels.includes('addVar'));
   });
 });

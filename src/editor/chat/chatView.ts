@@ -18,6 +18,7 @@ export const CHAT_VIEW_ID = 'avap.chat';
 
 /** What the webview reports about its own DOM (the XSS test reads it). */
 export interface ChatProbe {
+  /** Script elements inside answers, or carrying code from an answer. */
   scripts: number;
   inlineHandlers: number;
   javascriptLinks: number;
@@ -164,7 +165,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   /** Sends a test-only instruction (e.g. click the first link) to the webview. */
-  postForTest(message: { type: 'clickFirstLink' }): Promise<void> {
+  postForTest(message: { type: 'clickFirstLink' } | { type: 'clickVote'; vote: 'up' | 'down' }): Promise<void> {
     return this.post(message);
   }
 

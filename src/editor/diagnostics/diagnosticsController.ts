@@ -66,6 +66,21 @@ export class DiagnosticsController implements vscode.Disposable {
         if (event.contentChanges.length > 0) this.request(event.document, this.debounceMs());
       }),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
+      // The editor may keep a document alive for a long time after its last tab closed; for the
+      // user that tab was the document, so its diagnostics go with it.
+      vscode.window.tabGroups.onDidChangeTabs((event) => {
+        for (const tab of event.closed) {
+          const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+          if (uri && this.verdicts.has(uri.toString()) && !this.hasTab(uri)) this.forget(uri);
+        }
+      }),
+      // …and come back when it is shown again.
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        for (const editor of editors) {
+          const key = editor.document.uri.toString();
+          if (isAvapDocument(editor.document) && !this.verdicts.has(key) && !this.scheduler.isPending(key)) this.request(editor.document, 0);
+        }
+      }),
     );
     // Re-validate everything when the parser is back (the circuit closed after being open).
     let previous = parser.circuit().state;
@@ -125,6 +140,13 @@ export class DiagnosticsController implements vscode.Disposable {
   result(uri: vscode.Uri): ValidationResult | undefined {
     const outcome = this.verdicts.get(uri.toString())?.outcome;
     return outcome?.kind === 'validated' ? outcome.result : undefined;
+  }
+
+  private hasTab(uri: vscode.Uri): boolean {
+    const key = uri.toString();
+    return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) =>
+      (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key)
+      || (tab.input instanceof vscode.TabInputTextDiff && (tab.input.modified.toString() === key || tab.input.original.toString() === key))));
   }
 
   private forget(uri: vscode.Uri): void {

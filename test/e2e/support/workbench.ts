@@ -23,6 +23,10 @@ export interface WorkbenchFacts {
   codeLenses: string[];
   statusItems: StatusItemFacts[];
   screenshotPath?: string;
+  /** alert/confirm/prompt dialogs seen in the browser so far. */
+  dialogs: number;
+  /** Frames (webviews included) where window.__avapXss is set. */
+  xssMarkers: number;
 }
 
 let counter = 0;

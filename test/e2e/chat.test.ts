@@ -1,0 +1,75 @@
+/**
+ * The chat view renders model output that tries every trick — <script>,
+ * <img onerror>, javascript: links — and none of it runs: checked from inside
+ * the webview (its DOM) and from the browser (markers and dialogs in every frame).
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { avapApi } from './support/vscodeHelpers';
+import { captureWorkbench } from './support/workbench';
+import { scriptedOllama, task } from './support/world';
+
+const HOSTILE = [
+  'Sure! <script>window.__avapXss = "script"; alert("xss-script")</script>',
+  '',
+  '<img src="x" onerror="window.__avapXss = \'img\'; alert(\'xss-img\')">',
+  '',
+  '[click for docs](javascript:window.__avapXss=\'link\';alert(\'xss-link\'))',
+  '',
+  'Real docs: [AVAP reference](https://example.com/avap-reference)',
+].join('\n');
+
+describe('chat view: untrusted output never runs', () => {
+  it('renders the hostile answer inert, shows the route, and opens links only through the extension', async () => {
+    const ollama = await scriptedOllama();
+    ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CONVERSATIONAL"}' });
+    ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: HOSTILE });
+    const api = await avapApi();
+    const result = await vscode.commands.executeCommand<{ queryType: string; text: string }>('avap.ask', 'hello there');
+    assert.equal(result.queryType, 'CONVERSATIONAL');
+    assert.equal(result.text, HOSTILE);
+
+    const probe = await api.chat.probe();
+    assert.equal(probe.answers, 1);
+    assert.equal(probe.scripts, 0, 'no script element from the answer');
+    assert.equal(probe.inlineHandlers, 0);
+    assert.equal(probe.javascriptLinks, 0);
+    assert.equal(probe.images, 0);
+    assert.equal(probe.iframes, 0);
+    assert.equal(probe.xssMarker, false);
+    assert.match(probe.lastAnswerText, /<script>window.__avapXss/, 'the tags are shown as text');
+    assert.deepEqual(probe.links, ['https://example.com/avap-reference']);
+
+    await api.chat.clickFirstLink();
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(api.chat.openedLinks(), ['https://example.com/avap-reference']);
+
+    const facts = await captureWorkbench({ screenshot: 'chat-hostile-answer', settleMs: 800 });
+    assert.equal(facts.xssMarkers, 0, 'no frame has the marker set');
+    assert.equal(facts.dialogs, 0, 'no alert() ran');
+  });
+
+  it('records thumbs up/down per answer', async () => {
+    const api = await avapApi();
+    // The vote buttons are part of the DOM the probe sees; feedback goes through the same message channel.
+    const before = existsSync(api.files.feedback()) ? readFileSync(api.files.feedback(), 'utf8') : '';
+    const ollama = await scriptedOllama();
+    ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CONVERSATIONAL"}' });
+    ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: 'You are welcome.' });
+    const result = await api.chat.ask('thanks');
+    await api.chat.vote('up');
+    const after = await (async () => {
+      for (let i = 0; i < 50; i++) {
+        const text = existsSync(api.files.feedback()) ? readFileSync(api.files.feedback(), 'utf8') : '';
+        if (text.length > before.length) return text;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return before;
+    })();
+    const record = JSON.parse(after.slice(before.length).trim().split('\n').pop() ?? '{}');
+    assert.equal(record.vote, 'up');
+    assert.equal(record.generation_id, result.generationId);
+    assert.equal(record.query, 'thanks');
+  });
+});

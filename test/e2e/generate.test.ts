@@ -1,0 +1,132 @@
+/**
+ * Generate Code… and Regenerate with Trace against the scripted Ollama server
+ * (real HTTP) and the real parser service (real gRPC).
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
+import { lastUser } from '../support/scriptedOllama';
+import { e2eConfig } from './support/config';
+import { avapApi, closeAllEditors, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
+import { fenced, FOREIGN_CODE, INVALID_CODE, scriptedOllama, scriptReformulate, startOwnParser, task, VALID_CODE } from './support/world';
+
+const docFor = (uri: string | undefined) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+
+describe('generate and regenerate with the scripted model', () => {
+  afterEach(closeAllEditors);
+
+  it('generate → valid: the code lands in a new .avap document without squiggles', async () => {
+    const ollama = await scriptedOllama();
+    scriptReformulate(ollama);
+    const gen = ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const api = await avapApi();
+    const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'return the SHA-256 of the password parameter', accept: 'new' });
+    assert.equal(outcome.status, '');
+    assert.equal(outcome.code, VALID_CODE);
+    assert.equal(gen.used, 1);
+    const doc = docFor(outcome.acceptedUri);
+    assert.ok(doc, 'accepted into a new document');
+    assert.equal(doc.languageId, 'avap');
+    assert.equal(doc.getText(), VALID_CODE);
+    await waitFor('valid status', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
+    assert.equal(parserDiagnostics(doc.uri).length, 0);
+    // The preview is labelled with the pipeline's verdict.
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.parse(outcome.previewUri ?? ''));
+    assert.ok(lenses.some((l) => l.command?.title.includes('AVAP: valid')), lenses.map((l) => l.command?.title).join(' | '));
+  });
+
+  it('generate → invalid twice → INVALID_UNRESOLVED, labelled invalid, with squiggles', async () => {
+    const ollama = await scriptedOllama();
+    scriptReformulate(ollama);
+    const gen = ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
+    const api = await avapApi();
+    const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'new' });
+    assert.equal(outcome.status, 'INVALID_UNRESOLVED');
+    assert.equal(gen.used, 2, 'one generation and exactly one retry');
+    const retryPrompt = lastUser(ollama.calls('chat').filter(task('generate_code'))[1] as never);
+    assert.match(retryPrompt, /Line 2: 'getSHA256' not defined/);
+
+    const preview = vscode.Uri.parse(outcome.previewUri ?? '');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview);
+    assert.ok(lenses.some((l) => l.command?.title.includes('AVAP: invalid — INVALID_UNRESOLVED')), lenses.map((l) => l.command?.title).join(' | '));
+    await waitFor('squiggles on the preview', () => (parserDiagnostics(preview).length > 0 ? true : undefined));
+
+    const doc = docFor(outcome.acceptedUri);
+    assert.ok(doc);
+    const [diagnostic] = await waitFor('squiggles on the accepted code', () => {
+      const found = parserDiagnostics(doc.uri);
+      return found.length > 0 ? found : undefined;
+    });
+    assert.equal(diagnostic?.range.start.line, 1);
+    assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Error);
+    await waitFor('invalid status', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
+  });
+
+  it('generate with the parser down → PARSER_UNAVAILABLE: no retry, no squiggles, an "unvalidated" label', async () => {
+    const ollama = await scriptedOllama();
+    scriptReformulate(ollama);
+    const gen = ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
+    const dead = await startOwnParser();
+    await dead.stop();
+    await setSetting('parser.url', dead.address);
+    const api = await avapApi();
+    try {
+      await waitFor('the dead parser URL in use', () => (api.parserAddress() === dead.address ? true : undefined));
+      await api.ready();
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'new' });
+      assert.equal(outcome.status, 'PARSER_UNAVAILABLE');
+      assert.equal(gen.used, 1, 'an unavailable parser never triggers a retry');
+      assert.ok(api.outputLines().some((l) => l.includes('[ptvl] parser unavailable — returning unvalidated')), api.outputLines().slice(-10).join('\n'));
+      const preview = vscode.Uri.parse(outcome.previewUri ?? '');
+      const previewLenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview);
+      assert.ok(previewLenses.some((l) => l.command?.title.includes('unvalidated')), previewLenses.map((l) => l.command?.title).join(' | '));
+      const doc = docFor(outcome.acceptedUri);
+      assert.ok(doc);
+      await waitFor('unavailable status', () => (api.statusLook()?.kind === 'unavailable' ? true : undefined));
+      assert.equal(parserDiagnostics(doc.uri).length, 0);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      assert.ok(lenses.some((l) => l.command?.title.includes('unvalidated')), lenses.map((l) => l.command?.title).join(' | '));
+    } finally {
+      await setSetting('parser.url', e2eConfig().parserAddress);
+      await waitFor('the runner\'s parser again', () => (api.parserAddress() === e2eConfig().parserAddress ? true : undefined));
+      await api.ready();
+    }
+  });
+
+  it('regenerate with trace replaces the code with the validated version', async () => {
+    const ollama = await scriptedOllama();
+    const gen = ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const editor = await openUntitledAvap(`${FOREIGN_CODE}\n`);
+    const api = await avapApi();
+    await waitFor('squiggles', () => (parserDiagnostics(editor.document.uri).length > 0 ? true : undefined));
+    // Change the document after the diagnostics: the command must use the text and trace of now.
+    await editor.edit((edit) => edit.replace(new vscode.Range(1, 0, 2, 0), 'getSHA256(p, h)\n'));
+    const outcome = await vscode.commands.executeCommand<RegenerateOutcome>('avap.regenerateWithTrace', { uri: editor.document.uri, accept: true });
+    assert.equal(outcome.status, '');
+    assert.equal(outcome.applied, true);
+    assert.equal(gen.used, 1);
+    const prompt = lastUser(ollama.calls('chat').filter(task('generate_code'))[0] as never);
+    assert.match(prompt, /Line 2: 'getSHA256' not defined/);
+    assert.doesNotMatch(prompt, /range\(/, 'the stale trace of the earlier text is not used');
+    assert.equal(editor.document.getText().trimEnd(), VALID_CODE);
+    await waitFor('valid after regenerate', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
+    assert.equal(parserDiagnostics(editor.document.uri).length, 0);
+  });
+
+  it('shows validation metrics from the telemetry log the runs above wrote', async () => {
+    const api = await avapApi();
+    const file = api.files.telemetry();
+    assert.ok(existsSync(file), file);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    assert.ok(lines.length >= 4, `${lines.length} events`);
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('avap.showValidationMetrics');
+    const html = panel.webview.html;
+    assert.match(html, /AVAP validation metrics/);
+    assert.match(html, /INVALID_UNRESOLVED/);
+    assert.match(html, /getSHA256/);
+    assert.match(html, /<svg/);
+    assert.match(html, /script-src 'none'/);
+    panel.dispose();
+  });
+});
