@@ -72,7 +72,7 @@ async function main() {
   prepareUserDataDir(userDataDir, { 'avap.parser.url': parser.address });
 
   const wanted = Number(opts.port ?? process.env.PORT ?? 8080);
-  const port = (await portIsFree(wanted)) ? wanted : await freePort();
+  const port = wanted > 0 && (await portIsFree(wanted)) ? wanted : await freePort();
   await startCodeServer(children, {
     port, userDataDir, extensionsDir, workspace,
     onLog: (text) => { if (/error/i.test(text)) process.stderr.write(text); },
