@@ -1,5 +1,6 @@
+import { editorSuite } from './editor';
 import { parserSuite } from './parser';
 import type { BenchSuite } from './types';
 
 /** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
-export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite];
+export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite, editorSuite];

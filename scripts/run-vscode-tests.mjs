@@ -14,6 +14,8 @@
 // file the suite writes, prints them, and kills every child on every exit path.
 //
 // Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep]
+//        node scripts/run-vscode-tests.mjs --suite bench --bench-out FILE   (test/e2e/bench/*.bench.ts; the
+//        measurements they record are written to FILE as JSON — `npm run bench` uses this)
 /* global document, getComputedStyle, window -- used inside page.evaluate, which runs in the browser */
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ const { values: opts } = parseArgs({
     grep: { type: 'string' },
     timeout: { type: 'string', default: '900' },
     keep: { type: 'boolean', default: false },
+    suite: { type: 'string', default: 'tests' },
+    'bench-out': { type: 'string' },
   },
 });
 
@@ -45,12 +49,15 @@ function log(line) {
   process.stdout.write(`[e2e] ${line}\n`);
 }
 
+const BENCH = opts.suite === 'bench';
+const SUFFIX = BENCH ? '.bench.ts' : '.test.ts';
+
 function findTests(dir) {
   const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) found.push(...findTests(full));
-    else if (entry.name.endsWith('.test.ts')) found.push(full);
+    else if (entry.name.endsWith(SUFFIX)) found.push(full);
   }
   return found.sort();
 }
@@ -58,7 +65,7 @@ function findTests(dir) {
 /** One CommonJS bundle: index.ts's runSuite() plus every test file, loaded after mocha's globals exist. */
 async function bundleSuite() {
   const tests = findTests(E2E_DIR);
-  if (tests.length === 0) throw new Error('no test/e2e/**/*.test.ts found');
+  if (tests.length === 0) throw new Error(`no test/e2e/**/*${SUFFIX} found`);
   const loads = tests.map((file) => `  require(${JSON.stringify('./' + path.relative(REPO_ROOT, file).split(path.sep).join('/'))});`).join('\n');
   const entry = `const { runSuite } = require('./test/e2e/index.ts');
 exports.run = () => runSuite(() => {
@@ -153,7 +160,7 @@ function printResults(results) {
   const { passes, failures, pending } = results.stats;
   log(`extension-host suite: ${passes} passing, ${failures} failing, ${pending} pending`);
   // The plain closing line CI reads.
-  process.stdout.write(`e2e: ${passes} passed, ${failures} failed\n`);
+  process.stdout.write(`${BENCH ? 'e2e-bench' : 'e2e'}: ${passes} passed, ${failures} failed\n`);
 }
 
 async function main() {
@@ -169,6 +176,7 @@ async function main() {
   const workspace = path.join(workDir, 'workspace');
   const bridgeDir = path.join(workDir, 'bridge');
   const resultsFile = path.join(workDir, 'results.json');
+  const benchFile = path.join(workDir, 'bench.json');
   mkdirSync(extensionsDir, { recursive: true });
   mkdirSync(bridgeDir, { recursive: true });
   cpSync(path.join(E2E_DIR, 'workspace'), workspace, { recursive: true });
@@ -190,6 +198,7 @@ async function main() {
     workspace,
     bridgeDir,
     resultsFile,
+    benchFile,
     parserAddress: parser.address,
     parserServerJs: path.join(REPO_ROOT, 'dist', 'parser-server.js'),
     grep: opts.grep ?? '',
@@ -251,6 +260,10 @@ async function main() {
   await sleep(100);
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   printResults(results);
+  if (BENCH && opts['bench-out']) {
+    if (!existsSync(benchFile)) throw new Error('the bench suite recorded no measurements');
+    cpSync(benchFile, path.resolve(opts['bench-out']));
+  }
   if (results.stats.tests === 0) {
     log('no test ran');
     return 1;

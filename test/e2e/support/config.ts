@@ -7,6 +7,8 @@ export interface E2eConfig {
   workspace: string;
   bridgeDir: string;
   resultsFile: string;
+  /** Where bench files record their measurements (JSON). */
+  benchFile: string;
   /** host:port of the parser service the runner started (also in the avap.parser.url setting). */
   parserAddress: string;
   parserServerJs: string;
