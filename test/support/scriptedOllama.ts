@@ -18,8 +18,9 @@
  * (`hashEmbedding`). A model not in `models` gets Ollama's 404
  * `model "x" not found, try pulling it first`.
  *
- * Timing controls (all optional) on a reply: `headersDelayMs` (slow first
- * byte), `chunkDelayMs` (between streamed pieces), `stall` (never answer),
+ * Timing controls (all optional) on a reply: `headersDelayMs` (nothing at
+ * all for a while), `firstChunkDelayMs` (headers at once, then a wait before
+ * the first streamed piece), `chunkDelayMs` (between streamed pieces), `stall` (never answer),
  * `cutAfterChunks` (destroy the socket after N streamed pieces). Every
  * request is recorded in `requests`; `waitFor(predicate)` resolves when one
  * arrives.
@@ -49,7 +50,10 @@ export interface ScriptedReply {
   /** Answer with this HTTP status and `{"error": error}`. */
   status?: number;
   error?: string;
+  /** Delay before anything (status line included) is written. */
   headersDelayMs?: number;
+  /** Streaming: delay between the headers and the first piece. */
+  firstChunkDelayMs?: number;
   chunkDelayMs?: number;
   stall?: boolean;
   cutAfterChunks?: number;
@@ -188,6 +192,8 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
       return;
     }
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    res.flushHeaders();
+    if (reply.firstChunkDelayMs) await sleep(reply.firstChunkDelayMs);
     const pieces = reply.chunks ?? splitPieces(content);
     for (const [index, piece] of pieces.entries()) {
       if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {

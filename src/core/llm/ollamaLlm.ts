@@ -27,6 +27,8 @@ type FetchLike = typeof fetch;
 interface CallContext {
   fetch: FetchLike;
   timedOut: () => boolean;
+  /** True once a response (status line and headers) has arrived. */
+  responded: () => boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ interface CallContext {
  */
 export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSignal?: AbortSignal): CallContext {
   let timedOut = false;
+  let responded = false;
   const wrapped: FetchLike = async (input, init = {}) => {
     const timeout = new AbortController();
     const signals = [timeout.signal, ...(init.signal ? [init.signal] : []), ...(callerSignal ? [callerSignal] : [])];
@@ -50,6 +53,7 @@ export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSig
       clearTimeout(timer);
       throw err;
     }
+    responded = true;
     if (!response.body) {
       clearTimeout(timer);
       return response;
@@ -65,7 +69,7 @@ export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSig
     }));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return { fetch: wrapped, timedOut: () => timedOut };
+  return { fetch: wrapped, timedOut: () => timedOut, responded: () => responded };
 }
 
 function causeCode(err: unknown): string | undefined {
@@ -83,11 +87,12 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Failures to reach the server at all (before any response). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export function classifyOllamaError(
   err: unknown,
-  context: { host: string; model?: string; timedOut: boolean; cancelled: boolean; ttfbTimeoutMs: number; started: boolean },
+  context: { host: string; model?: string; timedOut: boolean; cancelled: boolean; ttfbTimeoutMs: number; started: boolean; responded?: boolean },
 ): LlmError {
   const message = err instanceof Error ? err.message : String(err);
   if (context.cancelled) return { code: 'cancelled', message: 'the request was cancelled' };
@@ -108,16 +113,17 @@ export function classifyOllamaError(
     return { code: 'llm-failed', message: `Ollama at ${context.host} answered ${status}: ${message}` };
   }
   const code = causeCode(err);
-  if (!context.started && code && UNREACHABLE_CODES.has(code)) {
+  const beforeResponse = !context.started && !context.responded;
+  if (beforeResponse && code && UNREACHABLE_CODES.has(code)) {
     return {
       code: 'llm-unreachable',
       message: `Ollama is not running at ${context.host} (${code}) — start it with 'ollama serve' or set OLLAMA_HOST`,
     };
   }
-  if (!context.started && /fetch failed/i.test(message)) {
+  if (beforeResponse && /fetch failed/i.test(message)) {
     return { code: 'llm-unreachable', message: `Ollama is not reachable at ${context.host} (${code ?? message}) — start it with 'ollama serve' or set OLLAMA_HOST` };
   }
-  if (context.started || /terminated|did not receive done|other side closed|premature/i.test(message)) {
+  if (context.started || context.responded || /terminated|did not receive done|other side closed|premature/i.test(message)) {
     return { code: 'llm-failed', message: `the answer from Ollama at ${context.host} was cut off (${code ?? message}); partial output was discarded` };
   }
   return { code: 'llm-failed', message: `Ollama at ${context.host} failed: ${message}` };
@@ -148,6 +154,7 @@ export function createOllamaLlm(config: OllamaConfig, options: OllamaLlmOptions 
         ok: false,
         error: classifyOllamaError(err, {
           host, model, timedOut: context.timedOut(), cancelled: Boolean(signal?.aborted), ttfbTimeoutMs: config.ttfbTimeoutMs, started,
+          responded: context.responded(),
         }),
       };
     }
