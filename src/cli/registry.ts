@@ -4,6 +4,8 @@ import { generateCommand } from './commands/generate';
 import { askCommand } from './commands/ask';
 import { metricsCommand } from './commands/metrics';
 import { indexCommand } from './commands/index';
+import { serveCommand } from './commands/serve';
+import { exportCommand } from './commands/export';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand, serveCommand, exportCommand];

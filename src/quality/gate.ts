@@ -48,31 +48,42 @@ export async function qualityGate(
 
 export const QUALITY_RETRY_HEAD = 'A reviewer found your previous answer too weak.';
 
-/** The retry prompt: the original exchange, then the reviewer's hint. */
-export function hintedRetryMessages(input: QualityInput, previous: string, hint: string, systemPrompt: string): ChatMessage[] {
-  const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
+/**
+ * The retry prompt: the messages the answer was generated from (`base`),
+ * the previous answer, then the reviewer's hint.
+ */
+export function hintedRetryMessages(base: readonly ChatMessage[], previous: string, hint: string): ChatMessage[] {
   return [
-    { role: 'system', content: systemPrompt },
-    { role: 'user', content: `AVAP documentation:\n${context || '(none)'}\n\nQuestion: ${input.question}` },
+    ...base,
     { role: 'assistant', content: previous },
-    { role: 'user', content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question using only the documentation above.` },
+    { role: 'user', content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question, using only the documentation provided.` },
   ];
 }
 
 export const DEFAULT_ANSWER_SYSTEM_PROMPT =
   'You answer questions about AVAP, a proprietary API-programming language, using only the documentation provided. Use AVAP command names and argument orders exactly as documented; never use syntax from Python, JavaScript or Go.';
 
+/** Answer messages for callers that do not have the pipeline's own prompt. */
+export function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
+  const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
+  return [
+    { role: 'system', content: DEFAULT_ANSWER_SYSTEM_PROMPT },
+    { role: 'user', content: `AVAP documentation:\n${context || '(none)'}\n\nQuestion: ${input.question}` },
+  ];
+}
+
 /** A Regenerate that asks the model again with the hint (streaming pieces to `onToken` when given). */
 export function llmRegenerator(
   llm: LlmPort,
   model: string,
   input: QualityInput,
-  options: { systemPrompt?: string; onToken?: (piece: string) => void } = {},
+  options: { baseMessages?: readonly ChatMessage[]; onToken?: (piece: string) => void } = {},
 ): Regenerate {
+  const base = options.baseMessages ?? defaultAnswerMessages(input);
   return async (hint, previous, signal) => {
     const reply = await llm.chat({
       model,
-      messages: hintedRetryMessages(input, previous, hint, options.systemPrompt ?? DEFAULT_ANSWER_SYSTEM_PROMPT),
+      messages: hintedRetryMessages(base, previous, hint),
       ...(options.onToken ? { onToken: options.onToken } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -1,0 +1,30 @@
+/**
+ * Bearer-token access. A server bound to a loopback address may run without a
+ * token; bound beyond loopback it must have one (the serve command refuses to
+ * start otherwise). When a token is set it is required on every route except
+ * the health check and the OpenAPI document.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/** 127.0.0.0/8, ::1, ::ffff:127.x and `localhost`. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1') return true;
+  if (h.startsWith('::ffff:')) return isLoopbackHost(h.slice('::ffff:'.length));
+  return isIP(h) === 4 && h.startsWith('127.');
+}
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Constant-time comparison of the `Authorization` header with `Bearer <token>`. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  if (!header) return false;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!match) return false;
+  return timingSafeEqual(digest(match[1] as string), digest(token));
+}
+
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(['/health', '/openapi.json']);
+
+export const MIN_TOKEN_CHARS = 16;

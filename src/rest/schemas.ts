@@ -1,0 +1,126 @@
+/**
+ * Request and response shapes of the REST API, as zod schemas. Request bodies
+ * go through the same pre-validation as the language-model tools (clear 400
+ * errors: `{valid: false, error, suggestions}`); the OpenAPI document is
+ * generated from these schemas.
+ */
+import { z } from 'zod';
+import { defineContract, type Contract } from '../tools/contract';
+import { MAX_FILENAME_CHARS } from '../tools/definitions';
+import { OUTCOMES, THUMBS } from '../signals/schema';
+
+export const QUERY_TYPES = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'] as const;
+export const MAX_QUERY_CHARS = 8000;
+export const MAX_BATCH_ITEMS = 32;
+
+export const GenerateBodySchema = z.strictObject({
+  query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The request or question.'),
+  force_type: z.enum(QUERY_TYPES).optional().describe('Skip classification and take this route (CODE_GENERATION for "generate code").'),
+  stream: z.enum(['ndjson', 'sse']).optional()
+    .describe('Stream format; default from the Accept header (text/event-stream → sse), else ndjson.'),
+  filename: z.string().min(1).max(MAX_FILENAME_CHARS).optional().describe('Name used in parser messages.'),
+});
+export type GenerateBody = z.infer<typeof GenerateBodySchema>;
+
+const nonBlank = (field: string) => (value: { [k: string]: unknown }) =>
+  (typeof value[field] === 'string' && (value[field] as string).trim() === ''
+    ? [{ field, message: 'is empty (only whitespace)', suggestion: `Give '${field}' some text.` }]
+    : []);
+
+export const GenerateBodyContract: Contract<GenerateBody> = defineContract('POST /v1/generate body', GenerateBodySchema, nonBlank('query'));
+
+export const ValidateBodySchema = z.strictObject({
+  source: z.string().describe('The AVAP source text.'),
+  filename: z.string().min(1).max(MAX_FILENAME_CHARS).describe('The file name reported back (the "file" field of the answer).'),
+});
+export type ValidateBody = z.infer<typeof ValidateBodySchema>;
+export const ValidateBodyContract: Contract<ValidateBody> = defineContract('POST /v1/validate body', ValidateBodySchema);
+
+export const BatchValidateItemSchema = z.strictObject({
+  kind: z.literal('validate'),
+  source: z.string(),
+  filename: z.string().min(1).max(MAX_FILENAME_CHARS),
+});
+export const BatchGenerateItemSchema = z.strictObject({
+  kind: z.literal('generate'),
+  query: z.string().min(1).max(MAX_QUERY_CHARS),
+  force_type: z.enum(QUERY_TYPES).optional(),
+  filename: z.string().min(1).max(MAX_FILENAME_CHARS).optional(),
+});
+export type BatchValidateItem = z.infer<typeof BatchValidateItemSchema>;
+export type BatchGenerateItem = z.infer<typeof BatchGenerateItemSchema>;
+export type BatchItem = BatchValidateItem | BatchGenerateItem;
+
+export const BATCH_ITEM_CONTRACTS = {
+  validate: defineContract('batch item', BatchValidateItemSchema),
+  generate: defineContract('batch item', BatchGenerateItemSchema, nonBlank('query')),
+} as const;
+
+/** The outer shape; each item is then checked by its kind's contract (precise errors per item). */
+export const BatchBodyOuterSchema = z.strictObject({
+  requests: z.array(z.looseObject({ kind: z.enum(['validate', 'generate']) })).min(1).max(MAX_BATCH_ITEMS),
+});
+export const BatchBodyOuterContract = defineContract('POST /v1/batch body', BatchBodyOuterSchema);
+
+/** For the OpenAPI document only. */
+export const BatchBodySchema = z.strictObject({
+  requests: z.array(z.discriminatedUnion('kind', [BatchValidateItemSchema, BatchGenerateItemSchema])).min(1).max(MAX_BATCH_ITEMS),
+});
+
+export const FeedbackBodySchema = z.strictObject({
+  generation_id: z.string().min(1).max(200).describe('The generation_id of a /v1/generate response.'),
+  thumbs: z.enum(THUMBS).optional(),
+  outcome: z.enum(OUTCOMES).optional(),
+  comment: z.string().max(2000).optional(),
+  final_code: z.string().optional().describe('The code as the user kept it (with outcome "edited").'),
+});
+export type FeedbackBody = z.infer<typeof FeedbackBodySchema>;
+export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract('POST /v1/feedback body', FeedbackBodySchema, (body) =>
+  (body.thumbs === undefined && body.outcome === undefined
+    ? [{ field: '', message: 'needs thumbs or outcome', suggestion: 'Send "thumbs": "up" | "down" and/or "outcome": "accepted" | "edited" | "discarded".' }]
+    : []));
+
+// ------------------------------------------------------------------ responses (documentation)
+
+export const InvalidRequestSchema = z.object({
+  valid: z.literal(false),
+  error: z.string(),
+  suggestions: z.array(z.string()),
+});
+
+export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
+
+export const TraceEntryJsonSchema = z.object({
+  line: z.number().int(), column: z.number().int(), endColumn: z.number().int(),
+  severity: z.string(), category: z.string(), message: z.string(), suggestion: z.string(), token: z.string(),
+});
+
+export const ValidationJsonSchema = z.object({
+  file: z.string(),
+  valid: z.boolean(),
+  trace: z.array(TraceEntryJsonSchema),
+  parserVersion: z.string(),
+  truncated: z.boolean(),
+});
+
+export const ResponseMessageSchema = z.object({
+  text: z.string(),
+  avap_code: z.string(),
+  is_final: z.boolean(),
+  validation_status: z.enum(['', 'INVALID_UNRESOLVED', 'PARSER_UNAVAILABLE']),
+  attempt: z.number().int().optional(),
+  generation_id: z.string().optional().describe('On the final message.'),
+  query_type: z.enum(QUERY_TYPES).optional().describe('On the final message.'),
+  quality: z.unknown().optional().describe('On the final message, when the judge is on: scores of every attempt.'),
+  error: ErrorSchema.optional().describe('On the final message, when no answer could be produced.'),
+});
+
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  parser: z.object({ endpoint: z.string(), circuit: z.object({ state: z.string(), consecutiveFailures: z.number(), nextProbeAt: z.number().optional() }) }),
+  llm: z.object({ host: z.string(), model: z.string() }),
+  judge: z.object({ enabled: z.boolean(), threshold: z.number() }),
+  retrieval: z.string(),
+});
+
+export const ModelsSchema = z.object({ models: z.array(z.string()) });

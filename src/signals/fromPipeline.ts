@@ -1,0 +1,80 @@
+/**
+ * Builds a training signal from what the pipeline and the quality gate
+ * produced. Pure.
+ */
+import type { PipelineRequest, PipelineResult, QueryType } from '../core/contracts';
+import type { QualityAssessment, QualityVerdict } from '../quality/port';
+import type { NewSignal } from './store';
+import type { SignalType } from './schema';
+import { renderEntry } from '../parser/render';
+
+export function signalTypeOf(queryType: QueryType): SignalType {
+  switch (queryType) {
+    case 'CODE_GENERATION': return 'code_generation';
+    case 'RETRIEVAL': return 'retrieval';
+    case 'CONVERSATIONAL': return 'conversational';
+    case 'PLATFORM': return 'platform';
+  }
+}
+
+export function scoreRecord(assessment: QualityAssessment, attempt?: number) {
+  return {
+    validator: assessment.validator,
+    composite: assessment.composite,
+    threshold: assessment.threshold,
+    passed: assessment.passed,
+    dimensions: Object.fromEntries(assessment.dimensions.map((d) => [String(d.name), d.score])),
+    ...(attempt !== undefined ? { attempt } : {}),
+  };
+}
+
+export interface SignalContext {
+  source: NewSignal['source'];
+  model: string;
+  judgeModel?: string;
+  parserVersion?: string;
+  assistantVersion?: string;
+  /** Verdicts of the quality gate, in attempt order. */
+  quality?: readonly QualityVerdict[];
+  /** Texts of the retrieved passages, when the caller has them. */
+  contextTexts?: ReadonlyMap<string, string>;
+}
+
+export function signalFromPipeline(request: PipelineRequest, result: PipelineResult, context: SignalContext): NewSignal {
+  const verdicts = context.quality ?? [];
+  const history = verdicts.flatMap((v, i) => (v.ok ? [scoreRecord(v.assessment, i + 1)] : []));
+  const last = verdicts[verdicts.length - 1];
+  return {
+    id: result.generationId,
+    signal_type: signalTypeOf(result.queryType),
+    source: context.source,
+    input: {
+      query: request.query,
+      query_type: result.queryType,
+      ...(request.forceType ? { forced: true } : {}),
+      context: result.sources.map((s) => {
+        const text = context.contextTexts?.get(s.id);
+        return { id: s.id, title: s.title, score: s.score, ...(text !== undefined ? { text } : {}) };
+      }),
+      ...(request.correction ? { correction: { code: request.correction.code, trace: request.correction.trace.map((e) => renderEntry(e)) } } : {}),
+    },
+    output: {
+      text: result.text,
+      code: result.code,
+      validation_status: result.validationStatus,
+      attempts: result.attempts.length,
+    },
+    automated: {
+      score: last?.ok ? scoreRecord(last.assessment, verdicts.length) : null,
+      history,
+      failure: last && !last.ok ? { validator: last.failure.validator, code: last.failure.code, message: last.failure.message } : null,
+      parser: result.attempts.map((a) => (a.outcome.kind === 'validated' ? (a.outcome.result.valid ? 'valid' : 'invalid') : a.outcome.kind)),
+    },
+    model: {
+      name: context.model,
+      ...(context.judgeModel ? { judge: context.judgeModel } : {}),
+      ...(context.parserVersion ? { parser_version: context.parserVersion } : {}),
+      ...(context.assistantVersion ? { assistant_version: context.assistantVersion } : {}),
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * Training signals, editor-free: an append-only JSONL store separate from the
+ * telemetry log. `new SignalStore(file)` → recordSignal / recordFeedback /
+ * recordOutcome / markUsedForTraining / read; `signalFromPipeline` builds a
+ * signal from a pipeline result; `selectSignals`/`exportLine` serve
+ * `node dist/cli.js export`.
+ */
+export * from './schema';
+export { SignalStore, parseSignals, type NewSignal, type ReadReport, type StoreResult, type SignalStoreOptions } from './store';
+export { signalFromPipeline, signalTypeOf, scoreRecord, type SignalContext } from './fromPipeline';
+export { selectSignals, exportLine, type ExportFilter } from './exporter';

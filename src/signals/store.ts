@@ -1,0 +1,203 @@
+/**
+ * The append-only JSONL store of training signals.
+ *
+ * - Every record is one line, written with a single append; nothing is ever
+ *   rewritten. Appends from one store are serialised, so lines never interleave.
+ * - A line cut by a crash (the last line without its newline) is skipped on
+ *   read, not fatal; the next append starts on a fresh line so the cut line
+ *   never swallows a good record. Malformed lines elsewhere are skipped and
+ *   counted, with their line numbers.
+ * - Failures are data: appends return `{ok: false, error}` instead of throwing.
+ */
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,
+  type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
+} from './schema';
+
+export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface ReadReport {
+  signals: TrainingSignal[];
+  /** Lines that are not valid records (1-based line numbers). */
+  skipped: { line: number; reason: string }[];
+  /** The last line had no newline and could not be read (a torn write). */
+  tornTail: boolean;
+  /** Feedback/outcome/training records about ids the file has no signal for. */
+  orphans: number;
+}
+
+export type NewSignal = Omit<SignalRecord, 'record' | 'schema_version' | 'id' | 'created_at'> & { id?: string; created_at?: string };
+
+export interface SignalStoreOptions {
+  /** Injectable time (tests). */
+  now?: () => Date;
+}
+
+function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingSignal[]; orphans: number } {
+  const byId = new Map<string, TrainingSignal>();
+  let orphans = 0;
+  for (const { record } of records) {
+    if (record.record === 'signal') {
+      const { record: _kind, ...rest } = record;
+      byId.set(record.id, { ...rest, feedback: null, outcome: null, used_for_training: false, updated_at: record.created_at });
+      continue;
+    }
+    const ids = record.record === 'training' ? record.signal_ids : [record.signal_id];
+    for (const id of ids) {
+      const signal = byId.get(id);
+      if (!signal) {
+        orphans += 1;
+        continue;
+      }
+      signal.updated_at = record.at;
+      if (record.record === 'feedback') {
+        signal.feedback = { thumbs: record.thumbs, at: record.at, source: record.source, ...(record.comment ? { comment: record.comment } : {}) };
+      } else if (record.record === 'outcome') {
+        signal.outcome = { outcome: record.outcome, at: record.at, source: record.source, ...(record.final_code !== undefined ? { final_code: record.final_code } : {}) };
+      } else {
+        signal.used_for_training = true;
+      }
+    }
+  }
+  return { signals: [...byId.values()], orphans };
+}
+
+/** Parses the store's text. Pure. */
+export function parseSignals(text: string): ReadReport {
+  const lines = text.split('\n');
+  const endsClean = text === '' || text.endsWith('\n');
+  if (endsClean) lines.pop();
+  const records: { record: StoreRecord }[] = [];
+  const skipped: { line: number; reason: string }[] = [];
+  let tornTail = false;
+  lines.forEach((raw, index) => {
+    const line = raw.replace(/\r$/, '');
+    if (line.trim() === '') return;
+    const isTail = index === lines.length - 1 && !endsClean;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch (err) {
+      if (isTail) tornTail = true;
+      else skipped.push({ line: index + 1, reason: `not JSON: ${(err as Error).message}` });
+      return;
+    }
+    const parsed = StoreRecordSchema.safeParse(data);
+    if (!parsed.success) {
+      skipped.push({ line: index + 1, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ') });
+      return;
+    }
+    records.push({ record: parsed.data });
+  });
+  return { ...fold(records), skipped, tornTail };
+}
+
+export class SignalStore {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly now: () => Date;
+
+  constructor(readonly file: string, options: SignalStoreOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Appends a generation signal; returns its id (the one given, or a new UUID). */
+  recordSignal(signal: NewSignal): Promise<StoreResult<string>> {
+    const id = signal.id ?? randomUUID();
+    const record: SignalRecord = {
+      record: 'signal',
+      schema_version: SIGNALS_SCHEMA_VERSION,
+      ...signal,
+      id,
+      created_at: signal.created_at ?? this.now().toISOString(),
+    };
+    return this.append(record).then((r) => (r.ok ? { ok: true, value: id } : r));
+  }
+
+  recordFeedback(signalId: string, thumbs: Thumbs, source: FeedbackRecord['source'], comment?: string): Promise<StoreResult<void>> {
+    const record: FeedbackRecord = {
+      record: 'feedback', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), thumbs, source,
+      ...(comment ? { comment } : {}),
+    };
+    return this.append(record);
+  }
+
+  recordOutcome(signalId: string, outcome: Outcome, source: OutcomeRecord['source'], finalCode?: string): Promise<StoreResult<void>> {
+    const record: OutcomeRecord = {
+      record: 'outcome', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), outcome, source,
+      ...(finalCode !== undefined ? { final_code: finalCode } : {}),
+    };
+    return this.append(record);
+  }
+
+  /** Marks signals as used for training (one appended record). */
+  markUsedForTraining(signalIds: readonly string[], label?: string): Promise<StoreResult<void>> {
+    if (signalIds.length === 0) return Promise.resolve({ ok: true, value: undefined });
+    const record: TrainingRecord = {
+      record: 'training', schema_version: SIGNALS_SCHEMA_VERSION, at: this.now().toISOString(), signal_ids: [...signalIds],
+      ...(label ? { label } : {}),
+    };
+    return this.append(record);
+  }
+
+  /** Reads and folds the whole store. A missing file is an empty store. */
+  async read(): Promise<StoreResult<ReadReport>> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { signals: [], skipped: [], tornTail: false, orphans: 0 } };
+      return { ok: false, error: `cannot read ${this.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    }
+    return { ok: true, value: parseSignals(text) };
+  }
+
+  /** Whether the store holds a signal with this id. */
+  async has(signalId: string): Promise<StoreResult<boolean>> {
+    const read = await this.read();
+    return read.ok ? { ok: true, value: read.value.signals.some((s) => s.id === signalId) } : read;
+  }
+
+  /** Resolves when every append issued so far has been written. */
+  flush(): Promise<void> {
+    return this.queue.then(() => undefined, () => undefined);
+  }
+
+  private append(record: StoreRecord): Promise<StoreResult<void>> {
+    const line = `${JSON.stringify(record)}\n`;
+    const run = async (): Promise<StoreResult<void>> => {
+      try {
+        await mkdir(path.dirname(this.file), { recursive: true });
+        const prefix = (await endsWithoutNewline(this.file)) ? '\n' : '';
+        await appendFile(this.file, prefix + line, 'utf8');
+        return { ok: true, value: undefined };
+      } catch (err) {
+        return { ok: false, error: `cannot append to ${this.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next;
+    return next;
+  }
+}
+
+/** True when the file exists, is not empty and its last byte is not a newline (a torn write). */
+async function endsWithoutNewline(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const buffer = Buffer.alloc(1);
+    await handle.read(buffer, 0, 1, size - 1);
+    return buffer[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
