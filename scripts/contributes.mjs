@@ -22,6 +22,7 @@ export const contributes = {
     command('avap.generateCode', 'Generate Code…', { icon: '$(sparkle)' }),
     command('avap.ask', 'Ask…', { icon: '$(comment-discussion)' }),
     command('avap.regenerateWithTrace', 'Regenerate with Trace'),
+    command('avap.cancelGeneration', 'Cancel Generation'),
     command('avap.showValidationMetrics', 'Show Validation Metrics'),
     command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
     command('avap.acceptGenerated', 'Accept Generated Code'),

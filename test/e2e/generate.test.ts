@@ -130,3 +130,52 @@ describe('generate and regenerate with the scripted model', () => {
     panel.dispose();
   });
 });
+
+describe('generation: cancellation and the bundled parser', () => {
+  afterEach(closeAllEditors);
+
+  it('cancel reaches Ollama: the stalled request\'s connection is closed and the command reports cancelled', async () => {
+    const ollama = await scriptedOllama();
+    scriptReformulate(ollama);
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { stall: true });
+    await avapApi();
+    const running = vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+    const request = await ollama.waitFor((r) => task('generate_code')(r));
+    assert.equal(request.answered, false, 'the model is still "thinking"');
+    const cancelled = await vscode.commands.executeCommand<number>('avap.cancelGeneration');
+    assert.equal(cancelled, 1);
+    const outcome = await running;
+    assert.equal(outcome.status, 'cancelled');
+    await waitFor('the HTTP request to be closed by the client', () => (request.answered ? true : undefined), 10_000);
+  });
+
+  it('an empty avap.parser.url starts the bundled parser service, which stops when replaced', async () => {
+    const api = await avapApi();
+    await setSetting('parser.url', '');
+    try {
+      const address = await waitFor('a bundled parser address', () => {
+        const current = api.parserAddress();
+        return current && current !== e2eConfig().parserAddress ? current : undefined;
+      });
+      await api.ready();
+      const started = api.outputLines().find((l) => l.includes(`bundled parser service listening on ${address}`));
+      const pid = Number(/\(pid (\d+)\)/.exec(started ?? '')?.[1]);
+      assert.ok(pid > 0, api.outputLines().slice(-10).join('\n'));
+      const editor = await openUntitledAvap('getSHA256(p, h)\n');
+      await waitFor('diagnostics from the bundled service', () => (parserDiagnostics(editor.document.uri).length === 1 ? true : undefined));
+      await setSetting('parser.url', e2eConfig().parserAddress);
+      await waitFor('the runner\'s parser again', () => (api.parserAddress() === e2eConfig().parserAddress ? true : undefined));
+      await api.ready();
+      await waitFor('the bundled service to exit', () => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      }, 15_000);
+    } finally {
+      await setSetting('parser.url', e2eConfig().parserAddress);
+    }
+  });
+});

@@ -43,6 +43,9 @@ function statusText(status: ValidationStatus, hasCode: boolean): string {
   return lookForPipelineStatus(status, hasCode)?.label ?? 'AVAP: no code in the answer';
 }
 
+/** Generations in flight; AVAP: Cancel Generation aborts them (as does the notification's Cancel). */
+const inFlight = new Set<AbortController>();
+
 /** Runs the pipeline with a cancellable progress notification; cancel reaches Ollama and the gRPC call. */
 async function runWithProgress(
   deps: GenerateDeps,
@@ -52,6 +55,7 @@ async function runWithProgress(
 ): Promise<PipelineResult> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
+    inFlight.add(controller);
     const cancel = token.onCancellationRequested(() => controller.abort());
     let text = '';
     let attempt = 1;
@@ -72,6 +76,7 @@ async function runWithProgress(
       });
     } finally {
       cancel.dispose();
+      inFlight.delete(controller);
     }
   });
 }
@@ -196,5 +201,11 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     vscode.commands.registerCommand('avap.generateCode', generate),
     vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: vscode.Uri) => (await accept(uri))?.toString()),
+    vscode.commands.registerCommand('avap.cancelGeneration', () => {
+      const count = inFlight.size;
+      for (const controller of inFlight) controller.abort();
+      if (count > 0) output.info(`cancelled ${count} generation(s)`);
+      return count;
+    }),
   );
 }

@@ -41,8 +41,27 @@ export interface OwnParser {
   stop(): Promise<void>;
 }
 
-/** A parser service of the test's own (so it can be stopped), on `port` or a free one. */
-export function startOwnParser(port = 0): Promise<OwnParser> {
+/**
+ * A parser service of the test's own (so it can be stopped and started again
+ * on the same port). Ports come from below the kernel's ephemeral range, so
+ * no outgoing connection can be holding the port when the service restarts;
+ * a port that is taken is retried.
+ */
+export async function startOwnParser(port = 0): Promise<OwnParser> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const candidate = port || 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      return await spawnParser(candidate);
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, port ? 300 : 0));
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+function spawnParser(port: number): Promise<OwnParser> {
   const child: ChildProcess = spawn(process.execPath, [e2eConfig().parserServerJs, '--host', '127.0.0.1', '--port', String(port)], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
