@@ -17,7 +17,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { RetrievalMode } from '../config';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
-import type { EmbedFn } from './embedded';
+import { chunkEmbeddingText, type EmbedFn } from './embedded';
 import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
 import { reciprocalRankFusion } from './rrf';
 
@@ -211,10 +211,14 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
   const progress = options.onProgress ?? (() => undefined);
   const size = options.batchSize ?? 32;
   try {
+    const exists = await client.indices.exists({ index });
+    if (exists && !options.recreate) {
+      return { ok: false, error: `index '${index}' already exists — pass --recreate to replace it` };
+    }
     const embeddings: number[][] = [];
     for (let i = 0; i < chunks.length; i += size) {
       const batch = chunks.slice(i, i + size);
-      const result = await options.embed(batch.map((c) => `${c.title}${c.heading ? ` — ${c.heading}` : ''}\n${c.text}`));
+      const result = await options.embed(batch.map(chunkEmbeddingText));
       if (!result.ok) return { ok: false, error: `cannot embed the knowledge base: ${result.error.message}` };
       embeddings.push(...result.value);
       progress(`embedded ${Math.min(i + size, chunks.length)}/${chunks.length} chunks`);
@@ -223,10 +227,6 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
     if (!dims) return { ok: false, error: 'the embedding model returned no vectors' };
     if (embeddings.some((v) => v.length !== dims)) return { ok: false, error: 'the embedding model returned vectors of different lengths' };
 
-    const exists = await client.indices.exists({ index });
-    if (exists && !options.recreate) {
-      return { ok: false, error: `index '${index}' already exists — pass --recreate to replace it` };
-    }
     if (exists) {
       await client.indices.delete({ index });
       progress(`deleted index ${index}`);

@@ -1,0 +1,184 @@
+/**
+ * The CLI end to end: `node dist/cli.js generate|ask|metrics|index` as child
+ * processes against the scripted Ollama and the bundled parser service
+ * (started by the CLI itself when no parser URL is given).
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { LOG_PARSER_UNAVAILABLE } from '../../../src/core';
+import { runCliProcess } from '../../support/dist';
+import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
+import { fenced, FOREIGN_CODE, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser service)', function () {
+  let ollama: ScriptedOllama;
+  let dir: string;
+  let env: Record<string, string | undefined>;
+
+  before(async () => {
+    ollama = await startScriptedOllama({ models: MODELS });
+    dir = mkdtempSync(path.join(os.tmpdir(), 'avap-cli-'));
+  });
+  after(async () => {
+    await ollama.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    ollama.reset();
+    ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256 addParam' });
+    // The environment of a user with nothing configured but Ollama: the parser is the bundled service.
+    env = {
+      OLLAMA_HOST: ollama.url, AVAP_PARSER_URL: undefined, AVAP_PARSER_TIMEOUT: undefined, AVAP_ES_URL: undefined,
+      AVAP_TELEMETRY_FILE: undefined, AVAP_RELEVANCE_MODE: undefined, PARSER_CB_THRESHOLD: undefined, PARSER_CB_COOLDOWN: undefined,
+    };
+  });
+
+  const jsonLines = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('generate --json: exit 0, the response messages as JSON lines, the last final with status ""', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const run = await runCliProcess(['generate', '--json', 'return the SHA-256 of the password parameter'], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const final = lines[lines.length - 1] as Record<string, unknown>;
+    assert.equal(final.is_final, true);
+    assert.equal(final.validation_status, '');
+    assert.equal(final.avap_code, VALID_CODE);
+    assert.equal(final.query_type, 'CODE_GENERATION');
+    for (const line of lines.slice(0, -1)) {
+      assert.deepEqual(Object.keys(line).sort(), ['attempt', 'avap_code', 'is_final', 'text', 'validation_status']);
+      assert.equal(line.is_final, false);
+    }
+    assert.equal(lines.slice(0, -1).map((l) => l.text).join(''), fenced(VALID_CODE));
+    assert.equal(ollama.calls('chat').filter(task('classify')).length, 0, 'generate forces CODE_GENERATION');
+  });
+
+  it('generate: invalid twice → exit 3, both attempts streamed, the trace on stderr', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(FOREIGN_CODE) });
+    const run = await runCliProcess(['generate', 'hash the password'], { env });
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stdout, /--- attempt 2: regenerating with the parser's trace ---/);
+    assert.match(run.stderr, /validation: INVALID_UNRESOLVED after 2 attempt\(s\)/);
+    assert.match(run.stderr, /Line 1: .*import/);
+  });
+
+  it('generate: invalid then fixed → exit 0 with two attempts', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(INVALID_CODE) });
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const run = await runCliProcess(['generate', '--json', 'hash the password'], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const final = jsonLines(run.stdout).pop();
+    assert.equal(final?.attempts, 2);
+  });
+
+  it('generate --parser-timeout 0 → exit 4 and the [ptvl] unvalidated line', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
+    const run = await runCliProcess(['generate', '--parser-timeout', '0', 'hash'], { env });
+    assert.equal(run.code, 4, run.stderr);
+    assert.ok(run.stderr.split('\n').some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)), run.stderr);
+    assert.equal(ollama.calls('chat').filter(task('generate_code')).length, 1);
+  });
+
+  it('generate with an unreachable parser URL (AVAP_PARSER_URL) → exit 4', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await freePort()}` } });
+    assert.equal(run.code, 4, run.stderr);
+    assert.match(run.stderr, /parser unavailable — returning unvalidated/);
+  });
+
+  it('generate with Ollama unreachable → exit 2 with an actionable message', async () => {
+    const port = await freePort();
+    const run = await runCliProcess(['generate', '--ollama-url', `http://127.0.0.1:${port}`, 'hash'], { env });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /Ollama is not running at http:\/\/127\.0\.0\.1:\d+ .*ollama serve/);
+  });
+
+  it('usage errors → exit 2', async () => {
+    for (const args of [['generate'], ['ask', '--relevance', 'psychic', 'q'], ['generate', '--parser-url', 'not a url', 'q'], ['generate', '--parser-timeout', 'soon', 'q']]) {
+      const run = await runCliProcess(args, { env });
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /Usage: node dist\/cli\.js/);
+    }
+  });
+
+  it('ask: classified and routed (RETRIEVAL with the cosine check over the shipped knowledge base) → exit 0', async () => {
+    ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"RETRIEVAL"}' });
+    ollama.on({ endpoint: 'chat', when: task('generate') }, { content: 'addParam reads a request parameter.' });
+    const run = await runCliProcess(['ask', '--json', '--relevance', 'cosine', 'How does addParam work?'], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const final = jsonLines(run.stdout).pop();
+    assert.equal(final?.query_type, 'RETRIEVAL');
+    assert.equal(final?.validation_status, '');
+    const generation = ollama.calls('chat').find(task('generate'));
+    assert.match(generation?.body.messages[0].content, /addParam/, 'the shipped knowledge base supplied context');
+  });
+
+  it('telemetry from generate feeds metrics; a torn last line is skipped', async () => {
+    const log = path.join(dir, 'telemetry.jsonl');
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    assert.equal((await runCliProcess(['generate', '--telemetry', log, 'a'], { env })).code, 0);
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(INVALID_CODE) });
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    assert.equal((await runCliProcess(['generate', '--telemetry', log, 'b'], { env })).code, 0);
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
+    assert.equal((await runCliProcess(['generate', '--telemetry', log, 'c'], { env: { ...env, AVAP_TELEMETRY_FILE: undefined } })).code, 3);
+    const before = readFileSync(log, 'utf8');
+    assert.equal(before.trim().split('\n').length, 5, 'one line per attempt: 1 + 2 + 2');
+    appendFileSync(log, '{"schema_version":1,"generation_id":"torn","attem');
+
+    const run = await runCliProcess(['metrics', '--json', log], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const metrics = JSON.parse(run.stdout);
+    assert.equal(metrics.skippedLines, 1);
+    assert.equal(metrics.generations, 3);
+    assert.equal(metrics.validatedGenerations, 3);
+    assert.equal(metrics.firstAttemptInvalidRate, 2 / 3);
+    assert.equal(metrics.multiAttemptConvergenceRate, 1 / 2);
+    assert.equal(metrics.meanAttemptsAmongConverged, 1.5);
+    assert.equal(metrics.nonConvergenceRate, 1 / 3);
+    assert.deepEqual(metrics.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
+    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2 });
+    const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'getSHA256');
+    assert.deepEqual(getSha, { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
+
+    const human = await runCliProcess(['metrics', log], { env });
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /first-attempt invalid rate\s+66\.7 %/);
+    assert.match(human.stdout, /E001 getSHA256\s+3 \/ 2/);
+    assert.match(human.stderr, /skipped 1 unreadable line/);
+    assert.equal(readFileSync(log, 'utf8').startsWith(before), true, 'the log is never rewritten');
+  });
+
+  it('metrics on a missing log → exit 2', async () => {
+    const run = await runCliProcess(['metrics', path.join(dir, 'nope.jsonl')], { env });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /cannot read/);
+  });
+
+  it('index without an Elasticsearch URL → exit 2; with an unreachable one → exit 2', async () => {
+    const none = await runCliProcess(['index'], { env });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no Elasticsearch URL/);
+    const down = await runCliProcess(['index', '--es-url', `http://127.0.0.1:${await freePort()}`], { env });
+    assert.equal(down.code, 2, down.stderr);
+    assert.match(down.stderr, /avap index: Elasticsearch: ConnectionError/);
+  });
+
+  it('SIGINT during generation → exit 130', async () => {
+    const pieces = fenced(VALID_CODE).match(/[\s\S]{1,3}/g) ?? [];
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { chunks: pieces, chunkDelayMs: 200 });
+    const run = await runCliProcess(['generate', 'hash'], { env, interruptWhen: (out) => out.length > 0 });
+    assert.equal(run.code, 130, run.stderr);
+  });
+});

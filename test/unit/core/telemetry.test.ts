@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { calledNames, type AttemptEvent } from '../../../src/core/telemetry/events';
+import { jsonlTelemetry } from '../../../src/core/telemetry/jsonlSink';
+import { computeMetrics, renderMetrics } from '../../../src/core/telemetry/metrics';
+import { parseTelemetry } from '../../../src/core/telemetry/read';
+import { memoryLogger } from '../../../src/core/ports';
+
+function event(generation: string, attempt: number, verdict: AttemptEvent['verdict'], fields: Partial<AttemptEvent> = {}): AttemptEvent {
+  return {
+    schema_version: 1, generation_id: generation, timestamp: '2026-01-01T00:00:00.000Z', attempt, max_attempts: 2,
+    query_type: 'CODE_GENERATION', verdict, errors: [], converged: null, validation_status: '', final: false, model: 'm',
+    temperature: 0, seed: 42, parser_version: 'p', latencies_ms: {}, commands: [], ...fields,
+  };
+}
+
+const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, received, severity: 'error' as const });
+
+describe('core/telemetry', () => {
+  it('appends one JSON line per event and never rewrites the file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tel-'));
+    try {
+      const file = path.join(dir, 'sub', 'log.jsonl');
+      const sink = jsonlTelemetry(file);
+      sink.record(event('g1', 1, 'valid'));
+      await sink.flush();
+      const first = readFileSync(file, 'utf8');
+      sink.record(event('g2', 1, 'invalid'));
+      sink.record(event('g2', 2, 'valid'));
+      await sink.flush();
+      const after = readFileSync(file, 'utf8');
+      assert.ok(after.startsWith(first));
+      assert.deepEqual(after.trim().split('\n').map((l) => JSON.parse(l).generation_id), ['g1', 'g2', 'g2']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a sink that cannot write logs once and never throws', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tel-'));
+    try {
+      const blocker = path.join(dir, 'file');
+      writeFileSync(blocker, 'x');
+      const logger = memoryLogger();
+      const sink = jsonlTelemetry(path.join(blocker, 'log.jsonl'), logger);
+      sink.record(event('g', 1, 'valid'));
+      sink.record(event('g', 2, 'valid'));
+      await sink.flush();
+      assert.equal(logger.lines.filter((l) => l.includes('telemetry: cannot append')).length, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('skips a torn last line and non-events, keeps the rest', () => {
+    const text = `${JSON.stringify(event('a', 1, 'valid'))}\n\n{"hello":1}\n${JSON.stringify(event('b', 1, 'valid'))}\n{"generation_id":"c","att`;
+    const log = parseTelemetry(text);
+    assert.deepEqual(log.events.map((e) => e.generation_id), ['a', 'b']);
+    assert.deepEqual(log.skipped, [{ line: 3, reason: 'not a telemetry event' }, { line: 5, reason: 'not a complete JSON line' }]);
+  });
+
+  it('computes every metric', () => {
+    const events: AttemptEvent[] = [
+      // g1: valid first time
+      event('g1', 1, 'valid', { final: true, converged: true, commands: ['addParam', 'encodeSHA256'] }),
+      // g2: invalid then fixed
+      event('g2', 1, 'invalid', { errors: [e001('getSHA256')], commands: ['addParam', 'getSHA256'], validation_status: 'INVALID_UNRESOLVED' }),
+      event('g2', 2, 'valid', { final: true, converged: true, commands: ['addParam', 'encodeSHA256'] }),
+      // g3: invalid twice
+      event('g3', 1, 'invalid', { errors: [e001('getSHA256'), e001('returnResult', 3)], commands: ['getSHA256', 'returnResult'], validation_status: 'INVALID_UNRESOLVED' }),
+      event('g3', 2, 'invalid', { errors: [e001('getSHA256')], final: true, converged: false, validation_status: 'INVALID_UNRESOLVED', commands: ['getSHA256', 'addResult'] }),
+      // g4: parser unavailable
+      event('g4', 1, 'unavailable', { final: true, converged: false, validation_status: 'PARSER_UNAVAILABLE' }),
+      // g5: a RETRIEVAL answer
+      event('g5', 1, 'skipped', { query_type: 'RETRIEVAL', final: true, max_attempts: 1 }),
+    ];
+    const m = computeMetrics(events, 2);
+    assert.equal(m.events, 7);
+    assert.equal(m.skippedLines, 2);
+    assert.equal(m.generations, 5);
+    assert.deepEqual(m.byQueryType, { CODE_GENERATION: 4, RETRIEVAL: 1 });
+    assert.equal(m.codeGenerations, 4);
+    assert.equal(m.validatedGenerations, 3);
+    assert.equal(m.firstAttemptInvalidRate, 2 / 3);
+    assert.equal(m.multiAttemptConvergenceRate, 1 / 2);
+    assert.equal(m.meanAttemptsAmongConverged, 1.5);
+    assert.equal(m.nonConvergenceRate, 1 / 3);
+    assert.deepEqual(m.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 1 });
+    assert.deepEqual(m.rejectedValues, [
+      { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2 },
+      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1 },
+    ]);
+    assert.deepEqual(m.perCommand.slice(0, 2), [
+      { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 },
+      { command: 'returnResult', usedInAttempts: 1, rejectedInAttempts: 1, rate: 1 },
+    ]);
+    assert.deepEqual(m.perCommand.find((c) => c.command === 'addParam'), { command: 'addParam', usedInAttempts: 3, rejectedInAttempts: 0, rate: 0 });
+    const text = renderMetrics(m, 'log.jsonl');
+    assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
+    assert.match(text, /non-convergence rate\s+33\.3 %/);
+    assert.match(text, /PARSER_UNAVAILABLE\s+1/);
+  });
+
+  it('empty logs give n/a rates, not NaN', () => {
+    const m = computeMetrics([]);
+    assert.equal(m.firstAttemptInvalidRate, null);
+    assert.match(renderMetrics(m, 'x'), /first-attempt invalid rate\s+n\/a/);
+  });
+
+  it('lists the names code calls, ignoring comments and strings', () => {
+    assert.deepEqual(calledNames('addVar(a, "getSHA256(x)")\n// returnResult(a)\nif(a, 1, "==")\nfunction f(x) {\n}\nx = itemFromList(l, 0, y)'), ['addVar', 'if', 'f', 'itemFromList']);
+  });
+});

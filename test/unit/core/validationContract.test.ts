@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { contractFromTrace } from '../../../src/core/validation/fromTrace';
+import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
+import { RetryController } from '../../../src/core/validation/retryController';
+import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/contract';
+import { validateAvap } from '../../../src/parser';
+
+const codesOf = (source: string) => contractFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
+
+describe('core/validation contract, normalizer, retry controller', () => {
+  it('maps parser findings onto stable E-codes', () => {
+    assert.deepEqual(codesOf('getSHA256(p, h)'), [['E001', 'command', 'getSHA256']]);
+    assert.equal(codesOf('package main')[0]?.[0], 'E002');
+    assert.equal(codesOf('for i in range(10):')[0]?.[0], 'E003');
+    assert.equal(codesOf('addResult(a, b)')[0]?.[0], 'E004');
+    assert.equal(codesOf('if(a, 1, "==")\naddResult(a)')[0]?.[0], 'E005');
+    assert.equal(codesOf('endLoop()')[0]?.[0], 'E005');
+    assert.equal(Object.keys(ERROR_CODES).length, 9);
+  });
+
+  it('is binary: warnings alone keep isValid true', () => {
+    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', message: 'm', token: 't' }]);
+    assert.equal(result.isValid, true);
+    assert.equal(result.errors[0]?.severity, 'warning');
+  });
+
+  it('turns errors into repair instructions, deduplicated, warnings left out, in line order', () => {
+    const errors: ValidationError[] = [
+      { code: 'E002', field: 'keyword', expected: 'use //', received: '#', severity: 'error', line: 3, message: '' },
+      { code: 'E001', field: 'command', expected: 'encodeSHA256', received: 'getSHA256', severity: 'error', line: 1, message: '' },
+      { code: 'E001', field: 'command', expected: 'encodeSHA256', received: 'getSHA256', severity: 'error', line: 1, message: '' },
+      { code: 'E005', field: 'block', expected: '', received: 'end', severity: 'warning', line: 2, message: 'loop closed by end()' },
+    ];
+    assert.deepEqual(repairInstructions(errors), [
+      "Line 1: replace 'getSHA256' with 'encodeSHA256'.",
+      "Line 3: remove the foreign keyword '#' — use //.",
+    ]);
+    assert.match(instruction({ code: 'E001', field: 'command', expected: 'a command of the AVAP catalogue', received: 'foo', severity: 'error', line: 2, message: '' }), /'foo' is not an AVAP command/);
+  });
+
+  it('retry controller: one retry by default, none for warnings, stops on a repeated error', () => {
+    const err = (received: string, line = 1): ValidationError => ({ code: 'E001', field: 'command', expected: 'x', received, severity: 'error', line, message: '' });
+    const one = new RetryController(1);
+    assert.deepEqual(one.decide([err('a')]), { retry: true });
+    assert.equal(one.decide([err('b')]).retry, false);
+
+    const many = new RetryController(3);
+    assert.deepEqual(many.decide([err('a')]), { retry: true });
+    const repeated = many.decide([err('a')]);
+    assert.equal(repeated.retry === false && repeated.reason, 'repeated-error');
+    assert.equal(errorKey(err('a')), 'E001|command|1|a');
+
+    const zero = new RetryController(0);
+    const exhausted = zero.decide([err('a')]);
+    assert.equal(exhausted.retry === false && exhausted.reason, 'budget-exhausted');
+    const warn = new RetryController(1).decide([{ ...err('a'), severity: 'warning' }]);
+    assert.equal(warn.retry === false && warn.reason, 'only-warnings');
+    assert.equal(new RetryController(1).decide(undefined).retry, false);
+  });
+});
