@@ -75,6 +75,8 @@ export function openApiDocument(version: string, bodyLimit: number): Record<stri
               content: { 'application/x-ndjson': { schema: ref('ResponseMessage') }, 'text/event-stream': { schema: ref('ResponseMessage') } },
             },
             ...errors,
+            502: { description: 'No answer could be produced: Ollama unreachable, model not pulled or failing (nothing was streamed yet).', content: json(ref('Error')) },
+            504: { description: 'Ollama sent nothing within the time-to-first-byte limit.', content: json(ref('Error')) },
           },
         },
       },

@@ -160,7 +160,10 @@ function wantsSse(body: GenerateBody, accept: string | undefined): boolean {
 }
 
 export function createRestServer(deps: RestDeps, options: RestOptions): FastifyInstance {
-  const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true });
+  // On close, in-flight runs are aborted first (preClose), then every
+  // connection is closed: a half-closed streaming client must not keep the
+  // process alive.
+  const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true, forceCloseConnections: true });
   // JSON only: fastify also parses text/plain by default.
   app.removeContentTypeParser('text/plain');
   const inflight = new Set<AbortController>();
