@@ -13,7 +13,7 @@ import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } f
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, rubricText, weakestDimension } from './rubric';
 
 const DimensionVerdict = z.strictObject({
-  reason: z.string().max(600).describe('One sentence: why this score, citing the rubric band.'),
+  reason: z.string().max(1000).describe('One sentence: why this score, citing the rubric band.'),
   score: z.number().min(0).max(1).describe('0.0 to 1.0'),
 });
 
@@ -64,7 +64,7 @@ export interface JudgeOptions {
   llm: LlmPort;
   model: string;
   threshold?: number;
-  /** Caps the judge's answer. Default 600 tokens. */
+  /** Caps the judge's answer. Default 1024 tokens. */
   maxTokens?: number;
 }
 
@@ -102,7 +102,7 @@ export function createLlmJudge(options: JudgeOptions): QualityValidator {
         model: options.model,
         messages: judgeMessages(input),
         format: JUDGE_JSON_SCHEMA,
-        maxTokens: options.maxTokens ?? 600,
+        maxTokens: options.maxTokens ?? 1024,
         ...(signal ? { signal } : {}),
       });
       if (!reply.ok) {
