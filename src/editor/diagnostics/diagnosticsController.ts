@@ -112,17 +112,17 @@ export class DiagnosticsController implements vscode.Disposable {
     const key = doc.uri.toString();
     const version = doc.version;
     const done = new Promise<DocumentVerdict | undefined>((resolve) => {
+      const finish = (verdict: DocumentVerdict | undefined) => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(verdict);
+      };
       const sub = this.onDidChange((uri) => {
         const verdict = this.verdicts.get(key);
-        if (uri.toString() === key && verdict && verdict.version >= version && !this.scheduler.isPending(key)) {
-          sub.dispose();
-          resolve(verdict);
-        }
+        if (uri.toString() === key && verdict && verdict.version >= version && !this.scheduler.isPending(key)) finish(verdict);
       });
-      setTimeout(() => {
-        sub.dispose();
-        resolve(this.verdicts.get(key));
-      }, 60_000);
+      // A document closed meanwhile, or a parser call that never settles, must not hang the caller.
+      const timer = setTimeout(() => finish(this.verdicts.get(key)), 60_000);
     });
     this.request(doc, 0);
     return done;

@@ -40,10 +40,8 @@ export class ValidationStatusBar implements vscode.Disposable {
       this.setTicker(false);
       return;
     }
-    const verdict = this.diagnostics.verdict(doc.uri);
-    const state = this.diagnostics.isPending(doc.uri) && (!verdict || verdict.version !== doc.version)
-      ? { kind: 'pending' as const }
-      : verdict?.state ?? { kind: 'pending' as const };
+    // While typing, the last verdict stays until the new one arrives (no flicker); "validating…" only before the first.
+    const state = this.diagnostics.verdict(doc.uri)?.state ?? { kind: 'pending' as const };
     const circuit = this.parser.circuit();
     const look = statusLook(state, circuit, Date.now());
     this.current = look;
