@@ -22,6 +22,9 @@ import { ParserConnection } from './services/parserConnection';
 import { changedSections, type EditorSettings } from './settings/editorSettings';
 import { readSettings } from './settings/readSettings';
 import { ValidationStatusBar } from './status/statusBar';
+import { registerLanguageModelTools } from './tools/registerTools';
+import { loadKnowledgeBase } from '../knowledge';
+import type { DocsIndexSource } from '../tools/execute';
 
 let stopServices: (() => Promise<void>) | undefined;
 
@@ -64,6 +67,12 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
   const feedbackFile = path.join(storageDir, 'feedback.jsonl');
   const chat = new ChatViewProvider(context.extensionUri, assistant, output, feedbackFile);
   const telemetryFile = () => assistant.telemetryFile(settings);
+  // The knowledge base for the search tool, loaded on first use.
+  let knowledge: ReturnType<typeof loadKnowledgeBase> | undefined;
+  const docs: DocsIndexSource = () => {
+    knowledge ??= loadKnowledgeBase();
+    return knowledge.ok ? { ok: true, value: knowledge.value } : { ok: false, error: knowledge.error.message };
+  };
 
   context.subscriptions.push(
     diagnostics,
@@ -79,6 +88,11 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
       return vscode.Disposable.from(lens, vscode.languages.registerCodeLensProvider({ language: 'avap' }, lens));
     })(),
     registerLanguageFeatures(),
+    registerLanguageModelTools(context, {
+      validate: (source, filename, signal) => parser.validate(source, filename, signal),
+      docs,
+      log: (line) => output.info(line),
+    }),
     registerCoreCommands({ diagnostics, parser, output }),
     registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: true } }),
