@@ -6,6 +6,7 @@ import { metricsCommand } from './commands/metrics';
 import { indexCommand } from './commands/index';
 import { serveCommand } from './commands/serve';
 import { exportCommand } from './commands/export';
+import { evalCommand } from './commands/eval';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand, serveCommand, exportCommand];
+export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand, serveCommand, exportCommand, evalCommand];

@@ -50,6 +50,12 @@ export interface EvalReport {
 const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${(100 * v).toFixed(1)} %`);
 const ms = (s: MeanStd, asPct = true) => (s.n === 0 ? 'n/a' : asPct ? `${pct(s.mean)} ± ${(100 * s.std).toFixed(1)}` : `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}`);
 
+function pipelineErrors(r: EvalReport): string[] {
+  const failed = r.entries.filter((e) => e.error);
+  if (failed.length === 0) return [];
+  return ['Pipeline errors:', '', ...failed.map((e) => `- ${e.id} (run ${e.run}): ${e.error ?? ''}`), ''];
+}
+
 export function renderMarkdown(r: EvalReport): string {
   const c = r.config;
   const lines = [
@@ -68,14 +74,15 @@ export function renderMarkdown(r: EvalReport): string {
     `| mean attempts among converged | ${ms(r.convergence.mean_attempts_converged, false)} |`,
     `| non-convergence rate | ${ms(r.convergence.non_convergence_rate)} |`,
     '',
-    `Judge calls that failed (excluded, not scored): ${r.judge_failures}.`,
+    `Judge calls that failed (excluded, not scored): ${r.judge_failures}. Questions the pipeline could not answer (listed below, not scored): ${r.runs.reduce((n, run) => n + run.pipeline_errors, 0)}.`,
     '',
     '## Runs',
     '',
-    '| Run | Code answers | Valid | syntactic_validity | faithfulness | answer_relevancy | Judge failures |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...r.runs.map((run) => `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} |`),
+    '| Run | Code answers | Valid | syntactic_validity | faithfulness | answer_relevancy | Judge failures | Pipeline errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...r.runs.map((run) => `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`),
     '',
+    ...pipelineErrors(r),
     '## Parse failures',
     '',
     '| Category | Errors |',

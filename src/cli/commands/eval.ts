@@ -1,0 +1,183 @@
+/**
+ * `eval [options]` — runs the golden set through the pipeline N times and
+ * writes report.json, report.md and report.html. Syntactic validity first:
+ * code that fails the parser scores 0 on the judged metrics, and an
+ * unreachable parser aborts the run (exit 2) instead of scoring unvalidated code.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@elastic/elasticsearch';
+import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger, type AssistantConfig } from '../../core';
+import type { LlmPort } from '../../core/llm/port';
+import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm } from '../../eval/cassette';
+import type { EvalConfig } from '../../eval/report';
+import { writeReports } from '../../eval/report';
+import { pinnedModelProblem, runEvaluation } from '../../eval/runner';
+import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
+import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
+
+const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
+  Runs the golden set through the pipeline and writes DIR/report.{json,md,html}.
+  --runs N               runs over the set (default 5); seed from $EVAL_SEED (default 42), temperature 0
+  --out DIR              where the reports go (default eval-report)
+  --only IDS             comma-separated question ids to run (default: all)
+  --judge-model NAME     model for faithfulness / answer relevancy (default: --model)
+  --no-judge             skip the judged metrics (syntactic validity only)
+  --few-shot K           validated examples injected before code generation (default 5; 0 disables)
+  --cassette FILE        record/replay LLM answers (keyed by request) in FILE
+  --cassette-mode MODE   record | replay (default replay when FILE exists)
+${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.includes('--telemetry') && !l.startsWith('Exit') && !l.startsWith('            2')).join('\n')}
+The model must be pinned (a tag such as qwen3:1.7b; 'latest' is refused).
+Exit codes: 0 the run completed, 2 aborted (parser unreachable, usage error, missing cassette answer).`;
+
+function positive(name: string, raw: string | undefined, fallback: number, min = 1): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
+  return n;
+}
+
+async function describeIndex(config: AssistantConfig, fingerprint: string): Promise<EvalConfig['index']> {
+  if (!config.retrieval.esUrl) return { name: 'embedded', version: fingerprint, pipeline: 'in-process BM25 + embeddings' };
+  const client = new Client({ node: config.retrieval.esUrl });
+  try {
+    const mapping = await client.indices.getMapping({ index: config.retrieval.esIndex });
+    const meta = Object.values(mapping)[0]?.mappings?._meta as Record<string, unknown> | undefined;
+    return {
+      name: config.retrieval.esIndex,
+      version: `${String(meta?.index_version ?? 'unknown')} (corpus ${String(meta?.corpus_fingerprint ?? 'unknown')})`,
+      pipeline: String(meta?.ingestion_pipeline ?? 'unknown'),
+    };
+  } catch (err) {
+    throw new UsageError(`cannot read the index metadata of ${config.retrieval.esIndex} at ${config.retrieval.esUrl}: ${(err as Error).message}`);
+  } finally {
+    await client.close();
+  }
+}
+
+function selectEntries(all: readonly GoldenEntry[], only: string | undefined): GoldenEntry[] {
+  if (!only) return [...all];
+  const ids = only.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = ids.filter((id) => !all.some((e) => e.id === id));
+  if (unknown.length) throw new UsageError(`unknown question id(s): ${unknown.join(', ')}`);
+  return all.filter((e) => ids.includes(e.id));
+}
+
+function openCassette(file: string | undefined, mode: string | undefined, inner: LlmPort, model: string): CassetteLlm | undefined {
+  if (!file) {
+    if (mode) throw new UsageError('--cassette-mode needs --cassette FILE');
+    return undefined;
+  }
+  const loaded = loadCassette(file);
+  const effective = mode ?? (loaded.ok ? 'replay' : 'record');
+  if (effective === 'replay') {
+    if (!loaded.ok) throw new UsageError(loaded.error);
+    return cassetteLlm('replay', file, loaded.cassette);
+  }
+  if (effective !== 'record') throw new UsageError(`--cassette-mode must be record or replay, got '${effective}'`);
+  return cassetteLlm('record', file, loaded.ok ? loaded.cassette : emptyCassette(`model ${model}`), inner);
+}
+
+async function run(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...PIPELINE_OPTIONS,
+      runs: { type: 'string' },
+      out: { type: 'string' },
+      only: { type: 'string' },
+      'judge-model': { type: 'string' },
+      'no-judge': { type: 'boolean', default: false },
+      'few-shot': { type: 'string' },
+      cassette: { type: 'string' },
+      'cassette-mode': { type: 'string' },
+    },
+    strict: true,
+  });
+  const config = configFromFlags(values, io.env);
+  const problem = pinnedModelProblem(config.ollama.model);
+  if (problem) throw new UsageError(problem);
+  const runs = positive('--runs', values.runs, 5);
+  const seed = positive('$EVAL_SEED', io.env.EVAL_SEED, 42, 0);
+  config.ollama.temperature = 0;
+  config.ollama.seed = seed;
+  config.pipeline.fewShotExamples = positive('--few-shot', values['few-shot'], 5, 0);
+  config.telemetry.file = undefined;
+  const log = (line: string) => { if (!values.quiet) io.stderr(`${line}\n`); };
+
+  const dir = knowledgeDirectory();
+  if (!dir.ok) throw new UsageError(dir.error.message);
+  const golden = loadGoldenSet(dir.value);
+  if (!golden.ok) throw new UsageError(golden.error.message);
+  const entries = selectEntries(golden.value.entries, values.only);
+  const kb = loadKnowledgeBase();
+  if (!kb.ok) throw new UsageError(kb.error.message);
+
+  const judgeModel = values['judge-model'] ?? config.ollama.model;
+  const live = createOllamaLlm(config.ollama);
+  const cassette = openCassette(values.cassette, values['cassette-mode'], live, config.ollama.model);
+  const llm = cassette ?? live;
+  const telemetry = memoryTelemetry();
+  const index = await describeIndex(config, kb.value.fingerprint);
+  const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
+  if (!created.ok) throw new UsageError(created.error);
+  const { assistant } = created;
+  const fewShotK = config.pipeline.fewShotExamples;
+  try {
+    const outcome = await runEvaluation({
+      run: (request, signal) => assistant.run(request, { signal }),
+      parser: assistant.parser,
+      llm,
+      sourceText: (id) => kb.value.chunk(id)?.text,
+      events: () => telemetry.events,
+      convergence: (events) => {
+        const m = computeMetrics(events);
+        const opt = (v: number | null) => (v === null ? undefined : v);
+        return {
+          first_attempt_invalid_rate: opt(m.firstAttemptInvalidRate),
+          convergence_rate: opt(m.multiAttemptConvergenceRate),
+          mean_attempts_converged: opt(m.meanAttemptsAmongConverged),
+          non_convergence_rate: opt(m.nonConvergenceRate),
+        };
+      },
+    }, {
+      config: {
+        seed, model: config.ollama.model, judgeModel, embeddingModel: config.ollama.embeddingModel, temperature: 0,
+        index, retrievalMode: config.retrieval.mode, fewShot: { status: fewShotK > 0 ? 'enabled' : 'disabled', k: fewShotK },
+        runs, goldenVersion: golden.value.goldenVersion,
+        llm: cassette ? `${values['cassette-mode'] ?? 'replay'} cassette ${path.basename(values.cassette ?? '')}` : `ollama ${config.ollama.host}`,
+      },
+      golden: entries,
+      judge: { enabled: !values['no-judge'], judgeModel, embeddingModel: config.ollama.embeddingModel },
+      signal: io.signal,
+      progress: log,
+    });
+    const out = path.resolve(values.out ?? 'eval-report');
+    if (!outcome.ok) {
+      if (outcome.partial) writeReports(path.join(out, 'partial'), outcome.partial);
+      io.stderr(`avap eval: aborted — ${outcome.aborted}\n`);
+      return EXIT.usage;
+    }
+    if (cassette && cassette.misses.length > 0) {
+      io.stderr(`avap eval: aborted — the cassette had no answer for ${cassette.misses.length} request(s), first: ${cassette.misses[0]}\n`);
+      return EXIT.usage;
+    }
+    const files = writeReports(out, outcome.report);
+    const v = outcome.report.syntactic_validity;
+    const figure = v.n === 0 ? 'n/a (no code answers)' : `${(100 * v.mean).toFixed(1)} % ± ${(100 * v.std).toFixed(1)}`;
+    const errors = outcome.report.runs.reduce((n, r) => n + r.pipeline_errors, 0);
+    io.stdout(`syntactic_validity ${figure} over ${runs} run(s)${errors ? `; ${errors} question(s) unanswered (see the report)` : ''}\n${files.json}\n${files.md}\n${files.html}\n`);
+    return EXIT.ok;
+  } finally {
+    cassette?.save();
+    await assistant.dispose();
+  }
+}
+
+export const evalCommand: CliCommand = {
+  name: 'eval',
+  summary: 'run the golden set N times and report syntactic validity, judged metrics and failures',
+  usage: USAGE,
+  run,
+};
