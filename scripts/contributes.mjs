@@ -95,6 +95,14 @@ export const contributes = {
         type: 'number', default: 0.5, minimum: -1, maximum: 1, scope: 'window', order: 31,
         markdownDescription: 'Cosine relevance: the context is relevant when the similarity reaches this value (env `AVAP_RELEVANCE_THRESHOLD`).',
       },
+      'avap.generation.maxRetries': {
+        type: 'integer', default: 1, minimum: 0, maximum: 5, scope: 'window', order: 35,
+        markdownDescription: 'How many times invalid generated code goes back to the model with the parser\'s trace before it is returned as `INVALID_UNRESOLVED` (env `AVAP_MAX_RETRIES`).',
+      },
+      'avap.generation.fewShotExamples': {
+        type: 'integer', default: 5, minimum: 0, maximum: 20, scope: 'window', order: 36,
+        markdownDescription: 'How many validated AVAP examples, the most similar to the request, go into the prompt before code generation; `0` disables the injection (env `AVAP_FEW_SHOT_K`).',
+      },
       'avap.validation.debounce': {
         type: 'integer', default: 300, minimum: 0, maximum: 10000, scope: 'window', order: 40,
         markdownDescription: 'Milliseconds after the last keystroke before an `.avap` document is validated.',

@@ -110,7 +110,7 @@ export function defaultConfig(): AssistantConfig {
     },
     retrieval: { esIndex: 'avap-knowledge-v1', topK: 8, rrfK: 60, mode: 'hybrid' },
     relevance: { mode: 'llm', cosineThreshold: 0.5 },
-    pipeline: { maxRetries: 1, fewShotExamples: 3 },
+    pipeline: { maxRetries: 1, fewShotExamples: 5 },
     telemetry: {},
   };
 }
@@ -174,7 +174,7 @@ export const ENV_VARS = [
   'AVAP_PARSER_URL', 'AVAP_PARSER_TIMEOUT', 'PARSER_CB_THRESHOLD', 'PARSER_CB_COOLDOWN',
   'OLLAMA_HOST', 'OLLAMA_MODEL_NAME', 'OLLAMA_MODEL_NAME_CONVERSATIONAL', 'OLLAMA_EMBEDDING_MODEL',
   'OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
-  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_TELEMETRY_FILE',
+  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_FEW_SHOT_K', 'AVAP_TELEMETRY_FILE',
 ] as const;
 
 /**
@@ -215,7 +215,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
       mode: num('AVAP_RELEVANCE_MODE', parseRelevanceMode),
       cosineThreshold: num('AVAP_RELEVANCE_THRESHOLD', ratio),
     },
-    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', nonNegativeInteger) },
+    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', nonNegativeInteger), fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger) },
     telemetry: { file: get('AVAP_TELEMETRY_FILE') },
   });
 }

@@ -114,4 +114,18 @@ export interface PipelineResult {
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */
   latenciesMs?: Record<string, number>;
+  /**
+   * Extension (code generation only): the few-shot injection of ADR-0007 —
+   * the configured K, how many validated examples went into the prompt, and
+   * `degraded` when the example retrieval failed and generation went on without them.
+   */
+  fewShot?: FewShotInjection;
+}
+
+export interface FewShotInjection {
+  status: 'enabled' | 'degraded' | 'disabled';
+  k: number;
+  injected: number;
+  /** Why the injection is degraded. */
+  detail?: string;
 }

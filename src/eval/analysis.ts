@@ -29,6 +29,8 @@ export interface EvalEntry {
   judge_failures: string[];
   /** Set when the pipeline itself failed for this entry (e.g. LLM error). */
   error?: string;
+  /** Set when the few-shot example retrieval failed and the code was generated without examples. */
+  few_shot_injection?: 'degraded';
 }
 
 /** The override rule: code that fails the parser scores 0.0 on both judged metrics; raw scores are kept. */

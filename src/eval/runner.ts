@@ -70,6 +70,7 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     attempts: result.attempts.length,
     validationStatus: result.validationStatus,
     judge_failures: [] as string[],
+    ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
   };
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
     return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
@@ -103,7 +104,12 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
 function summarize(options: EvalOptions, parserVersion: string, startedAt: string, runs: RunWithConvergence[], entries: EvalEntry[], now: () => Date): EvalReport {
   const conv = (key: keyof ConvergenceFigures) => acrossRuns(runs, (r) => r.convergence[key]);
   return {
-    config: { ...options.config, parserVersion, goldenEntries: options.golden.length, startedAt },
+    config: {
+      ...options.config,
+      // One degraded injection taints the run's few-shot status: the report must not claim K examples it did not use.
+      fewShot: entries.some((e) => e.few_shot_injection === 'degraded') ? { ...options.config.fewShot, status: 'degraded' } : options.config.fewShot,
+      parserVersion, goldenEntries: options.golden.length, startedAt,
+    },
     runs,
     syntactic_validity: acrossRuns(runs, (r) => r.syntactic_validity),
     faithfulness: acrossRuns(runs, (r) => r.faithfulness),

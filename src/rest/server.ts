@@ -293,6 +293,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
       generation_id: run.result.generationId,
       query_type: run.result.queryType,
       ...(run.quality ? { quality: run.quality } : {}),
+      ...(run.result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
       ...(run.result.error ? { error: { error: run.result.error.code, message: run.result.error.message } } : {}),
     };
   }

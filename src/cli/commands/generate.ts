@@ -138,6 +138,7 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       attempts: result.attempts.length,
       generation_id: result.generationId,
       trace: lastTrace(result),
+      ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),
     })}\n`);
   } else {

@@ -80,6 +80,7 @@ class Run {
   private readonly id: string;
   private readonly signal: AbortSignal | undefined;
   private readonly result: PipelineResult;
+  private fewShot: FewShotExample[] | undefined;
   /** Latencies of the nodes run since the last attempt event. */
   private pending: Record<string, number> = {};
   private readonly all: Record<string, number> = {};
@@ -264,13 +265,27 @@ class Run {
     return this.finish('');
   }
 
+  /** The few-shot examples of this run, selected once (the retry reuses them). */
   private examples(): FewShotExample[] {
-    const k = this.deps.config.pipeline.fewShotExamples;
-    if (!this.deps.examples || k <= 0) return [];
+    if (this.fewShot) return this.fewShot;
+    const { config, logger } = this.deps;
+    const k = config.pipeline.fewShotExamples;
+    const select = this.deps.examples;
+    if (!select || k <= 0) {
+      this.result.fewShot = { status: 'disabled', k, injected: 0 };
+      logger.info(`[ptvl] few-shot: disabled (K=${k}${select ? '' : ', no example pool'})`);
+      return (this.fewShot = []);
+    }
     try {
-      return this.deps.examples(this.request.query, k);
-    } catch {
-      return [];
+      const chosen = select(this.request.query, k);
+      this.result.fewShot = { status: 'enabled', k, injected: chosen.length };
+      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected`);
+      return (this.fewShot = chosen);
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      this.result.fewShot = { status: 'degraded', k, injected: 0, detail };
+      logger.warn(`[ptvl] few-shot example retrieval failed (${detail}) — generating without examples; few_shot_injection: degraded`);
+      return (this.fewShot = []);
     }
   }
 

@@ -29,6 +29,7 @@ export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras
       esApiKey: extras.esApiKey || undefined,
     },
     relevance: { mode: settings.relevance.mode, cosineThreshold: settings.relevance.cosineThreshold },
+    pipeline: { maxRetries: settings.generation.maxRetries, fewShotExamples: settings.generation.fewShotExamples },
     telemetry: { file: settings.telemetry.file || extras.defaultTelemetryFile },
   });
 }

@@ -17,6 +17,8 @@ export interface EditorSettings {
   ollama: { url: string; model: string; conversationalModel: string; embeddingModel: string };
   elasticsearch: { url: string; index: string };
   relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
+  /** Retries after an invalid answer, and validated examples injected before code generation (0 = none). */
+  generation: { maxRetries: number; fewShotExamples: number };
   validation: { debounceMs: number };
   telemetry: { file: string };
 }
@@ -26,6 +28,7 @@ export const SETTING_DEFAULTS: EditorSettings = {
   ollama: { url: 'http://127.0.0.1:11434', model: 'qwen3:1.7b', conversationalModel: 'qwen3:0.6b', embeddingModel: 'qwen3-embedding:0.6b' },
   elasticsearch: { url: '', index: 'avap-knowledge-v1' },
   relevance: { mode: 'llm', cosineThreshold: 0.5 },
+  generation: { maxRetries: 1, fewShotExamples: 5 },
   validation: { debounceMs: 300 },
   telemetry: { file: '' },
 };
@@ -94,6 +97,10 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       mode: mode === 'cosine' ? 'cosine' : 'llm',
       cosineThreshold: num('relevance.cosineThreshold', d.relevance.cosineThreshold, (n) => n >= -1 && n <= 1, 'a number in [-1, 1]'),
     },
+    generation: {
+      maxRetries: num('generation.maxRetries', d.generation.maxRetries, (n) => Number.isInteger(n) && n >= 0 && n <= 5, 'an integer between 0 and 5'),
+      fewShotExamples: num('generation.fewShotExamples', d.generation.fewShotExamples, (n) => Number.isInteger(n) && n >= 0 && n <= 20, 'an integer between 0 and 20'),
+    },
     validation: {
       debounceMs: num('validation.debounce', d.validation.debounceMs, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000, 'an integer number of milliseconds between 0 and 10000'),
     },
@@ -106,7 +113,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
 export function changedSections(before: EditorSettings, after: EditorSettings): { parser: boolean; assistant: boolean } {
   const parser = JSON.stringify(before.parser) !== JSON.stringify(after.parser);
   const assistant = parser
-    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.telemetry])
-      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.telemetry]);
+    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.generation, before.telemetry])
+      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.generation, after.telemetry]);
   return { parser, assistant };
 }

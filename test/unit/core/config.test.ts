@@ -14,6 +14,7 @@ describe('core/config', () => {
     assert.equal(c.retrieval.topK, 8);
     assert.equal(c.retrieval.rrfK, 60);
     assert.equal(c.pipeline.maxRetries, 1);
+    assert.equal(c.pipeline.fewShotExamples, 5, 'ADR-0007: K = 5');
     assert.equal(c.relevance.mode, 'llm');
   });
 
@@ -22,6 +23,7 @@ describe('core/config', () => {
       AVAP_PARSER_URL: 'grpc://10.0.0.1:50051', AVAP_PARSER_TIMEOUT: '500', PARSER_CB_THRESHOLD: '5', PARSER_CB_COOLDOWN: '10',
       OLLAMA_HOST: 'http://gpu:11434', OLLAMA_MODEL_NAME: 'big', OLLAMA_MODEL_NAME_CONVERSATIONAL: 'small', AVAP_ES_URL: 'http://es:9200',
       AVAP_RELEVANCE_MODE: 'cosine', AVAP_RETRIEVAL_MODE: 'knn_only', AVAP_MAX_RETRIES: '0', AVAP_TELEMETRY_FILE: '/tmp/t.jsonl',
+      AVAP_FEW_SHOT_K: '0',
     });
     assert.equal(c.parser.url, 'grpc://10.0.0.1:50051');
     assert.equal(c.parser.timeoutMs, 500);
@@ -34,6 +36,7 @@ describe('core/config', () => {
     assert.equal(c.relevance.mode, 'cosine');
     assert.equal(c.retrieval.mode, 'knn_only');
     assert.equal(c.pipeline.maxRetries, 0);
+    assert.equal(c.pipeline.fewShotExamples, 0);
     assert.equal(c.telemetry.file, '/tmp/t.jsonl');
   });
 

@@ -205,6 +205,53 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.validationStatus, '');
   });
 
+  describe('few-shot injection (ADR-0007)', () => {
+    const pool = (request: string, k: number) => Array.from({ length: Math.min(k, 7) }, (_, i) => ({ request: `example ${i} for ${request}`, code: `addVar(x${i}, ${i})` }));
+    const prompt = (call: ChatCall | undefined) => (call?.messages ?? []).map((m) => m.content).join('\n');
+
+    it('injects K = 5 validated examples by default, logs the effective K, and reuses them on the retry', async () => {
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const { deps: d, logger } = deps(llm, fakeParser());
+      let selections = 0;
+      const result = await runPipeline({ ...d, examples: (r, k) => { selections += 1; return pool(r, k); } }, CODE);
+      assert.equal(result.validationStatus, '');
+      assert.deepEqual(result.fewShot, { status: 'enabled', k: 5, injected: 5 });
+      assert.equal(selections, 1);
+      const generations = llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate_code');
+      assert.equal(generations.length, 2);
+      for (const call of generations) {
+        assert.match(prompt(call), /addVar\(x4, 4\)/);
+        assert.doesNotMatch(prompt(call), /addVar\(x5, 5\)/);
+      }
+      assert.ok(logger.lines.some((l) => l.includes('[ptvl] few-shot: K=5, 5 validated example(s) injected')), logger.lines.join('\n'));
+    });
+
+    it('K comes from the configuration; 0 disables the injection', async () => {
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const { deps: d } = deps(llm, fakeParser(), { pipeline: { fewShotExamples: 2 } });
+      assert.deepEqual((await runPipeline({ ...d, examples: pool }, CODE)).fewShot, { status: 'enabled', k: 2, injected: 2 });
+      const off = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser(), { pipeline: { fewShotExamples: 0 } });
+      const result = await runPipeline({ ...off.deps, examples: () => { throw new Error('must not be called'); } }, CODE);
+      assert.deepEqual(result.fewShot, { status: 'disabled', k: 0, injected: 0 });
+    });
+
+    it('a failing example retrieval degrades the run instead of failing it', async () => {
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const { deps: d, logger } = deps(llm, fakeParser());
+      const result = await runPipeline({ ...d, examples: () => { throw new Error('pool index corrupt'); } }, CODE);
+      assert.equal(result.validationStatus, '');
+      assert.equal(result.code.includes('encodeSHA256'), true);
+      assert.deepEqual(result.fewShot, { status: 'degraded', k: 5, injected: 0, detail: 'pool index corrupt' });
+      assert.ok(logger.lines.some((l) => l.includes('few_shot_injection: degraded')), logger.lines.join('\n'));
+    });
+
+    it('is not part of non-code answers', async () => {
+      const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
+      const { deps: d } = deps(llm, fakeParser());
+      assert.equal((await runPipeline({ ...d, examples: pool }, { query: 'hello' })).fewShot, undefined);
+    });
+  });
+
   it('CONVERSATIONAL uses the conversational model and no retrieval', async () => {
     const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
     const { deps: d } = deps(llm, fakeParser());

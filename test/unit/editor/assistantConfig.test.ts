@@ -18,6 +18,7 @@ describe('editor: settings → core configuration', () => {
     const values: Record<string, unknown> = {
       'parser.url': '127.0.0.1:5000', 'parser.timeout': 0.5, 'parser.circuitBreaker.cooldown': 2, 'ollama.url': 'http://127.0.0.1:9999',
       'ollama.model': 'm1', 'elasticsearch.url': 'http://es:9200', 'relevance.mode': 'cosine', 'telemetry.file': '/t.jsonl',
+      'generation.maxRetries': 2, 'generation.fewShotExamples': 0,
     };
     const { settings } = readEditorSettings((key) => values[key]);
     const config = toAssistantConfig(settings, { esApiKey: 'secret', defaultTelemetryFile: '/unused' });
@@ -29,5 +30,6 @@ describe('editor: settings → core configuration', () => {
     assert.equal(config.retrieval.esApiKey, 'secret');
     assert.equal(config.relevance.mode, 'cosine');
     assert.equal(config.telemetry.file, '/t.jsonl');
+    assert.deepEqual(config.pipeline, { maxRetries: 2, fewShotExamples: 0 });
   });
 });

@@ -15,7 +15,7 @@ describe('editor: avap.* settings', () => {
     const { settings, problems } = from({
       'parser.url': ' grpc://127.0.0.1:5000 ', 'parser.timeout': 0, 'parser.circuitBreaker.threshold': 5,
       'parser.circuitBreaker.cooldown': 1.5, 'ollama.url': 'http://10.0.0.2:11434', 'relevance.mode': 'cosine',
-      'elasticsearch.url': 'https://es.internal:9200',
+      'elasticsearch.url': 'https://es.internal:9200', 'generation.maxRetries': 0, 'generation.fewShotExamples': 3,
     });
     assert.deepEqual(problems, []);
     assert.equal(settings.parser.url, 'grpc://127.0.0.1:5000');
@@ -24,12 +24,13 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.parser.breakerCooldownSeconds, 1.5);
     assert.equal(settings.relevance.mode, 'cosine');
     assert.equal(settings.elasticsearch.url, 'https://es.internal:9200');
+    assert.deepEqual(settings.generation, { maxRetries: 0, fewShotExamples: 3 });
   });
 
   it('reports bad values and falls back instead of throwing', () => {
     const { settings, problems } = from({
       'parser.url': 'not a url', 'parser.timeout': -1, 'parser.circuitBreaker.threshold': 2.5,
-      'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42,
+      'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42, 'generation.fewShotExamples': 2.5,
     });
     assert.equal(settings.parser.url, '');
     assert.equal(settings.parser.timeoutSeconds, 2);
@@ -37,7 +38,8 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.relevance.mode, 'llm');
     assert.equal(settings.ollama.url, 'http://127.0.0.1:11434');
     assert.equal(settings.ollama.model, 'qwen3:1.7b');
-    assert.equal(problems.length, 6);
+    assert.equal(settings.generation.fewShotExamples, 5);
+    assert.equal(problems.length, 7);
     assert.ok(problems.every((p) => p.startsWith('avap.')));
   });
 
@@ -45,6 +47,7 @@ describe('editor: avap.* settings', () => {
     const base = from({}).settings;
     assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'ollama.model': 'x' }).settings), { parser: false, assistant: true });
+    assert.deepEqual(changedSections(base, from({ 'generation.fewShotExamples': 0 }).settings), { parser: false, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'validation.debounce': 10 }).settings), { parser: false, assistant: false });
   });
 });

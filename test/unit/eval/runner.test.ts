@@ -88,6 +88,37 @@ describe('eval: the run', () => {
     assert.equal(r.judge_failures, 0);
   });
 
+  it('marks the few-shot status degraded when any run generated without its examples', async () => {
+    const t = target();
+    const inner = t.run.bind(t);
+    let n = 0;
+    t.run = async (request, signal) => {
+      const result = await inner(request, signal);
+      n += 1;
+      return n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result;
+    };
+    const out = await runEvaluation(t, options);
+    assert.ok(out.ok);
+    assert.deepEqual(out.report.config.fewShot, { status: 'degraded', k: 5 });
+    assert.deepEqual(out.report.entries.map((e) => e.few_shot_injection), [undefined, undefined, 'degraded', undefined]);
+    assert.match(renderMarkdown(out.report), /few-shot degraded \(K=5\)/);
+  });
+
+  it('reports questions the pipeline could not answer instead of scoring them', async () => {
+    const t = target();
+    const inner = t.run.bind(t);
+    t.run = async (request, signal) => {
+      const result = await inner(request, signal);
+      return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
+    };
+    const out = await runEvaluation(t, options);
+    assert.ok(out.ok);
+    assert.deepEqual(out.report.runs.map((r) => r.pipeline_errors), [1, 1]);
+    const md = renderMarkdown(out.report);
+    assert.match(md, /Questions the pipeline could not answer \(listed below, not scored\): 2\./);
+    assert.match(md, /- GD-R-001 \(run 1\): llm-timeout: sent nothing for 120 s/);
+  });
+
   it('aborts before generating anything when the parser is unreachable', async () => {
     const t = target({ down: true });
     const out = await runEvaluation(t, options);
