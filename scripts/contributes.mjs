@@ -24,6 +24,7 @@ export const contributes = {
     command('avap.regenerateWithTrace', 'Regenerate with Trace'),
     command('avap.cancelGeneration', 'Cancel Generation'),
     command('avap.showValidationMetrics', 'Show Validation Metrics'),
+    command('avap.openEvaluationReport', 'Open Evaluation Report…'),
     command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
     command('avap.acceptGenerated', 'Accept Generated Code'),
   ],
@@ -35,6 +36,9 @@ export const contributes = {
     ],
     'editor/title': [
       { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
+    ],
+    'explorer/context': [
+      { command: 'avap.openEvaluationReport', when: 'resourceFilename == report.json', group: 'navigation@90' },
     ],
   },
   viewsContainers: {

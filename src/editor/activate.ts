@@ -15,7 +15,7 @@ import { registerGenerateCommands } from './generate/generateCommands';
 import { GeneratedDocuments } from './generate/generatedDocuments';
 import { StatusCodeLens } from './generate/statusCodeLens';
 import { registerLanguageFeatures } from './language/languageFeatures';
-import { showMetricsPanel } from './metrics/metricsPanel';
+import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from './metrics/metricsPanel';
 import { OutputLog } from './output/outputLog';
 import { AssistantService, ES_API_KEY_SECRET } from './services/assistantService';
 import { ParserConnection } from './services/parserConnection';
@@ -102,6 +102,7 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
       return undefined;
     }),
     vscode.commands.registerCommand('avap.showValidationMetrics', () => showMetricsPanel(context.extensionUri, telemetryFile())),
+    vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) => showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined)),
     vscode.commands.registerCommand('avap.setElasticsearchApiKey', async () => {
       const key = await vscode.window.showInputBox({
         title: 'AVAP: Elasticsearch API key', prompt: 'Stored in the editor\'s secret storage. Leave empty to remove it.',

@@ -3,10 +3,13 @@
  * (real HTTP) and the real parser service (real gRPC).
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { lastUser } from '../support/scriptedOllama';
+import { sampleStoredReport } from '../support/sampleEvalReport';
 import { e2eConfig } from './support/config';
 import { avapApi, closeAllEditors, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, FOREIGN_CODE, INVALID_CODE, scriptedOllama, scriptReformulate, startOwnParser, task, VALID_CODE } from './support/world';
@@ -127,7 +130,27 @@ describe('generate and regenerate with the scripted model', () => {
     assert.match(html, /getSHA256/);
     assert.match(html, /<svg/);
     assert.match(html, /script-src 'none'/);
+    assert.match(html, /href="command:avap\.openEvaluationReport"/, 'the metrics view links to the evaluation report');
     panel.dispose();
+  });
+
+  it('Open Evaluation Report shows a report.json from eval --out, and explains a file that is not one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'avap-e2e-report-'));
+    const good = path.join(dir, 'report.json');
+    writeFileSync(good, JSON.stringify(sampleStoredReport()));
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel>('avap.openEvaluationReport', vscode.Uri.file(good));
+    const html = panel.webview.html;
+    assert.match(html, /AVAP evaluation — qwen3:1\.7b/);
+    assert.match(html, /66\.7 % ± 4\.7/);
+    assert.match(html, /Syntactic validity per run/);
+    assert.match(html, /generateToken/);
+    assert.match(html, /script-src 'none'/);
+    panel.dispose();
+    const junk = path.join(dir, 'junk.json');
+    writeFileSync(junk, Buffer.from([0, 159, 146, 150, 255]));
+    const bad = await vscode.commands.executeCommand<vscode.WebviewPanel>('avap.openEvaluationReport', vscode.Uri.file(junk));
+    assert.match(bad.webview.html, /Cannot show .*junk\.json: not JSON/);
+    bad.dispose();
   });
 });
 

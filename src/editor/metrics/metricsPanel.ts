@@ -1,10 +1,36 @@
-/** AVAP: Show Validation Metrics — the telemetry log as numbers and charts in a script-free webview. */
-import { readFile } from 'node:fs/promises';
+/**
+ * AVAP: Show Validation Metrics — the telemetry log as numbers and charts —
+ * and AVAP: Open Evaluation Report — a report.json from `eval --out` — in
+ * script-free webviews. The metrics page links to the report command through
+ * a command URI (the only command the page may run).
+ */
+import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { computeMetrics } from '../../core/telemetry/metrics';
 import { parseTelemetry } from '../../core/telemetry/read';
+import { MAX_REPORT_BYTES, readEvalReport } from '../../eval/reportRead';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
+import { evalReportBody, evalReportError } from './evalReportHtml';
 import { metricsBody } from './metricsHtml';
+
+export const OPEN_EVAL_REPORT_COMMAND = 'avap.openEvaluationReport';
+
+function scriptFreePanel(extensionUri: vscode.Uri, viewType: string, title: string, body: string): vscode.WebviewPanel {
+  const media = vscode.Uri.joinPath(extensionUri, 'media');
+  const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, {
+    enableScripts: false,
+    enableCommandUris: [OPEN_EVAL_REPORT_COMMAND],
+    localResourceRoots: [media],
+  });
+  panel.webview.html = webviewShell({
+    cspSource: panel.webview.cspSource,
+    nonce: newNonce(),
+    title,
+    styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'metrics.css')).toString()],
+    body,
+  });
+  return panel;
+}
 
 export async function showMetricsPanel(extensionUri: vscode.Uri, telemetryFile: string): Promise<vscode.WebviewPanel> {
   let text = '';
@@ -17,17 +43,28 @@ export async function showMetricsPanel(extensionUri: vscode.Uri, telemetryFile: 
   }
   const log = parseTelemetry(text);
   const metrics = computeMetrics(log.events, log.skipped.length);
-  const media = vscode.Uri.joinPath(extensionUri, 'media');
-  const panel = vscode.window.createWebviewPanel('avap.metrics', 'AVAP Validation Metrics', vscode.ViewColumn.Active, {
-    enableScripts: false,
-    localResourceRoots: [media],
-  });
-  panel.webview.html = webviewShell({
-    cspSource: panel.webview.cspSource,
-    nonce: newNonce(),
-    title: 'AVAP Validation Metrics',
-    styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'metrics.css')).toString()],
-    body: metricsBody(metrics, telemetryFile),
-  });
-  return panel;
+  const link = `<p class="source"><a href="command:${OPEN_EVAL_REPORT_COMMAND}">Open an evaluation report (report.json from <code>eval --out</code>)…</a></p>`;
+  return scriptFreePanel(extensionUri, 'avap.metrics', 'AVAP Validation Metrics', metricsBody(metrics, telemetryFile) + link);
+}
+
+/** Reads a report.json (asking for one when `file` is not given) and shows it; undefined when the user cancels. */
+export async function showEvalReportPanel(extensionUri: vscode.Uri, file?: vscode.Uri): Promise<vscode.WebviewPanel | undefined> {
+  const chosen = file ?? (await vscode.window.showOpenDialog({
+    title: 'AVAP: Open Evaluation Report', openLabel: 'Open report', canSelectMany: false,
+    filters: { 'Evaluation report': ['json'] },
+  }))?.[0];
+  if (!chosen) return undefined;
+  const source = chosen.fsPath;
+  let body: string;
+  try {
+    const size = (await stat(source)).size;
+    if (size > MAX_REPORT_BYTES) throw new Error(`${size} bytes is more than a report can be`);
+    const read = readEvalReport(await readFile(source, 'utf8'));
+    body = read.ok ? evalReportBody(read.report, source) : evalReportError(source, read.error);
+    if (!read.ok) void vscode.window.showWarningMessage(`AVAP: ${source} is not an evaluation report — ${read.error}`);
+  } catch (err) {
+    body = evalReportError(source, (err as Error).message);
+    void vscode.window.showWarningMessage(`AVAP: cannot read ${source}: ${(err as Error).message}`);
+  }
+  return scriptFreePanel(extensionUri, 'avap.evalReport', 'AVAP Evaluation Report', body);
 }

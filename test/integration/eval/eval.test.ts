@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readEvalReport } from '../../../src/eval/reportRead';
 import { runCliProcess } from '../../support/dist';
 import { CASSETTE, EVAL_QUESTIONS } from '../../fixtures/eval/record';
 
@@ -62,6 +63,8 @@ describe('eval (replaying the committed cassette)', function () {
     const html = readFileSync(path.join(out, 'report.html'), 'utf8');
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.doesNotMatch(html, /<script/i);
+    const back = readEvalReport(readFileSync(path.join(out, 'report.json'), 'utf8'));
+    assert.ok(back.ok, back.ok ? '' : back.error);
   });
 
   it('records the configuration that makes the run reproducible', () => {

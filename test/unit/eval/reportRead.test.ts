@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { readEvalReport, MAX_REPORT_BYTES } from '../../../src/eval/reportRead';
+import { evalReportBody, evalReportError } from '../../../src/editor/metrics/evalReportHtml';
+import { sampleStoredReport } from '../../support/sampleEvalReport';
+
+describe('eval: reading report.json back for the editor', () => {
+  it('accepts a report written by eval --out (nulls where a metric was undefined)', () => {
+    const read = readEvalReport(JSON.stringify(sampleStoredReport()));
+    assert.ok(read.ok, read.ok ? '' : read.error);
+    assert.equal(read.report.config.model, 'qwen3:1.7b');
+    assert.equal(read.report.faithfulness.mean, null);
+  });
+
+  it('says why a file is not a report instead of throwing', () => {
+    const cases: [string, RegExp][] = [
+      ['', /not JSON/],
+      ['\u0000\u0001binary', /not JSON/],
+      ['[1,2,3]', /not an evaluation report.*\(root\)/],
+      [JSON.stringify({ ...sampleStoredReport(), runs: 'five' }), /not an evaluation report.*runs/],
+      ['{"config": {"seed": "x"}}', /config\.seed/],
+    ];
+    for (const [text, error] of cases) {
+      const read = readEvalReport(text);
+      assert.equal(read.ok, false, text);
+      assert.match(read.ok ? '' : read.error, error);
+    }
+    const huge = readEvalReport(' '.repeat(MAX_REPORT_BYTES + 1));
+    assert.match(huge.ok ? '' : huge.error, /larger than 32 MiB/);
+  });
+
+  it('renders the figures, one bar per run, and the parse failures', () => {
+    const read = readEvalReport(JSON.stringify(sampleStoredReport()));
+    assert.ok(read.ok);
+    const body = evalReportBody(read.report, '/tmp/out/report.json');
+    assert.match(body, /AVAP evaluation — qwen3:1\.7b/);
+    assert.match(body, /66\.7 % ± 4\.7/);
+    assert.match(body, /retrieval <b>knn_only<\/b>/);
+    assert.match(body, /few-shot degraded \(K=5\)/);
+    const perRun = body.slice(body.indexOf('Syntactic validity per run'), body.indexOf('Parse failures by category'));
+    assert.equal((perRun.match(/<rect /g) ?? []).length, 2);
+    assert.match(perRun, /70\.0 % \(7\/10\)/);
+    assert.match(body, /GD-C-007/);
+    assert.match(body, /unknown_token 3/);
+    assert.match(body, /1 question\(s\) could not be answered/);
+    assert.match(body, /faithfulness<\/div>/);
+    assert.match(body, />—</, 'an undefined metric shows a dash, not 0');
+  });
+
+  it('escapes everything that comes from the file', () => {
+    const report = sampleStoredReport();
+    report.config.model = '<img src=x onerror=alert(1)>';
+    report.confusion.topTokens = [['<script>alert(1)</script>', 2]];
+    const read = readEvalReport(JSON.stringify(report));
+    assert.ok(read.ok);
+    const body = evalReportBody(read.report, '"><script>');
+    assert.doesNotMatch(body, /<script>|<img /);
+    assert.doesNotMatch(evalReportError('<b>', '<i>'), /<b>|<i>/);
+  });
+});
