@@ -1,6 +1,7 @@
+import { coreSuite } from './core';
 import { editorSuite } from './editor';
 import { parserSuite } from './parser';
 import type { BenchSuite } from './types';
 
 /** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
-export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite, editorSuite];
+export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite, coreSuite, editorSuite];
