@@ -25,6 +25,9 @@ export const PIPELINE_OPTIONS_USAGE = `  --json                print the respons
   --relevance MODE      llm | cosine (default $AVAP_RELEVANCE_MODE, else llm)
   --telemetry FILE      append one JSON line per attempt to FILE (default $AVAP_TELEMETRY_FILE)
   --quiet               do not print [ptvl] log lines on stderr
+  Also from the environment: PARSER_CB_THRESHOLD (parser failures before the circuit opens, 3),
+  PARSER_CB_COOLDOWN (seconds before a probe, 30), AVAP_MAX_RETRIES (retries after invalid code, 1),
+  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables).
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
             2 usage error or LLM unreachable/failed, 130 interrupted.`;
 
