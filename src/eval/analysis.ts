@@ -1,6 +1,7 @@
 /**
- * Pure analysis of evaluation entries: the override rule, per-run metrics,
- * the syntactic confusion matrix and the leakage audit.
+ * Pure analysis of evaluation entries: the override rule, per-run metrics
+ * (quality-gate counts included), the syntactic confusion matrix and the
+ * leakage audit.
  */
 import { catalogue, type TraceCategory, type TraceEntry } from '../parser';
 import { calledNames } from '../core/telemetry/events';
@@ -31,6 +32,27 @@ export interface EvalEntry {
   error?: string;
   /** Set when the few-shot example retrieval failed and the code was generated without examples. */
   few_shot_injection?: 'degraded';
+  /** The quality gate's outcome for a RETRIEVAL answer that went through it; undefined (null in JSON) otherwise. */
+  quality?: EntryQuality;
+}
+
+/**
+ * What the quality gate (the LLM judge with one hinted retry) made of a
+ * RETRIEVAL answer. A judge that could not assess is a failure: it is counted,
+ * never scored (the answer did not pass, and only an assessed verdict gives
+ * a composite).
+ */
+export interface EntryQuality {
+  /** The last attempt was assessed and reached the threshold. */
+  passed: boolean;
+  /** Composite score (0–1) of the last assessed attempt; undefined when no attempt was assessed. */
+  composite: number | undefined;
+  /** The first answer failed and a hinted retry was generated and assessed. */
+  retried: boolean;
+  /** `code: message` when the last attempt could not be assessed (judge unavailable or malformed). */
+  failure: string | undefined;
+  /** `code: message` when the hinted retry could not be generated (the first answer was kept). */
+  retry_error?: string;
 }
 
 /** The override rule: code that fails the parser scores 0.0 on both judged metrics; raw scores are kept. */
@@ -54,6 +76,14 @@ export interface RunMetrics {
   answer_relevancy: number | undefined;
   judge_failures: number;
   pipeline_errors: number;
+  /** RETRIEVAL answers that went through the quality gate. */
+  quality_judged: number;
+  /** … whose last attempt passed. */
+  quality_passed: number;
+  /** … that got a hinted retry. */
+  quality_retried: number;
+  /** … whose last attempt the judge could not assess (counted, not scored). */
+  quality_failures: number;
 }
 
 export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetrics {
@@ -69,6 +99,17 @@ export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetri
     answer_relevancy: roundOpt(meanOf(entries.map((e) => e.answer_relevancy))),
     judge_failures: entries.reduce((n, e) => n + e.judge_failures.length, 0),
     pipeline_errors: entries.filter((e) => e.error).length,
+    ...qualityCounts(entries),
+  };
+}
+
+export function qualityCounts(entries: readonly EvalEntry[]): Pick<RunMetrics, 'quality_judged' | 'quality_passed' | 'quality_retried' | 'quality_failures'> {
+  const gated = entries.map((e) => e.quality).filter((q): q is EntryQuality => q !== undefined);
+  return {
+    quality_judged: gated.length,
+    quality_passed: gated.filter((q) => q.passed).length,
+    quality_retried: gated.filter((q) => q.retried).length,
+    quality_failures: gated.filter((q) => q.failure !== undefined).length,
   };
 }
 

@@ -22,6 +22,8 @@ export interface EvalConfig {
   goldenVersion: string;
   goldenEntries: number;
   llm: string;
+  /** The quality gate of RETRIEVAL answers (LLM judge, one hinted retry); off with --no-judge. */
+  judge: { enabled: boolean; model: string; threshold: number };
   startedAt: string;
 }
 
@@ -49,6 +51,36 @@ export interface EvalReport {
 
 const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${(100 * v).toFixed(1)} %`);
 const ms = (s: MeanStd, asPct = true) => (s.n === 0 ? 'n/a' : asPct ? `${pct(s.mean)} ± ${(100 * s.std).toFixed(1)}` : `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}`);
+
+function qualityGate(r: EvalReport): string[] {
+  const j = r.config.judge;
+  const head = ['## Quality gate (RETRIEVAL answers)', ''];
+  if (!j.enabled) return [...head, 'Off (--no-judge): RETRIEVAL answers were not judged.', ''];
+  const sum = (pick: (run: EvalReport['runs'][number]) => number) => r.runs.reduce((n, run) => n + pick(run), 0);
+  const judged = sum((run) => run.quality_judged);
+  const lines = [
+    ...head,
+    `LLM judge ${j.model}, pass mark ${j.threshold} on the composite, one hinted retry for an answer that does not pass. `
+      + `Judged ${judged}, passed ${sum((run) => run.quality_passed)}, retried ${sum((run) => run.quality_retried)}, judge failures (counted, not scored) ${sum((run) => run.quality_failures)}.`,
+    '',
+    '| Run | Judged | Passed | Retried | Judge failures |',
+    '| --- | --- | --- | --- | --- |',
+    ...r.runs.map((run) => `| ${run.run} | ${run.quality_judged} | ${run.quality_passed} | ${run.quality_retried} | ${run.quality_failures} |`),
+    '',
+  ];
+  const gated = r.entries.filter((e) => e.quality);
+  if (gated.length > 0) {
+    lines.push('| Question | Run | Passed | Composite | Retried | Judge failure |', '| --- | --- | --- | --- | --- | --- |');
+    for (const e of gated) {
+      const q = e.quality;
+      if (!q) continue;
+      const note = [q.failure, q.retry_error ? `retry not generated: ${q.retry_error}` : undefined].filter(Boolean).join('; ').replace(/\|/g, '\\|');
+      lines.push(`| ${e.id} | ${e.run} | ${q.passed ? 'yes' : 'no'} | ${q.composite === undefined ? 'n/a' : q.composite.toFixed(3)} | ${q.retried ? 'yes' : 'no'} | ${note || '—'} |`);
+    }
+    lines.push('');
+  }
+  return lines;
+}
 
 function pipelineErrors(r: EvalReport): string[] {
   const failed = r.entries.filter((e) => e.error);
@@ -83,6 +115,7 @@ export function renderMarkdown(r: EvalReport): string {
     ...r.runs.map((run) => `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`),
     '',
     ...pipelineErrors(r),
+    ...qualityGate(r),
     '## Parse failures',
     '',
     '| Category | Errors |',
@@ -143,10 +176,21 @@ function heatMap(m: ConfusionMatrix): string {
   return `<svg role="img" aria-label="parse failures by question and category" width="${left + m.categories.length * cw}" height="${40 + questions.length * ch}" font-size="11">${header}${labels}${cells.join('')}</svg>`;
 }
 
+function qualityHtml(r: EvalReport, table: (rows: string[][]) => string): string {
+  const j = r.config.judge;
+  if (!j.enabled) return '<p>Off (--no-judge): RETRIEVAL answers were not judged.</p>';
+  return `<p>LLM judge ${esc(j.model)}, pass mark ${j.threshold}, one hinted retry; judge failures are counted, not scored.</p>`
+    + table([['Run', 'Judged', 'Passed', 'Retried', 'Judge failures'], ...r.runs.map((run) => [run.run, run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures].map(String))]);
+}
+
 export function renderHtml(r: EvalReport): string {
   const md = renderMarkdown(r);
   const table = (rows: string[][]) => `<table>${rows.map((row, i) => `<tr>${row.map((cell) => (i === 0 ? `<th>${esc(cell)}</th>` : `<td>${esc(cell)}</td>`)).join('')}</tr>`).join('')}</table>`;
-  const summary = md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---')).slice(0, 9).map((l) => l.slice(2, -2).split(' | '));
+  // The summary is the first table of the Markdown (the metrics), and only that table.
+  const mdLines = md.split('\n');
+  const first = mdLines.findIndex((l) => l.startsWith('| '));
+  const end = mdLines.findIndex((l, i) => i > first && !l.startsWith('| '));
+  const summary = mdLines.slice(first, end).filter((l) => !l.startsWith('| ---')).map((l) => l.slice(2, -2).split(' | '));
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -156,6 +200,8 @@ export function renderHtml(r: EvalReport): string {
 <h1>AVAP evaluation — ${esc(r.config.model)}</h1>
 <p>Seed ${r.config.seed}, ${r.config.runs} run(s), ${r.config.goldenEntries} questions; parser ${esc(r.config.parserVersion)}; index ${esc(r.config.index.name)} ${esc(r.config.index.version)}; retrieval <b>${esc(r.config.retrievalMode)}</b>; few-shot ${esc(r.config.fewShot.status)}.</p>
 ${table(summary)}
+<h2>Quality gate (RETRIEVAL answers)</h2>
+${qualityHtml(r, table)}
 <h2>Syntactic validity per run</h2>
 ${validityChart(r)}
 <h2>Parse failures by question and category</h2>

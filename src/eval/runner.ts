@@ -3,6 +3,10 @@
  * answer checked by the parser, judged metrics with the override rule, and
  * the report. Editor-free; the CLI `eval` command wires the real pipeline.
  *
+ * RETRIEVAL answers go through the quality gate (the LLM judge, one hinted
+ * retry) when the judge is on — the judge is on in evaluation, off by default
+ * in the editor; the judged metrics then score the answer the gate returned.
+ *
  * Evaluation never falls back silently: a parser that is unreachable before
  * or during the run aborts it with an explicit error (production, unlike
  * evaluation, returns unvalidated code).
@@ -11,11 +15,12 @@ import type { GoldenEntry } from '../knowledge/types';
 import type { ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
 import type { LlmPort } from '../core/llm/port';
 import type { AttemptEvent } from '../core/telemetry/events';
-import { acrossRuns, applyOverride, confusionMatrix, leakageAudit, runMetrics, type EvalEntry, type RunMetrics } from './analysis';
-
-type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
+import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality/assistantRun';
+import { acrossRuns, applyOverride, confusionMatrix, leakageAudit, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
+
+type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
 
 export interface EvalTarget {
   /** Runs one request through the pipeline. */
@@ -29,6 +34,12 @@ export interface EvalTarget {
   events(): readonly AttemptEvent[];
   /** The retry and convergence figures computed from telemetry events. */
   convergence(events: readonly AttemptEvent[]): ConvergenceFigures;
+  /**
+   * The quality gate for RETRIEVAL answers: the validator (the LLM judge), the
+   * LLM and model of the hinted retry, and the retrieved sources' texts.
+   * Applied when the judge is enabled; absent means no gate.
+   */
+  quality?: Omit<QualityRunDeps, 'assistant'>;
 }
 
 export type EvalOutcome =
@@ -58,8 +69,27 @@ async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, s
   return { ok: true as const, result: outcome.result };
 }
 
+/** The pipeline's answer, through the quality gate when there is one and the judge is on. */
+async function answer(target: EvalTarget, options: EvalOptions, request: PipelineRequest): Promise<{ result: PipelineResult; quality?: QualityReport }> {
+  if (!options.judge.enabled || !target.quality) return { result: await target.run(request, options.signal) };
+  const assistant = { run: (req: PipelineRequest, o?: { signal?: AbortSignal }) => target.run(req, o?.signal) };
+  return runWithQuality({ ...target.quality, assistant }, request, options.signal ? { signal: options.signal } : {});
+}
+
+/** The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored. */
+export function entryQuality(report: QualityReport): EntryQuality {
+  const assessed = report.attempts.map((a) => a.verdict).filter((v) => v.ok).at(-1);
+  return {
+    passed: report.passed,
+    composite: assessed?.ok ? assessed.assessment.composite : undefined,
+    retried: report.retried,
+    failure: report.failure ? `${report.failure.code}: ${report.failure.message}` : undefined,
+    ...(report.retryError ? { retry_error: `${report.retryError.code}: ${report.retryError.message}` } : {}),
+  };
+}
+
 async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: string }> {
-  const result = await target.run(requestFor(entry), options.signal);
+  const { result, quality } = await answer(target, options, requestFor(entry));
   const base = {
     id: entry.id,
     category: entry.category,
@@ -71,6 +101,8 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     validationStatus: result.validationStatus,
     judge_failures: [] as string[],
     ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
+    // Always present (null in JSON) so every entry has the key.
+    quality: quality ? entryQuality(quality) : undefined,
   };
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
     return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
@@ -158,7 +190,8 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const metrics = runMetrics(run, runEntries);
     const convergence = target.convergence(target.events().slice(eventsBefore));
     runs.push({ ...metrics, convergence });
-    progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}`);
+    const gate = metrics.quality_judged ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)` : '';
+    progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`);
   }
   return { ok: true, report: summarize(options, parserVersion, startedAt, runs, entries, now) };
 }

@@ -3,6 +3,9 @@
  * writes report.json, report.md and report.html. Syntactic validity first:
  * code that fails the parser scores 0 on the judged metrics, and an
  * unreachable parser aborts the run (exit 2) instead of scoring unvalidated code.
+ * The quality judge is on in evaluation (off by default in the editor, where it
+ * costs an LLM call per answer): RETRIEVAL answers go through the gate (LLM
+ * judge, one hinted retry) and the report counts what it made of them.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +17,10 @@ import type { EvalConfig } from '../../eval/report';
 import { writeReports } from '../../eval/report';
 import { pinnedModelProblem, runEvaluation } from '../../eval/runner';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
+import { parseThreshold, QualityConfigError } from '../../quality/config';
+import { createLlmJudge } from '../../quality/judge';
+import type { ContextPassage } from '../../quality/port';
+import { DEFAULT_THRESHOLD } from '../../quality/rubric';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
 
@@ -22,8 +29,10 @@ const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   --runs N               runs over the set (default 5); seed from $EVAL_SEED (default 42), temperature 0
   --out DIR              where the reports go (default eval-report)
   --only IDS             comma-separated question ids to run (default: all)
-  --judge-model NAME     model for faithfulness / answer relevancy (default: --model)
-  --no-judge             skip the judged metrics (syntactic validity only)
+  --judge-model NAME     model for faithfulness / answer relevancy and the quality judge (default: --model)
+  --judge-threshold X    pass mark of the quality judge's composite, 0–1 (default $AVAP_JUDGE_THRESHOLD, else ${DEFAULT_THRESHOLD})
+  --no-judge             skip the judged metrics and the quality gate (syntactic validity only)
+                         (the gate — LLM judge, one hinted retry — is on for RETRIEVAL answers; $AVAP_JUDGE is not read)
   --few-shot K           validated examples injected before code generation (default 5; 0 disables)
   --cassette FILE        record/replay LLM answers (keyed by request) in FILE
   --cassette-mode MODE   record | replay (default replay when FILE exists)
@@ -53,6 +62,18 @@ async function describeIndex(config: AssistantConfig, fingerprint: string): Prom
     throw new UsageError(`cannot read the index metadata of ${config.retrieval.esIndex} at ${config.retrieval.esUrl}: ${(err as Error).message}`);
   } finally {
     await client.close();
+  }
+}
+
+/** --judge-threshold, else $AVAP_JUDGE_THRESHOLD, else the default pass mark. */
+function judgeThreshold(flag: string | undefined, env: string | undefined): number {
+  try {
+    if (flag !== undefined) return parseThreshold('--judge-threshold', flag);
+    if (env?.trim()) return parseThreshold('AVAP_JUDGE_THRESHOLD', env.trim());
+    return DEFAULT_THRESHOLD;
+  } catch (err) {
+    if (err instanceof QualityConfigError) throw new UsageError(err.message);
+    throw err;
   }
 }
 
@@ -88,6 +109,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       out: { type: 'string' },
       only: { type: 'string' },
       'judge-model': { type: 'string' },
+      'judge-threshold': { type: 'string' },
       'no-judge': { type: 'boolean', default: false },
       'few-shot': { type: 'string' },
       cassette: { type: 'string' },
@@ -105,6 +127,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   config.pipeline.fewShotExamples = positive('--few-shot', values['few-shot'], 5, 0);
   config.telemetry.file = undefined;
   const log = (line: string) => { if (!values.quiet) io.stderr(`${line}\n`); };
+  const threshold = judgeThreshold(values['judge-threshold'], io.env.AVAP_JUDGE_THRESHOLD);
+  const judgeOn = !values['no-judge'];
 
   const dir = knowledgeDirectory();
   if (!dir.ok) throw new UsageError(dir.error.message);
@@ -124,6 +148,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (!created.ok) throw new UsageError(created.error);
   const { assistant } = created;
   const fewShotK = config.pipeline.fewShotExamples;
+  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] => sources.map((s) => {
+    const chunk = kb.value.chunk(s.id);
+    return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
+  });
   try {
     const outcome = await runEvaluation({
       run: (request, signal) => assistant.run(request, { signal }),
@@ -141,15 +169,17 @@ async function run(args: string[], io: CliIO): Promise<number> {
           non_convergence_rate: opt(m.nonConvergenceRate),
         };
       },
+      ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), llm, model: config.ollama.model, passages } } : {}),
     }, {
       config: {
         seed, model: config.ollama.model, judgeModel, embeddingModel: config.ollama.embeddingModel, temperature: 0,
         index, retrievalMode: config.retrieval.mode, fewShot: { status: fewShotK > 0 ? 'enabled' : 'disabled', k: fewShotK },
         runs, goldenVersion: golden.value.goldenVersion,
         llm: cassette ? `${values['cassette-mode'] ?? 'replay'} cassette ${path.basename(values.cassette ?? '')}` : `ollama ${config.ollama.host}`,
+        judge: { enabled: judgeOn, model: judgeModel, threshold },
       },
       golden: entries,
-      judge: { enabled: !values['no-judge'], judgeModel, embeddingModel: config.ollama.embeddingModel },
+      judge: { enabled: judgeOn, judgeModel, embeddingModel: config.ollama.embeddingModel },
       signal: io.signal,
       progress: log,
     });

@@ -17,13 +17,15 @@ import { CASSETTE, EVAL_QUESTIONS } from '../../fixtures/eval/record';
 
 interface Stat { mean: number | null; std: number | null; n: number }
 interface Entry {
-  id: string; run: number; attempts: number; validationStatus: string; codeBearing: boolean; valid: boolean | null;
+  id: string; run: number; code: string; attempts: number; validationStatus: string; codeBearing: boolean; valid: boolean | null;
   faithfulness: number | null; faithfulness_raw: number | null; answer_relevancy: number | null; answer_relevancy_raw: number | null;
   judge_failures: string[]; trace: { category: string; token: string; severity: string }[]; error: string | null;
+  quality: { passed: boolean; composite: number | null; retried: boolean; failure: string | null } | null;
 }
+interface QualityCounts { quality_judged: number; quality_passed: number; quality_retried: number; quality_failures: number }
 interface Report {
-  config: { seed: number; model: string; temperature: number; runs: number; goldenEntries: number; parserVersion: string; retrievalMode: string; fewShot: { status: string; k: number }; index: { name: string } };
-  runs: { run: number; codeBearing: number; validCode: number; syntactic_validity: number; judge_failures: number; pipeline_errors: number }[];
+  config: { seed: number; model: string; temperature: number; runs: number; goldenEntries: number; parserVersion: string; retrievalMode: string; fewShot: { status: string; k: number }; index: { name: string }; judge: { enabled: boolean; model: string; threshold: number } };
+  runs: ({ run: number; codeBearing: number; validCode: number; syntactic_validity: number; judge_failures: number; pipeline_errors: number } & QualityCounts)[];
   syntactic_validity: Stat; faithfulness: Stat; answer_relevancy: Stat;
   convergence: Record<'first_attempt_invalid_rate' | 'convergence_rate' | 'mean_attempts_converged' | 'non_convergence_rate', Stat>;
   judge_failures: number;
@@ -33,7 +35,8 @@ interface Report {
 }
 
 const BASE = ['eval', '--runs', '2', '--model', 'scripted:1', '--embedding-model', 'scripted-embed:1', '--ollama-url', 'http://127.0.0.1:9'];
-const ENV = { EVAL_SEED: '7', AVAP_PARSER_URL: undefined, OLLAMA_HOST: undefined };
+const ENV = { EVAL_SEED: '7', AVAP_PARSER_URL: undefined, OLLAMA_HOST: undefined, AVAP_JUDGE_THRESHOLD: undefined };
+const counts = (r: Report) => r.runs.map((run) => [run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures]);
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const close = (actual: number | null, expected: number) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-3, `${actual} ≠ ${expected}`);
 
@@ -78,6 +81,7 @@ describe('eval (replaying the committed cassette)', function () {
     assert.equal(c.retrievalMode, 'hybrid');
     assert.deepEqual(c.fewShot, { status: 'enabled', k: 5 });
     assert.equal(c.index.name, 'embedded');
+    assert.deepEqual(c.judge, { enabled: true, model: 'scripted:1', threshold: 0.6 });
   });
 
   it('scores syntactic validity per run and as mean ± std over runs', () => {
@@ -115,6 +119,25 @@ describe('eval (replaying the committed cassette)', function () {
     assert.equal(report.judge_failures, 2);
   });
 
+  it('puts RETRIEVAL answers through the quality gate: a vague answer fails, the hinted retry passes', () => {
+    // The judge scores the first answer 0.5·0.8 + 0.3·0.3 + 0.2·0.4 = 0.57 (< 0.6, specificity weakest);
+    // the retry with the specificity hint scores 0.5·0.9 + 0.3·0.9 + 0.2·0.7 = 0.86.
+    assert.deepEqual(counts(report), [[1, 1, 1, 0], [1, 1, 1, 0]]);
+    for (const e of report.entries) {
+      if (e.id === 'GD-R-001') assert.deepEqual(e.quality, { passed: true, composite: 0.86, retried: true, failure: null });
+      else assert.equal(e.quality, null, `${e.id} is code generation: no gate`);
+    }
+    // The retry is prose too: still no code to validate. The judged metrics score the retried answer: the
+    // cassette holds the faithfulness/relevancy requests of the retry only, so scoring the first answer would miss.
+    assert.ok(report.entries.filter((e) => e.id === 'GD-R-001').every((e) => !e.codeBearing && e.code === ''));
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    assert.match(md, /## Quality gate \(RETRIEVAL answers\)/);
+    assert.match(md, /LLM judge scripted:1, pass mark 0\.6 .*Judged 2, passed 2, retried 2, judge failures \(counted, not scored\) 0\./);
+    assert.match(md, /\| 1 \| 1 \| 1 \| 1 \| 0 \|\n\| 2 \| 1 \| 1 \| 1 \| 0 \|/);
+    assert.match(md, /\| GD-R-001 \| 1 \| yes \| 0\.860 \| yes \| — \|/);
+    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /<h2>Quality gate \(RETRIEVAL answers\)<\/h2>/);
+  });
+
   it('reports convergence from the telemetry of each run', () => {
     close(report.convergence.first_attempt_invalid_rate.mean, 2 / 3);
     close(report.convergence.convergence_rate.mean, 1 / 2);
@@ -135,6 +158,53 @@ describe('eval (replaying the committed cassette)', function () {
 
   it('leaves the cassette untouched in replay mode', () => {
     assert.equal(sha(CASSETTE), cassetteBefore);
+  });
+});
+
+describe('eval: the quality gate settings (replaying the committed cassette)', function () {
+  this.timeout(60_000);
+  let out: string;
+  beforeEach(() => { out = mkdtempSync(path.join(os.tmpdir(), 'avap-eval-')); });
+  afterEach(() => rmSync(out, { recursive: true, force: true }));
+  const replay = (extra: string[], env: Record<string, string | undefined> = {}) => runCliProcess(
+    [...BASE, '--runs', '1', '--only', 'GD-R-001', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out, ...extra],
+    { env: { ...ENV, ...env }, killAfterMs: 50_000 },
+  );
+  const read = () => JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Report;
+
+  it('takes the pass mark from $AVAP_JUDGE_THRESHOLD: at 0.9 neither attempt passes', async () => {
+    const run = await replay([], { AVAP_JUDGE_THRESHOLD: '0.9' });
+    assert.equal(run.code, 0, run.stderr);
+    const r = read();
+    assert.deepEqual(r.config.judge, { enabled: true, model: 'scripted:1', threshold: 0.9 });
+    assert.deepEqual(counts(r), [[1, 0, 1, 0]]);
+    assert.deepEqual(r.entries[0]?.quality, { passed: false, composite: 0.86, retried: true, failure: null });
+  });
+
+  it('--judge-threshold wins over the environment', async () => {
+    const run = await replay(['--judge-threshold', '0.9'], { AVAP_JUDGE_THRESHOLD: '0.5' });
+    assert.equal(run.code, 0, run.stderr);
+    const r = read();
+    assert.equal(r.config.judge.threshold, 0.9);
+    assert.deepEqual(counts(r), [[1, 0, 1, 0]]);
+  });
+
+  it('--no-judge turns off both the judged metrics and the quality gate', async () => {
+    const run = await replay(['--no-judge']);
+    assert.equal(run.code, 0, run.stderr);
+    const r = read();
+    assert.equal(r.config.judge.enabled, false);
+    assert.deepEqual(counts(r), [[0, 0, 0, 0]]);
+    assert.equal(r.entries[0]?.quality, null);
+    assert.equal(r.entries[0]?.faithfulness_raw, null);
+    assert.equal(r.judge_failures, 0);
+    assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /## Quality gate \(RETRIEVAL answers\)\n\nOff \(--no-judge\)/);
+  });
+
+  it('refuses an unreadable pass mark', async () => {
+    const run = await replay(['--judge-threshold', '1.5']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--judge-threshold must be a number between 0 and 1, got '1\.5'/);
   });
 });
 

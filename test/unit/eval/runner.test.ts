@@ -61,7 +61,7 @@ const options: EvalOptions = {
   config: {
     seed: 42, model: 'qwen3:1.7b', judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1', temperature: 0,
     index: { name: 'embedded', version: 'kb-1', pipeline: 'bm25' }, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5 },
-    runs: 2, goldenVersion: 'g1', llm: 'scripted',
+    runs: 2, goldenVersion: 'g1', llm: 'scripted', judge: { enabled: true, model: 'qwen3:1.7b', threshold: 0.6 },
   },
   golden,
   judge: { enabled: true, judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1' },
@@ -141,7 +141,7 @@ describe('eval: the run', () => {
     const json = JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, unknown>;
     for (const key of ['config', 'runs', 'syntactic_validity', 'entries']) assert.ok(key in json, key);
     for (const entry of json.entries as Record<string, unknown>[]) {
-      for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw']) assert.ok(key in entry, key);
+      for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw', 'quality']) assert.ok(key in entry, key);
     }
     assert.equal((json.entries as Record<string, unknown>[]).find((e) => e.id === 'GD-R-001')?.valid, null);
     assert.match(renderMarkdown(out.report), /\| syntactic_validity \| 50\.0 % ± 70\.7 \|/);
