@@ -22,9 +22,9 @@ import { guardInput } from '../parser/guard';
 import { DEFAULT_MAX_BYTES, type ValidationResult } from '../parser/types';
 import { PARSER_VERSION } from '../parser/version';
 import { validationToJson, type ValidationJson } from '../protocol/validationJson';
-import { runWithQuality, type QualityReport } from '../quality/assistantRun';
+import type { QualityReport } from '../quality/assistantRun';
 import type { ContextPassage, QualityValidator } from '../quality/port';
-import { signalFromPipeline } from '../signals/fromPipeline';
+import { runRecorded } from '../signals/recordedRun';
 import type { SignalStore } from '../signals/store';
 import { defineContract, preValidate, type Contract, type PreValidation } from '../tools/contract';
 import { bearerMatches, PUBLIC_ROUTES } from './auth';
@@ -261,31 +261,21 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
   // ---------------------------------------------------------------- generate
 
   async function runOne(request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void): Promise<{ result: PipelineResult; quality?: QualityReport }> {
-    let run: { result: PipelineResult; quality?: QualityReport };
-    if (deps.quality) {
-      run = await runWithQuality(
-        { assistant: deps.assistant, validator: deps.quality.validator, llm: deps.llm, model: deps.quality.model, passages: deps.passages },
-        request,
-        { signal, ...(onMessage ? { onMessage } : {}) },
-      );
-    } else {
-      run = { result: await deps.assistant.run(request, { signal, ...(onMessage ? { onMessage } : {}) }) };
-    }
-    if (deps.signals && !run.result.error) {
-      const verdicts = run.quality?.attempts.map((a) => a.verdict) ?? [];
-      const passages = deps.passages(run.result.sources);
-      const recorded = await deps.signals.recordSignal(signalFromPipeline(request, run.result, {
+    return runRecorded({
+      assistant: deps.assistant,
+      llm: deps.llm,
+      ...(deps.quality ? { quality: { validator: deps.quality.validator, model: deps.quality.model } } : {}),
+      passages: deps.passages,
+      ...(deps.signals ? { signals: deps.signals } : {}),
+      signal: {
         source: 'rest',
         model: deps.models.main,
         ...(deps.models.judge ? { judgeModel: deps.models.judge } : {}),
         parserVersion: PARSER_VERSION,
         assistantVersion: options.version,
-        quality: verdicts,
-        contextTexts: new Map(passages.map((p) => [p.id ?? '', p.text])),
-      }));
-      if (!recorded.ok) log(`[rest] training signal not recorded: ${recorded.error}`);
-    }
-    return run;
+      },
+      log: (line) => log(`[rest] ${line}`),
+    }, request, { signal, ...(onMessage ? { onMessage } : {}) });
   }
 
   function finalExtras(run: { result: PipelineResult; quality?: QualityReport }) {

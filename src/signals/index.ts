@@ -9,3 +9,4 @@ export * from './schema';
 export { SignalStore, parseSignals, type NewSignal, type ReadReport, type StoreResult, type SignalStoreOptions } from './store';
 export { signalFromPipeline, signalTypeOf, scoreRecord, type SignalContext } from './fromPipeline';
 export { selectSignals, exportLine, type ExportFilter } from './exporter';
+export { runRecorded, type RecordedRun, type RecordedRunDeps } from './recordedRun';

@@ -1,0 +1,56 @@
+/**
+ * One assistant run as every front end does it: through the quality gate when
+ * a judge is configured (RETRIEVAL answers are scored, one hinted retry), then
+ * recorded as a training signal when a store is configured. Shared by the REST
+ * server and the editor so both record the same facts. A store that cannot be
+ * written is logged, never fails the answer.
+ */
+import type { PipelineRequest, PipelineResult, ResponseMessage } from '../core/contracts';
+import type { LlmPort } from '../core/llm/port';
+import { runWithQuality, type AssistantLike, type QualityReport } from '../quality/assistantRun';
+import type { ContextPassage, QualityValidator } from '../quality/port';
+import { signalFromPipeline, type SignalContext } from './fromPipeline';
+import type { SignalStore } from './store';
+
+export interface RecordedRunDeps {
+  assistant: AssistantLike;
+  /** Writes the judge's hinted retry. */
+  llm: LlmPort;
+  /** Set when the judge is on; `model` writes the retry. */
+  quality?: { validator: QualityValidator; model: string };
+  /** Resolves the texts of retrieved sources (for the judge and for signals). */
+  passages: (sources: readonly { id: string; title: string }[]) => ContextPassage[];
+  /** Set when training signals are recorded. */
+  signals?: SignalStore;
+  /** Who records and with which versions (everything of a signal that is not in the result). */
+  signal: Omit<SignalContext, 'quality' | 'contextTexts'>;
+  log: (line: string) => void;
+}
+
+export interface RecordedRun {
+  result: PipelineResult;
+  /** Absent when the gate did not apply (judge off, not RETRIEVAL, or the run failed). */
+  quality?: QualityReport;
+  /** The signal's id (the generation id) when one was recorded. */
+  signalId?: string;
+}
+
+export async function runRecorded(
+  deps: RecordedRunDeps,
+  request: PipelineRequest,
+  options: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void } = {},
+): Promise<RecordedRun> {
+  const run: RecordedRun = deps.quality
+    ? await runWithQuality({ assistant: deps.assistant, validator: deps.quality.validator, llm: deps.llm, model: deps.quality.model, passages: deps.passages }, request, options)
+    : { result: await deps.assistant.run(request, options) };
+  if (!deps.signals || run.result.error) return run;
+  const passages = deps.passages(run.result.sources);
+  const recorded = await deps.signals.recordSignal(signalFromPipeline(request, run.result, {
+    ...deps.signal,
+    quality: run.quality?.attempts.map((a) => a.verdict) ?? [],
+    contextTexts: new Map(passages.map((p) => [p.id ?? '', p.text])),
+  }));
+  if (recorded.ok) run.signalId = recorded.value;
+  else deps.log(`training signal not recorded: ${recorded.error}`);
+  return run;
+}
