@@ -27,12 +27,14 @@ export const contributes = {
     command('avap.openEvaluationReport', 'Open Evaluation Report…'),
     command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
     command('avap.acceptGenerated', 'Accept Generated Code'),
+    command('avap.rateGenerated', 'Rate Generated Code'),
   ],
   menus: {
     commandPalette: [
       { command: 'avap.validateDocument', when: 'editorLangId == avap' },
       { command: 'avap.regenerateWithTrace', when: 'editorLangId == avap' },
       { command: 'avap.acceptGenerated', when: 'false' },
+      { command: 'avap.rateGenerated', when: 'false' },
     ],
     'editor/title': [
       { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
@@ -107,6 +109,14 @@ export const contributes = {
         type: 'integer', default: 5, minimum: 0, maximum: 20, scope: 'window', order: 36,
         markdownDescription: 'How many validated AVAP examples, the most similar to the request, go into the prompt before code generation; `0` disables the injection (env `AVAP_FEW_SHOT_K`).',
       },
+      'avap.quality.judge': {
+        type: 'boolean', default: false, scope: 'window', order: 37,
+        markdownDescription: 'Score documentation answers (RETRIEVAL) with the LLM judge — grounding 0.5, specificity 0.3, actionability 0.2 — and retry once with the weakest dimension\'s hint when the composite is below the threshold. Costs one more LLM call per answer (env `AVAP_JUDGE`).',
+      },
+      'avap.quality.judgeThreshold': {
+        type: 'number', default: 0.6, minimum: 0, maximum: 1, scope: 'window', order: 38,
+        markdownDescription: 'Pass mark of the judge\'s composite score, 0–1 (env `AVAP_JUDGE_THRESHOLD`).',
+      },
       'avap.validation.debounce': {
         type: 'integer', default: 300, minimum: 0, maximum: 10000, scope: 'window', order: 40,
         markdownDescription: 'Milliseconds after the last keystroke before an `.avap` document is validated.',
@@ -114,6 +124,14 @@ export const contributes = {
       'avap.telemetry.file': {
         type: 'string', default: '', scope: 'machine', order: 50,
         markdownDescription: 'JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**). Empty: a file in the extension\'s storage.',
+      },
+      'avap.signals.enabled': {
+        type: 'boolean', default: true, scope: 'window', order: 51,
+        markdownDescription: 'Record training signals — each answer with its context and scores, your 👍/👎, and whether you accepted or edited generated code — in a local append-only file. Nothing leaves this machine; export with `node dist/cli.js export`.',
+      },
+      'avap.signals.file': {
+        type: 'string', default: '', scope: 'machine', order: 52,
+        markdownDescription: 'JSONL file of the training-signal store (env `AVAP_SIGNALS_FILE`). Empty: a file in the extension\'s storage.',
       },
     },
   },

@@ -3,7 +3,6 @@
  * and registers every contribution. Failures are reported loudly with a way
  * to the output, never thrown out of the extension host.
  */
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
@@ -49,8 +48,16 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
   let settings: EditorSettings = initial.settings;
 
   const storageDir = context.globalStorageUri.fsPath;
+  // The shipped knowledge base (retrieval, few-shot, the judge's passages, the search tool), loaded once on first use.
+  let knowledge: ReturnType<typeof loadKnowledgeBase> | undefined;
+  const knowledgeBase = () => {
+    knowledge ??= loadKnowledgeBase();
+    if (!knowledge.ok) output.warn(`knowledge base not loaded: ${knowledge.error.message}`);
+    return knowledge.ok ? knowledge.value : undefined;
+  };
   const parser = new ParserConnection(context.extensionPath, output.logger);
-  const assistant = new AssistantService(parser, output.logger, context.secrets, storageDir);
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const assistant = new AssistantService(parser, output.logger, context.secrets, storageDir, knowledgeBase, version);
   const setUp = (parserToo: boolean): Promise<void> => Promise.all([
     parserToo ? connectParser(parser, settings, output) : Promise.resolve(),
     assistant.rebuild(settings),
@@ -64,14 +71,11 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
   const diagnostics = new DiagnosticsController(parser, () => settings.validation.debounceMs, (line) => output.info(line));
   const statusBar = new ValidationStatusBar(diagnostics, parser);
   const generated = new GeneratedDocuments();
-  const feedbackFile = path.join(storageDir, 'feedback.jsonl');
-  const chat = new ChatViewProvider(context.extensionUri, assistant, output, feedbackFile);
+  const chat = new ChatViewProvider(context.extensionUri, assistant, output);
   const telemetryFile = () => assistant.telemetryFile(settings);
-  // The knowledge base for the search tool, loaded on first use.
-  let knowledge: ReturnType<typeof loadKnowledgeBase> | undefined;
   const docs: DocsIndexSource = () => {
-    knowledge ??= loadKnowledgeBase();
-    return knowledge.ok ? { ok: true, value: knowledge.value } : { ok: false, error: knowledge.error.message };
+    const kb = knowledgeBase();
+    return kb ? { ok: true, value: kb } : { ok: false, error: knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded' };
   };
 
   context.subscriptions.push(
@@ -152,7 +156,7 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
         await chat.postForTest({ type: 'clickVote', vote });
       },
     },
-    files: { telemetry: telemetryFile, feedback: () => feedbackFile },
+    files: { telemetry: telemetryFile, signals: () => assistant.signalsFile(settings) },
   };
 }
 

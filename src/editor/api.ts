@@ -24,5 +24,5 @@ export interface AvapExtensionApi {
     vote(vote: 'up' | 'down'): Promise<void>;
   };
   /** Files the extension writes. */
-  files: { telemetry(): string; feedback(): string };
+  files: { telemetry(): string; signals(): string };
 }

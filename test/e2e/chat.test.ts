@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { avapApi } from './support/vscodeHelpers';
+import { parseSignals } from '../../src/signals/store';
+import { avapApi, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { scriptedOllama, task } from './support/world';
 
@@ -50,26 +51,26 @@ describe('chat view: untrusted output never runs', () => {
     assert.equal(facts.dialogs, 0, 'no alert() ran');
   });
 
-  it('records thumbs up/down per answer', async () => {
+  it('records each answer as a training signal and the thumbs on it', async () => {
     const api = await avapApi();
-    // The vote buttons are part of the DOM the probe sees; feedback goes through the same message channel.
-    const before = existsSync(api.files.feedback()) ? readFileSync(api.files.feedback(), 'utf8') : '';
     const ollama = await scriptedOllama();
     ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CONVERSATIONAL"}' });
     ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: 'You are welcome.' });
     const result = await api.chat.ask('thanks');
+    const signalOf = () => {
+      const file = api.files.signals();
+      const read = parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '');
+      return read.signals.find((s) => s.id === result.generationId);
+    };
+    const recorded = signalOf();
+    assert.ok(recorded, 'the answer is recorded as a signal');
+    assert.equal(recorded.signal_type, 'conversational');
+    assert.equal(recorded.source, 'editor');
+    assert.equal(recorded.input.query, 'thanks');
+    assert.equal(recorded.feedback, null);
     await api.chat.vote('up');
-    const after = await (async () => {
-      for (let i = 0; i < 50; i++) {
-        const text = existsSync(api.files.feedback()) ? readFileSync(api.files.feedback(), 'utf8') : '';
-        if (text.length > before.length) return text;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return before;
-    })();
-    const record = JSON.parse(after.slice(before.length).trim().split('\n').pop() ?? '{}');
-    assert.equal(record.vote, 'up');
-    assert.equal(record.generation_id, result.generationId);
-    assert.equal(record.query, 'thanks');
+    const voted = await waitFor('the thumbs on the signal', () => (signalOf()?.feedback ? signalOf() : undefined));
+    assert.equal(voted.feedback?.thumbs, 'up');
+    assert.equal(voted.feedback?.source, 'editor');
   });
 });

@@ -1,8 +1,8 @@
 /**
- * What the chat view shows for one answer, and the feedback record a thumbs
- * up/down writes. Pure: the view provider sends these to the webview.
+ * What the chat view shows for one answer. Pure: the view provider sends
+ * these to the webview.
  */
-import type { PipelineResult, ValidationStatus } from '../../core/contracts';
+import type { PipelineResult } from '../../core/contracts';
 import { lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
@@ -58,18 +58,4 @@ export function finalAnswerView(id: string, result: PipelineResult): AnswerView 
   if (look) view.status = look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
   return view;
-}
-
-export interface FeedbackRecord {
-  schema_version: 1;
-  timestamp: string;
-  generation_id: string;
-  vote: 'up' | 'down';
-  query_type: string;
-  validation_status: ValidationStatus;
-  query: string;
-}
-
-export function feedbackRecord(fields: Omit<FeedbackRecord, 'schema_version' | 'timestamp'>, now: Date): FeedbackRecord {
-  return { schema_version: 1, timestamp: now.toISOString(), ...fields };
 }

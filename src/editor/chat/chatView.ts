@@ -2,15 +2,13 @@
  * AVAP: Ask… — the chat view (a webview view). The extension renders model
  * output to safe HTML (renderMarkdown) and the webview only places it; links
  * come back as messages and are opened after checkLink. Thumbs up/down are
- * appended to a feedback JSONL log.
+ * recorded on the answer's training signal (AssistantService).
  */
-import { appendFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConversationTurn, PipelineResult } from '../../core/contracts';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
-import { AnswerStream, feedbackRecord, finalAnswerView } from './chatModel';
+import { AnswerStream, finalAnswerView } from './chatModel';
 import { checkLink } from './links';
 import { newNonce, webviewShell } from './webviewHtml';
 
@@ -59,7 +57,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly assistant: AssistantService,
     private readonly output: OutputLog,
-    private readonly feedbackFile: string,
   ) {
     let resolve!: () => void;
     const promise = new Promise<void>((r) => { resolve = r; });
@@ -186,20 +183,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async recordFeedback(id: unknown, vote: unknown): Promise<void> {
     const turn = this.turns.find((t) => t.id === id);
     if (!turn?.result || (vote !== 'up' && vote !== 'down')) return;
-    const record = feedbackRecord({
-      generation_id: turn.result.generationId,
-      vote,
-      query_type: turn.result.queryType,
-      validation_status: turn.result.validationStatus,
-      query: turn.query,
-    }, new Date());
-    try {
-      await mkdir(path.dirname(this.feedbackFile), { recursive: true });
-      await appendFile(this.feedbackFile, `${JSON.stringify(record)}\n`, 'utf8');
-      this.output.info(`chat: feedback ${vote} for ${record.generation_id}`);
-    } catch (err) {
-      this.output.warn(`chat: could not record feedback: ${(err as Error).message}`);
-    }
+    const recorded = await this.assistant.recordFeedback(turn.result.generationId, vote);
+    this.output.info(`chat: feedback ${vote} for ${turn.result.generationId}${recorded ? '' : ' (not recorded: training signals are off or the store cannot be written)'}`);
   }
 
   dispose(): void {

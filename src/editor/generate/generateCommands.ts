@@ -14,7 +14,8 @@ import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
 import { lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
-import { ACCEPT_COMMAND } from './statusCodeLens';
+import { outcomeOnSave } from './outcome';
+import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
 
 export interface GenerateDeps {
   assistant: AssistantService;
@@ -84,9 +85,25 @@ async function runWithProgress(
 export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable {
   const { generated, output } = deps;
 
+  /** Accepted code per document, until it is saved edited or the document closes. */
+  const accepted = new Map<string, { generationId: string; code: string }>();
+
+  function recordOutcome(generationId: string | undefined, outcome: 'accepted' | 'edited' | 'discarded', finalCode?: string): void {
+    if (generationId) void deps.assistant.recordOutcome(generationId, outcome, finalCode);
+  }
+
   async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {
     const entry = generated.get(previewUri);
     if (!entry || entry.status === undefined) return undefined;
+    const into = await place(entry);
+    if (into) {
+      recordOutcome(entry.generationId, 'accepted', entry.content);
+      if (entry.generationId) accepted.set(into.toString(), { generationId: entry.generationId, code: entry.content });
+    }
+    return into;
+  }
+
+  async function place(entry: NonNullable<ReturnType<GeneratedDocuments['get']>>): Promise<vscode.Uri | undefined> {
     const target = entry.target;
     if (target) {
       const doc = await vscode.workspace.openTextDocument(target.uri);
@@ -103,6 +120,62 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const doc = await vscode.workspace.openTextDocument({ language: 'avap', content: entry.content });
     await vscode.window.showTextDocument(doc, { preview: false });
     return doc.uri;
+  }
+
+  /** Thumbs on a preview: recorded on the generation's training signal, shown on the preview's label. */
+  async function rate(previewUri: vscode.Uri, vote: 'up' | 'down'): Promise<boolean> {
+    const entry = generated.get(previewUri);
+    if (!entry?.generationId || (vote !== 'up' && vote !== 'down')) return false;
+    const recorded = await deps.assistant.recordFeedback(entry.generationId, vote);
+    if (recorded) generated.update(previewUri, { vote });
+    else void vscode.window.showWarningMessage('AVAP: the rating was not recorded (training signals are off, or the store cannot be written — see the output).');
+    return recorded;
+  }
+
+  /** Accepted untitled documents that closed (Save As closes them): their last text, to find them under the saved name. */
+  const closedUntitled: { watch: { generationId: string; code: string }; text: string }[] = [];
+
+  function watchFor(doc: vscode.TextDocument): { generationId: string; code: string } | undefined {
+    const direct = accepted.get(doc.uri.toString());
+    if (direct) {
+      accepted.delete(doc.uri.toString());
+      return direct;
+    }
+    // Saving an untitled document saves it under a new name: match it by its text.
+    const text = doc.getText();
+    const stashed = closedUntitled.findIndex((c) => c.text === text);
+    if (stashed >= 0) return closedUntitled.splice(stashed, 1)[0]?.watch;
+    for (const [key, watch] of accepted) {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+      if (open?.isUntitled && open.getText() === text) {
+        accepted.delete(key);
+        return watch;
+      }
+    }
+    return undefined;
+  }
+
+  function onSaved(doc: vscode.TextDocument): void {
+    const watch = watchFor(doc);
+    if (!watch) return;
+    const text = doc.getText();
+    if (outcomeOnSave(watch.code, text) === 'edited') {
+      recordOutcome(watch.generationId, 'edited', text);
+      output.info(`generate: accepted code of ${watch.generationId} was edited before saving`);
+    } else {
+      // Saved as accepted: keep watching this document for a later edited save.
+      accepted.set(doc.uri.toString(), watch);
+    }
+  }
+
+  function onClosed(doc: vscode.TextDocument): void {
+    const watch = accepted.get(doc.uri.toString());
+    if (!watch) return;
+    accepted.delete(doc.uri.toString());
+    if (doc.isUntitled) {
+      closedUntitled.push({ watch, text: doc.getText() });
+      if (closedUntitled.length > 20) closedUntitled.shift();
+    }
   }
 
   async function generate(args?: { request?: string; accept?: 'editor' | 'new' | 'none' }): Promise<GenerateOutcome | undefined> {
@@ -131,15 +204,16 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       void vscode.window.showErrorMessage(`AVAP: ${result.error.message}`, 'Show Output').then((c) => c && output.show());
       return { status: 'error', code: '', error: result.error.message, previewUri: previewUri.toString() };
     }
-    generated.update(previewUri, { content: result.code || result.text, status: result.validationStatus });
+    generated.update(previewUri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId });
     const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: previewUri.toString() };
     const label = statusText(result.validationStatus, result.code !== '');
     output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
     if (args?.accept === 'editor' || args?.accept === 'new') {
       outcome.acceptedUri = (await accept(previewUri))?.toString();
     } else if (args?.accept !== 'none') {
-      void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document').then(async (choice) => {
-        if (choice) await accept(previewUri);
+      void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
+        if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
+        else if (choice) await accept(previewUri);
       });
     }
     return outcome;
@@ -186,14 +260,17 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       return { status: 'error', code, applied: false, error: result.error.message };
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
-    generated.update(correctedUri, { content: corrected, status: result.validationStatus });
+    generated.update(correctedUri, { content: corrected, status: result.validationStatus, generationId: result.generationId });
     const originalUri = generated.create('original', { content: code, status: '', request: '' });
     const label = statusText(result.validationStatus, corrected !== '');
     await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
     const applied = autoAccept
       ? (await accept(correctedUri)) !== undefined
       : await vscode.window.showInformationMessage(`Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
-        .then(async (choice) => choice === 'Accept' && (await accept(correctedUri)) !== undefined);
+        .then(async (choice) => {
+          if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
+          return choice === 'Accept' && (await accept(correctedUri)) !== undefined;
+        });
     return { status: applied || !autoAccept ? result.validationStatus : 'not-applied', code: corrected, applied };
   }
 
@@ -201,6 +278,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     vscode.commands.registerCommand('avap.generateCode', generate),
     vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: vscode.Uri) => (await accept(uri))?.toString()),
+    vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
+    vscode.workspace.onDidSaveTextDocument(onSaved),
+    vscode.workspace.onDidCloseTextDocument(onClosed),
     vscode.commands.registerCommand('avap.cancelGeneration', () => {
       const count = inFlight.size;
       for (const controller of inFlight) controller.abort();

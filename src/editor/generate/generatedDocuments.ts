@@ -15,6 +15,10 @@ export interface GeneratedEntry {
   /** Where "accept" puts the code: a document and range, or a new document. */
   target?: { uri: vscode.Uri; range: vscode.Range; version: number };
   request: string;
+  /** The pipeline run that produced it (the id of its training signal). */
+  generationId?: string;
+  /** The user's thumbs on it, once given. */
+  vote?: 'up' | 'down';
 }
 
 export class GeneratedDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {

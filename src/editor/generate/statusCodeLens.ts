@@ -1,6 +1,6 @@
 /**
  * CodeLens labels at the top of AVAP documents: the status of generated code
- * in a preview (valid / invalid / unvalidated) with its accept actions, and an
+ * in a preview (valid / invalid / unvalidated) with its accept and thumbs actions, and an
  * "unvalidated" label on any document the parser could not check, until it is
  * validated.
  */
@@ -10,6 +10,7 @@ import { lookForPipelineStatus, LABEL_UNAVAILABLE } from '../status/statusLook';
 import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
 
 export const ACCEPT_COMMAND = 'avap.acceptGenerated';
+export const RATE_COMMAND = 'avap.rateGenerated';
 
 export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -38,6 +39,14 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
           title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
           command: ACCEPT_COMMAND, arguments: [document.uri],
         }));
+        if (entry.generationId) {
+          if (entry.vote) {
+            lenses.push(new vscode.CodeLens(top, { title: `$(${entry.vote === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled'}) rated`, command: '' }));
+          } else {
+            lenses.push(new vscode.CodeLens(top, { title: '$(thumbsup)', tooltip: 'Good answer (recorded as a training signal)', command: RATE_COMMAND, arguments: [document.uri, 'up'] }));
+            lenses.push(new vscode.CodeLens(top, { title: '$(thumbsdown)', tooltip: 'Bad answer (recorded as a training signal)', command: RATE_COMMAND, arguments: [document.uri, 'down'] }));
+          }
+        }
       }
       return lenses;
     }

@@ -1,29 +1,52 @@
 /**
  * The core assistant (pipeline) as the editor uses it: built from the
  * settings and the ES API key in SecretStorage, sharing the editor's parser
- * connection, rebuilt when its settings change. Never throws to callers.
+ * connection, rebuilt when its settings change. Runs go through the quality
+ * judge when `avap.quality.judge` is on and are recorded as training signals
+ * (with the user's thumbs and outcomes) when `avap.signals.enabled` is on.
+ * Never throws to callers.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
 import { createAssistant, type Assistant } from '../../core/assistant';
 import type { PipelineRequest, PipelineResult } from '../../core/contracts';
+import { createOllamaLlm } from '../../core/llm/ollamaLlm';
+import type { LlmPort } from '../../core/llm/port';
 import type { RunOptions } from '../../core/pipeline/graph';
 import type { Logger } from '../../core/ports';
+import type { KnowledgeBase } from '../../knowledge';
+import { PARSER_VERSION } from '../../parser';
+import { createLlmJudge } from '../../quality/judge';
+import type { ContextPassage, QualityValidator } from '../../quality/port';
+import { runRecorded } from '../../signals/recordedRun';
+import type { Outcome, Thumbs } from '../../signals/schema';
+import { SignalStore } from '../../signals/store';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import type { ParserConnection } from './parserConnection';
 
 export const ES_API_KEY_SECRET = 'avap.elasticsearch.apiKey';
 
+interface Built {
+  assistant: Assistant;
+  llm: LlmPort;
+  model: string;
+  judge?: QualityValidator;
+  signals?: SignalStore;
+}
+
 export class AssistantService {
-  private current: Promise<Assistant | string> | undefined;
+  private current: Promise<Built | string> | undefined;
 
   constructor(
     private readonly parser: ParserConnection,
     private readonly logger: Logger,
     private readonly secrets: vscode.SecretStorage,
     private readonly storageDir: string,
+    /** The shipped knowledge base, loaded once for the editor (undefined when it cannot be loaded). */
+    private readonly knowledge: () => KnowledgeBase | undefined,
+    private readonly version: string,
   ) {}
 
   get defaultTelemetryFile(): string {
@@ -34,12 +57,16 @@ export class AssistantService {
     return settings.telemetry.file || this.defaultTelemetryFile;
   }
 
+  signalsFile(settings: EditorSettings): string {
+    return settings.signals.file || path.join(this.storageDir, 'signals.jsonl');
+  }
+
   /** (Re)builds the assistant for these settings; the previous one is disposed (its parser is shared and kept). */
   rebuild(settings: EditorSettings): Promise<void> {
     const previous = this.current;
-    const next = (async (): Promise<Assistant | string> => {
+    const next = (async (): Promise<Built | string> => {
       const old = await previous;
-      if (old && typeof old !== 'string') await old.dispose();
+      if (old && typeof old !== 'string') await old.assistant.dispose();
       try {
         mkdirSync(this.storageDir, { recursive: true });
       } catch {
@@ -47,34 +74,81 @@ export class AssistantService {
       }
       const esApiKey = await Promise.resolve(this.secrets.get(ES_API_KEY_SECRET)).catch(() => undefined);
       const config = toAssistantConfig(settings, { esApiKey, defaultTelemetryFile: this.defaultTelemetryFile });
-      const created = await createAssistant(config, { parser: this.parser, logger: this.logger });
+      const llm = createOllamaLlm(config.ollama);
+      const knowledge = this.knowledge();
+      const created = await createAssistant(config, { parser: this.parser, logger: this.logger, llm, ...(knowledge ? { knowledge } : {}) });
       if (!created.ok) {
         this.logger.warn(`[ptvl] assistant not available: ${created.error}`);
         return created.error;
       }
-      this.logger.info(`[ptvl] assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.assistant.retrievalName}`);
-      return created.assistant;
+      const built: Built = { assistant: created.assistant, llm, model: config.ollama.model };
+      if (settings.quality.judge) built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
+      if (settings.signals.enabled) built.signals = new SignalStore(this.signalsFile(settings));
+      this.logger.info(`[ptvl] assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.assistant.retrievalName}; `
+        + `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`);
+      return built;
     })();
     this.current = next;
     return next.then(() => undefined);
   }
 
   async run(request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
-    const assistant = await this.current;
-    if (!assistant || typeof assistant === 'string') {
-      const message = typeof assistant === 'string' ? assistant : 'the assistant is not set up';
+    const built = await this.current;
+    if (!built || typeof built === 'string') {
+      const message = typeof built === 'string' ? built : 'the assistant is not set up';
       options.onMessage?.({ text: '', avap_code: '', is_final: true, validation_status: '' });
       return {
         queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', validationStatus: '', attempts: [], sources: [],
         relevanceRetry: false, generationId: 'not-started', error: { code: 'llm-failed', message },
       };
     }
-    return assistant.run(request, options);
+    const run = await runRecorded({
+      assistant: built.assistant,
+      llm: built.llm,
+      ...(built.judge ? { quality: { validator: built.judge, model: built.model } } : {}),
+      passages: (sources) => this.passages(sources),
+      ...(built.signals ? { signals: built.signals } : {}),
+      signal: { source: 'editor', model: built.model, ...(built.judge ? { judgeModel: built.model } : {}), parserVersion: PARSER_VERSION, assistantVersion: this.version },
+      log: (line) => this.logger.warn(`[ptvl] ${line}`),
+    }, request, options);
+    if (run.quality) {
+      const last = run.quality.attempts[run.quality.attempts.length - 1]?.verdict;
+      const figure = last?.ok ? `composite ${last.assessment.composite.toFixed(2)}` : `judge failed (${run.quality.failure?.message ?? 'no verdict'})`;
+      this.logger.info(`[ptvl] judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`);
+    }
+    return run.result;
+  }
+
+  /** Thumbs from the chat view or a generated preview, on the signal of that generation. */
+  async recordFeedback(generationId: string, thumbs: Thumbs): Promise<boolean> {
+    return this.recordFact(generationId, `feedback ${thumbs}`, (store) => store.recordFeedback(generationId, thumbs, 'editor'));
+  }
+
+  /** What the user did with generated code: accepted it, edited it before saving, or discarded it. */
+  async recordOutcome(generationId: string, outcome: Outcome, finalCode?: string): Promise<boolean> {
+    return this.recordFact(generationId, `outcome ${outcome}`, (store) => store.recordOutcome(generationId, outcome, 'editor', finalCode));
+  }
+
+  private async recordFact(generationId: string, what: string, write: (store: SignalStore) => Promise<{ ok: true } | { ok: false; error: string }>): Promise<boolean> {
+    const built = await this.current;
+    if (!built || typeof built === 'string' || !built.signals) return false;
+    const written = await write(built.signals);
+    if (written.ok) this.logger.info(`[ptvl] signal ${generationId}: ${what} recorded`);
+    else this.logger.warn(`[ptvl] signal ${generationId}: ${what} not recorded (${written.error})`);
+    return written.ok;
+  }
+
+  private passages(sources: readonly { id: string; title: string }[]): ContextPassage[] {
+    const kb = this.knowledge();
+    return sources.map((s) => {
+      const chunk = kb?.chunk(s.id);
+      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
+    });
   }
 
   async dispose(): Promise<void> {
-    const assistant = await this.current;
+    const built = await this.current;
     this.current = undefined;
-    if (assistant && typeof assistant !== 'string') await assistant.dispose();
+    if (built && typeof built !== 'string') await built.assistant.dispose();
   }
 }

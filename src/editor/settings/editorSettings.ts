@@ -19,8 +19,12 @@ export interface EditorSettings {
   relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
   /** Retries after an invalid answer, and validated examples injected before code generation (0 = none). */
   generation: { maxRetries: number; fewShotExamples: number };
+  /** The LLM judge on RETRIEVAL answers (off: it costs an LLM call per answer). */
+  quality: { judge: boolean; judgeThreshold: number };
   validation: { debounceMs: number };
   telemetry: { file: string };
+  /** Training signals: generations, thumbs and outcomes; empty file = the extension's storage. */
+  signals: { enabled: boolean; file: string };
 }
 
 export const SETTING_DEFAULTS: EditorSettings = {
@@ -29,8 +33,10 @@ export const SETTING_DEFAULTS: EditorSettings = {
   elasticsearch: { url: '', index: 'avap-knowledge-v1' },
   relevance: { mode: 'llm', cosineThreshold: 0.5 },
   generation: { maxRetries: 1, fewShotExamples: 5 },
+  quality: { judge: false, judgeThreshold: 0.6 },
   validation: { debounceMs: 300 },
   telemetry: { file: '' },
+  signals: { enabled: true, file: '' },
 };
 
 export type SettingsAccessor = (key: string) => unknown;
@@ -63,6 +69,15 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       return fallback;
     }
     return n;
+  };
+  const bool = (key: string, fallback: boolean): boolean => {
+    const value = get(key);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') {
+      problems.push(`avap.${key} must be true or false; using ${fallback}`);
+      return fallback;
+    }
+    return value;
   };
   const url = (key: string, fallback: string, schemes: RegExp): string => {
     const value = str(key, fallback);
@@ -101,10 +116,15 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       maxRetries: num('generation.maxRetries', d.generation.maxRetries, (n) => Number.isInteger(n) && n >= 0 && n <= 5, 'an integer between 0 and 5'),
       fewShotExamples: num('generation.fewShotExamples', d.generation.fewShotExamples, (n) => Number.isInteger(n) && n >= 0 && n <= 20, 'an integer between 0 and 20'),
     },
+    quality: {
+      judge: bool('quality.judge', d.quality.judge),
+      judgeThreshold: num('quality.judgeThreshold', d.quality.judgeThreshold, (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
+    },
     validation: {
       debounceMs: num('validation.debounce', d.validation.debounceMs, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000, 'an integer number of milliseconds between 0 and 10000'),
     },
     telemetry: { file: str('telemetry.file', d.telemetry.file) },
+    signals: { enabled: bool('signals.enabled', d.signals.enabled), file: str('signals.file', d.signals.file) },
   };
   return { settings, problems };
 }
@@ -113,7 +133,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
 export function changedSections(before: EditorSettings, after: EditorSettings): { parser: boolean; assistant: boolean } {
   const parser = JSON.stringify(before.parser) !== JSON.stringify(after.parser);
   const assistant = parser
-    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.generation, before.telemetry])
-      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.generation, after.telemetry]);
+    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.generation, before.quality, before.telemetry, before.signals])
+      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.generation, after.quality, after.telemetry, after.signals]);
   return { parser, assistant };
 }

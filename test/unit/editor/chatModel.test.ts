@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { PipelineResult } from '../../../src/core/contracts';
-import { AnswerStream, feedbackRecord, finalAnswerView } from '../../../src/editor/chat/chatModel';
+import { AnswerStream, finalAnswerView } from '../../../src/editor/chat/chatModel';
 
 const result = (over: Partial<PipelineResult>): PipelineResult => ({
   queryType: 'CODE_GENERATION', text: 'Here:\n\n```avap\naddVar(a, 1)\n```', code: 'addVar(a, 1)', validationStatus: '',
@@ -32,10 +32,5 @@ describe('editor: chat answers', () => {
   it('reports failures', () => {
     const view = finalAnswerView('a', result({ text: '', code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running' } }));
     assert.equal(view.error, 'Ollama is not running (llm-unreachable)');
-  });
-
-  it('writes a feedback record with the generation id', () => {
-    const record = feedbackRecord({ generation_id: 'g-1', vote: 'down', query_type: 'RETRIEVAL', validation_status: '', query: 'q' }, new Date(0));
-    assert.deepEqual(record, { schema_version: 1, timestamp: '1970-01-01T00:00:00.000Z', generation_id: 'g-1', vote: 'down', query_type: 'RETRIEVAL', validation_status: '', query: 'q' });
   });
 });

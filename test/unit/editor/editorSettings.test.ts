@@ -16,6 +16,7 @@ describe('editor: avap.* settings', () => {
       'parser.url': ' grpc://127.0.0.1:5000 ', 'parser.timeout': 0, 'parser.circuitBreaker.threshold': 5,
       'parser.circuitBreaker.cooldown': 1.5, 'ollama.url': 'http://10.0.0.2:11434', 'relevance.mode': 'cosine',
       'elasticsearch.url': 'https://es.internal:9200', 'generation.maxRetries': 0, 'generation.fewShotExamples': 3,
+      'quality.judge': true, 'quality.judgeThreshold': 0.75, 'signals.enabled': false, 'signals.file': ' /data/signals.jsonl ',
     });
     assert.deepEqual(problems, []);
     assert.equal(settings.parser.url, 'grpc://127.0.0.1:5000');
@@ -25,12 +26,15 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.relevance.mode, 'cosine');
     assert.equal(settings.elasticsearch.url, 'https://es.internal:9200');
     assert.deepEqual(settings.generation, { maxRetries: 0, fewShotExamples: 3 });
+    assert.deepEqual(settings.quality, { judge: true, judgeThreshold: 0.75 });
+    assert.deepEqual(settings.signals, { enabled: false, file: '/data/signals.jsonl' });
   });
 
   it('reports bad values and falls back instead of throwing', () => {
     const { settings, problems } = from({
       'parser.url': 'not a url', 'parser.timeout': -1, 'parser.circuitBreaker.threshold': 2.5,
       'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42, 'generation.fewShotExamples': 2.5,
+      'quality.judge': 'yes', 'quality.judgeThreshold': 1.5,
     });
     assert.equal(settings.parser.url, '');
     assert.equal(settings.parser.timeoutSeconds, 2);
@@ -39,7 +43,8 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.ollama.url, 'http://127.0.0.1:11434');
     assert.equal(settings.ollama.model, 'qwen3:1.7b');
     assert.equal(settings.generation.fewShotExamples, 5);
-    assert.equal(problems.length, 7);
+    assert.deepEqual(settings.quality, { judge: false, judgeThreshold: 0.6 }, 'the judge stays off unless clearly turned on');
+    assert.equal(problems.length, 9);
     assert.ok(problems.every((p) => p.startsWith('avap.')));
   });
 
@@ -48,6 +53,8 @@ describe('editor: avap.* settings', () => {
     assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'ollama.model': 'x' }).settings), { parser: false, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'generation.fewShotExamples': 0 }).settings), { parser: false, assistant: true });
+    assert.deepEqual(changedSections(base, from({ 'quality.judge': true }).settings), { parser: false, assistant: true });
+    assert.deepEqual(changedSections(base, from({ 'signals.enabled': false }).settings), { parser: false, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'validation.debounce': 10 }).settings), { parser: false, assistant: false });
   });
 });
