@@ -48,7 +48,7 @@ async function main() {
   const vsix = path.join(TOOLS_DIR, 'avap-assistant.vsix');
   if (!opts['skip-build'] || !existsSync(vsix)) {
     run('npm', ['run', 'build'], 'building the extension');
-    run('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix],
+    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
       'packaging the .vsix');
   }
 
