@@ -23,20 +23,8 @@ export function meanOf(values: readonly (number | undefined)[]): number | undefi
   return defined.length === 0 ? undefined : defined.reduce((a, b) => a + b, 0) / defined.length;
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** The retrieval's cosine similarity (0 when either vector is all zeros). */
+export { cosine } from '../core/retrieval/rrf';
 
 /** Fixed-precision rounding for reports (keeps JSON diffs stable). */
 export function round(value: number, digits = 4): number {
