@@ -49,7 +49,7 @@ function positive(name: string, raw: string | undefined, fallback: number, min =
 
 async function describeIndex(config: AssistantConfig, fingerprint: string): Promise<EvalConfig['index']> {
   if (!config.retrieval.esUrl) return { name: 'embedded', version: fingerprint, pipeline: 'in-process BM25 + embeddings' };
-  const client = new Client({ node: config.retrieval.esUrl });
+  const client = new Client({ node: config.retrieval.esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
   try {
     const mapping = await client.indices.getMapping({ index: config.retrieval.esIndex });
     const meta = Object.values(mapping)[0]?.mappings?._meta as Record<string, unknown> | undefined;

@@ -124,8 +124,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
 
   /** Thumbs on a preview: recorded on the generation's training signal, shown on the preview's label. */
   async function rate(previewUri: vscode.Uri, vote: 'up' | 'down'): Promise<boolean> {
+    if (!(previewUri instanceof vscode.Uri) || (vote !== 'up' && vote !== 'down')) return false;
     const entry = generated.get(previewUri);
-    if (!entry?.generationId || (vote !== 'up' && vote !== 'down')) return false;
+    if (!entry?.generationId) return false;
     const recorded = await deps.assistant.recordFeedback(entry.generationId, vote);
     if (recorded) generated.update(previewUri, { vote });
     else void vscode.window.showWarningMessage('AVAP: the rating was not recorded (training signals are off, or the store cannot be written — see the output).');
@@ -277,7 +278,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   return vscode.Disposable.from(
     vscode.commands.registerCommand('avap.generateCode', generate),
     vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
-    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: vscode.Uri) => (await accept(uri))?.toString()),
+    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
     vscode.workspace.onDidCloseTextDocument(onClosed),
