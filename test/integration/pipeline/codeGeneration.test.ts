@@ -8,23 +8,14 @@ import { CORRECTION_HEAD, CORRECTION_TAIL, correctionContext } from '../../../sr
 import { validateAvap } from '../../../src/parser';
 import { lastUser } from '../../support/scriptedOllama';
 import {
-  fenced, FOREIGN_CODE, harness, INVALID_CODE, scriptReformulate, startWorld, stopWorld, task, VALID_CODE, type Harness, type World,
+  fenced, FOREIGN_CODE, harness, pipelineHooks, INVALID_CODE, scriptReformulate, task, VALID_CODE, type Harness, type World,
 } from './fixture';
 
 describe('pipeline: code generation over real sockets', function () {
   let world: World;
   let h: Harness | undefined;
 
-  before(async () => { world = await startWorld(); });
-  after(async () => { await stopWorld(world); });
-  beforeEach(() => {
-    world.ollama.reset();
-    world.proxy.setMode('pass');
-  });
-  afterEach(async () => {
-    await h?.assistant.dispose();
-    h = undefined;
-  });
+  pipelineHooks((w) => { world = w; });
 
   it('valid on the first attempt: status "", one generation, one parser call, streamed messages', async () => {
     h = await harness(world);

@@ -86,6 +86,32 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await world.parser.stop();
 }
 
+/** Harnesses created since the last test ended; `pipelineHooks` disposes them. */
+const liveHarnesses = new Set<Harness>();
+
+/**
+ * The mocha hooks every pipeline suite shares: one world for the suite, a
+ * clean script and a passing proxy before each test, and every harness the
+ * test created disposed after it.
+ */
+export function pipelineHooks(setWorld: (world: World) => void): void {
+  let world: World | undefined;
+  before(async () => {
+    world = await startWorld();
+    setWorld(world);
+  });
+  after(async () => { await stopWorld(world); });
+  beforeEach(() => {
+    world?.ollama.reset();
+    world?.proxy.setMode('pass');
+  });
+  afterEach(async () => {
+    const created = [...liveHarnesses];
+    liveHarnesses.clear();
+    await Promise.all(created.map((h) => h.assistant.dispose()));
+  });
+}
+
 export interface Harness {
   assistant: Assistant;
   transport: ReturnType<typeof countingTransport>;
@@ -96,7 +122,7 @@ export interface Harness {
   config: AssistantConfig;
 }
 
-/** An assistant over real sockets: gRPC through the proxy, HTTP to the scripted Ollama. */
+/** An assistant over real sockets: gRPC through the proxy, HTTP to the scripted Ollama (disposed after the test). */
 export async function harness(world: World, patch: DeepPartial<AssistantConfig> = {}): Promise<Harness> {
   const config = mergeConfig(mergeConfig(defaultConfig(), {
     parser: { url: world.proxy.address, breakerCooldownMs: 30_000, breakerThreshold: 3 },
@@ -112,7 +138,9 @@ export async function harness(world: World, patch: DeepPartial<AssistantConfig> 
   const knowledge = recordingKnowledge();
   const created = await createAssistant(config, { parserTransport: transport, clock, logger, telemetry, knowledge });
   if (!created.ok) throw new Error(created.error);
-  return { assistant: created.assistant, transport, clock, logger, telemetry, knowledge, config };
+  const made: Harness = { assistant: created.assistant, transport, clock, logger, telemetry, knowledge, config };
+  liveHarnesses.add(made);
+  return made;
 }
 
 /** Scripts the nodes every code request passes through (reformulate), leaving generation to the test. */

@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { ResponseMessage } from '../../../src/core';
 import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
 import { defaultConfig } from '../../../src/core/config';
-import { fenced, harness, scriptReformulate, startWorld, stopWorld, task, VALID_CODE, type Harness, type World } from './fixture';
+import { fenced, harness, pipelineHooks, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -23,16 +23,7 @@ describe('pipeline: Ollama faults over real sockets', function () {
   let h: Harness | undefined;
   const request = { query: 'hash the password', forceType: 'CODE_GENERATION' as const };
 
-  before(async () => { world = await startWorld(); });
-  after(async () => { await stopWorld(world); });
-  beforeEach(() => {
-    world.ollama.reset();
-    world.proxy.setMode('pass');
-  });
-  afterEach(async () => {
-    await h?.assistant.dispose();
-    h = undefined;
-  });
+  pipelineHooks((w) => { world = w; });
 
   it('Ollama not running: llm-unreachable with the host and what to do, and a final message', async () => {
     const port = await closedPort();

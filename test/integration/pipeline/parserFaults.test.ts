@@ -7,22 +7,15 @@ import assert from 'node:assert/strict';
 import { LOG_CLOSED, LOG_HALF_OPEN, LOG_PARSER_UNAVAILABLE, LOG_SKIP } from '../../../src/core';
 import { CANARY_FILENAME } from '../../../src/core/parser/breakerParser';
 import { startParserService } from '../../support/parserService';
-import { fenced, harness, INVALID_CODE, scriptReformulate, startWorld, stopWorld, task, VALID_CODE, type Harness, type World } from './fixture';
+import { fenced, harness, pipelineHooks, INVALID_CODE, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
 
 describe('pipeline: parser faults and the circuit breaker over real sockets', function () {
   let world: World;
   let h: Harness | undefined;
 
-  before(async () => { world = await startWorld(); });
-  after(async () => { await stopWorld(world); });
+  pipelineHooks((w) => { world = w; });
   beforeEach(() => {
-    world.ollama.reset();
-    world.proxy.setMode('pass');
     scriptReformulate(world.ollama);
-  });
-  afterEach(async () => {
-    await h?.assistant.dispose();
-    h = undefined;
   });
 
   const request = { query: 'hash the password', forceType: 'CODE_GENERATION' as const };

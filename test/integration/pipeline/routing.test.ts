@@ -7,22 +7,13 @@ import assert from 'node:assert/strict';
 import { CLASSIFICATION_JSON_SCHEMA } from '../../../src/core/routing/classifier';
 import { contextInsufficientHint } from '../../../src/core/routing/prompts';
 import { lastUser } from '../../support/scriptedOllama';
-import { harness, startWorld, stopWorld, task, type Harness, type World } from './fixture';
+import { harness, pipelineHooks, task, type Harness, type World } from './fixture';
 
 describe('pipeline: classification and retrieval routing over real sockets', function () {
   let world: World;
   let h: Harness | undefined;
 
-  before(async () => { world = await startWorld(); });
-  after(async () => { await stopWorld(world); });
-  beforeEach(() => {
-    world.ollama.reset();
-    world.proxy.setMode('pass');
-  });
-  afterEach(async () => {
-    await h?.assistant.dispose();
-    h = undefined;
-  });
+  pipelineHooks((w) => { world = w; });
 
   const QUESTION = 'How do I read a request parameter?';
 
