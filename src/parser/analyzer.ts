@@ -25,7 +25,7 @@ import {
 } from './catalogue';
 import { checkExpression, reportForeignTokens, type ExpressionHost } from './expressions';
 import type { Reporter } from './reporter';
-import { newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
+import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
 import type { Severity, TraceCategory } from './types';
 
@@ -55,18 +55,6 @@ const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 export function abbreviate(text: string, max = MAX_SHOWN): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-}
-
-function isPunct(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Punct && t.text === text;
-}
-
-function isOp(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Op && t.text === text;
-}
-
-function isWord(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Ident && t.text === text;
 }
 
 function last<T>(items: readonly T[]): T | undefined {

@@ -16,7 +16,7 @@ import {
   findForeignStatement,
   findForeignWord,
 } from './catalogue';
-import { TokenKind, type Token } from './scanner';
+import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { MAX_EXPRESSION_DEPTH, type Severity, type TraceCategory } from './types';
 
 /** What the expression checker needs from the statement analysis. */
@@ -32,18 +32,6 @@ const RESERVED_IN_EXPRESSIONS = new Set(['and', 'or', 'not', 'in', 'is', 'if', '
 const COMPARISON_OPS = new Set(['==', '!=', '<', '>', '<=', '>=']);
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
-
-function isPunct(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Punct && t.text === text;
-}
-
-function isOp(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Op && t.text === text;
-}
-
-function isWord(t: Token | undefined, text: string): boolean {
-  return t !== undefined && t.kind === TokenKind.Ident && t.text === text;
-}
 
 /**
  * Reports the foreign tokens of tokens[from, to) and returns the set of their

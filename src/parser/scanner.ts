@@ -39,6 +39,21 @@ export interface Token {
   unterminated?: boolean;
 }
 
+/** `t` is the punctuation `text`. */
+export function isPunct(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Punct && t.text === text;
+}
+
+/** `t` is the operator `text`. */
+export function isOp(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Op && t.text === text;
+}
+
+/** `t` is the identifier `text`. */
+export function isWord(t: Token | undefined, text: string): boolean {
+  return t !== undefined && t.kind === TokenKind.Ident && t.text === text;
+}
+
 export type LexicalProblem =
   | 'unterminated-string'
   | 'control-character'
