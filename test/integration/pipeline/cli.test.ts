@@ -5,21 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { LOG_PARSER_UNAVAILABLE } from '../../../src/core';
 import { runCliProcess } from '../../support/dist';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { fenced, FOREIGN_CODE, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { unusedPort } from '../../support/ports';
 
 describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser service)', function () {
   let ollama: ScriptedOllama;
@@ -92,13 +84,13 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
 
   it('generate with an unreachable parser URL (AVAP_PARSER_URL) → exit 4', async () => {
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
-    const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await freePort()}` } });
+    const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` } });
     assert.equal(run.code, 4, run.stderr);
     assert.match(run.stderr, /parser unavailable — returning unvalidated/);
   });
 
   it('generate with Ollama unreachable → exit 2 with an actionable message', async () => {
-    const port = await freePort();
+    const port = await unusedPort();
     const run = await runCliProcess(['generate', '--ollama-url', `http://127.0.0.1:${port}`, 'hash'], { env });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /Ollama is not running at http:\/\/127\.0\.0\.1:\d+ .*ollama serve/);
@@ -170,7 +162,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     const none = await runCliProcess(['index'], { env });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no Elasticsearch URL/);
-    const down = await runCliProcess(['index', '--es-url', `http://127.0.0.1:${await freePort()}`], { env });
+    const down = await runCliProcess(['index', '--es-url', `http://127.0.0.1:${await unusedPort()}`], { env });
     assert.equal(down.code, 2, down.stderr);
     assert.match(down.stderr, /avap index: Elasticsearch: ConnectionError/);
   });

@@ -4,19 +4,11 @@
  * mid-answer, and cancellation — each as distinct, actionable errors.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import type { ResponseMessage } from '../../../src/core';
 import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
 import { defaultConfig } from '../../../src/core/config';
 import { fenced, harness, pipelineHooks, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { unusedPort } from '../../support/ports';
 
 describe('pipeline: Ollama faults over real sockets', function () {
   let world: World;
@@ -26,7 +18,7 @@ describe('pipeline: Ollama faults over real sockets', function () {
   pipelineHooks((w) => { world = w; });
 
   it('Ollama not running: llm-unreachable with the host and what to do, and a final message', async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     h = await harness(world, { ollama: { host: `http://127.0.0.1:${port}` } });
     const messages: ResponseMessage[] = [];
     const result = await h.assistant.run(request, { onMessage: (m) => messages.push(m) });
