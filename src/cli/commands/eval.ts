@@ -9,11 +9,10 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from '@elastic/elasticsearch';
-import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger, type AssistantConfig } from '../../core';
+import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger } from '../../core';
 import type { LlmPort } from '../../core/llm/port';
 import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm } from '../../eval/cassette';
-import type { EvalConfig } from '../../eval/report';
+import { describeIndex } from '../../eval/indexInfo';
 import { writeReports } from '../../eval/report';
 import { pinnedModelProblem, runEvaluation } from '../../eval/runner';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
@@ -45,24 +44,6 @@ function positive(name: string, raw: string | undefined, fallback: number, min =
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
   return n;
-}
-
-async function describeIndex(config: AssistantConfig, fingerprint: string): Promise<EvalConfig['index']> {
-  if (!config.retrieval.esUrl) return { name: 'embedded', version: fingerprint, pipeline: 'in-process BM25 + embeddings' };
-  const client = new Client({ node: config.retrieval.esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
-  try {
-    const mapping = await client.indices.getMapping({ index: config.retrieval.esIndex });
-    const meta = Object.values(mapping)[0]?.mappings?._meta as Record<string, unknown> | undefined;
-    return {
-      name: config.retrieval.esIndex,
-      version: `${String(meta?.index_version ?? 'unknown')} (corpus ${String(meta?.corpus_fingerprint ?? 'unknown')})`,
-      pipeline: String(meta?.ingestion_pipeline ?? 'unknown'),
-    };
-  } catch (err) {
-    throw new UsageError(`cannot read the index metadata of ${config.retrieval.esIndex} at ${config.retrieval.esUrl}: ${(err as Error).message}`);
-  } finally {
-    await client.close();
-  }
 }
 
 /** --judge-threshold, else $AVAP_JUDGE_THRESHOLD, else the default pass mark. */
@@ -143,7 +124,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const cassette = openCassette(values.cassette, values['cassette-mode'], live, config.ollama.model);
   const llm = cassette ?? live;
   const telemetry = memoryTelemetry();
-  const index = await describeIndex(config, kb.value.fingerprint);
+  const described = await describeIndex(config.retrieval, kb.value.fingerprint);
+  if (!described.ok) throw new UsageError(described.error);
+  const index = described.value;
   const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
   if (!created.ok) throw new UsageError(created.error);
   const { assistant } = created;
