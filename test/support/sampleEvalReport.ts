@@ -8,8 +8,8 @@ export function sampleStoredReport() {
       parserVersion: 'avap-parser/1.0.0+catalogue.2026.11.1', goldenEntries: 12, startedAt: '2026-11-23T10:00:00Z',
     },
     runs: [
-      { run: 1, entries: 12, codeBearing: 10, validCode: 7, syntactic_validity: 0.7, faithfulness: null, answer_relevancy: 0.5, judge_failures: 1, pipeline_errors: 1, convergence: {} },
-      { run: 2, entries: 12, codeBearing: 9, validCode: 6, syntactic_validity: 0.6333, faithfulness: null, answer_relevancy: 0.5, judge_failures: 0, pipeline_errors: 0, convergence: {} },
+      { run: 1, entries: 12, codeBearing: 10, validCode: 7, syntactic_validity: 0.7, faithfulness: null, answer_relevancy: 0.5, judge_failures: 1, pipeline_errors: 1, quality_judged: 2, quality_passed: 1, quality_retried: 1, quality_failures: 0, convergence: {} },
+      { run: 2, entries: 12, codeBearing: 9, validCode: 6, syntactic_validity: 0.6333, faithfulness: null, answer_relevancy: 0.5, judge_failures: 0, pipeline_errors: 0, quality_judged: 2, quality_passed: 2, quality_retried: 0, quality_failures: 1, convergence: {} },
     ],
     syntactic_validity: { mean: 0.6667, std: 0.0471, n: 2 },
     faithfulness: { mean: null, std: null, n: 0 },

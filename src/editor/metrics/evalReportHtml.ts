@@ -53,12 +53,20 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
       { label: 'unknown identifiers', value: l.unknown_identifiers / total, note: `${l.unknown_identifiers} (${pct(l.unknown_identifiers / total)})`, kind: 'unavailable' },
     ], 1);
   }).join('');
-  const errors = r.runs.reduce((n, run) => n + (run.pipeline_errors ?? 0), 0);
+  const sum = (pick: (run: StoredEvalReport['runs'][number]) => number | undefined) => r.runs.reduce((n, run) => n + (pick(run) ?? 0), 0);
+  const judged = sum((run) => run.quality_judged);
+  const gate = judged === 0 ? '' : barChart('Quality gate on RETRIEVAL answers (all runs)', [
+    { label: 'judged', value: judged, kind: 'neutral' },
+    { label: 'passed', value: sum((run) => run.quality_passed), kind: 'valid' },
+    { label: 'retried with a hint', value: sum((run) => run.quality_retried), kind: 'neutral' },
+    { label: 'judge failures (not scored)', value: sum((run) => run.quality_failures), kind: 'unavailable' },
+  ]);
+  const errors = sum((run) => run.pipeline_errors);
   const note = errors > 0 ? `<p class="note">${errors} question(s) could not be answered by the pipeline and are not scored (see report.md).</p>` : '';
   return `<h1>AVAP evaluation — ${esc(c.model)}</h1>
 <p class="source">From ${esc(source)} · seed ${c.seed} · ${c.runs} run(s) × ${c.goldenEntries} question(s) · parser ${esc(c.parserVersion)} · index ${esc(c.index.name)} ${esc(c.index.version)} · retrieval <b>${esc(c.retrievalMode)}</b> · few-shot ${esc(c.fewShot.status)} (K=${c.fewShot.k})</p>${note}
 <section class="tiles">${tiles}</section>
-<section class="charts">${perRun}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
+<section class="charts">${perRun}${gate}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
 }
 
 /** The page shown when a chosen file is not a readable report. */
