@@ -51,8 +51,10 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
   // The shipped knowledge base (retrieval, few-shot, the judge's passages, the search tool), loaded once on first use.
   let knowledge: ReturnType<typeof loadKnowledgeBase> | undefined;
   const knowledgeBase = () => {
-    knowledge ??= loadKnowledgeBase();
-    if (!knowledge.ok) output.warn(`knowledge base not loaded: ${knowledge.error.message}`);
+    if (!knowledge) {
+      knowledge = loadKnowledgeBase();
+      if (!knowledge.ok) output.warn(`knowledge base not loaded: ${knowledge.error.message}`);
+    }
     return knowledge.ok ? knowledge.value : undefined;
   };
   const parser = new ParserConnection(context.extensionPath, output.logger);
