@@ -5,6 +5,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { escapeHtml as esc } from '../html/escape';
 import type { ConfusionMatrix, EvalEntry, LeakageAudit, RunMetrics } from './analysis';
 import type { MeanStd } from './stats';
 
@@ -137,10 +138,6 @@ export function renderMarkdown(r: EvalReport): string {
     lines.push(`| ${l.model} | ${l.avap_commands} (${pct(l.shares.avap_commands)}) | ${l.foreign_keywords} (${pct(l.shares.foreign_keywords)}) | ${l.unknown_identifiers} (${pct(l.shares.unknown_identifiers)}) |`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function validityChart(r: EvalReport): string {

@@ -5,6 +5,7 @@
  * no remote resource. Pure.
  */
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../html/escape';
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
@@ -35,20 +36,19 @@ export function contentSecurityPolicy(cspSource: string, nonce: string, withScri
   ].join('; ');
 }
 
-const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function webviewShell(options: ShellOptions): string {
   const csp = contentSecurityPolicy(options.cspSource, options.nonce, options.scriptUri !== undefined);
-  const styles = options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeAttr(uri)}">`).join('\n  ');
-  const script = options.scriptUri ? `<script nonce="${escapeAttr(options.nonce)}" src="${escapeAttr(options.scriptUri)}"></script>` : '';
+  const styles = options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n  ');
+  const script = options.scriptUri ? `<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="UTF-8">
-  <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+  <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
   ${styles}
-  <title>${escapeAttr(options.title)}</title>
+  <title>${escapeHtml(options.title)}</title>
 </head>
 <body>
 ${options.body}

@@ -5,17 +5,16 @@
  * from the file is escaped.
  */
 import type { StoredEvalReport } from '../../eval/reportRead';
-import { barChart } from './metricsHtml';
+import { escapeHtml as esc } from '../../html/escape';
+import { barChart, pct, tiles } from './metricsHtml';
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const pct = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)} %`);
 type Stat = StoredEvalReport['syntactic_validity'];
 const pctStat = (s: Stat | undefined) => (!s || s.n === 0 || s.mean === null ? '—' : `${pct(s.mean)} ± ${((s.std ?? 0) * 100).toFixed(1)}`);
 const numStat = (s: Stat | undefined) => (!s || s.n === 0 || s.mean === null ? '—' : `${s.mean.toFixed(3)} ± ${(s.std ?? 0).toFixed(3)}`);
 
 export function evalReportBody(r: StoredEvalReport, source: string): string {
   const c = r.config;
-  const tiles = [
+  const figures = tiles([
     ['syntactic validity', pctStat(r.syntactic_validity)],
     ['faithfulness', numStat(r.faithfulness)],
     ['answer relevancy', numStat(r.answer_relevancy)],
@@ -23,7 +22,7 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
     ['converged after retry', pctStat(r.convergence.convergence_rate)],
     ['non-convergence', pctStat(r.convergence.non_convergence_rate)],
     ['judge failures (excluded)', String(r.judge_failures)],
-  ].map(([label, value]) => `<div class="tile"><div class="value">${esc(value ?? '')}</div><div class="label">${esc(label ?? '')}</div></div>`).join('');
+  ]);
 
   const perRun = barChart('Syntactic validity per run', r.runs.map((run) => ({
     label: `run ${run.run}`,
@@ -65,7 +64,7 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
   const note = errors > 0 ? `<p class="note">${errors} question(s) could not be answered by the pipeline and are not scored (see report.md).</p>` : '';
   return `<h1>AVAP evaluation — ${esc(c.model)}</h1>
 <p class="source">From ${esc(source)} · seed ${c.seed} · ${c.runs} run(s) × ${c.goldenEntries} question(s) · parser ${esc(c.parserVersion)} · index ${esc(c.index.name)} ${esc(c.index.version)} · retrieval <b>${esc(c.retrievalMode)}</b> · few-shot ${esc(c.fewShot.status)} (K=${c.fewShot.k})</p>${note}
-<section class="tiles">${tiles}</section>
+<section class="tiles">${figures}</section>
 <section class="charts">${perRun}${gate}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
 }
 

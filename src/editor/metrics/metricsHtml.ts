@@ -3,9 +3,15 @@
  * drawn here (no chart library, no script). Pure; every text is escaped.
  */
 import type { Metrics } from '../../core/telemetry/metrics';
+import { escapeHtml as esc } from '../../html/escape';
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)} %`);
+/** A share as a percentage; a dash when it is not defined. */
+export const pct = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)} %`);
+
+/** The figure tiles at the top of a metrics page: [label, value] pairs. */
+export function tiles(items: readonly (readonly [string, string])[]): string {
+  return items.map(([label, value]) => `<div class="tile"><div class="value">${esc(value)}</div><div class="label">${esc(label)}</div></div>`).join('');
+}
 
 export interface Bar {
   label: string;
@@ -38,7 +44,7 @@ export function barChart(title: string, bars: readonly Bar[], max?: number): str
 
 export function metricsBody(metrics: Metrics, source: string): string {
   const status = metrics.statusCounts;
-  const tiles = [
+  const figures = tiles([
     ['generations', String(metrics.generations)],
     ['code generations', String(metrics.codeGenerations)],
     ['validated', String(metrics.validatedGenerations)],
@@ -46,7 +52,7 @@ export function metricsBody(metrics: Metrics, source: string): string {
     ['converged after retry', pct(metrics.multiAttemptConvergenceRate)],
     ['mean attempts (converged)', metrics.meanAttemptsAmongConverged === null ? '—' : metrics.meanAttemptsAmongConverged.toFixed(2)],
     ['non-convergence', pct(metrics.nonConvergenceRate)],
-  ].map(([label, value]) => `<div class="tile"><div class="value">${esc(value ?? '')}</div><div class="label">${esc(label ?? '')}</div></div>`).join('');
+  ]);
 
   const statusChart = barChart('Final validation status (CODE_GENERATION)', [
     { label: 'valid', value: status[''] ?? 0, kind: 'valid' },
@@ -72,6 +78,6 @@ export function metricsBody(metrics: Metrics, source: string): string {
   const skipped = metrics.skippedLines > 0 ? `<p class="note">${metrics.skippedLines} unreadable line(s) skipped.</p>` : '';
   return `<h1>AVAP validation metrics</h1>
 <p class="source">From ${esc(source)} · ${metrics.events} event(s)</p>${skipped}
-<section class="tiles">${tiles}</section>
+<section class="tiles">${figures}</section>
 <section class="charts">${statusChart}${rateChart}${rejected}${perCommand}</section>`;
 }
