@@ -1,12 +1,16 @@
 /**
  * The progress display of long CLI jobs: the time-left estimator, the
  * terminal line (fitted to the width, redrawn in place, left clean), and the
- * evaluation's live and plain renderings — with a fake clock and width.
+ * live and plain renderings of evaluation and indexing — with a fake clock
+ * and width.
  */
 import assert from 'node:assert/strict';
 import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval/runner';
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from '../../../src/cli/progress/eta';
 import { createEvalProgress, evalLiveLine, evalPlainLine, questionsAfter, type EvalLiveState } from '../../../src/cli/progress/evalProgress';
+import { bulkFailureLine, createIndexProgress, indexLiveLine, type IndexLiveState } from '../../../src/cli/progress/indexProgress';
+import type { BulkBatchFailure } from '../../../src/core/retrieval/bulkFailures';
+import type { IngestEvent } from '../../../src/core/retrieval/elastic';
 import { CLEAR_LINE, createProgressOutput, fitSegments, lineWidth, progressMode, stopOnAbort } from '../../../src/cli/progress/output';
 
 /** A clock the test moves by hand. */
@@ -253,5 +257,62 @@ describe('cli/progress: evaluation progress', () => {
     progress.onEvent(done(at(1, 1, 'a', 1, 1), { outcome: 'valid' }));
     progress.stop();
     assert.deepEqual(out.writes, []);
+  });
+});
+
+describe('cli/progress: indexing progress', () => {
+  const failure: BulkBatchFailure = {
+    batch: 3, batches: 6, documents: 32, failed: 5,
+    causes: [
+      { cause: 'document_parsing_exception: failed to parse field [embedding]', count: 4, ids: ['a', 'b', 'c'] },
+      { cause: 'strict_dynamic_mapping_exception: field [x] not allowed', count: 1, ids: ['d'] },
+    ],
+  };
+
+  it('a refused batch reads: which batch, how many of how many, why, the first ids', () => {
+    assert.equal(bulkFailureLine(failure), 'bulk batch 3/6: 5 of 32 documents refused — 4 × document_parsing_exception: failed to parse field [embedding] [a, b, c, +1 more]; 1 × strict_dynamic_mapping_exception: field [x] not allowed [d]');
+  });
+
+  it('the live line, at a time and a width', () => {
+    const state: IndexLiveState = { startedAt: 0, phase: 'bulk', total: 412, done: 128, failed: 3, batchSince: 8_000, perSecond: 250.4, expectedBatchMs: 128, expectedRestMs: 1_008 };
+    assert.equal(indexLiveLine(state, 8_100, 120), 'bulk loading 128/412 documents · 3 failed · 250 documents/s · 8.1s elapsed · ~1.0s left');
+    assert.equal(indexLiveLine(state, 8_100, 60), 'bulk loading 128/412 documents · 3 failed · ~1.0s left');
+    assert.equal(indexLiveLine({ ...state, phase: 'embedding', failed: 0, perSecond: undefined, expectedBatchMs: undefined }, 8_100, 120),
+      'embedding 128/412 documents · measuring rate · 8.1s elapsed · estimating time left');
+    assert.equal(indexLiveLine({ startedAt: 0, total: 0, done: 0, failed: 0, batchSince: 0 }, 5, 80), undefined);
+  });
+
+  it('live and lines: per batch, with the rate and time left of the phase', () => {
+    const clock = fakeClock(0);
+    const live = capture();
+    const lines = capture();
+    const displays = [
+      createIndexProgress({ mode: 'live', write: live.write, columns: () => 200, now: clock.now, tickMs: 0 }),
+      createIndexProgress({ mode: 'lines', write: lines.write, now: clock.now, tickMs: 0 }),
+    ];
+    const send = (e: IngestEvent) => displays.forEach((d) => d.onEvent(e));
+    send({ kind: 'phase', phase: 'embedding', total: 10, batches: 3 });
+    clock.advance(2_000);
+    send({ kind: 'batch', phase: 'embedding', batch: 1, batches: 3, documents: 4, done: 4, total: 10, failed: 0 });
+    assert.equal(live.writes.at(-1), `${CLEAR_LINE}embedding 4/10 documents · 2.0 documents/s · 2.0s elapsed · ~3.0s left`);
+    clock.advance(1_000);
+    displays[0]?.onEvent({ kind: 'note', message: 'a redraw' });
+    assert.equal(live.writes.at(-1), `${CLEAR_LINE}embedding 4/10 documents · 2.0 documents/s · 3.0s elapsed · ~2.0s left`);
+    clock.advance(1_000);
+    send({ kind: 'batch', phase: 'embedding', batch: 2, batches: 3, documents: 4, done: 8, total: 10, failed: 0 });
+    send({ kind: 'phase', phase: 'bulk', total: 10, batches: 3 });
+    clock.advance(200);
+    send({ kind: 'batch-failed', failure: { ...failure, batch: 1, batches: 3, documents: 4, failed: 1, causes: [{ cause: 't: r', count: 1, ids: ['x'] }] } });
+    send({ kind: 'batch', phase: 'bulk', batch: 1, batches: 3, documents: 4, done: 4, total: 10, failed: 1 });
+    assert.equal(live.writes.at(-1), `${CLEAR_LINE}bulk loading 4/10 documents · 1 failed · 20 documents/s · 4.2s elapsed · ~0.3s left`);
+    displays.forEach((d) => d.stop());
+    assert.equal(live.writes.at(-1), CLEAR_LINE);
+    assert.equal(lines.text(), [
+      'embedding · batch 1/3 · 4/10 documents · 2.0 documents/s · 2.0s elapsed · ~3.0s left',
+      'embedding · batch 2/3 · 8/10 documents · 2.0 documents/s · 4.0s elapsed · ~1.0s left',
+      'bulk batch 1/3: 1 of 4 documents refused — 1 × t: r [x]',
+      'bulk loading · batch 1/3 · 4/10 documents · 1 failed · 20 documents/s · 4.2s elapsed · ~0.3s left',
+      '',
+    ].join('\n'));
   });
 });
