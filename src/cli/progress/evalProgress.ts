@@ -12,7 +12,7 @@
  */
 import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../eval/runner';
 import { EtaEstimator, formatDuration, timeLeftMs } from './eta';
-import { createProgressOutput, fitSegments, type ProgressMode } from './output';
+import { createProgressOutput, fitSegments, type DisplayOptions } from './output';
 
 export interface EvalLiveState {
   startedAt: number;
@@ -63,15 +63,9 @@ export function questionsAfter(position: EvalPosition, ids: readonly string[]): 
   return rest;
 }
 
-export interface EvalProgressOptions {
-  mode: ProgressMode;
-  write: (text: string) => void;
-  columns?: () => number | undefined;
-  /** Milliseconds on a monotonic clock. */
-  now?: () => number;
+export interface EvalProgressOptions extends DisplayOptions {
   /** The question ids of one run, in the order they are asked. */
   ids: readonly string[];
-  tickMs?: number;
 }
 
 export interface EvalProgress {
@@ -85,13 +79,7 @@ export function createEvalProgress(options: EvalProgressOptions): EvalProgress {
   const now = options.now ?? (() => performance.now());
   const eta = new EtaEstimator();
   const state: EvalLiveState = { startedAt: now(), answered: 0, failed: 0 };
-  const output = createProgressOutput({
-    mode: options.mode,
-    write: options.write,
-    columns: options.columns,
-    render: (width) => evalLiveLine(state, now(), width),
-    tickMs: options.tickMs,
-  });
+  const output = createProgressOutput({ ...options, render: (width) => evalLiveLine(state, now(), width) });
   return {
     onEvent(event) {
       const t = now();

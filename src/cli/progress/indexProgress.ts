@@ -13,7 +13,7 @@
 import type { BulkBatchFailure } from '../../core/retrieval/bulkFailures';
 import type { IngestEvent, IngestPhase } from '../../core/retrieval/elastic';
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from './eta';
-import { createProgressOutput, fitSegments, type ProgressMode, type Segment } from './output';
+import { createProgressOutput, fitSegments, type DisplayOptions, type Segment } from './output';
 
 const LABEL: Record<IngestPhase, string> = { embedding: 'embedding', bulk: 'bulk loading' };
 
@@ -65,30 +65,16 @@ export function bulkFailureLine(failure: BulkBatchFailure): string {
   return `bulk batch ${failure.batch}/${failure.batches}: ${failure.failed} of ${failure.documents} documents refused — ${causes.join('; ')}`;
 }
 
-export interface IndexProgressOptions {
-  mode: ProgressMode;
-  write: (text: string) => void;
-  columns?: () => number | undefined;
-  now?: () => number;
-  tickMs?: number;
-}
-
 export interface IndexProgress {
   onEvent(event: IngestEvent): void;
   stop(): void;
 }
 
-export function createIndexProgress(options: IndexProgressOptions): IndexProgress {
+export function createIndexProgress(options: DisplayOptions): IndexProgress {
   const now = options.now ?? (() => performance.now());
   const state: IndexLiveState = { startedAt: now(), total: 0, done: 0, failed: 0, batchSince: now() };
   let eta = new EtaEstimator();
-  const output = createProgressOutput({
-    mode: options.mode,
-    write: options.write,
-    columns: options.columns,
-    render: (width) => indexLiveLine(state, now(), width),
-    tickMs: options.tickMs,
-  });
+  const output = createProgressOutput({ ...options, render: (width) => indexLiveLine(state, now(), width) });
   return {
     onEvent(event) {
       const t = now();

@@ -75,15 +75,21 @@ export interface ProgressOutput {
   stop(): void;
 }
 
-export interface ProgressOutputOptions {
+/** What every progress display is given: where to write, how, and a clock. */
+export interface DisplayOptions {
   mode: ProgressMode;
   write: (text: string) => void;
   /** The terminal's width, read at every redraw (the terminal may be resized). */
   columns?: () => number | undefined;
-  /** The live line for a width; undefined when there is nothing to show yet. */
-  render: (width: number) => string | undefined;
+  /** Milliseconds on a monotonic clock (default performance.now). */
+  now?: () => number;
   /** Live mode: redraw every `tickMs` (default 1000; 0 only redraws on events). */
   tickMs?: number;
+}
+
+export interface ProgressOutputOptions extends DisplayOptions {
+  /** The live line for a width; undefined when there is nothing to show yet. */
+  render: (width: number) => string | undefined;
 }
 
 export function createProgressOutput(options: ProgressOutputOptions): ProgressOutput {

@@ -58,6 +58,16 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   };
 }
 
+/** The pipeline fails on the loops question (an LLM timeout). */
+function unansweredLoops(t: ReturnType<typeof target>): ReturnType<typeof target> {
+  const inner = t.run.bind(t);
+  t.run = async (request, signal) => {
+    const result = await inner(request, signal);
+    return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
+  };
+  return t;
+}
+
 const options: EvalOptions = {
   config: {
     seed: 42, model: 'qwen3:1.7b', judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1', temperature: 0,
@@ -106,12 +116,7 @@ describe('eval: the run', () => {
   });
 
   it('reports questions the pipeline could not answer instead of scoring them', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
-    };
+    const t = unansweredLoops(target());
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
     assert.deepEqual(out.report.runs.map((r) => r.pipeline_errors), [1, 1]);
@@ -121,12 +126,7 @@ describe('eval: the run', () => {
   });
 
   it('tells a progress display where it is and what each question got', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
-    };
+    const t = unansweredLoops(target());
     const events: EvalProgressEvent[] = [];
     const out = await runEvaluation(t, { ...options, onProgress: (e) => events.push(e) });
     assert.ok(out.ok);
