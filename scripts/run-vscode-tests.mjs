@@ -24,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, CHROMIUM_BIN, Children, REPO_ROOT, freePort, prepareUserDataDir, requireFile, sleep,
+  CHROMIUM_ARGS, CHROMIUM_BIN, Children, REPO_ROOT, freePort, prepareUserDataDir, requireChromium, requireFile, sleep,
   startCodeServer, startParserService,
 } from './lib/vscodeHost.mjs';
 
@@ -166,6 +166,7 @@ function printResults(results) {
 async function main() {
   const timeoutMs = Number(opts.timeout) * 1000;
   requireFile(path.join(REPO_ROOT, 'dist', 'extension.js'), 'run `npm run build` first');
+  requireChromium();
 
   const testCount = await bundleSuite();
   log(`bundled ${testCount} test file(s) into ${path.relative(REPO_ROOT, OUT_DIR)}/index.js`);

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_BIN, REPO_ROOT } from './lib/vscodeHost.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_BIN, REPO_ROOT, requireChromium } from './lib/vscodeHost.mjs';
 
 const log = (line) => process.stdout.write(`[smoke-start] ${line}\n`);
 const TEST_OUTPUT = path.join(REPO_ROOT, 'test-output');
@@ -36,6 +36,7 @@ function stopStart() {
 }
 
 async function main() {
+  requireChromium();
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('npm start did not print its URL within 5 minutes')), 300_000);
     start.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready`)));

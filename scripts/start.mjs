@@ -6,6 +6,7 @@
 //   4. starts code-server with the .vsix installed, the settings pointing at that parser, and the
 //      examples/ folder as the workspace, and prints the URL to open.
 // Ctrl+C stops everything it started.
+// It numbers its steps ("[start] step 2/5: …", with the time elapsed) and, when one fails, says what to do.
 //
 // Options: --port N (default: $PORT or 8080, or a free port when that is taken; loopback only),
 //          --skip-build (use the existing dist/ and .vsix), --exit-when-ready (start, print, stop: a smoke check).
@@ -28,11 +29,38 @@ const { values: opts } = parseArgs({
 
 const children = new Children();
 const log = (line) => process.stdout.write(`[start] ${line}\n`);
+const startedAt = Date.now();
 
-function run(command, args, what) {
-  log(what);
-  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status ?? result.signal})`);
+function elapsed() {
+  const s = Math.round((Date.now() - startedAt) / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** A failure that knows which step it ended and what the person at the keyboard can do about it. */
+class StepError extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** A path as people read it: relative inside the repository, absolute elsewhere. */
+const shown = (file) => (file.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, file) : file);
+
+const STEPS = 5;
+let current = { n: 0, label: 'starting', hint: '' };
+
+function step(n, label, what, hint) {
+  current = { n, label, hint };
+  log(`step ${n}/${STEPS}: ${what} — ${elapsed()} elapsed`);
+}
+
+/** Runs a command with its output shown; stdout may be kept instead (the installer prints its result there). */
+function run(command, args, { keepStdout = false } = {}) {
+  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: ['inherit', keepStdout ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
+  if (result.error) throw new StepError(`${command} could not be started: ${result.error.message}`, current.hint);
+  if (result.status !== 0) throw new StepError(`${[command, ...args].join(' ')} failed (exit ${result.status ?? result.signal})`, current.hint);
+  return result.stdout;
 }
 
 function portIsFree(port) {
@@ -44,12 +72,19 @@ function portIsFree(port) {
 }
 
 async function main() {
-  run('bash', [path.join(REPO_ROOT, 'scripts', 'install-vscode-host.sh')], 'checking the VS Code host (code-server 4.100.3)');
+  step(1, 'VS Code host', 'the VS Code host: code-server 4.100.3 and Chromium (installed on the first run, a few minutes)',
+    'the installer printed what to do just above; it can be run on its own: bash scripts/install-vscode-host.sh');
+  run('bash', [path.join(REPO_ROOT, 'scripts', 'install-vscode-host.sh')], { keepStdout: true });
   const vsix = path.join(TOOLS_DIR, 'avap-assistant.vsix');
   if (!opts['skip-build'] || !existsSync(vsix)) {
-    run('npm', ['run', 'build'], 'building the extension');
-    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix],
-      'packaging the .vsix');
+    step(2, 'build', 'building the extension (npm run build)',
+      'read the build errors above; if modules are missing, run `npm ci` first');
+    run('npm', ['run', 'build']);
+    step(3, 'packaging', `packaging the extension into ${shown(vsix)} (vsce)`,
+      `read vsce's message above; \`npm ci\` installs @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`);
+    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix]);
+  } else {
+    log(`steps 2–3/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
   }
 
   const home = path.join(TOOLS_DIR, 'start');
@@ -64,9 +99,12 @@ async function main() {
     cpSync(path.join(REPO_ROOT, 'examples', file), path.join(workspace, file), { recursive: true });
   }
 
-  log('installing the .vsix into code-server');
+  step(4, 'extension install', 'installing the .vsix into code-server',
+    `see code-server's output in the message above; delete ${shown(home)}/ and run npm start again`);
   await installVsix(vsix, extensionsDir, userDataDir);
 
+  step(5, 'services', 'starting the parser service and code-server (loopback only)',
+    `is the port taken? pass --port N (or PORT=N); if code-server exits at once, reinstall it: rm -rf ${shown(path.join(TOOLS_DIR, 'code-server'))} && npm start`);
   const parser = await startParserService(children, { onLog: (text) => process.stderr.write(text) });
   log(`parser service listening on ${parser.address}`);
   prepareUserDataDir(userDataDir, { 'avap.parser.url': parser.address });
@@ -78,7 +116,7 @@ async function main() {
     onLog: (text) => { if (/error/i.test(text)) process.stderr.write(text); },
   });
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
-  log('ready.');
+  log(`ready in ${elapsed()}.`);
   process.stdout.write(`\n  AVAP Assistant in VS Code: ${url}\n\n  Open an example .avap file; Ctrl+C here stops code-server and the parser service.\n\n`);
   if (opts['exit-when-ready']) return;
   await new Promise(() => undefined);
@@ -95,6 +133,9 @@ process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
 main().then(() => stop(0), (err) => {
-  process.stderr.write(`[start] FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
+  const where = current.n ? ` at step ${current.n}/${STEPS} (${current.label}) after ${elapsed()}` : '';
+  process.stderr.write(`[start] FAILED${where}: ${err instanceof Error ? err.message : String(err)}\n`);
+  const hint = err instanceof StepError ? err.hint : current.hint;
+  if (hint) process.stderr.write(`[start] what to do: ${hint}\n`);
   void stop(1);
 });

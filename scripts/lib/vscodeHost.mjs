@@ -25,8 +25,14 @@ export const CHROMIUM_ARGS = [
 
 export function requireFile(file, hint) {
   if (!existsSync(file)) {
-    throw new Error(`${path.relative(REPO_ROOT, file) || file} is missing — ${hint}`);
+    const shown = file.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, file) : file;
+    throw new Error(`${shown} is missing — ${hint}`);
   }
+}
+
+/** The headless browser the editor tests and the npm start smoke check drive. */
+export function requireChromium() {
+  requireFile(CHROMIUM_BIN, "install Debian's Chromium: sudo apt-get install -y chromium (bash scripts/install-vscode-host.sh does it), or set AVAP_CHROMIUM to a Chromium binary");
 }
 
 /** A free TCP port on loopback (asks the OS, then releases it). */

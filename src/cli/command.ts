@@ -12,6 +12,11 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /**
+   * Present when stderr is a terminal that can redraw a line (not a pipe, a
+   * file or TERM=dumb): long commands then show live progress there.
+   */
+  stderrTerminal?: { columns(): number | undefined };
 }
 
 export interface CliCommand {

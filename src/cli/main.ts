@@ -17,6 +17,7 @@ runCli(process.argv.slice(2), {
   },
   env: process.env,
   signal: controller.signal,
+  ...(process.stderr.isTTY && process.env.TERM !== 'dumb' ? { stderrTerminal: { columns: () => process.stderr.columns } } : {}),
 }).then(
   (code) => { process.exitCode = code; },
   (err: unknown) => {

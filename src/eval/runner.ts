@@ -53,7 +53,31 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** Progress lines (the CLI prints them to stderr). */
   progress?: (line: string) => void;
+  /** Each question as it starts and as it gets its verdict (the CLI's progress display). */
+  onProgress?: (event: EvalProgressEvent) => void;
   now?: () => Date;
+}
+
+/** Where the run is: question `question` of `questions` in run `run` of `runs`. */
+export interface EvalPosition {
+  run: number;
+  runs: number;
+  question: number;
+  questions: number;
+  id: string;
+}
+
+/** A question's verdict in a progress display: its code is valid or invalid, it had no code, or the pipeline failed (error code). */
+export type EvalVerdict = { outcome: 'valid' | 'invalid' | 'no-code' } | { outcome: 'failed'; code: string };
+
+export type EvalProgressEvent =
+  | ({ kind: 'question-start' } & EvalPosition)
+  | ({ kind: 'question-done'; verdict: EvalVerdict } & EvalPosition);
+
+export function verdictOf(entry: EvalEntry): EvalVerdict {
+  if (entry.error !== undefined) return { outcome: 'failed', code: entry.error.split(':')[0] ?? entry.error };
+  if (!entry.codeBearing) return { outcome: 'no-code' };
+  return { outcome: entry.valid ? 'valid' : 'invalid' };
 }
 
 const PROBE = 'addVar(probe, 1)\naddResult(probe)\n';
@@ -163,6 +187,7 @@ function summarize(options: EvalOptions, parserVersion: string, startedAt: strin
 export async function runEvaluation(target: EvalTarget, options: EvalOptions): Promise<EvalOutcome> {
   const now = options.now ?? (() => new Date());
   const progress = options.progress ?? (() => undefined);
+  const onProgress = options.onProgress ?? (() => undefined);
   const startedAt = now().toISOString();
 
   // Before anything is generated: the parser must answer, and its version goes in the report.
@@ -178,12 +203,15 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   for (let run = 1; run <= options.config.runs; run++) {
     const eventsBefore = target.events().length;
     const runEntries: EvalEntry[] = [];
-    for (const entry of options.golden) {
+    for (const [i, entry] of options.golden.entries()) {
       if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+      const position: EvalPosition = { run, runs: options.config.runs, question: i + 1, questions: options.golden.length, id: entry.id };
+      onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);
       if ('abort' in evaluated) {
         return { ok: false, aborted: evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) };
       }
+      onProgress({ kind: 'question-done', ...position, verdict: verdictOf(evaluated) });
       runEntries.push(evaluated);
       entries.push(evaluated);
     }

@@ -21,6 +21,8 @@ import { createLlmJudge } from '../../quality/judge';
 import type { ContextPassage } from '../../quality/port';
 import { DEFAULT_THRESHOLD } from '../../quality/rubric';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { createEvalProgress } from '../progress/evalProgress';
+import { progressMode, stopOnAbort } from '../progress/output';
 import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
 
 const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
@@ -35,7 +37,11 @@ const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   --few-shot K           validated examples injected before code generation (default 5; 0 disables)
   --cassette FILE        record/replay LLM answers (keyed by request) in FILE
   --cassette-mode MODE   record | replay (default replay when FILE exists)
-${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.includes('--telemetry') && !l.startsWith('Exit') && !l.startsWith('            2')).join('\n')}
+${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.includes('--telemetry') && !l.includes('--quiet') && !l.startsWith('Exit') && !l.startsWith('            2')).join('\n')}
+  --quiet               no progress on stderr (errors still print)
+Progress goes to stderr: on a terminal one live line (run, question, answered / failed, elapsed, time left,
+the current question); otherwise one line per question: run k/N · question i/M · <id> · <verdict> · <elapsed>.
+Stdout carries the headline figure and the report paths.
 The model must be pinned (a tag such as qwen3:1.7b; 'latest' is refused).
 Exit codes: 0 the run completed, 2 aborted (parser unreachable, usage error, missing cassette answer).`;
 
@@ -107,7 +113,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
   config.ollama.seed = seed;
   config.pipeline.fewShotExamples = positive('--few-shot', values['few-shot'], 5, 0);
   config.telemetry.file = undefined;
-  const log = (line: string) => { if (!values.quiet) io.stderr(`${line}\n`); };
   const threshold = judgeThreshold(values['judge-threshold'], io.env.AVAP_JUDGE_THRESHOLD);
   const judgeOn = !values['no-judge'];
 
@@ -135,6 +140,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
     const chunk = kb.value.chunk(s.id);
     return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
   });
+  const display = createEvalProgress({
+    mode: progressMode(io, Boolean(values.quiet)), write: io.stderr, columns: io.stderrTerminal?.columns, ids: entries.map((e) => e.id),
+  });
+  const releaseAbort = stopOnAbort(display, io.signal);
   try {
     const outcome = await runEvaluation({
       run: (request, signal) => assistant.run(request, { signal }),
@@ -164,8 +173,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       golden: entries,
       judge: { enabled: judgeOn, judgeModel, embeddingModel: config.ollama.embeddingModel },
       signal: io.signal,
-      progress: log,
+      progress: display.note,
+      onProgress: display.onEvent,
     });
+    display.stop();
     const out = path.resolve(values.out ?? 'eval-report');
     if (!outcome.ok) {
       if (outcome.partial) writeReports(path.join(out, 'partial'), outcome.partial);
@@ -183,6 +194,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout(`syntactic_validity ${figure} over ${runs} run(s)${errors ? `; ${errors} question(s) unanswered (see the report)` : ''}\n${files.json}\n${files.md}\n${files.html}\n`);
     return EXIT.ok;
   } finally {
+    display.stop();
+    releaseAbort();
     cassette?.save();
     await assistant.dispose();
   }

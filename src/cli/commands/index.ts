@@ -2,7 +2,9 @@
  * `index --es-url URL [--index NAME] [--recreate] [--ollama-url URL] [--embedding-model M]`
  * — creates the Elasticsearch index of the knowledge base (mapping with
  * text + dense_vector fields, index version and ingestion pipeline in its
- * metadata) and bulk-ingests every chunk with its embedding.
+ * metadata) and bulk-ingests every chunk with its embedding, with progress on
+ * stderr; documents Elasticsearch refuses are reported per batch and make the
+ * exit code 2.
  */
 import { Client } from '@elastic/elasticsearch';
 import { parseArgs } from 'node:util';
@@ -10,6 +12,8 @@ import { configFromEnv, createOllamaLlm, mergeConfig, normalizeOllamaHost } from
 import { ingestKnowledge } from '../../core/retrieval/elastic';
 import { loadKnowledgeBase } from '../../knowledge';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { createIndexProgress } from '../progress/indexProgress';
+import { progressMode, stopOnAbort } from '../progress/output';
 
 const USAGE = `Usage: node dist/cli.js index --es-url URL [--index NAME] [--recreate]
                               [--ollama-url URL] [--embedding-model M] [--knowledge DIR]
@@ -20,7 +24,12 @@ const USAGE = `Usage: node dist/cli.js index --es-url URL [--index NAME] [--recr
   --ollama-url URL      Ollama for the embeddings (default $OLLAMA_HOST, else http://127.0.0.1:11434)
   --embedding-model M   (default $OLLAMA_EMBEDDING_MODEL, else qwen3-embedding:0.6b)
   --knowledge DIR       knowledge directory (default: the one shipped with the CLI)
-Exit codes: 0 indexed, 2 usage error, unreachable service or failed ingestion.`;
+  --quiet               no progress on stderr (refused documents and errors still print)
+Progress goes to stderr (embedding, then bulk loading: documents done / total, rate, time left): on a
+terminal one live line, otherwise one line per batch. A bulk batch in which Elasticsearch refuses
+documents is reported on its own line (batch, how many, why, the first ids); the other batches are
+still loaded.
+Exit codes: 0 indexed, 2 usage error, unreachable service, failed ingestion or refused documents.`;
 
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -32,6 +41,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       'ollama-url': { type: 'string' },
       'embedding-model': { type: 'string' },
       knowledge: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
@@ -50,24 +60,36 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const llm = createOllamaLlm({ ...config.ollama, host: normalizeOllamaHost(config.ollama.host) });
   const client = new Client({ node: esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
+  const display = createIndexProgress({ mode: progressMode(io, values.quiet), write: io.stderr, columns: io.stderrTerminal?.columns });
+  const releaseAbort = stopOnAbort(display, io.signal);
   try {
     const result = await ingestKnowledge({
       client,
       index: config.retrieval.esIndex,
       chunks: kb.value.chunks,
-      embed: (texts, signal) => llm.embed(config.ollama.embeddingModel, texts, signal ?? io.signal),
+      embed: (texts, signal) => llm.embed(config.ollama.embeddingModel, texts, signal),
       embeddingModel: config.ollama.embeddingModel,
       corpusFingerprint: kb.value.fingerprint,
       recreate: values.recreate,
-      onProgress: (line) => io.stderr(`${line}\n`),
+      onEvent: display.onEvent,
+      signal: io.signal,
     });
+    display.stop();
     if (!result.ok) {
       io.stderr(`avap index: ${result.error}\n`);
       return EXIT.usage;
     }
-    io.stdout(`indexed ${result.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.meta.index_version}, pipeline ${result.meta.ingestion_pipeline}, ${result.meta.dims}-d ${result.meta.embedding_model}, corpus ${result.meta.corpus_fingerprint})\n`);
+    const total = kb.value.chunks.length;
+    const refused = total - result.indexed;
+    io.stdout(`indexed ${refused ? `${result.indexed} of ${total}` : result.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.meta.index_version}, pipeline ${result.meta.ingestion_pipeline}, ${result.meta.dims}-d ${result.meta.embedding_model}, corpus ${result.meta.corpus_fingerprint})\n`);
+    if (result.failures.length) {
+      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${result.failures.length} of ${result.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
+      return EXIT.usage;
+    }
     return EXIT.ok;
   } finally {
+    display.stop();
+    releaseAbort();
     await client.close();
   }
 }

@@ -17,6 +17,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { RetrievalMode } from '../config';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
+import { bulkItemFailures, type BulkBatchFailure } from './bulkFailures';
 import { chunkEmbeddingText, type EmbedFn } from './embedded';
 import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
 import { reciprocalRankFusion } from './rrf';
@@ -189,6 +190,19 @@ export function createElasticRetrieval(options: ElasticRetrievalOptions): Retrie
   };
 }
 
+export type IngestPhase = 'embedding' | 'bulk';
+
+/**
+ * How ingestion goes, for a progress display: a phase starts (embedding the
+ * chunks, then bulk loading them), each batch ends (documents done so far,
+ * refused so far), a bulk batch had refused documents, or a one-off step.
+ */
+export type IngestEvent =
+  | { kind: 'phase'; phase: IngestPhase; total: number; batches: number }
+  | { kind: 'batch'; phase: IngestPhase; batch: number; batches: number; documents: number; done: number; total: number; failed: number }
+  | { kind: 'batch-failed'; failure: BulkBatchFailure }
+  | { kind: 'note'; message: string };
+
 export interface IngestOptions {
   client: Client;
   index: string;
@@ -199,29 +213,48 @@ export interface IngestOptions {
   /** Delete an existing index of that name first. */
   recreate?: boolean;
   batchSize?: number;
-  onProgress?: (line: string) => void;
+  onEvent?: (event: IngestEvent) => void;
+  /** Stops between batches and cancels the embedding and bulk calls under way. */
+  signal?: AbortSignal;
   now?: () => Date;
 }
 
-export type IngestResult = { ok: true; meta: IndexMeta; indexed: number } | { ok: false; error: string };
+/**
+ * `failures` lists the bulk batches in which Elasticsearch refused documents;
+ * the other batches were still loaded, and `indexed` counts what it accepted.
+ */
+export type IngestResult =
+  | { ok: true; meta: IndexMeta; indexed: number; failures: BulkBatchFailure[] }
+  | { ok: false; error: string };
+
+const CANCELLED: IngestResult = { ok: false, error: 'cancelled' };
 
 /** Creates the pipeline and the index (mapping + meta) and bulk-indexes every chunk with its embedding. */
 export async function ingestKnowledge(options: IngestOptions): Promise<IngestResult> {
-  const { client, index, chunks } = options;
-  const progress = options.onProgress ?? (() => undefined);
+  const { client, index, chunks, signal } = options;
+  const emit = options.onEvent ?? (() => undefined);
   const size = options.batchSize ?? 32;
+  const total = chunks.length;
+  const batches = Math.ceil(total / size);
+  const batchOf = (b: number) => chunks.slice(b * size, (b + 1) * size);
   try {
     const exists = await client.indices.exists({ index });
     if (exists && !options.recreate) {
       return { ok: false, error: `index '${index}' already exists — pass --recreate to replace it` };
     }
     const embeddings: number[][] = [];
-    for (let i = 0; i < chunks.length; i += size) {
-      const batch = chunks.slice(i, i + size);
-      const result = await options.embed(batch.map(chunkEmbeddingText));
-      if (!result.ok) return { ok: false, error: `cannot embed the knowledge base: ${result.error.message}` };
+    emit({ kind: 'phase', phase: 'embedding', total, batches });
+    for (let b = 0; b < batches; b++) {
+      if (signal?.aborted) return CANCELLED;
+      const batch = batchOf(b);
+      const result = await options.embed(batch.map(chunkEmbeddingText), signal);
+      const where = `batch ${b + 1}/${batches}, documents ${b * size + 1}–${b * size + batch.length} of ${total}`;
+      if (!result.ok) return result.error.code === 'cancelled' ? CANCELLED : { ok: false, error: `cannot embed the knowledge base (${where}): ${result.error.message}` };
+      if (result.value.length !== batch.length) {
+        return { ok: false, error: `the embedding model returned ${result.value.length} vectors for ${batch.length} texts (${where})` };
+      }
       embeddings.push(...result.value);
-      progress(`embedded ${Math.min(i + size, chunks.length)}/${chunks.length} chunks`);
+      emit({ kind: 'batch', phase: 'embedding', batch: b + 1, batches, documents: batch.length, done: embeddings.length, total, failed: 0 });
     }
     const dims = embeddings[0]?.length ?? 0;
     if (!dims) return { ok: false, error: 'the embedding model returned no vectors' };
@@ -229,7 +262,7 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
 
     if (exists) {
       await client.indices.delete({ index });
-      progress(`deleted index ${index}`);
+      emit({ kind: 'note', message: `deleted index ${index}` });
     }
     await client.ingest.putPipeline({ id: INGEST_PIPELINE, ...ingestPipelineBody() });
     const meta: IndexMeta = {
@@ -238,28 +271,43 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
       corpus_fingerprint: options.corpusFingerprint,
       embedding_model: options.embeddingModel,
       dims,
-      chunks: chunks.length,
+      chunks: total,
       created_at: (options.now?.() ?? new Date()).toISOString(),
     };
     await client.indices.create({ index, settings: indexSettings(), mappings: indexMappings(meta) });
-    progress(`created index ${index} (version ${INDEX_VERSION}, ${dims}-d vectors)`);
+    emit({ kind: 'note', message: `created index ${index} (version ${INDEX_VERSION}, ${dims}-d vectors)` });
 
     let indexed = 0;
-    for (let i = 0; i < chunks.length; i += size) {
-      const operations: unknown[] = [];
-      chunks.slice(i, i + size).forEach((chunk, j) => {
-        operations.push({ index: { _index: index, _id: chunk.id } }, chunkDocument(chunk, embeddings[i + j] as number[]));
-      });
-      const response = await client.bulk({ refresh: i + size >= chunks.length ? 'wait_for' : false, operations });
-      if (response.errors) {
-        const first = response.items.find((item) => item.index?.error)?.index?.error;
-        return { ok: false, error: `bulk indexing failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}` };
+    let failed = 0;
+    const failures: BulkBatchFailure[] = [];
+    emit({ kind: 'phase', phase: 'bulk', total, batches });
+    for (let b = 0; b < batches; b++) {
+      if (signal?.aborted) return CANCELLED;
+      const batch = batchOf(b);
+      const operations = batch.flatMap((chunk, j) => [
+        { index: { _index: index, _id: chunk.id } },
+        chunkDocument(chunk, embeddings[b * size + j] as number[]),
+      ]);
+      let response: Awaited<ReturnType<Client['bulk']>>;
+      try {
+        response = await client.bulk({ refresh: b === batches - 1 ? 'wait_for' : false, operations }, { signal });
+      } catch (err) {
+        if (signal?.aborted) return CANCELLED;
+        return { ok: false, error: `Elasticsearch: bulk batch ${b + 1}/${batches} failed: ${describe(err)} (${indexed} of ${total} documents were loaded before it)` };
       }
-      indexed += response.items.length;
-      progress(`indexed ${indexed}/${chunks.length} chunks`);
+      const refused = bulkItemFailures(response.items);
+      indexed += batch.length - refused.failed;
+      failed += refused.failed;
+      if (refused.failed > 0) {
+        const failure: BulkBatchFailure = { batch: b + 1, batches, documents: batch.length, failed: refused.failed, causes: refused.causes };
+        failures.push(failure);
+        emit({ kind: 'batch-failed', failure });
+      }
+      emit({ kind: 'batch', phase: 'bulk', batch: b + 1, batches, documents: batch.length, done: b * size + batch.length, total, failed });
     }
-    return { ok: true, meta, indexed };
+    return { ok: true, meta, indexed, failures };
   } catch (err) {
+    if (signal?.aborted) return CANCELLED;
     return { ok: false, error: `Elasticsearch: ${describe(err)}` };
   }
 }

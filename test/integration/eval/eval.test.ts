@@ -45,6 +45,7 @@ describe('eval (replaying the committed cassette)', function () {
   let out: string;
   let report: Report;
   let stdout: string;
+  let stderr: string;
   let cassetteBefore: string;
 
   before(async () => {
@@ -53,6 +54,7 @@ describe('eval (replaying the committed cassette)', function () {
     const run = await runCliProcess([...BASE, '--only', EVAL_QUESTIONS.join(','), '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV, killAfterMs: 50_000 });
     assert.equal(run.code, 0, run.stderr);
     stdout = run.stdout;
+    stderr = run.stderr;
     report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Report;
   });
   after(() => rmSync(out, { recursive: true, force: true }));
@@ -68,6 +70,32 @@ describe('eval (replaying the committed cassette)', function () {
     assert.doesNotMatch(html, /<script/i);
     const back = readEvalReport(readFileSync(path.join(out, 'report.json'), 'utf8'));
     assert.ok(back.ok, back.ok ? '' : back.error);
+  });
+
+  it('shows progress on stderr (not a terminal: one plain line per question) and keeps stdout for the results', () => {
+    assert.ok(!stderr.includes('\r') && !stderr.includes('\u001b'), 'no carriage returns or escape sequences in a pipe');
+    const ELAPSED = / · (\d+\.\ds|\d+s|\d+m\d\ds|\d+h\d\dm)$/;
+    const perQuestion = stderr.split('\n').filter((l) => l.startsWith('run ') && l.includes(' · '));
+    assert.ok(perQuestion.every((l) => ELAPSED.test(l)), perQuestion.join('\n'));
+    assert.deepEqual(perQuestion.map((l) => l.replace(ELAPSED, '')), [
+      'run 1/2 · question 1/4 · GD-C-001 · valid',
+      'run 1/2 · question 2/4 · GD-C-003 · valid',
+      'run 1/2 · question 3/4 · GD-C-007 · invalid',
+      'run 1/2 · question 4/4 · GD-R-001 · no code',
+      'run 2/2 · question 1/4 · GD-C-001 · valid',
+      'run 2/2 · question 2/4 · GD-C-003 · valid',
+      'run 2/2 · question 3/4 · GD-C-007 · invalid',
+      'run 2/2 · question 4/4 · GD-R-001 · no code',
+    ]);
+    // The elapsed time counts from the start of the evaluation: it never goes back.
+    const seconds = perQuestion.map((l) => {
+      const [, value] = ELAPSED.exec(l) ?? [];
+      const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:([\d.]+)s)?$/.exec(value ?? '') ?? [];
+      return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+    });
+    assert.deepEqual([...seconds].sort((a, b) => a - b), seconds);
+    assert.match(stderr, /^run 1: syntactic_validity 0\.6667 \(2\/3\)/m, 'the run summaries stay');
+    assert.equal(stdout.split('\n').filter(Boolean).length, 4, stdout);
   });
 
   it('records the configuration that makes the run reproducible', () => {
@@ -199,6 +227,13 @@ describe('eval: the quality gate settings (replaying the committed cassette)', f
     assert.equal(r.entries[0]?.faithfulness_raw, null);
     assert.equal(r.judge_failures, 0);
     assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /## Quality gate \(RETRIEVAL answers\)\n\nOff \(--no-judge\)/);
+  });
+
+  it('--quiet silences the progress; stdout is unchanged', async () => {
+    const run = await replay(['--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '');
+    assert.match(run.stdout, /^syntactic_validity .* over 1 run\(s\)\n.*report\.json\n.*report\.md\n.*report\.html\n$/);
   });
 
   it('refuses an unreadable pass mark', async () => {

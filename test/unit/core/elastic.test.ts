@@ -6,8 +6,9 @@ import { Client, errors } from '@elastic/elasticsearch';
 import Mock from '@elastic/elasticsearch-mock';
 import assert from 'node:assert/strict';
 import {
-  bm25Body, createElasticRetrieval, indexMappings, indexSettings, INGEST_PIPELINE, ingestKnowledge, ingestPipelineBody, knnBody,
+  bm25Body, createElasticRetrieval, indexMappings, indexSettings, INGEST_PIPELINE, ingestKnowledge, ingestPipelineBody, knnBody, type IngestEvent,
 } from '../../../src/core/retrieval/elastic';
+import { bulkItemFailures, type BulkBatchFailure } from '../../../src/core/retrieval/bulkFailures';
 import type { EmbedFn } from '../../../src/core/retrieval/embedded';
 
 const INDEX = 'avap-kb-test';
@@ -130,7 +131,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       client, index: INDEX, chunks, embeddingModel: 'qwen3-embedding:0.6b', corpusFingerprint: 'abc123', now: () => now,
       embed: async (texts) => { embedded.push(...texts); return { ok: true, value: texts.map((_, i) => vectors[embedded.length - texts.length + i] as number[]) }; },
     });
-    assert.deepEqual(result, { ok: true, meta, indexed: 3 });
+    assert.deepEqual(result, { ok: true, meta, indexed: 3, failures: [] });
     assert.deepEqual(calls, ['exists', 'pipeline', 'create', 'bulk']);
     assert.equal(embedded[0], 'addVar — Overview\naddVar(target, value)');
     const mapping = indexMappings(meta) as { properties: Record<string, unknown>; _meta: unknown };
@@ -150,15 +151,120 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
     assert.equal(embedded, 0, 'checked before any embedding work');
   });
 
-  it('ingestion reports per-item bulk errors', async () => {
-    mock.add({ method: 'HEAD', path: `/${INDEX}` }, () => new errors.ResponseError({ body: '', statusCode: 404, headers: {}, warnings: null, meta: {} as never }));
-    mock.add({ method: 'PUT', path: `/_ingest/pipeline/${INGEST_PIPELINE}` }, () => ({ acknowledged: true }));
-    mock.add({ method: 'PUT', path: `/${INDEX}` }, () => ({ acknowledged: true }));
-    mock.add({ method: 'POST', path: '/_bulk' }, () => ({ took: 1, errors: true, items: [{ index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'bad vector' } } }] }));
-    const result = await ingestKnowledge({
-      client, index: INDEX, chunks: [{ id: 'a', title: 'A', text: 'a' }], embeddingModel: 'm', corpusFingerprint: 'f',
-      embed: async (texts) => ({ ok: true, value: texts.map(() => [1, 2]) }),
+  describe('ingestion progress and partial failures', () => {
+    const chunks = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, title: id.toUpperCase(), text: `text ${id}` }));
+    const notFound = () => new errors.ResponseError({ body: '', statusCode: 404, headers: {}, warnings: null, meta: {} as never });
+    const ingest = (extra: Partial<Parameters<typeof ingestKnowledge>[0]> = {}) => {
+      const events: IngestEvent[] = [];
+      const result = ingestKnowledge({
+        client, index: INDEX, chunks, embeddingModel: 'm', corpusFingerprint: 'f', batchSize: 2,
+        embed: async (texts) => ({ ok: true, value: texts.map(() => [1, 2]) }),
+        onEvent: (e) => events.push(e),
+        ...extra,
+      });
+      return { events, result };
+    };
+    let bulkCalls: { operations: number; refresh: string | undefined }[];
+    beforeEach(() => {
+      bulkCalls = [];
+      mock.add({ method: 'HEAD', path: `/${INDEX}` }, notFound);
+      mock.add({ method: 'PUT', path: `/_ingest/pipeline/${INGEST_PIPELINE}` }, () => ({ acknowledged: true }));
+      mock.add({ method: 'PUT', path: `/${INDEX}` }, () => ({ acknowledged: true }));
     });
-    assert.deepEqual(result, { ok: false, error: 'bulk indexing failed: mapper_parsing_exception: bad vector' });
+    const okItem = (id: string) => ({ index: { _index: INDEX, _id: id, status: 201, result: 'created' } });
+    const bulkAnswers = (answers: ((ids: string[]) => Record<string, unknown> | Error)[]) => {
+      mock.add({ method: 'POST', path: '/_bulk' }, (params) => {
+        const body = params.body as Record<string, { _id: string }>[];
+        const ids = body.filter((_, i) => i % 2 === 0).map((op) => op.index?._id ?? '');
+        bulkCalls.push({ operations: body.length, refresh: params.querystring?.refresh });
+        return (answers[bulkCalls.length - 1] ?? ((i: string[]) => ({ took: 1, errors: false, items: i.map(okItem) })))(ids) as Record<string, unknown>;
+      });
+    };
+
+    it('reports each phase and batch: documents done / total and refused so far', async () => {
+      bulkAnswers([]);
+      const { events, result } = ingest();
+      const r = await result;
+      assert.ok(r.ok);
+      assert.equal(r.indexed, 5);
+      assert.deepEqual(r.failures, []);
+      assert.deepEqual(events, [
+        { kind: 'phase', phase: 'embedding', total: 5, batches: 3 },
+        { kind: 'batch', phase: 'embedding', batch: 1, batches: 3, documents: 2, done: 2, total: 5, failed: 0 },
+        { kind: 'batch', phase: 'embedding', batch: 2, batches: 3, documents: 2, done: 4, total: 5, failed: 0 },
+        { kind: 'batch', phase: 'embedding', batch: 3, batches: 3, documents: 1, done: 5, total: 5, failed: 0 },
+        { kind: 'note', message: `created index ${INDEX} (version 1, 2-d vectors)` },
+        { kind: 'phase', phase: 'bulk', total: 5, batches: 3 },
+        { kind: 'batch', phase: 'bulk', batch: 1, batches: 3, documents: 2, done: 2, total: 5, failed: 0 },
+        { kind: 'batch', phase: 'bulk', batch: 2, batches: 3, documents: 2, done: 4, total: 5, failed: 0 },
+        { kind: 'batch', phase: 'bulk', batch: 3, batches: 3, documents: 1, done: 5, total: 5, failed: 0 },
+      ]);
+      assert.deepEqual(bulkCalls, [{ operations: 4, refresh: 'false' }, { operations: 4, refresh: 'false' }, { operations: 2, refresh: 'wait_for' }]);
+    });
+
+    it('loads every batch and reports, per batch, how many documents were refused and why (from the bulk items)', async () => {
+      const refused = (id: string, type: string, reason: string, causedBy?: { type: string; reason: string }) => ({
+        index: { _index: INDEX, _id: id, status: 400, error: { type, reason, ...(causedBy ? { caused_by: causedBy } : {}) } },
+      });
+      bulkAnswers([
+        (ids) => ({ took: 1, errors: false, items: ids.map(okItem) }),
+        () => ({
+          took: 1, errors: true, items: [
+            refused('c', 'document_parsing_exception', 'failed to parse field [embedding]', { type: 'illegal_argument_exception', reason: 'wrong dims' }),
+            refused('d', 'document_parsing_exception', 'failed to parse field [embedding]', { type: 'illegal_argument_exception', reason: 'wrong dims' }),
+          ],
+        }),
+        () => ({ took: 1, errors: true, items: [refused('e', 'strict_dynamic_mapping_exception', 'mapping set to strict, dynamic introduction of [x] is not allowed')] }),
+      ]);
+      const { events, result } = ingest();
+      const r = await result;
+      assert.ok(r.ok);
+      assert.equal(r.indexed, 2);
+      const expected: BulkBatchFailure[] = [
+        { batch: 2, batches: 3, documents: 2, failed: 2, causes: [{ cause: 'document_parsing_exception: failed to parse field [embedding] (caused by illegal_argument_exception: wrong dims)', count: 2, ids: ['c', 'd'] }] },
+        { batch: 3, batches: 3, documents: 1, failed: 1, causes: [{ cause: 'strict_dynamic_mapping_exception: mapping set to strict, dynamic introduction of [x] is not allowed', count: 1, ids: ['e'] }] },
+      ];
+      assert.deepEqual(r.failures, expected);
+      assert.equal(bulkCalls.length, 3, 'a batch with refusals does not stop the others');
+      assert.deepEqual(events.filter((e) => e.kind === 'batch-failed'), expected.map((failure) => ({ kind: 'batch-failed', failure })));
+      assert.deepEqual(events.filter((e) => e.kind === 'batch' && e.phase === 'bulk').map((e) => e.kind === 'batch' && [e.done, e.failed]), [[2, 0], [4, 2], [5, 3]]);
+    });
+
+    it('groups many refusals of one cause, keeping the first ids', () => {
+      const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ index: { _id: id, status: 400, error: { type: 't', reason: 'r' } } }));
+      assert.deepEqual(bulkItemFailures([{ index: { _id: 'ok', status: 201 } }, ...items]), { failed: 5, causes: [{ cause: 't: r', count: 5, ids: ['a', 'b', 'c'] }] });
+    });
+
+    it('a bulk request that fails as a whole stops, naming the batch and what was loaded before', async () => {
+      bulkAnswers([
+        (ids) => ({ took: 1, errors: false, items: ids.map(okItem) }),
+        () => new errors.ResponseError({ body: { error: { type: 'es_rejected_execution_exception' } }, statusCode: 429, headers: {}, warnings: null, meta: {} as never }),
+      ]);
+      const r = await ingest().result;
+      assert.equal(r.ok, false);
+      assert.match(!r.ok ? r.error : '', /^Elasticsearch: bulk batch 2\/3 failed: ResponseError 429: .*\(2 of 5 documents were loaded before it\)$/);
+      assert.equal(bulkCalls.length, 2);
+    });
+
+    it('names the batch the embedding model failed on, and refuses a short answer', async () => {
+      let calls = 0;
+      const failing = await ingest({ embed: async (texts) => (++calls === 2 ? { ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } } : { ok: true, value: texts.map(() => [1]) }) }).result;
+      assert.deepEqual(failing, { ok: false, error: 'cannot embed the knowledge base (batch 2/3, documents 3–4 of 5): connection refused' });
+      const short = await ingest({ embed: async () => ({ ok: true, value: [[1]] }) }).result;
+      assert.deepEqual(short, { ok: false, error: 'the embedding model returned 1 vectors for 2 texts (batch 1/3, documents 1–2 of 5)' });
+    });
+
+    it('stops between batches when cancelled', async () => {
+      bulkAnswers([]);
+      const controller = new AbortController();
+      let calls = 0;
+      const r = await ingest({
+        signal: controller.signal,
+        embed: async (texts) => { if (++calls === 2) controller.abort(); return { ok: true, value: texts.map(() => [1]) }; },
+      }).result;
+      assert.deepEqual(r, { ok: false, error: 'cancelled' });
+      assert.equal(calls, 2);
+      assert.equal(bulkCalls.length, 0);
+    });
   });
 });

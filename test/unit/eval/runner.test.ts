@@ -6,7 +6,8 @@ import type { PipelineRequest, PipelineResult } from '../../../src/core/contract
 import type { AttemptEvent } from '../../../src/core/telemetry/events';
 import type { GoldenEntry } from '../../../src/knowledge/types';
 import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
-import { runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
+import type { EvalEntry } from '../../../src/eval/analysis';
+import { runEvaluation, verdictOf, type EvalOptions, type EvalProgressEvent, type EvalTarget } from '../../../src/eval/runner';
 import { libraryParser, scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
@@ -57,6 +58,16 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   };
 }
 
+/** The pipeline fails on the loops question (an LLM timeout). */
+function unansweredLoops(t: ReturnType<typeof target>): ReturnType<typeof target> {
+  const inner = t.run.bind(t);
+  t.run = async (request, signal) => {
+    const result = await inner(request, signal);
+    return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
+  };
+  return t;
+}
+
 const options: EvalOptions = {
   config: {
     seed: 42, model: 'qwen3:1.7b', judgeModel: 'qwen3:1.7b', embeddingModel: 'emb:1', temperature: 0,
@@ -105,18 +116,37 @@ describe('eval: the run', () => {
   });
 
   it('reports questions the pipeline could not answer instead of scoring them', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      return request.query === 'how do loops end' ? { ...result, text: '', code: '', error: { code: 'llm-timeout', message: 'sent nothing for 120 s' } } : result;
-    };
+    const t = unansweredLoops(target());
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
     assert.deepEqual(out.report.runs.map((r) => r.pipeline_errors), [1, 1]);
     const md = renderMarkdown(out.report);
     assert.match(md, /Questions the pipeline could not answer \(listed below, not scored\): 2\./);
     assert.match(md, /- GD-R-001 \(run 1\): llm-timeout: sent nothing for 120 s/);
+  });
+
+  it('tells a progress display where it is and what each question got', async () => {
+    const t = unansweredLoops(target());
+    const events: EvalProgressEvent[] = [];
+    const out = await runEvaluation(t, { ...options, onProgress: (e) => events.push(e) });
+    assert.ok(out.ok);
+    const brief = events.map((e) => `${e.kind} ${e.run}/${e.runs} ${e.question}/${e.questions} ${e.id}${e.kind === 'question-done' ? ` ${JSON.stringify(e.verdict)}` : ''}`);
+    assert.deepEqual(brief, [
+      'question-start 1/2 1/2 GD-C-001', 'question-done 1/2 1/2 GD-C-001 {"outcome":"valid"}',
+      'question-start 1/2 2/2 GD-R-001', 'question-done 1/2 2/2 GD-R-001 {"outcome":"failed","code":"llm-timeout"}',
+      'question-start 2/2 1/2 GD-C-001', 'question-done 2/2 1/2 GD-C-001 {"outcome":"invalid"}',
+      'question-start 2/2 2/2 GD-R-001', 'question-done 2/2 2/2 GD-R-001 {"outcome":"failed","code":"llm-timeout"}',
+    ]);
+  });
+
+  it('gives no verdict to the question an abort interrupted', async () => {
+    const events: EvalProgressEvent[] = [];
+    const out = await runEvaluation(target({ down: false }, 2), { ...options, onProgress: (e) => events.push(e) });
+    assert.equal(out.ok, false);
+    assert.deepEqual(events.map((e) => `${e.kind} ${e.run} ${e.id}`), [
+      'question-start 1 GD-C-001', 'question-done 1 GD-C-001', 'question-start 1 GD-R-001', 'question-done 1 GD-R-001', 'question-start 2 GD-C-001',
+    ]);
+    assert.deepEqual(verdictOf({ codeBearing: false, valid: undefined } as EvalEntry), { outcome: 'no-code' });
   });
 
   it('aborts before generating anything when the parser is unreachable', async () => {
