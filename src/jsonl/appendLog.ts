@@ -73,7 +73,7 @@ export class JsonlAppendLog {
     const run = async (): Promise<AppendResult> => {
       let result: AppendResult;
       try {
-        await mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
+        await this.ensureFolder();
         const torn = await endsWithoutNewline(this.file);
         if (torn) this.report();
         await appendFile(this.file, torn ? `\n${text}` : text, 'utf8');
@@ -97,13 +97,18 @@ export class JsonlAppendLog {
   /** Whether the file can be written now: the probe's failure first, else the last append's. Never rejects. */
   async health(): Promise<AppendResult> {
     try {
-      await mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
+      await this.ensureFolder();
       const handle = await open(this.file, 'a');
       await handle.close();
     } catch (err) {
       return failure(this.file, 'open for appending', err);
     }
     return this.last;
+  }
+
+  /** Creates the folder if needed; a failure shows in the open or append that follows, with a clearer code. */
+  private async ensureFolder(): Promise<void> {
+    await mkdir(path.dirname(path.resolve(this.file)), { recursive: true }).catch(() => undefined);
   }
 
   private report(): void {

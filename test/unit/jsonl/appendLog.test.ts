@@ -75,7 +75,7 @@ describe('jsonl/appendLog', () => {
     const file = path.join(blocker, 'log.jsonl');
     const log = new JsonlAppendLog(file);
     const health = await log.health();
-    assert.ok(!health.ok && ['ENOTDIR', 'EEXIST'].includes(health.code), JSON.stringify(health));
+    assert.ok(!health.ok && health.code === 'ENOTDIR', JSON.stringify(health));
     const written = await log.append({ a: 1 });
     assert.ok(!written.ok && written.error.startsWith(`cannot append to ${file}:`));
     rmSync(blocker);
