@@ -489,23 +489,25 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     }
     // Nothing is lost silently: a store that cannot take the feedback says so
     // (503, with the reason; the log has the file), never "unknown generation".
-    const refuse = (status: number, error: string, code: string | undefined, what: string) => {
-      log(`[rest] POST /v1/feedback ${status} ${error} for ${body.generation_id}: ${what}`);
+    const refuse = (status: number, error: string, why: string, logged: string, code?: string) => {
+      log(`[rest] POST /v1/feedback ${status} ${error} for ${body.generation_id}: ${logged}`);
       return reply.code(status).send({
         error,
-        message: `the feedback was not recorded: ${error === 'signal-not-recorded'
-          ? `the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`
-          : `the training-signal store cannot be ${error === 'signal-store-unreadable' ? 'read' : 'written'}${code ? ` (${code})` : ''}`}; GET /health shows the store's state`,
+        message: `${why}; GET /health shows the store's state`,
         generation_id: body.generation_id,
         ...(code ? { code } : {}),
       });
     };
+    const codeOf = (code: string | undefined) => (code ? ` (${code})` : '');
+    const unwritable = (code: string | undefined) => `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
     const known = await deps.signals.has(body.generation_id);
-    if (!known.ok) return refuse(503, 'signal-store-unreadable', known.code, known.error);
+    if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.code)}`, known.error, known.code);
     if (!known.value) {
       const health = await deps.signals.health();
-      if (!health.ok) return refuse(503, 'signal-store-unwritable', health.code, health.error);
-      if (unrecorded.has(body.generation_id)) return refuse(409, 'signal-not-recorded', undefined, 'its signal was not written');
+      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.code), health.error, health.code);
+      if (unrecorded.has(body.generation_id)) {
+        return refuse(409, 'signal-not-recorded', `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`, 'its signal was lost');
+      }
       return reply.code(404).send({ error: 'unknown-generation', message: `no generation '${body.generation_id}' in the signal store` });
     }
     const writes = [];
@@ -513,8 +515,10 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     if (body.outcome) writes.push(await deps.signals.recordOutcome(body.generation_id, body.outcome, 'rest', body.final_code));
     const failed = writes.find((w) => !w.ok);
     if (failed && !failed.ok) {
-      const partly = writes.length > 1 && writes.some((w) => w.ok) ? ' (partly: the first record was written)' : '';
-      return refuse(503, 'signal-store-unwritable', failed.code, `${failed.error}${partly}`);
+      const why = writes.some((w) => w.ok)
+        ? `the feedback was only partly recorded (the thumbs, not the outcome): the training-signal store cannot be written${codeOf(failed.code)}`
+        : unwritable(failed.code);
+      return refuse(503, 'signal-store-unwritable', why, failed.error, failed.code);
     }
     return { recorded: true, generation_id: body.generation_id };
   });
