@@ -116,12 +116,17 @@ export const ResponseMessageSchema = z.object({
   error: ErrorSchema.optional().describe('On the final message, when no answer could be produced.'),
 });
 
+const StorageStateSchema = z.object({ enabled: z.boolean(), writable: z.boolean().optional(), code: z.string().optional() });
+
 export const HealthSchema = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'degraded']),
+  /** Why the server is degraded (empty when ok): a store that cannot be written. */
+  reasons: z.array(z.string()),
   parser: z.object({ endpoint: z.string(), circuit: z.object({ state: z.string(), consecutiveFailures: z.number(), nextProbeAt: z.number().optional() }) }),
   llm: z.object({ host: z.string(), model: z.string() }),
   judge: z.object({ enabled: z.boolean(), threshold: z.number() }),
   retrieval: z.string(),
+  storage: z.object({ signals: StorageStateSchema, telemetry: StorageStateSchema }),
 });
 
 export const ModelsSchema = z.object({ models: z.array(z.string()) });

@@ -54,6 +54,40 @@ describe('core/telemetry', () => {
     }
   });
 
+  it('a torn last line (a crash mid-write) is reported once and the next event starts on a fresh line', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tel-'));
+    try {
+      const file = path.join(dir, 'log.jsonl');
+      writeFileSync(file, `${JSON.stringify(event('before', 1, 'valid'))}\n${JSON.stringify(event('torn', 1, 'valid')).slice(0, 40)}`);
+      const logger = memoryLogger();
+      const sink = jsonlTelemetry(file, logger);
+      sink.record(event('after', 1, 'invalid'));
+      sink.record(event('after', 2, 'valid'));
+      await sink.flush();
+      const log = parseTelemetry(readFileSync(file, 'utf8'));
+      assert.deepEqual(log.events.map((e) => `${e.generation_id}/${e.attempt}`), ['before/1', 'after/1', 'after/2']);
+      assert.deepEqual(log.skipped, [{ line: 2, reason: 'not a complete JSON line' }]);
+      assert.equal(logger.lines.filter((l) => l.includes('was cut short')).length, 1, logger.lines.join('\n'));
+      assert.equal(logger.lines.filter((l) => l.includes('cannot append')).length, 0);
+      assert.deepEqual(await sink.health(), { ok: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a full disk is reported once per failure streak, never thrown, and shows in health()', async () => {
+    const logger = memoryLogger();
+    const sink = jsonlTelemetry('/dev/full', logger);
+    assert.doesNotThrow(() => {
+      sink.record(event('g', 1, 'invalid'));
+      sink.record(event('g', 2, 'valid'));
+    });
+    await sink.flush();
+    assert.deepEqual(logger.lines.filter((l) => l.includes('telemetry:')), ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it']);
+    const health = await sink.health();
+    assert.ok(!health.ok && health.code === 'ENOSPC');
+  });
+
   it('skips a torn last line and non-events, keeps the rest', () => {
     const text = `${JSON.stringify(event('a', 1, 'valid'))}\n\n{"hello":1}\n${JSON.stringify(event('b', 1, 'valid'))}\n{"generation_id":"c","att`;
     const log = parseTelemetry(text);
