@@ -4,6 +4,7 @@
  */
 import { Analyzer } from './analyzer';
 import { guardInput } from './guard';
+import { Rule } from './catalogue/rules';
 import { finalizeTrace, Reporter } from './reporter';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type ValidationResult } from './types';
 import { PARSER_VERSION } from './version';
@@ -13,6 +14,10 @@ export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export * as catalogue from './catalogue';
+export {
+  isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
+  type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,
+} from './catalogue/rules';
 
 /** Validates AVAP source text (or UTF-8 bytes). Always returns a result. */
 export function validateAvap(source: string | Uint8Array, options: ParseOptions = {}): ValidationResult {
@@ -31,10 +36,11 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     // Defence in depth: the analysis is written not to throw (property tests check
     // it), but a library that promises a result must keep that promise.
     const detail = err instanceof Error ? err.message : String(err);
+    const rule = Rule.InternalError;
     return {
       valid: false,
       trace: [{
-        line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error',
+        line: 1, column: 1, endColumn: 2, severity: rule.severity, category: rule.category, code: rule.code,
         message: `internal parser error (${detail}) — please report this input`, token: '',
       }],
       truncated: false,

@@ -1,4 +1,5 @@
-import type { Severity, TraceCategory, TraceEntry } from './types';
+import type { RuleDefinition } from './catalogue/rules';
+import type { TraceEntry } from './types';
 
 /**
  * Collects trace entries. Offsets are absolute positions in the source; the
@@ -28,13 +29,15 @@ export class Reporter {
     this.entries.push(entry);
   }
 
-  /** Report [column, endColumn) on `line`, both 1-based. */
+  /**
+   * Report a finding of `rule` at [column, endColumn) on `line`, both 1-based.
+   * The entry takes its code, category and severity from the rule.
+   */
   at(
+    rule: RuleDefinition,
     line: number,
     column: number,
     endColumn: number,
-    severity: Severity,
-    category: TraceCategory,
     message: string,
     token: string,
     suggestion?: string,
@@ -43,8 +46,9 @@ export class Reporter {
       line,
       column,
       endColumn: Math.max(endColumn, column + 1),
-      severity,
-      category,
+      severity: rule.severity,
+      category: rule.category,
+      code: rule.code,
       message,
       token,
     };

@@ -19,7 +19,7 @@ describe('core/validation contract, normalizer, retry controller', () => {
   });
 
   it('is binary: warnings alone keep isValid true', () => {
-    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', message: 'm', token: 't' }]);
+    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', code: 'legacy-if', message: 'm', token: 't' }]);
     assert.equal(result.isValid, true);
     assert.equal(result.errors[0]?.severity, 'warning');
   });

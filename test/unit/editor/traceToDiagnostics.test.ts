@@ -6,7 +6,7 @@ import { countSeverities, diagnosticMessage, traceToDiagnosticSpecs } from '../.
 const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
 
 const entry = (over: Partial<TraceEntry>): TraceEntry => ({
-  line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error', message: 'm', token: 't', ...over,
+  line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error', code: 'not-a-statement', message: 'm', token: 't', ...over,
 });
 
 describe('editor: trace → diagnostics', () => {
