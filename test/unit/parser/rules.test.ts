@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   renderTrace, RULE_CODES, ruleOf, RULES, validateAvap, type ParseOptions, type RuleCode, type TraceCategory, type TraceEntry,
 } from '../../../src/parser';
@@ -129,6 +131,12 @@ describe('parser: rule catalogue', () => {
       if (rule.origin !== 'protocol') for (const entry of trace) assertFollowsItsRule(entry);
     });
   }
+
+  it('is documented: the README lists every code', () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const missing = RULE_CODES.filter((code) => !readme.includes(`\`${code}\``));
+    assert.deepEqual(missing, [], 'add these codes to the README section on rule codes');
+  });
 
   it('keeps a code when the message is reworded: the code is the rule, not the text', () => {
     const [entry] = validateAvap('getSHA256(a, b)\n').trace;
