@@ -29,7 +29,6 @@ import type { Reporter } from './reporter';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
 
-
 type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
 
 interface PendingCall {

@@ -4,13 +4,13 @@
  * Each problem becomes one trace entry; the source is then not parsed.
  */
 import { Rule, type RuleDefinition } from './catalogue/rules';
+import { traceEntry } from './reporter';
 import type { TraceEntry } from './types';
 
 export type GuardOutcome = { ok: true; text: string } | { ok: false; entry: TraceEntry };
 
 function refuse(rule: RuleDefinition, message: string, token = '', line = 1, column = 1): GuardOutcome {
-  const entry: TraceEntry = { line, column, endColumn: column + 1, severity: rule.severity, category: rule.category, code: rule.code, message, token };
-  return { ok: false, entry };
+  return { ok: false, entry: traceEntry(rule, line, column, column + 1, message, token) };
 }
 
 function formatBytes(n: number): string {

@@ -5,7 +5,7 @@
 import { Analyzer } from './analyzer';
 import { guardInput } from './guard';
 import { Rule } from './catalogue/rules';
-import { finalizeTrace, Reporter } from './reporter';
+import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type ValidationResult } from './types';
 import { PARSER_VERSION } from './version';
 
@@ -36,13 +36,9 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     // Defence in depth: the analysis is written not to throw (property tests check
     // it), but a library that promises a result must keep that promise.
     const detail = err instanceof Error ? err.message : String(err);
-    const rule = Rule.InternalError;
     return {
       valid: false,
-      trace: [{
-        line: 1, column: 1, endColumn: 2, severity: rule.severity, category: rule.category, code: rule.code,
-        message: `internal parser error (${detail}) — please report this input`, token: '',
-      }],
+      trace: [traceEntry(Rule.InternalError, 1, 1, 2, `internal parser error (${detail}) — please report this input`, '')],
       truncated: false,
       parserVersion: PARSER_VERSION,
     };

@@ -2,6 +2,34 @@ import type { RuleDefinition } from './catalogue/rules';
 import type { TraceEntry } from './types';
 
 /**
+ * A finding of `rule` at [column, endColumn) on `line`, both 1-based (an empty
+ * range is widened to one column). Code, category and severity come from the
+ * rule: the one place a trace entry is made.
+ */
+export function traceEntry(
+  rule: RuleDefinition,
+  line: number,
+  column: number,
+  endColumn: number,
+  message: string,
+  token: string,
+  suggestion?: string,
+): TraceEntry {
+  const entry: TraceEntry = {
+    line,
+    column,
+    endColumn: Math.max(endColumn, column + 1),
+    severity: rule.severity,
+    category: rule.category,
+    code: rule.code,
+    message,
+    token,
+  };
+  if (suggestion !== undefined && suggestion !== '') entry.suggestion = suggestion;
+  return entry;
+}
+
+/**
  * Collects trace entries. Offsets are absolute positions in the source; the
  * reporter turns them into 1-based line/column using the line table.
  *
@@ -29,31 +57,9 @@ export class Reporter {
     this.entries.push(entry);
   }
 
-  /**
-   * Report a finding of `rule` at [column, endColumn) on `line`, both 1-based.
-   * The entry takes its code, category and severity from the rule.
-   */
-  at(
-    rule: RuleDefinition,
-    line: number,
-    column: number,
-    endColumn: number,
-    message: string,
-    token: string,
-    suggestion?: string,
-  ): void {
-    const entry: TraceEntry = {
-      line,
-      column,
-      endColumn: Math.max(endColumn, column + 1),
-      severity: rule.severity,
-      category: rule.category,
-      code: rule.code,
-      message,
-      token,
-    };
-    if (suggestion !== undefined && suggestion !== '') entry.suggestion = suggestion;
-    this.add(entry);
+  /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry). */
+  at(rule: RuleDefinition, line: number, column: number, endColumn: number, message: string, token: string, suggestion?: string): void {
+    this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion));
   }
 }
 

@@ -102,8 +102,9 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     for (const attempt of attempts) {
       const blocking = attempt.errors.filter((e) => e.severity === 'error');
       for (const error of blocking) {
-        byRule.set(kindOf(error), (byRule.get(kindOf(error)) ?? 0) + 1);
-        const key = `${kindOf(error)}\u0000${error.received}`;
+        const kind = kindOf(error);
+        byRule.set(kind, (byRule.get(kind) ?? 0) + 1);
+        const key = `${kind}\u0000${error.received}`;
         const entry = rejected.get(key) ?? {
           code: error.code, ...(error.rule ? { rule: error.rule } : {}), value: error.received, occurrences: 0, generations: new Set<string>(),
         };

@@ -24,11 +24,12 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     const verdict = this.diagnostics.verdict(document.uri);
+    // A verdict for another version of the text would put the edit in the wrong place.
+    const specs = verdict?.version === document.version ? verdict.specs : [];
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
-      if (verdict?.version !== document.version) continue;
       const code = codeValue(diagnostic);
-      const spec = verdict.specs.find((s) => s.code === code
+      const spec = specs.find((s) => s.code === code
         && s.line === diagnostic.range.start.line && s.start === diagnostic.range.start.character
         && s.end === diagnostic.range.end.character);
       const fix = spec && replacementFix(spec, document.getText(diagnostic.range));

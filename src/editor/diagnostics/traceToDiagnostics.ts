@@ -3,7 +3,7 @@
  * positions, clamped to the document). Pure: the adapter turns them into
  * vscode.Diagnostic objects.
  */
-import { ruleOf, type RuleCode, type Severity, type TraceCategory, type TraceEntry } from '../../parser';
+import { ruleOf, type RuleCode, type Severity, type TraceEntry } from '../../parser';
 
 export const DIAGNOSTIC_SOURCE = 'avap-parser';
 
@@ -17,7 +17,6 @@ export interface DiagnosticSpec {
   severity: Severity;
   /** The rule's code (e.g. `unknown-command`); the diagnostic's `code`. */
   code: RuleCode;
-  category: TraceCategory;
   message: string;
   suggestion?: string;
   token: string;
@@ -54,7 +53,6 @@ export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths
       line, start, end,
       severity: entry.severity,
       code: entry.code,
-      category: entry.category,
       message: diagnosticMessage(entry),
       token: entry.token,
     };

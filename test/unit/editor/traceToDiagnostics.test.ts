@@ -17,7 +17,6 @@ describe('editor: trace → diagnostics', () => {
     assert.ok(spec);
     assert.deepEqual({ line: spec.line, start: spec.start, end: spec.end }, { line: 1, start: 0, end: 9 });
     assert.equal(spec.code, 'unknown-command');
-    assert.equal(spec.category, 'unknown_token');
     assert.equal(spec.severity, 'error');
     assert.equal(spec.suggestion, 'encodeSHA256');
     assert.match(spec.message, /encodeSHA256/);
