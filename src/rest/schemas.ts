@@ -92,7 +92,9 @@ export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
 
 export const TraceEntryJsonSchema = z.object({
   line: z.number().int(), column: z.number().int(), endColumn: z.number().int(),
-  severity: z.string(), category: z.string(), message: z.string(), suggestion: z.string(), token: z.string(),
+  severity: z.string(), category: z.string(),
+  code: z.string().describe('Stable code of the parser rule that reported the entry, e.g. unknown-command.'),
+  message: z.string(), suggestion: z.string(), token: z.string(),
 });
 
 export const ValidationJsonSchema = z.object({

@@ -147,7 +147,7 @@ class Run {
       max_attempts: isCode ? this.maxAttempts : 1,
       query_type: this.result.queryType,
       verdict: fields.verdict,
-      errors: fields.errors.map((e) => ({ code: e.code, field: e.field, ...(e.line !== undefined ? { line: e.line } : {}), received: e.received, severity: e.severity })),
+      errors: fields.errors.map((e) => ({ code: e.code, ...(e.rule ? { rule: e.rule } : {}), field: e.field, ...(e.line !== undefined ? { line: e.line } : {}), received: e.received, severity: e.severity })),
       converged: isCode && fields.final ? fields.verdict === 'valid' : null,
       validation_status: fields.status,
       final: fields.final,

@@ -13,6 +13,8 @@ export type AttemptVerdict = 'valid' | 'invalid' | 'unavailable' | 'skipped';
 
 export interface TelemetryErrorRecord {
   code: ErrorCode;
+  /** The parser rule's code (e.g. `unknown-command`) of a parser finding; absent in logs written before rule codes. */
+  rule?: string;
   field: string;
   line?: number;
   /** The rejected value (e.g. the hallucinated command name). */

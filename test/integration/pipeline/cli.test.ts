@@ -140,7 +140,8 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(metrics.meanAttemptsAmongConverged, 1.5);
     assert.equal(metrics.nonConvergenceRate, 1 / 3);
     assert.deepEqual(metrics.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
-    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2 });
+    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 3, generations: 2 });
+    assert.deepEqual(metrics.byRule[0], ['unknown-command', 3]);
     const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'getSHA256');
     assert.deepEqual(getSha, { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
 

@@ -137,6 +137,24 @@ describe('core/telemetry', () => {
     assert.match(text, /PARSER_UNAVAILABLE\s+1/);
   });
 
+  it('keys rejected values on the rule code, and counts blocking errors per rule (E-code for older events)', () => {
+    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({ code, rule, field: 'command', line: 1, received, severity: 'error' as const });
+    const events: AttemptEvent[] = [
+      event('g1', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), ruled('arity', 'getSHA256', 'E004')] }),
+      event('g2', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), e001('returnResult')] }),
+    ];
+    const m = computeMetrics(events);
+    assert.deepEqual(m.rejectedValues, [
+      { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 2, generations: 2 },
+      { code: 'E004', rule: 'arity', value: 'getSHA256', occurrences: 1, generations: 1 },
+      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1 },
+    ]);
+    assert.deepEqual(m.byRule, [['unknown-command', 2], ['arity', 1], ['E001', 1]]);
+    const text = renderMetrics(m, 'log.jsonl');
+    assert.match(text, /E001 getSHA256\s+2 \/ 2 {2}unknown-command/);
+    assert.match(text, /Blocking errors per rule:\n {2}unknown-command\s+2\n/);
+  });
+
   it('empty logs give n/a rates, not NaN', () => {
     const m = computeMetrics([]);
     assert.equal(m.firstAttemptInvalidRate, null);
