@@ -10,8 +10,10 @@ export const GENERATED_SCHEME = 'avap-generated';
 
 export interface GeneratedEntry {
   content: string;
-  /** Undefined while streaming. */
+  /** Undefined while streaming (a draft) and for a failed run. */
   status?: ValidationStatus;
+  /** Set when the run failed or was cancelled: nothing in it was validated, nothing can be accepted. */
+  failed?: string;
   /** Where "accept" puts the code: a document and range, or a new document. */
   target?: { uri: vscode.Uri; range: vscode.Range; version: number };
   request: string;

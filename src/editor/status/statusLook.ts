@@ -26,6 +26,8 @@ export interface StatusLook {
 export const LABEL_VALID = 'AVAP: valid';
 export const LABEL_INVALID = 'AVAP: invalid';
 export const LABEL_UNAVAILABLE = 'AVAP: unvalidated — parser unavailable';
+/** Streamed text before the parser's verdict: a draft, never shown with a valid look. */
+export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 
 /** How an open circuit and its next probe read for a person. */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {

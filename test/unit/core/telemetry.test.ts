@@ -16,7 +16,7 @@ function event(generation: string, attempt: number, verdict: AttemptEvent['verdi
   };
 }
 
-const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, received, severity: 'error' as const });
+const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, expected: 'a known AVAP command', received, severity: 'error' as const });
 
 describe('core/telemetry', () => {
   it('appends one JSON line per event and never rewrites the file', async () => {
@@ -101,6 +101,26 @@ describe('core/telemetry', () => {
     assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
     assert.match(text, /non-convergence rate\s+33\.3 %/);
     assert.match(text, /PARSER_UNAVAILABLE\s+1/);
+    assert.equal(m.failed, 0);
+  });
+
+  it('counts failed and cancelled runs as failed, never as valid (new logs: no status; older logs: "" with an error code)', () => {
+    const events: AttemptEvent[] = [
+      event('ok', 1, 'valid', { final: true, converged: true }),
+      // New format: the final event of a failed run carries no status.
+      { ...event('down', 1, 'skipped', { final: true, error_code: 'llm-unreachable' }), validation_status: undefined },
+      { ...event('cancel', 1, 'skipped', { final: true, error_code: 'cancelled' }), validation_status: undefined },
+      // Older logs wrote "" with the error code.
+      event('old', 1, 'skipped', { final: true, error_code: 'llm-timeout' }),
+      // The retry could not be generated: the invalid first answer stands — an earned INVALID_UNRESOLVED.
+      event('rf', 1, 'invalid', { errors: [e001('getSHA256')] }),
+      event('rf', 2, 'skipped', { final: true, validation_status: 'INVALID_UNRESOLVED', error_code: 'llm-failed', stop_reason: 'retry-failed' }),
+    ];
+    const m = computeMetrics(events);
+    assert.equal(m.codeGenerations, 5);
+    assert.equal(m.failed, 3);
+    assert.deepEqual(m.statusCounts, { '': 1, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
+    assert.match(renderMetrics(m, 'x'), /failed \/ cancelled\s+3/);
   });
 
   it('empty logs give n/a rates, not NaN', () => {
