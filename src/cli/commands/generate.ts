@@ -88,7 +88,7 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
     config.ollama.host = normalizeOllamaHost(config.ollama.host);
     return config;
   } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message.replace('AVAP_PARSER_TIMEOUT', '--parser-timeout'));
+    if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;
   }
 }
