@@ -51,6 +51,12 @@ export class GeneratedDocuments implements vscode.TextDocumentContentProvider, v
     return this.entries.get(uri.toString());
   }
 
+  /** A preview that is still streaming: no verdict yet (and not failed). */
+  isDraft(uri: vscode.Uri): boolean {
+    const entry = uri.scheme === GENERATED_SCHEME ? this.entries.get(uri.toString()) : undefined;
+    return entry !== undefined && entry.status === undefined && entry.failed === undefined;
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.entries.get(uri.toString())?.content ?? '';
   }

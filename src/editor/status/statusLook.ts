@@ -92,6 +92,11 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
   }
 }
 
+/** A generated answer still streaming: no verdict yet, so nothing that could read as valid. */
+export function draftLook(): StatusLook {
+  return { kind: 'pending', icon: 'sync~spin', label: LABEL_VALIDATING, tooltip: 'A draft: the answer is still being generated; it is validated before it can be accepted.' };
+}
+
 /** The pipeline's final status in the same visual language (chat view, generated-code preview). */
 export function lookForPipelineStatus(status: ValidationStatus, hasCode: boolean): { kind: LookKind; icon: string; label: string } | undefined {
   if (!hasCode) return undefined;
