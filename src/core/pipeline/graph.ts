@@ -501,7 +501,8 @@ class Run {
         attempt, verdict: Run.telemetryVerdict(check), errors: check === 'no-code' ? [] : errors, model: spec.model, code: validation.code,
       };
       if (check !== 'invalid') {
-        this.hold({ ...fields, stopReason: check === 'unavailable' ? `parser-${validation.verdict.kind === 'unavailable' ? validation.verdict.outcome.reason : 'unavailable'}` : check });
+        const verdict = validation.verdict;
+        this.hold({ ...fields, stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check });
         this.status = statusOf(check);
         break;
       }
