@@ -154,7 +154,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
     assert.equal(signal.output.validation_status, 'INVALID_UNRESOLVED');
   });
 
-  it('chat: with Elasticsearch down the answer says "answered without documentation context"', async function () {
+  it('with Elasticsearch down, the chat answer and Generate Code say "answered without documentation context"', async function () {
     this.timeout(90_000);
     const api = await avapApi();
     const ollama = await scriptedOllama();
@@ -172,6 +172,12 @@ describe('every status is earned, in the editor (issue 11)', () => {
         return p.lastAnswerDraft ? undefined : p;
       });
       assert.match(probe.lastAnswerMeta, /answered without documentation context/);
+
+      scriptReformulate(ollama);
+      ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+      assert.equal(outcome.status, '');
+      assert.ok(api.outputLines().some((l) => /generate: 1 attempt\(s\), AVAP: valid — answered without documentation context/.test(l)), api.outputLines().slice(-5).join('\n'));
     } finally {
       await setSetting('elasticsearch.url', undefined);
       await api.ready();

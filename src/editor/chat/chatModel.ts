@@ -4,7 +4,7 @@
  */
 import type { PipelineResult } from '../../core/contracts';
 import { describeSkip } from '../../core/validation/retryCycle';
-import { LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_NO_CONTEXT, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
 export interface AnswerView {
@@ -48,8 +48,6 @@ export class AnswerStream {
   }
 }
 
-export const DEGRADED_NOTE = 'answered without documentation context';
-
 export function finalAnswerView(id: string, result: PipelineResult): AnswerView {
   const view: AnswerView = {
     id,
@@ -60,7 +58,7 @@ export function finalAnswerView(id: string, result: PipelineResult): AnswerView 
       sources: result.sources.map((s) => ({ title: s.title, score: s.score.toFixed(3) })),
       relevanceRetry: result.relevanceRetry,
       attempts: result.attempts.length,
-      ...(result.retrieval?.status === 'degraded' ? { degraded: DEGRADED_NOTE } : {}),
+      ...(result.retrieval?.status === 'degraded' ? { degraded: LABEL_NO_CONTEXT } : {}),
       ...(result.retry?.skipped.length ? { skippedRetries: result.retry.skipped.map(describeSkip) } : {}),
     },
     generationId: result.generationId,

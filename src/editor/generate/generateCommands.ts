@@ -12,7 +12,7 @@ import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagn
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
-import { lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
 import { outcomeOnSave } from './outcome';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
@@ -235,7 +235,8 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     generated.update(uri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId });
     await showing;
     const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: uri.toString() };
-    const label = statusText(result.validationStatus, result.code !== '');
+    const context = result.retrieval?.status === 'degraded' ? ` — ${LABEL_NO_CONTEXT}` : '';
+    const label = `${statusText(result.validationStatus, result.code !== '')}${context}`;
     output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
     if (result.error) {
       // The retry could not be generated: the invalid first answer stands, flagged as such.

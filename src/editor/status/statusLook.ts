@@ -26,6 +26,8 @@ export interface StatusLook {
 export const LABEL_VALID = 'AVAP: valid';
 export const LABEL_INVALID = 'AVAP: invalid';
 export const LABEL_UNAVAILABLE = 'AVAP: unvalidated — parser unavailable';
+/** An answer generated while retrieval failed. */
+export const LABEL_NO_CONTEXT = 'answered without documentation context';
 /** Streamed text before the parser's verdict: a draft, never shown with a valid look. */
 export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 
