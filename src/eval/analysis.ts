@@ -20,7 +20,8 @@ export interface EvalEntry {
   trace: TraceEntry[];
   code: string;
   attempts: number;
-  validationStatus: string;
+  /** The pipeline's status; `null` when the run failed before a verdict (see `error`). */
+  validationStatus: string | null;
   /** After the override rule: 0.0 when the code fails the parser. */
   faithfulness: number | undefined;
   faithfulness_raw: number | undefined;

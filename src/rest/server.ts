@@ -339,8 +339,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
   async function runOne(request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void): Promise<{ result: PipelineResult; quality?: QualityReport }> {
     return runRecorded({
       assistant: deps.assistant,
-      llm: deps.llm,
-      ...(deps.quality ? { quality: { validator: deps.quality.validator, model: deps.quality.model } } : {}),
+      ...(deps.quality ? { quality: { validator: deps.quality.validator } } : {}),
       passages: deps.passages,
       ...(deps.signals ? { signals: deps.signals } : {}),
       signal: {
@@ -361,6 +360,8 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
       query_type: run.result.queryType,
       ...(run.quality ? { quality: run.quality } : {}),
       ...(run.result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
+      ...(run.result.retrieval ? { retrieval: run.result.retrieval } : {}),
+      ...(run.result.retry ? { retry: run.result.retry } : {}),
       ...(error ? { error: internal(`generation ${run.result.generationId}`, error.code, error.message) } : {}),
     };
   }
@@ -415,14 +416,17 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
           ...internal(`generation ${run.result.generationId}`, error.code, error.message), generation_id: run.result.generationId, query_type: run.result.queryType,
         });
       } else {
-        const final = held ?? { text: '', avap_code: run.result.code, is_final: true, validation_status: run.result.validationStatus };
+        const final: ResponseMessage = held ?? {
+          text: '', avap_code: run.result.code, is_final: true,
+          ...(run.result.validationStatus !== undefined ? { validation_status: run.result.validationStatus } : {}),
+        };
         write({ ...final, ...finalExtras(run) });
       }
       outcome = error ? error.code : `${run.result.queryType} status="${run.result.validationStatus}"`;
     } catch (err) {
       // runOne does not throw by contract; keep the answer well-formed if it ever does.
       const body = { error: 'internal-error', message: `the server failed to answer (request ${request.id}); the details are in its log` };
-      if (started) write({ text: '', avap_code: '', is_final: true, validation_status: '', error: body });
+      if (started) write({ text: '', avap_code: '', is_final: true, error: body });
       else fail(500, body);
       outcome = `failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
     } finally {
@@ -466,7 +470,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
           body: {
             text: result.text,
             avap_code: result.code,
-            validation_status: result.validationStatus,
+            ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
             attempts: result.attempts.length,
             sources: result.sources,
             ...finalExtras(run),

@@ -17,7 +17,11 @@
  *   first (the same fallback to the E-code).
  * - perCommand: for each name the code called, attempts that used it, attempts
  *   in which it was rejected, and the normalized rate rejected / used.
- * - statusCounts: final validation_status per CODE_GENERATION generation.
+ * - statusCounts: final validation_status per CODE_GENERATION generation
+ *   that ended with an answer.
+ * - failed: CODE_GENERATION generations that failed or were cancelled before
+ *   a verdict (their final event has no validation_status; older logs wrote
+ *   `""` with an error_code). They are never counted as valid.
  */
 import type { ValidationStatus } from '../contracts';
 import type { AttemptEvent, TelemetryErrorRecord } from './events';
@@ -59,6 +63,14 @@ export interface Metrics {
   byRule: Array<[string, number]>;
   perCommand: CommandRate[];
   statusCounts: Record<ValidationStatus, number>;
+  /** Code generations that failed or were cancelled before a verdict. */
+  failed: number;
+}
+
+/** A final event without a verdict: the run failed or was cancelled (older logs wrote `""` with an error code). */
+export function failedRun(final: AttemptEvent): boolean {
+  if (final.validation_status === undefined) return true;
+  return final.error_code !== undefined && final.validation_status === '' && final.stop_reason !== 'judge-retry-failed';
 }
 
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
@@ -86,6 +98,7 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   let converged = 0;
   let convergedAttempts = 0;
   let nonConverged = 0;
+  let failed = 0;
   const rejected = new Map<string, { code: string; rule?: string; value: string; occurrences: number; generations: Set<string> }>();
   const byRule = new Map<string, number>();
   const commands = new Map<string, { used: number; rejected: number }>();
@@ -97,7 +110,8 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     byQueryType[first.query_type] = (byQueryType[first.query_type] ?? 0) + 1;
     if (first.query_type !== 'CODE_GENERATION') continue;
     codeGenerations += 1;
-    if (last.error_code !== 'cancelled') statusCounts[last.validation_status] = (statusCounts[last.validation_status] ?? 0) + 1;
+    if (failedRun(last)) failed += 1;
+    else if (last.validation_status !== undefined) statusCounts[last.validation_status] += 1;
 
     for (const attempt of attempts) {
       const blocking = attempt.errors.filter((e) => e.severity === 'error');
@@ -156,6 +170,7 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
       .map(([command, c]) => ({ command, usedInAttempts: c.used, rejectedInAttempts: c.rejected, rate: c.used ? c.rejected / c.used : 0 }))
       .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
     statusCounts,
+    failed,
   };
 }
 
@@ -177,6 +192,7 @@ export function renderMetrics(m: Metrics, source: string): string {
   lines.push(`  "" (valid)          ${m.statusCounts['']}`);
   lines.push(`  INVALID_UNRESOLVED  ${m.statusCounts.INVALID_UNRESOLVED}`);
   lines.push(`  PARSER_UNAVAILABLE  ${m.statusCounts.PARSER_UNAVAILABLE}`);
+  lines.push(`  failed / cancelled  ${m.failed}  (no answer, nothing validated)`);
   lines.push('');
   lines.push('Rejected values (occurrences / generations):');
   if (!m.rejectedValues.length) lines.push('  none');

@@ -99,7 +99,7 @@ describe('cli validate', function () {
     assert.match(missing.stderr, /cannot read .*nope\.avap: ENOENT/);
     const badUrl = await cli(['validate', '--parser-url', 'not a url', good]);
     assert.equal(badUrl.code, 2);
-    const down = await cli(['validate', '--parser-url', '127.0.0.1:1', '--timeout', '2000', good]);
+    const down = await cli(['validate', '--parser-url', '127.0.0.1:1', '--timeout', '2', good]);
     assert.equal(down.code, 2);
     assert.equal(down.stderr.trim().split('\n').length, 1, down.stderr);
     assert.match(down.stderr, /parser service at 127\.0\.0\.1:1/);

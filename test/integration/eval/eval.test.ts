@@ -251,7 +251,7 @@ describe('eval refusals (exit 2, nothing scored)', function () {
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 
   it('aborts when the parser is unreachable instead of scoring unvalidated code', async () => {
-    const run = await runCliProcess([...BASE, '--only', 'GD-C-001', '--parser-url', '127.0.0.1:1', '--parser-timeout', '2000', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV });
+    const run = await runCliProcess([...BASE, '--only', 'GD-C-001', '--parser-url', '127.0.0.1:1', '--parser-timeout', '2', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /aborted — the AVAP parser is unreachable/);
     assert.ok(!existsSync(path.join(out, 'report.json')));

@@ -16,7 +16,7 @@ function event(generation: string, attempt: number, verdict: AttemptEvent['verdi
   };
 }
 
-const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, received, severity: 'error' as const });
+const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, expected: 'a known AVAP command', received, severity: 'error' as const });
 
 describe('core/telemetry', () => {
   it('appends one JSON line per event and never rewrites the file', async () => {
@@ -135,10 +135,30 @@ describe('core/telemetry', () => {
     assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
     assert.match(text, /non-convergence rate\s+33\.3 %/);
     assert.match(text, /PARSER_UNAVAILABLE\s+1/);
+    assert.equal(m.failed, 0);
+  });
+
+  it('counts failed and cancelled runs as failed, never as valid (new logs: no status; older logs: "" with an error code)', () => {
+    const events: AttemptEvent[] = [
+      event('ok', 1, 'valid', { final: true, converged: true }),
+      // New format: the final event of a failed run carries no status.
+      { ...event('down', 1, 'skipped', { final: true, error_code: 'llm-unreachable' }), validation_status: undefined },
+      { ...event('cancel', 1, 'skipped', { final: true, error_code: 'cancelled' }), validation_status: undefined },
+      // Older logs wrote "" with the error code.
+      event('old', 1, 'skipped', { final: true, error_code: 'llm-timeout' }),
+      // The retry could not be generated: the invalid first answer stands — an earned INVALID_UNRESOLVED.
+      event('rf', 1, 'invalid', { errors: [e001('getSHA256')] }),
+      event('rf', 2, 'skipped', { final: true, validation_status: 'INVALID_UNRESOLVED', error_code: 'llm-failed', stop_reason: 'retry-failed' }),
+    ];
+    const m = computeMetrics(events);
+    assert.equal(m.codeGenerations, 5);
+    assert.equal(m.failed, 3);
+    assert.deepEqual(m.statusCounts, { '': 1, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
+    assert.match(renderMetrics(m, 'x'), /failed \/ cancelled\s+3/);
   });
 
   it('keys rejected values on the rule code, and counts blocking errors per rule (E-code for older events)', () => {
-    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({ code, rule, field: 'command', line: 1, received, severity: 'error' as const });
+    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({ code, rule, field: 'command', line: 1, expected: 'a known command', received, severity: 'error' as const });
     const events: AttemptEvent[] = [
       event('g1', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), ruled('arity', 'getSHA256', 'E004')] }),
       event('g2', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), e001('returnResult')] }),

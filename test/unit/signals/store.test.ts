@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineResult } from '../../../src/core/contracts';
 import { validateAvap } from '../../../src/parser';
 import {
-  parseSignals, selectSignals, signalFromPipeline, SignalStore, type NewSignal, type TrainingSignal,
+  parseSignals, selectSignals, signalFromPipeline, SignalStore, type AnsweredResult, type NewSignal, type TrainingSignal,
 } from '../../../src/signals';
 
 function newSignal(overrides: Partial<NewSignal> = {}): NewSignal {
@@ -153,7 +152,7 @@ describe('training signals: the append-only store', () => {
 
 describe('training signals: from a pipeline result', () => {
   it('captures input context, output, parser verdicts, the automated scores and the model', () => {
-    const result: PipelineResult = {
+    const result: AnsweredResult = {
       queryType: 'CODE_GENERATION', text: 'answer', code: 'getSHA256(a, b)', validationStatus: 'INVALID_UNRESOLVED',
       attempts: [
         { attempt: 1, code: 'getSHA256(a, b)', outcome: { kind: 'validated', result: validateAvap('getSHA256(a, b)') } },
