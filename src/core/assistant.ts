@@ -63,6 +63,8 @@ export interface Assistant {
   readonly parserEndpoint: string;
   /** Which retrieval adapter is in use. */
   readonly retrievalName: string;
+  /** The retrieval adapter itself (evaluation probes it once to check its mode is honoured). */
+  readonly retrieval: RetrievalPort;
   /** Stops the bundled parser service, closes channels, flushes telemetry. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -172,6 +174,7 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
     config,
     parserEndpoint,
     retrievalName: retrieval.name,
+    retrieval,
     async run(request, options = {}) {
       try {
         return await runPipeline({ config, llm, parser, retrieval, relevance, examples, telemetry, logger, parserVersion }, request, options);

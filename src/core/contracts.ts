@@ -110,6 +110,12 @@ export interface PipelineResult {
   relevance?: { mode: 'llm' | 'cosine'; relevant: boolean; detail: string };
   /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged). */
   retrievalMode?: 'hybrid' | 'knn_only' | 'bm25_only' | 'none';
+  /**
+   * Extension: set when a retrieval of this run could not run in the configured
+   * mode and fell back (e.g. `knn_only` or `hybrid` without a working embedding
+   * model → `bm25_only`): why. Evaluation aborts on it; elsewhere it is logged.
+   */
+  retrievalFallback?: string;
   /** Extension: the search queries used (the reformulation, then the hinted one). */
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */

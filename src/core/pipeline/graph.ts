@@ -234,6 +234,7 @@ class Run {
       return { ok: true, value: { chunks: [], mode: 'bm25_only' } };
     }
     this.retrievalMode = found.value.mode;
+    if (found.value.fallback) this.result.retrievalFallback = found.value.fallback;
     this.result.sources = found.value.chunks.map((c) => ({ id: c.id, title: c.title, score: c.score }));
     return found;
   }
