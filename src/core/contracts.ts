@@ -134,4 +134,14 @@ export interface FewShotInjection {
   injected: number;
   /** Why the injection is degraded. */
   detail?: string;
+  /**
+   * How the examples were chosen: `embedding` (top-K by cosine similarity to
+   * the request, ADR-0007) or `lexical` (BM25, the flagged fallback when no
+   * embedding model answers). Absent when the selector does not say.
+   */
+  selection?: FewShotSelectionKind;
+  /** Why the selection fell back to `lexical`. */
+  selectionDetail?: string;
 }
+
+export type FewShotSelectionKind = 'embedding' | 'lexical';

@@ -10,6 +10,7 @@ import {
 } from '../../core';
 import { parseRelevanceMode, parseRetrievalMode } from '../../core/config';
 import { renderTrace } from '../../parser/render';
+import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
@@ -27,7 +28,8 @@ export const PIPELINE_OPTIONS_USAGE = `  --json                print the respons
   --quiet               do not print [ptvl] log lines on stderr
   Also from the environment: PARSER_CB_THRESHOLD (parser failures before the circuit opens, 3),
   PARSER_CB_COOLDOWN (seconds before a probe, 30), AVAP_MAX_RETRIES (retries after invalid code, 1),
-  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables).
+  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables), AVAP_CACHE_DIR (where the
+  few-shot pool's embedding vectors are cached; default $XDG_CACHE_HOME or ~/.cache, then avap-assistant).
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
             2 usage error or LLM unreachable/failed, 130 interrupted.`;
 
@@ -75,6 +77,7 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
       telemetry: { file: flags.telemetry },
     });
     config.ollama.host = normalizeOllamaHost(config.ollama.host);
+    config.cache.dir ??= defaultCacheDir(env);
     return config;
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(err.message.replace('AVAP_PARSER_TIMEOUT', '--parser-timeout'));

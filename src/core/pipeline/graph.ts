@@ -31,6 +31,7 @@ import {
   reformulateMessages, reformulateWithHintMessages, type FewShotExample,
 } from '../routing/prompts';
 import { calledNames, type AttemptEvent, type AttemptVerdict, type TelemetrySink, TELEMETRY_SCHEMA_VERSION } from '../telemetry/events';
+import type { FewShotSelection } from '../fewShot/selector';
 import { blocking, type ValidationError } from '../validation/contract';
 import { contractFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
@@ -44,8 +45,12 @@ export interface PipelineDeps {
   parser: ParserPort;
   retrieval: RetrievalPort;
   relevance: RelevancePort;
-  /** Few-shot examples for code generation (the knowledge base's selector). */
-  examples?: (request: string, k: number) => FewShotExample[];
+  /**
+   * Few-shot examples for code generation (the knowledge base's pool): a list,
+   * or a selection that says how it was made (by embedding similarity, or the
+   * flagged lexical fallback).
+   */
+  examples?: (request: string, k: number, signal?: AbortSignal) => FewShotChoice | Promise<FewShotChoice>;
   telemetry: TelemetrySink;
   logger: Logger;
   /** The parser version for telemetry (last seen verdict). */
@@ -60,6 +65,8 @@ export interface RunOptions {
 }
 
 type Failure = NonNullable<PipelineResult['error']>;
+
+export type FewShotChoice = FewShotExample[] | FewShotSelection;
 
 const cancelledError = (): Failure => ({ code: 'cancelled', message: 'the request was cancelled' });
 
@@ -267,7 +274,7 @@ class Run {
   }
 
   /** The few-shot examples of this run, selected once (the retry reuses them). */
-  private examples(): FewShotExample[] {
+  private async examples(): Promise<FewShotExample[]> {
     if (this.fewShot) return this.fewShot;
     const { config, logger } = this.deps;
     const k = config.pipeline.fewShotExamples;
@@ -278,9 +285,18 @@ class Run {
       return (this.fewShot = []);
     }
     try {
-      const chosen = select(this.request.query, k);
-      this.result.fewShot = { status: 'enabled', k, injected: chosen.length };
-      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected`);
+      const choice = await select(this.request.query, k, this.signal);
+      const picked = Array.isArray(choice) ? { examples: choice } : choice;
+      const chosen = picked.examples;
+      this.result.fewShot = {
+        status: 'enabled', k, injected: chosen.length,
+        ...('selection' in picked ? { selection: picked.selection, ...(picked.detail ? { selectionDetail: picked.detail } : {}) } : {}),
+      };
+      const how = 'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
+      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected${how}`);
+      if ('selection' in picked && picked.selection === 'lexical') {
+        logger.warn(`[ptvl] few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
+      }
       return (this.fewShot = chosen);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
@@ -336,7 +352,7 @@ class Run {
   private async generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
     const { config, logger } = this.deps;
     const model = config.ollama.model;
-    const examples = this.examples();
+    const examples = await this.examples();
     const controller = new RetryController(config.pipeline.maxRetries);
     let messages = generateCodeMessages(this.request.query, chunks, examples, this.request.history);
     let invalidVerdicts = 0;
@@ -397,7 +413,7 @@ class Run {
       outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
     });
     const traceLines = renderTrace(correction.trace, { includeWarnings: false }).split('\n').filter(Boolean);
-    const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], this.examples());
+    const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], await this.examples());
     const outcome = await this.attemptOnce(2, messages, 'generate_code_retry');
     if (!outcome.ok) return this.fail(outcome.error, model, 2);
     const { text, validation } = outcome;

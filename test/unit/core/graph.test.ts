@@ -245,6 +245,18 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.ok(logger.lines.some((l) => l.includes('few_shot_injection: degraded')), logger.lines.join('\n'));
     });
 
+    it('records how the examples were chosen, and flags the lexical fallback with its reason', async () => {
+      const byEmbedding = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const embedded = await runPipeline({ ...byEmbedding.deps, examples: async (r, k) => ({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
+      assert.deepEqual(embedded.fewShot, { status: 'enabled', k: 5, injected: 5, selection: 'embedding' });
+      assert.ok(byEmbedding.logger.lines.some((l) => l.includes('few-shot: K=5, 5 validated example(s) injected by embedding similarity')), byEmbedding.logger.lines.join('\n'));
+
+      const lexical = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const fallback = await runPipeline({ ...lexical.deps, examples: async (r) => ({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
+      assert.deepEqual(fallback.fewShot, { status: 'enabled', k: 5, injected: 3, selection: 'lexical', selectionDetail: 'model missing' });
+      assert.ok(lexical.logger.lines.some((l) => l.includes('no embedding similarity (model missing)') && l.includes('few_shot_selection: lexical')), lexical.logger.lines.join('\n'));
+    });
+
     it('is not part of non-code answers', async () => {
       const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
       const { deps: d } = deps(llm, fakeParser());
