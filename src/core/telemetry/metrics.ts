@@ -10,21 +10,52 @@
  * - nonConvergenceRate (separate): validated generations that ended
  *   INVALID_UNRESOLVED.
  * - rejectedValues: each rejected value (code + received token, e.g. a
- *   hallucinated command) with its absolute count over attempts and the
- *   number of distinct generations it appeared in.
+ *   hallucinated command) with its absolute count over attempts, the number
+ *   of distinct generations it appeared in, and how those generations ended
+ *   (AKF's convergence outcome per rejected value: converged, unresolved, or
+ *   no verdict) with the share that converged.
  * - perCommand: for each name the code called, attempts that used it, attempts
  *   in which it was rejected, and the normalized rate rejected / used.
  * - statusCounts: final validation_status per CODE_GENERATION generation.
+ * - trend: the first-attempt invalid rate per UTC day (of the generation's
+ *   first attempt), oldest first — drift of the prompt, the model or the parser.
+ * - needs_review: the first-attempt invalid rate is above 15 % (AKF's review
+ *   threshold).
  */
 import type { ValidationStatus } from '../contracts';
 import type { AttemptEvent } from './events';
+
+/** How the generations that rejected a value ended. */
+export interface RejectionOutcomes {
+  /** The last attempt was valid. */
+  converged: number;
+  /** The last attempt was still invalid (INVALID_UNRESOLVED). */
+  unresolved: number;
+  /** No verdict on the last attempt (parser unavailable, cancelled, the retry not generated). */
+  undetermined: number;
+}
 
 export interface RejectedValue {
   code: string;
   value: string;
   occurrences: number;
   generations: number;
+  outcomes: RejectionOutcomes;
+  /** converged / generations: how often the run that rejected the value still reached valid code. */
+  convergenceRate: number;
 }
+
+/** The first-attempt invalid rate of one UTC day. */
+export interface TrendPoint {
+  /** YYYY-MM-DD (UTC) of the generations' first attempts. */
+  day: string;
+  validatedGenerations: number;
+  firstAttemptInvalid: number;
+  firstAttemptInvalidRate: number | null;
+}
+
+/** AKF: an ontology (here: the prompt, the model, the catalogue) with more than 15 % first-attempt invalid needs review. */
+export const REVIEW_THRESHOLD = 0.15;
 
 export interface CommandRate {
   command: string;
@@ -51,6 +82,10 @@ export interface Metrics {
   rejectedValues: RejectedValue[];
   perCommand: CommandRate[];
   statusCounts: Record<ValidationStatus, number>;
+  trend: TrendPoint[];
+  /** The first-attempt invalid rate is above REVIEW_THRESHOLD. */
+  needs_review: boolean;
+  reviewThreshold: number;
 }
 
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
@@ -77,6 +112,8 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   let nonConverged = 0;
   const rejected = new Map<string, { code: string; value: string; occurrences: number; generations: Set<string> }>();
   const commands = new Map<string, { used: number; rejected: number }>();
+  const endings = new Map<string, keyof RejectionOutcomes>();
+  const days = new Map<string, { validated: number; invalid: number }>();
 
   for (const [id, list] of byGeneration) {
     const attempts = [...list].sort((a, b) => a.attempt - b.attempt);
@@ -86,6 +123,7 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     if (first.query_type !== 'CODE_GENERATION') continue;
     codeGenerations += 1;
     if (last.error_code !== 'cancelled') statusCounts[last.validation_status] = (statusCounts[last.validation_status] ?? 0) + 1;
+    endings.set(id, ending(last));
 
     for (const attempt of attempts) {
       const blocking = attempt.errors.filter((e) => e.severity === 'error');
@@ -106,6 +144,10 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
 
     if (first.verdict !== 'valid' && first.verdict !== 'invalid') continue;
     validated += 1;
+    const day = days.get(dayOf(first.timestamp)) ?? { validated: 0, invalid: 0 };
+    day.validated += 1;
+    if (first.verdict === 'invalid') day.invalid += 1;
+    days.set(dayOf(first.timestamp), day);
     if (last.verdict === 'valid') {
       converged += 1;
       convergedAttempts += last.attempt;
@@ -133,13 +175,40 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     nonConverged,
     nonConvergenceRate: ratio(nonConverged, validated),
     rejectedValues: [...rejected.values()]
-      .map((r) => ({ code: r.code, value: r.value, occurrences: r.occurrences, generations: r.generations.size }))
+      .map((r) => {
+        const outcomes: RejectionOutcomes = { converged: 0, unresolved: 0, undetermined: 0 };
+        for (const id of r.generations) outcomes[endings.get(id) ?? 'undetermined'] += 1;
+        return { code: r.code, value: r.value, occurrences: r.occurrences, generations: r.generations.size, outcomes, convergenceRate: outcomes.converged / r.generations.size };
+      })
       .sort((a, b) => b.occurrences - a.occurrences || b.generations - a.generations || a.value.localeCompare(b.value)),
     perCommand: [...commands.entries()]
       .map(([command, c]) => ({ command, usedInAttempts: c.used, rejectedInAttempts: c.rejected, rate: c.used ? c.rejected / c.used : 0 }))
       .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
     statusCounts,
+    trend: [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([day, d]) => ({
+      day, validatedGenerations: d.validated, firstAttemptInvalid: d.invalid, firstAttemptInvalidRate: ratio(d.invalid, d.validated),
+    })),
+    needs_review: needsReview(ratio(firstInvalid, validated)),
+    reviewThreshold: REVIEW_THRESHOLD,
   };
+}
+
+/** True when a first-attempt invalid rate is above the review threshold (undefined rates never are). */
+export function needsReview(firstAttemptInvalidRate: number | null): boolean {
+  return firstAttemptInvalidRate !== null && firstAttemptInvalidRate > REVIEW_THRESHOLD;
+}
+
+/** How a generation ended, for the outcome of the values it rejected. */
+function ending(last: AttemptEvent): keyof RejectionOutcomes {
+  if (last.verdict === 'valid') return 'converged';
+  if (last.verdict === 'invalid' && last.validation_status === 'INVALID_UNRESOLVED') return 'unresolved';
+  return 'undetermined';
+}
+
+/** The UTC day of an ISO timestamp; 'unknown' when it cannot be read. */
+export function dayOf(timestamp: string): string {
+  const time = Date.parse(timestamp);
+  return Number.isNaN(time) ? 'unknown' : new Date(time).toISOString().slice(0, 10);
 }
 
 const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`);
@@ -155,15 +224,25 @@ export function renderMetrics(m: Metrics, source: string): string {
   lines.push(`  multi-attempt convergence rate ${pct(m.multiAttemptConvergenceRate)}  (${m.convergedAfterRetry}/${m.firstAttemptInvalid})`);
   lines.push(`  mean attempts among converged  ${m.meanAttemptsAmongConverged === null ? 'n/a' : m.meanAttemptsAmongConverged.toFixed(2)}  (${m.converged} converged)`);
   lines.push(`  non-convergence rate           ${pct(m.nonConvergenceRate)}  (${m.nonConverged}/${m.validatedGenerations})`);
+  if (m.needs_review) {
+    lines.push(`  needs review: the first-attempt invalid rate is above ${pct(m.reviewThreshold)} — look at the rejected values and the prompt, model and catalogue`);
+  }
+  lines.push('');
+  lines.push('First-attempt invalid rate per day (UTC):');
+  if (!m.trend.length) lines.push('  none');
+  for (const t of m.trend) lines.push(`  ${t.day}  ${pct(t.firstAttemptInvalidRate).padStart(8)}  (${t.firstAttemptInvalid}/${t.validatedGenerations})`);
   lines.push('');
   lines.push('Final status:');
   lines.push(`  "" (valid)          ${m.statusCounts['']}`);
   lines.push(`  INVALID_UNRESOLVED  ${m.statusCounts.INVALID_UNRESOLVED}`);
   lines.push(`  PARSER_UNAVAILABLE  ${m.statusCounts.PARSER_UNAVAILABLE}`);
   lines.push('');
-  lines.push('Rejected values (occurrences / generations):');
+  lines.push('Rejected values (occurrences / generations; how those generations ended):');
   if (!m.rejectedValues.length) lines.push('  none');
-  for (const r of m.rejectedValues.slice(0, 20)) lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}`);
+  for (const r of m.rejectedValues.slice(0, 20)) {
+    const o = r.outcomes;
+    lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}   converged ${o.converged}/${r.generations} (${pct(r.convergenceRate)}), unresolved ${o.unresolved}${o.undetermined ? `, no verdict ${o.undetermined}` : ''}`);
+  }
   lines.push('');
   lines.push('Rejection rate per command (rejected / used attempts):');
   const rejectedCommands = m.perCommand.filter((c) => c.rejectedInAttempts > 0);
