@@ -231,14 +231,17 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       assert.equal(mine.outcome.outcome, 'accepted');
       assert.equal(mine.used_for_training, false);
       assert.equal(typeof mine.features.commands_named, 'number');
+      // The reward: judge composite 0.92, thumbs up 1, accepted 1 → 0.3 · 0.92 + 0.4 + 0.3.
+      assert.deepEqual([mine.feedback.score, mine.reward_version, mine.reward_components, mine.computed_reward], [1, 1, { automated: 0.92, human_feedback: 1, outcome: 1 }, 0.976]);
+      assert.equal(mine.reward_computed_at, mine.outcome.at);
 
-      const marked = await runCliProcess(['export', '--unused', '--mark', '--label', 'rest-test', signalsFile]);
+      const marked = await runCliProcess(['export', '--unused', '--mark', '--batch', 'rest-batch-1', '--label', 'rest-test', signalsFile]);
       assert.equal(marked.code, 0, marked.stderr);
-      assert.match(marked.stderr, /marked \d+ signals as used for training/);
+      assert.match(marked.stderr, /marked \d+ signals as used for training \(batch rest-batch-1\)/);
       const again = await runCliProcess(['export', '--unused', signalsFile]);
       assert.equal(again.stdout, '', 'nothing unused is left');
       const all = await runCliProcess(['export', signalsFile]);
-      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((s) => s.used_for_training === true));
+      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((s) => s.used_for_training === true && s.training_batch_id === 'rest-batch-1'));
     });
 
     it('a malformed judge answer is reported as a judge failure, never a score, and the answer comes back unretried', async () => {
