@@ -116,6 +116,13 @@ export interface PipelineResult {
    * model → `bm25_only`): why. Evaluation aborts on it; elsewhere it is logged.
    */
   retrievalFallback?: string;
+  /**
+   * ADR-0009 `parser_trace` (CODE_GENERATION): the raw trace of the first
+   * validation, `Line N: message` per error; empty when it was valid or got no verdict.
+   */
+  parserTrace?: string;
+  /** ADR-0009 `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
+  contextRelevant?: boolean;
   /** Extension: the search queries used (the reformulation, then the hinted one). */
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */

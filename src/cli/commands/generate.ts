@@ -9,6 +9,7 @@ import {
   type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage,
 } from '../../core';
 import { parseRelevanceMode, parseRetrievalMode } from '../../core/config';
+import { firstAttemptFields } from '../../core/pipeline/firstAttempt';
 import { renderTrace } from '../../parser/render';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -144,6 +145,7 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       attempts: result.attempts.length,
       generation_id: result.generationId,
       trace: lastTrace(result),
+      ...firstAttemptFields(result),
       ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),
     })}\n`);

@@ -32,6 +32,7 @@ import {
 } from '../routing/prompts';
 import { calledNames, type AttemptEvent, type AttemptVerdict, type TelemetrySink, TELEMETRY_SCHEMA_VERSION } from '../telemetry/events';
 import type { FewShotSelection } from '../fewShot/selector';
+import { withFirstAttempt } from './firstAttempt';
 import { blocking, type ValidationError } from '../validation/contract';
 import { contractFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
@@ -438,5 +439,5 @@ class Run {
 
 /** Runs one request through the graph. Never throws for expected failures: they come back in `result.error`. */
 export function runPipeline(deps: PipelineDeps, request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
-  return new Run(deps, request, options).run();
+  return new Run(deps, request, options).run().then(withFirstAttempt);
 }

@@ -48,6 +48,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final.validation_status, '');
     assert.equal(final.avap_code, VALID_CODE);
     assert.equal(final.query_type, 'CODE_GENERATION');
+    assert.equal(final.parser_trace, '', 'valid on the first attempt: an empty parser_trace');
     for (const line of lines.slice(0, -1)) {
       assert.deepEqual(Object.keys(line).sort(), ['attempt', 'avap_code', 'is_final', 'text', 'validation_status']);
       assert.equal(line.is_final, false);
@@ -72,6 +73,10 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(run.code, 0, run.stderr);
     const final = jsonLines(run.stdout).pop();
     assert.equal(final?.attempts, 2);
+    assert.equal(final?.validation_status, '');
+    assert.deepEqual(final?.trace, [], 'the final code is valid');
+    assert.equal(final?.parser_trace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first attempt\'s raw trace (ADR-0009)');
+    assert.equal(final?.context_relevant, undefined);
   });
 
   it('generate --parser-timeout 0 → exit 4 and the [ptvl] unvalidated line', async () => {
@@ -112,6 +117,11 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     const final = jsonLines(run.stdout).pop();
     assert.equal(final?.query_type, 'RETRIEVAL');
     assert.equal(final?.validation_status, '');
+    // The scripted embedder's bag-of-words vectors put the question below the 0.5 cosine threshold: the check said
+    // no, and the hinted reformulation retrieved once more (ADR-0009 context_relevant is the first check's verdict).
+    assert.equal(final?.context_relevant, false);
+    assert.equal(ollama.calls('chat').filter(task('reformulate')).length, 2, 'reformulated, then reformulated with the hint');
+    assert.equal(final?.parser_trace, undefined);
     const generation = ollama.calls('chat').find(task('generate'));
     assert.match(generation?.body.messages[0].content, /addParam/, 'the shipped knowledge base supplied context');
   });

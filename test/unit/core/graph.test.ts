@@ -273,6 +273,36 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(llm.calls[1]?.model, 'qwen3:0.6b');
   });
 
+  describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
+    it('keeps the first validation\'s raw trace after a retry fixed the code; empty when the first attempt was valid', async () => {
+      const fixed = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps, CODE);
+      assert.equal(fixed.validationStatus, '');
+      assert.equal(fixed.parserTrace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+      const valid = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
+      assert.equal(valid.parserTrace, '');
+      const noCode = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: ['', VALID] }), fakeParser()).deps, CODE);
+      assert.equal(noCode.parserTrace, 'Line 1: the answer contained no AVAP code');
+      const down = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID] }), fakeParser('down')).deps, CODE);
+      assert.deepEqual([down.validationStatus, down.parserTrace], ['PARSER_UNAVAILABLE', ''], 'no verdict, no trace: the status says why');
+      assert.equal(valid.contextRelevant, undefined, 'code generation has no relevance check');
+    });
+
+    it('the correction path: the given trace is the first attempt\'s', async () => {
+      const bad = 'getSHA256(p, h)';
+      const result = await runPipeline(deps(fakeLlm({ generate_code: [VALID] }), fakeParser()).deps, { query: 'fix', correction: { code: bad, trace: validateAvap(bad).trace } });
+      assert.equal(result.parserTrace, "Line 1: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+    });
+
+    it('RETRIEVAL answers carry context_relevant (the first retrieval\'s verdict) and no parser_trace', async () => {
+      const llm = () => fakeLlm({ classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'], generate: ['Use encodeSHA256(source, target).'] });
+      const relevant = await runPipeline(deps(llm(), fakeParser()).deps, { query: 'how do I hash?' });
+      assert.deepEqual([relevant.queryType, relevant.contextRelevant, relevant.parserTrace], ['RETRIEVAL', true, undefined]);
+      const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'NO' } }) };
+      const irrelevant = await runPipeline({ ...deps(llm(), fakeParser()).deps, relevance: no }, { query: 'how do I hash?' });
+      assert.deepEqual([irrelevant.contextRelevant, irrelevant.relevanceRetry], [false, true]);
+    });
+  });
+
   it('cleans reformulations down to one search line', () => {
     assert.equal(cleanSearchQuery('<think>x</think>\nSearch query: "encodeSHA256 hash"\nmore', 'orig'), 'encodeSHA256 hash');
     assert.equal(cleanSearchQuery('   \n', 'orig'), 'orig');
