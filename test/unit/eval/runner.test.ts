@@ -58,6 +58,14 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   };
 }
 
+/** Rewrites the pipeline's n-th result (1-based, over all calls) with `patch`. */
+function patchRuns(t: ReturnType<typeof target>, patch: (result: PipelineResult, n: number) => PipelineResult): ReturnType<typeof target> {
+  const inner = t.run.bind(t);
+  let n = 0;
+  t.run = async (request, signal) => patch(await inner(request, signal), ++n);
+  return t;
+}
+
 /** The pipeline fails on the loops question (an LLM timeout). */
 function unansweredLoops(t: ReturnType<typeof target>): ReturnType<typeof target> {
   const inner = t.run.bind(t);
@@ -100,14 +108,7 @@ describe('eval: the run', () => {
   });
 
   it('marks the few-shot status degraded when any run generated without its examples', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    let n = 0;
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      n += 1;
-      return n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result;
-    };
+    const t = patchRuns(target(), (result, n) => (n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result));
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
     assert.deepEqual(out.report.config.fewShot, { status: 'degraded', k: 5 });
@@ -176,14 +177,9 @@ describe('eval: the run', () => {
   });
 
   it('aborts, with a partial report, when an answer was retrieved in another mode than the configured one', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    let n = 0;
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      n += 1;
-      return n === 2 ? { ...result, retrievalMode: 'bm25_only', retrievalFallback: 'hybrid needs embeddings: the embedding model failed (llm-unreachable: refused)' } : { ...result, retrievalMode: 'hybrid' };
-    };
+    const t = patchRuns(target(), (result, n) => (n === 2
+      ? { ...result, retrievalMode: 'bm25_only', retrievalFallback: 'hybrid needs embeddings: the embedding model failed (llm-unreachable: refused)' }
+      : { ...result, retrievalMode: 'hybrid' }));
     const out = await runEvaluation(t, options);
     assert.equal(out.ok, false);
     assert.equal(!out.ok && out.aborted,
@@ -192,15 +188,9 @@ describe('eval: the run', () => {
   });
 
   it('records per entry the retrieval mode used and the few-shot examples injected, and how they were chosen', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    let n = 0;
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      n += 1;
-      if (result.queryType !== 'CODE_GENERATION') return { ...result, retrievalMode: 'hybrid' };
-      return { ...result, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5, injected: 5 - n, selection: n === 1 ? 'embedding' : 'lexical', ...(n === 1 ? {} : { selectionDetail: 'model gone' }) } };
-    };
+    const t = patchRuns(target(), (result, n) => (result.queryType !== 'CODE_GENERATION'
+      ? { ...result, retrievalMode: 'hybrid' }
+      : { ...result, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5, injected: 5 - n, selection: n === 1 ? 'embedding' : 'lexical', ...(n === 1 ? {} : { selectionDetail: 'model gone' }) } }));
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
     assert.deepEqual(out.report.entries.map((e) => [e.id, e.run, e.retrieval_mode, e.few_shot_injected, e.few_shot_selection]), [
