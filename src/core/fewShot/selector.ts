@@ -117,7 +117,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
   /** A reason that will not change (no model configured, model missing): no point asking again. */
   let permanent: string | undefined = !options.embed
     ? 'no embedding model is configured'
-    : ids.length === 0 ? 'the example pool is empty' : undefined;
+    : ids.length === 0 ? 'there is no example pool to embed' : undefined;
 
   const lexical = (request: string, k: number, detail: string): FewShotSelection => ({
     examples: options.lexical(request, k).map((e) => ({ request: e.description, code: e.code })),
