@@ -11,6 +11,8 @@
  *   the embedded index over the shipped knowledge base.
  * - relevance: LLM YES/NO or cosine, per `config.relevance.mode`.
  * - telemetry: JSONL at `config.telemetry.file`, or none.
+ * - few-shot examples: by embedding similarity over the knowledge base's
+ *   pool (vectors cached under `config.cache.dir`), BM25 as the flagged fallback.
  */
 import { Client } from '@elastic/elasticsearch';
 import { loadKnowledgeBase } from '../knowledge';
@@ -30,7 +32,7 @@ import type { RelevancePort } from './relevance/port';
 import { createElasticRetrieval } from './retrieval/elastic';
 import { createEmbeddedRetrieval, type EmbedFn } from './retrieval/embedded';
 import type { KnowledgeSource, RetrievalPort } from './retrieval/port';
-import type { FewShotExample } from './routing/prompts';
+import { createFewShotSelector } from './fewShot/selector';
 import { nullTelemetry, type TelemetrySink } from './telemetry/events';
 import { jsonlTelemetry } from './telemetry/jsonlSink';
 
@@ -63,6 +65,8 @@ export interface Assistant {
   readonly parserEndpoint: string;
   /** Which retrieval adapter is in use. */
   readonly retrievalName: string;
+  /** The retrieval adapter itself (evaluation probes it once to check its mode is honoured). */
+  readonly retrieval: RetrievalPort;
   /** Stops the bundled parser service, closes channels, flushes telemetry. Idempotent. */
   dispose(): Promise<void>;
 }
@@ -177,9 +181,18 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
 
   const telemetry = deps.telemetry ?? (config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : nullTelemetry);
 
+  // Few-shot: top-K by embedding similarity (pool vectors cached per corpus and model), BM25 as the flagged fallback.
   const examples = knowledge?.selectExamples
-    ? (request: string, k: number): FewShotExample[] =>
-      (knowledge.selectExamples?.(request, k) ?? []).map((s) => ({ request: s.example.description, code: s.example.code }))
+    ? createFewShotSelector({
+      pool: knowledge.pool?.examples ?? [],
+      lexical: (request, k) => (knowledge.selectExamples?.(request, k) ?? []).map((s) => s.example),
+      ...(config.ollama.embeddingModel ? { embed } : {}),
+      model: config.ollama.embeddingModel,
+      fingerprint: knowledge.fingerprint ?? 'unversioned',
+      // Without a corpus fingerprint a cache file could not tell it is stale: memory only.
+      ...(config.cache?.dir && knowledge.fingerprint ? { cacheDir: config.cache.dir } : {}),
+      logger,
+    })
     : undefined;
 
   const parserVersion = () => (parser as { parserVersion?: string }).parserVersion;
@@ -189,6 +202,7 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
     config,
     parserEndpoint,
     retrievalName: retrieval.name,
+    retrieval,
     async run(request, options = {}) {
       try {
         return await runPipeline({ config, llm, parser, retrieval, relevance, examples, telemetry, logger, parserVersion }, request, options);

@@ -23,6 +23,7 @@
  * | relevance.cosineThreshold     | AVAP_RELEVANCE_THRESHOLD             | 0.5                      |
  * | pipeline.maxRetries           | AVAP_MAX_RETRIES (0 or 1)            | 1                        |
  * | telemetry.file                | AVAP_TELEMETRY_FILE                  | (none)                   |
+ * | cache.dir                     | AVAP_CACHE_DIR                       | (none: memory only)      |
  *
  * Unit conventions: AVAP_PARSER_TIMEOUT, PARSER_CB_COOLDOWN and
  * AVAP_LLM_IDLE_TIMEOUT are seconds, as the design writes them (`2`, `0.5`;
@@ -95,6 +96,8 @@ export interface AssistantConfig {
   relevance: RelevanceConfig;
   pipeline: PipelineConfig;
   telemetry: { file?: string };
+  /** Where derived data is cached on disk (the few-shot pool's embeddings); undefined = kept in memory only. */
+  cache: { dir?: string };
 }
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -119,6 +122,7 @@ export function defaultConfig(): AssistantConfig {
     relevance: { mode: 'llm', cosineThreshold: 0.5 },
     pipeline: { maxRetries: 1, fewShotExamples: 5 },
     telemetry: {},
+    cache: {},
   };
 }
 
@@ -208,7 +212,7 @@ export const ENV_VARS = [
   'AVAP_PARSER_URL', 'AVAP_PARSER_TIMEOUT', 'PARSER_CB_THRESHOLD', 'PARSER_CB_COOLDOWN',
   'OLLAMA_HOST', 'OLLAMA_MODEL_NAME', 'OLLAMA_MODEL_NAME_CONVERSATIONAL', 'OLLAMA_EMBEDDING_MODEL',
   'OLLAMA_TTFB_TIMEOUT', 'AVAP_LLM_IDLE_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
-  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_FEW_SHOT_K', 'AVAP_TELEMETRY_FILE',
+  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_FEW_SHOT_K', 'AVAP_TELEMETRY_FILE', 'AVAP_CACHE_DIR',
 ] as const;
 
 /**
@@ -252,6 +256,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
     },
     pipeline: { maxRetries: num('AVAP_MAX_RETRIES', retryBudget), fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger) },
     telemetry: { file: get('AVAP_TELEMETRY_FILE') },
+    cache: { dir: get('AVAP_CACHE_DIR') },
   });
 }
 

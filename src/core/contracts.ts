@@ -172,6 +172,19 @@ export interface PipelineResult {
   relevance?: { mode: 'llm' | 'cosine'; relevant: boolean; detail: string };
   /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged). */
   retrievalMode?: 'hybrid' | 'knn_only' | 'bm25_only' | 'none';
+  /**
+   * Extension: set when a retrieval of this run could not run in the configured
+   * mode and fell back (e.g. `knn_only` or `hybrid` without a working embedding
+   * model → `bm25_only`): why. Evaluation aborts on it; elsewhere it is logged.
+   */
+  retrievalFallback?: string;
+  /**
+   * ADR-0009 `parser_trace` (CODE_GENERATION): the raw trace of the first
+   * validation, `Line N: message` per error; empty when it was valid or got no verdict.
+   */
+  parserTrace?: string;
+  /** ADR-0009 `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
+  contextRelevant?: boolean;
   /** Extension: the search queries used (the reformulation, then the hinted one). */
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */
@@ -190,6 +203,14 @@ export interface FewShotInjection {
   injected: number;
   /** Why the injection is degraded. */
   detail?: string;
+  /**
+   * How the examples were chosen: `embedding` (top-K by cosine similarity to
+   * the request, ADR-0007) or `lexical` (BM25, the flagged fallback when no
+   * embedding model answers). Absent when the selector does not say.
+   */
+  selection?: FewShotSelectionKind;
+  /** Why the selection fell back to `lexical`. */
+  selectionDetail?: string;
 }
 
 /** Extension: the outcome of the one hinted retry a reviewer may ask for. */
@@ -216,3 +237,5 @@ export type AnswerReviewer = (
   retry: (hint: string) => Promise<AnswerRetryOutcome>,
   signal?: AbortSignal,
 ) => Promise<void>;
+
+export type FewShotSelectionKind = 'embedding' | 'lexical';

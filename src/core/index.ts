@@ -42,10 +42,12 @@
  *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors)
  *   routing/                  prompts, classifier (JSON schema + zod + one repair + safe default)
  *   retrieval/                RetrievalPort; Elasticsearch (hybrid RRF / knn_only, mapping, ingestion); embedded index
+ *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
  *   validation/               the validation contract (E-codes), normalizer (repair instructions), retry controller
- *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics
+ *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
+ *                             before/after comparison by parser version or model
  *   pipeline/graph.ts         the graph itself
  *   assistant.ts              createAssistant: wiring from config
  */
@@ -71,6 +73,7 @@ export type { AttemptEvent, TelemetrySink } from './telemetry/events';
 export { memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
-export { computeMetrics, renderMetrics, type Metrics } from './telemetry/metrics';
+export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
+export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison, type CompareBy } from './telemetry/comparison';
 export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
 export type { RelevancePort } from './relevance/port';

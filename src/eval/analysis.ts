@@ -33,6 +33,12 @@ export interface EvalEntry {
   error?: string;
   /** Set when the few-shot example retrieval failed and the code was generated without examples. */
   few_shot_injection?: 'degraded';
+  /** Validated examples that went into the code prompt (0 for answers that are not code generation). */
+  few_shot_injected: number;
+  /** How they were chosen: by embedding similarity, or the flagged lexical fallback; undefined when none were chosen. */
+  few_shot_selection?: 'embedding' | 'lexical';
+  /** The retrieval mode the answer really used (undefined, null in JSON, when it retrieved nothing). */
+  retrieval_mode?: string;
   /** The quality gate's outcome for a RETRIEVAL answer that went through it; undefined (null in JSON) otherwise. */
   quality?: EntryQuality;
 }
@@ -121,6 +127,31 @@ function roundOpt(v: number | undefined): number | undefined {
 export function acrossRuns<R>(runs: readonly R[], pick: (r: R) => number | undefined): MeanStd {
   const s = meanStd(runs.map(pick).filter((v): v is number => v !== undefined));
   return { mean: round(s.mean), std: round(s.std), n: s.n };
+}
+
+/** ADR-0007: fewer runs than this leave the mean and the standard deviation without comparable meaning. */
+export const MIN_COMPARABLE_RUNS = 5;
+
+export const FEW_RUNS_WARNING = `runs < ${MIN_COMPARABLE_RUNS}: mean and standard deviation are not comparable (ADR-0007)`;
+
+/** What a reader must know before comparing the report's figures: too few runs, few-shot fallbacks. Pure. */
+export function reportWarnings(runs: number, entries: readonly EvalEntry[]): string[] {
+  const warnings: string[] = [];
+  if (runs < MIN_COMPARABLE_RUNS) warnings.push(FEW_RUNS_WARNING);
+  const selected = entries.filter((e) => e.few_shot_selection !== undefined);
+  const lexical = selected.filter((e) => e.few_shot_selection === 'lexical').length;
+  if (lexical > 0) {
+    warnings.push(`few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for ${lexical} of ${selected.length} code answer(s) (few_shot_selection: lexical)`);
+  }
+  const degraded = entries.filter((e) => e.few_shot_injection === 'degraded').length;
+  if (degraded > 0) warnings.push(`few-shot injection degraded for ${degraded} code answer(s): generated without examples (few_shot_injection: degraded)`);
+  return warnings;
+}
+
+/** The run's few-shot selection: lexical as soon as one answer fell back, embedding when every selection used it. */
+export function fewShotSelection(entries: readonly EvalEntry[]): 'embedding' | 'lexical' | undefined {
+  const kinds = new Set(entries.map((e) => e.few_shot_selection).filter((k) => k !== undefined));
+  return kinds.has('lexical') ? 'lexical' : kinds.has('embedding') ? 'embedding' : undefined;
 }
 
 export interface ConfusionMatrix {

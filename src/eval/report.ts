@@ -18,7 +18,8 @@ export interface EvalConfig {
   parserVersion: string;
   index: { name: string; version: string; pipeline: string };
   retrievalMode: 'hybrid' | 'knn_only' | 'bm25';
-  fewShot: { status: 'enabled' | 'degraded' | 'disabled'; k: number };
+  /** `selection`: how the examples were chosen (`lexical` as soon as one answer fell back); absent when none were chosen. */
+  fewShot: { status: 'enabled' | 'degraded' | 'disabled'; k: number; selection?: 'embedding' | 'lexical' };
   runs: number;
   goldenVersion: string;
   goldenEntries: number;
@@ -38,6 +39,8 @@ export interface ConvergenceFigures {
 
 export interface EvalReport {
   config: EvalConfig;
+  /** What a reader must know before comparing these figures (e.g. fewer than 5 runs); shown first in every rendering. */
+  warnings: string[];
   runs: Array<RunMetrics & { convergence: ConvergenceFigures }>;
   syntactic_validity: MeanStd;
   faithfulness: MeanStd;
@@ -83,6 +86,15 @@ function qualityGate(r: EvalReport): string[] {
   return lines;
 }
 
+function warningLines(r: EvalReport): string[] {
+  const warnings = r.warnings ?? [];
+  return warnings.length === 0 ? [] : ['## Warnings', '', ...warnings.map((w) => `- **${w}**`), ''];
+}
+
+function fewShotText(f: EvalConfig['fewShot']): string {
+  return `few-shot ${f.status} (K=${f.k}${f.selection ? `, selected by ${f.selection === 'embedding' ? 'embedding similarity' : 'lexical fallback'}` : ''})`;
+}
+
 function pipelineErrors(r: EvalReport): string[] {
   const failed = r.entries.filter((e) => e.error);
   if (failed.length === 0) return [];
@@ -95,8 +107,9 @@ export function renderMarkdown(r: EvalReport): string {
     `# AVAP evaluation — ${c.model}`,
     '',
     `Seed ${c.seed}, temperature ${c.temperature}, ${c.runs} run(s) over ${c.goldenEntries} questions (golden set ${c.goldenVersion}).`,
-    `Parser ${c.parserVersion}; index ${c.index.name} ${c.index.version} (${c.index.pipeline}); retrieval **${c.retrievalMode}**; few-shot ${c.fewShot.status} (K=${c.fewShot.k}); LLM ${c.llm}.`,
+    `Parser ${c.parserVersion}; index ${c.index.name} ${c.index.version} (${c.index.pipeline}); retrieval **${c.retrievalMode}**; ${fewShotText(c.fewShot)}; LLM ${c.llm}.`,
     '',
+    ...warningLines(r),
     '| Metric | Mean ± std over runs |',
     '| --- | --- |',
     `| syntactic_validity | ${ms(r.syntactic_validity)} |`,
@@ -183,6 +196,11 @@ function qualityHtml(r: EvalReport, table: (rows: string[][]) => string): string
     + table([['Run', 'Judged', 'Passed', 'Retried', 'Judge failures'], ...r.runs.map((run) => [run.run, run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures].map(String))]);
 }
 
+function warningsHtml(warnings: readonly string[]): string {
+  if (warnings.length === 0) return '';
+  return `<section class="warnings"><h2>Warnings</h2><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>\n`;
+}
+
 export function renderHtml(r: EvalReport): string {
   const md = renderMarkdown(r);
   const table = (rows: string[][]) => `<table>${rows.map((row, i) => `<tr>${row.map((cell) => (i === 0 ? `<th>${esc(cell)}</th>` : `<td>${esc(cell)}</td>`)).join('')}</tr>`).join('')}</table>`;
@@ -195,11 +213,11 @@ export function renderHtml(r: EvalReport): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>AVAP evaluation — ${esc(r.config.model)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f3f3f3}code{background:#f6f6f6}</style>
+<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f3f3f3}code{background:#f6f6f6}.warnings{border:1px solid #e0a800;background:#fff8e1;padding:0 1em;margin:1em 0}</style>
 </head><body>
 <h1>AVAP evaluation — ${esc(r.config.model)}</h1>
-<p>Seed ${r.config.seed}, ${r.config.runs} run(s), ${r.config.goldenEntries} questions; parser ${esc(r.config.parserVersion)}; index ${esc(r.config.index.name)} ${esc(r.config.index.version)}; retrieval <b>${esc(r.config.retrievalMode)}</b>; few-shot ${esc(r.config.fewShot.status)}.</p>
-${table(summary)}
+<p>Seed ${r.config.seed}, ${r.config.runs} run(s), ${r.config.goldenEntries} questions; parser ${esc(r.config.parserVersion)}; index ${esc(r.config.index.name)} ${esc(r.config.index.version)}; retrieval <b>${esc(r.config.retrievalMode)}</b>; ${esc(fewShotText(r.config.fewShot))}.</p>
+${warningsHtml(r.warnings ?? [])}${table(summary)}
 <h2>Quality gate (RETRIEVAL answers)</h2>
 ${qualityHtml(r, table)}
 <h2>Syntactic validity per run</h2>

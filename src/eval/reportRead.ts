@@ -15,11 +15,13 @@ const ReportSchema = z.object({
     model: z.string(),
     parserVersion: z.string(),
     retrievalMode: z.string(),
-    fewShot: z.object({ status: z.string(), k: z.number() }),
+    fewShot: z.object({ status: z.string(), k: z.number(), selection: z.string().nullable().optional() }),
     index: z.object({ name: z.string(), version: z.string() }),
     runs: z.number(),
     goldenEntries: z.number(),
   }),
+  /** Absent in reports written before warnings existed. */
+  warnings: z.array(z.string()).optional(),
   runs: z.array(z.object({
     run: z.number(),
     codeBearing: z.number(),

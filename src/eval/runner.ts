@@ -9,14 +9,17 @@
  *
  * Evaluation never falls back silently: a parser that is unreachable before
  * or during the run aborts it with an explicit error (production, unlike
- * evaluation, returns unvalidated code).
+ * evaluation, returns unvalidated code), and so does a retrieval mode that
+ * cannot be honoured (e.g. `knn_only` with a failing embedding model, which
+ * production answers from BM25 alone, tagged `bm25_only`). Every entry
+ * records the retrieval mode it really used.
  */
 import type { GoldenEntry } from '../knowledge/types';
 import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
 import type { LlmPort } from '../core/llm/port';
 import type { AttemptEvent } from '../core/telemetry/events';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality/assistantRun';
-import { acrossRuns, applyOverride, confusionMatrix, leakageAudit, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
+import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
 
@@ -40,6 +43,11 @@ export interface EvalTarget {
    * Applied when the judge is enabled; absent means no gate.
    */
   quality?: Omit<QualityRunDeps, 'assistant'>;
+  /**
+   * One retrieval before anything is generated: the mode it really ran in and,
+   * when that is not the mode asked for, why. Absent = not probed.
+   */
+  retrievalProbe?(signal?: AbortSignal): Promise<{ mode: string; fallback?: string }>;
 }
 
 export type EvalOutcome =
@@ -81,6 +89,18 @@ export function verdictOf(entry: EvalEntry): EvalVerdict {
 }
 
 const PROBE = 'addVar(probe, 1)\naddResult(probe)\n';
+
+/** Whether retrieval ran in the configured mode (`bm25` is what the retrieval tags `bm25_only`). */
+export function retrievalHonoured(configured: string, used: string): boolean {
+  return used === configured || (configured === 'bm25' && used === 'bm25_only');
+}
+
+function retrievalProblem(configured: string, used: string | undefined, fallback: string | undefined): string | undefined {
+  if (used === undefined && fallback === undefined) return undefined;
+  if (used !== undefined && retrievalHonoured(configured, used) && fallback === undefined) return undefined;
+  const how = used === 'none' ? 'without any context (the retrieval failed)' : `as ${used ?? 'a fallback'}`;
+  return `retrieval ran ${how}, not ${configured}${fallback ? ` — ${fallback}` : ''}`;
+}
 
 function requestFor(entry: GoldenEntry): PipelineRequest {
   const history = (entry.history ?? []).map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`).join('\n');
@@ -125,6 +145,9 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     attempts: result.attempts.length,
     validationStatus: result.validationStatus ?? null,
     judge_failures: [] as string[],
+    retrieval_mode: result.retrievalMode,
+    few_shot_injected: result.fewShot?.injected ?? 0,
+    few_shot_selection: result.fewShot?.selection,
     ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
     // Always present (null in JSON) so every entry has the key.
     quality: quality ? entryQuality(quality) : undefined,
@@ -132,6 +155,8 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
     return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
   }
+  const retrieval = retrievalProblem(options.config.retrievalMode, result.retrievalMode, result.retrievalFallback);
+  if (retrieval) return { abort: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` };
   if (result.error) {
     return applyOverride({ ...base, codeBearing: false, valid: undefined, trace: [], faithfulness_raw: undefined, answer_relevancy_raw: undefined, error: `${result.error.code}: ${result.error.message}` });
   }
@@ -160,13 +185,19 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
 
 function summarize(options: EvalOptions, parserVersion: string, startedAt: string, runs: RunWithConvergence[], entries: EvalEntry[], now: () => Date): EvalReport {
   const conv = (key: keyof ConvergenceFigures) => acrossRuns(runs, (r) => r.convergence[key]);
+  const selection = fewShotSelection(entries);
   return {
     config: {
       ...options.config,
       // One degraded injection taints the run's few-shot status: the report must not claim K examples it did not use.
-      fewShot: entries.some((e) => e.few_shot_injection === 'degraded') ? { ...options.config.fewShot, status: 'degraded' } : options.config.fewShot,
+      fewShot: {
+        ...options.config.fewShot,
+        ...(entries.some((e) => e.few_shot_injection === 'degraded') ? { status: 'degraded' as const } : {}),
+        ...(selection ? { selection } : {}),
+      },
       parserVersion, goldenEntries: options.golden.length, startedAt,
     },
+    warnings: reportWarnings(options.config.runs, entries),
     runs,
     syntactic_validity: acrossRuns(runs, (r) => r.syntactic_validity),
     faithfulness: acrossRuns(runs, (r) => r.faithfulness),
@@ -197,6 +228,13 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     return { ok: false, aborted: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` };
   }
   const parserVersion = probe.result.parserVersion;
+  // The retrieval mode must be honoured too, before anything is generated (knn_only exists to compare embedding models).
+  if (target.retrievalProbe) {
+    const used = await target.retrievalProbe(options.signal);
+    if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+    const problem = retrievalProblem(options.config.retrievalMode, used.mode, used.fallback);
+    if (problem) return { ok: false, aborted: `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back` };
+  }
   progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
 
   const entries: EvalEntry[] = [];
@@ -225,11 +263,41 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   return { ok: true, report: summarize(options, parserVersion, startedAt, runs, entries, now) };
 }
 
-/** A pinned model name has an explicit tag that is not `latest` (e.g. `qwen3:1.7b`). */
-export function pinnedModelProblem(model: string): string | undefined {
-  const [name, tag, ...rest] = model.split(':');
-  if (!name || rest.length > 0) return `'${model}' is not a model name`;
-  if (!tag) return `'${model}' has no tag; evaluation needs a pinned model such as '${name}:1.7b'`;
-  if (tag === 'latest') return `'${model}' uses the moving tag 'latest'; pin a version such as '${name}:1.7b'`;
+/** The models an evaluation calls, by role (`judge` only when the judge is on). Each must be pinned. */
+export interface EvalModels {
+  generation: string;
+  conversational: string;
+  embedding: string;
+  judge?: string;
+}
+
+/**
+ * A pinned model name has an explicit tag that is not `latest` (e.g.
+ * `qwen3:1.7b`); the tag is what follows the last `:` after the last `/`
+ * (a registry host may carry a port). One rule and one message for every
+ * model the evaluation calls; `role` names the model in the message.
+ */
+export function pinnedModelProblem(model: string, role = 'model'): string | undefined {
+  const slash = model.lastIndexOf('/');
+  const colon = model.lastIndexOf(':');
+  const name = colon > slash ? model.slice(0, colon) : model;
+  const tag = colon > slash ? model.slice(colon + 1) : undefined;
+  const what = `the ${role} '${model}'`;
+  const pin = `evaluation needs every model it calls pinned to a version, such as '${name || 'qwen3'}:1.7b'`;
+  if (!name.trim() || tag === '' || /\s/.test(model)) return `${what} is not a model name`;
+  if (tag === undefined) return `${what} has no tag; ${pin}`;
+  if (tag === 'latest') return `${what} uses the moving tag 'latest'; ${pin}`;
   return undefined;
+}
+
+/** Every pinning problem of the evaluation's models, generation model first. */
+export function unpinnedModels(models: EvalModels): string[] {
+  const roles: [string, string | undefined][] = [
+    ['generation model', models.generation], ['conversational model', models.conversational],
+    ['embedding model', models.embedding], ['judge model', models.judge],
+  ];
+  return roles.flatMap(([role, name]) => {
+    const problem = name === undefined ? undefined : pinnedModelProblem(name, role);
+    return problem ? [problem] : [];
+  });
 }

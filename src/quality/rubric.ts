@@ -3,6 +3,11 @@
  * rubric per score band (what the judge reads) and the hint a retry gets when
  * a dimension is the weakest. The composite is the weighted sum, computed
  * here — never taken from a model.
+ *
+ * The design's dimensions (causal depth 0.5, specificity 0.3, actionability
+ * 0.2) were written for incident analyses; for AVAP answers the first is
+ * grounding in the retrieved documentation, with the same weight — the README
+ * ("Why these three dimensions") gives the mapping.
  */
 
 export type DimensionName = 'grounding' | 'specificity' | 'actionability';

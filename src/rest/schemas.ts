@@ -116,6 +116,8 @@ export const ResponseMessageSchema = z.object({
   generation_id: z.string().optional().describe('On the final message.'),
   query_type: z.enum(QUERY_TYPES).optional().describe('On the final message.'),
   quality: z.unknown().optional().describe('On the final message, when the judge is on: scores of every attempt.'),
+  parser_trace: z.string().optional().describe('On the final message of a code generation: the raw trace of the first validation (Line N: message per error), empty when it was valid or got no verdict.'),
+  context_relevant: z.boolean().optional().describe('On the final message of a RETRIEVAL answer: the relevance check\'s verdict on the first retrieval.'),
   few_shot_injection: z.literal('degraded').optional().describe('On the final message of a code generation whose few-shot example retrieval failed (generation went on without examples).'),
   error: ErrorSchema.optional().describe('On the final message, when no answer could be produced.'),
   retrieval: z.object({ status: z.enum(['ok', 'degraded']), reason: z.string().optional() }).optional()

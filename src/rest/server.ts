@@ -21,6 +21,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { AppendResult } from '../jsonl/appendLog';
 import type { CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../core/contracts';
 import type { LlmPort } from '../core/llm/port';
+import { firstAttemptFields } from '../core/pipeline/firstAttempt';
 import { guardInput } from '../parser/guard';
 import { DEFAULT_MAX_BYTES, type ValidationResult } from '../parser/types';
 import { PARSER_VERSION } from '../parser/version';
@@ -359,6 +360,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
       generation_id: run.result.generationId,
       query_type: run.result.queryType,
       ...(run.quality ? { quality: run.quality } : {}),
+      ...firstAttemptFields(run.result),
       ...(run.result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
       ...(run.result.retrieval ? { retrieval: run.result.retrieval } : {}),
       ...(run.result.retry ? { retry: run.result.retry } : {}),

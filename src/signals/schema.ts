@@ -5,14 +5,19 @@
  * are appended as their own records and folded into the signal on read.
  *
  *   {"record":"signal",   ...}  one generation: input context, output, automated score, model versions
- *   {"record":"feedback", ...}  human thumbs up/down (chat view, generate preview, REST)
+ *   {"record":"feedback", ...}  human thumbs up/down (chat view, generate preview, REST), label and score
  *   {"record":"outcome",  ...}  accepted | edited | discarded
- *   {"record":"training", ...}  these signals were exported for training (used_for_training)
+ *   {"record":"training", ...}  these signals were exported for training (used_for_training, batch_id)
+ *
+ * On read each signal also gets its reward (`reward.ts`: computed_reward,
+ * reward_version, reward_computed_at). Fields added after the first version
+ * (a feedback score, a batch id) are optional: older stores still read.
  *
  * Separate from the telemetry/audit log: telemetry observes attempts, this
  * store keeps what a training pipeline needs.
  */
 import { z } from 'zod';
+import type { Reward } from './reward';
 
 export const SIGNALS_SCHEMA_VERSION = 1;
 
@@ -91,6 +96,8 @@ export const FeedbackRecordSchema = z.object({
   signal_id: z.string().min(1),
   at: isoTime,
   thumbs: z.enum(THUMBS),
+  /** The thumbs as a score in [0, 1] (up 1, down 0); absent in older stores, derived from the thumbs then. */
+  score: z.number().min(0).max(1).optional(),
   comment: z.string().max(2000).optional(),
   source: z.enum(SIGNAL_SOURCES),
 });
@@ -115,17 +122,22 @@ export const TrainingRecordSchema = z.object({
   signal_ids: z.array(z.string().min(1)).min(1),
   /** What the export was for (a free label, e.g. a dataset name). */
   label: z.string().optional(),
+  /** The training batch these signals went into (`export --mark --batch ID`); absent in older stores. */
+  batch_id: z.string().min(1).max(200).optional(),
 });
 export type TrainingRecord = z.infer<typeof TrainingRecordSchema>;
 
 export const StoreRecordSchema = z.discriminatedUnion('record', [SignalRecordSchema, FeedbackRecordSchema, OutcomeRecordSchema, TrainingRecordSchema]);
 export type StoreRecord = z.infer<typeof StoreRecordSchema>;
 
-/** A signal with every later fact folded in: what `read()` and `export` give. */
-export interface TrainingSignal extends Omit<SignalRecord, 'record'> {
-  feedback: { thumbs: Thumbs; at: string; comment?: string; source: string } | null;
+/** A signal with every later fact folded in, and its reward: what `read()` and `export` give. */
+export interface TrainingSignal extends Omit<SignalRecord, 'record'>, Reward {
+  /** The last thumbs given: the label and its score (up 1, down 0). */
+  feedback: { thumbs: Thumbs; score: number; at: string; comment?: string; source: string } | null;
   outcome: { outcome: Outcome; at: string; final_code?: string; source: string } | null;
   used_for_training: boolean;
+  /** The training batch the signal last went into; null when none was named. */
+  training_batch_id: string | null;
   /** The time of the last record about this signal. */
   updated_at: string;
 }

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { JsonlAppendLog, type AppendResult } from '../jsonl/appendLog';
+import { computeReward, THUMBS_SCORE, type Reward } from './reward';
 import {
   SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,
   type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
@@ -40,13 +41,15 @@ export interface SignalStoreOptions {
   warn?: (line: string) => void;
 }
 
+type Folding = Omit<TrainingSignal, keyof Reward>;
+
 function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingSignal[]; orphans: number } {
-  const byId = new Map<string, TrainingSignal>();
+  const byId = new Map<string, Folding>();
   let orphans = 0;
   for (const { record } of records) {
     if (record.record === 'signal') {
       const { record: _kind, ...rest } = record;
-      byId.set(record.id, { ...rest, feedback: null, outcome: null, used_for_training: false, updated_at: record.created_at });
+      byId.set(record.id, { ...rest, feedback: null, outcome: null, used_for_training: false, training_batch_id: null, updated_at: record.created_at });
       continue;
     }
     const ids = record.record === 'training' ? record.signal_ids : [record.signal_id];
@@ -58,15 +61,19 @@ function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingS
       }
       signal.updated_at = record.at;
       if (record.record === 'feedback') {
-        signal.feedback = { thumbs: record.thumbs, at: record.at, source: record.source, ...(record.comment ? { comment: record.comment } : {}) };
+        signal.feedback = {
+          thumbs: record.thumbs, score: record.score ?? THUMBS_SCORE[record.thumbs], at: record.at, source: record.source,
+          ...(record.comment ? { comment: record.comment } : {}),
+        };
       } else if (record.record === 'outcome') {
         signal.outcome = { outcome: record.outcome, at: record.at, source: record.source, ...(record.final_code !== undefined ? { final_code: record.final_code } : {}) };
       } else {
         signal.used_for_training = true;
+        if (record.batch_id) signal.training_batch_id = record.batch_id;
       }
     }
   }
-  return { signals: [...byId.values()], orphans };
+  return { signals: [...byId.values()].map((signal) => ({ ...signal, ...computeReward(signal) })), orphans };
 }
 
 /** Parses the store's text. Pure. */
@@ -126,8 +133,8 @@ export class SignalStore {
 
   recordFeedback(signalId: string, thumbs: Thumbs, source: FeedbackRecord['source'], comment?: string): Promise<StoreResult<void>> {
     const record: FeedbackRecord = {
-      record: 'feedback', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), thumbs, source,
-      ...(comment ? { comment } : {}),
+      record: 'feedback', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), thumbs,
+      score: THUMBS_SCORE[thumbs], source, ...(comment ? { comment } : {}),
     };
     return this.append(record);
   }
@@ -140,12 +147,12 @@ export class SignalStore {
     return this.append(record);
   }
 
-  /** Marks signals as used for training (one appended record). */
-  markUsedForTraining(signalIds: readonly string[], label?: string): Promise<StoreResult<void>> {
+  /** Marks signals as used for training, in the training batch `batchId` when given (one appended record). */
+  markUsedForTraining(signalIds: readonly string[], label?: string, batchId?: string): Promise<StoreResult<void>> {
     if (signalIds.length === 0) return Promise.resolve({ ok: true, value: undefined });
     const record: TrainingRecord = {
       record: 'training', schema_version: SIGNALS_SCHEMA_VERSION, at: this.now().toISOString(), signal_ids: [...signalIds],
-      ...(label ? { label } : {}),
+      ...(label ? { label } : {}), ...(batchId ? { batch_id: batchId } : {}),
     };
     return this.append(record);
   }

@@ -3,7 +3,8 @@
  * and running the CLI as a child process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -13,6 +14,31 @@ export function distFile(name: string): string {
   const file = path.join(REPO_ROOT, 'dist', name);
   if (!existsSync(file)) throw new Error(`${file} is missing — run 'npm run build' before the integration tests`);
   return file;
+}
+
+let cacheDir: string | undefined;
+
+/**
+ * The cache directory of the CLI children this test process starts (removed
+ * when it exits), so no test reads or writes the user's ~/.cache.
+ */
+export function testCacheDir(): string {
+  if (!cacheDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-test-cache-'));
+    cacheDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return cacheDir;
+}
+
+/** The environment of a CLI child: this process's, the test cache directory, then the overrides (undefined removes). */
+export function childEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AVAP_CACHE_DIR: testCacheDir() };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
 }
 
 export interface CliRun {
@@ -34,12 +60,7 @@ export interface RunCliOptions {
 
 /** Runs `node dist/cli.js ...args` and collects its output. */
 export function runCliProcess(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
-  const child = spawn(process.execPath, [distFile('cli.js'), ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [distFile('cli.js'), ...args], { env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let interrupted = false;

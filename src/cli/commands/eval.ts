@@ -14,7 +14,7 @@ import type { LlmPort } from '../../core/llm/port';
 import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm } from '../../eval/cassette';
 import { describeIndex } from '../../eval/indexInfo';
 import { writeReports } from '../../eval/report';
-import { pinnedModelProblem, runEvaluation } from '../../eval/runner';
+import { runEvaluation, unpinnedModels } from '../../eval/runner';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
 import { parseThreshold, QualityConfigError } from '../../quality/config';
 import { createLlmJudge } from '../../quality/judge';
@@ -42,8 +42,13 @@ ${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.i
 Progress goes to stderr: on a terminal one live line (run, question, answered / failed, elapsed, time left,
 the current question); otherwise one line per question: run k/N · question i/M · <id> · <verdict> · <elapsed>.
 Stdout carries the headline figure and the report paths.
-The model must be pinned (a tag such as qwen3:1.7b; 'latest' is refused).
+Every model the evaluation calls must be pinned (a tag such as qwen3:1.7b; no tag or 'latest' is refused):
+the generation model (--model), the conversational model ($OLLAMA_MODEL_NAME_CONVERSATIONAL), the embedding
+model (--embedding-model) and, unless --no-judge, the judge model (--judge-model).
 Exit codes: 0 the run completed, 2 aborted (parser unreachable, usage error, missing cassette answer).`;
+
+/** The query of the retrieval probe made before the run (its mode must be the configured one). */
+const RETRIEVAL_PROBE = 'addVar addResult';
 
 function positive(name: string, raw: string | undefined, fallback: number, min = 1): number {
   if (raw === undefined) return fallback;
@@ -105,8 +110,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
     strict: true,
   });
   const config = configFromFlags(values, io.env);
-  const problem = pinnedModelProblem(config.ollama.model);
-  if (problem) throw new UsageError(problem);
+  const judgeOn = !values['no-judge'];
+  const judgeModel = values['judge-model'] ?? config.ollama.model;
+  // Every model the evaluation calls is pinned, by the same rule: generation, conversation, embedding, judge.
+  const unpinned = unpinnedModels({
+    generation: config.ollama.model, conversational: config.ollama.conversationalModel, embedding: config.ollama.embeddingModel,
+    ...(judgeOn ? { judge: judgeModel } : {}),
+  });
+  if (unpinned.length) throw new UsageError(unpinned.join('; '));
   const runs = positive('--runs', values.runs, 5);
   const seed = positive('$EVAL_SEED', io.env.EVAL_SEED, 42, 0);
   config.ollama.temperature = 0;
@@ -114,7 +125,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
   config.pipeline.fewShotExamples = positive('--few-shot', values['few-shot'], 5, 0);
   config.telemetry.file = undefined;
   const threshold = judgeThreshold(values['judge-threshold'], io.env.AVAP_JUDGE_THRESHOLD);
-  const judgeOn = !values['no-judge'];
 
   const dir = knowledgeDirectory();
   if (!dir.ok) throw new UsageError(dir.error.message);
@@ -124,7 +134,6 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const kb = loadKnowledgeBase();
   if (!kb.ok) throw new UsageError(kb.error.message);
 
-  const judgeModel = values['judge-model'] ?? config.ollama.model;
   const live = createOllamaLlm(config.ollama);
   const cassette = openCassette(values.cassette, values['cassette-mode'], live, config.ollama.model);
   const llm = cassette ?? live;
@@ -160,6 +169,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
           mean_attempts_converged: opt(m.meanAttemptsAmongConverged),
           non_convergence_rate: opt(m.nonConvergenceRate),
         };
+      },
+      retrievalProbe: async (signal) => {
+        const probe = await assistant.retrieval.retrieve(RETRIEVAL_PROBE, { topK: 1, signal });
+        return probe.ok ? { mode: probe.value.mode, ...(probe.value.fallback ? { fallback: probe.value.fallback } : {}) } : { mode: 'none', fallback: probe.error.message };
       },
       ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
     }, {

@@ -1,12 +1,14 @@
 /**
- * `export [filters] [--features] [--mark] [--out FILE] SIGNALS_FILE`
- * Writes the training signals of the store as JSON lines (feedback, outcome
- * and used_for_training folded in) for a training pipeline.
+ * `export [filters] [--features] [--mark [--batch ID]] [--out FILE] SIGNALS_FILE`
+ * Writes the training signals of the store as JSON lines (feedback, outcome,
+ * used_for_training, training_batch_id and the versioned reward folded in)
+ * for a training pipeline.
  */
+import { randomUUID } from 'node:crypto';
 import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
-  OUTCOMES, SIGNAL_TYPES, SignalStore, THUMBS, exportLine, selectSignals, type ExportFilter, type SignalType,
+  OUTCOMES, REWARD_VERSION, SIGNAL_TYPES, SignalStore, THUMBS, exportLine, selectSignals, type ExportFilter, type SignalType,
 } from '../../signals';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
@@ -22,8 +24,12 @@ const USAGE = `Usage: node dist/cli.js export [options] [SIGNALS_FILE]
   --max-score X      automated composite < X (0–1); signals without a score are left out
   --since ISO        created at or after this time (e.g. 2026-01-31 or 2026-01-31T10:00:00Z)
   --features         add the quality feature vector ("features") to each line
-  --mark             append a training record: the exported signals become used_for_training
+  --mark             append a training record: the exported signals become used_for_training, in one
+                     training batch (its id on stderr; the exported lines carry it as training_batch_id)
+  --batch ID         the id of that training batch (with --mark; default a new UUID)
   --label NAME       label of that training record (with --mark)
+Each line carries computed_reward (reward_version ${REWARD_VERSION}: the weighted mean of the automated score, the
+human feedback and the outcome that are known — see the README), reward_components and reward_computed_at.
 Exit codes: 0 exported (possibly nothing), 2 usage error or unreadable store.`;
 
 function score(name: string, raw: string | undefined): number | undefined {
@@ -77,6 +83,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       since: { type: 'string' },
       features: { type: 'boolean' },
       mark: { type: 'boolean' },
+      batch: { type: 'string' },
       label: { type: 'string' },
     },
     allowPositionals: true,
@@ -86,6 +93,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const file = positionals[0] ?? io.env.AVAP_SIGNALS_FILE ?? '';
   if (!file) throw new UsageError('no signals file given (argument or $AVAP_SIGNALS_FILE)');
   if (values.label !== undefined && !values.mark) throw new UsageError('--label goes with --mark');
+  if (values.batch !== undefined && !values.mark) throw new UsageError('--batch goes with --mark');
+  if (values.batch !== undefined && !/^[^\s]{1,200}$/.test(values.batch)) throw new UsageError(`--batch must be 1 to 200 characters without spaces, got '${values.batch}'`);
+  const batch = values.mark ? values.batch ?? randomUUID() : undefined;
   const filter = parseFilter(values);
 
   try {
@@ -101,7 +111,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   const selected = selectSignals(read.value.signals, filter);
-  const text = selected.map((s) => JSON.stringify(exportLine(s, values.features ?? false))).join('\n') + (selected.length ? '\n' : '');
+  // With --mark the lines are the batch: they say so (the store gets the same facts once they are written).
+  const lines = batch === undefined ? selected : selected.map((s) => ({ ...s, used_for_training: true, training_batch_id: batch }));
+  const text = lines.map((s) => JSON.stringify(exportLine(s, values.features ?? false))).join('\n') + (lines.length ? '\n' : '');
   if (values.out) {
     try {
       await writeFile(values.out, text);
@@ -120,12 +132,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
   ].filter(Boolean);
   io.stderr(`avap export: ${selected.length} of ${read.value.signals.length} signals exported${notes.length ? `; ${notes.join('; ')}` : ''}\n`);
   if (values.mark && selected.length) {
-    const marked = await store.markUsedForTraining(selected.map((s) => s.id), values.label);
+    const marked = await store.markUsedForTraining(selected.map((s) => s.id), values.label, batch);
     if (!marked.ok) {
       io.stderr(`avap export: ${marked.error}\n`);
       return EXIT.usage;
     }
-    io.stderr(`avap export: marked ${selected.length} signals as used for training\n`);
+    io.stderr(`avap export: marked ${selected.length} signals as used for training (batch ${batch})\n`);
   }
   return EXIT.ok;
 }

@@ -9,8 +9,10 @@ import {
   type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage,
 } from '../../core';
 import { parseParserTimeout, parseRelevanceMode, parseRetrievalMode } from '../../core/config';
+import { firstAttemptFields } from '../../core/pipeline/firstAttempt';
 import { describeSkip } from '../../core/validation/retryCycle';
 import { renderTrace } from '../../parser/render';
+import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
@@ -33,7 +35,8 @@ export const PIPELINE_OPTIONS_USAGE = `  --json                print the respons
   cycle, used by the relevance reformulation, the parser's trace or the judge's hint, 1),
   AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables), OLLAMA_TTFB_TIMEOUT (ms until
   the first byte, for a cold model load, 120000), AVAP_LLM_IDLE_TIMEOUT (seconds of silence that end a
-  started answer, 60; 0 = no limit).
+  started answer, 60; 0 = no limit), AVAP_CACHE_DIR (where the few-shot pool's embedding vectors are
+  cached; default $XDG_CACHE_HOME or ~/.cache, then avap-assistant).
 Every answer's code is validated on every route before the final message: validation_status "" means
 the parser validated every AVAP block shown (or there is none). With --json, every message before the
 last has "draft": true and no status; the last has validation_status (absent when the run failed, with
@@ -86,6 +89,7 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
       telemetry: { file: flags.telemetry },
     });
     config.ollama.host = normalizeOllamaHost(config.ollama.host);
+    config.cache.dir ??= defaultCacheDir(env);
     return config;
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(err.message);
@@ -187,6 +191,7 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       trace: lastTrace(result),
       ...(result.retrieval ? { retrieval: result.retrieval } : {}),
       ...(result.retry ? { retry: result.retry } : {}),
+      ...firstAttemptFields(result),
       ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),
     })}\n`);

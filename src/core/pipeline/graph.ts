@@ -41,6 +41,8 @@ import {
   platformMessages, reformulateMessages, reformulateWithHintMessages, type FewShotExample,
 } from '../routing/prompts';
 import { calledNames, type AttemptEvent, type AttemptVerdict, type TelemetrySink, TELEMETRY_SCHEMA_VERSION } from '../telemetry/events';
+import type { FewShotSelection } from '../fewShot/selector';
+import { withFirstAttempt } from './firstAttempt';
 import { blocking, type ValidationError } from '../validation/contract';
 import { contractFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
@@ -56,8 +58,12 @@ export interface PipelineDeps {
   parser: ParserPort;
   retrieval: RetrievalPort;
   relevance: RelevancePort;
-  /** Few-shot examples for code generation (the knowledge base's selector). */
-  examples?: (request: string, k: number) => FewShotExample[];
+  /**
+   * Few-shot examples for code generation (the knowledge base's pool): a list,
+   * or a selection that says how it was made (by embedding similarity, or the
+   * flagged lexical fallback).
+   */
+  examples?: (request: string, k: number, signal?: AbortSignal) => FewShotChoice | Promise<FewShotChoice>;
   telemetry: TelemetrySink;
   logger: Logger;
   /** The parser version for telemetry (last seen verdict). */
@@ -74,6 +80,8 @@ export interface RunOptions {
 }
 
 type Failure = NonNullable<PipelineResult['error']>;
+
+export type FewShotChoice = FewShotExample[] | FewShotSelection;
 
 const cancelledError = (): Failure => ({ code: 'cancelled', message: 'the request was cancelled' });
 
@@ -318,6 +326,7 @@ class Run {
     }
     this.retrievalMode = found.value.mode;
     this.result.retrieval = { status: 'ok' };
+    if (found.value.fallback) this.result.retrievalFallback = found.value.fallback;
     this.result.sources = found.value.chunks.map((c) => ({ id: c.id, title: c.title, score: c.score }));
     return found;
   }
@@ -350,7 +359,7 @@ class Run {
   }
 
   /** The few-shot examples of this run, selected once (the retry reuses them). */
-  private examples(): FewShotExample[] {
+  private async examples(): Promise<FewShotExample[]> {
     if (this.fewShot) return this.fewShot;
     const { config, logger } = this.deps;
     const k = config.pipeline.fewShotExamples;
@@ -361,9 +370,18 @@ class Run {
       return (this.fewShot = []);
     }
     try {
-      const chosen = select(this.request.query, k);
-      this.result.fewShot = { status: 'enabled', k, injected: chosen.length };
-      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected`);
+      const choice = await select(this.request.query, k, this.signal);
+      const picked = Array.isArray(choice) ? { examples: choice } : choice;
+      const chosen = picked.examples;
+      this.result.fewShot = {
+        status: 'enabled', k, injected: chosen.length,
+        ...('selection' in picked ? { selection: picked.selection, ...(picked.detail ? { selectionDetail: picked.detail } : {}) } : {}),
+      };
+      const how = 'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
+      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected${how}`);
+      if ('selection' in picked && picked.selection === 'lexical') {
+        logger.warn(`[ptvl] few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
+      }
       return (this.fewShot = chosen);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
@@ -395,13 +413,13 @@ class Run {
     };
   }
 
-  private generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
-    const examples = this.examples();
+  private async generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
+    const examples = await this.examples();
     return this.answerLoop(this.codeSpec(generateCodeMessages(this.request.query, chunks, examples, this.request.history), chunks, examples));
   }
 
   /** "Regenerate with trace": the given code and trace are attempt 1; this run is the retry (it uses the request's cycle). */
-  private correct(correction: { code: string; trace: TraceEntry[] }): Promise<PipelineResult> | PipelineResult {
+  private async correct(correction: { code: string; trace: TraceEntry[] }): Promise<PipelineResult> {
     this.result.queryType = 'CODE_GENERATION';
     this.result.classification = 'correction';
     this.cycle.usedBy = 'parser-trace';
@@ -413,7 +431,7 @@ class Run {
       outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
     });
     const traceLines = renderTrace(correction.trace, { includeWarnings: false }).split('\n').filter(Boolean);
-    const examples = this.examples();
+    const examples = await this.examples();
     const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], examples);
     const spec = this.codeSpec(messages, [], examples, 2);
     return this.answerLoop({ ...spec, node: 'generate_code_retry' });
@@ -573,5 +591,5 @@ class Run {
 
 /** Runs one request through the graph. Never throws for expected failures: they come back in `result.error`. */
 export function runPipeline(deps: PipelineDeps, request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
-  return new Run(deps, request, options).run();
+  return new Run(deps, request, options).run().then(withFirstAttempt);
 }

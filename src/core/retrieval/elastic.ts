@@ -6,7 +6,8 @@
  * fused here with reciprocal rank fusion (k = 60), top 8. Fusing in the client
  * keeps the formula exactly the design's and works on every licence level.
  * `knn_only` mode runs the kNN search alone and tags its results; when the
- * query cannot be embedded the BM25 list alone is used, tagged `bm25_only`.
+ * query cannot be embedded the BM25 list alone is used, tagged `bm25_only`
+ * with the reason in `fallback`, and logged.
  *
  * Index: one document per knowledge chunk with `content` (the chunk text),
  * `text` (title and heading), `embedding` (dense_vector, cosine), and the
@@ -158,16 +159,19 @@ export function createElasticRetrieval(options: ElasticRetrievalOptions): Retrie
     async retrieve(query, { topK, signal }): Promise<RetrievalOutcome> {
       const window = options.window ?? Math.max(topK * 4, 32);
       let vector: number[] | undefined;
+      let fallback = 'no embedding model is configured';
       if (options.embed) {
         const embedded = await options.embed([query], signal);
         if (embedded.ok) vector = embedded.value[0];
         else if (embedded.error.code === 'cancelled') return { ok: false, error: embedded.error };
-        else logger.warn(`[ptvl] cannot embed the query (${embedded.error.message}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'}`);
+        fallback = embedded.ok ? 'the embedding model returned no vector for the query' : `the embedding model could not embed the query (${embedded.error.code}: ${embedded.error.message})`;
       }
       try {
         if (!vector) {
+          // The configured mode cannot be honoured: BM25 alone, tagged and logged (evaluation aborts on it).
+          logger.warn(`[ptvl] cannot embed the query (${fallback}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'} (bm25_only)`);
           const hits = await search(bm25Body(query, topK), signal);
-          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'bm25_only' } };
+          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'bm25_only', fallback: `${mode} needs embeddings: ${fallback}` } };
         }
         if (mode === 'knn_only') {
           const hits = await search(knnBody(vector, topK), signal);

@@ -2,7 +2,11 @@
  * The embedded retrieval adapter (the default without Elasticsearch): BM25
  * over the shipped knowledge base, plus a vector list when an embedding model
  * is reachable, fused with reciprocal rank fusion. Chunk vectors are computed
- * once, on first use, and kept in memory.
+ * once, on first use, and kept in memory. Without a working embedding model
+ * the configured mode (hybrid or knn_only) cannot be honoured: the adapter
+ * answers from BM25 alone, tags the result `bm25_only` with the reason in
+ * `fallback`, and logs it (a missing model once, since it stays missing;
+ * a transient failure each time).
  */
 import type { LlmResult } from '../llm/port';
 import type { Logger } from '../ports';
@@ -25,6 +29,9 @@ export interface EmbeddedRetrievalOptions {
   batchSize?: number;
 }
 
+/** The chunk vectors, or why there are none. */
+type VectorTable = { ok: true; table: Map<string, number[]> } | { ok: false; reason: string; cancelled?: boolean };
+
 /** The text that represents a chunk for embedding and for prompts. */
 export function chunkEmbeddingText(chunk: { title: string; heading?: string; text: string }): string {
   return `${chunk.title}${chunk.heading ? ` — ${chunk.heading}` : ''}\n${chunk.text}`;
@@ -34,13 +41,15 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
   const logger = options.logger ?? silentLogger;
   const rrfK = options.rrfK ?? 60;
   const mode = options.mode ?? 'hybrid';
-  let vectors: Promise<Map<string, number[]> | undefined> | undefined;
-  let vectorsUnavailable = false;
+  let vectors: Promise<VectorTable> | undefined;
+  let missingModel: string | undefined;
+  let warnedMissing = false;
 
-  async function chunkVectors(signal?: AbortSignal): Promise<Map<string, number[]> | undefined> {
+  async function chunkVectors(signal?: AbortSignal): Promise<VectorTable> {
     const embed = options.embed;
-    if (!embed || vectorsUnavailable) return undefined;
-    vectors ??= (async () => {
+    if (!embed) missingModel ??= 'no embedding model is configured';
+    if (missingModel || !embed) return { ok: false, reason: missingModel ?? '' };
+    vectors ??= (async (): Promise<VectorTable> => {
       const out = new Map<string, number[]>();
       const all = [...kb.chunks];
       const size = options.batchSize ?? 32;
@@ -48,19 +57,17 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
         const batch = all.slice(i, i + size);
         const result = await embed(batch.map(chunkEmbeddingText), signal);
         if (!result.ok) {
-          if (result.error.code === 'model-missing') {
-            vectorsUnavailable = true;
-            logger.warn(`[ptvl] embedded retrieval: ${result.error.message} — using BM25 only`);
-          }
+          const reason = `the embedding model failed (${result.error.code}: ${result.error.message})`;
+          if (result.error.code === 'model-missing') missingModel = reason;
           vectors = undefined; // try again next time unless the model is missing
-          return undefined;
+          return { ok: false, reason, cancelled: result.error.code === 'cancelled' };
         }
         batch.forEach((chunk, j) => {
           const vector = result.value[j];
           if (vector) out.set(chunk.id, vector);
         });
       }
-      return out;
+      return { ok: true, table: out };
     })();
     return vectors;
   }
@@ -78,6 +85,8 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
     };
   };
 
+  const cancelled = (): RetrievalOutcome => ({ ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } });
+
   return {
     name: 'embedded',
     async retrieve(query, { topK, signal }): Promise<RetrievalOutcome> {
@@ -85,19 +94,28 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
       const lexical = mode === 'knn_only' ? [] : kb.search(query, window).map((h) => h.id);
       const table = await chunkVectors(signal);
       let queryEmbedding: number[] | undefined;
-      if (table && options.embed) {
+      let reason = table.ok ? undefined : table.reason;
+      if (!table.ok && table.cancelled) return cancelled();
+      if (table.ok && options.embed) {
         const q = await options.embed([query], signal);
         if (q.ok) queryEmbedding = q.value[0];
         else if (q.error.code === 'cancelled') return { ok: false, error: q.error };
+        else reason = `the embedding model could not embed the query (${q.error.code}: ${q.error.message})`;
+        if (q.ok && !queryEmbedding) reason = 'the embedding model returned no vector for the query';
       }
-      if (signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
-      if (!table || !queryEmbedding) {
+      if (signal?.aborted) return cancelled();
+      if (!table.ok || !queryEmbedding) {
+        // The configured mode cannot be honoured: answer from BM25, tagged and logged (evaluation aborts on it).
+        const fallback = `${mode} needs embeddings: ${reason ?? 'no query embedding'}`;
+        // A missing model is for good: said once; a transient failure every time it happens.
+        if (!missingModel || !warnedMissing) logger.warn(`[ptvl] embedded retrieval: ${fallback} — using BM25 only (bm25_only)`);
+        if (missingModel) warnedMissing = true;
         const hits = kb.search(query, topK);
         const chunks = hits.map((h) => toChunk(h.id, h.score)).filter((c): c is RetrievedChunk => Boolean(c));
-        return { ok: true, value: { chunks, mode: 'bm25_only' } };
+        return { ok: true, value: { chunks, mode: 'bm25_only', fallback } };
       }
       const qv = queryEmbedding;
-      const dense = [...table.entries()]
+      const dense = [...table.table.entries()]
         .map(([id, v]) => ({ id, s: cosine(qv, v) }))
         .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
         .slice(0, window)
@@ -105,7 +123,7 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
       const fused = mode === 'knn_only'
         ? dense.slice(0, topK).map((id, i) => ({ id, score: 1 / (rrfK + i + 1) }))
         : reciprocalRankFusion([lexical, dense], rrfK, topK);
-      const chunks = fused.map((f) => toChunk(f.id, f.score, table.get(f.id))).filter((c): c is RetrievedChunk => Boolean(c));
+      const chunks = fused.map((f) => toChunk(f.id, f.score, table.table.get(f.id))).filter((c): c is RetrievedChunk => Boolean(c));
       return { ok: true, value: { chunks, mode: mode === 'knn_only' ? 'knn_only' : 'hybrid', queryEmbedding: qv } };
     },
   };

@@ -24,6 +24,8 @@ export interface RetrievalResult {
   mode: RetrievalModeTag;
   /** The query's embedding, when one was computed (reused by the cosine relevance check). */
   queryEmbedding?: number[];
+  /** Set when the configured mode could not be honoured and the adapter fell back (tagged `bm25_only`): why. */
+  fallback?: string;
 }
 
 export type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
@@ -54,5 +56,8 @@ export interface KnowledgeSource {
   readonly fingerprint?: string;
   search(query: string, k: number): { id: string; score: number }[];
   chunk(id: string): KnowledgeChunkLike | undefined;
+  /** Lexical few-shot selection (BM25), the fallback of the embedding-based one. */
   selectExamples?(request: string, k?: number): { example: { description: string; code: string }; score: number }[];
+  /** The validated example pool (few-shot selection by embedding similarity embeds it). */
+  readonly pool?: { readonly examples: readonly { id: string; description: string; code: string; commands?: readonly string[] }[] };
 }

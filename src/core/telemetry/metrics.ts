@@ -11,7 +11,9 @@
  *   INVALID_UNRESOLVED.
  * - rejectedValues: each rejected value (rule code + received token, e.g. a
  *   hallucinated command) with its absolute count over attempts and the
- *   number of distinct generations it appeared in. Events written before rule
+ *   number of distinct generations it appeared in, and how those generations
+ *   ended (AKF's convergence outcome per rejected value: converged, unresolved,
+ *   or no verdict) with the share that converged. Events written before rule
  *   codes existed key on their E-code instead.
  * - byRule: blocking errors per rule code over all attempts, most frequent
  *   first (the same fallback to the E-code).
@@ -22,9 +24,23 @@
  * - failed: CODE_GENERATION generations that failed or were cancelled before
  *   a verdict (their final event has no validation_status; older logs wrote
  *   `""` with an error_code). They are never counted as valid.
+ * - trend: the first-attempt invalid rate per UTC day (of the generation's
+ *   first attempt), oldest first — drift of the prompt, the model or the parser.
+ * - needs_review: the first-attempt invalid rate is above 15 % (AKF's review
+ *   threshold).
  */
 import type { ValidationStatus } from '../contracts';
 import type { AttemptEvent, TelemetryErrorRecord } from './events';
+
+/** How the generations that rejected a value ended. */
+export interface RejectionOutcomes {
+  /** The last attempt was valid. */
+  converged: number;
+  /** The last attempt was still invalid (INVALID_UNRESOLVED). */
+  unresolved: number;
+  /** No verdict on the last attempt (parser unavailable, cancelled, the retry not generated). */
+  undetermined: number;
+}
 
 export interface RejectedValue {
   /** The E-code. */
@@ -34,7 +50,22 @@ export interface RejectedValue {
   value: string;
   occurrences: number;
   generations: number;
+  outcomes: RejectionOutcomes;
+  /** converged / generations: how often the run that rejected the value still reached valid code. */
+  convergenceRate: number;
 }
+
+/** The first-attempt invalid rate of one UTC day. */
+export interface TrendPoint {
+  /** YYYY-MM-DD (UTC) of the generations' first attempts. */
+  day: string;
+  validatedGenerations: number;
+  firstAttemptInvalid: number;
+  firstAttemptInvalidRate: number | null;
+}
+
+/** AKF: an ontology (here: the prompt, the model, the catalogue) with more than 15 % first-attempt invalid needs review. */
+export const REVIEW_THRESHOLD = 0.15;
 
 export interface CommandRate {
   command: string;
@@ -63,6 +94,10 @@ export interface Metrics {
   byRule: Array<[string, number]>;
   perCommand: CommandRate[];
   statusCounts: Record<ValidationStatus, number>;
+  trend: TrendPoint[];
+  /** The first-attempt invalid rate is above REVIEW_THRESHOLD. */
+  needs_review: boolean;
+  reviewThreshold: number;
   /** Code generations that failed or were cancelled before a verdict. */
   failed: number;
 }
@@ -102,6 +137,8 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   const rejected = new Map<string, { code: string; rule?: string; value: string; occurrences: number; generations: Set<string> }>();
   const byRule = new Map<string, number>();
   const commands = new Map<string, { used: number; rejected: number }>();
+  const endings = new Map<string, keyof RejectionOutcomes>();
+  const days = new Map<string, { validated: number; invalid: number }>();
 
   for (const [id, list] of byGeneration) {
     const attempts = [...list].sort((a, b) => a.attempt - b.attempt);
@@ -112,6 +149,7 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     codeGenerations += 1;
     if (failedRun(last)) failed += 1;
     else if (last.validation_status !== undefined) statusCounts[last.validation_status] += 1;
+    endings.set(id, ending(last));
 
     for (const attempt of attempts) {
       const blocking = attempt.errors.filter((e) => e.severity === 'error');
@@ -136,6 +174,10 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
 
     if (first.verdict !== 'valid' && first.verdict !== 'invalid') continue;
     validated += 1;
+    const day = days.get(dayOf(first.timestamp)) ?? { validated: 0, invalid: 0 };
+    day.validated += 1;
+    if (first.verdict === 'invalid') day.invalid += 1;
+    days.set(dayOf(first.timestamp), day);
     if (last.verdict === 'valid') {
       converged += 1;
       convergedAttempts += last.attempt;
@@ -163,7 +205,14 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     nonConverged,
     nonConvergenceRate: ratio(nonConverged, validated),
     rejectedValues: [...rejected.values()]
-      .map((r) => ({ code: r.code, ...(r.rule ? { rule: r.rule } : {}), value: r.value, occurrences: r.occurrences, generations: r.generations.size }))
+      .map((r) => {
+        const outcomes: RejectionOutcomes = { converged: 0, unresolved: 0, undetermined: 0 };
+        for (const id of r.generations) outcomes[endings.get(id) ?? 'undetermined'] += 1;
+        return {
+          code: r.code, ...(r.rule ? { rule: r.rule } : {}), value: r.value, occurrences: r.occurrences, generations: r.generations.size,
+          outcomes, convergenceRate: outcomes.converged / r.generations.size,
+        };
+      })
       .sort((a, b) => b.occurrences - a.occurrences || b.generations - a.generations || a.value.localeCompare(b.value)),
     byRule: [...byRule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
     perCommand: [...commands.entries()]
@@ -171,7 +220,30 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
       .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
     statusCounts,
     failed,
+    trend: [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([day, d]) => ({
+      day, validatedGenerations: d.validated, firstAttemptInvalid: d.invalid, firstAttemptInvalidRate: ratio(d.invalid, d.validated),
+    })),
+    needs_review: needsReview(ratio(firstInvalid, validated)),
+    reviewThreshold: REVIEW_THRESHOLD,
   };
+}
+
+/** True when a first-attempt invalid rate is above the review threshold (undefined rates never are). */
+export function needsReview(firstAttemptInvalidRate: number | null): boolean {
+  return firstAttemptInvalidRate !== null && firstAttemptInvalidRate > REVIEW_THRESHOLD;
+}
+
+/** How a generation ended, for the outcome of the values it rejected. */
+function ending(last: AttemptEvent): keyof RejectionOutcomes {
+  if (last.verdict === 'valid') return 'converged';
+  if (last.verdict === 'invalid' && last.validation_status === 'INVALID_UNRESOLVED') return 'unresolved';
+  return 'undetermined';
+}
+
+/** The UTC day of an ISO timestamp; 'unknown' when it cannot be read. */
+export function dayOf(timestamp: string): string {
+  const time = Date.parse(timestamp);
+  return Number.isNaN(time) ? 'unknown' : new Date(time).toISOString().slice(0, 10);
 }
 
 const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`);
@@ -187,6 +259,13 @@ export function renderMetrics(m: Metrics, source: string): string {
   lines.push(`  multi-attempt convergence rate ${pct(m.multiAttemptConvergenceRate)}  (${m.convergedAfterRetry}/${m.firstAttemptInvalid})`);
   lines.push(`  mean attempts among converged  ${m.meanAttemptsAmongConverged === null ? 'n/a' : m.meanAttemptsAmongConverged.toFixed(2)}  (${m.converged} converged)`);
   lines.push(`  non-convergence rate           ${pct(m.nonConvergenceRate)}  (${m.nonConverged}/${m.validatedGenerations})`);
+  if (m.needs_review) {
+    lines.push(`  needs review: the first-attempt invalid rate is above ${pct(m.reviewThreshold)} — look at the rejected values and the prompt, model and catalogue`);
+  }
+  lines.push('');
+  lines.push('First-attempt invalid rate per day (UTC):');
+  if (!m.trend.length) lines.push('  none');
+  for (const t of m.trend) lines.push(`  ${t.day}  ${pct(t.firstAttemptInvalidRate).padStart(8)}  (${t.firstAttemptInvalid}/${t.validatedGenerations})`);
   lines.push('');
   lines.push('Final status:');
   lines.push(`  "" (valid)          ${m.statusCounts['']}`);
@@ -194,9 +273,12 @@ export function renderMetrics(m: Metrics, source: string): string {
   lines.push(`  PARSER_UNAVAILABLE  ${m.statusCounts.PARSER_UNAVAILABLE}`);
   lines.push(`  failed / cancelled  ${m.failed}  (no answer, nothing validated)`);
   lines.push('');
-  lines.push('Rejected values (occurrences / generations):');
+  lines.push('Rejected values (occurrences / generations; how those generations ended):');
   if (!m.rejectedValues.length) lines.push('  none');
-  for (const r of m.rejectedValues.slice(0, 20)) lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}${r.rule ? `  ${r.rule}` : ''}`);
+  for (const r of m.rejectedValues.slice(0, 20)) {
+    const o = r.outcomes;
+    lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}   converged ${o.converged}/${r.generations} (${pct(r.convergenceRate)}), unresolved ${o.unresolved}${o.undetermined ? `, no verdict ${o.undetermined}` : ''}${r.rule ? `  ${r.rule}` : ''}`);
+  }
   lines.push('');
   lines.push('Blocking errors per rule:');
   if (!m.byRule.length) lines.push('  none');

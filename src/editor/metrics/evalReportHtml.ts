@@ -62,8 +62,11 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
   ]);
   const errors = sum((run) => run.pipeline_errors);
   const note = errors > 0 ? `<p class="note">${errors} question(s) could not be answered by the pipeline and are not scored (see report.md).</p>` : '';
+  const warnings = r.warnings ?? [];
+  const warned = warnings.length === 0 ? '' : `<section class="warnings"><h2>Warnings</h2><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>`;
+  const selection = c.fewShot.selection ? `, ${c.fewShot.selection === 'embedding' ? 'by embedding similarity' : 'lexical fallback'}` : '';
   return `<h1>AVAP evaluation — ${esc(c.model)}</h1>
-<p class="source">From ${esc(source)} · seed ${c.seed} · ${c.runs} run(s) × ${c.goldenEntries} question(s) · parser ${esc(c.parserVersion)} · index ${esc(c.index.name)} ${esc(c.index.version)} · retrieval <b>${esc(c.retrievalMode)}</b> · few-shot ${esc(c.fewShot.status)} (K=${c.fewShot.k})</p>${note}
+<p class="source">From ${esc(source)} · seed ${c.seed} · ${c.runs} run(s) × ${c.goldenEntries} question(s) · parser ${esc(c.parserVersion)} · index ${esc(c.index.name)} ${esc(c.index.version)} · retrieval <b>${esc(c.retrievalMode)}</b> · few-shot ${esc(c.fewShot.status)} (K=${c.fewShot.k}${esc(selection)})</p>${warned}${note}
 <section class="tiles">${figures}</section>
 <section class="charts">${perRun}${gate}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
 }

@@ -2,6 +2,7 @@
  * The body of the "Validation Metrics" webview: numbers and SVG bar charts
  * drawn here (no chart library, no script). Pure; every text is escaped.
  */
+import type { Comparison } from '../../core/telemetry/comparison';
 import type { Metrics } from '../../core/telemetry/metrics';
 import { escapeHtml as esc } from '../../html/escape';
 
@@ -42,7 +43,27 @@ export function barChart(title: string, bars: readonly Bar[], max?: number): str
     + `<svg role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${rows}${empty}</svg></figure>`;
 }
 
-export function metricsBody(metrics: Metrics, source: string): string {
+/** Change of a rate in percentage points, signed. */
+const points = (value: number | null) => (value === null ? '—' : `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`);
+
+/** A before/after comparison (by parser version or model): one bar per group, the deltas, and what was not controlled. */
+export function comparisonSection(c: Comparison): string {
+  if (c.groups.length < 2) return '';
+  const chart = barChart(`First-attempt invalid rate by ${c.by} (first seen first)`, c.groups.map((g) => ({
+    label: g.value.length > 28 ? `${g.value.slice(0, 27)}…` : g.value,
+    value: g.firstAttemptInvalidRate ?? 0,
+    note: `${pct(g.firstAttemptInvalidRate)} (${g.validatedGenerations} validated; converged after retry ${pct(g.multiAttemptConvergenceRate)})`,
+    kind: 'invalid' as const,
+  })), 1);
+  const deltas = c.deltas.map((d) => `<li>${esc(d.before)} → ${esc(d.after)}: first-attempt invalid ${points(d.firstAttemptInvalidRate)}, `
+    + `converged after retry ${points(d.multiAttemptConvergenceRate)}, non-convergence ${points(d.nonConvergenceRate)}</li>`).join('');
+  const uncontrolled = c.uncontrolled.length
+    ? `<p class="note">Not controlled — other settings changed too, so the change is not attributable to ${esc(c.by)} alone: ${esc(c.uncontrolled.join('; '))}</p>`
+    : '';
+  return `<section class="comparison">${chart}<ul>${deltas}</ul>${uncontrolled}</section>`;
+}
+
+export function metricsBody(metrics: Metrics, source: string, comparisons: readonly Comparison[] = []): string {
   const status = metrics.statusCounts;
   const figures = tiles([
     ['generations', String(metrics.generations)],
@@ -53,6 +74,10 @@ export function metricsBody(metrics: Metrics, source: string): string {
     ['mean attempts (converged)', metrics.meanAttemptsAmongConverged === null ? '—' : metrics.meanAttemptsAmongConverged.toFixed(2)],
     ['non-convergence', pct(metrics.nonConvergenceRate)],
   ]);
+  const review = metrics.needs_review
+    ? `<section class="warnings"><h2>Needs review</h2><p>The first-attempt invalid rate (${pct(metrics.firstAttemptInvalidRate)}) is above ${pct(metrics.reviewThreshold)}: `
+      + 'look at the most rejected values below, and at the prompt, the model and the catalogue.</p></section>'
+    : '';
 
   const statusChart = barChart('Final validation status (CODE_GENERATION)', [
     { label: 'valid', value: status[''] ?? 0, kind: 'valid' },
@@ -65,12 +90,23 @@ export function metricsBody(metrics: Metrics, source: string): string {
     { label: 'converged after retry', value: metrics.multiAttemptConvergenceRate ?? 0, note: pct(metrics.multiAttemptConvergenceRate), kind: 'valid' },
     { label: 'non-convergence', value: metrics.nonConvergenceRate ?? 0, note: pct(metrics.nonConvergenceRate), kind: 'invalid' },
   ], 1);
-  const rejected = barChart('Most rejected values (occurrences · generations)', metrics.rejectedValues.slice(0, 10).map((r) => ({
-    label: r.value.length > 28 ? `${r.value.slice(0, 27)}…` : r.value,
+  const trend = barChart('First-attempt invalid rate per day (UTC)', metrics.trend.slice(-31).map((t) => ({
+    label: t.day, value: t.firstAttemptInvalidRate ?? 0, note: `${pct(t.firstAttemptInvalidRate)} (${t.firstAttemptInvalid}/${t.validatedGenerations})`, kind: 'invalid' as const,
+  })), 1);
+  const top = metrics.rejectedValues.slice(0, 10);
+  const label = (value: string) => (value.length > 28 ? `${value.slice(0, 27)}…` : value);
+  const rejected = barChart('Most rejected values (occurrences · generations)', top.map((r) => ({
+    label: label(r.value),
     value: r.occurrences,
     note: `${r.occurrences} · ${r.generations} gen. (${r.code})`,
     kind: 'invalid' as const,
   })));
+  const outcomes = barChart('Runs that rejected each value and still converged', top.map((r) => ({
+    label: label(r.value),
+    value: r.convergenceRate,
+    note: `${pct(r.convergenceRate)} (${r.outcomes.converged}/${r.generations}; unresolved ${r.outcomes.unresolved})`,
+    kind: 'valid' as const,
+  })), 1);
   const perCommand = barChart('Rejection rate per command (rejected / used)', [...metrics.perCommand]
     .filter((c) => c.rejectedInAttempts > 0)
     .sort((a, b) => b.rate - a.rate)
@@ -78,7 +114,7 @@ export function metricsBody(metrics: Metrics, source: string): string {
     .map((c) => ({ label: c.command, value: c.rate, note: `${pct(c.rate)} (${c.rejectedInAttempts}/${c.usedInAttempts})`, kind: 'invalid' as const })), 1);
   const skipped = metrics.skippedLines > 0 ? `<p class="note">${metrics.skippedLines} unreadable line(s) skipped.</p>` : '';
   return `<h1>AVAP validation metrics</h1>
-<p class="source">From ${esc(source)} · ${metrics.events} event(s)</p>${skipped}
+<p class="source">From ${esc(source)} · ${metrics.events} event(s)</p>${skipped}${review}
 <section class="tiles">${figures}</section>
-<section class="charts">${statusChart}${rateChart}${rejected}${perCommand}</section>`;
+<section class="charts">${statusChart}${rateChart}${trend}${rejected}${outcomes}${perCommand}${comparisons.map(comparisonSection).join('')}</section>`;
 }

@@ -1,11 +1,14 @@
 /**
- * AVAP: Show Validation Metrics — the telemetry log as numbers and charts —
+ * AVAP: Show Validation Metrics — the telemetry log as numbers and charts,
+ * with the trend, needs-review and the before/after comparisons by parser
+ * version and by model —
  * and AVAP: Open Evaluation Report — a report.json from `eval --out` — in
  * script-free webviews. The metrics page links to the report command through
  * a command URI (the only command the page may run).
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { COMPARE_BY, compareBy } from '../../core/telemetry/comparison';
 import { computeMetrics } from '../../core/telemetry/metrics';
 import { parseTelemetry } from '../../core/telemetry/read';
 import { MAX_REPORT_BYTES, readEvalReport } from '../../eval/reportRead';
@@ -43,8 +46,9 @@ export async function showMetricsPanel(extensionUri: vscode.Uri, telemetryFile: 
   }
   const log = parseTelemetry(text);
   const metrics = computeMetrics(log.events, log.skipped.length);
+  const comparisons = COMPARE_BY.map((by) => compareBy(log.events, by));
   const link = `<p class="source"><a href="command:${OPEN_EVAL_REPORT_COMMAND}">Open an evaluation report (report.json from <code>eval --out</code>)…</a></p>`;
-  return scriptFreePanel(extensionUri, 'avap.metrics', 'AVAP Validation Metrics', metricsBody(metrics, telemetryFile) + link);
+  return scriptFreePanel(extensionUri, 'avap.metrics', 'AVAP Validation Metrics', metricsBody(metrics, telemetryFile, comparisons) + link);
 }
 
 /** Reads a report.json (asking for one when `file` is not given) and shows it; undefined when the user cancels. */

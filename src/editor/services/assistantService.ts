@@ -73,7 +73,7 @@ export class AssistantService {
         // telemetry then reports its own write failure
       }
       const esApiKey = await Promise.resolve(this.secrets.get(ES_API_KEY_SECRET)).catch(() => undefined);
-      const config = toAssistantConfig(settings, { esApiKey, defaultTelemetryFile: this.defaultTelemetryFile });
+      const config = toAssistantConfig(settings, { esApiKey, defaultTelemetryFile: this.defaultTelemetryFile, cacheDir: path.join(this.storageDir, 'cache') });
       const llm = createOllamaLlm(config.ollama);
       const knowledge = this.knowledge();
       const created = await createAssistant(config, { parser: this.parser, logger: this.logger, llm, ...(knowledge ? { knowledge } : {}) });

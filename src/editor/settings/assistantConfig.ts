@@ -7,6 +7,8 @@ export interface ConfigExtras {
   esApiKey?: string;
   /** Where telemetry goes when `avap.telemetry.file` is empty. */
   defaultTelemetryFile: string;
+  /** Where derived data (the few-shot pool's embedding vectors) is cached: the extension's storage. */
+  cacheDir?: string;
 }
 
 export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras): AssistantConfig {
@@ -32,5 +34,6 @@ export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras
     relevance: { mode: settings.relevance.mode, cosineThreshold: settings.relevance.cosineThreshold },
     pipeline: { maxRetries: settings.generation.maxRetries, fewShotExamples: settings.generation.fewShotExamples },
     telemetry: { file: settings.telemetry.file || extras.defaultTelemetryFile },
+    cache: { dir: extras.cacheDir },
   });
 }

@@ -8,23 +8,26 @@
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readEvalReport } from '../../../src/eval/reportRead';
 import { runCliProcess } from '../../support/dist';
-import { CASSETTE, EVAL_QUESTIONS } from '../../fixtures/eval/record';
+import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
+import { CASSETTE, EVAL_QUESTIONS, reply } from '../../fixtures/eval/record';
 
 interface Stat { mean: number | null; std: number | null; n: number }
 interface Entry {
   id: string; run: number; code: string; attempts: number; validationStatus: string; codeBearing: boolean; valid: boolean | null;
   faithfulness: number | null; faithfulness_raw: number | null; answer_relevancy: number | null; answer_relevancy_raw: number | null;
   judge_failures: string[]; trace: { category: string; token: string; severity: string }[]; error: string | null;
+  retrieval_mode: string | null; few_shot_injected: number; few_shot_selection: string | null;
   quality: { passed: boolean; composite: number | null; retried: boolean; failure: string | null } | null;
 }
 interface QualityCounts { quality_judged: number; quality_passed: number; quality_retried: number; quality_failures: number }
 interface Report {
-  config: { seed: number; model: string; temperature: number; runs: number; goldenEntries: number; parserVersion: string; retrievalMode: string; fewShot: { status: string; k: number }; index: { name: string }; judge: { enabled: boolean; model: string; threshold: number } };
+  config: { seed: number; model: string; temperature: number; runs: number; goldenEntries: number; parserVersion: string; retrievalMode: string; fewShot: { status: string; k: number; selection?: string }; index: { name: string }; judge: { enabled: boolean; model: string; threshold: number } };
+  warnings: string[];
   runs: ({ run: number; codeBearing: number; validCode: number; syntactic_validity: number; judge_failures: number; pipeline_errors: number } & QualityCounts)[];
   syntactic_validity: Stat; faithfulness: Stat; answer_relevancy: Stat;
   convergence: Record<'first_attempt_invalid_rate' | 'convergence_rate' | 'mean_attempts_converged' | 'non_convergence_rate', Stat>;
@@ -35,7 +38,11 @@ interface Report {
 }
 
 const BASE = ['eval', '--runs', '2', '--model', 'scripted:1', '--embedding-model', 'scripted-embed:1', '--ollama-url', 'http://127.0.0.1:9'];
-const ENV = { EVAL_SEED: '7', AVAP_PARSER_URL: undefined, OLLAMA_HOST: undefined, AVAP_JUDGE_THRESHOLD: undefined };
+/** The cache directory of the replays: fresh, so the few-shot pool's vectors come from the cassette the first time. */
+const CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), 'avap-eval-cache-'));
+const ENV = { EVAL_SEED: '7', AVAP_PARSER_URL: undefined, OLLAMA_HOST: undefined, AVAP_JUDGE_THRESHOLD: undefined, AVAP_CACHE_DIR: CACHE_DIR, OLLAMA_MODEL_NAME_CONVERSATIONAL: undefined };
+const FEW_RUNS = 'runs < 5: mean and standard deviation are not comparable (ADR-0007)';
+after(() => rmSync(CACHE_DIR, { recursive: true, force: true }));
 const counts = (r: Report) => r.runs.map((run) => [run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures]);
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const close = (actual: number | null, expected: number) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-3, `${actual} ≠ ${expected}`);
@@ -107,9 +114,27 @@ describe('eval (replaying the committed cassette)', function () {
     assert.equal(c.goldenEntries, 4);
     assert.match(c.parserVersion, /^avap-parser\/\d+\.\d+\.\d+\+catalogue\./);
     assert.equal(c.retrievalMode, 'hybrid');
-    assert.deepEqual(c.fewShot, { status: 'enabled', k: 5 });
+    assert.deepEqual(c.fewShot, { status: 'enabled', k: 5, selection: 'embedding' });
     assert.equal(c.index.name, 'embedded');
     assert.deepEqual(c.judge, { enabled: true, model: 'scripted:1', threshold: 0.6 });
+  });
+
+  it('warns that 2 runs are too few to compare, in report.json, report.md and report.html', () => {
+    assert.deepEqual(report.warnings, [FEW_RUNS]);
+    assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /## Warnings\n\n- \*\*runs < 5: mean and standard deviation are not comparable \(ADR-0007\)\*\*/);
+    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li>/);
+  });
+
+  it('records per entry the retrieval mode used and the few-shot examples injected, chosen by embedding similarity', () => {
+    for (const e of report.entries) {
+      assert.equal(e.retrieval_mode, 'hybrid', `${e.id} run ${e.run}`);
+      const code = e.id.startsWith('GD-C-');
+      assert.deepEqual([e.few_shot_injected, e.few_shot_selection], code ? [5, 'embedding'] : [0, null], `${e.id} run ${e.run}`);
+    }
+    // The pool's vectors were embedded once (from the cassette) and cached under the cache directory, keyed by corpus and model.
+    const cached = readdirSync(path.join(CACHE_DIR, 'few-shot'));
+    assert.equal(cached.length, 1);
+    assert.match(cached[0] ?? '', /^pool-[0-9a-f]{16}-scripted-embed_1-[0-9a-f]{8}\.json$/);
   });
 
   it('scores syntactic validity per run and as mean ± std over runs', () => {
@@ -263,10 +288,76 @@ describe('eval refusals (exit 2, nothing scored)', function () {
     assert.match(run.stderr, /moving tag 'latest'/);
   });
 
+  it('pins every model it calls by the same rule: the judge and the embedding model too', async () => {
+    const judge = await runCliProcess([...BASE, '--judge-model', 'judge:latest', '--out', out], { env: ENV });
+    assert.equal(judge.code, 2);
+    assert.match(judge.stderr, /the judge model 'judge:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'judge:1\.7b'/);
+    const embedding = await runCliProcess([...BASE, '--embedding-model', 'embedder', '--out', out], { env: ENV });
+    assert.equal(embedding.code, 2);
+    assert.match(embedding.stderr, /the embedding model 'embedder' has no tag; evaluation needs every model it calls pinned to a version/);
+    const conversational = await runCliProcess([...BASE, '--out', out], { env: { ...ENV, OLLAMA_MODEL_NAME_CONVERSATIONAL: 'chat:latest' } });
+    assert.equal(conversational.code, 2);
+    assert.match(conversational.stderr, /the conversational model 'chat:latest' uses the moving tag 'latest'/);
+    // The judge model is not called with --no-judge, so it is not checked then.
+    const off = await runCliProcess([...BASE, '--runs', '1', '--only', 'GD-R-001', '--no-judge', '--judge-model', 'judge:latest', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out, '--quiet'], { env: ENV, killAfterMs: 50_000 });
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal((JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Report).config.judge.enabled, false);
+  });
+
   it('aborts when the cassette has no answer for a request', async () => {
     const run = await runCliProcess([...BASE, '--only', 'GD-C-002', '--runs', '1', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV, killAfterMs: 50_000 });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /the cassette had no answer for \d+ request\(s\)/);
     assert.ok(!existsSync(path.join(out, 'report.json')));
+  });
+});
+
+describe('eval against a live scripted model server: embedding failures (exit 2 or flagged, never silent)', function () {
+  this.timeout(60_000);
+  let out: string;
+  let ollama: ScriptedOllama;
+  beforeEach(() => { out = mkdtempSync(path.join(os.tmpdir(), 'avap-eval-')); });
+  afterEach(async () => {
+    rmSync(out, { recursive: true, force: true });
+    await ollama.close();
+  });
+  const live = (extra: string[]) => runCliProcess(
+    ['eval', '--runs', '1', '--model', 'scripted:1', '--embedding-model', 'scripted-embed:1', '--ollama-url', ollama.url, '--out', out, ...extra],
+    { env: { ...ENV, AVAP_CACHE_DIR: out }, killAfterMs: 50_000 },
+  );
+
+  it('knn_only with a missing embedding model aborts before generating anything, with the reason', async () => {
+    ollama = await startScriptedOllama({ models: ['scripted:1'] });
+    ollama.on({ endpoint: 'chat' }, reply);
+    const run = await live(['--retrieval', 'knn_only', '--only', 'GD-C-001']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /avap eval: aborted — the retrieval mode knn_only cannot be honoured: retrieval ran as bm25_only, not knn_only — knn_only needs embeddings: the embedding model failed \(model-missing: [^)]*scripted-embed:1[^)]*\); evaluation never falls back/);
+    assert.equal(ollama.calls('chat').length, 0, 'nothing was generated');
+    assert.ok(!existsSync(path.join(out, 'report.json')));
+  });
+
+  it('hybrid with an embedding model that fails aborts too: the report would claim hybrid', async () => {
+    ollama = await startScriptedOllama();
+    ollama.on({ endpoint: 'chat' }, reply);
+    ollama.on({ endpoint: 'embed' }, { status: 500, error: 'embedding backend crashed' });
+    const run = await live(['--only', 'GD-C-001']);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /aborted — the retrieval mode hybrid cannot be honoured: retrieval ran as bm25_only, not hybrid — hybrid needs embeddings: the embedding model failed \(llm-failed: .*embedding backend crashed\)/);
+    assert.equal(ollama.calls('chat').length, 0);
+  });
+
+  it('a few-shot pool the embedding model cannot embed falls back to lexical selection, flagged in the report', async () => {
+    ollama = await startScriptedOllama();
+    ollama.on({ endpoint: 'chat' }, reply);
+    // Retrieval embeds fine; only the example pool (description + commands) fails.
+    ollama.on({ endpoint: 'embed', when: (r) => JSON.stringify(r.body?.input ?? '').includes('\\nCommands: ') }, { status: 500, error: 'pool too large' });
+    const run = await live(['--only', 'GD-C-001', '--no-judge', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const r = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Report;
+    assert.deepEqual(r.config.fewShot, { status: 'enabled', k: 5, selection: 'lexical' });
+    const [entry] = r.entries;
+    assert.deepEqual([entry?.retrieval_mode, entry?.few_shot_selection, entry?.few_shot_injected], ['hybrid', 'lexical', 5]);
+    assert.deepEqual(r.warnings, [FEW_RUNS, 'few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for 1 of 1 code answer(s) (few_shot_selection: lexical)']);
+    assert.match(readFileSync(path.join(out, 'report.md'), 'utf8'), /few-shot enabled \(K=5, selected by lexical fallback\)/);
   });
 });

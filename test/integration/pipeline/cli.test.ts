@@ -48,6 +48,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final.validation_status, '');
     assert.equal(final.avap_code, VALID_CODE);
     assert.equal(final.query_type, 'CODE_GENERATION');
+    assert.equal(final.parser_trace, '', 'valid on the first attempt: an empty parser_trace');
     for (const line of lines.slice(0, -1)) {
       // Drafts: marked, no status (no validity claim before the verdict), no code.
       assert.deepEqual(Object.keys(line).sort(), ['attempt', 'avap_code', 'draft', 'is_final', 'text']);
@@ -77,6 +78,10 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(run.code, 0, run.stderr);
     const final = jsonLines(run.stdout).pop();
     assert.equal(final?.attempts, 2);
+    assert.equal(final?.validation_status, '');
+    assert.deepEqual(final?.trace, [], 'the final code is valid');
+    assert.equal(final?.parser_trace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first attempt\'s raw trace (ADR-0009)');
+    assert.equal(final?.context_relevant, undefined);
   });
 
   it('generate --parser-timeout 0 → exit 4 and the [ptvl] unvalidated line', async () => {
@@ -117,6 +122,11 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     const final = jsonLines(run.stdout).pop();
     assert.equal(final?.query_type, 'RETRIEVAL');
     assert.equal(final?.validation_status, '');
+    // The scripted embedder's bag-of-words vectors put the question below the 0.5 cosine threshold: the check said
+    // no, and the hinted reformulation retrieved once more (ADR-0009 context_relevant is the first check's verdict).
+    assert.equal(final?.context_relevant, false);
+    assert.equal(ollama.calls('chat').filter(task('reformulate')).length, 2, 'reformulated, then reformulated with the hint');
+    assert.equal(final?.parser_trace, undefined);
     const generation = ollama.calls('chat').find(task('generate'));
     assert.match(generation?.body.messages[0].content, /addParam/, 'the shipped knowledge base supplied context');
   });
@@ -145,17 +155,53 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(metrics.meanAttemptsAmongConverged, 1.5);
     assert.equal(metrics.nonConvergenceRate, 1 / 3);
     assert.deepEqual(metrics.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
-    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 3, generations: 2 });
+    assert.deepEqual(metrics.rejectedValues[0], {
+      code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 3, generations: 2, outcomes: { converged: 1, unresolved: 1, undetermined: 0 }, convergenceRate: 0.5,
+    });
     assert.deepEqual(metrics.byRule[0], ['unknown-command', 3]);
+    assert.equal(metrics.needs_review, true, 'two thirds of first attempts invalid is above 15 %');
+    // The trend per UTC day of the first attempts (the three runs may straddle midnight: the days add up).
+    const days = [...new Set(before.trim().split('\n').map((l) => (JSON.parse(l) as { timestamp: string }).timestamp.slice(0, 10)))].sort();
+    assert.deepEqual(metrics.trend.map((t: { day: string }) => t.day), days);
+    const total = (key: string) => metrics.trend.reduce((n: number, t: Record<string, number>) => n + (t[key] ?? 0), 0);
+    assert.deepEqual([total('validatedGenerations'), total('firstAttemptInvalid')], [3, 2]);
     const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'getSHA256');
     assert.deepEqual(getSha, { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
 
     const human = await runCliProcess(['metrics', log], { env });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /first-attempt invalid rate\s+66\.7 %/);
-    assert.match(human.stdout, /E001 getSHA256\s+3 \/ 2/);
+    assert.match(human.stdout, /E001 getSHA256\s+3 \/ 2 {3}converged 1\/2 \(50\.0 %\), unresolved 1/);
+    assert.match(human.stdout, /needs review: the first-attempt invalid rate is above 15\.0 %/);
     assert.match(human.stderr, /skipped 1 unreadable line/);
     assert.equal(readFileSync(log, 'utf8').startsWith(before), true, 'the log is never rewritten');
+  });
+
+  it('metrics --by model: before/after figures per model, first seen first, with the change', async () => {
+    const log = path.join(dir, 'by-model.jsonl');
+    ollama.on({ endpoint: 'chat', when: (r) => task('generate_code')(r) && r.body.model === 'qwen3:1.7b' }, { content: fenced(VALID_CODE) });
+    ollama.on({ endpoint: 'chat', when: (r) => task('generate_code')(r) && r.body.model === 'qwen3:0.6b' }, { content: fenced(INVALID_CODE) });
+    assert.equal((await runCliProcess(['generate', '--telemetry', log, '--model', 'qwen3:1.7b', 'a'], { env })).code, 0);
+    assert.equal((await runCliProcess(['generate', '--telemetry', log, '--model', 'qwen3:0.6b', 'b'], { env })).code, 3);
+
+    const run = await runCliProcess(['metrics', '--json', '--by', 'model', log], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const { comparison } = JSON.parse(run.stdout);
+    assert.equal(comparison.by, 'model');
+    assert.deepEqual(comparison.groups.map((g: Record<string, unknown>) => [g.value, g.generations, g.firstAttemptInvalidRate, g.nonConvergenceRate, g.needs_review]), [
+      ['qwen3:1.7b', 1, 0, 0, false], ['qwen3:0.6b', 1, 1, 1, true],
+    ]);
+    assert.deepEqual(comparison.deltas, [{ before: 'qwen3:1.7b', after: 'qwen3:0.6b', firstAttemptInvalidRate: 1, multiAttemptConvergenceRate: null, meanAttemptsAmongConverged: null, nonConvergenceRate: 1 }]);
+    assert.deepEqual(comparison.uncontrolled, []);
+
+    const human = await runCliProcess(['metrics', '--by', 'parser_version', log], { env });
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /Before\/after by parser_version \(first seen first\):\n {2}avap-parser\/[^ ]+ {2}\S+ {2}2 generation\(s\), 2 validated\n/);
+    assert.doesNotMatch(human.stdout, /→|not controlled/, 'one parser version: nothing to compare');
+    assert.match(human.stdout, /First-attempt invalid rate per day \(UTC\):\n {2}\d{4}-\d\d-\d\d\s+50\.0 % {2}\(1\/2\)/);
+    const bad = await runCliProcess(['metrics', '--by', 'seed', log], { env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--by must be one of parser_version, model, got 'seed'/);
   });
 
   it('metrics on a missing log → exit 2', async () => {

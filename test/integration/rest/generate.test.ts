@@ -89,6 +89,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     assert.equal(final.validation_status, '');
     assert.equal(final.avap_code, VALID_CODE);
     assert.equal(final.query_type, 'CODE_GENERATION');
+    assert.equal(final.parser_trace, '', 'valid at once: an empty parser_trace');
     assert.match(String(final.generation_id), /^[0-9a-f-]{36}$/);
     assert.equal(messages.slice(0, -1).map((m) => m.text).join(''), fenced(VALID_CODE));
     assert.ok(messages.slice(0, -1).every((m) => m.attempt === 1));
@@ -107,6 +108,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     const final = events[events.length - 1]?.data as Message;
     assert.equal(final.is_final, true);
     assert.equal(final.validation_status, 'INVALID_UNRESOLVED');
+    assert.equal(final.parser_trace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first attempt\'s raw trace (ADR-0009)');
     assert.ok(events.some((e) => e.data.attempt === 2), 'the retry is streamed as attempt 2');
   });
 
@@ -176,6 +178,8 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       const messages = await ndjson(response) as Message[];
       const final = messages[messages.length - 1] as Message & { quality: QualityJson };
       assert.equal(final.query_type, 'RETRIEVAL');
+      assert.equal(final.context_relevant, true, 'the relevance check said YES (ADR-0009 context_relevant)');
+      assert.equal('parser_trace' in final, false);
       assert.equal(messages.filter((m) => !m.is_final && m.attempt === 1).map((m) => m.text).join(''), SHALLOW);
       assert.equal(messages.filter((m) => !m.is_final && m.attempt === 2).map((m) => m.text).join(''), GOOD);
       assert.ok(final.avap_code.includes('encodeSHA256(pwd, pwdHash)'), 'the final code is the retry\'s');
@@ -231,14 +235,17 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       assert.equal(mine.outcome.outcome, 'accepted');
       assert.equal(mine.used_for_training, false);
       assert.equal(typeof mine.features.commands_named, 'number');
+      // The reward: judge composite 0.92, thumbs up 1, accepted 1 → 0.3 · 0.92 + 0.4 + 0.3.
+      assert.deepEqual([mine.feedback.score, mine.reward_version, mine.reward_components, mine.computed_reward], [1, 1, { automated: 0.92, human_feedback: 1, outcome: 1 }, 0.976]);
+      assert.equal(mine.reward_computed_at, mine.outcome.at);
 
-      const marked = await runCliProcess(['export', '--unused', '--mark', '--label', 'rest-test', signalsFile]);
+      const marked = await runCliProcess(['export', '--unused', '--mark', '--batch', 'rest-batch-1', '--label', 'rest-test', signalsFile]);
       assert.equal(marked.code, 0, marked.stderr);
-      assert.match(marked.stderr, /marked \d+ signals as used for training/);
+      assert.match(marked.stderr, /marked \d+ signals as used for training \(batch rest-batch-1\)/);
       const again = await runCliProcess(['export', '--unused', signalsFile]);
       assert.equal(again.stdout, '', 'nothing unused is left');
       const all = await runCliProcess(['export', signalsFile]);
-      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((s) => s.used_for_training === true));
+      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((s) => s.used_for_training === true && s.training_batch_id === 'rest-batch-1'));
     });
 
     it('a malformed judge answer is reported as a judge failure, never a score, and the answer comes back unretried', async () => {

@@ -3,7 +3,7 @@
  * its first stdout line, `listening on HOST:PORT`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { distFile } from '../../support/dist';
+import { childEnv, distFile } from '../../support/dist';
 
 export interface ServeProcess {
   /** http://127.0.0.1:PORT (loopback even when bound to 0.0.0.0). */
@@ -28,12 +28,7 @@ const LISTENING = /^listening on (.+):(\d+)$/;
 
 /** Starts the server; rejects with its output when it exits before listening. */
 export function startServe(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
-  const merged: NodeJS.ProcessEnv = { ...process.env };
-  for (const [key, value] of Object.entries(env)) {
-    if (value === undefined) delete merged[key];
-    else merged[key] = value;
-  }
-  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8');

@@ -17,6 +17,7 @@ describe('core/config', () => {
     assert.equal(c.ollama.idleTimeoutMs, 60_000);
     assert.equal(c.pipeline.fewShotExamples, 5, 'ADR-0007: K = 5');
     assert.equal(c.relevance.mode, 'llm');
+    assert.equal(c.cache.dir, undefined, 'no cache directory: the few-shot pool vectors stay in memory');
   });
 
   it('reads the environment variables of the design', () => {
@@ -24,7 +25,7 @@ describe('core/config', () => {
       AVAP_PARSER_URL: 'grpc://10.0.0.1:50051', AVAP_PARSER_TIMEOUT: '0.5', PARSER_CB_THRESHOLD: '5', PARSER_CB_COOLDOWN: '10',
       OLLAMA_HOST: 'http://gpu:11434', OLLAMA_MODEL_NAME: 'big', OLLAMA_MODEL_NAME_CONVERSATIONAL: 'small', AVAP_ES_URL: 'http://es:9200',
       AVAP_RELEVANCE_MODE: 'cosine', AVAP_RETRIEVAL_MODE: 'knn_only', AVAP_MAX_RETRIES: '0', AVAP_TELEMETRY_FILE: '/tmp/t.jsonl',
-      AVAP_FEW_SHOT_K: '0', AVAP_LLM_IDLE_TIMEOUT: '45',
+      AVAP_FEW_SHOT_K: '0', AVAP_LLM_IDLE_TIMEOUT: '45', AVAP_CACHE_DIR: '/var/cache/avap',
     });
     assert.equal(c.parser.url, 'grpc://10.0.0.1:50051');
     assert.equal(c.parser.timeoutMs, 500, 'AVAP_PARSER_TIMEOUT is in seconds, as the design writes it');
@@ -40,6 +41,7 @@ describe('core/config', () => {
     assert.equal(c.pipeline.maxRetries, 0);
     assert.equal(c.pipeline.fewShotExamples, 0);
     assert.equal(c.telemetry.file, '/tmp/t.jsonl');
+    assert.equal(c.cache.dir, '/var/cache/avap');
   });
 
   it('AVAP_PARSER_TIMEOUT is seconds, decimals allowed; 0 disables; units can be explicit; empty means unset', () => {

@@ -82,6 +82,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
     assert.ok(outcome.ok);
     assert.equal(outcome.value.mode, 'bm25_only');
     assert.deepEqual(outcome.value.chunks.map((c) => c.id), ['z']);
+    assert.equal(outcome.value.fallback, 'hybrid needs embeddings: the embedding model could not embed the query (model-missing: not pulled)');
   });
 
   it('an Elasticsearch error is data (retrieval-failed), not an exception', async () => {

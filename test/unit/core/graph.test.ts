@@ -10,6 +10,7 @@ import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
 import { deps, fakeLlm, fakeParser, retrieval } from './pipelineFakes';
+import { validateAvap } from '../../../src/parser';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
 const INVALID = '```avap\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n```';
@@ -179,6 +180,18 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.ok(logger.lines.some((l) => l.includes('few_shot_injection: degraded')), logger.lines.join('\n'));
     });
 
+    it('records how the examples were chosen, and flags the lexical fallback with its reason', async () => {
+      const byEmbedding = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const embedded = await runPipeline({ ...byEmbedding.deps, examples: async (r, k) => ({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
+      assert.deepEqual(embedded.fewShot, { status: 'enabled', k: 5, injected: 5, selection: 'embedding' });
+      assert.ok(byEmbedding.logger.lines.some((l) => l.includes('few-shot: K=5, 5 validated example(s) injected by embedding similarity')), byEmbedding.logger.lines.join('\n'));
+
+      const lexical = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const fallback = await runPipeline({ ...lexical.deps, examples: async (r) => ({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
+      assert.deepEqual(fallback.fewShot, { status: 'enabled', k: 5, injected: 3, selection: 'lexical', selectionDetail: 'model missing' });
+      assert.ok(lexical.logger.lines.some((l) => l.includes('no embedding similarity (model missing)') && l.includes('few_shot_selection: lexical')), lexical.logger.lines.join('\n'));
+    });
+
     it('is not part of non-code answers', async () => {
       const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
       const { deps: d } = deps(llm, fakeParser());
@@ -222,6 +235,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.equal(result.attempts.length, 2);
       assert.equal(parser.sources.length, 2);
       assert.equal(result.retry?.usedBy, 'parser-trace');
+      assert.equal(result.parserTrace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first validation\'s trace, on any route');
       const retry = tasks(llm, 'generate')[1];
       assert.match(retry?.messages.at(-1)?.content ?? '', /The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: 'getSHA256'/);
       assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status]), [[1, 'invalid', false, undefined], [2, 'valid', true, '']]);
@@ -328,6 +342,36 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.equal(result.validationStatus, '');
       assert.match(result.code, /encodeSHA256/);
       assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.final, e.validation_status ?? null]), [[1, false, null], [2, true, '']]);
+    });
+  });
+
+  describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
+    it('keeps the first validation\'s raw trace after a retry fixed the code; empty when the first attempt was valid', async () => {
+      const fixed = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps, CODE);
+      assert.equal(fixed.validationStatus, '');
+      assert.equal(fixed.parserTrace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+      const valid = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
+      assert.equal(valid.parserTrace, '');
+      const noCode = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: ['', VALID] }), fakeParser()).deps, CODE);
+      assert.equal(noCode.parserTrace, 'Line 1: the answer contained no AVAP code');
+      const down = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID] }), fakeParser('down')).deps, CODE);
+      assert.deepEqual([down.validationStatus, down.parserTrace], ['PARSER_UNAVAILABLE', ''], 'no verdict, no trace: the status says why');
+      assert.equal(valid.contextRelevant, undefined, 'code generation has no relevance check');
+    });
+
+    it('the correction path: the given trace is the first attempt\'s', async () => {
+      const bad = 'getSHA256(p, h)';
+      const result = await runPipeline(deps(fakeLlm({ generate_code: [VALID] }), fakeParser()).deps, { query: 'fix', correction: { code: bad, trace: validateAvap(bad).trace } });
+      assert.equal(result.parserTrace, "Line 1: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+    });
+
+    it('RETRIEVAL answers carry context_relevant (the first retrieval\'s verdict) and no parser_trace', async () => {
+      const llm = () => fakeLlm({ classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'], generate: ['Use encodeSHA256(source, target).'] });
+      const relevant = await runPipeline(deps(llm(), fakeParser()).deps, { query: 'how do I hash?' });
+      assert.deepEqual([relevant.queryType, relevant.contextRelevant, relevant.parserTrace], ['RETRIEVAL', true, undefined]);
+      const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'NO' } }) };
+      const irrelevant = await runPipeline({ ...deps(llm(), fakeParser()).deps, relevance: no }, { query: 'how do I hash?' });
+      assert.deepEqual([irrelevant.contextRelevant, irrelevant.relevanceRetry], [false, true]);
     });
   });
 

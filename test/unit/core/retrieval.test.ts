@@ -53,6 +53,26 @@ describe('core/retrieval and relevance', () => {
     assert.equal(out.value.mode, 'bm25_only');
     assert.deepEqual(out.value.chunks.map((c) => c.id), ['b', 'a']);
     assert.equal(out.value.chunks[1]?.title, 'A — H');
+    assert.equal(out.value.fallback, 'hybrid needs embeddings: no embedding model is configured');
+  });
+
+  it('embedded: a mode the embedding model cannot serve falls back to BM25, tagged with the reason and logged each time', async () => {
+    const logger = memoryLogger();
+    const llm = llmWith(async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } }));
+    const retrieval = createEmbeddedRetrieval(kb, { embed: (t, s) => llm.embed('e', t, s), mode: 'knn_only', logger });
+    for (let i = 0; i < 2; i += 1) {
+      const out = await retrieval.retrieve('beta', { topK: 8 });
+      assert.ok(out.ok);
+      assert.equal(out.value.mode, 'bm25_only');
+      assert.equal(out.value.fallback, 'knn_only needs embeddings: the embedding model failed (llm-unreachable: connection refused)');
+    }
+    assert.equal(llm.embeds.length, 2, 'a transient failure is tried again');
+    assert.deepEqual(logger.lines, Array(2).fill('[ptvl] embedded retrieval: knn_only needs embeddings: the embedding model failed (llm-unreachable: connection refused) — using BM25 only (bm25_only)'));
+
+    const queryFails = llmWith(async (_m, texts) => (texts.length === 1 ? { ok: false, error: { code: 'llm-failed', message: 'boom' } } : { ok: true, value: texts.map(axis) }));
+    const out = await createEmbeddedRetrieval(kb, { embed: (t, s) => queryFails.embed('e', t, s) }).retrieve('beta', { topK: 8 });
+    assert.ok(out.ok);
+    assert.deepEqual([out.value.mode, out.value.fallback], ['bm25_only', 'hybrid needs embeddings: the embedding model could not embed the query (llm-failed: boom)']);
   });
 
   it('embedded: hybrid when vectors are available; chunk vectors computed once', async () => {
@@ -85,6 +105,7 @@ describe('core/retrieval and relevance', () => {
     for (let i = 0; i < 2; i += 1) {
       const out = await retrieval.retrieve('beta', { topK: 8 });
       assert.equal(out.ok && out.value.mode, 'bm25_only');
+      assert.match(out.ok ? out.value.fallback ?? '' : '', /^hybrid needs embeddings: the embedding model failed \(model-missing: not pulled\)$/);
     }
     assert.equal(llm.embeds.length, 1);
     assert.equal(logger.lines.length, 1);

@@ -122,10 +122,13 @@ describe('core/telemetry', () => {
     assert.equal(m.meanAttemptsAmongConverged, 1.5);
     assert.equal(m.nonConvergenceRate, 1 / 3);
     assert.deepEqual(m.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 1 });
+    // g2 rejected getSHA256 and converged; g3 rejected it (and returnResult) and did not.
     assert.deepEqual(m.rejectedValues, [
-      { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2 },
-      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1 },
+      { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2, outcomes: { converged: 1, unresolved: 1, undetermined: 0 }, convergenceRate: 0.5 },
+      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 1, undetermined: 0 }, convergenceRate: 0 },
     ]);
+    assert.deepEqual(m.trend, [{ day: '2026-01-01', validatedGenerations: 3, firstAttemptInvalid: 2, firstAttemptInvalidRate: 2 / 3 }]);
+    assert.equal(m.needs_review, true, '66.7 % > 15 %');
     assert.deepEqual(m.perCommand.slice(0, 2), [
       { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 },
       { command: 'returnResult', usedInAttempts: 1, rejectedInAttempts: 1, rate: 1 },
@@ -135,6 +138,9 @@ describe('core/telemetry', () => {
     assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
     assert.match(text, /non-convergence rate\s+33\.3 %/);
     assert.match(text, /PARSER_UNAVAILABLE\s+1/);
+    assert.match(text, /needs review: the first-attempt invalid rate is above 15\.0 %/);
+    assert.match(text, /E001 getSHA256\s+3 \/ 2 {3}converged 1\/2 \(50\.0 %\), unresolved 1\n/);
+    assert.match(text, /First-attempt invalid rate per day \(UTC\):\n {2}2026-01-01\s+66\.7 % {2}\(2\/3\)/);
     assert.equal(m.failed, 0);
   });
 
@@ -165,14 +171,37 @@ describe('core/telemetry', () => {
     ];
     const m = computeMetrics(events);
     assert.deepEqual(m.rejectedValues, [
-      { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 2, generations: 2 },
-      { code: 'E004', rule: 'arity', value: 'getSHA256', occurrences: 1, generations: 1 },
-      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1 },
+      { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 2, generations: 2, outcomes: { converged: 0, unresolved: 0, undetermined: 2 }, convergenceRate: 0 },
+      { code: 'E004', rule: 'arity', value: 'getSHA256', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 0, undetermined: 1 }, convergenceRate: 0 },
+      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 0, undetermined: 1 }, convergenceRate: 0 },
     ]);
     assert.deepEqual(m.byRule, [['unknown-command', 2], ['arity', 1], ['E001', 1]]);
     const text = renderMetrics(m, 'log.jsonl');
-    assert.match(text, /E001 getSHA256\s+2 \/ 2 {2}unknown-command/);
+    assert.match(text, /E001 getSHA256\s+2 \/ 2 {3}converged 0\/2 \(0\.0 %\), unresolved 0, no verdict 2 {2}unknown-command/);
     assert.match(text, /Blocking errors per rule:\n {2}unknown-command\s+2\n/);
+  });
+
+  it('the trend is the first-attempt invalid rate per UTC day of the first attempt, oldest first', () => {
+    const day = (d: string) => ({ timestamp: `2026-03-${d}T23:59:00.000+00:00` });
+    const m = computeMetrics([
+      event('late', 1, 'invalid', { ...day('02'), validation_status: 'INVALID_UNRESOLVED' }),
+      event('late', 2, 'valid', { timestamp: '2026-03-03T00:00:05.000Z', final: true, converged: true }),
+      event('early1', 1, 'valid', { ...day('01'), final: true, converged: true }),
+      event('early2', 1, 'valid', { ...day('01'), final: true, converged: true }),
+      event('down', 1, 'unavailable', { ...day('01'), final: true, converged: false, validation_status: 'PARSER_UNAVAILABLE' }),
+      event('odd', 1, 'valid', { timestamp: 'not a time', final: true, converged: true }),
+    ]);
+    assert.deepEqual(m.trend.map((t) => [t.day, t.validatedGenerations, t.firstAttemptInvalid, t.firstAttemptInvalidRate]), [
+      ['2026-03-01', 2, 0, 0], ['2026-03-02', 1, 1, 1], ['unknown', 1, 0, 0],
+    ], 'a retry after midnight counts on the day of its first attempt; unvalidated generations are left out');
+  });
+
+  it('needs review above 15 % first-attempt invalid, not at 15 % or with nothing validated', () => {
+    const gens = (invalid: number, total: number) => Array.from({ length: total }, (_, i) => event(`g${i}`, 1, i < invalid ? 'invalid' : 'valid', { final: true }));
+    assert.equal(computeMetrics(gens(3, 20)).needs_review, false, '15 % exactly');
+    assert.equal(computeMetrics(gens(4, 20)).needs_review, true, '20 %');
+    assert.equal(computeMetrics([]).needs_review, false);
+    assert.equal(computeMetrics([]).reviewThreshold, 0.15);
   });
 
   it('empty logs give n/a rates, not NaN', () => {

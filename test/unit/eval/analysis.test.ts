@@ -9,7 +9,7 @@ function entry(partial: Partial<EvalEntry> & { code?: string }): EvalEntry {
   return applyOverride({
     id: 'Q1', category: 'hashing', queryType: 'CODE_GENERATION', run: 1, model: 'm:1', codeBearing: Boolean(code),
     valid: checked?.valid, trace: checked?.trace ?? [], code, attempts: 1, validationStatus: '',
-    faithfulness_raw: 0.8, answer_relevancy_raw: 0.9, judge_failures: [], ...partial,
+    faithfulness_raw: 0.8, answer_relevancy_raw: 0.9, judge_failures: [], few_shot_injected: 0, ...partial,
   });
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cassetteLlm, chatKey, emptyCassette, loadCassette } from '../../../src/eval/cassette';
 import { answerRelevancy, faithfulness, FAITHFULNESS_FORMAT } from '../../../src/eval/ragas';
-import { pinnedModelProblem } from '../../../src/eval/runner';
+import { pinnedModelProblem, unpinnedModels } from '../../../src/eval/runner';
 import { scriptedLlm } from './fakes';
 
 const models = { judgeModel: 'judge:1', embeddingModel: 'embed:1' };
@@ -89,5 +89,20 @@ describe('eval: pinned models', () => {
     assert.equal(pinnedModelProblem('qwen3:1.7b'), undefined);
     assert.match(pinnedModelProblem('qwen3') ?? '', /no tag/);
     assert.match(pinnedModelProblem('qwen3:latest') ?? '', /latest/);
+    assert.equal(pinnedModelProblem('registry.local:5000/team/qwen3:1.7b'), undefined, 'a registry port is not a tag');
+    assert.match(pinnedModelProblem('registry.local:5000/team/qwen3') ?? '', /no tag/);
+    assert.match(pinnedModelProblem('qwen3:') ?? '', /not a model name/);
+  });
+
+  it('applies the same rule and message to every model the evaluation calls', () => {
+    assert.deepEqual(unpinnedModels({ generation: 'qwen3:1.7b', conversational: 'qwen3:0.6b', embedding: 'emb:0.6b', judge: 'judge:2' }), []);
+    assert.deepEqual(unpinnedModels({ generation: 'qwen3:1.7b', conversational: 'chat', embedding: 'emb:latest', judge: 'judge:latest' }), [
+      "the conversational model 'chat' has no tag; evaluation needs every model it calls pinned to a version, such as 'chat:1.7b'",
+      "the embedding model 'emb:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'emb:1.7b'",
+      "the judge model 'judge:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'judge:1.7b'",
+    ]);
+    assert.deepEqual(unpinnedModels({ generation: 'qwen3', conversational: 'qwen3:0.6b', embedding: 'emb:1' }), [
+      "the generation model 'qwen3' has no tag; evaluation needs every model it calls pinned to a version, such as 'qwen3:1.7b'",
+    ], 'no judge model when the judge is off');
   });
 });

@@ -48,6 +48,19 @@ describe('eval: reading report.json back for the editor', () => {
     assert.match(body, />—</, 'an undefined metric shows a dash, not 0');
   });
 
+  it('shows the report\'s warnings and how the few-shot examples were chosen; older reports without them still read', () => {
+    const report = { ...sampleStoredReport(), warnings: ['runs < 5: mean and standard deviation are not comparable (ADR-0007)'] };
+    report.config.fewShot = { ...report.config.fewShot, selection: 'lexical' } as typeof report.config.fewShot;
+    const read = readEvalReport(JSON.stringify(report));
+    assert.ok(read.ok, read.ok ? '' : read.error);
+    const body = evalReportBody(read.report, 'r.json');
+    assert.match(body, /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
+    assert.match(body, /few-shot degraded \(K=5, lexical fallback\)/);
+    const old = readEvalReport(JSON.stringify(sampleStoredReport()));
+    assert.ok(old.ok);
+    assert.doesNotMatch(evalReportBody(old.report, 'r.json'), /Warnings/);
+  });
+
   it('leaves the quality gate out of a report made without the judge', () => {
     const report = sampleStoredReport();
     for (const run of report.runs) Object.assign(run, { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });

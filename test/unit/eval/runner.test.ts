@@ -58,6 +58,14 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   };
 }
 
+/** Rewrites the pipeline's n-th result (1-based, over all calls) with `patch`. */
+function patchRuns(t: ReturnType<typeof target>, patch: (result: PipelineResult, n: number) => PipelineResult): ReturnType<typeof target> {
+  const inner = t.run.bind(t);
+  let n = 0;
+  t.run = async (request, signal) => patch(await inner(request, signal), ++n);
+  return t;
+}
+
 /** The pipeline fails on the loops question (an LLM timeout). */
 function unansweredLoops(t: ReturnType<typeof target>): ReturnType<typeof target> {
   const inner = t.run.bind(t);
@@ -100,14 +108,7 @@ describe('eval: the run', () => {
   });
 
   it('marks the few-shot status degraded when any run generated without its examples', async () => {
-    const t = target();
-    const inner = t.run.bind(t);
-    let n = 0;
-    t.run = async (request, signal) => {
-      const result = await inner(request, signal);
-      n += 1;
-      return n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result;
-    };
+    const t = patchRuns(target(), (result, n) => (n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result));
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
     assert.deepEqual(out.report.config.fewShot, { status: 'degraded', k: 5 });
@@ -163,15 +164,75 @@ describe('eval: the run', () => {
     assert.match(!out.ok ? out.aborted : '', /parser became unavailable/);
   });
 
+  it('aborts before generating anything when the retrieval mode cannot be honoured, with the reason', async () => {
+    const t = target();
+    t.retrievalProbe = async () => ({ mode: 'bm25_only', fallback: 'knn_only needs embeddings: the embedding model failed (model-missing: not pulled)' });
+    const out = await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } });
+    assert.equal(out.ok, false);
+    assert.equal(!out.ok && out.aborted,
+      'the retrieval mode knn_only cannot be honoured: retrieval ran as bm25_only, not knn_only — knn_only needs embeddings: the embedding model failed (model-missing: not pulled); evaluation never falls back');
+    assert.equal(t.runs.length, 0);
+    t.retrievalProbe = async () => ({ mode: 'knn_only' });
+    assert.ok((await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } })).ok, 'a probe in the configured mode lets the run start');
+  });
+
+  it('aborts, with a partial report, when an answer was retrieved in another mode than the configured one', async () => {
+    const t = patchRuns(target(), (result, n) => (n === 2
+      ? { ...result, retrievalMode: 'bm25_only', retrievalFallback: 'hybrid needs embeddings: the embedding model failed (llm-unreachable: refused)' }
+      : { ...result, retrievalMode: 'hybrid' }));
+    const out = await runEvaluation(t, options);
+    assert.equal(out.ok, false);
+    assert.equal(!out.ok && out.aborted,
+      'GD-R-001 (run 1): retrieval ran as bm25_only, not hybrid — hybrid needs embeddings: the embedding model failed (llm-unreachable: refused); evaluation never mixes retrieval modes');
+    assert.deepEqual(!out.ok && out.partial?.entries.map((e) => [e.id, e.retrieval_mode]), [['GD-C-001', 'hybrid']]);
+  });
+
+  it('records per entry the retrieval mode used and the few-shot examples injected, and how they were chosen', async () => {
+    const t = patchRuns(target(), (result, n) => (result.queryType !== 'CODE_GENERATION'
+      ? { ...result, retrievalMode: 'hybrid' }
+      : { ...result, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5, injected: 5 - n, selection: n === 1 ? 'embedding' : 'lexical', ...(n === 1 ? {} : { selectionDetail: 'model gone' }) } }));
+    const out = await runEvaluation(t, options);
+    assert.ok(out.ok);
+    assert.deepEqual(out.report.entries.map((e) => [e.id, e.run, e.retrieval_mode, e.few_shot_injected, e.few_shot_selection]), [
+      ['GD-C-001', 1, 'hybrid', 4, 'embedding'], ['GD-R-001', 1, 'hybrid', 0, undefined],
+      ['GD-C-001', 2, 'hybrid', 2, 'lexical'], ['GD-R-001', 2, 'hybrid', 0, undefined],
+    ]);
+    assert.deepEqual(out.report.config.fewShot, { status: 'enabled', k: 5, selection: 'lexical' }, 'one fallback flags the run');
+    assert.ok(out.report.warnings.includes('few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for 1 of 2 code answer(s) (few_shot_selection: lexical)'));
+    assert.match(renderMarkdown(out.report), /few-shot enabled \(K=5, selected by lexical fallback\)/);
+  });
+
+  it('warns in report.json, report.md and report.html when there are fewer than 5 runs', async () => {
+    const few = await runEvaluation(target(), options);
+    assert.ok(few.ok);
+    assert.deepEqual(few.report.warnings, ['runs < 5: mean and standard deviation are not comparable (ADR-0007)']);
+    assert.match(renderMarkdown(few.report), /## Warnings\n\n- \*\*runs < 5: mean and standard deviation are not comparable \(ADR-0007\)\*\*\n/);
+    assert.match(renderHtml(few.report), /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
+
+    const golden5 = Array.from({ length: 5 }, () => 'addVar(a, 1)\naddResult(a)\n');
+    ANSWERS['GD-C-001'] = golden5;
+    ANSWERS['GD-R-001'] = golden5.map(() => '');
+    try {
+      const five = await runEvaluation(target(), { ...options, config: { ...options.config, runs: 5 } });
+      assert.ok(five.ok);
+      assert.deepEqual(five.report.warnings, []);
+      assert.doesNotMatch(renderMarkdown(five.report), /Warnings/);
+      assert.doesNotMatch(renderHtml(five.report), /class="warnings"/);
+    } finally {
+      ANSWERS['GD-C-001'] = ['addParam("p", p)\nencodeSHA256(p, h)\naddResult(h)\n', 'getSHA256(p, h)\n'];
+      ANSWERS['GD-R-001'] = ['', ''];
+    }
+  });
+
   it('writes report.json, report.md and a script-free report.html', async () => {
     const out = await runEvaluation(target(), options);
     assert.ok(out.ok);
     const dir = mkdtempSync(path.join(tmpdir(), 'avap-report-'));
     const files = writeReports(dir, out.report);
     const json = JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, unknown>;
-    for (const key of ['config', 'runs', 'syntactic_validity', 'entries']) assert.ok(key in json, key);
+    for (const key of ['config', 'warnings', 'runs', 'syntactic_validity', 'entries']) assert.ok(key in json, key);
     for (const entry of json.entries as Record<string, unknown>[]) {
-      for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw', 'quality']) assert.ok(key in entry, key);
+      for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw', 'quality', 'retrieval_mode', 'few_shot_injected']) assert.ok(key in entry, key);
     }
     assert.equal((json.entries as Record<string, unknown>[]).find((e) => e.id === 'GD-R-001')?.valid, null);
     assert.match(renderMarkdown(out.report), /\| syntactic_validity \| 50\.0 % ± 70\.7 \|/);

@@ -64,11 +64,35 @@ describe('cli export', () => {
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; features: Record<string, number> });
     assert.deepEqual(lines.map((l) => l.id), ['s1']);
     assert.equal(lines[0]?.features.commands_named, 0.2);
-    assert.match(run.stderr, /1 of 3 signals exported\navap export: marked 1 signals as used for training\n$/);
+    assert.match(run.stderr, /1 of 3 signals exported\navap export: marked 1 signals as used for training \(batch [0-9a-f-]{36}\)\n$/);
     const unused = await cli(['export', '--unused', file]);
     assert.deepEqual(unused.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id), ['s2', 's3']);
     const record = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { record: string; label?: string }).pop();
     assert.deepEqual([record?.record, record?.label], ['training', 'v1']);
+  });
+
+  it('--mark --batch ID: the exported lines and the store carry the training batch; every line has its reward', async () => {
+    const run = await cli(['export', '--feedback', 'down', '--mark', '--batch', 'rl-2026-11-23', file]);
+    assert.equal(run.code, 0, run.stderr);
+    const [line] = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual([line?.id, line?.used_for_training, line?.training_batch_id], ['s2', true, 'rl-2026-11-23']);
+    // s2: judge composite 0.2, thumbs down 0 → (0.3 · 0.2 + 0.4 · 0) / 0.7.
+    assert.deepEqual([line?.reward_version, line?.computed_reward, line?.reward_components], [1, 0.0857, { automated: 0.2, human_feedback: 0, outcome: null }]);
+    assert.match(run.stderr, /marked 1 signals as used for training \(batch rl-2026-11-23\)\n$/);
+
+    const all = await cli(['export', file]);
+    const folded = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; training_batch_id: string | null; computed_reward: number | null; feedback: { score: number } | null });
+    assert.deepEqual(folded.map((s) => [s.id, s.training_batch_id, s.computed_reward]), [['s1', null, 0.9], ['s2', 'rl-2026-11-23', 0.0857], ['s3', null, null]]);
+    assert.equal(folded[1]?.feedback?.score, 0, 'human feedback stored as a score as well as a label');
+  });
+
+  it('--batch goes with --mark and must be a single word', async () => {
+    const alone = await cli(['export', '--batch', 'b1', file]);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--batch goes with --mark/);
+    const spaced = await cli(['export', '--mark', '--batch', 'two words', file]);
+    assert.equal(spaced.code, 2);
+    assert.match(spaced.stderr, /--batch must be 1 to 200 characters without spaces/);
   });
 
   it('reports skipped and torn lines', async () => {

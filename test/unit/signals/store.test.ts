@@ -49,12 +49,50 @@ describe('training signals: the append-only store', () => {
     assert.equal(signal?.id, 'gen-1');
     assert.equal(signal?.schema_version, 1);
     assert.equal(signal?.created_at, '2026-01-01T00:00:01.000Z');
-    assert.deepEqual(signal?.feedback, { thumbs: 'up', at: '2026-01-01T00:00:03.000Z', source: 'editor', comment: 'fixed it' }, 'the last thumbs wins');
+    assert.deepEqual(signal?.feedback, { thumbs: 'up', score: 1, at: '2026-01-01T00:00:03.000Z', source: 'editor', comment: 'fixed it' }, 'the last thumbs wins');
     assert.deepEqual(signal?.outcome, { outcome: 'edited', at: '2026-01-01T00:00:04.000Z', source: 'editor', final_code: 'addVar(a, 2)' });
     assert.equal(signal?.used_for_training, true);
+    assert.equal(signal?.training_batch_id, null, 'marked without a batch id');
     assert.equal(signal?.updated_at, '2026-01-01T00:00:05.000Z');
+    // The reward of the folded facts: parser valid 1 (automated), thumbs up 1, edited 0.5 → (0.3 + 0.4 + 0.15) / 1.
+    assert.deepEqual([signal?.reward_version, signal?.reward_components, signal?.computed_reward, signal?.reward_computed_at],
+      [1, { automated: 1, human_feedback: 1, outcome: 0.5 }, 0.85, '2026-01-01T00:00:04.000Z']);
     assert.deepEqual(read.value.skipped, []);
     assert.equal(read.value.tornTail, false);
+  });
+
+  it('stores human feedback as a score as well as a label, and the training batch of a mark', async () => {
+    const store = new SignalStore(file, { now });
+    await store.recordSignal(newSignal({ id: 'g', automated: { score: null, history: [], failure: null, parser: ['invalid', 'invalid'] } }));
+    await store.recordFeedback('g', 'down', 'rest');
+    await store.markUsedForTraining(['g'], 'ds', 'batch-1');
+    await store.markUsedForTraining(['g'], undefined, 'batch-2');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual([lines[1]?.thumbs, lines[1]?.score], ['down', 0]);
+    assert.deepEqual([lines[2]?.batch_id, lines[3]?.batch_id], ['batch-1', 'batch-2']);
+    const read = await store.read();
+    assert.ok(read.ok);
+    const [signal] = read.ok ? read.value.signals : [];
+    assert.deepEqual(signal?.feedback?.score, 0);
+    assert.equal(signal?.training_batch_id, 'batch-2', 'the last batch it went into');
+    assert.deepEqual([signal?.reward_components, signal?.computed_reward], [{ automated: 0, human_feedback: 0, outcome: null }, 0]);
+  });
+
+  it('reads a store written before rewards, feedback scores and batch ids existed', () => {
+    const old = [
+      { record: 'signal', schema_version: 1, id: 'old', created_at: '2025-06-01T00:00:00.000Z', ...newSignal({ automated: { score: { validator: 'llm-judge', composite: 0.5, threshold: 0.6, passed: false, dimensions: {} }, history: [], failure: null, parser: [] } }) },
+      { record: 'feedback', schema_version: 1, signal_id: 'old', at: '2025-06-02T00:00:00.000Z', thumbs: 'up', source: 'editor' },
+      { record: 'training', schema_version: 1, at: '2025-06-03T00:00:00.000Z', signal_ids: ['old'], label: 'v0' },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const report = parseSignals(old);
+    assert.deepEqual(report.skipped, []);
+    const [signal] = report.signals;
+    assert.deepEqual(signal?.feedback, { thumbs: 'up', score: 1, at: '2025-06-02T00:00:00.000Z', source: 'editor' }, 'the score is derived from the thumbs');
+    assert.equal(signal?.used_for_training, true);
+    assert.equal(signal?.training_batch_id, null);
+    // (0.3 · 0.5 + 0.4 · 1) / 0.7
+    assert.equal(signal?.computed_reward, 0.7857);
+    assert.equal(signal?.reward_computed_at, '2025-06-02T00:00:00.000Z');
   });
 
   it('never rewrites: each fact is one more line', async () => {
@@ -190,8 +228,8 @@ describe('training signals: selection for export', () => {
   } as TrainingSignal);
   const score = (composite: number) => ({ score: { validator: 'llm-judge', composite, threshold: 0.6, passed: composite >= 0.6, dimensions: {} }, history: [], failure: null, parser: [] });
   const signals = [
-    base('a', { feedback: { thumbs: 'up', at: 't', source: 'editor' }, automated: score(0.9) }),
-    base('b', { feedback: { thumbs: 'down', at: 't', source: 'editor' }, automated: score(0.3), signal_type: 'retrieval' }),
+    base('a', { feedback: { thumbs: 'up', score: 1, at: 't', source: 'editor' }, automated: score(0.9) }),
+    base('b', { feedback: { thumbs: 'down', score: 0, at: 't', source: 'editor' }, automated: score(0.3), signal_type: 'retrieval' }),
     base('c', { used_for_training: true, outcome: { outcome: 'accepted', at: 't', source: 'editor' } }),
     base('d', { created_at: '2025-12-01T00:00:00.000Z' }),
   ];
