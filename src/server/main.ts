@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node dist/parser-server.js [--host 127.0.0.1] [--port 50051] [--tls-cert F --tls-key F [--tls-client-ca F]]
- *  [--max-source-bytes N]` — serves the AVAP parser over gRPC. The first stdout
+ *  [--max-source-bytes N] [--workers N]` — serves the AVAP parser over gRPC. The first stdout
  * line is `listening on HOST:PORT`; logs go to stderr; SIGTERM/SIGINT drain
  * in-flight calls and exit 0.
  */
@@ -9,11 +9,13 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PARSER_VERSION } from '../parser';
 import { startParserServer, type TlsFiles } from './parserService';
+import { defaultWorkerCount } from './workerPool';
 
 const USAGE = `Usage: node dist/parser-server.js [--host 127.0.0.1] [--port 50051]
        [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--max-source-bytes N]
-       [--max-message-bytes N] [--grace-ms N]
-  --port 0 picks a free port. The first line on stdout is "listening on HOST:PORT".`;
+       [--max-message-bytes N] [--grace-ms N] [--workers N]
+  --port 0 picks a free port. The first line on stdout is "listening on HOST:PORT".
+  --workers N  parser threads (default $AVAP_PARSER_WORKERS, else one per core: ${defaultWorkerCount()} here).`;
 
 function fail(message: string): never {
   process.stderr.write(`parser-server: ${message}\n${USAGE}\n`);
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
         'max-source-bytes': { type: 'string' },
         'max-message-bytes': { type: 'string' },
         'grace-ms': { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -65,13 +68,16 @@ async function main(): Promise<void> {
   const port = positiveInt('port', values.port) ?? 50051;
   if (port > 65535) fail(`--port must be at most 65535, got ${port}`);
   const log = (line: string) => process.stderr.write(`[parser-server] ${line}\n`);
+  const workers = positiveInt('workers', values.workers ?? (process.env.AVAP_PARSER_WORKERS?.trim() || undefined), defaultWorkerCount()) ?? 1;
+  if (workers < 1) fail('--workers must be at least 1');
   const server = await startParserServer(values.host ?? '127.0.0.1', port, {
     maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
     maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
+    workers,
     log,
   }, readTls(values)).catch((err: Error) => fail(`cannot listen on ${values.host}:${port}: ${err.message}`));
   process.stdout.write(`listening on ${server.address}\n`);
-  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${values['tls-cert'] ? ' over TLS' : ''}`);
+  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${values['tls-cert'] ? ' over TLS' : ''} with ${server.workers} parser worker${server.workers === 1 ? '' : 's'}`);
 
   const graceMs = positiveInt('grace-ms', values['grace-ms'], 10_000);
   const stop = (signal: string) => {
