@@ -13,8 +13,8 @@ import { renderTrace } from '../../parser/render';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
-  --parser-url URL      parser service (host:port, grpc://…, grpcs://…); default $AVAP_PARSER_URL,
-                        else the bundled parser service on a free loopback port
+  --parser-url URL      parser service (host:port, grpc://…, grpcs://…, a list a:1,b:2 or dns:///name:port,
+                        balanced round-robin); default $AVAP_PARSER_URL, else the bundled service
   --parser-timeout MS   deadline per parser call; 0 disables validation (default $AVAP_PARSER_TIMEOUT, else 2000)
   --ollama-url URL      Ollama server (default $OLLAMA_HOST, else http://127.0.0.1:11434)
   --model NAME          main model (default $OLLAMA_MODEL_NAME, else qwen3:1.7b)

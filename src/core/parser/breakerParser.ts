@@ -3,8 +3,9 @@
  * a cockatiel circuit breaker.
  *
  * - CLOSED → OPEN after `threshold` consecutive transport/deadline failures.
- *   A verdict (VALID or INVALID), a size refusal and a caller's cancellation
- *   are not failures.
+ *   A verdict (VALID or INVALID), a size refusal, an overloaded answer (the
+ *   service is up, just busy: `overloaded`, no verdict for that call) and a
+ *   caller's cancellation are not failures.
  * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
  * - After `cooldownMs` (measured on the injected clock) the next request first
  *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
@@ -202,6 +203,9 @@ export class BreakerParser implements ParserPort {
     }
     if (result.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
     if (result.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: result.message };
+    if (result.kind === 'overloaded') {
+      return { kind: 'unavailable', reason: 'overloaded', detail: result.message, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
+    }
     throw new TransportFailure(result);
   }
 }
