@@ -11,6 +11,11 @@
  * - **Never compute for nobody.** A queued call whose deadline has passed, or
  *   whose caller went away, is dropped when it reaches the head of the queue
  *   (or as soon as a later admission sweeps it out): it is never parsed.
+ * - **Refuse in time, not too late.** A queued call that could no longer
+ *   finish before its deadline — with a reserve of a quarter of the time it
+ *   arrived with, so the answer reaches the caller before its own timer
+ *   fires — is answered `overloaded` then (a timer watches the queue), not
+ *   left to time out: the caller learns "busy", not "down".
  * - **Small first.** Sources up to `smallBytes` (default 16 KiB — an editor's
  *   document, a generated answer) wait in their own lane, served before the
  *   bulk lane, so a burst of large files does not hold up the next keystroke.
@@ -59,12 +64,16 @@ export interface SchedulerOptions {
   maxQueuedBytes?: number;
   /** Estimated finish × safety must fit in the time left. Default 2. */
   safety?: number;
-  /** Throughput assumed before the first measurement, in bytes per ms. Default 4096 (4 MB/s, well below the parser's). */
+  /** Throughput assumed before the first measurement, in bytes per ms. Default 1000 (1 MB/s, far below the parser's: a cold start admits little until measured). */
   priorBytesPerMs?: number;
   /** The per-call cost that does not depend on size, expressed in bytes. Default 4096. */
   fixedCostBytes?: number;
   /** Weight of each new measurement in the estimate. Default 0.2. */
   smoothing?: number;
+  /** Share of the time a call arrived with that is kept in reserve for its answer to travel back. Default 0.25. */
+  reserve?: number;
+  /** Schedules the check for queued calls that can no longer finish in time (tests pass a manual one). */
+  setTimer?: (run: () => void, ms: number) => { cancel(): void };
 }
 
 export interface SchedulerStats {
@@ -76,6 +85,8 @@ export interface SchedulerStats {
   cancelled: number;
   /** Calls refused at admission. */
   refused: number;
+  /** Queued calls answered `overloaded` because they could no longer finish in time: never parsed. */
+  shed: number;
   queued: number;
   queuedBytes: number;
   running: number;
@@ -116,9 +127,19 @@ interface Queued {
   job: ParseJob;
   cost: number;
   small: boolean;
+  /** Time kept for the answer to travel back. */
+  reserveMs: number;
   settle: (outcome: JobOutcome) => void;
   done: boolean;
 }
+
+type DropReason = 'expired' | 'cancelled' | 'shed';
+
+const realTimer = (run: () => void, ms: number) => {
+  const handle = setTimeout(run, ms);
+  handle.unref?.();
+  return { cancel: () => clearTimeout(handle) };
+};
 
 interface Slot {
   executor: ParseExecutor;
@@ -130,12 +151,15 @@ export class ParseScheduler {
   private readonly smallBytes: number;
   private readonly maxQueuedBytes: number;
   private readonly safety: number;
+  private readonly reserve: number;
+  private readonly setTimer: NonNullable<SchedulerOptions['setTimer']>;
+  private lateCheck: { at: number; handle: { cancel(): void } } | undefined;
   private readonly estimate: ThroughputEstimate;
   private readonly slots: Slot[];
   private readonly smallLane: Queued[] = [];
   private readonly bulkLane: Queued[] = [];
   private queuedBytes = 0;
-  private readonly counters = { computed: 0, expired: 0, cancelled: 0, refused: 0 };
+  private readonly counters = { computed: 0, expired: 0, cancelled: 0, refused: 0, shed: 0 };
 
   constructor(executors: readonly ParseExecutor[], options: SchedulerOptions = {}) {
     if (executors.length === 0) throw new Error('the parser scheduler needs at least one executor');
@@ -143,7 +167,9 @@ export class ParseScheduler {
     this.smallBytes = options.smallBytes ?? 16 * 1024;
     this.maxQueuedBytes = options.maxQueuedBytes ?? 256 * 1024 * 1024;
     this.safety = options.safety ?? 2;
-    this.estimate = new ThroughputEstimate(options.priorBytesPerMs ?? 4096, options.fixedCostBytes ?? 4096, options.smoothing ?? 0.2);
+    this.reserve = options.reserve ?? 0.25;
+    this.setTimer = options.setTimer ?? realTimer;
+    this.estimate = new ThroughputEstimate(options.priorBytesPerMs ?? 1000, options.fixedCostBytes ?? 4096, options.smoothing ?? 0.2);
     this.slots = executors.map((executor) => ({ executor }));
   }
 
@@ -205,10 +231,12 @@ export class ParseScheduler {
       return { outcome, cancel: () => undefined };
     }
     const small = job.bytes <= this.smallBytes;
-    const entry: Queued = { job, cost: this.estimate.cost(job.bytes), small, settle, done: false };
+    const reserveMs = job.deadline === Infinity ? 0 : (job.deadline - now) * this.reserve;
+    const entry: Queued = { job, cost: this.estimate.cost(job.bytes), small, reserveMs, settle, done: false };
     (small ? this.smallLane : this.bulkLane).push(entry);
     this.queuedBytes += job.bytes;
     this.pump();
+    this.watchLate();
     return {
       outcome,
       cancel: () => {
@@ -233,7 +261,7 @@ export class ParseScheduler {
     return true;
   }
 
-  /** Drops queued calls whose deadline passed or whose caller left, so they stop counting as work ahead. */
+  /** Drops queued calls that nobody waits for or that can no longer finish in time, so they stop counting as work ahead. */
   private sweep(now: number): void {
     for (const lane of [this.smallLane, this.bulkLane]) {
       for (let i = lane.length - 1; i >= 0; i -= 1) {
@@ -242,16 +270,47 @@ export class ParseScheduler {
         if (!dropped) continue;
         lane.splice(i, 1);
         this.queuedBytes -= entry.job.bytes;
-        this.counters[dropped] += 1;
-        this.finish(entry, { kind: dropped });
+        this.drop(entry, dropped);
       }
     }
   }
 
-  private dropReason(entry: Queued, now: number): 'expired' | 'cancelled' | undefined {
+  /** The last moment a queued call can start and still answer before its deadline, with its reserve. */
+  private latestStart(entry: Queued): number {
+    return entry.job.deadline - entry.reserveMs - this.estimate.cost(entry.job.bytes);
+  }
+
+  private dropReason(entry: Queued, now: number): DropReason | undefined {
     if (entry.job.cancelled?.()) return 'cancelled';
     if (entry.job.deadline <= now) return 'expired';
+    if (now > this.latestStart(entry)) return 'shed';
     return undefined;
+  }
+
+  private drop(entry: Queued, reason: DropReason): void {
+    this.counters[reason] += 1;
+    if (reason !== 'shed') {
+      this.finish(entry, { kind: reason });
+      return;
+    }
+    const waitMs = Math.ceil(this.estimateMs(entry.job.bytes));
+    this.finish(entry, { kind: 'overloaded', estimatedMs: waitMs, reason: `waited in the queue too long to finish before its deadline (~${waitMs} ms of work ahead now)` });
+  }
+
+  /** Arms one timer for the earliest moment a queued call stops being able to finish in time. */
+  private watchLate(): void {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const lane of [this.smallLane, this.bulkLane]) for (const entry of lane) earliest = Math.min(earliest, this.latestStart(entry));
+    if (this.lateCheck && this.lateCheck.at <= earliest) return;
+    this.lateCheck?.handle.cancel();
+    this.lateCheck = undefined;
+    if (earliest === Number.POSITIVE_INFINITY) return;
+    const handle = this.setTimer(() => {
+      this.lateCheck = undefined;
+      this.sweep(this.clock.now());
+      this.watchLate();
+    }, Math.max(0, Math.ceil(earliest - this.clock.now()) + 1));
+    this.lateCheck = { at: earliest, handle };
   }
 
   private next(): Queued | undefined {
@@ -267,8 +326,7 @@ export class ParseScheduler {
       while (entry) {
         const dropped = this.dropReason(entry, this.clock.now());
         if (!dropped) break;
-        this.counters[dropped] += 1;
-        this.finish(entry, { kind: dropped });
+        this.drop(entry, dropped);
         entry = this.next();
       }
       if (!entry) break;

@@ -46,6 +46,8 @@ export interface WorkerPoolOptions {
   script?: string;
   /** The parser's size limit, handed to each thread. */
   maxBytes: number;
+  /** Nice value each thread gives itself (0: normal priority). Default 10. */
+  niceness?: number;
   log?: (line: string) => void;
 }
 
@@ -60,7 +62,7 @@ class ThreadExecutor implements ParseExecutor {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(this.options.script, { workerData: { maxBytes: this.options.maxBytes } });
+    const worker = new Worker(this.options.script, { workerData: { maxBytes: this.options.maxBytes, niceness: this.options.niceness ?? 10 } });
     worker.on('message', (reply: WorkerReply) => {
       const current = this.current;
       if (!current || current.id !== reply.id) return;

@@ -66,8 +66,8 @@ export class AdmissionParser implements ParserPort {
   private readonly clock: Clock;
   private readonly setTimer: NonNullable<AdmissionOptions['setTimer']>;
   private retryTimer: { cancel(): void } | undefined;
-  /** Calls sent before this moment belong to a round that has already halved the limit. */
-  private lastDecreaseAt = Number.NEGATIVE_INFINITY;
+  /** Counts decreases; a call sent before the latest one belongs to a round that has already halved the limit. */
+  private round = 0;
 
   constructor(private readonly inner: ParserPort & { readonly parserVersion?: string }, options: AdmissionOptions = {}) {
     this.limitValue = Math.max(1, options.initialLimit ?? 16);
@@ -153,7 +153,7 @@ export class AdmissionParser implements ParserPort {
   }
 
   private async send(entry: Waiting): Promise<void> {
-    const sentAt = this.clock.now();
+    const round = this.round;
     this.inFlight += 1;
     let outcome: ParserOutcome;
     try {
@@ -163,7 +163,7 @@ export class AdmissionParser implements ParserPort {
     }
     this.inFlight -= 1;
     if (outcome.kind === 'unavailable' && outcome.reason === 'overloaded') {
-      this.congestion(sentAt);
+      this.congestion(round);
       if (!entry.signal?.aborted && this.clock.now() - entry.enqueuedAt < this.maxWaitMs) {
         entry.lastOverload = outcome;
         this.lane(entry).unshift(entry);
@@ -172,7 +172,7 @@ export class AdmissionParser implements ParserPort {
         return;
       }
     } else if (outcome.kind === 'unavailable' && outcome.reason === 'timeout') {
-      this.congestion(sentAt);
+      this.congestion(round);
     } else if (outcome.kind === 'validated') {
       this.grow();
     }
@@ -181,11 +181,11 @@ export class AdmissionParser implements ParserPort {
   }
 
   /** Halves the limit once per round: answers to calls sent before the last decrease do not count again. */
-  private congestion(sentAt: number): void {
-    if (sentAt < this.lastDecreaseAt) return;
+  private congestion(round: number): void {
+    if (round !== this.round) return;
     this.limitValue = Math.max(1, Math.floor(this.limitValue / 2));
     this.threshold = this.limitValue;
-    this.lastDecreaseAt = this.clock.now();
+    this.round += 1;
   }
 
   private grow(): void {

@@ -9,7 +9,10 @@
  * the same deadline; round-robin hands it to another endpoint, so one
  * replica dying does not cost a verdict while another serves.
  */
+import * as grpc from '@grpc/grpc-js';
+import { healthClientConstructor } from '../../protocol/health';
 import { callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult } from '../../protocol/parserClient';
+import { PARSER_SERVICE_NAME } from '../../protocol/parserProto';
 import type { ParserTransport } from './transport';
 
 export type GrpcTransportResult = { ok: true; transport: ParserTransport; address: string } | { ok: false; error: string };
@@ -62,6 +65,16 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       reconnect() {
         client.close();
         client = connect();
+      },
+      alive(timeoutMs) {
+        // Over the same channel (and so the same balancing) as the calls themselves.
+        const Health = healthClientConstructor();
+        const health = new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
+        return new Promise<boolean>((resolve) => {
+          health.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
+            resolve(!err && response?.status === 'SERVING');
+          });
+        });
       },
       close: () => client.close(),
     },

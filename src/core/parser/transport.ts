@@ -19,6 +19,12 @@ export interface ParserTransport {
    * channel's own reconnect backoff.
    */
   reconnect?(): void;
+  /**
+   * Asks the service whether it is up (the standard health check) without a
+   * verdict: true when it answers SERVING within `timeoutMs`. The breaker
+   * asks after a failure, to tell a busy service from a dead one.
+   */
+  alive?(timeoutMs: number): Promise<boolean>;
   /** Releases the channel. */
   close(): void;
 }

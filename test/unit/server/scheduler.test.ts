@@ -97,6 +97,32 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
     assert.deepEqual(worker.parsed, ['addVar(a, 1)\n', 'addVar(c, 1)\n']);
   });
 
+  it('answers `overloaded` for a queued call that can no longer finish in time, before its deadline, without parsing it', async () => {
+    const clock = new FakeClock();
+    const timers: { run: () => void; ms: number }[] = [];
+    const setTimer = (run: () => void, ms: number) => {
+      const entry = { run, ms };
+      timers.push(entry);
+      return { cancel: () => timers.splice(timers.indexOf(entry), 1) };
+    };
+    const worker = new HeldExecutor();
+    // 100 bytes per ms, no fixed cost: a 10 000-byte source costs 100 ms. Deadline 1000 ms → reserve 250 ms.
+    const scheduler = new ParseScheduler([worker], { clock, priorBytesPerMs: 100, fixedCostBytes: 0, setTimer });
+    scheduler.submit(job(sized(10_000, 'running'), clock.now() + 1000));
+    const waiting = scheduler.submit(job(sized(10_000, 'waiting'), clock.now() + 1000));
+    // It must start by 1000 − 250 − 100 = 650 ms; the timer is set for just after.
+    assert.deepEqual(timers.map((t) => t.ms), [651]);
+    clock.current += 651;
+    timers.shift()?.run();
+    const outcome = await waiting.outcome;
+    assert.equal(outcome.kind, 'overloaded');
+    assert.match(outcome.kind === 'overloaded' ? outcome.reason : '', /waited in the queue too long to finish before its deadline/);
+    assert.equal(scheduler.stats().shed, 1);
+    worker.finish();
+    await settle();
+    assert.equal(worker.parsed.length, 1, 'the shed call was never parsed');
+  });
+
   it('drops a queued call whose caller went away, by cancel() or by the call reporting it', async () => {
     const worker = new HeldExecutor();
     const scheduler = new ParseScheduler([worker]);
