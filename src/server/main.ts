@@ -13,9 +13,11 @@ import { defaultWorkerCount } from './workerPool';
 
 const USAGE = `Usage: node dist/parser-server.js [--host 127.0.0.1] [--port 50051]
        [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--max-source-bytes N]
-       [--max-message-bytes N] [--grace-ms N] [--workers N]
+       [--max-message-bytes N] [--grace-ms N] [--workers N] [--max-connection-age-ms N]
   --port 0 picks a free port. The first line on stdout is "listening on HOST:PORT".
-  --workers N  parser threads (default $AVAP_PARSER_WORKERS, else one per core: ${defaultWorkerCount()} here).`;
+  --workers N  parser threads (default $AVAP_PARSER_WORKERS, else one per core: ${defaultWorkerCount()} here).
+  --max-connection-age-ms N  close client connections after N ms (in-flight calls finish), so
+               clients balancing over dns:///… re-resolve and find new replicas (default: never).`;
 
 function fail(message: string): never {
   process.stderr.write(`parser-server: ${message}\n${USAGE}\n`);
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
         'max-message-bytes': { type: 'string' },
         'grace-ms': { type: 'string' },
         workers: { type: 'string' },
+        'max-connection-age-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
     maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
     maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
     workers,
+    maxConnectionAgeMs: positiveInt('max-connection-age-ms', values['max-connection-age-ms']),
     log,
   }, readTls(values)).catch((err: Error) => fail(`cannot listen on ${values.host}:${port}: ${err.message}`));
   process.stdout.write(`listening on ${server.address}\n`);

@@ -41,6 +41,12 @@ export interface ParserServerOptions {
   workerScript?: string;
   /** Admission and queue tuning (tests). */
   scheduler?: SchedulerOptions;
+  /**
+   * Closes each client connection (GOAWAY, in-flight calls finish) after this
+   * long, so clients balancing over `dns:///…` re-resolve and find replicas
+   * added since. Default: never.
+   */
+  maxConnectionAgeMs?: number;
 }
 
 export interface TlsFiles {
@@ -143,6 +149,7 @@ export async function startParserServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': Math.max(maxMessageBytes, 4 * 1024 * 1024),
+    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
   });
   const workers = Math.max(1, options.workers ?? defaultWorkerCount());
   const pool = startWorkerPool({ size: workers, maxBytes: maxSourceBytes, log, ...(options.workerScript ? { script: options.workerScript } : {}) });

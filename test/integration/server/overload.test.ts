@@ -40,7 +40,7 @@ describe('parser service under overload (real process)', function () {
     const client = createParserClient(parsed.target);
     try {
       const source = bigProgram(900 * 1024);
-      const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => callValidate(client, source, `big${i}.avap`, { timeoutMs: 2000 })));
+      const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => callValidate(client, source, `big${i}.avap`, { timeoutMs: 5000 })));
       const overloaded = calls.filter((c) => !c.ok && c.kind === 'overloaded');
       assert.ok(overloaded.length > 0, 'some calls were refused as overloaded');
       for (const call of overloaded) {
