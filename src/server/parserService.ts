@@ -21,7 +21,7 @@ import {
   type WireValidateRequest,
   type WireValidateResponse,
 } from '../protocol/parserProto';
-import { ParseScheduler, type SchedulerOptions, type SchedulerStats } from './scheduler';
+import { ParseScheduler, type SchedulerOptions } from './scheduler';
 import { defaultWorkerCount, startWorkerPool } from './workerPool';
 
 export interface ParserServerOptions {
@@ -62,8 +62,6 @@ export interface ParserServer {
   readonly port: number;
   /** Worker threads parsing. */
   readonly workers: number;
-  /** Counters of the queue: computed, dropped (expired, cancelled), refused. */
-  stats(): SchedulerStats;
   /**
    * Stops accepting calls, marks health NOT_SERVING, lets in-flight calls
    * finish, and forces the rest closed after `graceMs`.
@@ -174,7 +172,6 @@ export async function startParserServer(
     address: formatAddress(host, boundPort),
     port: boundPort,
     workers,
-    stats: () => scheduler.stats(),
     shutdown(graceMs = 10_000) {
       stopping ??= new Promise<void>((resolve) => {
         health.setStatus('', 'NOT_SERVING');

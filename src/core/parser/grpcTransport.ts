@@ -10,7 +10,7 @@
  * replica dying does not cost a verdict while another serves.
  */
 import * as grpc from '@grpc/grpc-js';
-import { healthClientConstructor } from '../../protocol/health';
+import { healthClientConstructor, type HealthClient } from '../../protocol/health';
 import { callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult } from '../../protocol/parserClient';
 import { PARSER_SERVICE_NAME } from '../../protocol/parserProto';
 import type { ParserTransport } from './transport';
@@ -40,6 +40,8 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
     'grpc.max_reconnect_backoff_ms': 2000,
   }, options.healthCheck ?? DEFAULT_HEALTH_CHECK);
   let client = connect();
+  // A health client riding on the same channel (closing it would close that channel: it is dropped, never closed).
+  let health: HealthClient | undefined;
   const once = async (source: string, filename: string, call: { timeoutMs: number; signal?: AbortSignal }) => {
     const result = await callValidate(client, source, filename, call);
     options.onAnswer?.(result.peer, result);
@@ -65,13 +67,15 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       reconnect() {
         client.close();
         client = connect();
+        health = undefined;
       },
       alive(timeoutMs) {
-        // Over the same channel (and so the same balancing) as the calls themselves.
+        // Over the same channel (so the same balancing and credentials) as the calls themselves.
         const Health = healthClientConstructor();
-        const health = new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
+        health ??= new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
+        const checker = health;
         return new Promise<boolean>((resolve) => {
-          health.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
+          checker.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
             resolve(!err && response?.status === 'SERVING');
           });
         });

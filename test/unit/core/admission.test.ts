@@ -69,6 +69,14 @@ const settle = async () => {
   for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** Answers every call in flight, and those the answers let go, until none is left. */
+async function answerAll(inner: HeldPort): Promise<void> {
+  while (inner.inFlight > 0) {
+    inner.answer();
+    await settle();
+  }
+}
+
 function setup(options: { initialLimit?: number; maxWaitMs?: number; smallChars?: number } = {}) {
   const inner = new HeldPort();
   const clock = new ManualClock();
@@ -90,10 +98,7 @@ describe('core/parser admission queue', () => {
     await settle();
     assert.equal(inner.inFlight, admission.load().limit, 'a completion refills the window (grown by one)');
     assert.equal(inner.sent.length, 4);
-    while (inner.inFlight > 0) {
-      inner.answer();
-      await settle();
-    }
+    await answerAll(inner);
     assert.deepEqual((await Promise.all(outcomes)).map((o) => o.kind), ['validated', 'validated', 'validated', 'validated']);
   });
 
@@ -109,10 +114,7 @@ describe('core/parser admission queue', () => {
     inner.answer();
     await settle();
     assert.equal(admission.load().limit, 5);
-    while (inner.inFlight > 0) {
-      inner.answer();
-      await settle();
-    }
+    await answerAll(inner);
     await Promise.all(all);
   });
 
@@ -129,10 +131,7 @@ describe('core/parser admission queue', () => {
     inner.answer();
     await settle();
     assert.equal(inner.sent[4], source('first'), 'the refused call is the next one sent');
-    while (inner.inFlight > 0) {
-      inner.answer();
-      await settle();
-    }
+    await answerAll(inner);
     const outcome = await first;
     assert.equal(outcome.kind, 'validated', 'the caller sees the verdict, not the overloaded answer');
     await Promise.all(rest);
@@ -145,10 +144,7 @@ describe('core/parser admission queue', () => {
     for (let i = 0; i < 4; i += 1) inner.answer('overloaded');
     await settle();
     assert.equal(admission.load().limit, 4);
-    while (inner.inFlight > 0) {
-      inner.answer();
-      await settle();
-    }
+    await answerAll(inner);
     await Promise.all(all);
   });
 
