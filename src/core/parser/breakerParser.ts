@@ -232,7 +232,7 @@ export class BreakerParser implements ParserPort {
   /** One health check at a time, shared by the failures that arrive while it runs. */
   private alive(): Promise<boolean> {
     if (!this.transport.alive) return Promise.resolve(false);
-    this.aliveCheck ??= this.transport.alive(this.options.timeoutMs).then((up) => {
+    this.aliveCheck ??= this.transport.alive(this.options.timeoutMs).catch(() => false).then((up) => {
       this.aliveCheck = undefined;
       if (up) this.answers += 1;
       return up;

@@ -75,9 +75,13 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
         health ??= new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
         const checker = health;
         return new Promise<boolean>((resolve) => {
-          checker.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
-            resolve(!err && response?.status === 'SERVING');
-          });
+          try {
+            checker.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
+              resolve(!err && response?.status === 'SERVING');
+            });
+          } catch {
+            resolve(false); // the channel is closed
+          }
         });
       },
       close: () => client.close(),
