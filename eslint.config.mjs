@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 /** Folders that make up the editor-free core: they must never import the editor API. */
 export const EDITOR_FREE = [
   'src/parser/**', 'src/protocol/**', 'src/server/**', 'src/core/**', 'src/cli/**', 'src/knowledge/**',
-  'src/quality/**', 'src/signals/**', 'src/rest/**', 'src/tools/**', 'src/eval/**', 'src/html/**',
+  'src/quality/**', 'src/signals/**', 'src/rest/**', 'src/tools/**', 'src/eval/**', 'src/html/**', 'src/jsonl/**', 'src/net/**',
 ];
 
 const NO_FOCUSED_TESTS = {

@@ -36,7 +36,13 @@
     const slot = answers.get(view.id);
     if (!slot) return;
     slot.body.innerHTML = view.html;
-    if (!view.final) return;
+    if (!view.final) {
+      // A draft: the parser has not judged it yet, so it never looks valid.
+      slot.answer.classList.add('draft');
+      if (view.draft) slot.meta.replaceChildren(el('div', 'status status-pending', `⋯ ${view.draft.label}`));
+      return;
+    }
+    slot.answer.classList.remove('draft');
     slot.answer.classList.remove('pending');
     cancel.disabled = true;
     slot.meta.replaceChildren();
@@ -51,6 +57,8 @@
       if (view.route.attempts > 1) parts.push(`${view.route.attempts} attempts`);
       if (view.route.relevanceRetry) parts.push('relevance retry');
       route.appendChild(el('span', '', parts.join(' · ')));
+      if (view.route.degraded) route.appendChild(el('div', 'degraded', `⚠ ${view.route.degraded}`));
+      for (const skipped of view.route.skippedRetries || []) route.appendChild(el('div', 'skipped', `retry skipped — ${skipped}`));
       if (view.route.sources.length > 0) {
         const list = el('ul', 'sources');
         for (const source of view.route.sources) list.appendChild(el('li', '', `${source.title} (${source.score})`));
@@ -90,6 +98,8 @@
       xssMarker: typeof window.__avapXss !== 'undefined',
       answers: answers.size,
       lastAnswerText: [...answers.values()].pop()?.body.textContent || '',
+      lastAnswerMeta: [...answers.values()].pop()?.meta.textContent || '',
+      lastAnswerDraft: Boolean([...answers.values()].pop()?.answer.classList.contains('draft')),
       links: [...document.querySelectorAll('a.avap-link')].map((a) => a.getAttribute('data-href')),
     };
   }

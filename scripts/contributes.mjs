@@ -58,7 +58,7 @@ export const contributes = {
       },
       'avap.parser.timeout': {
         type: 'number', default: 2, minimum: 0, maximum: 600, scope: 'window', order: 2,
-        markdownDescription: 'Deadline of one parser call, in seconds (env `AVAP_PARSER_TIMEOUT`). `0` disables validation: generated code is returned unvalidated.',
+        markdownDescription: 'Deadline of one parser call, in seconds, decimals allowed (env `AVAP_PARSER_TIMEOUT`, also in seconds — it was milliseconds before). `0` disables validation: answers with code are returned `PARSER_UNAVAILABLE` (unvalidated).',
       },
       'avap.parser.circuitBreaker.threshold': {
         type: 'integer', default: 3, minimum: 1, maximum: 100, scope: 'window', order: 3,
@@ -84,6 +84,10 @@ export const contributes = {
         type: 'string', default: 'qwen3-embedding:0.6b', scope: 'window', order: 13,
         markdownDescription: 'Embedding model for retrieval and cosine relevance (env `OLLAMA_EMBEDDING_MODEL`).',
       },
+      'avap.ollama.idleTimeout': {
+        type: 'number', default: 60, minimum: 0, maximum: 3600, scope: 'window', order: 14,
+        markdownDescription: 'Seconds a started answer may stay silent before it is aborted with an error (env `AVAP_LLM_IDLE_TIMEOUT`); `0` = no limit. The wait for the first byte (a cold model load) is separate (env `OLLAMA_TTFB_TIMEOUT`).',
+      },
       'avap.elasticsearch.url': {
         type: 'string', default: '', scope: 'machine-overridable', order: 20,
         markdownDescription: 'Elasticsearch URL of the AVAP knowledge index (env `AVAP_ES_URL`). Empty: the embedded index shipped with the extension. The API key is kept in the secret storage: run **AVAP: Set Elasticsearch API Key**.',
@@ -102,8 +106,9 @@ export const contributes = {
         markdownDescription: 'Cosine relevance: the context is relevant when the similarity reaches this value (env `AVAP_RELEVANCE_THRESHOLD`).',
       },
       'avap.generation.maxRetries': {
-        type: 'integer', default: 1, minimum: 0, maximum: 5, scope: 'window', order: 35,
-        markdownDescription: 'How many times invalid generated code goes back to the model with the parser\'s trace before it is returned as `INVALID_UNRESOLVED` (env `AVAP_MAX_RETRIES`).',
+        type: 'integer', default: 1, enum: [0, 1], scope: 'window', order: 35,
+        enumDescriptions: ['No retry of any kind: invalid code is returned `INVALID_UNRESOLVED` at once.', 'One retry cycle per request, used by whichever comes first: the relevance reformulation, the parser\'s trace or the judge\'s hint.'],
+        markdownDescription: 'The retry cycle of each request, `0` or `1` (env `AVAP_MAX_RETRIES`). With `1`, invalid code goes back to the model once with the parser\'s trace — unless the request already used its one retry (relevance reformulation or judge hint); a skipped retry is logged with its reason.',
       },
       'avap.generation.fewShotExamples': {
         type: 'integer', default: 5, minimum: 0, maximum: 20, scope: 'window', order: 36,

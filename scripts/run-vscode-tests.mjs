@@ -123,6 +123,8 @@ async function serveCaptures(page, bridgeDir, handled) {
           squigglyWarnings: count('.squiggly-warning'),
           codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
           statusItems,
+          notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
+            .filter(visible).map((el) => el.innerText.trim()),
         };
       }));
       response.dialogs = dialogs.length;

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 /** Entry point of `node dist/cli.js`: dispatches to a subcommand. */
 import { runCli } from './run';
+import { guardStdout } from './stdoutGuard';
+
+// Only the command writes to stdout; stray prints of dependencies go to stderr.
+const stdout = guardStdout();
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -8,7 +12,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  stdout: stdout.write,
   stderr: (text) => process.stderr.write(text),
   readStdin: async () => {
     const chunks: Buffer[] = [];

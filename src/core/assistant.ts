@@ -69,11 +69,19 @@ export interface Assistant {
 
 export type CreateAssistantResult = { ok: true; assistant: Assistant } | { ok: false; error: string };
 
-function loadShippedKnowledge(logger: Logger): KnowledgeSource | null {
+function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSource } | { ok: false; message: string } {
   const loaded = loadKnowledgeBase();
-  if (loaded.ok) return loaded.value;
-  logger.warn(`[ptvl] knowledge base not loaded (${loaded.error.message}) — answering without retrieval context`);
-  return null;
+  if (loaded.ok) return { ok: true, value: loaded.value };
+  logger.warn(`[ptvl] knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
+  return { ok: false, message: loaded.error.message };
+}
+
+/** Retrieval over a knowledge base that could not be loaded: every search fails, so answers are marked degraded. */
+export function unavailableRetrieval(name: string, message: string): RetrievalPort {
+  return {
+    name,
+    retrieve: async () => ({ ok: false, error: { code: 'retrieval-failed', message } }),
+  };
 }
 
 const emptyKnowledge: KnowledgeSource = { chunks: [], search: () => [], chunk: () => undefined };
@@ -105,7 +113,15 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
   const llm = deps.llm ?? createOllamaLlm(config.ollama);
   const embed: EmbedFn = (texts, signal) => llm.embed(config.ollama.embeddingModel, texts, signal);
 
-  const knowledge = deps.knowledge === undefined ? loadShippedKnowledge(logger) : deps.knowledge;
+  let knowledge: KnowledgeSource | null;
+  let knowledgeProblem: string | undefined;
+  if (deps.knowledge === undefined) {
+    const loaded = loadShippedKnowledge(logger);
+    knowledge = loaded.ok ? loaded.value : null;
+    if (!loaded.ok) knowledgeProblem = `the knowledge base could not be loaded (${loaded.message})`;
+  } else {
+    knowledge = deps.knowledge;
+  }
   let retrieval = deps.retrieval;
   if (!retrieval && config.retrieval.esUrl) {
     const client = deps.esClient ?? new Client({ node: config.retrieval.esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
@@ -114,6 +130,7 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
       client, index: config.retrieval.esIndex, embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger, label: config.retrieval.esUrl,
     });
   }
+  if (!retrieval && knowledgeProblem) retrieval = unavailableRetrieval('embedded (not loaded)', knowledgeProblem);
   retrieval ??= createEmbeddedRetrieval(knowledge ?? emptyKnowledge, { embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger });
 
   const relevance = deps.relevance ?? (config.relevance.mode === 'cosine'
@@ -142,11 +159,12 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
         const message = err instanceof Error ? err.message : String(err);
         logger.warn(`[ptvl] internal error: ${message}`);
         const result: PipelineResult = {
-          queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', validationStatus: '', attempts: [], sources: [],
+          queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
           relevanceRetry: false, generationId: 'internal-error', error: { code: 'llm-failed', message: `internal error: ${message}` },
         };
         try {
-          options.onMessage?.({ text: '', avap_code: '', is_final: true, validation_status: '' });
+          // A failed run claims nothing: no status.
+          options.onMessage?.({ text: '', avap_code: '', is_final: true });
         } catch {
           // ignore
         }

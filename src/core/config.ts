@@ -6,7 +6,7 @@
  * | field                         | env var                              | default                  |
  * |-------------------------------|--------------------------------------|--------------------------|
  * | parser.url                    | AVAP_PARSER_URL                      | (bundled service)        |
- * | parser.timeoutMs              | AVAP_PARSER_TIMEOUT (ms; `2s` ok)    | 2000 (0 = no validation) |
+ * | parser.timeoutMs              | AVAP_PARSER_TIMEOUT (s, decimals ok) | 2000 (0 = no validation) |
  * | parser.breakerThreshold       | PARSER_CB_THRESHOLD                  | 3                        |
  * | parser.breakerCooldownMs      | PARSER_CB_COOLDOWN (s; `500ms` ok)   | 30000                    |
  * | ollama.host                   | OLLAMA_HOST                          | http://127.0.0.1:11434   |
@@ -14,18 +14,22 @@
  * | ollama.conversationalModel    | OLLAMA_MODEL_NAME_CONVERSATIONAL     | qwen3:0.6b               |
  * | ollama.embeddingModel         | OLLAMA_EMBEDDING_MODEL               | qwen3-embedding:0.6b     |
  * | ollama.ttfbTimeoutMs          | OLLAMA_TTFB_TIMEOUT (ms)             | 120000                   |
+ * | ollama.idleTimeoutMs          | AVAP_LLM_IDLE_TIMEOUT (s)            | 60000 (0 = no limit)     |
  * | retrieval.esUrl               | AVAP_ES_URL                          | (embedded index)         |
  * | retrieval.esApiKey            | AVAP_ES_API_KEY                      | (none)                   |
  * | retrieval.esIndex             | AVAP_ES_INDEX                        | avap-knowledge-v1        |
  * | retrieval.mode                | AVAP_RETRIEVAL_MODE (hybrid|knn_only)| hybrid                   |
  * | relevance.mode                | AVAP_RELEVANCE_MODE (llm|cosine)     | llm                      |
  * | relevance.cosineThreshold     | AVAP_RELEVANCE_THRESHOLD             | 0.5                      |
- * | pipeline.maxRetries           | AVAP_MAX_RETRIES                     | 1                        |
+ * | pipeline.maxRetries           | AVAP_MAX_RETRIES (0 or 1)            | 1                        |
  * | telemetry.file                | AVAP_TELEMETRY_FILE                  | (none)                   |
  *
- * Unit conventions: AVAP_PARSER_TIMEOUT is milliseconds (as `validate`
- * uses it), PARSER_CB_COOLDOWN is seconds (the design's "30 s"); both also
- * accept an explicit `ms` or `s` suffix.
+ * Unit conventions: AVAP_PARSER_TIMEOUT, PARSER_CB_COOLDOWN and
+ * AVAP_LLM_IDLE_TIMEOUT are seconds, as the design writes them (`2`, `0.5`;
+ * an explicit `ms` or `s` suffix is also read). AVAP_PARSER_TIMEOUT was read
+ * as milliseconds before; a value above 600 s is refused with a hint, since it
+ * is almost certainly a leftover millisecond figure. AVAP_MAX_RETRIES is 0 or
+ * 1 (RC-08: one retry cycle per request at most).
  */
 
 export type RelevanceMode = 'llm' | 'cosine';
@@ -51,8 +55,10 @@ export interface OllamaConfig {
   seed: number;
   numCtx: number;
   keepAlive: string;
-  /** Time allowed until the first byte of a response; never cuts a stream that has started. */
+  /** Time allowed until the first byte of a response (a cold model load); the idle limit takes over after it. */
   ttfbTimeoutMs: number;
+  /** Once a response has started: the longest silence allowed between two pieces; 0 = no limit. */
+  idleTimeoutMs: number;
   /** Sent as Ollama's `think` flag (qwen3 thinks unless told not to). */
   think: boolean;
 }
@@ -76,7 +82,7 @@ export interface RelevanceConfig {
 }
 
 export interface PipelineConfig {
-  /** LLM retries per request after an INVALID verdict (the design's one). */
+  /** The request's retry cycle: 0 (no retry of any kind) or 1 (RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
   fewShotExamples: number;
@@ -106,6 +112,7 @@ export function defaultConfig(): AssistantConfig {
       numCtx: 8192,
       keepAlive: '10m',
       ttfbTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
       think: false,
     },
     retrieval: { esIndex: 'avap-knowledge-v1', topK: 8, rrfK: 60, mode: 'hybrid' },
@@ -141,6 +148,33 @@ export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): 
   return Math.round(unit === 's' ? value * 1000 : value);
 }
 
+/** The longest parser deadline accepted (the editor setting's maximum too). */
+export const MAX_PARSER_TIMEOUT_S = 600;
+
+/**
+ * AVAP_PARSER_TIMEOUT / --parser-timeout: seconds per parser call (`2`,
+ * `0.5`, or with an explicit `ms`/`s`), 0 disables validation. Returns ms.
+ */
+export function parseParserTimeout(name: string, raw: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must be a number of seconds (decimals allowed, 0 disables validation), like 2 or 0.5, got '${raw}'`);
+  const ms = parseDuration(name, raw, 's');
+  if (ms > MAX_PARSER_TIMEOUT_S * 1000) {
+    throw new ConfigError(`${name} is in seconds (it was read as milliseconds before): '${raw}' would wait ${Math.round(ms / 1000)} s per parser call; `
+      + `the limit is ${MAX_PARSER_TIMEOUT_S} s — write ${match[2] ? '2' : `${Number(match[1]) / 1000} (or ${match[1]}ms)`}`);
+  }
+  return ms;
+}
+
+/** AVAP_MAX_RETRIES: 0 or 1 (RC-08). */
+export function retryBudget(name: string, raw: string): number {
+  const value = raw.trim();
+  if (value !== '0' && value !== '1') {
+    throw new ConfigError(`${name} must be 0 or 1 (each request has at most one retry, whatever triggers it), got '${raw}'`);
+  }
+  return Number(value);
+}
+
 function positiveInteger(name: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got '${raw}'`);
@@ -173,7 +207,7 @@ export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
 export const ENV_VARS = [
   'AVAP_PARSER_URL', 'AVAP_PARSER_TIMEOUT', 'PARSER_CB_THRESHOLD', 'PARSER_CB_COOLDOWN',
   'OLLAMA_HOST', 'OLLAMA_MODEL_NAME', 'OLLAMA_MODEL_NAME_CONVERSATIONAL', 'OLLAMA_EMBEDDING_MODEL',
-  'OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
+  'OLLAMA_TTFB_TIMEOUT', 'AVAP_LLM_IDLE_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
   'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_FEW_SHOT_K', 'AVAP_TELEMETRY_FILE',
 ] as const;
 
@@ -194,7 +228,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
   return mergeConfig(base, {
     parser: {
       url: get('AVAP_PARSER_URL'),
-      timeoutMs: num('AVAP_PARSER_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')),
+      timeoutMs: num('AVAP_PARSER_TIMEOUT', parseParserTimeout),
       breakerThreshold: num('PARSER_CB_THRESHOLD', positiveInteger),
       breakerCooldownMs: num('PARSER_CB_COOLDOWN', (n, r) => parseDuration(n, r, 's')),
     },
@@ -204,6 +238,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
       conversationalModel: get('OLLAMA_MODEL_NAME_CONVERSATIONAL'),
       embeddingModel: get('OLLAMA_EMBEDDING_MODEL'),
       ttfbTimeoutMs: num('OLLAMA_TTFB_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')),
+      idleTimeoutMs: num('AVAP_LLM_IDLE_TIMEOUT', (n, r) => parseDuration(n, r, 's')),
     },
     retrieval: {
       esUrl: get('AVAP_ES_URL'),
@@ -215,7 +250,7 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
       mode: num('AVAP_RELEVANCE_MODE', parseRelevanceMode),
       cosineThreshold: num('AVAP_RELEVANCE_THRESHOLD', ratio),
     },
-    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', nonNegativeInteger), fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger) },
+    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', retryBudget), fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger) },
     telemetry: { file: get('AVAP_TELEMETRY_FILE') },
   });
 }

@@ -45,18 +45,38 @@ export interface ParserPort {
   onCircuitChange(listener: (snapshot: CircuitSnapshot) => void): () => void;
 }
 
-/** One message of the response stream; the last one has `is_final: true`. */
-export interface ResponseMessage {
+/**
+ * A draft: a streamed piece of an answer the parser has not judged yet. It
+ * carries no `validation_status` (it makes no validity claim) and no
+ * `avap_code`; a client shows it as *validating…* until the final message.
+ */
+export interface DraftMessage {
   text: string;
-  avap_code: string;
-  is_final: boolean;
-  validation_status: ValidationStatus;
+  /** Always empty: code is only handed over in the final message, after the verdict. */
+  avap_code: '';
+  is_final: false;
+  draft: true;
   /**
    * Extension: which generation attempt a streamed piece belongs to (1, or 2
    * for the retry). A client showing the stream starts afresh when it grows.
    */
   attempt?: number;
 }
+
+/**
+ * The final message. `validation_status` is the run's earned verdict on the
+ * code it hands over; it is absent when the run failed or was cancelled
+ * before a verdict (no validity claim; the caller reports the error).
+ */
+export interface FinalMessage {
+  text: string;
+  avap_code: string;
+  is_final: true;
+  validation_status?: ValidationStatus;
+}
+
+/** One message of the response stream: drafts, then exactly one final message. */
+export type ResponseMessage = DraftMessage | FinalMessage;
 
 export interface PipelineRequest {
   query: string;
@@ -97,19 +117,61 @@ export interface AttemptRecord {
   responseTrace?: TraceEntry[];
 }
 
+/** What may trigger the one retry cycle of a request (RC-08). */
+export type RetryTrigger = 'relevance' | 'parser-trace' | 'judge-hint';
+
+/** A retry that was due but not made: the budget is 0, or the request already used its cycle. */
+export interface RetrySkip {
+  trigger: RetryTrigger;
+  reason: 'retries-disabled' | 'cycle-used';
+  /** With `cycle-used`: what used it. */
+  usedBy?: RetryTrigger;
+}
+
+/** The request's retry cycle: at most one, whatever triggers it. */
+export interface RetryCycle {
+  /** 0 or 1. */
+  limit: 0 | 1;
+  /** What used the cycle, once used. */
+  usedBy?: RetryTrigger;
+  skipped: RetrySkip[];
+}
+
+/** Whether the answer had the documentation context it asked for. */
+export interface RetrievalState {
+  /** `degraded`: retrieval failed and the answer was generated without documentation context. */
+  status: 'ok' | 'degraded';
+  reason?: string;
+}
+
+export type PipelineErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+
 export interface PipelineResult {
   queryType: QueryType;
-  /** Full answer text (Markdown) of the final attempt. */
+  /** Full answer text (Markdown) of the final attempt; empty when the run failed. */
   text: string;
-  /** Last candidate code (may be empty for non-code answers). */
+  /** The code of the final answer (its AVAP blocks joined); empty for answers without code and failed runs. */
   code: string;
-  validationStatus: ValidationStatus;
+  /**
+   * The earned verdict on every code block of the final answer: `""` only
+   * when the parser validated all of them (or there are none). Absent when
+   * the run failed or was cancelled before a verdict — no validity claim.
+   */
+  validationStatus?: ValidationStatus;
   attempts: AttemptRecord[];
   sources: RetrievedSource[];
   relevanceRetry: boolean;
   generationId: string;
-  /** Set when the run could not produce an answer at all (e.g. LLM unreachable). */
-  error?: { code: 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed'; message: string };
+  /**
+   * Set when the run could not produce an answer (e.g. LLM unreachable), or —
+   * with `validationStatus: INVALID_UNRESOLVED` — when the retry could not be
+   * generated and the invalid first answer stands.
+   */
+  error?: { code: PipelineErrorCode; message: string };
+  /** Extension: the request's retry cycle (what used it, what was skipped and why). */
+  retry?: RetryCycle;
+  /** Extension: set on routes that retrieve; `degraded` when the answer had no documentation context. */
+  retrieval?: RetrievalState;
   /** Extension: how the route was chosen (forced, platform fast path, LLM, repaired, safe default). */
   classification?: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default' | 'correction';
   /** Extension: the relevance verdict of a RETRIEVAL run (of the first retrieval). */
@@ -135,3 +197,28 @@ export interface FewShotInjection {
   /** Why the injection is degraded. */
   detail?: string;
 }
+
+/** Extension: the outcome of the one hinted retry a reviewer may ask for. */
+export type AnswerRetryOutcome =
+  | { ok: true; answer: string }
+  | { ok: false; skipped: RetrySkip }
+  | { ok: false; error: { code: PipelineErrorCode; message: string } };
+
+export interface AnswerReviewInput {
+  question: string;
+  answer: string;
+  queryType: QueryType;
+  sources: RetrievedSource[];
+}
+
+/**
+ * Extension: a reviewer of documentation answers (the quality judge). The
+ * pipeline calls it with the validated answer before the final message; it may
+ * call `retry(hint)` once, which the pipeline makes only if the request has not
+ * used its retry cycle — the retry's code is validated like any answer's.
+ */
+export type AnswerReviewer = (
+  input: AnswerReviewInput,
+  retry: (hint: string) => Promise<AnswerRetryOutcome>,
+  signal?: AbortSignal,
+) => Promise<void>;

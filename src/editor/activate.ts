@@ -71,8 +71,8 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
   };
 
   const diagnostics = new DiagnosticsController(parser, () => settings.validation.debounceMs, (line) => output.info(line));
-  const statusBar = new ValidationStatusBar(diagnostics, parser);
   const generated = new GeneratedDocuments();
+  const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
   const chat = new ChatViewProvider(context.extensionUri, assistant, output);
   const telemetryFile = () => assistant.telemetryFile(settings);
   const docs: DocsIndexSource = () => {

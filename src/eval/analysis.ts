@@ -3,7 +3,7 @@
  * (quality-gate counts included), the syntactic confusion matrix and the
  * leakage audit.
  */
-import { catalogue, type TraceCategory, type TraceEntry } from '../parser';
+import { catalogue, ruleOf, type TraceCategory, type TraceEntry } from '../parser';
 import { calledNames } from '../core/telemetry/events';
 import { meanOf, meanStd, round, type MeanStd } from './stats';
 
@@ -20,7 +20,8 @@ export interface EvalEntry {
   trace: TraceEntry[];
   code: string;
   attempts: number;
-  validationStatus: string;
+  /** The pipeline's status; `null` when the run failed before a verdict (see `error`). */
+  validationStatus: string | null;
   /** After the override rule: 0.0 when the code fails the parser. */
   faithfulness: number | undefined;
   faithfulness_raw: number | undefined;
@@ -127,6 +128,8 @@ export interface ConfusionMatrix {
   /** question id → category → count of error entries over all runs. */
   byQuestion: Record<string, Record<TraceCategory, number>>;
   byCategory: Record<TraceCategory, number>;
+  /** Error entries per rule code: [code, count], most frequent first. */
+  byRule: Array<[string, number]>;
   /** Most frequent offending tokens: [token, count], most frequent first. */
   topTokens: Array<[string, number]>;
 }
@@ -144,19 +147,22 @@ function sortedCounts(counts: Map<string, number>, limit: number): Array<[string
 export function confusionMatrix(entries: readonly EvalEntry[], topN = 15): ConfusionMatrix {
   const byQuestion: Record<string, Record<TraceCategory, number>> = {};
   const byCategory = zeroCounts();
+  const rules = new Map<string, number>();
   const tokens = new Map<string, number>();
   for (const e of entries) {
     if (!e.codeBearing || e.valid !== false) continue;
     const row = (byQuestion[e.id] ??= zeroCounts());
     for (const t of e.trace) {
       if (t.severity !== 'error') continue;
-      row[t.category]++;
-      byCategory[t.category]++;
+      const { category } = ruleOf(t.code);
+      row[category]++;
+      byCategory[category]++;
+      rules.set(t.code, (rules.get(t.code) ?? 0) + 1);
       const token = t.token.length > 40 ? `${t.token.slice(0, 39)}…` : t.token;
       if (token) tokens.set(token, (tokens.get(token) ?? 0) + 1);
     }
   }
-  return { categories: CATEGORIES, byQuestion, byCategory, topTokens: sortedCounts(tokens, topN) };
+  return { categories: CATEGORIES, byQuestion, byCategory, byRule: sortedCounts(rules, Number.MAX_SAFE_INTEGER), topTokens: sortedCounts(tokens, topN) };
 }
 
 export interface LeakageAudit {
@@ -185,8 +191,9 @@ export function leakageAudit(entries: readonly EvalEntry[]): LeakageAudit[] {
       commands += calledNames(e.code).filter((n) => COMMAND_NAMES.has(n)).length;
       for (const t of e.trace) {
         if (t.severity !== 'error') continue;
-        if (t.category === 'foreign_keyword') foreign.set(t.token, (foreign.get(t.token) ?? 0) + 1);
-        if (t.category === 'unknown_token') unknown.set(t.token, (unknown.get(t.token) ?? 0) + 1);
+        const { category } = ruleOf(t.code);
+        if (category === 'foreign_keyword') foreign.set(t.token, (foreign.get(t.token) ?? 0) + 1);
+        if (category === 'unknown_token') unknown.set(t.token, (unknown.get(t.token) ?? 0) + 1);
       }
     }
     const f = [...foreign.values()].reduce((a, b) => a + b, 0);

@@ -130,6 +130,9 @@ export function renderMarkdown(r: EvalReport): string {
     for (const q of questions) lines.push(`| ${q} | ${r.confusion.categories.map((cat) => r.confusion.byQuestion[q]?.[cat] ?? 0).join(' | ')} |`);
     lines.push('');
   }
+  if (r.confusion.byRule.length > 0) {
+    lines.push('Errors by rule: ' + r.confusion.byRule.map(([code, n]) => `\`${code}\` (${n})`).join(', '), '');
+  }
   if (r.confusion.topTokens.length > 0) {
     lines.push('Most frequent offending tokens: ' + r.confusion.topTokens.map(([t, n]) => `\`${t.replace(/`/g, "'")}\` (${n})`).join(', '), '');
   }
@@ -203,6 +206,8 @@ ${qualityHtml(r, table)}
 ${validityChart(r)}
 <h2>Parse failures by question and category</h2>
 ${heatMap(r.confusion)}
+<h2>Errors by rule</h2>
+${table([['Rule', 'Errors'], ...r.confusion.byRule.map(([code, n]) => [code, String(n)])])}
 <h2>Most frequent offending tokens</h2>
 ${table([['Token', 'Count'], ...r.confusion.topTokens.map(([t, n]) => [t, String(n)])])}
 <h2>Leakage audit</h2>

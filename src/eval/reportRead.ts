@@ -41,6 +41,8 @@ const ReportSchema = z.object({
     categories: z.array(z.string()),
     byQuestion: z.record(z.string(), Counts),
     byCategory: Counts,
+    /** Absent in reports written before rule codes. */
+    byRule: z.array(z.tuple([z.string(), z.number()])).optional(),
     topTokens: z.array(z.tuple([z.string(), z.number()])),
   }),
   leakage: z.array(z.object({ model: z.string(), avap_commands: z.number(), foreign_keywords: z.number(), unknown_identifiers: z.number() })),

@@ -12,7 +12,7 @@
  * evaluation, returns unvalidated code).
  */
 import type { GoldenEntry } from '../knowledge/types';
-import type { ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
+import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
 import type { LlmPort } from '../core/llm/port';
 import type { AttemptEvent } from '../core/telemetry/events';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality/assistantRun';
@@ -23,8 +23,8 @@ import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
 type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
 
 export interface EvalTarget {
-  /** Runs one request through the pipeline. */
-  run(request: PipelineRequest, signal?: AbortSignal): Promise<PipelineResult>;
+  /** Runs one request through the pipeline (with the quality gate's reviewer when the judge is on). */
+  run(request: PipelineRequest, options?: { signal?: AbortSignal; review?: AnswerReviewer }): Promise<PipelineResult>;
   parser: ParserPort;
   /** The LLM the judge uses (the same port as the pipeline, so cassettes cover both). */
   llm: LlmPort;
@@ -95,9 +95,10 @@ async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, s
 
 /** The pipeline's answer, through the quality gate when there is one and the judge is on. */
 async function answer(target: EvalTarget, options: EvalOptions, request: PipelineRequest): Promise<{ result: PipelineResult; quality?: QualityReport }> {
-  if (!options.judge.enabled || !target.quality) return { result: await target.run(request, options.signal) };
-  const assistant = { run: (req: PipelineRequest, o?: { signal?: AbortSignal }) => target.run(req, o?.signal) };
-  return runWithQuality({ ...target.quality, assistant }, request, options.signal ? { signal: options.signal } : {});
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (!options.judge.enabled || !target.quality) return { result: await target.run(request, signal) };
+  const assistant = { run: (req: PipelineRequest, o?: { signal?: AbortSignal; review?: AnswerReviewer }) => target.run(req, { ...signal, ...(o?.review ? { review: o.review } : {}) }) };
+  return runWithQuality({ ...target.quality, assistant }, request, signal);
 }
 
 /** The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored. */
@@ -122,7 +123,7 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     model: options.config.model,
     code: result.code,
     attempts: result.attempts.length,
-    validationStatus: result.validationStatus,
+    validationStatus: result.validationStatus ?? null,
     judge_failures: [] as string[],
     ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' as const } : {}),
     // Always present (null in JSON) so every entry has the key.

@@ -23,11 +23,11 @@ import {
   type ForeignStatement,
   type ParamSpec,
 } from './catalogue';
+import { Rule, type RuleDefinition } from './catalogue/rules';
 import { checkExpression, reportForeignTokens, type ExpressionHost } from './expressions';
 import type { Reporter } from './reporter';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
-import type { Severity, TraceCategory } from './types';
 
 type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
 
@@ -115,12 +115,12 @@ export class Analyzer implements ExpressionHost {
     return offset - this.lineStart + 1;
   }
 
-  report(start: number, end: number, severity: Severity, category: TraceCategory, message: string, token: string, suggestion?: string): void {
-    this.rep.at(this.lineNo, this.col(start), this.col(end), severity, category, message, abbreviate(token, 80), suggestion);
+  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string): void {
+    this.rep.at(rule, this.lineNo, this.col(start), this.col(end), message, abbreviate(token, 80), suggestion);
   }
 
-  private reportTokens(from: Token, to: Token, severity: Severity, category: TraceCategory, message: string, suggestion?: string): void {
-    this.report(from.start, to.end, severity, category, message, this.src.slice(from.start, to.end), suggestion);
+  private reportTokens(rule: RuleDefinition, from: Token, to: Token, message: string, suggestion?: string): void {
+    this.report(rule, from.start, to.end, message, this.src.slice(from.start, to.end), suggestion);
   }
 
   private site(t: Token, endToken: Token = t): Site {
@@ -130,15 +130,15 @@ export class Analyzer implements ExpressionHost {
   private lexical(problem: LexicalProblem, start: number, end: number): void {
     switch (problem) {
       case 'unterminated-string':
-        this.report(start, end, 'error', 'syntax_error', 'unterminated string — close it with the same quote on this line', this.src.slice(start, end));
+        this.report(Rule.UnterminatedString, start, end, 'unterminated string — close it with the same quote on this line', this.src.slice(start, end));
         return;
       case 'control-character': {
         const code = this.src.charCodeAt(start).toString(16).toUpperCase().padStart(4, '0');
-        this.report(start, end, 'error', 'syntax_error', `stray control character U+${code} — binary data is not AVAP source`, `\\u${code}`);
+        this.report(Rule.ControlCharacter, start, end, `stray control character U+${code} — binary data is not AVAP source`, `\\u${code}`);
         return;
       }
       case 'hash-comment':
-        this.report(start, end, 'error', 'foreign_keyword', "'#' is not an AVAP comment — use //", '#', '//');
+        this.report(Rule.HashComment, start, end, "'#' is not an AVAP comment — use //", '#', '//');
         return;
       case 'unterminated-block-comment':
         return; // reported in finish(), where its opening line is known
@@ -152,7 +152,7 @@ export class Analyzer implements ExpressionHost {
     if (EXPRESSION_BUILTINS.has(name)) return;
     const spec = findCommand(name);
     if (spec) {
-      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error',
+      this.report(Rule.NestedCommand, nameToken.start, nameToken.end,
         `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`, name);
       return;
     }
@@ -167,12 +167,12 @@ export class Analyzer implements ExpressionHost {
       if (open === -1) return;
       const close = text.indexOf('}', open + 2);
       if (close === -1) {
-        this.report(token.start + open, token.end, 'error', 'syntax_error', "unclosed '${' in template string — write ${name}", text.slice(open));
+        this.report(Rule.UnclosedPlaceholder, token.start + open, token.end, "unclosed '${' in template string — write ${name}", text.slice(open));
         return;
       }
       const inner = text.slice(open + 2, close).trim();
       if (!/^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(inner)) {
-        this.report(token.start + open, token.start + close + 1, 'warning', 'unexpected_construct',
+        this.report(Rule.PlaceholderNotAName, token.start + open, token.start + close + 1,
           `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`, text.slice(open, close + 1));
       }
       from = close + 1;
@@ -189,8 +189,8 @@ export class Analyzer implements ExpressionHost {
         if (tokens.length > 1) this.analyzeSegments(tokens.slice(1));
         return;
       }
-      this.rep.at(top.line, top.column, top.endColumn, 'error', 'syntax_error',
-        `function '${top.name ?? ''}' needs '{' to open its body`, top.token, undefined);
+      this.rep.at(Rule.FunctionMissingBrace, top.line, top.column, top.endColumn,
+        `function '${top.name ?? ''}' needs '{' to open its body`, top.token);
     }
     if (this.foreignLine(tokens)) return;
     this.analyzeSegments(tokens);
@@ -207,7 +207,7 @@ export class Analyzer implements ExpressionHost {
       if (isOpenBracket(t)) depth++;
       else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
       else if (t.text === ';' && depth === 0) {
-        this.report(t.start, t.end, 'error', 'unexpected_construct', "statement terminator ';' is not AVAP — one statement per line, no terminator", ';');
+        this.report(Rule.StatementTerminator, t.start, t.end, "statement terminator ';' is not AVAP — one statement per line, no terminator", ';');
         if (i > from) this.analyzeStatement(tokens.slice(from, i));
         from = i + 1;
         split = true;
@@ -243,19 +243,19 @@ export class Analyzer implements ExpressionHost {
       if (isPunct(t1, '(')) return this.callStatement(t);
       if (isPunct(t1, '.')) return this.dottedStatement(t);
       if (t1?.kind === TokenKind.Ident && isOp(t[2], '=')) {
-        this.reportTokens(t0, t1, 'error', 'foreign_keyword',
+        this.reportTokens(Rule.TypedDeclaration, t0, t1,
           `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`, `${t1.text}`);
         return this.assignment(t.slice(1));
       }
       if (t.length === 1) return this.bareWord(t0);
     }
     if (t0.kind === TokenKind.Global && isOp(t1, '=')) {
-      this.reportTokens(t0, t0, 'error', 'syntax_error', `cannot assign to the global reference '${t0.text}' — assign to a plain name`, t0.text.slice(1));
+      this.reportTokens(Rule.InvalidAssignmentTarget, t0, t0, `cannot assign to the global reference '${t0.text}' — assign to a plain name`, t0.text.slice(1));
       return;
     }
     const assignAt = this.topLevelAssign(t);
     if (assignAt > 0) {
-      this.reportTokens(t0, t[assignAt - 1] as Token, 'error', 'syntax_error',
+      this.reportTokens(Rule.InvalidAssignmentTarget, t0, t[assignAt - 1] as Token,
         `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
       return;
     }
@@ -282,12 +282,14 @@ export class Analyzer implements ExpressionHost {
     }
     const t0 = t[0] as Token;
     const lastToken = last(t) as Token;
-    let message = 'expected a command call or an assignment';
-    if (t0.kind === TokenKind.Other) message = `stray character '${t0.text}'`;
-    else if (t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template) {
-      message = 'a value on its own is not a statement — expected a command call or an assignment';
+    if (t0.kind === TokenKind.Other) {
+      this.reportTokens(Rule.StrayCharacter, t0, lastToken, `stray character '${t0.text}'`);
+    } else {
+      const value = t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template;
+      this.reportTokens(Rule.NotAStatement, t0, lastToken, value
+        ? 'a value on its own is not a statement — expected a command call or an assignment'
+        : 'expected a command call or an assignment');
     }
-    this.reportTokens(t0, lastToken, 'error', 'syntax_error', message);
     this.pushBraceIfOpened(t);
   }
 
@@ -305,7 +307,7 @@ export class Analyzer implements ExpressionHost {
   private foreignOperator(t: Token): void {
     const op = findForeignOperator(t.text);
     if (!op) return;
-    this.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+    this.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
   }
 
   // --------------------------------------------------------- foreign lines
@@ -319,13 +321,13 @@ export class Analyzer implements ExpressionHost {
 
     if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
       const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
-      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ForeignLoop, t0, last(t) as Token,
         `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`);
       this.pushBraceIfOpened(t);
       return true;
     }
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
-      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
         `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`);
       if (isPunct(last(t), '{')) {
         this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true });
@@ -333,14 +335,14 @@ export class Analyzer implements ExpressionHost {
       return true;
     }
     if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
-      this.reportTokens(t0, last(t) as Token, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ForeignTry, t0, last(t) as Token,
         `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`);
       this.pushBraceIfOpened(t);
       return true;
     }
     const foreign = findForeignStatement(t0.text);
     if (!foreign || !this.shapeMatches(foreign, t)) return false;
-    this.report(t0.start, t0.end, 'error', 'foreign_keyword', `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text);
+    this.report(Rule.ForeignKeyword, t0.start, t0.end, `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text);
     this.pushBraceIfOpened(t);
     if (foreign.shape === 'declaration' && t.length > 1) this.analyzeSegments(t.slice(1));
     return true;
@@ -375,19 +377,23 @@ export class Analyzer implements ExpressionHost {
     const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
     const exact = closers[t0.text];
     if (exact) {
-      this.report(t0.start, t0.end, 'error', 'syntax_error', `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
+      this.report(Rule.MissingParentheses, t0.start, t0.end, `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
       this.applyRole(findCommand(t0.text)?.block, t0);
       return;
     }
     const spec = findCommandIgnoringCase(t0.text);
     if (spec && spec.params.length === 0) {
-      this.report(t0.start, t0.end, 'error', 'unknown_token',
+      this.report(Rule.UnknownCommand, t0.start, t0.end,
         `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`, t0.text, `${spec.name}()`);
       this.applyRole(spec.block, t0);
       return;
     }
-    const hint = findCommand(t0.text) ? ` — '${t0.text}' is a command: call it with parentheses` : '';
-    this.report(t0.start, t0.end, 'error', 'syntax_error', `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'${hint}`, t0.text);
+    const message = `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'`;
+    if (findCommand(t0.text)) {
+      this.report(Rule.MissingParentheses, t0.start, t0.end, `${message} — '${t0.text}' is a command: call it with parentheses`, t0.text);
+    } else {
+      this.report(Rule.NotAStatement, t0.start, t0.end, message, t0.text);
+    }
   }
 
   private callStatement(t: Token[]): void {
@@ -401,10 +407,10 @@ export class Analyzer implements ExpressionHost {
     const target = t[0] as Token;
     const eq = t[1] as Token;
     if (findCommand(target.text)) {
-      this.report(target.start, target.end, 'error', 'syntax_error', `'${target.text}' is a command name and cannot be assigned to`, target.text);
+      this.report(Rule.InvalidAssignmentTarget, target.start, target.end, `'${target.text}' is a command name and cannot be assigned to`, target.text);
     }
     if (t.length === 2) {
-      this.report(eq.start, eq.end, 'error', 'syntax_error', `missing value after '=' in the assignment to '${target.text}'`, '=');
+      this.report(Rule.MissingValue, eq.start, eq.end, `missing value after '=' in the assignment to '${target.text}'`, '=');
       return;
     }
     const r0 = t[2] as Token;
@@ -415,7 +421,7 @@ export class Analyzer implements ExpressionHost {
         this.bracketProblems(t, call);
         const spec = findCommand(r0.text);
         if (spec?.block && spec.block !== 'exception') {
-          this.report(r0.start, r0.end, 'error', 'syntax_error', `'${r0.text}' opens or closes a block and cannot be assigned`, r0.text);
+          this.report(Rule.BlockCommandAssigned, r0.start, r0.end, `'${r0.text}' opens or closes a block and cannot be assigned`, r0.text);
           return;
         }
         this.checkCommand(t, call, 'assignment');
@@ -440,7 +446,7 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     if (wellFormed && !this.connectors.has(t0.text)) {
       const method = t[2];
-      this.reportTokens(t0, method ?? t0, 'warning', 'unexpected_construct',
+      this.reportTokens(Rule.UnknownConnector, t0, method ?? t0,
         `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`);
     }
   }
@@ -448,14 +454,14 @@ export class Analyzer implements ExpressionHost {
   private analyzeStatementFallback(t: Token[]): void {
     const assignAt = this.topLevelAssign(t);
     const t0 = t[0] as Token;
-    this.reportTokens(t0, t[assignAt - 1] as Token, 'error', 'syntax_error',
+    this.reportTokens(Rule.InvalidAssignmentTarget, t0, t[assignAt - 1] as Token,
       `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
   }
 
   private returnStatement(t: Token[]): void {
     const t0 = t[0] as Token;
     if (!this.blocks.insideFunction) {
-      this.report(t0.start, t0.end, 'error', 'syntax_error', 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return');
+      this.report(Rule.ReturnOutsideFunction, t0.start, t0.end, 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return');
     }
     if (t.length > 1) checkExpression(t, 1, t.length, this);
   }
@@ -466,7 +472,7 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     if (!isPunct(t[1], '(')) {
       // e.g. `if#(…)` or `if x:`; still open the block so its end() matches.
-      this.reportTokens(t0, last(t) as Token, 'error', 'syntax_error', "expected '(' after 'if' — if(variable, value, comparator)");
+      this.reportTokens(Rule.MissingParentheses, t0, last(t) as Token, "expected '(' after 'if' — if(variable, value, comparator)");
       this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' });
       return;
     }
@@ -494,7 +500,7 @@ export class Analyzer implements ExpressionHost {
       return;
     }
     if (args.length === 4) {
-      this.report(t0.start, t0.end, 'warning', 'syntax_error',
+      this.report(Rule.LegacyIf, t0.start, t0.end,
         'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")', 'if');
       this.checkComparator(t, args[2] as CallArg);
       return;
@@ -505,12 +511,12 @@ export class Analyzer implements ExpressionHost {
       reportForeignTokens(t, arg.first, arg.last, this);
       const fix = this.ifExpressionFix(t, arg);
       if (fix !== undefined) {
-        this.report(arg.start, arg.end, 'error', 'syntax_error',
+        this.report(Rule.IfExpression, arg.start, arg.end,
           `'if' takes (left, right, comparator), not an expression — write if(${fix})`, arg.text, fix);
         return;
       }
     }
-    this.reportTokens(t0, closeToken, 'error', 'syntax_error',
+    this.reportTokens(Rule.Arity, t0, closeToken,
       `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`);
   }
 
@@ -549,14 +555,14 @@ export class Analyzer implements ExpressionHost {
 
   private checkComparator(t: readonly Token[], arg: CallArg): void {
     if (arg.text === '') {
-      this.report(arg.start, arg.end, 'error', 'syntax_error', 'missing comparator (argument 3 of if) — one of = == != < > <= >= in', '');
+      this.report(Rule.InvalidComparator, arg.start, arg.end, 'missing comparator (argument 3 of if) — one of = == != < > <= >= in', '');
       return;
     }
     const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
     const value = single && single.kind === TokenKind.String && !single.unterminated ? single.text.slice(1, -1).trim() : arg.text;
     if (COMPARATORS.has(value)) return;
     const fix = COMPARATOR_FIXES.get(value);
-    this.report(arg.start, arg.end, 'error', 'syntax_error',
+    this.report(Rule.InvalidComparator, arg.start, arg.end,
       `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`, arg.text, fix);
   }
 
@@ -566,7 +572,7 @@ export class Analyzer implements ExpressionHost {
     const start = token.start + 1;
     const end = token.end - 1;
     if (this.src.slice(start, end).trim() === '') {
-      this.report(token.start, token.end, 'error', 'syntax_error', 'empty condition in if(None, None, "…")', token.text);
+      this.report(Rule.EmptyCondition, token.start, token.end, 'empty condition in if(None, None, "…")', token.text);
       return;
     }
     const inner = scanLine(this.src, start, end, newScanState(), (problem, s, e) => this.lexical(problem, s, e));
@@ -583,19 +589,19 @@ export class Analyzer implements ExpressionHost {
       this.bracketProblems(t, call);
       if (call.args.length > 0) {
         const close = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : lastToken;
-        this.reportTokens(t0, close, 'error', 'syntax_error', `'else' takes no arguments, got ${call.args.length}`, 'else()');
+        this.reportTokens(Rule.Arity, t0, close, `'else' takes no arguments, got ${call.args.length}`, 'else()');
       }
       this.blocks.else(this.site(t0));
       this.trailing(t, call, this.blocks.top);
       return;
     }
     if (isWord(t1, 'if')) {
-      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ElseIf, t0, lastToken,
         `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`);
       return;
     }
     if (isPunct(t1, '{') || isPunct(t1, ':')) {
-      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ForeignElse, t0, lastToken,
         `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
       this.blocks.else(this.site(t0));
       return;
@@ -610,37 +616,37 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     if (!nameToken || nameToken.kind !== TokenKind.Ident) {
       if (isPunct(nameToken, '(')) {
-        this.reportTokens(t0, lastToken, 'error', 'unexpected_construct', 'anonymous functions are not AVAP — name it: function name(a, b) { … }');
+        this.reportTokens(Rule.AnonymousFunction, t0, lastToken, 'anonymous functions are not AVAP — name it: function name(a, b) { … }');
       } else {
-        this.reportTokens(t0, lastToken, 'error', 'syntax_error', "expected a function name after 'function'");
+        this.reportTokens(Rule.FunctionHeader, t0, lastToken, "expected a function name after 'function'");
       }
       this.pushBraceIfOpened(t);
       return;
     }
     const name = nameToken.text;
     if (!isPunct(t[2], '(')) {
-      this.reportTokens(t0, lastToken, 'error', 'syntax_error', `expected '(' after the function name '${name}'`);
+      this.reportTokens(Rule.FunctionHeader, t0, lastToken, `expected '(' after the function name '${name}'`);
       this.pushBraceIfOpened(t);
       return;
     }
     const close = matchBracket(t, 2);
     const block: Block = { kind: 'function', name, line: this.lineNo, column: this.col(t0.start), endColumn: this.col(nameToken.end), token: name };
     if (close === -1) {
-      this.reportTokens(t[2] as Token, lastToken, 'error', 'syntax_error', `missing ')' in the parameter list of '${name}'`);
+      this.reportTokens(Rule.FunctionHeader, t[2] as Token, lastToken, `missing ')' in the parameter list of '${name}'`);
       if (isPunct(lastToken, '{')) this.blocks.push(block);
       return;
     }
     const arity = this.checkParameters(t, 3, close);
     if (findCommand(name)) {
-      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error', `'${name}' is a built-in command and cannot be redefined`, name);
+      this.report(Rule.CommandRedefined, nameToken.start, nameToken.end, `'${name}' is a built-in command and cannot be redefined`, name);
     } else if (this.functions.has(name)) {
-      this.report(nameToken.start, nameToken.end, 'error', 'syntax_error',
+      this.report(Rule.DuplicateFunction, nameToken.start, nameToken.end,
         `function '${name}' is already defined on line ${this.functions.get(name)?.line ?? 0}`, name);
     } else {
       this.functions.set(name, { arity, line: this.lineNo });
     }
     if (this.blocks.insideAvapBlock) {
-      this.reportTokens(t0, nameToken, 'error', 'syntax_error', `function '${name}' must be defined at the top level, not inside another block`);
+      this.reportTokens(Rule.NestedFunction, t0, nameToken, `function '${name}' must be defined at the top level, not inside another block`);
     }
     const rest = t.slice(close + 1);
     if (rest.length === 0) {
@@ -653,16 +659,16 @@ export class Analyzer implements ExpressionHost {
       if (rest.length === 1) {
         this.blocks.push(block);
       } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
-        this.reportTokens(rest[1] as Token, last(rest) as Token, 'error', 'syntax_error', "put the function body on the lines after '{'");
+        this.reportTokens(Rule.FunctionBodyInline, rest[1] as Token, last(rest) as Token, "put the function body on the lines after '{'");
         if (!isPunct(last(rest), '}')) this.blocks.push(block);
       }
       return;
     }
     if (isPunct(r0, ':')) {
-      this.report(r0.start, r0.end, 'error', 'unexpected_construct', "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{');
+      this.report(Rule.PythonColon, r0.start, r0.end, "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{');
       return;
     }
-    this.reportTokens(r0, last(rest) as Token, 'error', 'syntax_error', `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`);
+    this.reportTokens(Rule.TrailingText, r0, last(rest) as Token, `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`);
   }
 
   /** Checks `a, b, c` between the parentheses; returns the number of parameters. */
@@ -676,10 +682,10 @@ export class Analyzer implements ExpressionHost {
       const first = t[segment];
       if (i === segment || !first) {
         const at = t[i] as Token;
-        this.report(at.start, at.end, 'error', 'syntax_error', 'empty function parameter', at.text);
+        this.report(Rule.FunctionParameter, at.start, at.end, 'empty function parameter', at.text);
       } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
         const lastToken = t[i - 1] as Token;
-        this.reportTokens(first, lastToken, 'error', 'syntax_error',
+        this.reportTokens(Rule.FunctionParameter, first, lastToken,
           `function parameters are plain names, got '${abbreviate(this.src.slice(first.start, lastToken.end), 30)}'`);
       }
       segment = i + 1;
@@ -693,21 +699,21 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     const top = this.blocks.top;
     if (isWord(r0, 'else')) {
-      this.reportTokens(t0, lastToken, 'error', 'unexpected_construct',
+      this.reportTokens(Rule.ForeignElse, t0, lastToken,
         `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
       if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
       return;
     }
     if (isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
       const word = r0 as Token;
-      this.report(word.start, word.end, 'error', 'foreign_keyword',
+      this.report(Rule.ForeignKeyword, word.start, word.end,
         `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`, word.text);
       return;
     }
     const closed = this.blocks.closeBrace(this.site(t0));
     const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
     if (closed?.kind === 'function') {
-      if (trailingJunk) this.reportTokens(t[1] as Token, lastToken, 'error', 'syntax_error', "unexpected text after '}'");
+      if (trailingJunk) this.reportTokens(Rule.TrailingText, t[1] as Token, lastToken, "unexpected text after '}'");
       return;
     }
     if (closed) {
@@ -715,15 +721,15 @@ export class Analyzer implements ExpressionHost {
       const message = closer
         ? `unexpected construct '}' — close ${closed.kind === 'loop' ? 'startLoop()' : `'${closed.token}'`} with ${closer}; braces only enclose function bodies`
         : "unexpected construct '}' — AVAP closes blocks with end() or endLoop(); braces only enclose function bodies";
-      this.reportTokens(t0, t.length > 1 ? lastToken : t0, 'error', 'unexpected_construct', message, t.length === 1 ? closer : undefined);
+      this.reportTokens(Rule.BraceClosesBlock, t0, t.length > 1 ? lastToken : t0, message, t.length === 1 ? closer : undefined);
       return;
     }
-    this.reportTokens(t0, lastToken, 'error', 'unexpected_construct', "'}' without an opening function body — AVAP closes blocks with end() or endLoop()");
+    this.reportTokens(Rule.UnmatchedBrace, t0, lastToken, "'}' without an opening function body — AVAP closes blocks with end() or endLoop()");
   }
 
   private openingBrace(t: Token[]): void {
     const t0 = t[0] as Token;
-    this.report(t0.start, t0.end, 'error', 'unexpected_construct', "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{');
+    this.report(Rule.BraceBody, t0.start, t0.end, "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{');
     this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: '{' });
   }
 
@@ -734,18 +740,18 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     const name = (t[call.nameIndex] as Token).text;
     if (isPunct(r0, '{')) {
-      this.report(r0.start, r0.end, 'error', 'unexpected_construct',
+      this.report(Rule.BraceBody, r0.start, r0.end,
         `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`, '{');
       if (block) block.braceBody = true;
       else this.pushBraceIfOpened(t);
       return;
     }
     if (isPunct(r0, ':')) {
-      this.report(r0.start, r0.end, 'error', 'unexpected_construct',
+      this.report(Rule.PythonColon, r0.start, r0.end,
         `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`, ':');
       return;
     }
-    this.reportTokens(r0, lastToken, 'error', 'syntax_error', `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`);
+    this.reportTokens(Rule.TrailingText, r0, lastToken, `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`);
   }
 
   private bracketProblems(t: readonly Token[], call: ParsedCall): void {
@@ -753,9 +759,9 @@ export class Analyzer implements ExpressionHost {
     if (!problem) return;
     const name = (t[call.nameIndex] as Token).text;
     if (problem.kind === 'unclosed') {
-      this.report(problem.token.start, this.lineEnd, 'error', 'syntax_error', `missing ')' — the call to '${name}' is not closed on this line`, '(');
+      this.report(Rule.UnclosedCall, problem.token.start, this.lineEnd, `missing ')' — the call to '${name}' is not closed on this line`, '(');
     } else {
-      this.report(problem.token.start, problem.token.end, 'error', 'syntax_error',
+      this.report(Rule.MismatchedBracket, problem.token.start, problem.token.end,
         `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`, problem.token.text);
     }
   }
@@ -781,7 +787,7 @@ export class Analyzer implements ExpressionHost {
     const params = this.checkArity(t, call, spec, context);
     if (params) this.checkArgumentKinds(t, call, spec, params);
     if (spec.resultOnlyByAssignment && context === 'statement') {
-      this.report(nameToken.start, nameToken.end, 'warning', 'unexpected_construct',
+      this.report(Rule.DiscardedResult, nameToken.start, nameToken.end,
         `the result of '${name}' is discarded — assign it: conn = ${name}(…)`, name);
     }
     return this.applyRole(spec.block, nameToken);
@@ -828,7 +834,7 @@ export class Analyzer implements ExpressionHost {
     const nameToken = t[call.nameIndex] as Token;
     const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
     const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
-    this.reportTokens(nameToken, closeToken, 'error', 'syntax_error', `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`);
+    this.reportTokens(Rule.Arity, nameToken, closeToken, `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`);
     return undefined;
   }
 
@@ -839,7 +845,7 @@ export class Analyzer implements ExpressionHost {
       const where = `argument ${index + 1} of '${spec.name}' (${param.name})`;
       if (arg.text === '') {
         const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
-        if (mustHave) this.report(arg.start, arg.end, 'error', 'syntax_error', `missing ${where}`, spec.name);
+        if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${where}`, spec.name);
         return;
       }
       const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
@@ -847,13 +853,13 @@ export class Analyzer implements ExpressionHost {
       if (param.kind === 'target') {
         if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
         const order = spec.name === 'addVar' && index === 0 ? ' — addVar takes the target first: addVar(target, value)' : '';
-        this.report(arg.start, arg.end, 'error', 'syntax_error', `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text);
+        this.report(Rule.InvalidTarget, arg.start, arg.end, `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text);
         return;
       }
       if (param.kind === 'number') {
         const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
         if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
-        this.report(arg.start, arg.end, 'error', 'syntax_error',
+        this.report(Rule.InvalidNumber, arg.start, arg.end,
           `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text);
       }
     });
@@ -871,7 +877,7 @@ export class Analyzer implements ExpressionHost {
       if (matchBracket(t, arg.first + 1) !== arg.last - 1) continue;
       const name = head.text;
       if (findCommand(name)) {
-        this.report(arg.start, arg.end, 'error', 'syntax_error',
+        this.report(Rule.NestedCommand, arg.start, arg.end,
           `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`, name);
       } else if (EXPRESSION_BUILTINS.has(name)) {
         this.literalCallWarning(arg.start, arg.end, arg.text);
@@ -883,7 +889,7 @@ export class Analyzer implements ExpressionHost {
   }
 
   private literalCallWarning(start: number, end: number, text: string): void {
-    this.report(start, end, 'warning', 'unexpected_construct',
+    this.report(Rule.LiteralCall, start, end,
       `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`, text);
   }
 
@@ -898,11 +904,11 @@ export class Analyzer implements ExpressionHost {
   private finish(state: ScanState): void {
     if (state.inBlockComment && this.blockComment) {
       const { line, column } = this.blockComment;
-      this.rep.at(line, column, column + 2, 'error', 'syntax_error', "unterminated block comment — close it with '*/'", '/*', undefined);
+      this.rep.at(Rule.UnterminatedComment, line, column, column + 2, "unterminated block comment — close it with '*/'", '/*');
     }
     const top = this.blocks.top;
     if (top?.awaitingBrace) {
-      this.rep.at(top.line, top.column, top.endColumn, 'error', 'syntax_error', `function '${top.name ?? ''}' needs '{' to open its body`, top.token, undefined);
+      this.rep.at(Rule.FunctionMissingBrace, top.line, top.column, top.endColumn, `function '${top.name ?? ''}' needs '{' to open its body`, top.token);
     }
     this.blocks.finish();
     this.resolvePending();
@@ -914,11 +920,11 @@ export class Analyzer implements ExpressionHost {
       const fn = this.functions.get(p.name);
       if (fn) {
         if (p.context === 'argument') {
-          this.rep.at(p.line, p.column, p.endColumn, 'warning', 'unexpected_construct',
-            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`, p.name, undefined);
+          this.rep.at(Rule.LiteralCall, p.line, p.column, p.endColumn,
+            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`, p.name);
         } else if (p.argCount !== fn.arity) {
-          this.rep.at(p.line, p.column, p.endColumn, 'error', 'syntax_error',
-            `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`, p.name, undefined);
+          this.rep.at(Rule.FunctionArity, p.line, p.column, p.endColumn,
+            `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`, p.name);
         }
         continue;
       }
@@ -928,7 +934,7 @@ export class Analyzer implements ExpressionHost {
       const message = suggestion.name
         ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
-      this.rep.at(p.line, p.column, p.endColumn, 'error', 'unknown_token', message, p.name, suggestion.name);
+      this.rep.at(kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name);
     }
   }
 }

@@ -4,6 +4,7 @@
  * a closer that skips over unclosed blocks reports each of them and goes on,
  * so that one pass reports every failing line (ruling 4).
  */
+import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { Reporter } from './reporter';
 
 export type BlockKind = 'if' | 'loop' | 'try' | 'async' | 'function' | 'brace';
@@ -104,36 +105,36 @@ export class BlockStack {
     while (this.blocks.length - 1 > keep) {
       const b = this.blocks.pop() as Block;
       if (b.kind === 'brace') continue;
-      this.rep.at(b.line, b.column, b.endColumn, 'error', 'syntax_error',
-        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token, undefined);
+      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn,
+        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token);
     }
   }
 
-  private error(at: Site, message: string, suggestion?: string): void {
-    this.rep.at(at.line, at.column, at.endColumn, 'error', 'syntax_error', message, at.token, suggestion);
+  private error(rule: RuleDefinition, at: Site, message: string, suggestion?: string): void {
+    this.rep.at(rule, at.line, at.column, at.endColumn, message, at.token, suggestion);
   }
 
   else(at: Site): void {
     const i = this.find('if');
     if (i === -1) {
-      this.error(at, 'else() outside an if() block');
+      this.error(Rule.BranchOutsideBlock, at, 'else() outside an if() block');
       return;
     }
     this.closeAbove(i, at);
     const b = this.blocks[i] as Block;
-    if (b.hasElse) this.error(at, `second else() for the if() opened on line ${b.line}`);
+    if (b.hasElse) this.error(Rule.DuplicateBranch, at, `second else() for the if() opened on line ${b.line}`);
     b.hasElse = true;
   }
 
   exception(at: Site): void {
     const i = this.find('try');
     if (i === -1) {
-      this.error(at, 'exception() outside a try() block');
+      this.error(Rule.BranchOutsideBlock, at, 'exception() outside a try() block');
       return;
     }
     this.closeAbove(i, at);
     const b = this.blocks[i] as Block;
-    if (b.hasHandler) this.error(at, `second exception() for the try() opened on line ${b.line}`);
+    if (b.hasHandler) this.error(Rule.DuplicateBranch, at, `second exception() for the try() opened on line ${b.line}`);
     b.hasHandler = true;
   }
 
@@ -141,7 +142,7 @@ export class BlockStack {
   end(at: Site): void {
     const top = this.top;
     if (!top) {
-      this.error(at, 'end() without an open if(), try() or go_async() block');
+      this.error(Rule.UnmatchedCloser, at, 'end() without an open if(), try() or go_async() block');
       return;
     }
     switch (top.kind) {
@@ -151,16 +152,16 @@ export class BlockStack {
         this.blocks.pop();
         return;
       case 'try':
-        if (!top.hasHandler) this.error(at, `try() opened on line ${top.line} is closed without an exception() handler`);
+        if (!top.hasHandler) this.error(Rule.TryWithoutException, at, `try() opened on line ${top.line} is closed without an exception() handler`);
         this.blocks.pop();
         return;
       case 'loop':
-        this.rep.at(at.line, at.column, at.endColumn, 'warning', 'syntax_error',
+        this.rep.at(Rule.LoopClosedByEnd, at.line, at.column, at.endColumn,
           `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`, at.token, 'endLoop');
         this.blocks.pop();
         return;
       case 'function':
-        this.error(at, `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`);
+        this.error(Rule.EndClosesFunction, at, `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`);
         return;
     }
   }
@@ -174,7 +175,7 @@ export class BlockStack {
     const i = this.find('loop');
     if (i === -1) {
       const closesOther = top && (top.kind === 'if' || top.kind === 'try' || top.kind === 'async');
-      this.error(at, 'endLoop() without a matching startLoop()' + (closesOther ? ` — the open block is ${labelOf(top)} from line ${top.line}, closed by end()` : ''),
+      this.error(Rule.UnmatchedCloser, at, 'endLoop() without a matching startLoop()' + (closesOther ? ` — the open block is ${labelOf(top)} from line ${top.line}, closed by end()` : ''),
         closesOther ? 'end' : undefined);
       return;
     }
@@ -201,7 +202,7 @@ export class BlockStack {
       let hint = `add ${CLOSER[b.kind]}`;
       if (b.kind === 'try' && !b.hasHandler) hint = 'add exception(err) … end()';
       if (b.kind === 'function' && b.awaitingBrace) continue; // reported as a missing '{'
-      this.rep.at(b.line, b.column, b.endColumn, 'error', 'syntax_error', `${labelOf(b)} opened here is never closed — ${hint}`, b.token, undefined);
+      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn, `${labelOf(b)} opened here is never closed — ${hint}`, b.token);
     }
     this.blocks.length = 0;
   }

@@ -17,11 +17,12 @@ import {
   findForeignWord,
 } from './catalogue';
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
-import { MAX_EXPRESSION_DEPTH, type Severity, type TraceCategory } from './types';
+import { Rule, type RuleDefinition } from './catalogue/rules';
+import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(start: number, end: number, severity: Severity, category: TraceCategory, message: string, token: string, suggestion?: string): void;
+  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -43,13 +44,13 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     const t = tokens[i] as Token;
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
-        host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '!' (JavaScript) — use not`, '!', 'not ');
+        host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '!' (JavaScript) — use not`, '!', 'not ');
         reported.add(t.start);
         continue;
       }
       const op = findForeignOperator(t.text);
       if (op) {
-        host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+        host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
         reported.add(t.start);
       }
       continue;
@@ -64,7 +65,7 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
         const owner = tokens[i - 2];
         const dotted = owner && owner.kind === TokenKind.Ident ? `${owner.text}.${t.text}` : `.${t.text}`;
         if (!findForeignCall(dotted)) {
-          host.report((prev as Token).start, t.end, 'error', 'foreign_keyword', `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`);
+          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`);
           reported.add(t.start);
         }
       }
@@ -77,7 +78,7 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
       const call = findForeignCall(text);
       if (call) {
         const last = tokens[dottedEnd - 1] as Token;
-        host.report(t.start, last.end, 'error', 'foreign_keyword', `foreign call '${text}' (${call.language}) — ${call.hint}`, text);
+        host.report(Rule.ForeignCall, t.start, last.end, `foreign call '${text}' (${call.language}) — ${call.hint}`, text);
         for (let k = i; k < dottedEnd; k++) reported.add((tokens[k] as Token).start);
         i = dottedEnd - 1;
         continue;
@@ -86,13 +87,13 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     const word = findForeignWord(t.text);
     if (word) {
       const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
-      host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign keyword '${t.text}' (${word.language})${fix}`, t.text, word.suggestion);
+      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${word.language})${fix}`, t.text, word.suggestion);
       reported.add(t.start);
       continue;
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(t.start, t.end, 'error', 'foreign_keyword', `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text);
+      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text);
       reported.add(t.start);
     }
   }
@@ -149,15 +150,15 @@ class ExpressionParser {
     return i < this.to ? this.tokens[i] : undefined;
   }
 
-  private fail(t: Token, message: string): void {
+  private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression): void {
     if (this.failed) return;
     this.failed = true;
     if (this.alreadyReported.has(t.start)) return;
     if (t.kind === TokenKind.Other) {
-      this.host.report(t.start, t.end, 'error', 'syntax_error', `stray character '${t.text}'`, t.text);
+      this.host.report(Rule.StrayCharacter, t.start, t.end, `stray character '${t.text}'`, t.text);
       return;
     }
-    this.host.report(t.start, t.end, 'error', 'syntax_error', message, t.text);
+    this.host.report(rule, t.start, t.end, message, t.text);
   }
 
   private failAtEnd(message: string): void {
@@ -165,7 +166,7 @@ class ExpressionParser {
     const last = this.tokens[Math.min(this.to, this.tokens.length) - 1];
     const at = last ? last.end : 0;
     this.failed = true;
-    this.host.report(at, at + 1, 'error', 'syntax_error', message, last ? last.text : '');
+    this.host.report(Rule.InvalidExpression, at, at + 1, message, last ? last.text : '');
   }
 
   private enter(): boolean {
@@ -173,7 +174,7 @@ class ExpressionParser {
     this.depth++;
     if (this.depth > MAX_EXPRESSION_DEPTH) {
       const t = this.peek() ?? (this.tokens[this.to - 1] as Token);
-      this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`);
+      this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`, Rule.ExpressionTooDeep);
       return false;
     }
     return true;

@@ -3,12 +3,14 @@
  * invalid UTF-8 (for byte input) and unpaired surrogates (for string input).
  * Each problem becomes one trace entry; the source is then not parsed.
  */
+import { Rule, type RuleDefinition } from './catalogue/rules';
+import { traceEntry } from './reporter';
 import type { TraceEntry } from './types';
 
 export type GuardOutcome = { ok: true; text: string } | { ok: false; entry: TraceEntry };
 
-function refuse(message: string, token = '', line = 1, column = 1): GuardOutcome {
-  return { ok: false, entry: { line, column, endColumn: column + 1, severity: 'error', category: 'syntax_error', message, token } };
+function refuse(rule: RuleDefinition, message: string, token = '', line = 1, column = 1): GuardOutcome {
+  return { ok: false, entry: traceEntry(rule, line, column, column + 1, message, token) };
 }
 
 function formatBytes(n: number): string {
@@ -19,7 +21,7 @@ function formatBytes(n: number): string {
 
 /** The size-limit entry, shared by callers that refuse a file before reading it all. */
 export function oversizeEntry(byteLength: number, maxBytes: number): TraceEntry {
-  const outcome = refuse(`source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
+  const outcome = refuse(Rule.SourceTooLarge, `source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
   return (outcome as { ok: false; entry: TraceEntry }).entry;
 }
 
@@ -101,7 +103,7 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     if (bytes > maxBytes) return { ok: false, entry: oversizeEntry(utf8LengthFull(source), maxBytes) };
     if (badSurrogateAt >= 0) {
       const { line, column } = position(source, badSurrogateAt);
-      return refuse('invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);
+      return refuse(Rule.InvalidEncoding, 'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);
     }
     text = source;
   } else {
@@ -110,11 +112,11 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     if (bad >= 0) {
       const before = new TextDecoder('utf-8').decode(source.subarray(0, bad));
       const { line, column } = position(before, before.length);
-      return refuse(`invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`, `0x${(source[bad] as number).toString(16).padStart(2, '0')}`, line, column);
+      return refuse(Rule.InvalidEncoding, `invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`, `0x${(source[bad] as number).toString(16).padStart(2, '0')}`, line, column);
     }
     text = new TextDecoder('utf-8').decode(source);
   }
-  if (looksBinary(text)) return refuse('binary content — an AVAP source is UTF-8 text, this looks like a binary file');
+  if (looksBinary(text)) return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
   return { ok: true, text };
 }
 

@@ -4,7 +4,8 @@
  */
 import { Analyzer } from './analyzer';
 import { guardInput } from './guard';
-import { finalizeTrace, Reporter } from './reporter';
+import { Rule } from './catalogue/rules';
+import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type ValidationResult } from './types';
 import { PARSER_VERSION } from './version';
 
@@ -13,6 +14,10 @@ export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export * as catalogue from './catalogue';
+export {
+  isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
+  type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,
+} from './catalogue/rules';
 
 /** Validates AVAP source text (or UTF-8 bytes). Always returns a result. */
 export function validateAvap(source: string | Uint8Array, options: ParseOptions = {}): ValidationResult {
@@ -33,10 +38,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const detail = err instanceof Error ? err.message : String(err);
     return {
       valid: false,
-      trace: [{
-        line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error',
-        message: `internal parser error (${detail}) — please report this input`, token: '',
-      }],
+      trace: [traceEntry(Rule.InternalError, 1, 1, 2, `internal parser error (${detail}) — please report this input`, '')],
       truncated: false,
       parserVersion: PARSER_VERSION,
     };

@@ -1,4 +1,33 @@
-import type { Severity, TraceCategory, TraceEntry } from './types';
+import type { RuleDefinition } from './catalogue/rules';
+import type { TraceEntry } from './types';
+
+/**
+ * A finding of `rule` at [column, endColumn) on `line`, both 1-based (an empty
+ * range is widened to one column). Code, category and severity come from the
+ * rule: the one place a trace entry is made.
+ */
+export function traceEntry(
+  rule: RuleDefinition,
+  line: number,
+  column: number,
+  endColumn: number,
+  message: string,
+  token: string,
+  suggestion?: string,
+): TraceEntry {
+  const entry: TraceEntry = {
+    line,
+    column,
+    endColumn: Math.max(endColumn, column + 1),
+    severity: rule.severity,
+    category: rule.category,
+    code: rule.code,
+    message,
+    token,
+  };
+  if (suggestion !== undefined && suggestion !== '') entry.suggestion = suggestion;
+  return entry;
+}
 
 /**
  * Collects trace entries. Offsets are absolute positions in the source; the
@@ -28,28 +57,9 @@ export class Reporter {
     this.entries.push(entry);
   }
 
-  /** Report [column, endColumn) on `line`, both 1-based. */
-  at(
-    line: number,
-    column: number,
-    endColumn: number,
-    severity: Severity,
-    category: TraceCategory,
-    message: string,
-    token: string,
-    suggestion?: string,
-  ): void {
-    const entry: TraceEntry = {
-      line,
-      column,
-      endColumn: Math.max(endColumn, column + 1),
-      severity,
-      category,
-      message,
-      token,
-    };
-    if (suggestion !== undefined && suggestion !== '') entry.suggestion = suggestion;
-    this.add(entry);
+  /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry). */
+  at(rule: RuleDefinition, line: number, column: number, endColumn: number, message: string, token: string, suggestion?: string): void {
+    this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion));
   }
 }
 

@@ -2,6 +2,7 @@
  * Public types of the AVAP parser. The parser is editor-free and never throws:
  * every call returns a {@link ValidationResult}.
  */
+import type { RuleCode } from './catalogue/rules';
 
 /** The four trace categories of the design, and only these. */
 export type TraceCategory = 'unknown_token' | 'unexpected_construct' | 'foreign_keyword' | 'syntax_error';
@@ -26,6 +27,11 @@ export interface TraceEntry {
   endColumn: number;
   severity: Severity;
   category: TraceCategory;
+  /**
+   * The rule this finding belongs to (src/parser/catalogue/rules.ts): stable,
+   * unlike the message, so logic keys on it. The category is the rule's.
+   */
+  code: RuleCode;
   /** Human text, without the `Line N:` prefix (see renderTrace). */
   message: string;
   /**

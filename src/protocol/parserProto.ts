@@ -8,8 +8,9 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Severity, TraceCategory, TraceEntry, ValidationResult } from '../parser/types';
-import { TRACE_CATEGORIES } from '../parser/types';
+import {
+  isRuleCode, TRACE_CATEGORIES, UNSPECIFIED_RULE, type RuleCode, type Severity, type TraceCategory, type TraceEntry, type ValidationResult,
+} from '../parser';
 
 export const PARSER_SERVICE_NAME = 'avap.parser.v1.AvapParser';
 
@@ -22,6 +23,8 @@ export interface WireTraceEntry {
   suggestion: string;
   token: string;
   severity: string;
+  /** The rule's code; "" from a service older than the field. */
+  code: string;
 }
 
 export interface WireValidateRequest {
@@ -97,6 +100,7 @@ export function toWireEntry(entry: TraceEntry): WireTraceEntry {
     suggestion: entry.suggestion ?? '',
     token: entry.token,
     severity: entry.severity,
+    code: entry.code,
   };
 }
 
@@ -117,13 +121,24 @@ function asSeverity(value: string): Severity {
   return value === 'warning' ? 'warning' : 'error';
 }
 
+/**
+ * A code this client knows, else (an older service sent none, or a newer one
+ * sent a rule this client does not know) the category's `unspecified-…` rule,
+ * so every decoded entry has a code of the catalogue.
+ */
+function asRuleCode(value: string | undefined, category: TraceCategory): RuleCode {
+  return value !== undefined && isRuleCode(value) ? value : UNSPECIFIED_RULE[category].code;
+}
+
 export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
+  const category = asCategory(wire.category);
   const entry: TraceEntry = {
     line: wire.line,
     column: wire.column,
     endColumn: wire.end_column,
     severity: asSeverity(wire.severity),
-    category: asCategory(wire.category),
+    category,
+    code: asRuleCode(wire.code, category),
     message: wire.message,
     token: wire.token,
   };

@@ -1,6 +1,7 @@
 /**
  * The JSON shape of one validated file, shared by `cli validate --json` and the
- * REST `POST /v1/validate`: {file, valid, trace[], parserVersion, truncated}.
+ * REST `POST /v1/validate`: {file, valid, trace[], parserVersion, truncated};
+ * each trace entry carries its rule `code` next to its category.
  */
 import type { TraceEntry, ValidationResult } from '../parser/types';
 
@@ -10,6 +11,8 @@ export interface TraceEntryJson {
   endColumn: number;
   severity: string;
   category: string;
+  /** The rule's stable code, e.g. `unknown-command`. */
+  code: string;
   message: string;
   /** Replacement text for [column, endColumn); "" when there is none. */
   suggestion: string;
@@ -31,6 +34,7 @@ export function entryToJson(entry: TraceEntry): TraceEntryJson {
     endColumn: entry.endColumn,
     severity: entry.severity,
     category: entry.category,
+    code: entry.code,
     message: entry.message,
     suggestion: entry.suggestion ?? '',
     token: entry.token,

@@ -1,32 +1,30 @@
 /**
  * The quality gate around the pipeline: runs a request through the core's
- * assistant and, for RETRIEVAL answers, has the validator (the LLM judge)
- * score the answer against the retrieved documentation; a failing answer gets
- * one retry with the weakest dimension's hint, generated from the pipeline's
- * own answer prompt. Best effort: the answer is returned either way with its
- * scores; a judge failure is reported, never scored.
+ * assistant with a reviewer for RETRIEVAL answers — the validator (the LLM
+ * judge) scores the answer against the retrieved documentation, and a failing
+ * answer asks for one retry with the weakest dimension's hint. Best effort: an
+ * answer comes back either way with its scores; a judge failure is reported,
+ * never scored.
  *
- * Streaming: the pipeline's pieces pass through at once; the final message is
- * held until the gate is done. Retry pieces carry `attempt: 2`, so a client
- * that shows the stream starts afresh (the contract of ResponseMessage).
+ * The pipeline makes the hinted retry (core/pipeline/graph.ts): it grants it
+ * only while the request's one retry cycle is unused (RC-08; a skipped retry
+ * is reported here as `retrySkipped`), streams it as drafts of the next
+ * attempt, validates its AVAP code with the parser like any answer's and
+ * holds the final message until the review is done, so the final
+ * `validation_status` is the earned verdict on the answer handed over.
  */
-import { extractCode, stripThinking } from '../core/code/extract';
-import type { PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource } from '../core/contracts';
-import type { LlmError, LlmPort } from '../core/llm/port';
-import { generateMessages } from '../core/routing/prompts';
-import { llmRegenerator, qualityGate, type GateAttempt } from './gate';
+import type { AnswerReviewer, PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource, RetrySkip } from '../core/contracts';
+import type { LlmError } from '../core/llm/port';
+import { qualityGate, type GateAttempt, type Regenerate } from './gate';
 import type { ContextPassage, QualityFailure, QualityValidator, QualityVerdict } from './port';
 
 export interface AssistantLike {
-  run(request: PipelineRequest, options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void }): Promise<PipelineResult>;
+  run(request: PipelineRequest, options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void; review?: AnswerReviewer }): Promise<PipelineResult>;
 }
 
 export interface QualityRunDeps {
   assistant: AssistantLike;
   validator: QualityValidator;
-  /** Generates the hinted retry. */
-  llm: LlmPort;
-  model: string;
   /** The texts of the retrieved sources (by id); sources it cannot resolve are left out. */
   passages: (sources: readonly RetrievedSource[]) => ContextPassage[];
 }
@@ -41,6 +39,8 @@ export interface QualityReport {
   failure?: QualityFailure;
   /** The retry could not be generated (the first answer is returned). */
   retryError?: LlmError;
+  /** The retry was due but not made: the request had no retry cycle left (RC-08). */
+  retrySkipped?: RetrySkip;
 }
 
 export interface QualityRunResult {
@@ -49,7 +49,7 @@ export interface QualityRunResult {
   quality?: QualityReport;
 }
 
-function report(validator: string, attempts: readonly GateAttempt[], passed: boolean, retryError?: LlmError): QualityReport {
+function report(validator: string, attempts: readonly GateAttempt[], passed: boolean, retryError?: LlmError, retrySkipped?: RetrySkip): QualityReport {
   const last = attempts[attempts.length - 1]?.verdict;
   return {
     validator,
@@ -58,6 +58,7 @@ function report(validator: string, attempts: readonly GateAttempt[], passed: boo
     attempts: attempts.map((a, i) => ({ attempt: i + 1, verdict: a.verdict, ...(a.hint ? { hint: a.hint } : {}) })),
     ...(last && !last.ok ? { failure: last.failure } : {}),
     ...(retryError ? { retryError } : {}),
+    ...(retrySkipped ? { retrySkipped } : {}),
   };
 }
 
@@ -66,38 +67,18 @@ export async function runWithQuality(
   request: PipelineRequest,
   options: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void } = {},
 ): Promise<QualityRunResult> {
-  const emit = (message: ResponseMessage) => {
-    try {
-      options.onMessage?.(message);
-    } catch {
-      // a consumer's failure must not break the run
-    }
+  let quality: QualityReport | undefined;
+  const review: AnswerReviewer = async (answer, retry, signal) => {
+    if (answer.queryType !== 'RETRIEVAL') return;
+    const input = { question: answer.question, answer: answer.answer, context: deps.passages(answer.sources), queryType: answer.queryType };
+    const regenerate: Regenerate = async (hint) => {
+      const made = await retry(hint);
+      if (made.ok) return { ok: true, value: made.answer };
+      return 'skipped' in made ? { ok: false, skipped: made.skipped } : { ok: false, error: made.error };
+    };
+    const gate = await qualityGate(deps.validator, input, regenerate, signal);
+    quality = report(deps.validator.name, gate.attempts, gate.passed, gate.retryError, gate.retrySkipped);
   };
-  let held: ResponseMessage | undefined;
-  const result = await deps.assistant.run(request, {
-    ...(options.signal ? { signal: options.signal } : {}),
-    onMessage: (message) => {
-      if (message.is_final) held = message;
-      else emit(message);
-    },
-  });
-  const final = (): ResponseMessage => held ?? { text: '', avap_code: result.code, is_final: true, validation_status: result.validationStatus };
-  if (result.error || result.queryType !== 'RETRIEVAL' || !result.text.trim()) {
-    emit(final());
-    return { result };
-  }
-
-  const context = deps.passages(result.sources);
-  const input = { question: request.query, answer: result.text, context, queryType: result.queryType };
-  const regenerate = llmRegenerator(deps.llm, deps.model, input, {
-    baseMessages: generateMessages(request.query, context, request.history ?? []),
-    onToken: (piece) => emit({ text: piece, avap_code: '', is_final: false, validation_status: '', attempt: 2 }),
-  });
-  const gate = await qualityGate(deps.validator, input, regenerate, options.signal);
-  if (gate.answer !== result.text) {
-    result.text = stripThinking(gate.answer);
-    result.code = extractCode(result.text).filter((b) => b.fenced).map((b) => b.code).join('\n');
-  }
-  emit({ ...final(), avap_code: result.code });
-  return { result, quality: report(deps.validator.name, gate.attempts, gate.passed, gate.retryError) };
+  const result = await deps.assistant.run(request, { ...options, review });
+  return result.error || !quality ? { result } : { result, quality };
 }

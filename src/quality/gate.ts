@@ -5,7 +5,9 @@
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
  */
+import type { RetrySkip } from '../core/contracts';
 import type { ChatMessage, LlmError, LlmPort } from '../core/llm/port';
+import { hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core/routing/prompts';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
 
 export interface GateAttempt {
@@ -23,9 +25,13 @@ export interface GateResult {
   passed: boolean;
   /** Set when the retry could not be generated; the first answer is returned. */
   retryError?: LlmError;
+  /** Set when the retry was not made because the request had no retry cycle left (RC-08). */
+  retrySkipped?: RetrySkip;
 }
 
-export type Regenerate = (hint: string, previous: string, signal?: AbortSignal) => Promise<{ ok: true; value: string } | { ok: false; error: LlmError }>;
+export type Regenerate = (hint: string, previous: string, signal?: AbortSignal) => Promise<
+  { ok: true; value: string } | { ok: false; error: LlmError } | { ok: false; skipped: RetrySkip }
+>;
 
 export async function qualityGate(
   validator: QualityValidator,
@@ -40,25 +46,14 @@ export async function qualityGate(
   }
   const hint = first.assessment.hint ?? '';
   const retry = await regenerate(hint, input.answer, signal);
-  if (!retry.ok) return { answer: input.answer, attempts, passed: false, retryError: retry.error };
+  if (!retry.ok) return { answer: input.answer, attempts, passed: false, ...('skipped' in retry ? { retrySkipped: retry.skipped } : { retryError: retry.error }) };
   const second = await validator.assess({ ...input, answer: retry.value }, signal);
   attempts.push({ answer: retry.value, verdict: second, hint });
   return { answer: retry.value, attempts, passed: second.ok && second.assessment.passed };
 }
 
-export const QUALITY_RETRY_HEAD = 'A reviewer found your previous answer too weak.';
-
-/**
- * The retry prompt: the messages the answer was generated from (`base`),
- * the previous answer, then the reviewer's hint.
- */
-export function hintedRetryMessages(base: readonly ChatMessage[], previous: string, hint: string): ChatMessage[] {
-  return [
-    ...base,
-    { role: 'assistant', content: previous },
-    { role: 'user', content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question, using only the documentation provided.` },
-  ];
-}
+// The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
+export { hintedRetryMessages, QUALITY_RETRY_HEAD };
 
 export const DEFAULT_ANSWER_SYSTEM_PROMPT =
   'You answer questions about AVAP, a proprietary API-programming language, using only the documentation provided. Use AVAP command names and argument orders exactly as documented; never use syntax from Python, JavaScript or Go.';

@@ -5,15 +5,8 @@
  * the health check and the OpenAPI document.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 
-/** 127.0.0.0/8, ::1, ::ffff:127.x and `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h === '::1') return true;
-  if (h.startsWith('::ffff:')) return isLoopbackHost(h.slice('::ffff:'.length));
-  return isIP(h) === 4 && h.startsWith('127.');
-}
+export { isLoopbackHost } from '../net/loopback';
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 

@@ -19,6 +19,7 @@ const errors = {
   401: { description: 'Missing or wrong bearer token.', content: json(ref('Error')) },
   413: { description: 'The body is larger than the limit.', content: json(ref('Error')) },
   415: { description: 'The body is not application/json.', content: json(ref('Error')) },
+  421: { description: 'The Host header is not one this server answers for (a loopback server answers for localhost, 127.0.0.1, [::1] and --allowed-host names).', content: json(ref('Error')) },
 };
 
 export function openApiDocument(version: string, bodyLimit: number): Record<string, unknown> {
@@ -47,15 +48,18 @@ export function openApiDocument(version: string, bodyLimit: number): Record<stri
     },
     paths: {
       '/health': {
-        get: { summary: 'Liveness, parser endpoint and circuit state', security: [], responses: { 200: { description: 'Up.', content: json(ref('Health')) } } },
+        get: {
+          summary: 'Liveness, parser endpoint and circuit state; "degraded" with reasons when the signal store or the telemetry log cannot be written', security: [],
+          responses: { 200: { description: 'Up (status ok or degraded).', content: json(ref('Health')) }, 421: errors[421] },
+        },
       },
       '/openapi.json': {
-        get: { summary: 'This document', security: [], responses: { 200: { description: 'The OpenAPI document.' } } },
+        get: { summary: 'This document', security: [], responses: { 200: { description: 'The OpenAPI document.' }, 421: errors[421] } },
       },
       '/v1/models': {
         get: {
           summary: 'Models pulled in Ollama', security: secured,
-          responses: { 200: { description: 'Model names.', content: json(ref('Models')) }, 401: errors[401], 502: { description: 'Ollama unreachable or failing.', content: json(ref('Error')) } },
+          responses: { 200: { description: 'Model names.', content: json(ref('Models')) }, 401: errors[401], 421: errors[421], 502: { description: 'Ollama unreachable or failing.', content: json(ref('Error')) } },
         },
       },
       '/v1/validate': {
@@ -94,7 +98,8 @@ export function openApiDocument(version: string, bodyLimit: number): Record<stri
           responses: {
             200: { description: 'Recorded.' }, ...errors,
             404: { description: 'No generation with that id in the signal store.', content: json(ref('Error')) },
-            409: { description: 'The server has no signal store.', content: json(ref('Error')) },
+            409: { description: 'The server has no signal store, or the generation\'s answer could not be recorded (`signal-not-recorded`).', content: json(ref('Error')) },
+            503: { description: 'The signal store cannot be read or written now (`signal-store-unwritable`, with the system error `code`); nothing was recorded.', content: json(ref('Error')) },
           },
         },
       },

@@ -92,7 +92,9 @@ export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
 
 export const TraceEntryJsonSchema = z.object({
   line: z.number().int(), column: z.number().int(), endColumn: z.number().int(),
-  severity: z.string(), category: z.string(), message: z.string(), suggestion: z.string(), token: z.string(),
+  severity: z.string(), category: z.string(),
+  code: z.string().describe('Stable code of the parser rule that reported the entry, e.g. unknown-command.'),
+  message: z.string(), suggestion: z.string(), token: z.string(),
 });
 
 export const ValidationJsonSchema = z.object({
@@ -107,21 +109,34 @@ export const ResponseMessageSchema = z.object({
   text: z.string(),
   avap_code: z.string(),
   is_final: z.boolean(),
-  validation_status: z.enum(['', 'INVALID_UNRESOLVED', 'PARSER_UNAVAILABLE']),
+  draft: z.literal(true).optional().describe('On every message but the last: streamed text the parser has not judged yet (no validation_status, empty avap_code).'),
+  validation_status: z.enum(['', 'INVALID_UNRESOLVED', 'PARSER_UNAVAILABLE']).optional()
+    .describe('On the final message only: "" when the parser validated every AVAP code block of the answer (or it shows none). Absent when the run failed or was cancelled (see error).'),
   attempt: z.number().int().optional(),
   generation_id: z.string().optional().describe('On the final message.'),
   query_type: z.enum(QUERY_TYPES).optional().describe('On the final message.'),
   quality: z.unknown().optional().describe('On the final message, when the judge is on: scores of every attempt.'),
   few_shot_injection: z.literal('degraded').optional().describe('On the final message of a code generation whose few-shot example retrieval failed (generation went on without examples).'),
   error: ErrorSchema.optional().describe('On the final message, when no answer could be produced.'),
+  retrieval: z.object({ status: z.enum(['ok', 'degraded']), reason: z.string().optional() }).optional()
+    .describe('On the final message of a route that retrieves: degraded when the answer had no documentation context.'),
+  retry: z.object({
+    limit: z.number().int(), usedBy: z.string().optional(),
+    skipped: z.array(z.object({ trigger: z.string(), reason: z.string(), usedBy: z.string().optional() })),
+  }).optional().describe('On the final message: the request\'s one retry cycle — what used it, and retries skipped with their reason.'),
 });
 
+const StorageStateSchema = z.object({ enabled: z.boolean(), writable: z.boolean().optional(), code: z.string().optional() });
+
 export const HealthSchema = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'degraded']),
+  /** Why the server is degraded (empty when ok): a store that cannot be written. */
+  reasons: z.array(z.string()),
   parser: z.object({ endpoint: z.string(), circuit: z.object({ state: z.string(), consecutiveFailures: z.number(), nextProbeAt: z.number().optional() }) }),
   llm: z.object({ host: z.string(), model: z.string() }),
   judge: z.object({ enabled: z.boolean(), threshold: z.number() }),
   retrieval: z.string(),
+  storage: z.object({ signals: StorageStateSchema, telemetry: StorageStateSchema }),
 });
 
 export const ModelsSchema = z.object({ models: z.array(z.string()) });

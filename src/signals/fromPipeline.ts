@@ -2,7 +2,7 @@
  * Builds a training signal from what the pipeline and the quality gate
  * produced. Pure.
  */
-import type { PipelineRequest, PipelineResult, QueryType } from '../core/contracts';
+import type { PipelineRequest, PipelineResult, QueryType, ValidationStatus } from '../core/contracts';
 import type { QualityAssessment, QualityVerdict } from '../quality/port';
 import type { NewSignal } from './store';
 import type { SignalType } from './schema';
@@ -40,7 +40,14 @@ export interface SignalContext {
   contextTexts?: ReadonlyMap<string, string>;
 }
 
-export function signalFromPipeline(request: PipelineRequest, result: PipelineResult, context: SignalContext): NewSignal {
+/** A run that ended with an answer: it has a status (failed and cancelled runs are not signals). */
+export type AnsweredResult = PipelineResult & { validationStatus: ValidationStatus };
+
+export function isAnswered(result: PipelineResult): result is AnsweredResult {
+  return result.validationStatus !== undefined;
+}
+
+export function signalFromPipeline(request: PipelineRequest, result: AnsweredResult, context: SignalContext): NewSignal {
   const verdicts = context.quality ?? [];
   const history = verdicts.flatMap((v, i) => (v.ok ? [scoreRecord(v.assessment, i + 1)] : []));
   const last = verdicts[verdicts.length - 1];

@@ -7,6 +7,6 @@
  */
 export * from './schema';
 export { SignalStore, parseSignals, type NewSignal, type ReadReport, type StoreResult, type SignalStoreOptions } from './store';
-export { signalFromPipeline, signalTypeOf, scoreRecord, type SignalContext } from './fromPipeline';
+export { isAnswered, signalFromPipeline, signalTypeOf, scoreRecord, type AnsweredResult, type SignalContext } from './fromPipeline';
 export { selectSignals, exportLine, type ExportFilter } from './exporter';
 export { runRecorded, type RecordedRun, type RecordedRunDeps } from './recordedRun';

@@ -6,18 +6,15 @@
  * written is logged, never fails the answer.
  */
 import type { PipelineRequest, PipelineResult, ResponseMessage } from '../core/contracts';
-import type { LlmPort } from '../core/llm/port';
 import { runWithQuality, type AssistantLike, type QualityReport } from '../quality/assistantRun';
 import type { ContextPassage, QualityValidator } from '../quality/port';
-import { signalFromPipeline, type SignalContext } from './fromPipeline';
+import { isAnswered, signalFromPipeline, type SignalContext } from './fromPipeline';
 import type { SignalStore } from './store';
 
 export interface RecordedRunDeps {
   assistant: AssistantLike;
-  /** Writes the judge's hinted retry. */
-  llm: LlmPort;
-  /** Set when the judge is on; `model` writes the retry. */
-  quality?: { validator: QualityValidator; model: string };
+  /** Set when the judge is on (the pipeline writes its hinted retry, within the request's one retry cycle). */
+  quality?: { validator: QualityValidator };
   /** Resolves the texts of retrieved sources (for the judge and for signals). */
   passages: (sources: readonly { id: string; title: string }[]) => ContextPassage[];
   /** Set when training signals are recorded. */
@@ -41,9 +38,10 @@ export async function runRecorded(
   options: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void } = {},
 ): Promise<RecordedRun> {
   const run: RecordedRun = deps.quality
-    ? await runWithQuality({ assistant: deps.assistant, validator: deps.quality.validator, llm: deps.llm, model: deps.quality.model, passages: deps.passages }, request, options)
+    ? await runWithQuality({ assistant: deps.assistant, validator: deps.quality.validator, passages: deps.passages }, request, options)
     : { result: await deps.assistant.run(request, options) };
-  if (!deps.signals || run.result.error) return run;
+  // A run without an answer (failed, cancelled) is no training signal: it claims nothing.
+  if (!deps.signals || !isAnswered(run.result)) return run;
   const passages = deps.passages(run.result.sources);
   const recorded = await deps.signals.recordSignal(signalFromPipeline(request, run.result, {
     ...deps.signal,

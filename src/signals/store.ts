@@ -5,19 +5,21 @@
  *   rewritten. Appends from one store are serialised, so lines never interleave.
  * - A line cut by a crash (the last line without its newline) is skipped on
  *   read, not fatal; the next append starts on a fresh line so the cut line
- *   never swallows a good record. Malformed lines elsewhere are skipped and
- *   counted, with their line numbers.
- * - Failures are data: appends return `{ok: false, error}` instead of throwing.
+ *   never swallows a good record (the shared writer, src/jsonl). Malformed
+ *   lines elsewhere are skipped and counted, with their line numbers.
+ * - Failures are data: appends return `{ok: false, error, code}` instead of
+ *   throwing; `health()` says whether the store can be written now.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { JsonlAppendLog, type AppendResult } from '../jsonl/appendLog';
 import {
   SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,
   type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
 } from './schema';
 
-export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: string };
+/** `code` is the system error code of a failed write (`ENOSPC`, `EACCES`…) when there is one. */
+export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: string; code?: string };
 
 export interface ReadReport {
   signals: TrainingSignal[];
@@ -34,6 +36,8 @@ export type NewSignal = Omit<SignalRecord, 'record' | 'schema_version' | 'id' | 
 export interface SignalStoreOptions {
   /** Injectable time (tests). */
   now?: () => Date;
+  /** Receives a line when a torn last line is found (it is then left behind a fresh line). */
+  warn?: (line: string) => void;
 }
 
 function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingSignal[]; orphans: number } {
@@ -96,11 +100,15 @@ export function parseSignals(text: string): ReadReport {
 }
 
 export class SignalStore {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly log: JsonlAppendLog;
   private readonly now: () => Date;
 
   constructor(readonly file: string, options: SignalStoreOptions = {}) {
     this.now = options.now ?? (() => new Date());
+    const warn = options.warn;
+    this.log = new JsonlAppendLog(file, {
+      ...(warn ? { onTornTail: (f: string) => warn(`training signals: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next record starts on a fresh line`) } : {}),
+    });
   }
 
   /** Appends a generation signal; returns its id (the one given, or a new UUID). */
@@ -149,7 +157,8 @@ export class SignalStore {
       text = await readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { signals: [], skipped: [], tornTail: false, orphans: 0 } };
-      return { ok: false, error: `cannot read ${this.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      const code = (err as NodeJS.ErrnoException).code;
+      return { ok: false, error: `cannot read ${this.file}: ${code ?? (err as Error).message}`, ...(code ? { code } : {}) };
     }
     return { ok: true, value: parseSignals(text) };
   }
@@ -162,42 +171,16 @@ export class SignalStore {
 
   /** Resolves when every append issued so far has been written. */
   flush(): Promise<void> {
-    return this.queue.then(() => undefined, () => undefined);
+    return this.log.flush();
   }
 
-  private append(record: StoreRecord): Promise<StoreResult<void>> {
-    const line = `${JSON.stringify(record)}\n`;
-    const run = async (): Promise<StoreResult<void>> => {
-      try {
-        await mkdir(path.dirname(this.file), { recursive: true });
-        const prefix = (await endsWithoutNewline(this.file)) ? '\n' : '';
-        await appendFile(this.file, prefix + line, 'utf8');
-        return { ok: true, value: undefined };
-      } catch (err) {
-        return { ok: false, error: `cannot append to ${this.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
-      }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next;
-    return next;
+  /** Whether the store can be written now (a probe, then the outcome of the last append). Never rejects. */
+  health(): Promise<AppendResult> {
+    return this.log.health();
   }
-}
 
-/** True when the file exists, is not empty and its last byte is not a newline (a torn write). */
-async function endsWithoutNewline(file: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size === 0) return false;
-    const buffer = Buffer.alloc(1);
-    await handle.read(buffer, 0, 1, size - 1);
-    return buffer[0] !== 0x0a;
-  } finally {
-    await handle.close();
+  private async append(record: StoreRecord): Promise<StoreResult<void>> {
+    const written = await this.log.append(record);
+    return written.ok ? { ok: true, value: undefined } : { ok: false, error: written.error, code: written.code };
   }
 }

@@ -47,6 +47,8 @@ export interface TraceFact {
   column: number;
   severity: string;
   category: string;
+  /** The parser rule's stable code, e.g. `unknown-command`. */
+  code: string;
   message: string;
   token: string;
   suggestion?: string;
@@ -79,6 +81,7 @@ function traceFact(entry: TraceEntry): TraceFact {
     column: entry.column,
     severity: entry.severity,
     category: entry.category,
+    code: entry.code,
     message: entry.message,
     token: entry.token,
     ...(entry.suggestion ? { suggestion: entry.suggestion } : {}),

@@ -24,17 +24,18 @@ describe('diagnostics from the real parser service', () => {
     assert.match(unknown.message, /'getSHA256' not defined/);
     assert.match(unknown.message, /encodeSHA256/);
     const code = unknown.code as { value: string; target: vscode.Uri };
-    assert.equal(code.value, 'unknown_token');
+    assert.equal(code.value, 'unknown-command', 'the rule code, not the category');
     assert.equal(code.target.scheme, 'avap-trace');
 
     assert.equal(loop.range.start.line, 5);
     assert.deepEqual([loop.range.start.character, loop.range.end.character], [0, 21]);
-    assert.equal((loop.code as { value: string }).value, 'unexpected_construct');
+    assert.equal((loop.code as { value: string }).value, 'foreign-loop');
 
     // The code links to a read-only document with the whole trace in its text form.
     const trace = await vscode.workspace.openTextDocument(code.target);
     assert.match(trace.getText(), /^Line 5: 'getSHA256' not defined — did you mean 'encodeSHA256'\?$/m);
     assert.match(trace.getText(), /^Line 6: unexpected construct 'for i in range\(\.\.\.\)'/m);
+    assert.match(trace.getText(), /^ {4}unknown-command: /m, 'each entry names its rule');
   });
 
   it('applies the parser suggestion as a quick fix, without a model call', async () => {

@@ -21,7 +21,12 @@
  * Timing controls (all optional) on a reply: `headersDelayMs` (nothing at
  * all for a while), `firstChunkDelayMs` (headers at once, then a wait before
  * the first streamed piece), `chunkDelayMs` (between streamed pieces), `stall` (never answer),
- * `cutAfterChunks` (destroy the socket after N streamed pieces). Every
+ * `stallAfterChunks` (stream N pieces, then go silent with the connection open: a model
+ * stuck mid-answer), `cutAfterChunks` (destroy the socket after N streamed pieces).
+ * Faults: `crash` (the connection is reset before any answer, as when the server
+ * process dies; use `times` to crash on the second call), `status` with
+ * `rawError` (an error answered as plain text, not JSON, as a proxy or a
+ * crashing server does). Every
  * request is recorded in `requests`; `waitFor(predicate)` resolves when one
  * arrives.
  */
@@ -56,7 +61,13 @@ export interface ScriptedReply {
   firstChunkDelayMs?: number;
   chunkDelayMs?: number;
   stall?: boolean;
+  /** Streaming: send this many pieces, then nothing more (the connection stays open). */
+  stallAfterChunks?: number;
   cutAfterChunks?: number;
+  /** Reset the connection before answering anything (a crashed server). */
+  crash?: boolean;
+  /** With `status`: the body as plain text instead of Ollama's JSON error. */
+  rawError?: string;
   /** A raw `error` object mid-stream, as Ollama sends it (after `chunks`). */
   streamError?: string;
 }
@@ -196,6 +207,7 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     if (reply.firstChunkDelayMs) await sleep(reply.firstChunkDelayMs);
     const pieces = reply.chunks ?? splitPieces(content);
     for (const [index, piece] of pieces.entries()) {
+      if (reply.stallAfterChunks !== undefined && index >= reply.stallAfterChunks) return; // silent until the client gives up
       if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
         req.socket.destroy();
         return;
@@ -251,8 +263,17 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     }
     const reply = pick(request);
     if (reply?.stall) return; // never answers; the client's timeout or cancellation ends it
+    if (reply?.crash) {
+      req.socket.destroy();
+      return;
+    }
     if (reply?.headersDelayMs) await sleep(reply.headersDelayMs);
     if (res.destroyed) return;
+    if (reply?.rawError !== undefined) {
+      res.writeHead(reply.status ?? 500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(reply.rawError);
+      return;
+    }
     if (reply?.status || reply?.error) return writeJson(res, reply.status ?? 500, { error: reply.error ?? 'scripted failure' });
     if (endpoint === 'embed') {
       const input = (request.body as { input?: unknown }).input;

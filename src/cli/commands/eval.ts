@@ -146,7 +146,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const releaseAbort = stopOnAbort(display, io.signal);
   try {
     const outcome = await runEvaluation({
-      run: (request, signal) => assistant.run(request, { signal }),
+      run: (request, options) => assistant.run(request, options),
       parser: assistant.parser,
       llm,
       sourceText: (id) => kb.value.chunk(id)?.text,
@@ -161,7 +161,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
           non_convergence_rate: opt(m.nonConvergenceRate),
         };
       },
-      ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), llm, model: config.ollama.model, passages } } : {}),
+      ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
     }, {
       config: {
         seed, model: config.ollama.model, judgeModel, embeddingModel: config.ollama.embeddingModel, temperature: 0,

@@ -8,14 +8,17 @@ import {
   ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger,
   type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage,
 } from '../../core';
-import { parseRelevanceMode, parseRetrievalMode } from '../../core/config';
+import { parseParserTimeout, parseRelevanceMode, parseRetrievalMode } from '../../core/config';
+import { describeSkip } from '../../core/validation/retryCycle';
 import { renderTrace } from '../../parser/render';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
   --parser-url URL      parser service (host:port, grpc://…, grpcs://…, a list a:1,b:2 or dns:///name:port,
                         balanced round-robin); default $AVAP_PARSER_URL, else the bundled service
-  --parser-timeout MS   deadline per parser call; 0 disables validation (default $AVAP_PARSER_TIMEOUT, else 2000)
+  --parser-timeout S    seconds per parser call, decimals allowed (0.5); 0 disables validation
+                        (default $AVAP_PARSER_TIMEOUT, else 2). Both are SECONDS — they were milliseconds
+                        before; a value over 600 is refused as a likely leftover millisecond figure
   --ollama-url URL      Ollama server (default $OLLAMA_HOST, else http://127.0.0.1:11434)
   --model NAME          main model (default $OLLAMA_MODEL_NAME, else qwen3:1.7b)
   --embedding-model M   embedding model (default $OLLAMA_EMBEDDING_MODEL, else qwen3-embedding:0.6b)
@@ -26,10 +29,18 @@ export const PIPELINE_OPTIONS_USAGE = `  --json                print the respons
   --telemetry FILE      append one JSON line per attempt to FILE (default $AVAP_TELEMETRY_FILE)
   --quiet               do not print [ptvl] log lines on stderr
   Also from the environment: PARSER_CB_THRESHOLD (parser failures before the circuit opens, 3),
-  PARSER_CB_COOLDOWN (seconds before a probe, 30), AVAP_MAX_RETRIES (retries after invalid code, 1),
-  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables).
+  PARSER_CB_COOLDOWN (seconds before a probe, 30), AVAP_MAX_RETRIES (0 or 1: the request's one retry
+  cycle, used by the relevance reformulation, the parser's trace or the judge's hint, 1),
+  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables), OLLAMA_TTFB_TIMEOUT (ms until
+  the first byte, for a cold model load, 120000), AVAP_LLM_IDLE_TIMEOUT (seconds of silence that end a
+  started answer, 60; 0 = no limit).
+Every answer's code is validated on every route before the final message: validation_status "" means
+the parser validated every AVAP block shown (or there is none). With --json, every message before the
+last has "draft": true and no status; the last has validation_status (absent when the run failed, with
+"error"), "retrieval" ({"status": "ok" | "degraded", "reason"}) and "retry" (what used the one retry,
+what was skipped and why). In text mode every outcome other than valid is reported on stderr.
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
-            2 usage error or LLM unreachable/failed, 130 interrupted.`;
+            2 usage error or LLM unreachable/failed/stalled, 130 interrupted.`;
 
 const USAGE = `Usage: node dist/cli.js generate [--json] [options] "request"
   Writes AVAP code for the request and validates it with the parser (one retry with the trace).
@@ -63,7 +74,7 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
     const config = mergeConfig(base, {
       parser: {
         url: flags['parser-url'],
-        timeoutMs: flags['parser-timeout'] === undefined ? undefined : configFromEnv({ AVAP_PARSER_TIMEOUT: flags['parser-timeout'] }).parser.timeoutMs,
+        timeoutMs: flags['parser-timeout'] === undefined ? undefined : parseParserTimeout('--parser-timeout', flags['parser-timeout']),
       },
       ollama: { host: flags['ollama-url'], model: flags.model, embeddingModel: flags['embedding-model'] },
       retrieval: {
@@ -77,23 +88,56 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
     config.ollama.host = normalizeOllamaHost(config.ollama.host);
     return config;
   } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message.replace('AVAP_PARSER_TIMEOUT', '--parser-timeout'));
+    if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;
   }
 }
 
 export function exitCodeFor(result: PipelineResult): number {
   if (result.error?.code === 'cancelled') return 130;
-  if (result.error && !result.code) return EXIT.usage;
   if (result.validationStatus === 'INVALID_UNRESOLVED') return EXIT.invalidUnresolved;
   if (result.validationStatus === 'PARSER_UNAVAILABLE') return EXIT.parserUnavailable;
-  if (result.error) return EXIT.usage;
+  if (result.error || result.validationStatus === undefined) return EXIT.usage;
   return EXIT.ok;
 }
 
+function lastAttempt(result: PipelineResult) {
+  return result.attempts[result.attempts.length - 1];
+}
+
 function lastTrace(result: PipelineResult) {
-  const last = result.attempts[result.attempts.length - 1];
+  const last = lastAttempt(result);
   return last && last.outcome.kind === 'validated' ? last.outcome.result.trace : [];
+}
+
+/** The stderr report of text mode: every outcome but a clean valid one says what it is. */
+export function outcomeLines(result: PipelineResult): string[] {
+  const lines: string[] = [];
+  const attempts = `after ${result.attempts.length} attempt(s)`;
+  if (result.retrieval?.status === 'degraded') lines.push(`retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`);
+  for (const skip of result.retry?.skipped ?? []) lines.push(`retry: skipped — ${describeSkip(skip)}`);
+  if (result.error) lines.push(`avap: ${result.error.message}`);
+  switch (result.validationStatus) {
+    case undefined:
+      lines.push(`validation: none — the run ${result.error?.code === 'cancelled' ? 'was cancelled' : 'failed'} before any code was validated (${result.error?.code ?? 'failed'})`);
+      break;
+    case 'INVALID_UNRESOLVED': {
+      lines.push(`validation: INVALID_UNRESOLVED ${attempts}${result.error ? ' (the retry could not be generated)' : ''}`);
+      const trace = renderTrace(lastTrace(result));
+      if (trace) lines.push(trace);
+      break;
+    }
+    case 'PARSER_UNAVAILABLE': {
+      const outcome = lastAttempt(result)?.outcome;
+      const why = outcome?.kind === 'unavailable' ? ` (${outcome.reason}: ${outcome.detail})` : '';
+      lines.push(`validation: PARSER_UNAVAILABLE ${attempts} — the code was not validated${why}; it may or may not be valid`);
+      break;
+    }
+    case '':
+      if (result.code) lines.push(`validation: valid AVAP ${attempts}`);
+      break;
+  }
+  return lines;
 }
 
 /** Runs one request end to end and prints it; returns the exit code. */
@@ -111,11 +155,11 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
   let currentAttempt = 1;
   let printedText = false;
   const onMessage = (message: ResponseMessage) => {
+    if (message.is_final) return;
     if (json) {
-      if (!message.is_final) io.stdout(`${JSON.stringify(message)}\n`);
+      io.stdout(`${JSON.stringify(message)}\n`);
       return;
     }
-    if (message.is_final) return;
     if (message.attempt !== undefined && message.attempt !== currentAttempt) {
       currentAttempt = message.attempt;
       io.stdout(`\n\n--- attempt ${currentAttempt}: regenerating with the parser's trace ---\n\n`);
@@ -136,23 +180,20 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       text: '',
       avap_code: result.code,
       is_final: true,
-      validation_status: result.validationStatus,
+      ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
       query_type: result.queryType,
       attempts: result.attempts.length,
       generation_id: result.generationId,
       trace: lastTrace(result),
+      ...(result.retrieval ? { retrieval: result.retrieval } : {}),
+      ...(result.retry ? { retry: result.retry } : {}),
       ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),
     })}\n`);
   } else {
     if (printedText) io.stdout('\n');
-    if (result.error) {
-      io.stderr(`avap: ${result.error.message}\n`);
-    } else if (result.queryType === 'CODE_GENERATION') {
-      const status = result.validationStatus === '' ? 'valid AVAP' : result.validationStatus;
-      io.stderr(`\nvalidation: ${status} after ${result.attempts.length} attempt(s)\n`);
-      if (result.validationStatus === 'INVALID_UNRESOLVED') io.stderr(`${renderTrace(lastTrace(result))}\n`);
-    }
+    const lines = outcomeLines(result);
+    if (lines.length) io.stderr(`\n${lines.join('\n')}\n`);
   }
   return exitCodeFor(result);
 }

@@ -2,16 +2,21 @@
  * `serve [--host H] [--port P] [--token T] [options]` — the REST server over
  * the core's programmatic API. The first stdout line is `listening on HOST:PORT`
  * (`--port 0` picks a free port). Runs until SIGINT/SIGTERM, then drains.
+ * On loopback it answers only for loopback host names (and --allowed-host);
+ * slow clients are cut off by header, request and keep-alive timeouts; a
+ * signal store or telemetry log that cannot be written is said at start.
  */
 import { parseArgs } from 'node:util';
 import { createAssistant, prefixedLogger } from '../../core';
 import { createOllamaLlm } from '../../core/llm/ollamaLlm';
+import { jsonlTelemetry } from '../../core/telemetry/jsonlSink';
 import { loadKnowledgeBase } from '../../knowledge';
 import { createLlmJudge } from '../../quality/judge';
 import { parseSwitch, parseThreshold, QualityConfigError, qualityConfigFromEnv } from '../../quality/config';
 import type { ContextPassage } from '../../quality/port';
 import { isLoopbackHost, MIN_TOKEN_CHARS } from '../../rest/auth';
-import { createRestServer, DEFAULT_BODY_LIMIT, type RestQuality } from '../../rest/server';
+import { formatHostRule, LOOPBACK_HOST_RULES, parseHostRules, splitHost, type HostRule } from '../../rest/hostGuard';
+import { createRestServer, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUTS, type RestQuality, type RestTimeouts } from '../../rest/server';
 import { SignalStore } from '../../signals/store';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -26,11 +31,21 @@ const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--toke
   --token TOKEN          bearer token required on every /v1 route (default $AVAP_API_TOKEN);
                          mandatory when HOST is not a loopback address; at least ${MIN_TOKEN_CHARS} characters
   --max-body-bytes N     largest request body accepted (default ${DEFAULT_BODY_LIMIT})
+  --allowed-host NAME    also answer for this Host (NAME or NAME:PORT; repeatable; default $AVAP_API_ALLOWED_HOSTS,
+                         comma-separated). On a loopback HOST only localhost, 127.0.0.1 and [::1] (any port) and
+                         these are answered, anything else gets 421 (DNS rebinding); beyond loopback the list
+                         applies only when given
+  --headers-timeout S    seconds a client has to send the request headers (default $AVAP_API_HEADERS_TIMEOUT, else ${DEFAULT_TIMEOUTS.headersMs / 1000})
+  --request-timeout S    seconds a client has to send the whole request (default $AVAP_API_REQUEST_TIMEOUT, else ${DEFAULT_TIMEOUTS.requestMs / 1000});
+                         a slow client gets 408 and is disconnected; streamed answers are not cut
+  --keep-alive-timeout S seconds an idle kept-alive connection stays open (default $AVAP_API_KEEP_ALIVE_TIMEOUT, else ${DEFAULT_TIMEOUTS.keepAliveMs / 1000})
   --judge on|off         score RETRIEVAL answers with the LLM judge, one hinted retry (default $AVAP_JUDGE, else off)
   --judge-threshold X    pass mark of the judge's composite, 0–1 (default $AVAP_JUDGE_THRESHOLD, else 0.6)
   --judge-model NAME     judge model (default $AVAP_JUDGE_MODEL, else the main model)
   --signals FILE         record training signals (JSONL) and accept /v1/feedback (default $AVAP_SIGNALS_FILE)
 ${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.startsWith('Exit codes') && !l.trim().startsWith('2 usage')).join('\n')}
+  A signal store or telemetry log that cannot be written is reported on stderr at start and in
+  GET /health ("status": "degraded" with reasons); /v1/feedback then answers 503.
 Exit codes: 0 stopped by a signal, 2 usage error or the address could not be bound.`;
 
 const { json: _json, ...SERVE_PIPELINE_OPTIONS } = PIPELINE_OPTIONS;
@@ -40,6 +55,43 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
   return value;
+}
+
+/** Seconds (decimals allowed) from a flag, else the environment, else the default; in ms. */
+function seconds(flag: string, raw: string | undefined, envName: string, env: NodeJS.ProcessEnv, fallbackMs: number): number {
+  const fromEnv = env[envName]?.trim() || undefined;
+  const text = raw ?? fromEnv;
+  if (text === undefined) return fallbackMs;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 3600) {
+    throw new UsageError(`${raw !== undefined ? flag : envName} must be a number of seconds above 0 and at most 3600, got '${text}'`);
+  }
+  return Math.max(1, Math.round(value * 1000));
+}
+
+function timeoutsFrom(values: { 'headers-timeout'?: string; 'request-timeout'?: string; 'keep-alive-timeout'?: string }, env: NodeJS.ProcessEnv): RestTimeouts {
+  const timeouts = {
+    headersMs: seconds('--headers-timeout', values['headers-timeout'], 'AVAP_API_HEADERS_TIMEOUT', env, DEFAULT_TIMEOUTS.headersMs),
+    requestMs: seconds('--request-timeout', values['request-timeout'], 'AVAP_API_REQUEST_TIMEOUT', env, DEFAULT_TIMEOUTS.requestMs),
+    keepAliveMs: seconds('--keep-alive-timeout', values['keep-alive-timeout'], 'AVAP_API_KEEP_ALIVE_TIMEOUT', env, DEFAULT_TIMEOUTS.keepAliveMs),
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new UsageError(`the headers timeout (${timeouts.headersMs / 1000} s) cannot be longer than the request timeout (${timeouts.requestMs / 1000} s)`);
+  }
+  return timeouts;
+}
+
+/** The Host allow-list: on loopback always (loopback names, the bound address, extras); beyond loopback only when extras are given. */
+function hostRulesFor(host: string, flags: string[] | undefined, env: NodeJS.ProcessEnv): HostRule[] | undefined {
+  const extras = flags ?? (env.AVAP_API_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const parsed = parseHostRules(extras);
+  if (!parsed.ok) {
+    throw new UsageError(`${flags ? '--allowed-host' : 'AVAP_API_ALLOWED_HOSTS'}: '${parsed.bad}' is not a host name, an IP address or NAME:PORT`);
+  }
+  if (!isLoopbackHost(host) && parsed.rules.length === 0) return undefined;
+  const bound = splitHost(host);
+  return [...LOOPBACK_HOST_RULES, ...(bound && isLoopbackHost(host) ? [bound] : []), ...parsed.rules]
+    .filter((rule, i, all) => all.findIndex((r) => formatHostRule(r) === formatHostRule(rule)) === i);
 }
 
 function formatAddress(address: string, port: number): string {
@@ -55,6 +107,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       port: { type: 'string' },
       token: { type: 'string' },
       'max-body-bytes': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'headers-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'keep-alive-timeout': { type: 'string' },
       judge: { type: 'string' },
       'judge-threshold': { type: 'string' },
       'judge-model': { type: 'string' },
@@ -72,6 +128,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (!token && !isLoopbackHost(host)) {
     throw new UsageError(`refusing to listen on ${host} without a bearer token: pass --token or set AVAP_API_TOKEN (or bind 127.0.0.1)`);
   }
+  const allowedHosts = hostRulesFor(host, values['allowed-host'], io.env);
+  const timeouts = timeoutsFrom(values, io.env);
   const config = configFromFlags(values, io.env);
   let quality;
   try {
@@ -87,7 +145,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
 
   const logLine = (line: string) => { if (!values.quiet) io.stderr(`${line}\n`); };
   const logger = prefixedLogger(logLine);
-  const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined } });
+  // Built here rather than inside the assistant so /health can ask whether it is writable.
+  const telemetry = config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : undefined;
+  const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined }, ...(telemetry ? { telemetry } : {}) });
   if (!created.ok) throw new UsageError(created.error);
   const { assistant } = created;
 
@@ -103,15 +163,26 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ? { validator: createLlmJudge({ llm, model: judgeModel, threshold: quality.judge.threshold }), model: config.ollama.model, threshold: quality.judge.threshold }
     : undefined;
 
+  const signals = signalsFile ? new SignalStore(signalsFile, { warn: (line) => logLine(`[rest] ${line}`) }) : undefined;
+  // Said at start whatever --quiet says: a store that cannot be written loses data.
+  for (const [what, target, consequence] of [
+    ['training-signal store', signals, 'answers are not recorded and /v1/feedback answers 503'],
+    ['telemetry log', telemetry, 'attempt events are not recorded'],
+  ] as const) {
+    const health = await target?.health();
+    if (health && !health.ok) io.stderr(`[rest] degraded: the ${what} is not writable — ${health.error}; ${consequence} until it is (GET /health)\n`);
+  }
+
   const app = createRestServer({
     assistant,
     llm,
     ...(restQuality ? { quality: restQuality } : {}),
     passages,
-    ...(signalsFile ? { signals: new SignalStore(signalsFile) } : {}),
+    ...(signals ? { signals } : {}),
+    ...(telemetry ? { telemetry } : {}),
     models: { main: config.ollama.model, host: config.ollama.host, ...(restQuality ? { judge: judgeModel } : {}) },
     log: logLine,
-  }, { ...(token ? { token } : {}), bodyLimit, version: PACKAGE_VERSION });
+  }, { ...(token ? { token } : {}), bodyLimit, version: PACKAGE_VERSION, timeouts, ...(allowedHosts ? { allowedHosts } : {}) });
 
   try {
     await app.listen({ host, port });
@@ -123,7 +194,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const address = app.server.address();
   const bound = address && typeof address === 'object' ? formatAddress(address.address, address.port) : `${host}:${port}`;
   io.stdout(`listening on ${bound}\n`);
-  logLine(`[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${restQuality ? `on (${judgeModel}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}`);
+  logLine(`[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${restQuality ? `on (${judgeModel}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}; hosts ${allowedHosts ? allowedHosts.map(formatHostRule).join(', ') : 'any (token required)'}; timeouts headers ${timeouts.headersMs / 1000} s, request ${timeouts.requestMs / 1000} s, keep-alive ${timeouts.keepAliveMs / 1000} s`);
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();

@@ -1,5 +1,5 @@
 /**
- * `validate [--json] [--parser-url URL] [--timeout MS] [--max-bytes N] FILE... | -`
+ * `validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -`
  * Validates files with the parser library in-process, or through the parser
  * service when a URL is given (flag or AVAP_PARSER_URL). Output is identical
  * either way: size, binary and encoding checks run locally in both modes.
@@ -10,14 +10,16 @@ import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAva
 import type { ParserPort } from '../../core/contracts';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
 import { validationToJson } from '../../protocol/validationJson';
+import { ConfigError, parseParserTimeout } from '../../core/config';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
-const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout MS] [--max-bytes N] FILE... | -
+const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -
   Validates AVAP files (- reads standard input).
   --parser-url URL  call the parser service (host:port, grpc://host:port, grpcs://host:port, a
                     comma-separated list of those or dns:///name:port, balanced round-robin);
                     default: $AVAP_PARSER_URL, else the parser library in-process
-  --timeout MS      deadline per service call (default: $AVAP_PARSER_TIMEOUT, else 2000)
+  --timeout S       seconds per service call, decimals allowed (default: $AVAP_PARSER_TIMEOUT, else 2);
+                    seconds, like AVAP_PARSER_TIMEOUT (both were milliseconds before)
   --max-bytes N     refuse files larger than N bytes (default ${DEFAULT_MAX_BYTES})
   --json            one JSON object per file: {file, valid, trace, parserVersion, truncated}
 Exit codes: 0 all valid, 1 any invalid, 2 usage error, unreadable file or unreachable service.`;
@@ -29,6 +31,18 @@ function integerOption(name: string, raw: string | undefined, fallback: number, 
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
   return value;
+}
+
+/** --timeout, else AVAP_PARSER_TIMEOUT, else 2 s: seconds, returned in ms. */
+function parserTimeout(flag: string | undefined, env: string | undefined): number {
+  try {
+    if (flag !== undefined && flag !== '') return parseParserTimeout('--timeout', flag);
+    if (env !== undefined && env.trim() !== '') return parseParserTimeout('AVAP_PARSER_TIMEOUT', env);
+    return 2000;
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 function serviceValidator(port: ParserPort, url: string, timeoutMs: number, signal: AbortSignal): Validator {
@@ -73,7 +87,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   let validate: Validator = async (text, file) => ({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
   let connection: ParserConnection | undefined;
   if (url) {
-    const timeoutMs = integerOption('--timeout', values.timeout ?? io.env.AVAP_PARSER_TIMEOUT, 2000, 0);
+    const timeoutMs = parserTimeout(values.timeout, io.env.AVAP_PARSER_TIMEOUT);
     if (timeoutMs === 0) throw new UsageError('a parser timeout of 0 disables validation; give a positive --timeout');
     // The same connection as everywhere else (balancing, retry on another endpoint, admission); the breaker
     // never matters here, since the first unanswered file ends the run.

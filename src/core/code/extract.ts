@@ -74,7 +74,7 @@ export function isCodeLine(line: string): boolean {
   return CODE_LINE.some((re) => re.test(text));
 }
 
-function bareBlocks(lines: readonly string[]): CodeBlock[] {
+function bareBlocks(lines: readonly string[], isCode: (line: string) => boolean = isCodeLine): CodeBlock[] {
   const out: CodeBlock[] = [];
   let current: { start: number; lines: string[] } | undefined;
   const flush = () => {
@@ -84,7 +84,7 @@ function bareBlocks(lines: readonly string[]): CodeBlock[] {
     current = undefined;
   };
   lines.forEach((line, index) => {
-    if (isCodeLine(line)) {
+    if (isCode(line)) {
       current ??= { start: index + 1, lines: [] };
       current.lines.push(line);
     } else if (!line.trim() && current) {
@@ -97,16 +97,20 @@ function bareBlocks(lines: readonly string[]): CodeBlock[] {
   return out;
 }
 
-export function extractCode(response: string): CodeBlock[] {
-  const lines = response.split(/\r?\n/);
+/** The fenced blocks that hold code (`undefined` when the response has no fences at all). */
+function fencedCode(lines: readonly string[]): CodeBlock[] | undefined {
   const all = fences(lines).filter((f) => f.lines.some((l) => l.trim()));
   const toBlock = (f: Fence): CodeBlock => ({ code: f.lines.join('\n'), startLine: f.startLine, label: f.label, fenced: true });
   const preferred = all.filter((f) => f.label === '' || f.label === 'avap');
   if (preferred.length) return preferred.map(toBlock);
   const otherCode = all.filter((f) => !NON_CODE_LABELS.has(f.label));
   if (otherCode.length) return otherCode.map(toBlock);
-  if (all.length) return [];
-  return bareBlocks(lines);
+  return all.length ? [] : undefined;
+}
+
+export function extractCode(response: string): CodeBlock[] {
+  const lines = response.split(/\r?\n/);
+  return fencedCode(lines) ?? bareBlocks(lines);
 }
 
 /** The candidate program: the blocks one after the other, and where each starts in it. */
@@ -120,4 +124,52 @@ export function joinBlocks(blocks: readonly CodeBlock[]): { code: string; offset
     line += block.code.split('\n').length;
   }
   return { code: parts.join('\n'), offsets };
+}
+
+/** Index just past the parenthesis that closes the one at `open` (strings respected); -1 if unbalanced. */
+function closingParen(line: string, open: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = open; i < line.length; i += 1) {
+    const c = line[i];
+    if (quote) {
+      if (c === '\\') i += 1;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '(') depth += 1;
+    else if (c === ')' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * A line that is code and nothing else: a whole call (nothing but `{`, `;` or
+ * a comment after its closing parenthesis), an assignment, a comment, a brace.
+ * Stricter than `isCodeLine`, so prose that starts with a command name
+ * ("addParam(name, target) reads the parameter…") is not taken for code.
+ */
+export function isWholeCodeLine(line: string): boolean {
+  const text = line.trim();
+  if (!text) return false;
+  const call = /^[A-Za-z_$][\w.$]*\s*\(/.exec(text);
+  if (call) {
+    const end = closingParen(text, call[0].length - 1);
+    return end > 0 && /^\s*;?\s*(\{\s*)?(\/\/.*)?$/.test(text.slice(end));
+  }
+  return CODE_LINE.slice(1).some((re) => re.test(text));
+}
+
+/**
+ * The AVAP code blocks a reader is shown in an answer that is prose first
+ * (documentation, conversation, platform answers): its code fences (as
+ * `extractCode` picks them) or, in an answer without fences, runs of lines
+ * that are wholly code. Every one of them must be validated before the
+ * answer may be called valid.
+ */
+export function shownCodeBlocks(response: string): CodeBlock[] {
+  const lines = response.split(/\r?\n/);
+  const statement = (line: string) => /^\s*[A-Za-z_$][\w.$]*\s*(\(|(\[[^\]]*\])?\s*=)/.test(line) && !/^\s*(return|function)\b/.test(line);
+  return fencedCode(lines) ?? bareBlocks(lines, isWholeCodeLine).filter((b) => b.code.split('\n').some(statement));
 }

@@ -5,6 +5,7 @@
  */
 import type { ParserOutcome, ParserPort } from '../contracts';
 import type { TraceEntry, ValidationResult } from '../../parser/types';
+import { combineChecks, type CodeCheck } from '../validation/status';
 import { joinBlocks, type CodeBlock } from './extract';
 
 export type BlockVerdict =
@@ -44,7 +45,7 @@ export async function validateAnswer(
   }
   const trace: TraceEntry[] = [];
   const responseTrace: TraceEntry[] = [];
-  let valid = true;
+  const checks: CodeCheck[] = [];
   let truncated = false;
   let parserVersion = '';
   let unavailable: Extract<ParserOutcome, { kind: 'unavailable' }> | undefined;
@@ -53,6 +54,7 @@ export async function validateAnswer(
     const outcome = await parser.validate(block.code, blocks.length > 1 ? `${filename}#${index + 1}` : filename, signal);
     calls += 1;
     if (outcome.kind === 'unavailable') {
+      checks.push('unavailable');
       unavailable ??= outcome;
       // No point asking again while the parser is down or the caller has gone.
       if (outcome.reason !== 'rejected') break;
@@ -60,13 +62,14 @@ export async function validateAnswer(
     }
     const result: ValidationResult = outcome.result;
     parserVersion = result.parserVersion;
-    valid &&= result.valid;
+    checks.push(result.valid ? 'valid' : 'invalid');
     truncated ||= result.truncated;
     trace.push(...shift(result.trace, offsets[index] ?? 0));
     responseTrace.push(...shift(result.trace, block.startLine - 1));
   }
-  const hasInvalid = !valid;
-  if (hasInvalid) {
+  // Evidence of invalid code wins; then a block without a verdict; "valid" only when every block was validated.
+  const check = combineChecks(checks);
+  if (check === 'invalid') {
     return {
       verdict: { kind: 'invalid', trace, responseTrace, parserVersion },
       code,
@@ -74,7 +77,7 @@ export async function validateAnswer(
       calls,
     };
   }
-  if (unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls };
+  if (check === 'unavailable' && unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls };
   return {
     verdict: { kind: 'valid', trace, responseTrace, parserVersion },
     code,

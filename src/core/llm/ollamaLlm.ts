@@ -4,8 +4,11 @@
  * - Deterministic by default: temperature 0 and a fixed seed, explicit
  *   num_ctx and keep_alive on every request.
  * - A time-to-first-byte timeout: if no byte of the response body arrives in
- *   `ttfbTimeoutMs` the call fails with `llm-timeout`; once the first byte is
- *   in, nothing on our side cuts the stream.
+ *   `ttfbTimeoutMs` (room for a cold model load) the call fails with
+ *   `llm-timeout`. Once the first byte is in, the idle timeout takes over: a
+ *   stream silent for `idleTimeoutMs` (AVAP_LLM_IDLE_TIMEOUT) is aborted with
+ *   `llm-timeout` too, so a stalled model never hangs a request. A slow but
+ *   moving stream is never cut.
  * - Every call takes an AbortSignal (the ollama client has no per-call signal
  *   for non-streamed requests, so the adapter supplies the fetch it uses).
  * - Failures are classified: `llm-unreachable` (nothing listening),
@@ -22,54 +25,89 @@ class TtfbTimeout extends Error {
   }
 }
 
+class IdleTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the response stalled for ${ms} ms`);
+  }
+}
+
 type FetchLike = typeof fetch;
 
 interface CallContext {
   fetch: FetchLike;
   timedOut: () => boolean;
+  /** True when a started response went silent for the idle timeout. */
+  stalled: () => boolean;
+  /** The call is over: no timer of it may fire any more. */
+  done: () => void;
   /** True once a response (status line and headers) has arrived. */
   responded: () => boolean;
 }
 
 /**
- * A fetch bound to one call: aborts with the caller's signal or when the
- * first body byte does not arrive in time.
+ * A fetch bound to one call: aborts with the caller's signal, when the first
+ * body byte does not arrive in time, or when a started body goes silent for
+ * `idleTimeoutMs` (0: no idle limit).
  */
-export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSignal?: AbortSignal): CallContext {
+export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSignal?: AbortSignal, idleTimeoutMs = 0): CallContext {
   let timedOut = false;
+  let stalled = false;
   let responded = false;
+  const stops = new Set<() => void>();
   const wrapped: FetchLike = async (input, init = {}) => {
     const timeout = new AbortController();
     const signals = [timeout.signal, ...(init.signal ? [init.signal] : []), ...(callerSignal ? [callerSignal] : [])];
     const signal = AbortSignal.any(signals);
-    const timer = setTimeout(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => {
       timedOut = true;
       timeout.abort(new TtfbTimeout(ttfbTimeoutMs));
     }, ttfbTimeoutMs);
+    const stop = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    /** After each piece: the next must come within the idle timeout. */
+    const idle = () => {
+      stop();
+      if (idleTimeoutMs > 0) {
+        timer = setTimeout(() => {
+          stalled = true;
+          timeout.abort(new IdleTimeout(idleTimeoutMs));
+        }, idleTimeoutMs);
+        // The open socket keeps the process alive while the stream is pending; the timer must not outlive it.
+        timer.unref?.();
+      }
+    };
+    stops.add(stop);
     let response: Response;
     try {
       response = await baseFetch(input, { ...init, signal });
     } catch (err) {
-      clearTimeout(timer);
+      stop();
       throw err;
     }
     responded = true;
     if (!response.body) {
-      clearTimeout(timer);
+      stop();
       return response;
     }
     const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        clearTimeout(timer);
+        idle();
         controller.enqueue(chunk);
       },
       flush() {
-        clearTimeout(timer);
+        stop();
       },
     }));
+    // A reader that stops reading (cancel) must not leave a timer running.
+    signal.addEventListener('abort', stop, { once: true });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return { fetch: wrapped, timedOut: () => timedOut, responded: () => responded };
+  return {
+    fetch: wrapped, timedOut: () => timedOut, stalled: () => stalled, responded: () => responded,
+    done: () => { for (const stop of stops) stop(); },
+  };
 }
 
 function causeCode(err: unknown): string | undefined {
@@ -92,10 +130,21 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 
 
 export function classifyOllamaError(
   err: unknown,
-  context: { host: string; model?: string; timedOut: boolean; cancelled: boolean; ttfbTimeoutMs: number; started: boolean; responded?: boolean },
+  context: {
+    host: string; model?: string; timedOut: boolean; cancelled: boolean; ttfbTimeoutMs: number; started: boolean; responded?: boolean;
+    stalled?: boolean; idleTimeoutMs?: number;
+  },
 ): LlmError {
   const message = err instanceof Error ? err.message : String(err);
   if (context.cancelled) return { code: 'cancelled', message: 'the request was cancelled' };
+  if (context.stalled) {
+    const seconds = Math.round((context.idleTimeoutMs ?? 0) / 100) / 10;
+    return {
+      code: 'llm-timeout',
+      message: `Ollama at ${context.host} stopped sending mid-answer: nothing for ${seconds} s — the model may be stuck or the server overloaded; `
+        + 'the partial answer was discarded. Try again, or raise AVAP_LLM_IDLE_TIMEOUT (avap.ollama.idleTimeout)',
+    };
+  }
   if (context.timedOut) {
     return {
       code: 'llm-timeout',
@@ -144,7 +193,7 @@ export function createOllamaLlm(config: OllamaConfig, options: OllamaLlmOptions 
     body: (client: Ollama, markStarted: () => void) => Promise<T>,
   ): Promise<LlmResult<T>> {
     if (signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
-    const context = callFetch(baseFetch, config.ttfbTimeoutMs, signal);
+    const context = callFetch(baseFetch, config.ttfbTimeoutMs, signal, config.idleTimeoutMs);
     const client = new Ollama({ host, fetch: context.fetch });
     let started = false;
     try {
@@ -154,9 +203,11 @@ export function createOllamaLlm(config: OllamaConfig, options: OllamaLlmOptions 
         ok: false,
         error: classifyOllamaError(err, {
           host, model, timedOut: context.timedOut(), cancelled: Boolean(signal?.aborted), ttfbTimeoutMs: config.ttfbTimeoutMs, started,
-          responded: context.responded(),
+          responded: context.responded(), stalled: context.stalled(), idleTimeoutMs: config.idleTimeoutMs,
         }),
       };
+    } finally {
+      context.done();
     }
   }
 

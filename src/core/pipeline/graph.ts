@@ -7,19 +7,29 @@
  *             │                     YES → generate     NO → reformulate_with_hint → retrieve → generate (unconditionally)
  *             └─ CONVERSATIONAL / PLATFORM → respond (no retrieval)
  *
- * At most one retry per request whatever the type (RC-08; the budget comes
- * from settings). An unavailable parser never triggers an LLM retry and the
- * answer is returned unvalidated (RC-07). `request.correction` starts at the
- * retry step. Every failure comes back as data in the PipelineResult.
+ * RC-07, on every route: every AVAP code block an answer shows is validated
+ * before the final message, and the status is earned (validation/status.ts):
+ * `""` only when the parser validated all of them or there are none. Until
+ * then the stream carries drafts (`draft: true`, no status, no code).
+ *
+ * RC-08: one retry cycle per request, whatever triggers it — the relevance
+ * reformulation, the parser's trace, or the quality judge's hint (a reviewer
+ * passed in RunOptions); the budget is 0 or 1 (validation/retryCycle.ts). A
+ * retry that is due but not made is logged, recorded in `result.retry` and in
+ * the telemetry's `stop_reason`. An unavailable parser never triggers a retry
+ * and the answer is returned PARSER_UNAVAILABLE. `request.correction` starts
+ * at the retry step. Every failure comes back as data in the PipelineResult;
+ * a failed or cancelled run has no status (it claims nothing).
  */
 import { randomUUID } from 'node:crypto';
 import { renderTrace } from '../../parser/render';
 import type { TraceEntry } from '../../parser/types';
-import { extractCode, stripThinking, type CodeBlock } from '../code/extract';
+import { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
 import { validateAnswer, type AnswerValidation } from '../code/validateBlocks';
 import type { AssistantConfig } from '../config';
 import type {
-  AttemptRecord, ParserPort, PipelineRequest, PipelineResult, QueryType, ResponseMessage, ValidationStatus,
+  AnswerRetryOutcome, AnswerReviewer, AttemptRecord, ParserPort, PipelineRequest, PipelineResult, QueryType, ResponseMessage, RetryCycle,
+  ValidationStatus,
 } from '../contracts';
 import type { ChatMessage, LlmError, LlmPort } from '../llm/port';
 import { monotonicMs, type Logger } from '../ports';
@@ -27,14 +37,16 @@ import type { RelevancePort } from '../relevance/port';
 import type { RetrievalPort, RetrievalResult, RetrievedChunk } from '../retrieval/port';
 import { classify, DEFAULT_ROUTE } from '../routing/classifier';
 import {
-  conversationalMessages, generateCodeMessages, generateCodeRetryMessages, generateMessages, platformMessages,
-  reformulateMessages, reformulateWithHintMessages, type FewShotExample,
+  answerRetryMessages, conversationalMessages, generateCodeMessages, generateCodeRetryMessages, generateMessages, hintedRetryMessages,
+  platformMessages, reformulateMessages, reformulateWithHintMessages, type FewShotExample,
 } from '../routing/prompts';
 import { calledNames, type AttemptEvent, type AttemptVerdict, type TelemetrySink, TELEMETRY_SCHEMA_VERSION } from '../telemetry/events';
 import { blocking, type ValidationError } from '../validation/contract';
 import { contractFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
+import { claimRetry, describeSkip, newRetryCycle, skipStopReason } from '../validation/retryCycle';
+import { statusOf, type CodeCheck } from '../validation/status';
 
 export const LOG_PARSER_UNAVAILABLE = '[ptvl] parser unavailable — returning unvalidated';
 
@@ -55,8 +67,10 @@ export interface PipelineDeps {
 
 export interface RunOptions {
   signal?: AbortSignal;
-  /** Receives every response message; the last has `is_final: true`. A throwing listener is ignored. */
+  /** Receives every response message: drafts, then one final message. A throwing listener is ignored. */
   onMessage?: (message: ResponseMessage) => void;
+  /** Reviews documentation (RETRIEVAL) answers before the final message; may ask for the one hinted retry. */
+  review?: AnswerReviewer;
 }
 
 type Failure = NonNullable<PipelineResult['error']>;
@@ -75,31 +89,63 @@ export function cleanSearchQuery(text: string, fallback: string): string {
   return cleaned || fallback;
 }
 
+/** The fields of one attempt's telemetry event that the run decides. */
+interface EventFields {
+  attempt: number;
+  verdict: AttemptVerdict;
+  errors: ValidationError[];
+  model: string;
+  code: string;
+  stopReason?: string;
+  errorCode?: string;
+}
+
+/** How one route asks for an answer and checks it. */
+interface AnswerSpec {
+  model: string;
+  node: string;
+  retryNode: string;
+  messages: ChatMessage[];
+  /** CODE_GENERATION: the answer must hold code (none is an error, E009); other routes may answer in prose. */
+  codeRequired: boolean;
+  /** The code blocks of an answer that the parser must see. */
+  blocks: (text: string) => CodeBlock[];
+  /** The trace-guided retry. */
+  retryMessages: (text: string, validation: AnswerValidation, traceLines: string[], errors: ValidationError[]) => ChatMessage[];
+  /** The attempt the loop starts at (2 for Regenerate with Trace: the given code is attempt 1). */
+  firstAttempt?: number;
+}
+
 /** One run of the graph. Create with the dependencies, call `run` once. */
 class Run {
   private readonly id: string;
   private readonly signal: AbortSignal | undefined;
   private readonly result: PipelineResult;
+  private readonly cycle: RetryCycle;
   private fewShot: FewShotExample[] | undefined;
   /** Latencies of the nodes run since the last attempt event. */
   private pending: Record<string, number> = {};
   private readonly all: Record<string, number> = {};
   private retrievalMode: string | undefined;
-  private readonly maxAttempts: number;
+  /** The latest attempt's event, written when the run ends (final) or a retry supersedes it (not final). */
+  private held: EventFields | undefined;
+  /** The status the current answer has earned. */
+  private status: ValidationStatus = '';
+  private lastAttempt = 0;
 
   constructor(private readonly deps: PipelineDeps, private readonly request: PipelineRequest, private readonly options: RunOptions) {
     this.id = deps.newId?.() ?? randomUUID();
     this.signal = options.signal;
-    this.maxAttempts = 1 + Math.max(0, deps.config.pipeline.maxRetries);
+    this.cycle = newRetryCycle(deps.config.pipeline.maxRetries);
     this.result = {
       queryType: request.forceType ?? (request.correction ? 'CODE_GENERATION' : DEFAULT_ROUTE),
       text: '',
       code: '',
-      validationStatus: '',
       attempts: [],
       sources: [],
       relevanceRetry: false,
       generationId: this.id,
+      retry: this.cycle,
     };
   }
 
@@ -126,31 +172,24 @@ class Run {
     return Boolean(this.signal?.aborted);
   }
 
-  private finish(status: ValidationStatus, error?: Failure): PipelineResult {
-    this.result.validationStatus = status;
-    if (error) this.result.error = error;
-    this.result.latenciesMs = { ...this.all };
-    this.emit({ text: '', avap_code: this.result.code, is_final: true, validation_status: status });
-    return this.result;
-  }
+  // ------------------------------------------------------------- telemetry
 
-  private recordEvent(fields: {
-    attempt: number; verdict: AttemptVerdict; errors: ValidationError[]; final: boolean; status: ValidationStatus;
-    model: string; code: string; stopReason?: string; errorCode?: string;
-  }): void {
+  private writeEvent(fields: EventFields, final: boolean, status?: ValidationStatus): void {
     const isCode = this.result.queryType === 'CODE_GENERATION';
     const event: AttemptEvent = {
       schema_version: TELEMETRY_SCHEMA_VERSION,
       generation_id: this.id,
       timestamp: new Date().toISOString(),
       attempt: fields.attempt,
-      max_attempts: isCode ? this.maxAttempts : 1,
+      max_attempts: 1 + this.cycle.limit,
       query_type: this.result.queryType,
       verdict: fields.verdict,
-      errors: fields.errors.map((e) => ({ code: e.code, field: e.field, ...(e.line !== undefined ? { line: e.line } : {}), received: e.received, severity: e.severity })),
-      converged: isCode && fields.final ? fields.verdict === 'valid' : null,
-      validation_status: fields.status,
-      final: fields.final,
+      errors: fields.errors.map((e) => ({
+        code: e.code, ...(e.rule ? { rule: e.rule } : {}), field: e.field, ...(e.line !== undefined ? { line: e.line } : {}), expected: e.expected, received: e.received, severity: e.severity,
+      })),
+      converged: isCode && final && status !== undefined ? fields.verdict === 'valid' : null,
+      ...(final && status !== undefined ? { validation_status: status } : {}),
+      final,
       model: fields.model,
       temperature: this.deps.config.ollama.temperature,
       seed: this.deps.config.ollama.seed,
@@ -170,15 +209,52 @@ class Run {
     }
   }
 
-  /** A run that ends without an answer (LLM failure or cancellation). */
-  private fail(error: Failure, model: string, attempt = 1): PipelineResult {
-    this.recordEvent({ attempt, verdict: 'skipped', errors: [], final: true, status: '', model, code: '', errorCode: error.code });
-    return this.finish('', error);
+  /** Keeps the latest attempt's event until the run knows whether it is the final one. */
+  private hold(fields: EventFields): void {
+    this.supersede();
+    this.held = fields;
+  }
+
+  /** A retry follows: the held attempt is written as an earlier attempt (its verdict, no status). */
+  private supersede(): void {
+    if (!this.held) return;
+    const { stopReason: _decidedLater, ...fields } = this.held;
+    this.writeEvent(fields, false);
+    this.held = undefined;
+  }
+
+  // ------------------------------------------------------------- endings
+
+  /** The run ends with an answer and its earned status. */
+  private finish(status: ValidationStatus): PipelineResult {
+    if (this.held) {
+      this.writeEvent(this.held, true, status);
+      this.held = undefined;
+    }
+    this.result.validationStatus = status;
+    this.result.latenciesMs = { ...this.all };
+    this.emit({ text: '', avap_code: this.result.code, is_final: true, validation_status: status });
+    return this.result;
+  }
+
+  /** A run that ends without an answer (LLM failure or cancellation): no text, no code, no status. */
+  private fail(error: Failure, model: string, attempt = Math.max(1, this.lastAttempt)): PipelineResult {
+    this.supersede();
+    this.writeEvent({ attempt, verdict: 'skipped', errors: [], model, code: '', errorCode: error.code }, true);
+    this.result.error = error;
+    this.result.text = '';
+    this.result.code = '';
+    delete this.result.validationStatus;
+    this.result.latenciesMs = { ...this.all };
+    this.emit({ text: '', avap_code: '', is_final: true });
+    return this.result;
   }
 
   private streamTo(attempt: number): (piece: string) => void {
-    return (piece) => this.emit({ text: piece, avap_code: '', is_final: false, validation_status: '', attempt });
+    return (piece) => this.emit({ text: piece, avap_code: '', is_final: false, draft: true, attempt });
   }
+
+  // ------------------------------------------------------------- the graph
 
   async run(): Promise<PipelineResult> {
     const { config, llm, logger } = this.deps;
@@ -204,12 +280,17 @@ class Run {
       if (!verdict.ok) return this.fail(asFailure(verdict.error), config.ollama.model);
       this.result.relevance = { mode: this.deps.relevance.mode, relevant: verdict.value.relevant, detail: verdict.value.detail };
       if (!verdict.value.relevant) {
-        logger.info(`[ptvl] context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`);
-        this.result.relevanceRetry = true;
-        const again = await this.reformulateAndRetrieve(this.request.query, 'reformulate_with_hint', 'retrieve_retry', true);
-        if (!again.ok) return this.fail(again.error, config.ollama.model);
-        context = again.value;
-        this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
+        const claim = claimRetry(this.cycle, 'relevance');
+        if (claim.granted) {
+          logger.info(`[ptvl] context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`);
+          this.result.relevanceRetry = true;
+          const again = await this.reformulateAndRetrieve(this.request.query, 'reformulate_with_hint', 'retrieve_retry', true);
+          if (!again.ok) return this.fail(again.error, config.ollama.model);
+          context = again.value;
+          this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
+        } else {
+          logger.info(`[ptvl] context not relevant (${verdict.value.detail}) — retry skipped (${describeSkip(claim.skip)}); answering with this context`);
+        }
       }
       return this.answer(context.chunks);
     }
@@ -229,40 +310,43 @@ class Run {
     if (this.cancelled) return { ok: false, error: cancelledError() };
     if (!found.ok) {
       if (found.error.code === 'cancelled') return { ok: false, error: cancelledError() };
-      logger.warn(`[ptvl] retrieval failed (${retrieval.name}: ${found.error.message}) — answering without context`);
+      logger.warn(`[ptvl] retrieval failed (${retrieval.name}: ${found.error.message}) — answering without documentation context`);
       this.retrievalMode = 'none';
+      this.result.retrieval = { status: 'degraded', reason: `retrieval failed (${retrieval.name}): ${found.error.message}` };
+      this.result.sources = [];
       return { ok: true, value: { chunks: [], mode: 'bm25_only' } };
     }
     this.retrievalMode = found.value.mode;
+    this.result.retrieval = { status: 'ok' };
     this.result.sources = found.value.chunks.map((c) => ({ id: c.id, title: c.title, score: c.score }));
     return found;
   }
 
-  private async respond(type: QueryType): Promise<PipelineResult> {
-    const { config, llm } = this.deps;
-    const model = config.ollama.conversationalModel;
+  /** CONVERSATIONAL and PLATFORM: the conversational model, no retrieval; any code it shows is validated all the same. */
+  private respond(type: QueryType): Promise<PipelineResult> {
     const messages = type === 'PLATFORM'
       ? platformMessages(this.request.query, this.request.history)
       : conversationalMessages(this.request.query, this.request.history);
-    const reply = await this.timed(type === 'PLATFORM' ? 'respond_platform' : 'respond_conversational',
-      () => llm.chat({ model, messages, signal: this.signal, onToken: this.streamTo(1) }));
-    if (!reply.ok) return this.fail(asFailure(reply.error), model);
-    this.result.text = stripThinking(reply.value.text);
-    this.recordEvent({ attempt: 1, verdict: 'skipped', errors: [], final: true, status: '', model, code: '' });
-    return this.finish('');
+    const node = type === 'PLATFORM' ? 'respond_platform' : 'respond_conversational';
+    return this.answerLoop(this.proseSpec(this.deps.config.ollama.conversationalModel, node, messages));
   }
 
-  private async answer(chunks: RetrievedChunk[]): Promise<PipelineResult> {
-    const { config, llm } = this.deps;
-    const model = config.ollama.model;
-    const reply = await this.timed('generate', () => llm.chat({
-      model, messages: generateMessages(this.request.query, chunks, this.request.history), signal: this.signal, onToken: this.streamTo(1),
-    }));
-    if (!reply.ok) return this.fail(asFailure(reply.error), model);
-    this.result.text = stripThinking(reply.value.text);
-    this.result.code = extractCode(this.result.text).filter((b) => b.fenced).map((b) => b.code).join('\n');
-    this.recordEvent({ attempt: 1, verdict: 'skipped', errors: [], final: true, status: '', model, code: '' });
-    return this.finish('');
+  /** RETRIEVAL: the documentation answer, its code validated, then the reviewer (the judge) when there is one. */
+  private answer(chunks: RetrievedChunk[]): Promise<PipelineResult> {
+    const messages = generateMessages(this.request.query, chunks, this.request.history);
+    return this.answerLoop(this.proseSpec(this.deps.config.ollama.model, 'generate', messages), this.options.review);
+  }
+
+  private proseSpec(model: string, node: string, messages: ChatMessage[]): AnswerSpec {
+    return {
+      model,
+      node,
+      retryNode: `${node}_retry`,
+      messages,
+      codeRequired: false,
+      blocks: shownCodeBlocks,
+      retryMessages: (text, validation, traceLines, errors) => answerRetryMessages(messages, text, validation.code, traceLines, repairInstructions(errors)),
+    };
   }
 
   /** The few-shot examples of this run, selected once (the retry reuses them). */
@@ -289,41 +373,96 @@ class Run {
     }
   }
 
-  /** Blocks of one answer; an answer with text but no recognisable code is validated whole. */
-  private blocksOf(text: string): CodeBlock[] {
+  /** Blocks of a code answer; an answer with text but no recognisable code is validated whole. */
+  private static codeBlocksOf(text: string): CodeBlock[] {
     const blocks = extractCode(text);
     if (blocks.length || !text.trim()) return blocks;
     return [{ code: text, startLine: 1, label: '', fenced: false }];
   }
 
-  private async attemptOnce(attempt: number, messages: ChatMessage[], node: string): Promise<
+  private codeSpec(messages: ChatMessage[], chunks: RetrievedChunk[], examples: FewShotExample[], firstAttempt = 1): AnswerSpec {
+    return {
+      model: this.deps.config.ollama.model,
+      node: 'generate_code',
+      retryNode: 'generate_code_retry',
+      messages,
+      codeRequired: true,
+      blocks: Run.codeBlocksOf,
+      retryMessages: (text, validation, traceLines, errors) => generateCodeRetryMessages(
+        this.request.query, validation.code || text, traceLines, repairInstructions(errors), chunks, examples,
+      ),
+      firstAttempt,
+    };
+  }
+
+  private generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
+    const examples = this.examples();
+    return this.answerLoop(this.codeSpec(generateCodeMessages(this.request.query, chunks, examples, this.request.history), chunks, examples));
+  }
+
+  /** "Regenerate with trace": the given code and trace are attempt 1; this run is the retry (it uses the request's cycle). */
+  private correct(correction: { code: string; trace: TraceEntry[] }): Promise<PipelineResult> | PipelineResult {
+    this.result.queryType = 'CODE_GENERATION';
+    this.result.classification = 'correction';
+    this.cycle.usedBy = 'parser-trace';
+    if (this.cancelled) return this.fail(cancelledError(), this.deps.config.ollama.model, 2);
+    const errors = contractFromTrace(correction.trace).errors;
+    this.result.attempts.push({
+      attempt: 1,
+      code: correction.code,
+      outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
+    });
+    const traceLines = renderTrace(correction.trace, { includeWarnings: false }).split('\n').filter(Boolean);
+    const examples = this.examples();
+    const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], examples);
+    const spec = this.codeSpec(messages, [], examples, 2);
+    return this.answerLoop({ ...spec, node: 'generate_code_retry' });
+  }
+
+  // ------------------------------------------------------------- answers, validation, retries
+
+  private async attemptOnce(spec: AnswerSpec, attempt: number, messages: ChatMessage[], node: string): Promise<
     { ok: true; text: string; validation: AnswerValidation } | { ok: false; error: Failure }
   > {
-    const { config, llm, parser } = this.deps;
-    const reply = await this.timed(node, () => llm.chat({ model: config.ollama.model, messages, signal: this.signal, onToken: this.streamTo(attempt) }));
+    const { llm, parser } = this.deps;
+    this.lastAttempt = attempt;
+    const reply = await this.timed(node, () => llm.chat({ model: spec.model, messages, signal: this.signal, onToken: this.streamTo(attempt) }));
     if (!reply.ok) return { ok: false, error: asFailure(reply.error) };
+    if (this.cancelled) return { ok: false, error: cancelledError() };
     const text = stripThinking(reply.value.text);
-    const blocks = this.blocksOf(text);
+    const blocks = spec.blocks(text);
     const validation = await this.timed('validate_code', () => validateAnswer(parser, blocks, this.request.filename ?? 'generated.avap', this.signal));
+    const verdict = validation.verdict;
+    if (this.cancelled || (verdict.kind === 'unavailable' && verdict.outcome.reason === 'cancelled')) {
+      // Kept as a record of what happened; the run itself ends without an answer or a status.
+      if (blocks.length) this.result.attempts.push({ attempt, code: validation.code, outcome: validation.outcome, text });
+      return { ok: false, error: cancelledError() };
+    }
     return { ok: true, text, validation };
   }
 
-  private record(attempt: number, text: string, validation: AnswerValidation): AttemptRecord {
-    const record: AttemptRecord = { attempt, code: validation.code, outcome: validation.outcome, text };
-    if (validation.verdict.kind === 'valid' || validation.verdict.kind === 'invalid') record.responseTrace = validation.verdict.responseTrace;
-    this.result.attempts.push(record);
+  /** The answer of this attempt becomes the run's answer; what the parser said about it is kept. */
+  private adopt(spec: AnswerSpec, attempt: number, text: string, validation: AnswerValidation): CodeCheck {
+    const verdict = validation.verdict;
     this.result.text = text;
     this.result.code = validation.code;
-    return record;
+    if (verdict.kind !== 'no-code' || spec.codeRequired) {
+      const record: AttemptRecord = { attempt, code: validation.code, outcome: validation.outcome, text };
+      if (verdict.kind === 'valid' || verdict.kind === 'invalid') record.responseTrace = verdict.responseTrace;
+      this.result.attempts.push(record);
+    }
+    if (verdict.kind === 'unavailable') this.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
+    // A code request answered with no code at all is a failed attempt (E009), not a valid one.
+    return verdict.kind === 'no-code' && spec.codeRequired ? 'invalid' : verdict.kind;
   }
 
-  private errorsOf(validation: AnswerValidation): ValidationError[] | undefined {
+  private errorsOf(validation: AnswerValidation): ValidationError[] {
     const verdict = validation.verdict;
     if (verdict.kind === 'valid' || verdict.kind === 'invalid') return contractFromTrace(verdict.trace).errors;
     if (verdict.kind === 'no-code') {
       return [{ code: 'E009', field: 'response', expected: 'an AVAP program', received: '', severity: 'error', line: 1, message: 'the answer contained no AVAP code' }];
     }
-    return undefined;
+    return [];
   }
 
   private traceLinesOf(validation: AnswerValidation, errors: ValidationError[]): string[] {
@@ -332,90 +471,103 @@ class Run {
     return blocking(errors).map((e) => `Line ${e.line ?? 1}: ${e.message}`);
   }
 
-  private async generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
-    const { config, logger } = this.deps;
-    const model = config.ollama.model;
-    const examples = this.examples();
-    const controller = new RetryController(config.pipeline.maxRetries);
-    let messages = generateCodeMessages(this.request.query, chunks, examples, this.request.history);
-    let invalidVerdicts = 0;
-    for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attemptOnce(attempt, messages, attempt === 1 ? 'generate_code' : 'generate_code_retry');
-      if (!outcome.ok) {
-        if (attempt === 1 || outcome.error.code === 'cancelled') return this.fail(outcome.error, model, attempt);
-        // The retry could not be generated: the invalid first candidate stands, unresolved.
-        logger.warn(`[ptvl] retry generation failed (${outcome.error.message}) — returning the invalid candidate`);
-        this.recordEvent({ attempt, verdict: 'skipped', errors: [], final: true, status: 'INVALID_UNRESOLVED', model, code: '', errorCode: outcome.error.code, stopReason: 'retry-failed' });
-        return this.finish('INVALID_UNRESOLVED', outcome.error);
-      }
-      const { text, validation } = outcome;
-      this.record(attempt, text, validation);
-      const verdict = validation.verdict;
-
-      if (verdict.kind === 'unavailable') {
-        if (verdict.outcome.reason === 'cancelled' || this.cancelled) {
-          this.recordEvent({ attempt, verdict: 'unavailable', errors: [], final: true, status: '', model, code: validation.code, errorCode: 'cancelled' });
-          return this.finish('', cancelledError());
-        }
-        logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
-        this.recordEvent({ attempt, verdict: 'unavailable', errors: [], final: true, status: 'PARSER_UNAVAILABLE', model, code: validation.code, stopReason: `parser-${verdict.outcome.reason}` });
-        return this.finish('PARSER_UNAVAILABLE');
-      }
-
-      const errors = this.errorsOf(validation) ?? [];
-      if (verdict.kind === 'valid') {
-        this.recordEvent({ attempt, verdict: 'valid', errors, final: true, status: '', model, code: validation.code, stopReason: 'valid' });
-        return this.finish('');
-      }
-      invalidVerdicts += 1;
-      const decision = controller.decide(errors);
-      if (!decision.retry) {
-        this.recordEvent({ attempt, verdict: 'invalid', errors, final: true, status: 'INVALID_UNRESOLVED', model, code: validation.code, stopReason: decision.reason });
-        logger.info(`[ptvl] code still invalid after ${attempt} attempt(s) (${decision.reason}) — returning INVALID_UNRESOLVED`);
-        return this.finish('INVALID_UNRESOLVED');
-      }
-      this.recordEvent({ attempt, verdict: 'invalid', errors, final: false, status: 'INVALID_UNRESOLVED', model, code: validation.code });
-      logger.info(`[ptvl] attempt ${attempt} invalid (${blocking(errors).length} error(s)) — retrying with the trace (${invalidVerdicts}/${config.pipeline.maxRetries})`);
-      messages = generateCodeRetryMessages(
-        this.request.query, validation.code || text, this.traceLinesOf(validation, errors), repairInstructions(errors), chunks, examples,
-      );
-    }
+  private static telemetryVerdict(check: CodeCheck): AttemptVerdict {
+    return check === 'no-code' ? 'skipped' : check;
   }
 
-  /** "Regenerate with trace": the given code and trace are attempt 1; this run is the retry. */
-  private async correct(correction: { code: string; trace: TraceEntry[] }): Promise<PipelineResult> {
-    const { config, logger } = this.deps;
-    const model = config.ollama.model;
-    this.result.queryType = 'CODE_GENERATION';
-    this.result.classification = 'correction';
-    if (this.cancelled) return this.fail(cancelledError(), model, 2);
-    const errors = contractFromTrace(correction.trace).errors;
-    this.result.attempts.push({
-      attempt: 1,
-      code: correction.code,
-      outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
-    });
-    const traceLines = renderTrace(correction.trace, { includeWarnings: false }).split('\n').filter(Boolean);
-    const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], this.examples());
-    const outcome = await this.attemptOnce(2, messages, 'generate_code_retry');
-    if (!outcome.ok) return this.fail(outcome.error, model, 2);
-    const { text, validation } = outcome;
-    this.record(2, text, validation);
-    const verdict = validation.verdict;
-    if (verdict.kind === 'unavailable') {
-      if (verdict.outcome.reason === 'cancelled' || this.cancelled) {
-        this.recordEvent({ attempt: 2, verdict: 'unavailable', errors: [], final: true, status: '', model, code: validation.code, errorCode: 'cancelled' });
-        return this.finish('', cancelledError());
+  /**
+   * Generate → validate → (one trace-guided retry while the cycle is unused)
+   * → the reviewer, if any → the final message with the earned status.
+   */
+  private async answerLoop(spec: AnswerSpec, review?: AnswerReviewer): Promise<PipelineResult> {
+    const { logger } = this.deps;
+    const first = spec.firstAttempt ?? 1;
+    const controller = new RetryController(1);
+    let messages = spec.messages;
+    for (let attempt = first; ; attempt += 1) {
+      const outcome = await this.attemptOnce(spec, attempt, messages, attempt === first ? spec.node : spec.retryNode);
+      if (!outcome.ok) {
+        if (attempt === first || outcome.error.code === 'cancelled') return this.fail(outcome.error, spec.model, attempt);
+        // The retry could not be generated: the invalid answer before it stands, unresolved.
+        logger.warn(`[ptvl] retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`);
+        this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'retry-failed' });
+        this.result.error = outcome.error;
+        return this.finish('INVALID_UNRESOLVED');
       }
-      logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
-      this.recordEvent({ attempt: 2, verdict: 'unavailable', errors: [], final: true, status: 'PARSER_UNAVAILABLE', model, code: validation.code });
-      return this.finish('PARSER_UNAVAILABLE');
+      const { text, validation } = outcome;
+      const check = this.adopt(spec, attempt, text, validation);
+      const errors = check === 'unavailable' ? [] : this.errorsOf(validation);
+      const fields: EventFields = {
+        attempt, verdict: Run.telemetryVerdict(check), errors: check === 'no-code' ? [] : errors, model: spec.model, code: validation.code,
+      };
+      if (check !== 'invalid') {
+        const verdict = validation.verdict;
+        this.hold({ ...fields, stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check });
+        this.status = statusOf(check);
+        break;
+      }
+      const decision = controller.decide(errors);
+      let stopReason: string;
+      if (attempt === 1) {
+        const claim = claimRetry(this.cycle, 'parser-trace');
+        if (claim.granted) {
+          this.hold(fields);
+          this.supersede();
+          logger.info(`[ptvl] attempt ${attempt} invalid (${blocking(errors).length} error(s)) — retrying with the trace`);
+          messages = spec.retryMessages(text, validation, this.traceLinesOf(validation, errors), errors);
+          continue;
+        }
+        stopReason = skipStopReason(claim.skip);
+        logger.info(`[ptvl] attempt ${attempt} invalid — retry skipped (${describeSkip(claim.skip)}) — returning INVALID_UNRESOLVED`);
+      } else {
+        stopReason = decision.retry ? 'budget-exhausted' : decision.reason;
+        logger.info(`[ptvl] code still invalid after ${attempt} attempt(s) (${stopReason}) — returning INVALID_UNRESOLVED`);
+      }
+      this.hold({ ...fields, stopReason });
+      this.status = 'INVALID_UNRESOLVED';
+      break;
     }
-    const newErrors = this.errorsOf(validation) ?? [];
-    const valid = verdict.kind === 'valid';
-    const status: ValidationStatus = valid ? '' : 'INVALID_UNRESOLVED';
-    this.recordEvent({ attempt: 2, verdict: valid ? 'valid' : 'invalid', errors: newErrors, final: true, status, model, code: validation.code, stopReason: valid ? 'valid' : 'budget-exhausted' });
-    return this.finish(status);
+    if (review && this.result.text.trim()) {
+      try {
+        await review(
+          { question: this.request.query, answer: this.result.text, queryType: this.result.queryType, sources: [...this.result.sources] },
+          (hint) => this.hintedRetry(spec, hint),
+          this.signal,
+        );
+      } catch (err) {
+        // The reviewer only ever improves an answer; its failure leaves the answer as it is.
+        logger.warn(`[ptvl] answer review failed (${err instanceof Error ? err.message : String(err)}) — keeping the answer`);
+      }
+      if (this.cancelled) return this.fail(cancelledError(), spec.model);
+    }
+    return this.finish(this.status);
+  }
+
+  /** The reviewer's hinted retry: made only while the cycle is unused; its code is validated, and its verdict is final. */
+  private async hintedRetry(spec: AnswerSpec, hint: string): Promise<AnswerRetryOutcome> {
+    const { logger } = this.deps;
+    if (this.cancelled) return { ok: false, error: cancelledError() };
+    const claim = claimRetry(this.cycle, 'judge-hint');
+    if (!claim.granted) {
+      logger.info(`[ptvl] judge retry skipped (${describeSkip(claim.skip)})`);
+      if (this.held) this.held.stopReason = skipStopReason(claim.skip);
+      return { ok: false, skipped: claim.skip };
+    }
+    const attempt = this.lastAttempt + 1;
+    const previous = this.result.text;
+    this.supersede();
+    const outcome = await this.attemptOnce(spec, attempt, hintedRetryMessages(spec.messages, previous, hint), 'generate_judge_retry');
+    if (!outcome.ok) {
+      // The answer before it stands, with the status it earned.
+      this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'judge-retry-failed' });
+      return { ok: false, error: outcome.error };
+    }
+    const check = this.adopt(spec, attempt, outcome.text, outcome.validation);
+    const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(outcome.validation);
+    this.status = statusOf(check);
+    if (check === 'invalid') logger.info('[ptvl] the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
+    this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: outcome.validation.code, stopReason: 'judge-hint' });
+    return { ok: true, answer: outcome.text };
   }
 }
 

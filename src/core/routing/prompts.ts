@@ -194,6 +194,46 @@ export function generateCodeRetryMessages(
   ];
 }
 
+/**
+ * The trace-guided retry of an answer that is prose first (documentation,
+ * conversation, platform) and showed invalid AVAP code: the messages it was
+ * generated from, the previous answer, then its code as checked with the
+ * parser's failures in the design's words.
+ */
+export function answerRetryMessages(
+  base: readonly ChatMessage[],
+  previousAnswer: string,
+  checkedCode: string,
+  traceLines: readonly string[],
+  repairInstructions: readonly string[],
+): ChatMessage[] {
+  const hints = repairInstructions.length ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}` : '';
+  return [
+    ...base,
+    { role: 'assistant', content: previousAnswer },
+    {
+      role: 'user',
+      content: `The AVAP code of your answer, as the parser checked it:\n\`\`\`avap\n${checkedCode.trimEnd()}\n\`\`\`\n${correctionContext(traceLines)}${hints}\n\n`
+        + 'Rewrite the whole answer with every AVAP code block corrected, each in an ```avap block.',
+    },
+  ];
+}
+
+/** The quality judge's hinted retry starts with this line (tests and recorders match on it). */
+export const QUALITY_RETRY_HEAD = 'A reviewer found your previous answer too weak.';
+
+/**
+ * The judge's hinted retry: the messages the answer was generated from
+ * (`base`), the previous answer, then the reviewer's hint.
+ */
+export function hintedRetryMessages(base: readonly ChatMessage[], previous: string, hint: string): ChatMessage[] {
+  return [
+    ...base,
+    { role: 'assistant', content: previous },
+    { role: 'user', content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question, using only the documentation provided.` },
+  ];
+}
+
 export function conversationalMessages(query: string, history: readonly ConversationTurn[] = []): ChatMessage[] {
   return [
     {

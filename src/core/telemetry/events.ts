@@ -13,8 +13,12 @@ export type AttemptVerdict = 'valid' | 'invalid' | 'unavailable' | 'skipped';
 
 export interface TelemetryErrorRecord {
   code: ErrorCode;
+  /** The parser rule's code (e.g. `unknown-command`) of a parser finding; absent in logs written before rule codes. */
+  rule?: string;
   field: string;
   line?: number;
+  /** What would have been right (the parser's suggestion, or a description). */
+  expected: string;
   /** The rejected value (e.g. the hallucinated command name). */
   received: string;
   severity: 'error' | 'warning';
@@ -32,8 +36,12 @@ export interface AttemptEvent {
   errors: TelemetryErrorRecord[];
   /** Set on the last attempt of a generation: true when its code is valid, false otherwise; null on earlier attempts. */
   converged: boolean | null;
-  /** The generation's status as of this attempt (final on the last one). */
-  validation_status: ValidationStatus;
+  /**
+   * The run's status, on its final event only. Earlier attempts carry their
+   * own `verdict` and no status; a run that failed or was cancelled before a
+   * verdict has none either (`error_code` says why): it claims nothing.
+   */
+  validation_status?: ValidationStatus;
   /** True on the generation's last attempt. */
   final: boolean;
   model: string;

@@ -9,18 +9,28 @@
  * - meanAttemptsAmongConverged: mean attempts of generations that ended VALID.
  * - nonConvergenceRate (separate): validated generations that ended
  *   INVALID_UNRESOLVED.
- * - rejectedValues: each rejected value (code + received token, e.g. a
+ * - rejectedValues: each rejected value (rule code + received token, e.g. a
  *   hallucinated command) with its absolute count over attempts and the
- *   number of distinct generations it appeared in.
+ *   number of distinct generations it appeared in. Events written before rule
+ *   codes existed key on their E-code instead.
+ * - byRule: blocking errors per rule code over all attempts, most frequent
+ *   first (the same fallback to the E-code).
  * - perCommand: for each name the code called, attempts that used it, attempts
  *   in which it was rejected, and the normalized rate rejected / used.
- * - statusCounts: final validation_status per CODE_GENERATION generation.
+ * - statusCounts: final validation_status per CODE_GENERATION generation
+ *   that ended with an answer.
+ * - failed: CODE_GENERATION generations that failed or were cancelled before
+ *   a verdict (their final event has no validation_status; older logs wrote
+ *   `""` with an error_code). They are never counted as valid.
  */
 import type { ValidationStatus } from '../contracts';
-import type { AttemptEvent } from './events';
+import type { AttemptEvent, TelemetryErrorRecord } from './events';
 
 export interface RejectedValue {
+  /** The E-code. */
   code: string;
+  /** The parser rule's code, when the events carried it. */
+  rule?: string;
   value: string;
   occurrences: number;
   generations: number;
@@ -49,11 +59,24 @@ export interface Metrics {
   nonConverged: number;
   nonConvergenceRate: number | null;
   rejectedValues: RejectedValue[];
+  /** Blocking errors per rule code (E-code for events without one): [code, count], most frequent first. */
+  byRule: Array<[string, number]>;
   perCommand: CommandRate[];
   statusCounts: Record<ValidationStatus, number>;
+  /** Code generations that failed or were cancelled before a verdict. */
+  failed: number;
+}
+
+/** A final event without a verdict: the run failed or was cancelled (older logs wrote `""` with an error code). */
+export function failedRun(final: AttemptEvent): boolean {
+  if (final.validation_status === undefined) return true;
+  return final.error_code !== undefined && final.validation_status === '' && final.stop_reason !== 'judge-retry-failed';
 }
 
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+/** What identifies the kind of a rejection: the rule code, or the E-code of an error recorded without one. */
+const kindOf = (error: TelemetryErrorRecord): string => error.rule ?? error.code;
 
 function mentions(received: string, command: string): boolean {
   return received === command || received.startsWith(`${command}(`) || received.startsWith(`${command} (`);
@@ -75,7 +98,9 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   let converged = 0;
   let convergedAttempts = 0;
   let nonConverged = 0;
-  const rejected = new Map<string, { code: string; value: string; occurrences: number; generations: Set<string> }>();
+  let failed = 0;
+  const rejected = new Map<string, { code: string; rule?: string; value: string; occurrences: number; generations: Set<string> }>();
+  const byRule = new Map<string, number>();
   const commands = new Map<string, { used: number; rejected: number }>();
 
   for (const [id, list] of byGeneration) {
@@ -85,13 +110,18 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     byQueryType[first.query_type] = (byQueryType[first.query_type] ?? 0) + 1;
     if (first.query_type !== 'CODE_GENERATION') continue;
     codeGenerations += 1;
-    if (last.error_code !== 'cancelled') statusCounts[last.validation_status] = (statusCounts[last.validation_status] ?? 0) + 1;
+    if (failedRun(last)) failed += 1;
+    else if (last.validation_status !== undefined) statusCounts[last.validation_status] += 1;
 
     for (const attempt of attempts) {
       const blocking = attempt.errors.filter((e) => e.severity === 'error');
       for (const error of blocking) {
-        const key = `${error.code}\u0000${error.received}`;
-        const entry = rejected.get(key) ?? { code: error.code, value: error.received, occurrences: 0, generations: new Set<string>() };
+        const kind = kindOf(error);
+        byRule.set(kind, (byRule.get(kind) ?? 0) + 1);
+        const key = `${kind}\u0000${error.received}`;
+        const entry = rejected.get(key) ?? {
+          code: error.code, ...(error.rule ? { rule: error.rule } : {}), value: error.received, occurrences: 0, generations: new Set<string>(),
+        };
         entry.occurrences += 1;
         entry.generations.add(id);
         rejected.set(key, entry);
@@ -133,12 +163,14 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
     nonConverged,
     nonConvergenceRate: ratio(nonConverged, validated),
     rejectedValues: [...rejected.values()]
-      .map((r) => ({ code: r.code, value: r.value, occurrences: r.occurrences, generations: r.generations.size }))
+      .map((r) => ({ code: r.code, ...(r.rule ? { rule: r.rule } : {}), value: r.value, occurrences: r.occurrences, generations: r.generations.size }))
       .sort((a, b) => b.occurrences - a.occurrences || b.generations - a.generations || a.value.localeCompare(b.value)),
+    byRule: [...byRule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
     perCommand: [...commands.entries()]
       .map(([command, c]) => ({ command, usedInAttempts: c.used, rejectedInAttempts: c.rejected, rate: c.used ? c.rejected / c.used : 0 }))
       .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
     statusCounts,
+    failed,
   };
 }
 
@@ -160,10 +192,15 @@ export function renderMetrics(m: Metrics, source: string): string {
   lines.push(`  "" (valid)          ${m.statusCounts['']}`);
   lines.push(`  INVALID_UNRESOLVED  ${m.statusCounts.INVALID_UNRESOLVED}`);
   lines.push(`  PARSER_UNAVAILABLE  ${m.statusCounts.PARSER_UNAVAILABLE}`);
+  lines.push(`  failed / cancelled  ${m.failed}  (no answer, nothing validated)`);
   lines.push('');
   lines.push('Rejected values (occurrences / generations):');
   if (!m.rejectedValues.length) lines.push('  none');
-  for (const r of m.rejectedValues.slice(0, 20)) lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}`);
+  for (const r of m.rejectedValues.slice(0, 20)) lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}${r.rule ? `  ${r.rule}` : ''}`);
+  lines.push('');
+  lines.push('Blocking errors per rule:');
+  if (!m.byRule.length) lines.push('  none');
+  for (const [rule, count] of m.byRule.slice(0, 20)) lines.push(`  ${rule.padEnd(32)} ${String(count).padStart(4)}`);
   lines.push('');
   lines.push('Rejection rate per command (rejected / used attempts):');
   const rejectedCommands = m.perCommand.filter((c) => c.rejectedInAttempts > 0);

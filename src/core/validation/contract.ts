@@ -3,6 +3,9 @@
  * E-codes. Severity policy: an `error` blocks and may trigger the (single)
  * retry; a `warning` is logged and never triggers a retry.
  *
+ * A parser finding keeps its rule code (`rule`, e.g. `unknown-command`) and
+ * gets the E-code that E_CODE_BY_RULE (fromTrace.ts) gives that rule.
+ *
  * | code | name                 | field          | meaning                                                        |
  * |------|----------------------|----------------|----------------------------------------------------------------|
  * | E001 | UNKNOWN_COMMAND      | command        | a name that is neither an AVAP command nor a function in the file |
@@ -15,7 +18,7 @@
  * | E008 | MALFORMED_MODEL_JSON | classification | the classifier's answer did not match its JSON schema           |
  * | E009 | NO_CODE              | response       | a code-generation answer contained no code to validate          |
  */
-import type { Severity } from '../../parser/types';
+import type { RuleCode, Severity } from '../../parser';
 
 export const ERROR_CODES = {
   E001: 'UNKNOWN_COMMAND',
@@ -33,6 +36,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface ValidationError {
   code: ErrorCode;
+  /** The parser rule of a parser finding (absent for E007–E009, which come from other stages). */
+  rule?: RuleCode;
   /** What kind of thing is wrong: command, keyword, statement, arguments, block, syntax, context, classification, response. */
   field: string;
   /** What would have been right (a suggestion, or a description). */

@@ -49,7 +49,11 @@ export function instruction(error: ValidationError): string {
   }
 }
 
-/** The identity of an error for convergence checks: (code, field/line, received value). */
+/**
+ * The identity of an error for convergence checks: (rule code — or the E-code
+ * of an error that no parser rule reported —, field, line, received value).
+ * Never the message, so rewording a message cannot make an error look new.
+ */
 export function errorKey(error: ValidationError): string {
-  return `${error.code}|${error.field}|${error.line ?? ''}|${error.received}`;
+  return `${error.rule ?? error.code}|${error.field}|${error.line ?? ''}|${error.received}`;
 }

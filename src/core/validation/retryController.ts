@@ -2,8 +2,8 @@
  * The retry controller: decides after each verdict whether the pipeline may
  * ask the LLM for another attempt. Budget from settings (one retry by
  * default, the design's RC-08); convergence protection stops early when an
- * error seen on an earlier attempt — same (code, field/line, received value)
- * — appears again, because the model is not making progress on it.
+ * error seen on an earlier attempt — same rule code, line and received value
+ * (errorKey) — appears again, because the model is not making progress on it.
  */
 import type { ValidationError } from './contract';
 import { errorKey } from './normalizer';

@@ -3,7 +3,8 @@
  * these to the webview.
  */
 import type { PipelineResult } from '../../core/contracts';
-import { lookForPipelineStatus } from '../status/statusLook';
+import { describeSkip } from '../../core/validation/retryCycle';
+import { LABEL_NO_CONTEXT, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
 export interface AnswerView {
@@ -15,7 +16,13 @@ export interface AnswerView {
     sources: { title: string; score: string }[];
     relevanceRetry: boolean;
     attempts: number;
+    /** Set when the answer had no documentation context (retrieval failed). */
+    degraded?: string;
+    /** Retries that were due but not made, and why. */
+    skippedRetries?: string[];
   };
+  /** A draft: streamed text the parser has not judged yet (never looks valid). */
+  draft?: { label: string };
   status?: { kind: string; icon: string; label: string };
   error?: string;
   generationId?: string;
@@ -37,7 +44,7 @@ export class AnswerStream {
   }
 
   view(): AnswerView {
-    return { id: this.id, html: renderMarkdown(this.text), final: false };
+    return { id: this.id, html: renderMarkdown(this.text), final: false, draft: { label: LABEL_VALIDATING } };
   }
 }
 
@@ -51,10 +58,13 @@ export function finalAnswerView(id: string, result: PipelineResult): AnswerView 
       sources: result.sources.map((s) => ({ title: s.title, score: s.score.toFixed(3) })),
       relevanceRetry: result.relevanceRetry,
       attempts: result.attempts.length,
+      ...(result.retrieval?.status === 'degraded' ? { degraded: LABEL_NO_CONTEXT } : {}),
+      ...(result.retry?.skipped.length ? { skippedRetries: result.retry.skipped.map(describeSkip) } : {}),
     },
     generationId: result.generationId,
   };
-  const look = lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
+  // A failed or cancelled run has no status: it shows its error and claims nothing.
+  const look = result.validationStatus === undefined ? undefined : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
   if (look) view.status = look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
   return view;

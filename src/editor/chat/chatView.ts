@@ -25,6 +25,10 @@ export interface ChatProbe {
   xssMarker: boolean;
   answers: number;
   lastAnswerText: string;
+  /** The status, route and notes under the last answer, as shown. */
+  lastAnswerMeta: string;
+  /** The last answer is still a draft (streamed, not yet validated). */
+  lastAnswerDraft: boolean;
   links: string[];
 }
 

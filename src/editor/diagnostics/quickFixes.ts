@@ -1,12 +1,19 @@
 /**
  * Quick fixes on parser diagnostics: apply the parser's suggestion (no model
- * call), and "Regenerate with Trace" (which recomputes its context when run).
+ * call) where the diagnostic's rule offers one, and "Regenerate with Trace"
+ * (which recomputes its context when run). A diagnostic is matched to its
+ * trace entry by rule code and range, never by its message.
  */
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE } from './traceToDiagnostics';
+import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
 
 export const REGENERATE_COMMAND = 'avap.regenerateWithTrace';
+
+function codeValue(diagnostic: vscode.Diagnostic): string | number | undefined {
+  const code = diagnostic.code;
+  return typeof code === 'object' ? code.value : code;
+}
 
 export class ParserQuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -17,18 +24,21 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     const verdict = this.diagnostics.verdict(document.uri);
+    // A verdict for another version of the text would put the edit in the wrong place.
+    const specs = verdict?.version === document.version ? verdict.specs : [];
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
-      const spec = verdict?.specs.find((s) => s.suggestion !== undefined
+      const code = codeValue(diagnostic);
+      const spec = specs.find((s) => s.code === code
         && s.line === diagnostic.range.start.line && s.start === diagnostic.range.start.character
         && s.end === diagnostic.range.end.character);
-      if (!spec?.suggestion || verdict?.version !== document.version) continue;
-      const current = document.getText(diagnostic.range);
-      const action = new vscode.CodeAction(`Replace '${current}' with '${spec.suggestion}'`, vscode.CodeActionKind.QuickFix);
+      const fix = spec && replacementFix(spec, document.getText(diagnostic.range));
+      if (!fix) continue;
+      const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diagnostic];
       action.isPreferred = true;
       action.edit = new vscode.WorkspaceEdit();
-      action.edit.replace(document.uri, diagnostic.range, spec.suggestion);
+      action.edit.replace(document.uri, diagnostic.range, fix.replacement);
       actions.push(action);
     }
     const regenerate = new vscode.CodeAction('Regenerate with Trace (ask the model to fix this document)', vscode.CodeActionKind.QuickFix);

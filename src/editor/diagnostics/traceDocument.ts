@@ -1,9 +1,9 @@
 /**
  * The read-only virtual document a diagnostic's `code` links to: the whole
- * trace of a document in its text form (`Line N: …`). Pure: URI shape and text.
+ * trace of a document in its text form (`Line N: …`), each entry followed by
+ * its rule code and what that rule finds. Pure: URI shape and text.
  */
-import { renderTrace } from '../../parser/render';
-import type { ValidationResult } from '../../parser/types';
+import { renderEntry, ruleOf, type TraceEntry, type ValidationResult } from '../../parser';
 
 export const TRACE_SCHEME = 'avap-trace';
 
@@ -37,6 +37,10 @@ export function renderTraceDocument(sourceLabel: string, result: ValidationResul
     `Verdict: ${result.valid ? 'VALID' : 'INVALID'}${result.truncated ? ' (trace truncated)' : ''}`,
     '',
   ];
-  const body = result.trace.length === 0 ? 'No findings.' : renderTrace(result.trace);
+  const body = result.trace.length === 0 ? 'No findings.' : result.trace.map(entryWithRule).join('\n');
   return `${header.join('\n')}\n${body}\n`;
+}
+
+function entryWithRule(entry: TraceEntry): string {
+  return `${renderEntry(entry)}\n    ${entry.code}: ${ruleOf(entry.code).summary}`;
 }

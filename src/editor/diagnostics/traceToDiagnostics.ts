@@ -3,7 +3,7 @@
  * positions, clamped to the document). Pure: the adapter turns them into
  * vscode.Diagnostic objects.
  */
-import type { Severity, TraceCategory, TraceEntry } from '../../parser/types';
+import { ruleOf, type RuleCode, type Severity, type TraceEntry } from '../../parser';
 
 export const DIAGNOSTIC_SOURCE = 'avap-parser';
 
@@ -15,16 +15,19 @@ export interface DiagnosticSpec {
   /** 0-based end character, exclusive. */
   end: number;
   severity: Severity;
-  /** The trace category; the diagnostic's `code`. */
-  code: TraceCategory;
+  /** The rule's code (e.g. `unknown-command`); the diagnostic's `code`. */
+  code: RuleCode;
   message: string;
   suggestion?: string;
   token: string;
 }
 
-/** The message shown in the editor: the parser's text, with the suggestion spelled out when the text lacks it. */
-export function diagnosticMessage(entry: Pick<TraceEntry, 'message' | 'suggestion'>): string {
-  if (entry.suggestion === undefined || entry.message.includes(`'${entry.suggestion}'`)) return entry.message;
+/**
+ * The message shown in the editor: the parser's text, with the suggestion
+ * spelled out unless the entry's rule already quotes it in its message.
+ */
+export function diagnosticMessage(entry: Pick<TraceEntry, 'code' | 'message' | 'suggestion'>): string {
+  if (entry.suggestion === undefined || ruleOf(entry.code).suggestion === 'quoted') return entry.message;
   return `${entry.message} (suggestion: '${entry.suggestion}')`;
 }
 
@@ -49,7 +52,7 @@ export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths
     const spec: DiagnosticSpec = {
       line, start, end,
       severity: entry.severity,
-      code: entry.category,
+      code: entry.code,
       message: diagnosticMessage(entry),
       token: entry.token,
     };
@@ -62,6 +65,22 @@ function firstNonSpace(start: number, length: number): { start: number; end: num
   if (length === 0) return { start: 0, end: 0 };
   if (start < length) return { start, end: length };
   return { start: 0, end: length };
+}
+
+/** A quick fix that replaces the diagnostic's range. */
+export interface ReplacementFix {
+  title: string;
+  replacement: string;
+}
+
+/**
+ * The quick fix of a diagnostic, decided by its rule: a rule whose catalogue
+ * entry declares a suggestion style offers its entry's suggestion as a
+ * replacement of the range (`current` is the text there now).
+ */
+export function replacementFix(spec: Pick<DiagnosticSpec, 'code' | 'suggestion'>, current: string): ReplacementFix | undefined {
+  if (spec.suggestion === undefined || ruleOf(spec.code).suggestion === undefined) return undefined;
+  return { title: `Replace '${current}' with '${spec.suggestion}'`, replacement: spec.suggestion };
 }
 
 /** Counts by severity, for the status bar. */

@@ -12,7 +12,7 @@ import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagn
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
-import { lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
 import { outcomeOnSave } from './outcome';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
@@ -92,9 +92,26 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (generationId) void deps.assistant.recordOutcome(generationId, outcome, finalCode);
   }
 
+  /** A failed run's preview: marked failed (no label, no Accept) and its tabs closed. */
+  async function discardPreview(uri: vscode.Uri, why: string): Promise<void> {
+    generated.update(uri, { failed: why, content: '', status: undefined });
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
+  }
+
+  /** An error notification that says what went wrong and offers what to do. */
+  function notifyFailure(what: string, message: string, retry: () => unknown): void {
+    void vscode.window.showErrorMessage(`AVAP: ${what} — ${message}`, 'Retry', 'Show Output').then((choice) => {
+      if (choice === 'Retry') void retry();
+      else if (choice === 'Show Output') output.show();
+    });
+  }
+
   async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {
     const entry = generated.get(previewUri);
-    if (!entry || entry.status === undefined) return undefined;
+    // Only a verdict can be accepted: never a draft, never a failed run.
+    if (!entry || entry.status === undefined || entry.failed !== undefined) return undefined;
     const into = await place(entry);
     if (into) {
       recordOutcome(entry.generationId, 'accepted', entry.content);
@@ -191,30 +208,48 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const target = args?.accept === 'new' || !active || !isAvapDocument(active.document) || active.document.uri.scheme === 'avap-generated'
       ? undefined
       : { uri: active.document.uri, range: active.selection, version: active.document.version };
-    const previewUri = generated.create('generated', { content: '', request, target });
-    const showPreview = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true })
-      .then(undefined, () => undefined);
+    // The preview opens with the first streamed piece: a run that fails before producing anything shows none.
+    let previewUri: vscode.Uri | undefined;
+    let showing: Thenable<unknown> = Promise.resolve();
+    const preview = (): vscode.Uri => {
+      if (previewUri) return previewUri;
+      previewUri = generated.create('generated', { content: '', request, target });
+      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true })
+        .then(undefined, () => undefined);
+      return previewUri;
+    };
     output.info(`generate: ${request}`);
     const result = await runWithProgress(deps, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
-      generated.update(previewUri, { content: text });
+      generated.update(preview(), { content: text });
     });
-    await showPreview;
-    if (result.error) {
-      generated.update(previewUri, { content: `// ${result.error.message}\n`, status: '' });
-      if (result.error.code === 'cancelled') return { status: 'cancelled', code: '' };
-      void vscode.window.showErrorMessage(`AVAP: ${result.error.message}`, 'Show Output').then((c) => c && output.show());
-      return { status: 'error', code: '', error: result.error.message, previewUri: previewUri.toString() };
+    await showing;
+    if (result.validationStatus === undefined) {
+      const error = result.error ?? { code: 'llm-failed' as const, message: 'the generation produced no answer' };
+      if (previewUri) await discardPreview(previewUri, error.message);
+      output.info(`generate: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was validated`);
+      if (error.code === 'cancelled') return { status: 'cancelled', code: '' };
+      notifyFailure('code generation failed', error.message, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
+      return { status: 'error', code: '', error: error.message };
     }
-    generated.update(previewUri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId });
-    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: previewUri.toString() };
-    const label = statusText(result.validationStatus, result.code !== '');
+    const uri = preview();
+    generated.update(uri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId });
+    await showing;
+    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: uri.toString() };
+    const context = result.retrieval?.status === 'degraded' ? ` — ${LABEL_NO_CONTEXT}` : '';
+    const label = `${statusText(result.validationStatus, result.code !== '')}${context}`;
     output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
+    if (result.error) {
+      // The retry could not be generated: the invalid first answer stands, flagged as such.
+      outcome.error = result.error.message;
+      void vscode.window.showWarningMessage(`AVAP: the corrective retry failed (${result.error.message}); the code shown is the invalid first attempt.`, 'Show Output')
+        .then((c) => c && output.show());
+    }
     if (args?.accept === 'editor' || args?.accept === 'new') {
-      outcome.acceptedUri = (await accept(previewUri))?.toString();
+      outcome.acceptedUri = (await accept(uri))?.toString();
     } else if (args?.accept !== 'none') {
       void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
         if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
-        else if (choice) await accept(previewUri);
+        else if (choice) await accept(uri);
       });
     }
     return outcome;
@@ -255,10 +290,12 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       correction: { code, trace: outcome.result.trace },
       filename: name,
     }, (text) => generated.update(correctedUri, { content: text }));
-    if (result.error) {
-      if (result.error.code === 'cancelled') return { status: 'cancelled', code, applied: false };
-      void vscode.window.showErrorMessage(`AVAP: ${result.error.message}`, 'Show Output').then((c) => c && output.show());
-      return { status: 'error', code, applied: false, error: result.error.message };
+    if (result.validationStatus === undefined) {
+      const error = result.error ?? { code: 'llm-failed' as const, message: 'the correction produced no answer' };
+      generated.update(correctedUri, { failed: error.message, content: '' });
+      if (error.code === 'cancelled') return { status: 'cancelled', code, applied: false };
+      notifyFailure('regenerate with trace failed', error.message, () => regenerate(arg));
+      return { status: 'error', code, applied: false, error: error.message };
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
     generated.update(correctedUri, { content: corrected, status: result.validationStatus, generationId: result.generationId });

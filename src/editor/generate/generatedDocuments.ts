@@ -10,8 +10,10 @@ export const GENERATED_SCHEME = 'avap-generated';
 
 export interface GeneratedEntry {
   content: string;
-  /** Undefined while streaming. */
+  /** Undefined while streaming (a draft) and for a failed run. */
   status?: ValidationStatus;
+  /** Set when the run failed or was cancelled: nothing in it was validated, nothing can be accepted. */
+  failed?: string;
   /** Where "accept" puts the code: a document and range, or a new document. */
   target?: { uri: vscode.Uri; range: vscode.Range; version: number };
   request: string;
@@ -47,6 +49,12 @@ export class GeneratedDocuments implements vscode.TextDocumentContentProvider, v
 
   get(uri: vscode.Uri): GeneratedEntry | undefined {
     return this.entries.get(uri.toString());
+  }
+
+  /** A preview that is still streaming: no verdict yet (and not failed). */
+  isDraft(uri: vscode.Uri): boolean {
+    const entry = uri.scheme === GENERATED_SCHEME ? this.entries.get(uri.toString()) : undefined;
+    return entry !== undefined && entry.status === undefined && entry.failed === undefined;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {

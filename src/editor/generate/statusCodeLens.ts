@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
-import { lookForPipelineStatus, LABEL_UNAVAILABLE } from '../status/statusLook';
+import { lookForPipelineStatus, LABEL_UNAVAILABLE, LABEL_VALIDATING } from '../status/statusLook';
 import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
 
 export const ACCEPT_COMMAND = 'avap.acceptGenerated';
@@ -27,8 +27,13 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
     if (document.uri.scheme === GENERATED_SCHEME) {
       const entry = this.generated.get(document.uri);
       if (!entry) return [];
+      if (entry.failed !== undefined) {
+        lenses.push(new vscode.CodeLens(top, { title: '$(error) AVAP: generation failed — nothing was validated', tooltip: entry.failed, command: '' }));
+        return lenses;
+      }
       if (entry.status === undefined) {
-        lenses.push(new vscode.CodeLens(top, { title: '$(sync~spin) AVAP: generating…', command: '' }));
+        // A draft: streamed text the parser has not judged; no label that could read as valid, no Accept.
+        lenses.push(new vscode.CodeLens(top, { title: `$(sync~spin) ${LABEL_VALIDATING}`, tooltip: 'Streaming; the code is validated before it can be accepted.', command: '' }));
         return lenses;
       }
       const look = lookForPipelineStatus(entry.status, entry.content.trim() !== '');

@@ -58,6 +58,7 @@ export function metricsBody(metrics: Metrics, source: string): string {
     { label: 'valid', value: status[''] ?? 0, kind: 'valid' },
     { label: 'INVALID_UNRESOLVED', value: status.INVALID_UNRESOLVED ?? 0, kind: 'invalid' },
     { label: 'PARSER_UNAVAILABLE', value: status.PARSER_UNAVAILABLE ?? 0, kind: 'unavailable' },
+    { label: 'failed / cancelled', value: metrics.failed ?? 0, note: `${metrics.failed ?? 0} (no answer)`, kind: 'neutral' },
   ]);
   const rateChart = barChart('Rates', [
     { label: 'first-attempt invalid', value: metrics.firstAttemptInvalidRate ?? 0, note: pct(metrics.firstAttemptInvalidRate), kind: 'invalid' },

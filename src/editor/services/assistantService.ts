@@ -96,16 +96,15 @@ export class AssistantService {
     const built = await this.current;
     if (!built || typeof built === 'string') {
       const message = typeof built === 'string' ? built : 'the assistant is not set up';
-      options.onMessage?.({ text: '', avap_code: '', is_final: true, validation_status: '' });
+      options.onMessage?.({ text: '', avap_code: '', is_final: true });
       return {
-        queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', validationStatus: '', attempts: [], sources: [],
+        queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
         relevanceRetry: false, generationId: 'not-started', error: { code: 'llm-failed', message },
       };
     }
     const run = await runRecorded({
       assistant: built.assistant,
-      llm: built.llm,
-      ...(built.judge ? { quality: { validator: built.judge, model: built.model } } : {}),
+      ...(built.judge ? { quality: { validator: built.judge } } : {}),
       passages: (sources) => this.passages(sources),
       ...(built.signals ? { signals: built.signals } : {}),
       signal: { source: 'editor', model: built.model, ...(built.judge ? { judgeModel: built.model } : {}), parserVersion: PARSER_VERSION, assistantVersion: this.version },

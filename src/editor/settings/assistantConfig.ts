@@ -27,6 +27,7 @@ export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras
       model: settings.ollama.model,
       conversationalModel: settings.ollama.conversationalModel,
       embeddingModel: settings.ollama.embeddingModel,
+      idleTimeoutMs: Math.round(settings.ollama.idleTimeoutSeconds * 1000),
     },
     retrieval: {
       esUrl: settings.elasticsearch.url || undefined,

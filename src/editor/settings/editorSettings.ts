@@ -15,10 +15,11 @@ export interface EditorSettings {
     /** Seconds. */
     breakerCooldownSeconds: number;
   };
-  ollama: { url: string; model: string; conversationalModel: string; embeddingModel: string };
+  /** `idleTimeoutSeconds`: silence that ends a started answer (AVAP_LLM_IDLE_TIMEOUT); 0 = no limit. */
+  ollama: { url: string; model: string; conversationalModel: string; embeddingModel: string; idleTimeoutSeconds: number };
   elasticsearch: { url: string; index: string };
   relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
-  /** Retries after an invalid answer, and validated examples injected before code generation (0 = none). */
+  /** The request's one retry cycle (0 or 1, RC-08), and validated examples injected before code generation (0 = none). */
   generation: { maxRetries: number; fewShotExamples: number };
   /** The LLM judge on RETRIEVAL answers (off: it costs an LLM call per answer). */
   quality: { judge: boolean; judgeThreshold: number };
@@ -30,7 +31,7 @@ export interface EditorSettings {
 
 export const SETTING_DEFAULTS: EditorSettings = {
   parser: { url: '', timeoutSeconds: 2, breakerThreshold: 3, breakerCooldownSeconds: 30 },
-  ollama: { url: 'http://127.0.0.1:11434', model: 'qwen3:1.7b', conversationalModel: 'qwen3:0.6b', embeddingModel: 'qwen3-embedding:0.6b' },
+  ollama: { url: 'http://127.0.0.1:11434', model: 'qwen3:1.7b', conversationalModel: 'qwen3:0.6b', embeddingModel: 'qwen3-embedding:0.6b', idleTimeoutSeconds: 60 },
   elasticsearch: { url: '', index: 'avap-knowledge-v1' },
   relevance: { mode: 'llm', cosineThreshold: 0.5 },
   generation: { maxRetries: 1, fewShotExamples: 5 },
@@ -104,6 +105,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       model: str('ollama.model', d.ollama.model) || d.ollama.model,
       conversationalModel: str('ollama.conversationalModel', d.ollama.conversationalModel) || d.ollama.conversationalModel,
       embeddingModel: str('ollama.embeddingModel', d.ollama.embeddingModel) || d.ollama.embeddingModel,
+      idleTimeoutSeconds: num('ollama.idleTimeout', d.ollama.idleTimeoutSeconds, (n) => n >= 0 && n <= 3600, 'a number of seconds between 0 and 3600'),
     },
     elasticsearch: {
       url: url('elasticsearch.url', d.elasticsearch.url, /^https?:\/\/\S+$/),
@@ -114,7 +116,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       cosineThreshold: num('relevance.cosineThreshold', d.relevance.cosineThreshold, (n) => n >= -1 && n <= 1, 'a number in [-1, 1]'),
     },
     generation: {
-      maxRetries: num('generation.maxRetries', d.generation.maxRetries, (n) => Number.isInteger(n) && n >= 0 && n <= 5, 'an integer between 0 and 5'),
+      maxRetries: num('generation.maxRetries', d.generation.maxRetries, (n) => n === 0 || n === 1, '0 or 1 (one retry cycle per request at most)'),
       fewShotExamples: num('generation.fewShotExamples', d.generation.fewShotExamples, (n) => Number.isInteger(n) && n >= 0 && n <= 20, 'an integer between 0 and 20'),
     },
     quality: {

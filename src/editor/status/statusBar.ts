@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { ParserPort } from '../../core/contracts';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
-import { statusLook, type StatusLook } from './statusLook';
+import type { GeneratedDocuments } from '../generate/generatedDocuments';
+import { draftLook, statusLook, type StatusLook } from './statusLook';
 
 export const STATUS_ITEM_ID = 'avap.validationStatus';
 
@@ -15,7 +16,12 @@ export class ValidationStatusBar implements vscode.Disposable {
   private current: StatusLook | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly diagnostics: DiagnosticsController, private readonly parser: ParserPort) {
+  constructor(
+    private readonly diagnostics: DiagnosticsController,
+    private readonly parser: ParserPort,
+    /** Generated previews: while one streams it is a draft, and reads "validating…" whatever its text parses as. */
+    private readonly generated?: GeneratedDocuments,
+  ) {
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 100);
     this.item.name = 'AVAP Validation';
     this.disposables.push(
@@ -23,6 +29,7 @@ export class ValidationStatusBar implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
       diagnostics.onDidChange(() => this.refresh()),
       { dispose: parser.onCircuitChange(() => this.refresh()) },
+      ...(generated ? [generated.onDidChange(() => this.refresh())] : []),
     );
     this.refresh();
   }
@@ -43,7 +50,7 @@ export class ValidationStatusBar implements vscode.Disposable {
     // While typing, the last verdict stays until the new one arrives (no flicker); "validating…" only before the first.
     const state = this.diagnostics.verdict(doc.uri)?.state ?? { kind: 'pending' as const };
     const circuit = this.parser.circuit();
-    const look = statusLook(state, circuit, Date.now());
+    const look = this.generated?.isDraft(doc.uri) ? draftLook() : statusLook(state, circuit, Date.now());
     this.current = look;
     this.item.text = `$(${look.icon}) ${look.label}`;
     this.item.tooltip = look.tooltip;

@@ -26,6 +26,10 @@ export interface StatusLook {
 export const LABEL_VALID = 'AVAP: valid';
 export const LABEL_INVALID = 'AVAP: invalid';
 export const LABEL_UNAVAILABLE = 'AVAP: unvalidated — parser unavailable';
+/** An answer generated while retrieval failed. */
+export const LABEL_NO_CONTEXT = 'answered without documentation context';
+/** Streamed text before the parser's verdict: a draft, never shown with a valid look. */
+export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 
 /** How an open circuit and its next probe read for a person. */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
@@ -88,6 +92,11 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
         tooltip: 'Validation is disabled (avap.parser.timeout is 0). Generated code is returned unvalidated.',
       };
   }
+}
+
+/** A generated answer still streaming: no verdict yet, so nothing that could read as valid. */
+export function draftLook(): StatusLook {
+  return { kind: 'pending', icon: 'sync~spin', label: LABEL_VALIDATING, tooltip: 'A draft: the answer is still being generated; it is validated before it can be accepted.' };
 }
 
 /** The pipeline's final status in the same visual language (chat view, generated-code preview). */

@@ -22,6 +22,8 @@ export interface WorkbenchFacts {
   squigglyWarnings: number;
   codeLenses: string[];
   statusItems: StatusItemFacts[];
+  /** The texts of the notification toasts on screen (message and buttons). */
+  notifications: string[];
   screenshotPath?: string;
   /** alert/confirm/prompt dialogs seen in the browser so far. */
   dialogs: number;

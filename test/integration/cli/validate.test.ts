@@ -59,8 +59,9 @@ describe('cli validate', function () {
     assert.equal(objects.length, 2);
     assert.deepEqual(Object.keys(objects[1] ?? {}), ['file', 'valid', 'trace', 'parserVersion', 'truncated']);
     const trace = (objects[1]?.trace ?? []) as Record<string, unknown>[];
-    assert.deepEqual(Object.keys(trace[0] ?? {}), ['line', 'column', 'endColumn', 'severity', 'category', 'message', 'suggestion', 'token']);
+    assert.deepEqual(Object.keys(trace[0] ?? {}), ['line', 'column', 'endColumn', 'severity', 'category', 'code', 'message', 'suggestion', 'token']);
     assert.equal(trace[0]?.suggestion, 'encodeSHA256');
+    assert.deepEqual(trace.map((e) => e.code), ['unknown-command', 'foreign-loop', 'unknown-command']);
     assert.equal(objects[0]?.valid, true);
   });
 
@@ -98,7 +99,7 @@ describe('cli validate', function () {
     assert.match(missing.stderr, /cannot read .*nope\.avap: ENOENT/);
     const badUrl = await cli(['validate', '--parser-url', 'not a url', good]);
     assert.equal(badUrl.code, 2);
-    const down = await cli(['validate', '--parser-url', '127.0.0.1:1', '--timeout', '2000', good]);
+    const down = await cli(['validate', '--parser-url', '127.0.0.1:1', '--timeout', '2', good]);
     assert.equal(down.code, 2);
     assert.equal(down.stderr.trim().split('\n').length, 1, down.stderr);
     assert.match(down.stderr, /parser service at 127\.0\.0\.1:1/);

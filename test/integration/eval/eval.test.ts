@@ -29,7 +29,7 @@ interface Report {
   syntactic_validity: Stat; faithfulness: Stat; answer_relevancy: Stat;
   convergence: Record<'first_attempt_invalid_rate' | 'convergence_rate' | 'mean_attempts_converged' | 'non_convergence_rate', Stat>;
   judge_failures: number;
-  confusion: { byCategory: Record<string, number>; byQuestion: Record<string, Record<string, number>>; topTokens: [string, number][] };
+  confusion: { byCategory: Record<string, number>; byQuestion: Record<string, Record<string, number>>; byRule: [string, number][]; topTokens: [string, number][] };
   leakage: { model: string; avap_commands: number; foreign_keywords: number; unknown_identifiers: number }[];
   entries: Entry[];
 }
@@ -177,6 +177,7 @@ describe('eval (replaying the committed cassette)', function () {
 
   it('builds the confusion matrix and the leakage audit from the final code', () => {
     assert.deepEqual(report.confusion.byCategory, { unknown_token: 2, unexpected_construct: 0, foreign_keyword: 0, syntax_error: 0 });
+    assert.deepEqual(report.confusion.byRule, [['unknown-command', 2]]);
     assert.deepEqual(Object.keys(report.confusion.byQuestion), ['GD-C-007']);
     assert.deepEqual(report.confusion.topTokens, [['generateToken', 2]]);
     assert.equal(report.leakage.length, 1);
@@ -250,7 +251,7 @@ describe('eval refusals (exit 2, nothing scored)', function () {
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 
   it('aborts when the parser is unreachable instead of scoring unvalidated code', async () => {
-    const run = await runCliProcess([...BASE, '--only', 'GD-C-001', '--parser-url', '127.0.0.1:1', '--parser-timeout', '2000', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV });
+    const run = await runCliProcess([...BASE, '--only', 'GD-C-001', '--parser-url', '127.0.0.1:1', '--parser-timeout', '2', '--cassette', CASSETTE, '--cassette-mode', 'replay', '--out', out], { env: ENV });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /aborted — the AVAP parser is unreachable/);
     assert.ok(!existsSync(path.join(out, 'report.json')));

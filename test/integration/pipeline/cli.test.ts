@@ -49,9 +49,14 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final.avap_code, VALID_CODE);
     assert.equal(final.query_type, 'CODE_GENERATION');
     for (const line of lines.slice(0, -1)) {
-      assert.deepEqual(Object.keys(line).sort(), ['attempt', 'avap_code', 'is_final', 'text', 'validation_status']);
+      // Drafts: marked, no status (no validity claim before the verdict), no code.
+      assert.deepEqual(Object.keys(line).sort(), ['attempt', 'avap_code', 'draft', 'is_final', 'text']);
       assert.equal(line.is_final, false);
+      assert.equal(line.draft, true);
+      assert.equal(line.avap_code, '');
     }
+    assert.deepEqual(final.retrieval, { status: 'ok' });
+    assert.deepEqual(final.retry, { limit: 1, skipped: [] });
     assert.equal(lines.slice(0, -1).map((l) => l.text).join(''), fenced(VALID_CODE));
     assert.equal(ollama.calls('chat').filter(task('classify')).length, 0, 'generate forces CODE_GENERATION');
   });
@@ -140,7 +145,8 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(metrics.meanAttemptsAmongConverged, 1.5);
     assert.equal(metrics.nonConvergenceRate, 1 / 3);
     assert.deepEqual(metrics.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
-    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2 });
+    assert.deepEqual(metrics.rejectedValues[0], { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 3, generations: 2 });
+    assert.deepEqual(metrics.byRule[0], ['unknown-command', 3]);
     const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'getSHA256');
     assert.deepEqual(getSha, { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
 

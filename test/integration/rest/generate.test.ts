@@ -34,7 +34,7 @@ const verdict = (g: number, s: number, a: number) => JSON.stringify({
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-type Message = { text: string; avap_code: string; is_final: boolean; validation_status: string; attempt?: number; [k: string]: unknown };
+type Message = { text: string; avap_code: string; is_final: boolean; validation_status?: string; draft?: boolean; attempt?: number; [k: string]: unknown };
 
 interface QualityJson {
   validator: string;
@@ -262,6 +262,64 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       const messages = await ndjson(response) as Message[];
       assert.equal(messages[messages.length - 1]?.quality, undefined);
       assert.equal(ollama.calls('chat').filter(isJudge).length, 0);
+    });
+  });
+
+  describe('every status is earned (issue 11)', () => {
+    it('force_type RETRIEVAL: the answer\'s code is validated before the final message; every earlier message is a draft', async () => {
+      ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256' });
+      ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: 'YES' });
+      ollama.on({ endpoint: 'chat', when: task('generate') }, { content: fenced(INVALID_CODE) });
+      const response = await post(`${plain.url}/v1/generate`, { query: 'how do I hash a password?', force_type: 'RETRIEVAL' });
+      assert.equal(response.status, 200);
+      const messages = await ndjson(response) as Message[];
+      const final = messages.at(-1) as Message & { retry: { usedBy: string }; retrieval: { status: string } };
+      assert.equal(final.query_type, 'RETRIEVAL');
+      assert.equal(final.validation_status, 'INVALID_UNRESOLVED');
+      assert.equal(final.avap_code, INVALID_CODE);
+      assert.equal(final.retry.usedBy, 'parser-trace');
+      assert.deepEqual(final.retrieval, { status: 'ok' });
+      for (const m of messages.slice(0, -1)) {
+        assert.equal(m.draft, true);
+        assert.equal(m.avap_code, '');
+        assert.equal('validation_status' in m, false);
+      }
+      assert.equal(ollama.calls('chat').filter(task('generate')).length, 2, 'one trace-guided retry');
+    });
+
+    it('a model that stalls mid-stream: the stream ends with a final message carrying the error, no status', async () => {
+      const impatient = await startServe(['--port', '0', '--ollama-url', ollama.url, '--quiet'], { AVAP_LLM_IDLE_TIMEOUT: '0.4' });
+      try {
+        ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256' });
+        ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), stallAfterChunks: 2 });
+        const response = await post(`${impatient.url}/v1/generate`, { query: 'hash', force_type: 'CODE_GENERATION' });
+        assert.equal(response.status, 200);
+        const messages = await ndjson(response) as Message[];
+        const final = messages.at(-1) as Message & { error: { error: string; message: string } };
+        assert.equal(final.is_final, true);
+        assert.equal(final.error.error, 'llm-timeout');
+        assert.match(final.error.message, /stopped sending mid-answer: nothing for 0\.4 s/);
+        assert.equal('validation_status' in final, false, 'a failed run claims nothing');
+        assert.equal(final.avap_code, '');
+        assert.equal(messages.length, 3, 'two drafts, then the final message');
+      } finally {
+        assert.equal(await impatient.stop(), 0);
+      }
+    });
+
+    it('with the judge on, its hinted retry is skipped when the relevance reformulation used the request\'s one retry', async () => {
+      ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type": "RETRIEVAL"}' });
+      ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256 password hash' });
+      ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: 'NO' });
+      ollama.on({ endpoint: 'chat', when: (r) => task('generate')(r) && !isQualityRetry(r) }, { content: SHALLOW });
+      ollama.on({ endpoint: 'chat', when: isJudge }, { content: verdict(0.6, 0.1, 0.3) });
+      const response = await post(`${judged.url}/v1/generate`, { query: 'How do I hash a password parameter with SHA-256?' });
+      const messages = await ndjson(response) as Message[];
+      const final = messages.at(-1) as Message & { quality: QualityJson & { retrySkipped: unknown } };
+      assert.equal(final.quality.retried, false);
+      assert.deepEqual(final.quality.retrySkipped, { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'relevance' });
+      assert.equal(ollama.calls('chat').filter(isQualityRetry).length, 0, 'no second retry cycle');
+      assert.equal(final.validation_status, '');
     });
   });
 

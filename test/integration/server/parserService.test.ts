@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { PARSER_VERSION, validateAvap } from '../../../src/parser';
 import { healthClientConstructor, type HealthClient, type ServingStatus } from '../../../src/protocol/health';
 import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol/parserClient';
 import { PARSER_SERVICE_NAME, type ParserServiceClient } from '../../../src/protocol/parserProto';
-import { startParserProcess, type RunningParser } from '../../support/parserProcess';
+import { PARSER_SERVER_JS, startParserProcess, type RunningParser } from '../../support/parserProcess';
 
 function clientFor(address: string, tls = false, rootCert?: Buffer): ParserServiceClient {
   const parsed = parseParserUrl(`${tls ? 'grpcs' : 'grpc'}://${address}`);
@@ -156,20 +157,104 @@ describe('parser service: graceful shutdown', function () {
   });
 });
 
+/** A self-signed certificate for localhost, written to a temporary folder. */
+async function tlsFiles(): Promise<{ dir: string; cert: string; key: string; pem: Buffer }> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'avap-tls-'));
+  writeFileSync(path.join(dir, 'cert.pem'), pems.cert);
+  writeFileSync(path.join(dir, 'key.pem'), pems.private);
+  return { dir, cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), pem: Buffer.from(pems.cert) };
+}
+
+/** Runs the service expecting it to exit on its own; resolves with its exit code and output. */
+function parserExpectingExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [PARSER_SERVER_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) => child.once('close', (code) => { clearTimeout(killer); resolve({ code, stdout, stderr }); }));
+}
+
+/** Waits (on the pipe, not a clock) for the "serving" log line; any warning is logged before it. */
+async function servingLogged(service: RunningParser): Promise<void> {
+  for (let i = 0; i < 200 && !service.stderr().includes('serving avap.parser.v1'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.match(service.stderr(), /serving avap\.parser\.v1\.AvapParser/);
+}
+
+describe('parser service: binding beyond loopback needs TLS or --insecure', function () {
+  this.timeout(30_000);
+
+  for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
+    it(`refuses plaintext on ${host} with exit 2 and a clear message, before binding`, async () => {
+      const run = await parserExpectingExit(['--host', host, '--port', '0']);
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, '', 'nothing was served');
+      assert.match(run.stderr, new RegExp(`refusing to serve plaintext gRPC on ${host.replace(/\./g, '\\.')}, beyond loopback: pass --tls-cert FILE --tls-key FILE, or --insecure`));
+    });
+  }
+
+  it('--help documents the rule', async () => {
+    const run = await parserExpectingExit(['--help']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /--insecure +allow plaintext on an address beyond loopback/);
+    assert.match(run.stdout, /needs --tls-cert and --tls-key, else exit 2/);
+  });
+
+  it('with --insecure it serves plaintext on 0.0.0.0, with a warning on stderr', async () => {
+    const service = await startParserProcess(['--host', '0.0.0.0', '--insecure']);
+    const client = clientFor(`127.0.0.1:${service.port}`);
+    try {
+      assert.match(service.address, /^0\.0\.0\.0:\d+$/);
+      const call = await callValidate(client, 'addVar(a, 1)\n', 'wide.avap', { timeoutMs: 5000 });
+      assert.ok(call.ok && call.result.valid, JSON.stringify(call));
+      await servingLogged(service);
+      assert.match(service.stderr(), /WARNING: --insecure: plaintext gRPC on 0\.0\.0\.0; anyone who can reach this port can call the parser/);
+    } finally {
+      client.close();
+      assert.equal(await service.stop('SIGTERM'), 0);
+    }
+  });
+
+  it('with TLS it serves on 0.0.0.0 without --insecure', async () => {
+    const files = await tlsFiles();
+    const service = await startParserProcess(['--host', '0.0.0.0', '--tls-cert', files.cert, '--tls-key', files.key]);
+    const client = clientFor(`127.0.0.1:${service.port}`, true, files.pem);
+    try {
+      const call = await callValidate(client, 'getSHA256(a, h)\n', 'wide.avap', { timeoutMs: 5000 });
+      assert.ok(call.ok && !call.result.valid, JSON.stringify(call));
+      await servingLogged(service);
+      assert.doesNotMatch(service.stderr(), /WARNING/);
+    } finally {
+      client.close();
+      assert.equal(await service.stop('SIGTERM'), 0);
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on loopback plaintext needs no flag', async () => {
+    const service = await startParserProcess(['--host', 'localhost']);
+    try {
+      await servingLogged(service);
+      assert.doesNotMatch(service.stderr(), /WARNING/);
+    } finally {
+      assert.equal(await service.stop('SIGTERM'), 0);
+    }
+  });
+});
+
 describe('parser service: TLS', function () {
   this.timeout(30_000);
 
   it('serves over TLS with the given certificate and refuses plaintext clients', async () => {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
-    });
-    const dir = mkdtempSync(path.join(tmpdir(), 'avap-tls-'));
-    writeFileSync(path.join(dir, 'cert.pem'), pems.cert);
-    writeFileSync(path.join(dir, 'key.pem'), pems.private);
-    const service = await startParserProcess(['--tls-cert', path.join(dir, 'cert.pem'), '--tls-key', path.join(dir, 'key.pem')]);
-    const secure = clientFor(service.address, true, Buffer.from(pems.cert));
+    const files = await tlsFiles();
+    const service = await startParserProcess(['--tls-cert', files.cert, '--tls-key', files.key]);
+    const secure = clientFor(service.address, true, files.pem);
     const plain = clientFor(service.address);
     try {
       const ok = await callValidate(secure, 'addVar(a, 1)\n', 'tls.avap', { timeoutMs: 5000 });
@@ -180,6 +265,7 @@ describe('parser service: TLS', function () {
       secure.close();
       plain.close();
       await service.stop('SIGKILL');
+      rmSync(files.dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { extractCode, isCodeLine, joinBlocks, stripThinking } from '../../../src/core/code/extract';
+import { extractCode, isCodeLine, isWholeCodeLine, joinBlocks, shownCodeBlocks, stripThinking } from '../../../src/core/code/extract';
 
 describe('core/code extractCode', () => {
   it('takes ```avap and unlabelled fences, with the response line each starts on', () => {
@@ -42,5 +42,27 @@ describe('core/code extractCode', () => {
     ]);
     assert.equal(code, 'a()\nb()\nc()');
     assert.deepEqual(offsets, [0, 2]);
+  });
+
+  describe('the code a prose answer shows (validated on every route)', () => {
+    it('takes its fences like extractCode, data fences excluded', () => {
+      assert.deepEqual(shownCodeBlocks('See:\n```avap\ngetSHA256(p, h)\n```\n'), [{ code: 'getSHA256(p, h)', startLine: 3, label: 'avap', fenced: true }]);
+      assert.deepEqual(shownCodeBlocks('A body:\n```json\n{"a": 1}\n```'), []);
+      assert.equal(shownCodeBlocks('```python\nimport os\n```')[0]?.label, 'python');
+    });
+
+    it('takes bare lines only when they are wholly code, never prose that starts with a command', () => {
+      assert.deepEqual(shownCodeBlocks('addParam(name, target) reads the parameter called name — from the query string.'), []);
+      assert.deepEqual(shownCodeBlocks('Use addParam(name, target) [1].'), []);
+      assert.deepEqual(shownCodeBlocks('Hello! Ask me anything.'), []);
+      assert.deepEqual(shownCodeBlocks('// just a comment'), [], 'a comment alone is no program');
+      assert.deepEqual(shownCodeBlocks('Like this:\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)\nDone.').map((b) => [b.code, b.startLine]),
+        [['addParam(password, p)\ngetSHA256(p, h)\naddResult(h)', 2]]);
+    });
+
+    it('a whole code line: a call with nothing after it but ; { or a comment, an assignment, a comment, a brace', () => {
+      for (const line of ['addVar(a, "x (y)")', 'f(a, b) {', 'addResult(x) // done', 'x = 1', '// note', '}']) assert.equal(isWholeCodeLine(line), true, line);
+      for (const line of ['addParam(a, b) reads a', 'addVar(a, 1', 'Use f(x).', '']) assert.equal(isWholeCodeLine(line), false, line);
+    });
   });
 });

@@ -3,83 +3,13 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import { defaultConfig, mergeConfig, type DeepPartial, type AssistantConfig } from '../../../src/core/config';
-import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core/contracts';
-import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
+import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import type { ChatCall } from '../../../src/core/llm/port';
 import { LOG_PARSER_UNAVAILABLE, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
-import { memoryLogger } from '../../../src/core/ports';
+import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { memoryTelemetry } from '../../../src/core/telemetry/events';
-import { validateAvap } from '../../../src/parser';
-
-type Script = Partial<Record<PromptTask, (string | LlmResult<{ text: string }>)[]>>;
-
-/** A fake LLM answering each node from a per-task queue (the last answer repeats). */
-function fakeLlm(script: Script): LlmPort & { calls: ChatCall[] } {
-  const calls: ChatCall[] = [];
-  const used: Partial<Record<PromptTask, number>> = {};
-  return {
-    calls,
-    async chat(call) {
-      calls.push(call);
-      const task = promptTask(call.messages[0]?.content ?? '') as PromptTask;
-      const queue = script[task] ?? [];
-      const index = Math.min(used[task] ?? 0, queue.length - 1);
-      used[task] = (used[task] ?? 0) + 1;
-      const answer = queue[index];
-      if (answer === undefined) return { ok: false, error: { code: 'llm-failed', message: `no script for ${task}` } };
-      if (typeof answer !== 'string') return answer;
-      if (call.onToken) for (const piece of answer.match(/[\s\S]{1,5}/g) ?? []) call.onToken(piece);
-      return { ok: true, value: { text: answer } };
-    },
-    embed: async (_model, texts) => ({ ok: true, value: texts.map(() => [1, 0]) }),
-    models: async () => ({ ok: true, value: [] }),
-  };
-}
-
-function fakeParser(mode: 'real' | 'down' | 'disabled' = 'real'): ParserPort & { sources: string[] } {
-  const sources: string[] = [];
-  return {
-    sources,
-    async validate(source): Promise<ParserOutcome> {
-      if (mode === 'disabled') return { kind: 'unavailable', reason: 'disabled', detail: 'off' };
-      sources.push(source);
-      if (mode === 'down') return { kind: 'unavailable', reason: 'transport', detail: 'ECONNREFUSED' };
-      return { kind: 'validated', result: validateAvap(source) };
-    },
-    circuit: () => ({ state: 'closed', consecutiveFailures: 0 }),
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-}
-
-const retrieval: RetrievalPort & { queries: string[] } = {
-  name: 'fake',
-  queries: [],
-  async retrieve(query) {
-    this.queries.push(query);
-    return { ok: true, value: { chunks: [{ id: 'c1', title: 'encodeSHA256', text: 'encodeSHA256(source, target)', score: 1 }], mode: 'hybrid' } };
-  },
-};
-
-const yes: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: true, detail: 'yes' } }) };
-
-function deps(llm: LlmPort, parser: ParserPort, patch: DeepPartial<AssistantConfig> = {}) {
-  retrieval.queries = [];
-  const telemetry = memoryTelemetry();
-  const logger = memoryLogger();
-  let n = 0;
-  return {
-    telemetry,
-    logger,
-    deps: {
-      config: mergeConfig(defaultConfig(), patch), llm, parser, retrieval, relevance: yes, telemetry, logger,
-      parserVersion: () => 'pv-1', newId: () => `gen-${++n}`,
-    },
-  };
-}
+import { deps, fakeLlm, fakeParser, retrieval } from './pipelineFakes';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
 const INVALID = '```avap\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n```';
@@ -118,13 +48,14 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.attempts.length, 1);
   });
 
-  it('convergence protection with a bigger budget: stops when the same error comes back', async () => {
+  it('a budget above 1 is read as 1 (RC-08); the second verdict stops on the repeated error', async () => {
     const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser(), { pipeline: { maxRetries: 3 } });
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
     assert.equal(result.attempts.length, 2);
     assert.equal(telemetry.events[1]?.stop_reason, 'repeated-error');
+    assert.deepEqual(telemetry.events.map((e) => e.max_attempts), [2, 2]);
   });
 
   it('an unavailable parser never triggers an LLM retry and logs RC-07', async () => {
@@ -171,14 +102,17 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.match(result.code, /getSHA256/);
   });
 
-  it('an LLM failure before any answer: result.error, status "", a final message, a telemetry event', async () => {
+  it('an LLM failure before any answer: result.error, no status (no validity claim), a final message, a telemetry event', async () => {
     const llm = fakeLlm({ classify: [{ ok: false, error: { code: 'llm-unreachable', message: 'down' } }] });
     const { deps: d, telemetry } = deps(llm, fakeParser());
     const messages: ResponseMessage[] = [];
     const result = await runPipeline(d, { query: 'hi' }, { onMessage: (m) => messages.push(m) });
     assert.deepEqual(result.error, { code: 'llm-unreachable', message: 'down' });
-    assert.deepEqual(messages, [{ text: '', avap_code: '', is_final: true, validation_status: '' }]);
+    assert.equal(result.validationStatus, undefined);
+    assert.deepEqual(messages, [{ text: '', avap_code: '', is_final: true }]);
     assert.equal(telemetry.events[0]?.error_code, 'llm-unreachable');
+    assert.equal(telemetry.events[0]?.final, true);
+    assert.equal('validation_status' in (telemetry.events[0] ?? {}), false);
   });
 
   it('an already-aborted signal ends at once as cancelled', async () => {
@@ -259,6 +193,142 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.text, 'Hi!');
     assert.deepEqual(retrieval.queries, []);
     assert.equal(llm.calls[1]?.model, 'qwen3:0.6b');
+  });
+
+  describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
+    const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
+    const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'no' } }) };
+    const tasks = (llm: ReturnType<typeof fakeLlm>, task: string) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === task);
+
+    it('drafts are marked and carry no status and no code; only the final message has them', async () => {
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const { deps: d } = deps(llm, fakeParser());
+      const messages: ResponseMessage[] = [];
+      const result = await runPipeline(d, CODE, { onMessage: (m) => messages.push(m) });
+      const drafts = messages.slice(0, -1);
+      assert.ok(drafts.length > 4);
+      for (const m of drafts) assert.deepEqual(Object.keys(m).sort(), ['attempt', 'avap_code', 'draft', 'is_final', 'text'], JSON.stringify(m));
+      assert.ok(drafts.every((m) => !m.is_final && m.draft && m.avap_code === ''));
+      assert.deepEqual(messages.at(-1), { text: '', avap_code: result.code, is_final: true, validation_status: '' });
+    });
+
+    it('a documentation answer that shows invalid code is validated and retried with the trace; the fixed answer is ""', async () => {
+      const llm = fakeLlm({ ...DOCS, generate: [`Use this:\n${INVALID}\nIt hashes.`, `Use this:\n${VALID}\nIt hashes.`] });
+      const parser = fakeParser();
+      const { deps: d, telemetry } = deps(llm, parser);
+      const result = await runPipeline(d, { query: 'how do I hash a password?' });
+      assert.equal(result.queryType, 'RETRIEVAL');
+      assert.equal(result.validationStatus, '');
+      assert.equal(result.attempts.length, 2);
+      assert.equal(parser.sources.length, 2);
+      assert.equal(result.retry?.usedBy, 'parser-trace');
+      const retry = tasks(llm, 'generate')[1];
+      assert.match(retry?.messages.at(-1)?.content ?? '', /The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: 'getSHA256'/);
+      assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status]), [[1, 'invalid', false, undefined], [2, 'valid', true, '']]);
+      assert.equal('validation_status' in (telemetry.events[0] ?? {}), false, 'an attempt event carries its verdict, not the run\'s status');
+      assert.ok(telemetry.events[0]?.errors.every((e) => typeof e.expected === 'string' && e.expected.length > 0));
+    });
+
+    it('after the relevance reformulation used the cycle, invalid code in the answer is INVALID_UNRESOLVED; the skip is recorded', async () => {
+      const llm = fakeLlm({ ...DOCS, generate: [`Use this:\n${INVALID}`, `Use this:\n${VALID}`] });
+      const { deps: d, telemetry, logger } = deps(llm, fakeParser());
+      const result = await runPipeline({ ...d, relevance: no }, { query: 'how do I hash a password?' });
+      assert.equal(result.relevanceRetry, true);
+      assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
+      assert.equal(tasks(llm, 'generate').length, 1, 'no second retry cycle');
+      assert.deepEqual(result.retry, { limit: 1, usedBy: 'relevance', skipped: [{ trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' }] });
+      assert.equal(telemetry.events.at(-1)?.stop_reason, 'retry-cycle-used-by-relevance');
+      assert.ok(logger.lines.some((l) => l.includes('retry skipped (parser-trace: the request\'s one retry was already used by relevance)')), logger.lines.join('\n'));
+    });
+
+    it('maxRetries 0: no relevance reformulation either, recorded as skipped', async () => {
+      const llm = fakeLlm({ ...DOCS, generate: ['Prose only.'] });
+      const { deps: d } = deps(llm, fakeParser(), { pipeline: { maxRetries: 0 } });
+      const result = await runPipeline({ ...d, relevance: no }, { query: 'what is AVAP?' });
+      assert.equal(result.relevanceRetry, false);
+      assert.equal(tasks(llm, 'reformulate').length, 1);
+      assert.deepEqual(result.retry?.skipped, [{ trigger: 'relevance', reason: 'retries-disabled' }]);
+      assert.equal(result.validationStatus, '');
+    });
+
+    it('conversational and platform answers that show code are validated too', async () => {
+      for (const [type, task] of [['CONVERSATIONAL', 'conversational'], ['PLATFORM', 'platform']] as const) {
+        const llm = fakeLlm({ classify: [`{"type":"${type}"}`], [task]: [`Sure:\n${INVALID}`], platform: [`Sure:\n${INVALID}`] });
+        const parser = fakeParser();
+        const { deps: d } = deps(llm, parser, { pipeline: { maxRetries: 0 } });
+        const result = await runPipeline(d, { query: type === 'PLATFORM' ? 'You have a project usage percentage of 20%, advise' : 'hey, show me' });
+        assert.equal(result.queryType, type);
+        assert.equal(result.validationStatus, 'INVALID_UNRESOLVED', type);
+        assert.equal(parser.sources.length, 1);
+      }
+    });
+
+    it('prose that merely starts with a command name is no code; a bare program is', async () => {
+      const prose = fakeLlm({ ...DOCS, generate: ['addParam(name, target) reads the parameter called name and stores it in target.'] });
+      const p1 = fakeParser();
+      const r1 = await runPipeline(deps(prose, p1).deps, { query: 'what does addParam do?' });
+      assert.equal(r1.validationStatus, '');
+      assert.equal(p1.sources.length, 0);
+      assert.equal(r1.attempts.length, 0);
+
+      const bare = fakeLlm({ ...DOCS, generate: ['Like this:\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)'] });
+      const r2 = await runPipeline(deps(bare, fakeParser(), { pipeline: { maxRetries: 0 } }).deps, { query: 'hash?' });
+      assert.equal(r2.validationStatus, 'INVALID_UNRESOLVED');
+    });
+
+    it('code in a documentation answer with the parser down is PARSER_UNAVAILABLE, never ""', async () => {
+      const llm = fakeLlm({ ...DOCS, generate: [`Use:\n${VALID}`] });
+      const { deps: d, logger } = deps(llm, fakeParser('down'));
+      const result = await runPipeline(d, { query: 'how?' });
+      assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
+      assert.ok(logger.lines.some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)));
+    });
+
+    it('cancelled after an invalid first attempt: no status, no code, no text', async () => {
+      const controller = new AbortController();
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const parser = fakeParser();
+      const cancelling: ParserPort = { ...parser, validate: async (src, f, sig) => { const out = await parser.validate(src, f, sig); controller.abort(); return out; } };
+      const { deps: d, telemetry } = deps(llm, cancelling);
+      const messages: ResponseMessage[] = [];
+      const result = await runPipeline(d, CODE, { signal: controller.signal, onMessage: (m) => messages.push(m) });
+      assert.equal(result.error?.code, 'cancelled');
+      assert.equal(result.validationStatus, undefined);
+      assert.equal(result.code, '');
+      assert.equal(result.text, '');
+      assert.deepEqual(messages.at(-1), { text: '', avap_code: '', is_final: true });
+      assert.equal(telemetry.events.at(-1)?.error_code, 'cancelled');
+      assert.equal(telemetry.events.at(-1)?.validation_status, undefined);
+    });
+
+    it('a failed retrieval is part of the answer: retrieval degraded with the reason', async () => {
+      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const { deps: d } = deps(llm, fakeParser());
+      const down: RetrievalPort = { name: 'elasticsearch http://es:9200', retrieve: async () => ({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }) };
+      const result = await runPipeline({ ...d, retrieval: down }, CODE);
+      assert.deepEqual(result.retrieval, { status: 'degraded', reason: 'retrieval failed (elasticsearch http://es:9200): connect ECONNREFUSED' });
+      assert.equal(result.validationStatus, '');
+      const fine = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
+      assert.deepEqual(fine.retrieval, { status: 'ok' });
+    });
+
+    it('a reviewer\'s hinted retry is made once within the cycle; a second ask is skipped', async () => {
+      const llm = fakeLlm({ ...DOCS, generate: ['vague', `better:\n${VALID}`] });
+      const { deps: d, telemetry } = deps(llm, fakeParser());
+      const outcomes: unknown[] = [];
+      const result = await runPipeline(d, { query: 'how?' }, {
+        review: async (input, retry) => {
+          assert.equal(input.answer, 'vague');
+          outcomes.push(await retry('more concrete'));
+          outcomes.push(await retry('again'));
+        },
+      });
+      assert.deepEqual(outcomes[0], { ok: true, answer: `better:\n${VALID}` });
+      assert.deepEqual(outcomes[1], { ok: false, skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'judge-hint' } });
+      assert.equal(result.validationStatus, '');
+      assert.match(result.code, /encodeSHA256/);
+      assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.final, e.validation_status ?? null]), [[1, false, null], [2, true, '']]);
+    });
   });
 
   it('cleans reformulations down to one search line', () => {

@@ -16,7 +16,7 @@ function event(generation: string, attempt: number, verdict: AttemptEvent['verdi
   };
 }
 
-const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, received, severity: 'error' as const });
+const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, expected: 'a known AVAP command', received, severity: 'error' as const });
 
 describe('core/telemetry', () => {
   it('appends one JSON line per event and never rewrites the file', async () => {
@@ -52,6 +52,40 @@ describe('core/telemetry', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a torn last line (a crash mid-write) is reported once and the next event starts on a fresh line', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tel-'));
+    try {
+      const file = path.join(dir, 'log.jsonl');
+      writeFileSync(file, `${JSON.stringify(event('before', 1, 'valid'))}\n${JSON.stringify(event('torn', 1, 'valid')).slice(0, 40)}`);
+      const logger = memoryLogger();
+      const sink = jsonlTelemetry(file, logger);
+      sink.record(event('after', 1, 'invalid'));
+      sink.record(event('after', 2, 'valid'));
+      await sink.flush();
+      const log = parseTelemetry(readFileSync(file, 'utf8'));
+      assert.deepEqual(log.events.map((e) => `${e.generation_id}/${e.attempt}`), ['before/1', 'after/1', 'after/2']);
+      assert.deepEqual(log.skipped, [{ line: 2, reason: 'not a complete JSON line' }]);
+      assert.equal(logger.lines.filter((l) => l.includes('was cut short')).length, 1, logger.lines.join('\n'));
+      assert.equal(logger.lines.filter((l) => l.includes('cannot append')).length, 0);
+      assert.deepEqual(await sink.health(), { ok: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a full disk is reported once per failure streak, never thrown, and shows in health()', async () => {
+    const logger = memoryLogger();
+    const sink = jsonlTelemetry('/dev/full', logger);
+    assert.doesNotThrow(() => {
+      sink.record(event('g', 1, 'invalid'));
+      sink.record(event('g', 2, 'valid'));
+    });
+    await sink.flush();
+    assert.deepEqual(logger.lines.filter((l) => l.includes('telemetry:')), ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it']);
+    const health = await sink.health();
+    assert.ok(!health.ok && health.code === 'ENOSPC');
   });
 
   it('skips a torn last line and non-events, keeps the rest', () => {
@@ -101,6 +135,44 @@ describe('core/telemetry', () => {
     assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
     assert.match(text, /non-convergence rate\s+33\.3 %/);
     assert.match(text, /PARSER_UNAVAILABLE\s+1/);
+    assert.equal(m.failed, 0);
+  });
+
+  it('counts failed and cancelled runs as failed, never as valid (new logs: no status; older logs: "" with an error code)', () => {
+    const events: AttemptEvent[] = [
+      event('ok', 1, 'valid', { final: true, converged: true }),
+      // New format: the final event of a failed run carries no status.
+      { ...event('down', 1, 'skipped', { final: true, error_code: 'llm-unreachable' }), validation_status: undefined },
+      { ...event('cancel', 1, 'skipped', { final: true, error_code: 'cancelled' }), validation_status: undefined },
+      // Older logs wrote "" with the error code.
+      event('old', 1, 'skipped', { final: true, error_code: 'llm-timeout' }),
+      // The retry could not be generated: the invalid first answer stands — an earned INVALID_UNRESOLVED.
+      event('rf', 1, 'invalid', { errors: [e001('getSHA256')] }),
+      event('rf', 2, 'skipped', { final: true, validation_status: 'INVALID_UNRESOLVED', error_code: 'llm-failed', stop_reason: 'retry-failed' }),
+    ];
+    const m = computeMetrics(events);
+    assert.equal(m.codeGenerations, 5);
+    assert.equal(m.failed, 3);
+    assert.deepEqual(m.statusCounts, { '': 1, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
+    assert.match(renderMetrics(m, 'x'), /failed \/ cancelled\s+3/);
+  });
+
+  it('keys rejected values on the rule code, and counts blocking errors per rule (E-code for older events)', () => {
+    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({ code, rule, field: 'command', line: 1, expected: 'a known command', received, severity: 'error' as const });
+    const events: AttemptEvent[] = [
+      event('g1', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), ruled('arity', 'getSHA256', 'E004')] }),
+      event('g2', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), e001('returnResult')] }),
+    ];
+    const m = computeMetrics(events);
+    assert.deepEqual(m.rejectedValues, [
+      { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 2, generations: 2 },
+      { code: 'E004', rule: 'arity', value: 'getSHA256', occurrences: 1, generations: 1 },
+      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1 },
+    ]);
+    assert.deepEqual(m.byRule, [['unknown-command', 2], ['arity', 1], ['E001', 1]]);
+    const text = renderMetrics(m, 'log.jsonl');
+    assert.match(text, /E001 getSHA256\s+2 \/ 2 {2}unknown-command/);
+    assert.match(text, /Blocking errors per rule:\n {2}unknown-command\s+2\n/);
   });
 
   it('empty logs give n/a rates, not NaN', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { contractFromTrace } from '../../../src/core/validation/fromTrace';
+import { contractFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
 import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
 import { RetryController } from '../../../src/core/validation/retryController';
 import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/contract';
-import { validateAvap } from '../../../src/parser';
+import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
 const codesOf = (source: string) => contractFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
 
@@ -18,8 +18,32 @@ describe('core/validation contract, normalizer, retry controller', () => {
     assert.equal(Object.keys(ERROR_CODES).length, 9);
   });
 
+  it('gives every rule of the catalogue exactly one parser E-code (E001–E006)', () => {
+    assert.deepEqual(Object.keys(E_CODE_BY_RULE).sort(), [...RULE_CODES].sort());
+    for (const code of RULE_CODES) assert.match(E_CODE_BY_RULE[code], /^E00[1-6]$/, code);
+  });
+
+  it('keys E-codes and the identical-error key on the rule code, never on the message', () => {
+    const [entry] = validateAvap('addVar(a, 1)\naddResult(a, b)\n').trace as [TraceEntry];
+    const reworded: TraceEntry = { ...entry, message: 'something else entirely (no arguments, got 0, block opened)' };
+    const original = errorFromTrace(entry);
+    const rewritten = errorFromTrace(reworded);
+    assert.deepEqual([original.code, original.rule, original.field], ['E004', 'arity', 'arguments']);
+    assert.deepEqual([rewritten.code, rewritten.rule, rewritten.field], [original.code, original.rule, original.field]);
+    assert.equal(errorKey(rewritten), errorKey(original));
+    assert.equal(errorKey(original), 'arity|arguments|2|addResult(a, b)');
+
+    const controller = new RetryController(3);
+    assert.deepEqual(controller.decide([original]), { retry: true });
+    const again = controller.decide([rewritten]);
+    assert.equal(again.retry === false && again.reason, 'repeated-error', 'a reworded message is the same error');
+    const otherRule = new RetryController(3);
+    otherRule.decide([original]);
+    assert.deepEqual(otherRule.decide([{ ...original, rule: 'function-arity' }]), { retry: true }, 'another rule on the same token is a new error');
+  });
+
   it('is binary: warnings alone keep isValid true', () => {
-    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', message: 'm', token: 't' }]);
+    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', code: 'legacy-if', message: 'm', token: 't' }]);
     assert.equal(result.isValid, true);
     assert.equal(result.errors[0]?.severity, 'warning');
   });

@@ -33,4 +33,29 @@ describe('editor: chat answers', () => {
     const view = finalAnswerView('a', result({ text: '', code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running' } }));
     assert.equal(view.error, 'Ollama is not running (llm-unreachable)');
   });
+
+  it('a draft reads "validating…", never valid', () => {
+    const stream = new AnswerStream('a1');
+    stream.push('```avap\naddVar(a, 1)\n```');
+    const view = stream.view();
+    assert.equal(view.final, false);
+    assert.equal(view.status, undefined);
+    assert.equal(view.draft?.label, 'AVAP: validating… (draft)');
+  });
+
+  it('a failed or cancelled run shows its error and no status', () => {
+    const view = finalAnswerView('a', result({ text: '', code: '', validationStatus: undefined, error: { code: 'llm-timeout', message: 'Ollama stopped sending mid-answer' } }));
+    assert.equal(view.status, undefined);
+    assert.equal(view.error, 'Ollama stopped sending mid-answer (llm-timeout)');
+  });
+
+  it('says when the answer had no documentation context, and which retries were skipped', () => {
+    const view = finalAnswerView('a', result({
+      queryType: 'RETRIEVAL', retrieval: { status: 'degraded', reason: 'retrieval failed' },
+      retry: { limit: 1, usedBy: 'relevance', skipped: [{ trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' }] },
+    }));
+    assert.equal(view.route?.degraded, 'answered without documentation context');
+    assert.deepEqual(view.route?.skippedRetries, ['parser-trace: the request\'s one retry was already used by relevance']);
+    assert.equal(finalAnswerView('a', result({ retrieval: { status: 'ok' } })).route?.degraded, undefined);
+  });
 });

@@ -34,7 +34,7 @@ describe('editor: avap.* settings', () => {
     const { settings, problems } = from({
       'parser.url': 'not a url', 'parser.timeout': -1, 'parser.circuitBreaker.threshold': 2.5,
       'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42, 'generation.fewShotExamples': 2.5,
-      'quality.judge': 'yes', 'quality.judgeThreshold': 1.5,
+      'quality.judge': 'yes', 'quality.judgeThreshold': 1.5, 'generation.maxRetries': 2, 'ollama.idleTimeout': -5,
     });
     assert.equal(settings.parser.url, '');
     assert.equal(settings.parser.timeoutSeconds, 2);
@@ -44,7 +44,10 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.ollama.model, 'qwen3:1.7b');
     assert.equal(settings.generation.fewShotExamples, 5);
     assert.deepEqual(settings.quality, { judge: false, judgeThreshold: 0.6 }, 'the judge stays off unless clearly turned on');
-    assert.equal(problems.length, 9);
+    assert.equal(settings.generation.maxRetries, 1, 'RC-08: one retry cycle at most');
+    assert.equal(settings.ollama.idleTimeoutSeconds, 60);
+    assert.ok(problems.includes('avap.generation.maxRetries must be 0 or 1 (one retry cycle per request at most), got 2; using 1'), problems.join('\n'));
+    assert.equal(problems.length, 11);
     assert.ok(problems.every((p) => p.startsWith('avap.')));
   });
 

@@ -20,6 +20,12 @@ describe('editor: trace document', () => {
     assert.match(text, /^Line 2: unexpected construct/m);
   });
 
+  it('names the rule of each entry under it, with what the rule finds', () => {
+    const text = renderTraceDocument('a.avap', validateAvap('getSHA256(p, h)\nfor i in range(3):\n'));
+    assert.match(text, /^Line 1: 'getSHA256' not defined.*\n {4}unknown-command: A statement calls a name that is neither an AVAP command/m);
+    assert.match(text, /^Line 2: .*\n {4}foreign-loop: A for … in loop of another language/m);
+  });
+
   it('says when there is no verdict', () => {
     assert.match(renderTraceDocument('a.avap', undefined), /No verdict/);
     assert.match(renderTraceDocument('a.avap', validateAvap('addVar(a, 1)\n')), /Verdict: VALID\n\nNo findings\./);

@@ -1,31 +1,38 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
 import type { TraceEntry } from '../../../src/parser/types';
-import { countSeverities, diagnosticMessage, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
+import { countSeverities, diagnosticMessage, replacementFix, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
 
 const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
 
 const entry = (over: Partial<TraceEntry>): TraceEntry => ({
-  line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error', message: 'm', token: 't', ...over,
+  line: 1, column: 1, endColumn: 2, severity: 'error', category: 'syntax_error', code: 'not-a-statement', message: 'm', token: 't', ...over,
 });
 
 describe('editor: trace → diagnostics', () => {
-  it('maps a real parser trace to exact 0-based ranges with the category as code', () => {
+  it('maps a real parser trace to exact 0-based ranges with the rule code as code', () => {
     const source = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n';
     const result = validateAvap(source);
     const [spec] = traceToDiagnosticSpecs(result.trace, lengthsOf(source));
     assert.ok(spec);
     assert.deepEqual({ line: spec.line, start: spec.start, end: spec.end }, { line: 1, start: 0, end: 9 });
-    assert.equal(spec.code, 'unknown_token');
+    assert.equal(spec.code, 'unknown-command');
     assert.equal(spec.severity, 'error');
     assert.equal(spec.suggestion, 'encodeSHA256');
     assert.match(spec.message, /encodeSHA256/);
   });
 
-  it('spells out a suggestion the message does not already name', () => {
-    assert.equal(diagnosticMessage({ message: 'bad comparator', suggestion: '>=' }), "bad comparator (suggestion: '>=')");
-    assert.equal(diagnosticMessage({ message: "did you mean 'addVar'?", suggestion: 'addVar' }), "did you mean 'addVar'?");
-    assert.equal(diagnosticMessage({ message: 'plain' }), 'plain');
+  it('spells out a suggestion unless the rule quotes it in its message', () => {
+    assert.equal(diagnosticMessage({ code: 'invalid-comparator', message: 'bad comparator', suggestion: '>=' }), "bad comparator (suggestion: '>=')");
+    assert.equal(diagnosticMessage({ code: 'unknown-command', message: "did you mean 'addVar'?", suggestion: 'addVar' }), "did you mean 'addVar'?");
+    assert.equal(diagnosticMessage({ code: 'not-a-statement', message: 'plain' }), 'plain');
+  });
+
+  it('offers the suggestion as a replacement only where the rule has one', () => {
+    assert.deepEqual(replacementFix({ code: 'unknown-command', suggestion: 'encodeSHA256' }, 'getSHA256'),
+      { title: "Replace 'getSHA256' with 'encodeSHA256'", replacement: 'encodeSHA256' });
+    assert.equal(replacementFix({ code: 'unknown-command' }, 'frobnize'), undefined);
+    assert.equal(replacementFix({ code: 'not-a-statement', suggestion: 'x' }, 'y'), undefined);
   });
 
   it('clamps lines and columns into the document', () => {

@@ -78,6 +78,7 @@ describe('eval: confusion matrix and leakage audit', () => {
     assert.equal(m.byQuestion.Q1?.foreign_keyword, 1);
     assert.equal(m.byQuestion.Q3, undefined);
     assert.deepEqual(m.topTokens[0], ['getSHA256', 2]);
+    assert.deepEqual(m.byRule, [['unknown-command', 2], ['foreign-keyword', 1]]);
   });
   it('splits generated-code tokens into AVAP commands, foreign keywords and unknown names', () => {
     const [audit] = leakageAudit(entries);

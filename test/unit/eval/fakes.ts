@@ -1,6 +1,7 @@
 import { validateAvap } from '../../../src/parser';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core/contracts';
+import type { AnswerReviewer, CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
 import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
+import { hintedRetryMessages } from '../../../src/core/routing/prompts';
 
 /** An in-memory parser port: the real parser library, or "unavailable" on demand. */
 export function libraryParser(state: { down: boolean } = { down: false }): ParserPort & { calls: number } {
@@ -35,4 +36,30 @@ export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string
       return { ok: true, value: ['qwen3:1.7b'] };
     },
   };
+}
+
+/**
+ * What the pipeline does with a reviewer (core/pipeline/graph.ts), for tests of the layers above
+ * it: a RETRIEVAL answer is reviewed before the final message; `retry(hint)` is granted once
+ * (the request's one retry cycle, unless `cycleUsed`) and asks `retryLlm` for the new answer.
+ */
+export async function reviewed(
+  first: PipelineResult,
+  request: PipelineRequest,
+  options: { review?: AnswerReviewer; signal?: AbortSignal } | undefined,
+  retryLlm: LlmPort,
+  cycleUsed = false,
+): Promise<PipelineResult> {
+  const result = structuredClone(first);
+  if (!options?.review || result.queryType !== 'RETRIEVAL' || result.error || !result.text.trim()) return result;
+  let used = cycleUsed;
+  await options.review({ question: request.query, answer: result.text, queryType: result.queryType, sources: result.sources }, async (hint) => {
+    if (used) return { ok: false, skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: cycleUsed ? 'relevance' : 'judge-hint' } };
+    used = true;
+    const made = await retryLlm.chat({ model: 'm', messages: hintedRetryMessages([], result.text, hint) });
+    if (!made.ok) return { ok: false, error: made.error };
+    result.text = made.value.text;
+    return { ok: true, answer: made.value.text };
+  }, options.signal);
+  return result;
 }

@@ -12,7 +12,7 @@ import type { QualityInput, QualityValidator, QualityVerdict } from '../../../sr
 import { qualityCounts, type EvalEntry } from '../../../src/eval/analysis';
 import { renderHtml, renderMarkdown } from '../../../src/eval/report';
 import { entryQuality, runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
-import { libraryParser, scriptedLlm } from './fakes';
+import { libraryParser, reviewed, scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
   { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
@@ -63,19 +63,18 @@ function target(validator: QualityValidator, retry: LlmResult<{ text: string }> 
     sourceText: (id) => `doc ${id}`,
     events: () => [],
     convergence: () => ({ first_attempt_invalid_rate: undefined, convergence_rate: undefined, mean_attempts_converged: undefined, non_convergence_rate: undefined }),
-    async run(request): Promise<PipelineResult> {
+    async run(request, runOptions): Promise<PipelineResult> {
       requests.push(request);
       const entry = golden.find((g) => g.question === request.query);
       const code = entry?.queryType === 'CODE_GENERATION' ? 'addParam("p", p)\nencodeSHA256(p, h)\naddResult(h)\n' : '';
-      return {
+      // The pipeline reviews RETRIEVAL answers with the gate's reviewer before its final message.
+      return reviewed({
         queryType: entry?.queryType ?? 'RETRIEVAL', text: code ? `\`\`\`avap\n${code}\`\`\`` : FIRST, code,
         validationStatus: '', attempts: [], sources: [{ id: 'chunk-1', title: 'Loops', score: 1 }], relevanceRetry: false, generationId: 'g',
-      };
+      }, request, runOptions, retryLlm);
     },
     quality: {
       validator,
-      llm: retryLlm,
-      model: 'qwen3:1.7b',
       passages: (sources) => sources.map((s) => ({ id: s.id, title: s.title, text: `doc ${s.id}` })),
     },
   };

@@ -4,9 +4,12 @@ import path from 'node:path';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { catalogue } from '../../../src/parser';
 import { INVALID_CASES } from './cases';
+import { assertFollowsItsRule } from './ruleChecks';
 
 const VALID_DIR = path.join(__dirname, '..', '..', 'corpus', 'valid');
 const validFiles = readdirSync(VALID_DIR).filter((f) => f.endsWith('.avap')).sort();
+const INVALID_DIR = path.join(__dirname, '..', '..', 'corpus', 'invalid');
+const invalidFiles = readdirSync(INVALID_DIR).filter((f) => f.endsWith('.avap')).sort();
 
 /** Files whose point is an accepted-with-warning construct (ruling 4). */
 const EXPECTED_WARNINGS: Record<string, number> = { 'loop-closed-with-end.avap': 1 };
@@ -39,6 +42,7 @@ describe('parser: failure programs', () => {
       assert.ok(hit, `no ${c.category} error on line ${c.line}; got:\n${renderTrace(result.trace)}`);
       if (c.suggestion !== undefined) assert.equal(hit.suggestion, c.suggestion);
       if (c.message !== undefined) assert.ok(hit.message.includes(c.message), hit.message);
+      for (const entry of result.trace) assertFollowsItsRule(entry);
       const sourceLine = c.source.split('\n')[c.line - 1] ?? '';
       assert.ok(hit.column >= 1 && hit.endColumn > hit.column && hit.endColumn <= sourceLine.length + 1, `range ${hit.column}-${hit.endColumn} outside "${sourceLine}"`);
     });
@@ -61,4 +65,20 @@ describe('parser: failure programs', () => {
     const lines = validateAvap(source).trace.filter((e) => e.severity === 'error').map((e) => e.line);
     assert.deepEqual([...new Set(lines)].sort(), [1, 2, 3, 4]);
   });
+});
+
+describe('parser: failure corpus', () => {
+  it('has programs to check', () => assert.ok(invalidFiles.length >= 8));
+
+  for (const file of invalidFiles) {
+    it(`${file} is INVALID, every entry carries its rule's code, and the codes are the ones it expects`, () => {
+      const source = readFileSync(path.join(INVALID_DIR, file), 'utf8');
+      const result = validateAvap(source);
+      assert.equal(result.valid, false);
+      for (const entry of result.trace) assertFollowsItsRule(entry);
+      const expected = /^\/\/ expect: (.+)$/m.exec(source)?.[1]?.split(' ') ?? [];
+      assert.ok(expected.length > 0, `${file} needs a '// expect: code …' line`);
+      assert.deepEqual([...new Set(result.trace.map((e) => e.code))].sort(), expected.sort(), renderTrace(result.trace));
+    });
+  }
 });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { PARSER_VERSION, renderTrace, TRACE_CATEGORIES, validateAvap, type ValidationResult } from '../../../src/parser';
 import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
 import { catalogue } from '../../../src/parser';
+import { assertFollowsItsRule } from './ruleChecks';
 
 function assertWellFormed(result: ValidationResult, source: string): void {
   assert.equal(typeof result.valid, 'boolean');
@@ -17,7 +18,8 @@ function assertWellFormed(result: ValidationResult, source: string): void {
     assert.ok(e.severity === 'error' || e.severity === 'warning');
     assert.ok(Number.isInteger(e.line) && e.line >= 1 && e.line <= Math.max(1, lineCount), `line ${e.line}`);
     assert.ok(e.column >= 1 && e.endColumn > e.column, `columns ${e.column}-${e.endColumn}`);
-    assert.ok(!e.message.includes('internal parser error'), e.message);
+    assert.notEqual(e.code, 'internal-error', e.message);
+    assertFollowsItsRule(e);
   }
 }
 
@@ -38,7 +40,10 @@ describe('parser: robustness', function () {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
       const result = validateAvap(bytes);
       assert.equal(typeof result.valid, 'boolean');
-      for (const e of result.trace) assert.ok(!e.message.includes('internal parser error'), e.message);
+      for (const e of result.trace) {
+        assert.notEqual(e.code, 'internal-error', e.message);
+        assertFollowsItsRule(e);
+      }
     }), { numRuns: 300, seed: 7 });
   });
 

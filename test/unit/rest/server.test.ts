@@ -95,7 +95,7 @@ describe('REST server (in-process)', () => {
 
   it('generate: passes query, force_type and filename to the pipeline; the final message carries the run summary', async () => {
     const assistant = fakeAssistant(fakeParser(), (_r, on) => {
-      on?.({ text: 'piece', avap_code: '', is_final: false, validation_status: '', attempt: 1 });
+      on?.({ text: 'piece', avap_code: '', is_final: false, draft: true, attempt: 1 });
       on?.({ text: '', avap_code: 'addVar(a, 1)', is_final: true, validation_status: 'PARSER_UNAVAILABLE' });
       return result({ validationStatus: 'PARSER_UNAVAILABLE' });
     });
@@ -105,7 +105,7 @@ describe('REST server (in-process)', () => {
     assert.deepEqual(assistant.requests, [{ query: 'q', forceType: 'CODE_GENERATION', filename: 'x.avap' }]);
     const lines = response.body.trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(lines, [
-      { text: 'piece', avap_code: '', is_final: false, validation_status: '', attempt: 1 },
+      { text: 'piece', avap_code: '', is_final: false, draft: true, attempt: 1 },
       { text: '', avap_code: 'addVar(a, 1)', is_final: true, validation_status: 'PARSER_UNAVAILABLE', generation_id: 'g1', query_type: 'CODE_GENERATION' },
     ]);
     await app.close();
@@ -113,15 +113,16 @@ describe('REST server (in-process)', () => {
 
   it('generate: an error after streaming started ends the stream with the error on the final message', async () => {
     const app = server(fakeAssistant(fakeParser(), (_r, on) => {
-      on?.({ text: 'partial', avap_code: '', is_final: false, validation_status: '', attempt: 1 });
-      on?.({ text: '', avap_code: '', is_final: true, validation_status: '' });
-      return result({ code: '', error: { code: 'llm-failed', message: 'the answer was cut off' } });
+      on?.({ text: 'partial', avap_code: '', is_final: false, draft: true, attempt: 1 });
+      on?.({ text: '', avap_code: '', is_final: true });
+      return result({ code: '', validationStatus: undefined, error: { code: 'llm-failed', message: 'the answer was cut off' } });
     }));
     const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
     assert.equal(response.statusCode, 200);
     const final = JSON.parse(response.body.trim().split('\n').pop() as string);
     assert.deepEqual(final.error, { error: 'llm-failed', message: 'the answer was cut off' });
     assert.equal(final.is_final, true);
+    assert.equal('validation_status' in final, false, 'a failed run makes no validity claim');
     await app.close();
   });
 

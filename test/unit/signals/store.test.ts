@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineResult } from '../../../src/core/contracts';
 import { validateAvap } from '../../../src/parser';
 import {
-  parseSignals, selectSignals, signalFromPipeline, SignalStore, type NewSignal, type TrainingSignal,
+  parseSignals, selectSignals, signalFromPipeline, SignalStore, type AnsweredResult, type NewSignal, type TrainingSignal,
 } from '../../../src/signals';
 
 function newSignal(overrides: Partial<NewSignal> = {}): NewSignal {
@@ -74,8 +73,9 @@ describe('training signals: the append-only store', () => {
     assert.ok(id.ok && /^[0-9a-f-]{36}$/.test(id.value));
   });
 
-  it('a torn last line is skipped on read, and the next append starts on a fresh line', async () => {
-    const store = new SignalStore(file, { now });
+  it('a torn last line is skipped on read, and the next append starts on a fresh line (reported once)', async () => {
+    const warnings: string[] = [];
+    const store = new SignalStore(file, { now, warn: (line) => warnings.push(line) });
     await store.recordSignal(newSignal({ id: 'kept' }));
     appendFileSync(file, '{"record":"signal","schema_version":1,"id":"torn","crea');
     const torn = await store.read();
@@ -88,6 +88,9 @@ describe('training signals: the append-only store', () => {
     assert.deepEqual(read.value.signals.map((s) => s.id), ['kept', 'after'], 'the cut line did not swallow the new record');
     assert.equal(read.value.tornTail, false);
     assert.deepEqual(read.value.skipped.map((s) => s.line), [2], 'the old torn line is now a skipped middle line');
+    await store.recordFeedback('after', 'up', 'rest');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0] ?? '', /the last line of .* was cut short/);
   });
 
   it('malformed lines are skipped with their line numbers and reasons; orphans are counted', () => {
@@ -125,7 +128,18 @@ describe('training signals: the append-only store', () => {
     const asDir = await new SignalStore(dir).read();
     assert.ok(!asDir.ok && /cannot read .*EISDIR/.test(asDir.error));
     const cannotWrite = await new SignalStore(dir).recordSignal(newSignal());
-    assert.ok(!cannotWrite.ok && /cannot append/.test(cannotWrite.error));
+    assert.ok(!cannotWrite.ok && /cannot append/.test(cannotWrite.error) && cannotWrite.code === 'EISDIR');
+  });
+
+  it('health() reports a store that cannot be written (probe, then the last append), with its code', async () => {
+    assert.deepEqual(await new SignalStore(file).health(), { ok: true });
+    const asDir = await new SignalStore(dir).health();
+    assert.ok(!asDir.ok && asDir.code === 'EISDIR', JSON.stringify(asDir));
+    const full = new SignalStore('/dev/full');
+    const written = await full.recordSignal(newSignal());
+    assert.ok(!written.ok && written.code === 'ENOSPC');
+    const health = await full.health();
+    assert.ok(!health.ok && health.code === 'ENOSPC');
   });
 
   it('has() tells whether a generation is in the store', async () => {
@@ -138,7 +152,7 @@ describe('training signals: the append-only store', () => {
 
 describe('training signals: from a pipeline result', () => {
   it('captures input context, output, parser verdicts, the automated scores and the model', () => {
-    const result: PipelineResult = {
+    const result: AnsweredResult = {
       queryType: 'CODE_GENERATION', text: 'answer', code: 'getSHA256(a, b)', validationStatus: 'INVALID_UNRESOLVED',
       attempts: [
         { attempt: 1, code: 'getSHA256(a, b)', outcome: { kind: 'validated', result: validateAvap('getSHA256(a, b)') } },

@@ -48,7 +48,7 @@ describe('tools: execution and post-execution status', () => {
           valid: false,
           truncated: false,
           parserVersion: 't',
-          trace: [{ line: 1, column: 1, endColumn: 9, severity: 'error', category: 'unknown_token', message: 'unknown command', token: 'frobnize' }],
+          trace: [{ line: 1, column: 1, endColumn: 9, severity: 'error', category: 'unknown_token', code: 'unknown-command', message: 'unknown command', token: 'frobnize' }],
         },
       });
       assert.equal(outcome.status, 'NEEDS_MORE_TOOLS');

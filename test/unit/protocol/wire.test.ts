@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { RULES, validateAvap, type ValidationResult } from '../../../src/parser';
+import { fromWireResponse, protoDirectory, toWireResponse, type WireValidateResponse } from '../../../src/protocol/parserProto';
+
+/** The options the service and its clients load the proto with. */
+const OPTIONS: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true };
+
+interface Codec {
+  encode(response: object): Buffer;
+  decode(bytes: Buffer): WireValidateResponse;
+}
+
+function codecOf(file: string): Codec {
+  const definition = protoLoader.loadSync(file, OPTIONS);
+  const method = (definition['avap.parser.v1.AvapParser'] as grpc.ServiceDefinition).Validate as grpc.MethodDefinition<unknown, object>;
+  return { encode: (r) => method.responseSerialize(r), decode: (b) => method.responseDeserialize(b) as WireValidateResponse };
+}
+
+const CURRENT = path.join(protoDirectory(), 'avap_parser.proto');
+const current = codecOf(CURRENT);
+
+/** The contract as it was before `code` (field 9): the current file without that field. */
+function withoutCodeField(text: string): string {
+  const withoutField = text.replace(/\n((?:\s*\/\/[^\n]*\n)*)\s*string code = 9;\n/, '\n');
+  assert.notEqual(withoutField, text, 'the current proto declares string code = 9');
+  return withoutField;
+}
+
+describe('protocol: rule codes on the wire', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'avap-proto-'));
+  const previousFile = path.join(dir, 'avap_parser.proto');
+  writeFileSync(previousFile, withoutCodeField(readFileSync(CURRENT, 'utf8')));
+  const previous = codecOf(previousFile);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const sample: ValidationResult = validateAvap('addVar(a, 1)\ngetSHA256(a, h)\nfor i in range(3):\nif(a, 1, "=")\naddResult(a, b)\n');
+
+  it('round-trips every entry with its code through the encoded message', () => {
+    assert.ok(sample.trace.length >= 4);
+    const decoded = fromWireResponse(current.decode(current.encode(toWireResponse(sample))));
+    assert.deepEqual(decoded, sample);
+    assert.deepEqual(decoded.trace.map((e) => e.code), ['unknown-command', 'foreign-loop', 'unclosed-block', 'arity']);
+  });
+
+  it('carries every code of the catalogue', () => {
+    for (const rule of RULES) {
+      const result: ValidationResult = {
+        valid: false, truncated: false, parserVersion: 'v',
+        trace: [{ line: 1, column: 1, endColumn: 2, severity: rule.severity, category: rule.category, code: rule.code, message: 'm', token: 't' }],
+      };
+      assert.equal(fromWireResponse(current.decode(current.encode(toWireResponse(result)))).trace[0]?.code, rule.code);
+    }
+  });
+
+  it('decodes a response of an older service (no code field) with each entry on its category\'s unspecified rule', () => {
+    const old = toWireResponse(sample) as unknown as Record<string, unknown> & { trace: Record<string, unknown>[] };
+    for (const entry of old.trace) delete entry.code;
+    const bytes = previous.encode(old);
+    const decoded = fromWireResponse(current.decode(bytes));
+    assert.equal(decoded.valid, false);
+    assert.deepEqual(decoded.trace.map((e) => e.code),
+      ['unspecified-unknown-token', 'unspecified-unexpected-construct', 'unspecified-syntax-error', 'unspecified-syntax-error']);
+    const withoutCodes = (r: ValidationResult) => r.trace.map(({ code: _code, ...rest }) => rest);
+    assert.deepEqual(withoutCodes(decoded), withoutCodes(sample), 'everything else arrives as it was sent');
+  });
+
+  it('lets an older client decode a current response, ignoring the code it does not know', () => {
+    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as { trace: Record<string, unknown>[] };
+    assert.equal(decoded.trace.length, sample.trace.length);
+    assert.deepEqual(decoded.trace.filter((e) => 'code' in e), []);
+    assert.deepEqual(decoded.trace.map((e) => e.message), sample.trace.map((e) => e.message));
+    assert.equal(decoded.trace[0]?.suggestion, 'encodeSHA256');
+  });
+
+  it('falls back to the category\'s unspecified rule for a code this client does not know (a newer service)', () => {
+    const wire = toWireResponse(sample);
+    const first = wire.trace[0];
+    assert.ok(first);
+    first.code = 'some-future-rule';
+    const decoded = fromWireResponse(current.decode(current.encode(wire)));
+    assert.equal(decoded.trace[0]?.code, 'unspecified-unknown-token');
+    assert.equal(decoded.trace[1]?.code, 'foreign-loop');
+  });
+});
