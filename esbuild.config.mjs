@@ -61,6 +61,8 @@ const entries = [
   { entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
   { entryPoints: { cli: 'src/cli/main.ts' } },
   { entryPoints: { 'parser-server': 'src/server/main.ts' } },
+  // One parser thread of the service's worker pool (started by parser-server.js).
+  { entryPoints: { 'parser-worker': 'src/server/worker.ts' } },
   // The parser library alone, exactly as the service runs it (used by the benchmark).
   { entryPoints: { parser: 'src/parser/index.ts' } },
 ];

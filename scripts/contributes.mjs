@@ -54,7 +54,7 @@ export const contributes = {
     properties: {
       'avap.parser.url': {
         type: 'string', default: '', scope: 'machine-overridable', order: 1,
-        markdownDescription: 'Address of the AVAP parser service (`host:port`, `grpc://host:port` or `grpcs://host:port`; env `AVAP_PARSER_URL`). Empty: the extension starts its bundled parser service on a free loopback port.',
+        markdownDescription: 'Address of the AVAP parser service (`host:port`, `grpc://host:port` or `grpcs://host:port`; env `AVAP_PARSER_URL`). Several replicas: a comma-separated list (`host:port,host:port`) or `dns:///name:port`, balanced round-robin over every address and health-checked. Empty: the extension starts its bundled parser service on a free loopback port.',
       },
       'avap.parser.timeout': {
         type: 'number', default: 2, minimum: 0, maximum: 600, scope: 'window', order: 2,

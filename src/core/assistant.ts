@@ -3,9 +3,10 @@
  * configuration. Every dependency can be injected (tests, the editor); what
  * is not injected is built from the config:
  *
- * - parser: gRPC client of `config.parser.url`, or of the bundled parser
- *   service started on a free loopback port when no URL is set; always
- *   behind the circuit breaker.
+ * - parser: openParserConnection (./parser/connection.ts) — the configured
+ *   URL (one endpoint, a list or `dns:`), or the bundled parser service on a
+ *   free loopback port when no URL is set; always behind the circuit breaker
+ *   and the admission queue.
  * - llm: Ollama at `config.ollama.host`.
  * - retrieval: Elasticsearch when `config.retrieval.esUrl` is set, otherwise
  *   the embedded index over the shipped knowledge base.
@@ -20,9 +21,8 @@ import type { AssistantConfig } from './config';
 import type { ParserPort, PipelineRequest, PipelineResult } from './contracts';
 import type { LlmPort } from './llm/port';
 import { createOllamaLlm } from './llm/ollamaLlm';
-import { BreakerParser } from './parser/breakerParser';
-import { startBundledParser, type StartBundledOptions } from './parser/bundled';
-import { createGrpcTransport } from './parser/grpcTransport';
+import type { StartBundledOptions } from './parser/bundled';
+import { openParserConnection } from './parser/connection';
 import type { ParserTransport } from './parser/transport';
 import { runPipeline, type RunOptions } from './pipeline/graph';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports';
@@ -73,14 +73,6 @@ export interface Assistant {
 
 export type CreateAssistantResult = { ok: true; assistant: Assistant } | { ok: false; error: string };
 
-/** A transport that always fails: the parser could not be reached at all; the breaker then opens as usual. */
-export function failingTransport(message: string): ParserTransport {
-  return {
-    call: async () => ({ ok: false, kind: 'unavailable', message }),
-    close: () => undefined,
-  };
-}
-
 function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSource } | { ok: false; message: string } {
   const loaded = loadKnowledgeBase();
   if (loaded.ok) return { ok: true, value: loaded.value };
@@ -103,53 +95,23 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
   const clock = deps.clock ?? systemClock;
   const disposers: (() => Promise<void> | void)[] = [];
 
-  // Parser: injected port, injected transport, configured URL, or the bundled service.
+  // Parser: an injected port, or the one connection factory (injected transport, configured URL, bundled service).
   let parser: ParserPort;
   let parserEndpoint = 'injected';
   if (deps.parser) {
     parser = deps.parser;
   } else {
-    let transport = deps.parserTransport;
-    if (!transport && config.parser.timeoutMs > 0) {
-      let url = config.parser.url;
-      if (url) {
-        parserEndpoint = url;
-      } else {
-        const started = await startBundledParser({ ...deps.bundled, onLog: deps.bundled?.onLog ?? ((line) => logger.info(`[ptvl] parser-service: ${line}`)) });
-        if (started.ok) {
-          url = started.parser.address;
-          parserEndpoint = `bundled ${url}`;
-          disposers.push(() => started.parser.dispose());
-        } else {
-          logger.warn(`[ptvl] ${started.error}`);
-          transport = failingTransport(started.error);
-          parserEndpoint = 'bundled (failed to start)';
-        }
-      }
-      if (!transport && url) {
-        const grpc = createGrpcTransport(url);
-        if (!grpc.ok) {
-          for (const dispose of disposers.reverse()) await dispose();
-          return { ok: false, error: grpc.error };
-        }
-        transport = grpc.transport;
-      }
-    }
-    if (!transport) {
-      transport = failingTransport('validation disabled');
-      parserEndpoint = 'disabled';
-    } else if (deps.parserTransport) {
-      parserEndpoint = 'injected transport';
-    }
-    const finalTransport = transport;
-    disposers.unshift(() => finalTransport.close());
-    parser = new BreakerParser(finalTransport, {
-      timeoutMs: config.parser.timeoutMs,
-      threshold: config.parser.breakerThreshold,
-      cooldownMs: config.parser.breakerCooldownMs,
-      clock,
+    const opened = await openParserConnection(config.parser, {
       logger,
+      clock,
+      ...(deps.bundled ? { bundled: deps.bundled } : {}),
+      ...(deps.parserTransport ? { transport: deps.parserTransport } : {}),
     });
+    if (!opened.ok) return { ok: false, error: opened.error };
+    const { connection } = opened;
+    parser = connection.port;
+    parserEndpoint = connection.endpoint;
+    disposers.push(() => connection.close());
   }
 
   const llm = deps.llm ?? createOllamaLlm(config.ollama);

@@ -37,7 +37,7 @@ export type RelevanceMode = 'llm' | 'cosine';
 export type RetrievalMode = 'hybrid' | 'knn_only';
 
 export interface ParserConfig {
-  /** host:port, grpc://host:port or grpcs://host:port; undefined = start the bundled service. */
+  /** host:port, grpc://host:port or grpcs://host:port, a comma-separated list of those, or dns:///name:port; undefined = start the bundled service. */
   url?: string;
   /** Per-call deadline; 0 disables validation (the circuit is permanently open). */
   timeoutMs: number;

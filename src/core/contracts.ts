@@ -24,9 +24,15 @@ export type ParserOutcome =
   | { kind: 'validated'; result: ValidationResult }
   | {
       kind: 'unavailable';
-      /** Why no verdict: transport failure, deadline, open circuit, or validation disabled. */
-      reason: 'transport' | 'timeout' | 'circuit-open' | 'disabled' | 'cancelled' | 'rejected';
+      /**
+       * Why no verdict: transport failure, deadline, open circuit, validation
+       * disabled, or `overloaded` — the service is up but could not serve this
+       * call in time (no evidence for this call; not counted against the circuit).
+       */
+      reason: 'transport' | 'timeout' | 'circuit-open' | 'disabled' | 'cancelled' | 'rejected' | 'overloaded';
       detail: string;
+      /** overloaded: the service's estimate of the wait, in ms. */
+      retryAfterMs?: number;
     };
 
 /** Port: whatever can validate AVAP (gRPC client behind a breaker, or in-process in unit tests). */

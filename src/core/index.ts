@@ -38,7 +38,8 @@
  *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
  *   contracts.ts              types shared with the editor, CLI and REST server
  *   ports.ts                  Logger ([ptvl] lines), Clock (ManualClock for tests)
- *   parser/                   gRPC transport, cockatiel circuit breaker (BreakerParser), startBundledParser()
+ *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
+ *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
  *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors)
  *   routing/                  prompts, classifier (JSON schema + zod + one repair + safe default)
  *   retrieval/                RetrievalPort; Elasticsearch (hybrid RRF / knn_only, mapping, ingestion); embedded index
@@ -62,6 +63,10 @@ export { prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, L
 export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
 export { createGrpcTransport } from './parser/grpcTransport';
+export {
+  openParserConnection, parserUrlProblem, type OpenParserResult, type ParserConnection, type ParserConnectionKind, type ParserConnectionOptions,
+} from './parser/connection';
+export { AdmissionParser, type AdmissionOptions } from './parser/admission';
 export type { ParserTransport, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export type { ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node dist/parser-server.js [--host 127.0.0.1] [--port 50051] [--tls-cert F --tls-key F [--tls-client-ca F]]
- *  [--insecure] [--max-source-bytes N]` — serves the AVAP parser over gRPC. The
+ *  [--insecure] [--max-source-bytes N] [--workers N]` — serves the AVAP parser over gRPC. The
  * first stdout line is `listening on HOST:PORT`; logs go to stderr;
  * SIGTERM/SIGINT drain in-flight calls and exit 0. Bound beyond loopback it
  * requires TLS or an explicit `--insecure` (exit 2 otherwise).
@@ -11,10 +11,11 @@ import { parseArgs } from 'node:util';
 import { isLoopbackHost } from '../net/loopback';
 import { PARSER_VERSION } from '../parser';
 import { startParserServer, type TlsFiles } from './parserService';
+import { defaultWorkerCount } from './workerPool';
 
 const USAGE = `Usage: node dist/parser-server.js [--host 127.0.0.1] [--port 50051]
        [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--insecure] [--max-source-bytes N]
-       [--max-message-bytes N] [--grace-ms N]
+       [--max-message-bytes N] [--grace-ms N] [--workers N] [--max-connection-age-ms N]
   --host HOST            address to bind (default 127.0.0.1, loopback only)
   --port PORT            port (default 50051; 0 picks a free port)
   --tls-cert FILE, --tls-key FILE
@@ -25,6 +26,10 @@ const USAGE = `Usage: node dist/parser-server.js [--host 127.0.0.1] [--port 5005
   --max-source-bytes N   largest source accepted (INVALID_ARGUMENT above; default 1 MiB)
   --max-message-bytes N  transport cap per message (RESOURCE_EXHAUSTED above; default the source limit + 64 KiB)
   --grace-ms N           on SIGTERM/SIGINT, how long in-flight calls may finish (default 10000)
+  --workers N            parser threads (default $AVAP_PARSER_WORKERS, else one per core: ${defaultWorkerCount()} here)
+  --max-connection-age-ms N
+                         close client connections after N ms (in-flight calls finish), so clients
+                         balancing over dns:///… re-resolve and find new replicas (default: never)
   The first line on stdout is "listening on HOST:PORT".
 Exit codes: 0 stopped by a signal, 2 usage error, refused plaintext beyond loopback, or the address could not be bound.`;
 
@@ -65,6 +70,8 @@ async function main(): Promise<void> {
         'max-message-bytes': { type: 'string' },
         'grace-ms': { type: 'string' },
         insecure: { type: 'boolean', default: false },
+        workers: { type: 'string' },
+        'max-connection-age-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -86,9 +93,13 @@ async function main(): Promise<void> {
   }
   const graceMs = positiveInt('grace-ms', values['grace-ms'], 10_000);
   const log = (line: string) => process.stderr.write(`[parser-server] ${line}\n`);
+  const workers = positiveInt('workers', values.workers ?? (process.env.AVAP_PARSER_WORKERS?.trim() || undefined), defaultWorkerCount()) ?? 1;
+  if (workers < 1) fail('--workers must be at least 1');
   const server = await startParserServer(host, port, {
     maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
     maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
+    workers,
+    maxConnectionAgeMs: positiveInt('max-connection-age-ms', values['max-connection-age-ms']),
     log,
   }, tls).catch((err: Error) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
 
@@ -103,7 +114,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   if (plaintextBeyondLoopback) log(`WARNING: --insecure: plaintext gRPC on ${host}; anyone who can reach this port can call the parser`);
-  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${tls ? ' over TLS' : ''}`);
+  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${tls ? ' over TLS' : ''} with ${server.workers} parser worker${server.workers === 1 ? '' : 's'}`);
   process.stdout.write(`listening on ${server.address}\n`);
 }
 

@@ -2,10 +2,18 @@
  * The AVAP parser as a gRPC service: avap.parser.v1.AvapParser/Validate plus the
  * standard grpc.health.v1.Health service. Editor-free; used by the bundled
  * `dist/parser-server.js`, the tests and the benchmark.
+ *
+ * Parsing runs on a pool of worker threads (one per core by default) behind
+ * the scheduler (./scheduler.ts): the gRPC thread only decodes, admits and
+ * answers, so health checks stay responsive under load; a call that cannot
+ * be served within its deadline is refused at once with RESOURCE_EXHAUSTED
+ * (see src/protocol/overload.ts), and a queued call whose deadline passes or
+ * whose caller leaves is dropped without being parsed.
  */
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { DEFAULT_MAX_BYTES, validateAvap } from '../parser';
+import { DEFAULT_MAX_BYTES } from '../parser';
+import { overloadMetadata } from '../protocol/overload';
 import {
   loadParserPackage,
   PARSER_SERVICE_NAME,
@@ -13,6 +21,8 @@ import {
   type WireValidateRequest,
   type WireValidateResponse,
 } from '../protocol/parserProto';
+import { ParseScheduler, type SchedulerOptions } from './scheduler';
+import { defaultWorkerCount, startWorkerPool } from './workerPool';
 
 export interface ParserServerOptions {
   /** Sources over this many UTF-8 bytes are refused with INVALID_ARGUMENT. Default 1 MiB. */
@@ -25,6 +35,18 @@ export interface ParserServerOptions {
   maxMessageBytes?: number;
   /** Receives one line per notable event (start, refusals, shutdown). */
   log?: (line: string) => void;
+  /** Parser worker threads. Default: os.availableParallelism(). */
+  workers?: number;
+  /** Path of parser-worker.js (default: next to this bundle, or dist/). */
+  workerScript?: string;
+  /** Admission and queue tuning (tests). */
+  scheduler?: SchedulerOptions;
+  /**
+   * Closes each client connection (GOAWAY, in-flight calls finish) after this
+   * long, so clients balancing over `dns:///…` re-resolve and find replicas
+   * added since. Default: never.
+   */
+  maxConnectionAgeMs?: number;
 }
 
 export interface TlsFiles {
@@ -38,6 +60,8 @@ export interface ParserServer {
   /** The address actually bound, e.g. `127.0.0.1:50051`. */
   readonly address: string;
   readonly port: number;
+  /** Worker threads parsing. */
+  readonly workers: number;
   /**
    * Stops accepting calls, marks health NOT_SERVING, lets in-flight calls
    * finish, and forces the rest closed after `graceMs`.
@@ -48,22 +72,23 @@ export interface ParserServer {
 type ValidateCall = grpc.ServerUnaryCall<WireValidateRequest, WireValidateResponse>;
 type ValidateCallback = grpc.sendUnaryData<WireValidateResponse>;
 
-function deadlinePassed(call: ValidateCall): boolean {
+function deadlineOf(call: ValidateCall): number {
   const deadline = call.getDeadline();
-  if (deadline === Infinity) return false;
+  if (deadline === Infinity) return Infinity;
   const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
-  return Number.isFinite(at) && at <= Date.now();
+  return Number.isFinite(at) ? at : Infinity;
 }
 
-function refusal(code: grpc.status, details: string): Partial<grpc.StatusObject> {
-  return { code, details };
+function refusal(code: grpc.status, details: string, metadata?: grpc.Metadata): Partial<grpc.StatusObject> {
+  return metadata ? { code, details, metadata } : { code, details };
 }
 
 /** The Validate handler, separate from the server so tests can drive it with a fake call. */
-export function validateHandler(maxSourceBytes: number, log: (line: string) => void) {
+export function validateHandler(maxSourceBytes: number, log: (line: string) => void, scheduler: ParseScheduler) {
   return (call: ValidateCall, callback: ValidateCallback): void => {
     if (call.cancelled) return;
-    if (deadlinePassed(call)) {
+    const deadline = deadlineOf(call);
+    if (deadline <= Date.now()) {
       callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed before validation started'));
       return;
     }
@@ -77,13 +102,30 @@ export function validateHandler(maxSourceBytes: number, log: (line: string) => v
       ));
       return;
     }
-    const result = validateAvap(source, { maxBytes: maxSourceBytes, filename: call.request.filename });
-    if (call.cancelled) return;
-    if (deadlinePassed(call)) {
-      callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed during validation'));
-      return;
-    }
-    callback(null, toWireResponse(result));
+    const ticket = scheduler.submit({ source, filename: call.request.filename ?? '', bytes, deadline, cancelled: () => call.cancelled });
+    const onCancelled = () => ticket.cancel();
+    call.once?.('cancelled', onCancelled);
+    void ticket.outcome.then((outcome) => {
+      call.removeListener?.('cancelled', onCancelled);
+      if (call.cancelled) return;
+      switch (outcome.kind) {
+        case 'verdict':
+          callback(null, toWireResponse(outcome.result));
+          return;
+        case 'expired':
+          callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed while the call waited for a parser worker; it was not parsed'));
+          return;
+        case 'cancelled':
+          return;
+        case 'overloaded':
+          callback(refusal(grpc.status.RESOURCE_EXHAUSTED, `parser service overloaded: ${outcome.reason}`, overloadMetadata(outcome.estimatedMs)));
+          return;
+        case 'failed':
+          log(`validation of ${call.request.filename || '<unnamed>'} failed: ${outcome.message}`);
+          callback(refusal(grpc.status.INTERNAL, `the parser worker failed: ${outcome.message}`));
+          return;
+      }
+    });
   };
 }
 
@@ -105,10 +147,14 @@ export async function startParserServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': Math.max(maxMessageBytes, 4 * 1024 * 1024),
+    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
   });
+  const workers = Math.max(1, options.workers ?? defaultWorkerCount());
+  const pool = startWorkerPool({ size: workers, maxBytes: maxSourceBytes, log, ...(options.workerScript ? { script: options.workerScript } : {}) });
+  const scheduler = new ParseScheduler(pool.executors, options.scheduler);
   const health = new HealthImplementation({ '': 'SERVING', [PARSER_SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
-  server.addService(loadParserPackage().service, { Validate: validateHandler(maxSourceBytes, log) });
+  server.addService(loadParserPackage().service, { Validate: validateHandler(maxSourceBytes, log, scheduler) });
 
   const credentials = tls
     ? grpc.ServerCredentials.createSsl(tls.clientCa ?? null, [{ private_key: tls.key, cert_chain: tls.cert }], Boolean(tls.clientCa))
@@ -116,12 +162,16 @@ export async function startParserServer(
 
   const boundPort = await new Promise<number>((resolve, reject) => {
     server.bindAsync(formatAddress(host, port), credentials, (err, actual) => (err ? reject(err) : resolve(actual)));
+  }).catch(async (err: unknown) => {
+    await pool.close();
+    throw err;
   });
 
   let stopping: Promise<void> | undefined;
   return {
     address: formatAddress(host, boundPort),
     port: boundPort,
+    workers,
     shutdown(graceMs = 10_000) {
       stopping ??= new Promise<void>((resolve) => {
         health.setStatus('', 'NOT_SERVING');
@@ -136,7 +186,7 @@ export async function startParserServer(
           clearTimeout(force);
           resolve();
         });
-      });
+      }).then(() => pool.close());
       return stopping;
     },
   };

@@ -16,8 +16,8 @@ import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
-  --parser-url URL      parser service (host:port, grpc://…, grpcs://…); default $AVAP_PARSER_URL,
-                        else the bundled parser service on a free loopback port
+  --parser-url URL      parser service (host:port, grpc://…, grpcs://…, a list a:1,b:2 or dns:///name:port,
+                        balanced round-robin); default $AVAP_PARSER_URL, else the bundled service
   --parser-timeout S    seconds per parser call, decimals allowed (0.5); 0 disables validation
                         (default $AVAP_PARSER_TIMEOUT, else 2). Both are SECONDS — they were milliseconds
                         before; a value over 600 is refused as a likely leftover millisecond figure

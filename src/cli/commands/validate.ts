@@ -7,15 +7,16 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
-import { callValidate, createParserClient, parseParserUrl } from '../../protocol/parserClient';
-import type { ParserServiceClient } from '../../protocol/parserProto';
+import type { ParserPort } from '../../core/contracts';
+import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
 import { validationToJson } from '../../protocol/validationJson';
 import { ConfigError, parseParserTimeout } from '../../core/config';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -
   Validates AVAP files (- reads standard input).
-  --parser-url URL  call the parser service (host:port, grpc://host:port, grpcs://host:port);
+  --parser-url URL  call the parser service (host:port, grpc://host:port, grpcs://host:port, a
+                    comma-separated list of those or dns:///name:port, balanced round-robin);
                     default: $AVAP_PARSER_URL, else the parser library in-process
   --timeout S       seconds per service call, decimals allowed (default: $AVAP_PARSER_TIMEOUT, else 2);
                     seconds, like AVAP_PARSER_TIMEOUT (both were milliseconds before)
@@ -44,11 +45,11 @@ function parserTimeout(flag: string | undefined, env: string | undefined): numbe
   }
 }
 
-function serviceValidator(client: ParserServiceClient, url: string, timeoutMs: number, signal: AbortSignal): Validator {
+function serviceValidator(port: ParserPort, url: string, timeoutMs: number, signal: AbortSignal): Validator {
   return async (text, file) => {
-    const call = await callValidate(client, text, file, { timeoutMs, signal });
-    if (call.ok) return call;
-    return { ok: false, message: `parser service at ${url} ${call.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${call.kind}): ${call.message}`}` };
+    const outcome = await port.validate(text, file, signal);
+    if (outcome.kind === 'validated') return { ok: true, result: outcome.result };
+    return { ok: false, message: `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}` };
   };
 }
 
@@ -84,14 +85,16 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
 
   let validate: Validator = async (text, file) => ({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
-  let client: ParserServiceClient | undefined;
+  let connection: ParserConnection | undefined;
   if (url) {
-    const parsed = parseParserUrl(url);
-    if (!parsed.ok) throw new UsageError(parsed.error);
     const timeoutMs = parserTimeout(values.timeout, io.env.AVAP_PARSER_TIMEOUT);
     if (timeoutMs === 0) throw new UsageError('a parser timeout of 0 disables validation; give a positive --timeout');
-    client = createParserClient(parsed.target);
-    validate = serviceValidator(client, url, timeoutMs, io.signal);
+    // The same connection as everywhere else (balancing, retry on another endpoint, admission); the breaker
+    // never matters here, since the first unanswered file ends the run.
+    const opened = await openParserConnection({ url, timeoutMs, breakerThreshold: 3, breakerCooldownMs: 30_000 });
+    if (!opened.ok) throw new UsageError(opened.error);
+    connection = opened.connection;
+    validate = serviceValidator(connection.port, url, timeoutMs, io.signal);
   }
 
   let exit: number = EXIT.ok;
@@ -121,7 +124,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       if (!result.valid && exit === EXIT.ok) exit = EXIT.invalid;
     }
   } finally {
-    client?.close();
+    await connection?.close();
   }
   return exit;
 }

@@ -3,8 +3,18 @@
  * a cockatiel circuit breaker.
  *
  * - CLOSED → OPEN after `threshold` consecutive transport/deadline failures.
- *   A verdict (VALID or INVALID), a size refusal and a caller's cancellation
- *   are not failures.
+ *   A verdict (VALID or INVALID), a size refusal, an overloaded answer (the
+ *   service is up, just busy: `overloaded`, no verdict for that call) and a
+ *   caller's cancellation are not failures.
+ * - The parser is down only when it stops answering: a call that times out
+ *   or loses its connection is no verdict for that call, but it counts as a
+ *   failure only if the service answered nothing since the call went out —
+ *   no other call's answer, and no SERVING from the health check the
+ *   breaker then sends over the same channel (one check shared by the
+ *   failures that arrive together). Under a burst, deadline timers fire in
+ *   batches while the service is busy but up; they must not open the circuit
+ *   on it (a timeout then reads as `overloaded`). A hung or dead service
+ *   answers neither, so its failures still count.
  * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
  * - After `cooldownMs` (measured on the injected clock) the next request first
  *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
@@ -83,6 +93,9 @@ export class BreakerParser implements ParserPort {
   private readonly logger: Logger;
   private subscriptions: { dispose(): void }[] = [];
   private lastParserVersion: string | undefined;
+  /** Answers received from the service (verdicts, refusals, overloaded answers, SERVING health checks): proof it is up. */
+  private answers = 0;
+  private aliveCheck: Promise<boolean> | undefined;
 
   constructor(private readonly transport: ParserTransport, private readonly options: BreakerParserOptions) {
     this.clock = options.clock ?? systemClock;
@@ -195,13 +208,35 @@ export class BreakerParser implements ParserPort {
 
   /** One transport call, shaped for the breaker: throws what counts, returns what does not. */
   private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
+    const answersBefore = this.answers;
     const result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    if (result.ok || result.kind === 'rejected' || result.kind === 'overloaded') this.answers += 1;
     if (result.ok) {
       this.lastParserVersion = result.result.parserVersion;
       return { kind: 'validated', result: result.result };
     }
     if (result.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
     if (result.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: result.message };
+    if (result.kind === 'overloaded') {
+      return { kind: 'unavailable', reason: 'overloaded', detail: result.message, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
+    }
+    if (this.answers > answersBefore || await this.alive()) {
+      // The service answered meanwhile: busy, not down.
+      return result.kind === 'timeout'
+        ? { kind: 'unavailable', reason: 'overloaded', detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${result.message})` }
+        : { kind: 'unavailable', reason: 'transport', detail: `${result.message} (the parser service is up)` };
+    }
     throw new TransportFailure(result);
+  }
+
+  /** One health check at a time, shared by the failures that arrive while it runs. */
+  private alive(): Promise<boolean> {
+    if (!this.transport.alive) return Promise.resolve(false);
+    this.aliveCheck ??= this.transport.alive(this.options.timeoutMs).catch(() => false).then((up) => {
+      this.aliveCheck = undefined;
+      if (up) this.answers += 1;
+      return up;
+    });
+    return this.aliveCheck;
   }
 }

@@ -1,33 +1,88 @@
 /**
  * The gRPC transport: a @grpc/grpc-js client of avap.parser.v1.AvapParser
  * with a deadline per call; the caller's AbortSignal cancels the call.
+ *
+ * With several endpoints (a list or `dns:///name:port`) the channel balances
+ * round-robin over every address and health-checks each one
+ * (src/protocol/balancer.ts). A call that one endpoint could not answer —
+ * unreachable, dropped mid-call, or overloaded — is sent once more within
+ * the same deadline; round-robin hands it to another endpoint, so one
+ * replica dying does not cost a verdict while another serves.
  */
-import { callValidate, createParserClient, parseParserUrl, type ClientTlsOptions } from '../../protocol/parserClient';
+import * as grpc from '@grpc/grpc-js';
+import { healthClientConstructor, type HealthClient } from '../../protocol/health';
+import { callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult } from '../../protocol/parserClient';
+import { PARSER_SERVICE_NAME } from '../../protocol/parserProto';
 import type { ParserTransport } from './transport';
 
 export type GrpcTransportResult = { ok: true; transport: ParserTransport; address: string } | { ok: false; error: string };
 
-export function createGrpcTransport(url: string, tls: ClientTlsOptions = {}): GrpcTransportResult {
+export interface GrpcTransportOptions {
+  tls?: ClientTlsOptions;
+  /** Health checks of a balanced target (default: every second, 1 s timeout). */
+  healthCheck?: { intervalMs: number; timeoutMs: number };
+  /** Sees the endpoint that answered each call (tests check the balancing with it). */
+  onAnswer?: (peer: string | undefined, result: ValidateCallResult) => void;
+}
+
+/** Failures another endpoint may not share. */
+function worthAnotherEndpoint(result: ValidateCallResult): boolean {
+  return !result.ok && (result.kind === 'unavailable' || result.kind === 'overloaded');
+}
+
+export function createGrpcTransport(url: string, options: GrpcTransportOptions = {}): GrpcTransportResult {
   const parsed = parseParserUrl(url);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  const connect = () => createParserClient(parsed.target, tls, {
+  const { target } = parsed;
+  const connect = () => createParserClient(target, options.tls ?? {}, {
     // Reconnect quickly after the service comes back: the breaker already limits how often we try.
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2000,
-  });
+  }, options.healthCheck ?? DEFAULT_HEALTH_CHECK);
   let client = connect();
+  // A health client riding on the same channel (closing it would close that channel: it is dropped, never closed).
+  let health: HealthClient | undefined;
+  const once = async (source: string, filename: string, call: { timeoutMs: number; signal?: AbortSignal }) => {
+    const result = await callValidate(client, source, filename, call);
+    options.onAnswer?.(result.peer, result);
+    return result;
+  };
   return {
     ok: true,
-    address: parsed.target.address,
+    address: target.address,
     transport: {
-      async call(source, filename, options) {
-        const result = await callValidate(client, source, filename, options);
-        if (result.ok) return result;
-        return { ok: false, kind: result.kind, message: `${result.message} (gRPC status ${result.code})` };
+      async call(source, filename, call) {
+        const startedAt = Date.now();
+        let result = await once(source, filename, call);
+        if (target.balanced && worthAnotherEndpoint(result) && !call.signal?.aborted) {
+          const left = call.timeoutMs - (Date.now() - startedAt);
+          if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
+        }
+        if (result.ok) return { ok: true, result: result.result };
+        return {
+          ok: false, kind: result.kind, message: `${result.message} (gRPC status ${result.code})`,
+          ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}),
+        };
       },
       reconnect() {
         client.close();
         client = connect();
+        health = undefined;
+      },
+      alive(timeoutMs) {
+        // Over the same channel (so the same balancing and credentials) as the calls themselves.
+        const Health = healthClientConstructor();
+        health ??= new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
+        const checker = health;
+        return new Promise<boolean>((resolve) => {
+          try {
+            checker.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
+              resolve(!err && response?.status === 'SERVING');
+            });
+          } catch {
+            resolve(false); // the channel is closed
+          }
+        });
       },
       close: () => client.close(),
     },

@@ -4,11 +4,12 @@
  */
 import type { ValidationResult } from '../../parser/types';
 
-export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled';
+/** `overloaded`: the service is up but cannot serve this call within its deadline (no verdict, not a failure). */
+export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
 export type TransportResult =
   | { ok: true; result: ValidationResult }
-  | { ok: false; kind: TransportFailureKind; message: string };
+  | { ok: false; kind: TransportFailureKind; message: string; /** overloaded: the service's estimated wait */ retryAfterMs?: number };
 
 export interface ParserTransport {
   call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult>;
@@ -18,6 +19,12 @@ export interface ParserTransport {
    * channel's own reconnect backoff.
    */
   reconnect?(): void;
+  /**
+   * Asks the service whether it is up (the standard health check) without a
+   * verdict: true when it answers SERVING within `timeoutMs`. The breaker
+   * asks after a failure, to tell a busy service from a dead one.
+   */
+  alive?(timeoutMs: number): Promise<boolean>;
   /** Releases the channel. */
   close(): void;
 }

@@ -1,22 +1,20 @@
 /**
- * The editor's ParserPort: the core's gRPC transport behind its circuit
- * breaker, aimed at `avap.parser.url` or, when that is empty, at the bundled
- * parser service started on a free loopback port (stopped with the extension).
- * Rebuilt when the parser settings change; listeners survive rebuilds.
+ * The editor's ParserPort: the core's parser connection
+ * (core/parser/connection.ts, the same factory the CLI and REST server use)
+ * for the `avap.parser.*` settings — `avap.parser.url`, or the bundled parser
+ * service on a free loopback port when that is empty (stopped with the
+ * extension). Rebuilt when the parser settings change; listeners survive
+ * rebuilds.
  */
 import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core/contracts';
-import { startBundledParser, type BundledParser } from '../../core/parser/bundled';
-import { BreakerParser } from '../../core/parser/breakerParser';
-import { createGrpcTransport } from '../../core/parser/grpcTransport';
-import type { ParserTransport } from '../../core/parser/transport';
+import { openParserConnection, type ParserConnection as CoreConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
+import { toParserConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 
 interface Live {
-  port: ParserPort;
-  transport?: ParserTransport;
-  bundled?: BundledParser;
+  connection: CoreConnection;
   unsubscribe: () => void;
   address: string;
 }
@@ -40,42 +38,23 @@ export class ParserConnection implements ParserPort {
     this.live = undefined;
     const attempt = (async (): Promise<ConnectResult> => {
       await this.release(previous);
-      let bundled: BundledParser | undefined;
-      let url = settings.url;
-      if (settings.timeoutSeconds > 0 && url === '') {
-        const started = await startBundledParser({
+      const opened = await openParserConnection(toParserConfig(settings), {
+        logger: this.logger,
+        bundled: {
           script: path.join(this.extensionPath, 'dist', 'parser-server.js'),
           onLog: (line) => this.logger.info(`bundled parser: ${line}`),
-        });
-        if (!started.ok) {
-          this.lastError = started.error;
-          this.logger.warn(`[ptvl] ${started.error}`);
-          return { ok: false, error: started.error };
-        }
-        bundled = started.parser;
-        url = bundled.address;
-        this.logger.info(`[ptvl] bundled parser service listening on ${url} (pid ${bundled.pid})`);
-      }
-      let transport: ParserTransport | undefined;
-      if (settings.timeoutSeconds > 0) {
-        const created = createGrpcTransport(url);
-        if (!created.ok) {
-          await bundled?.dispose();
-          this.lastError = created.error;
-          this.logger.warn(`[ptvl] ${created.error}`);
-          return { ok: false, error: created.error };
-        }
-        transport = created.transport;
-      }
-      const port = new BreakerParser(transport ?? { call: async () => ({ ok: false, kind: 'unavailable', message: 'disabled' }), close: () => undefined }, {
-        timeoutMs: Math.round(settings.timeoutSeconds * 1000),
-        threshold: settings.breakerThreshold,
-        cooldownMs: Math.round(settings.breakerCooldownSeconds * 1000),
-        logger: this.logger,
+        },
       });
+      if (!opened.ok) {
+        this.lastError = opened.error;
+        this.logger.warn(`[ptvl] ${opened.error}`);
+        return { ok: false, error: opened.error };
+      }
+      const { connection } = opened;
       const live: Live = {
-        port, transport, bundled, address: url || '(validation disabled)',
-        unsubscribe: port.onCircuitChange((snapshot) => this.emit(snapshot)),
+        connection,
+        address: connection.kind === 'disabled' ? '(validation disabled)' : connection.address ?? connection.endpoint,
+        unsubscribe: connection.port.onCircuitChange((snapshot) => this.emit(snapshot)),
       };
       if (generation !== this.generation) {
         // Superseded while starting.
@@ -83,7 +62,11 @@ export class ParserConnection implements ParserPort {
         return { ok: false, error: 'superseded by newer settings' };
       }
       this.live = live;
-      this.emit(port.circuit());
+      this.emit(connection.port.circuit());
+      if (connection.kind === 'failed') {
+        this.lastError = connection.error ?? connection.endpoint;
+        return { ok: false, error: this.lastError };
+      }
       return { ok: true, address: live.address };
     })();
     this.connecting = attempt;
@@ -92,29 +75,28 @@ export class ParserConnection implements ParserPort {
 
   /** Parser version of the last verdict (telemetry reads it). */
   get parserVersion(): string | undefined {
-    const port = this.live?.port;
-    return port instanceof BreakerParser ? port.parserVersion : undefined;
+    return this.live?.connection.port.parserVersion;
   }
 
-  /** Address in use (host:port), if connected. */
+  /** Address in use (host:port or the configured URL), if connected. */
   address(): string | undefined {
-    return this.live?.address;
+    return this.live?.connection.kind === 'failed' ? undefined : this.live?.address;
   }
 
   async validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome> {
     if (!this.live && this.connecting) await this.connecting;
     const live = this.live;
     if (!live) return { kind: 'unavailable', reason: 'transport', detail: this.lastError };
-    return live.port.validate(source, filename, signal);
+    return live.connection.port.validate(source, filename, signal);
   }
 
   circuit(): CircuitSnapshot {
-    return this.live?.port.circuit() ?? { state: 'open', consecutiveFailures: 0 };
+    return this.live?.connection.port.circuit() ?? { state: 'open', consecutiveFailures: 0 };
   }
 
   resetCircuit(): void {
-    this.live?.transport?.reconnect?.();
-    this.live?.port.resetCircuit();
+    this.live?.connection.reconnect();
+    this.live?.connection.port.resetCircuit();
   }
 
   onCircuitChange(listener: (snapshot: CircuitSnapshot) => void): () => void {
@@ -135,8 +117,7 @@ export class ParserConnection implements ParserPort {
   private async release(live: Live | undefined): Promise<void> {
     if (!live) return;
     live.unsubscribe();
-    live.transport?.close();
-    await live.bundled?.dispose();
+    await live.connection.close();
   }
 
   async dispose(): Promise<void> {

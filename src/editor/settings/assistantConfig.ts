@@ -1,5 +1,5 @@
 /** The editor's settings as the core's AssistantConfig. Pure. */
-import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core/config';
+import { defaultConfig, mergeConfig, type AssistantConfig, type ParserConfig } from '../../core/config';
 import type { EditorSettings } from './editorSettings';
 
 export interface ConfigExtras {
@@ -11,14 +11,19 @@ export interface ConfigExtras {
   cacheDir?: string;
 }
 
+/** The `avap.parser.*` settings in the core's units. */
+export function toParserConfig(parser: EditorSettings['parser']): ParserConfig {
+  return {
+    url: parser.url || undefined,
+    timeoutMs: Math.round(parser.timeoutSeconds * 1000),
+    breakerThreshold: parser.breakerThreshold,
+    breakerCooldownMs: Math.round(parser.breakerCooldownSeconds * 1000),
+  };
+}
+
 export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras): AssistantConfig {
   return mergeConfig(defaultConfig(), {
-    parser: {
-      url: settings.parser.url || undefined,
-      timeoutMs: Math.round(settings.parser.timeoutSeconds * 1000),
-      breakerThreshold: settings.parser.breakerThreshold,
-      breakerCooldownMs: Math.round(settings.parser.breakerCooldownSeconds * 1000),
-    },
+    parser: toParserConfig(settings.parser),
     ollama: {
       host: settings.ollama.url,
       model: settings.ollama.model,

@@ -3,6 +3,7 @@
  * adapter passes `vscode.workspace.getConfiguration('avap').get`. Bad values
  * fall back to the default and are reported, never thrown.
  */
+import { parserUrlProblem } from '../../core/parser/connection';
 
 export interface EditorSettings {
   parser: {
@@ -80,9 +81,9 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
     }
     return value;
   };
-  const url = (key: string, fallback: string, schemes: RegExp): string => {
+  const url = (key: string, fallback: string, accepts: RegExp | ((value: string) => boolean)): string => {
     const value = str(key, fallback);
-    if (value !== '' && !schemes.test(value)) {
+    if (value !== '' && !(typeof accepts === 'function' ? accepts(value) : accepts.test(value))) {
       problems.push(`avap.${key} '${value}' is not a valid URL; using '${fallback || '(default)'}'`);
       return fallback;
     }
@@ -94,7 +95,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
 
   const settings: EditorSettings = {
     parser: {
-      url: url('parser.url', d.parser.url, /^(grpcs?:\/\/)?[^\s/]+:\d{1,5}\/?$/),
+      url: url('parser.url', d.parser.url, (value) => parserUrlProblem(value) === undefined),
       timeoutSeconds: num('parser.timeout', d.parser.timeoutSeconds, (n) => n >= 0 && n <= 600, 'a number of seconds between 0 and 600'),
       breakerThreshold: num('parser.circuitBreaker.threshold', d.parser.breakerThreshold, (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'an integer between 1 and 100'),
       breakerCooldownSeconds: num('parser.circuitBreaker.cooldown', d.parser.breakerCooldownSeconds, (n) => n >= 0 && n <= 3600, 'a number of seconds between 0 and 3600'),

@@ -28,6 +28,7 @@ class FakeTransport implements ParserTransport {
 
 const DOWN: TransportResult = { ok: false, kind: 'unavailable', message: 'connect ECONNREFUSED' };
 const SLOW: TransportResult = { ok: false, kind: 'timeout', message: 'deadline exceeded' };
+const BUSY: TransportResult = { ok: false, kind: 'overloaded', message: 'parser service overloaded', retryAfterMs: 840 };
 
 function setup(timeoutMs = 2000) {
   const transport = new FakeTransport();
@@ -163,5 +164,62 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     assert.deepEqual(seen, ['closed']);
     transport.failing = undefined;
     assert.equal((await parser.validate('x = 1', 'a')).kind, 'validated');
+  });
+
+  it('an overloaded answer is no verdict for that call, but the parser counts as up: the circuit stays closed', async () => {
+    const { parser, transport } = setup();
+    transport.failing = DOWN;
+    await parser.validate('addResult(x)', 'a.avap');
+    await parser.validate('addResult(x)', 'a.avap');
+    assert.equal(parser.circuit().consecutiveFailures, 2);
+    transport.failing = BUSY;
+    for (let i = 0; i < 10; i += 1) {
+      const outcome = await parser.validate('addResult(x)', 'a.avap');
+      assert.deepEqual(outcome, { kind: 'unavailable', reason: 'overloaded', detail: 'parser service overloaded', retryAfterMs: 840 });
+    }
+    assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 }, 'an answer from the service resets the failure count');
+    assert.equal(transport.calls.length, 12);
+  });
+
+  it('a timeout while the service answered other calls is `overloaded`, not a failure; with no answers, timeouts count', async () => {
+    const held: ((r: TransportResult) => void)[] = [];
+    const transport: ParserTransport = {
+      call: (source) => (source.startsWith('hold')
+        ? new Promise((resolve) => held.push(resolve))
+        : Promise.resolve({ ok: true, result: validateAvap(source) })),
+      close: () => undefined,
+    };
+    const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });
+    const slow = [parser.validate('hold 1', 'a.avap'), parser.validate('hold 2', 'b.avap'), parser.validate('hold 3', 'c.avap')];
+    await parser.validate('addVar(a, 1)\n', 'ok.avap');
+    for (const resolve of held.splice(0)) resolve(SLOW);
+    for (const outcome of await Promise.all(slow)) {
+      assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'overloaded');
+      assert.match(outcome.kind === 'unavailable' ? outcome.detail : '', /no answer within 2000 ms, but the parser service is up/);
+    }
+    assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 });
+
+    const silent = [parser.validate('hold 4', 'd.avap'), parser.validate('hold 5', 'e.avap'), parser.validate('hold 6', 'f.avap')];
+    for (const resolve of held.splice(0)) resolve(SLOW);
+    assert.deepEqual((await Promise.all(silent)).map((o) => o.kind === 'unavailable' && o.reason), ['timeout', 'timeout', 'timeout']);
+    assert.equal(parser.circuit().state, 'open', 'a service that answers nothing is down');
+  });
+
+  it('after failures with no answer in between, one shared health check tells a busy service (not counted) from a dead one', async () => {
+    let up = true;
+    let checks = 0;
+    const transport: ParserTransport = {
+      call: async () => SLOW,
+      alive: async () => { checks += 1; return up; },
+      close: () => undefined,
+    };
+    const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });
+    const busy = await Promise.all([1, 2, 3, 4].map((i) => parser.validate(`addVar(a${i}, 1)`, 'a.avap')));
+    assert.deepEqual(busy.map((o) => o.kind === 'unavailable' && o.reason), ['overloaded', 'overloaded', 'overloaded', 'overloaded']);
+    assert.equal(checks, 1, 'the failures that arrive together share one check');
+    assert.equal(parser.circuit().state, 'closed');
+    up = false;
+    for (let i = 0; i < 3; i += 1) await parser.validate('addVar(a, 1)', 'a.avap');
+    assert.equal(parser.circuit().state, 'open');
   });
 });
