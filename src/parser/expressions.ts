@@ -18,11 +18,13 @@ import {
 } from './catalogue';
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
+import type { FixHint } from './fixes/candidates';
+import { lengthFix, removeWordFix } from './fixes/builders';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string): void;
+  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string, hint?: FixHint): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -65,7 +67,9 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
         const owner = tokens[i - 2];
         const dotted = owner && owner.kind === TokenKind.Ident ? `${owner.text}.${t.text}` : `.${t.text}`;
         if (!findForeignCall(dotted)) {
-          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`);
+          const plainOwner = owner?.kind === TokenKind.Ident && !isPunct(tokens[i - 3], '.') && t.text === 'length' && !isPunct(next, '(');
+          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`,
+            undefined, plainOwner ? lengthFix(owner, t) : undefined);
           reported.add(t.start);
         }
       }
@@ -93,7 +97,8 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text);
+      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text,
+        undefined, t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined);
       reported.add(t.start);
     }
   }
