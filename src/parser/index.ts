@@ -48,7 +48,8 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const reporter = new Reporter(limit);
     new Analyzer(guarded.text, reporter).run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
-    if (!reporter.saturated && trace.length > 0) {
+    // Valid code (warnings or not) proves nothing: the proofs stay off the valid path.
+    if (reporter.errorCount > 0 && !reporter.saturated) {
       proveFixes({
         text: guarded.text,
         all: reporter.entries,

@@ -90,7 +90,9 @@ export interface ParseOptions {
   /**
    * Most candidate fixes the parser proves per call (each proof re-parses the
    * fixed program once); entries beyond it carry no `fix`. Also bounded by
-   * PROOF_BYTE_BUDGET. Default DEFAULT_MAX_FIX_PROOFS; 0 offers no fixes.
+   * PROOF_BYTE_BUDGET. Only invalid programs are proven: valid code (with or
+   * without warnings) costs nothing more. Default DEFAULT_MAX_FIX_PROOFS; 0
+   * offers no fixes.
    */
   maxFixProofs?: number;
 }
@@ -102,6 +104,6 @@ export const DEFAULT_MAX_FIX_PROOFS = 32;
  * Characters of source re-parsed by fix proofs in one call, at most: a large
  * program gets fewer proofs, so proving stays a bounded multiple of parsing.
  */
-export const PROOF_BYTE_BUDGET = 2 * 1024 * 1024;
+export const PROOF_BYTE_BUDGET = 1024 * 1024;
 /** Deepest expression nesting the checker follows before reporting an error. */
 export const MAX_EXPRESSION_DEPTH = 100;
