@@ -29,7 +29,7 @@ import { checkExpression, reportForeignTokens, type ExpressionHost } from './exp
 import type { FixHint } from './fixes/candidates';
 import type { BraceConversion } from './fixes/braces';
 import {
-  allmanBraceConversion, braceBodyConversion, branchWords, closeBlockFix, compoundAssignmentFix, countedForConversion, declarationFix,
+  allmanBraceConversion, braceBodyConversion, branchWords, closeBlockFix, compoundAssignmentFix, braceLoopConversion, declarationFix,
   foreignElseFix, foreignIfFix, foreignTryFix, functionColonFix, goFuncFix, inlineBodyFix, isBraceBranchLine, pythonDefFix, pythonLoopFix,
   hoistFix, oneCallPerName, removeLineFix, swappedArgumentsFix, terminatorFix, topLevelReturnFix, ElseIfRewrite,
 } from './fixes/builders';
@@ -346,7 +346,7 @@ export class Analyzer implements ExpressionHost {
       return true;
     }
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
-      const fix = foreignIfFix(t, this.lineStart, (first, end) => this.conditionArguments(t, first, end));
+      const fix = foreignIfFix(t, this.lineStart, (tokens, first, end) => this.conditionArguments(tokens, first, end));
       this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
         `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
       if (isPunct(last(t), '{')) {
@@ -388,7 +388,7 @@ export class Analyzer implements ExpressionHost {
       case 'func':
         return goFuncFix(this.src, t);
       case 'for': {
-        const conversion = countedForConversion(t, this.lineStart);
+        const conversion = braceLoopConversion(t, this.lineStart);
         return conversion ? { conversion, hint: conversion.hint() } : {};
       }
       default:

@@ -19,7 +19,7 @@ import {
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
-import { lengthFix, removeWordFix } from './fixes/builders';
+import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/builders';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
@@ -67,9 +67,12 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
         const owner = tokens[i - 2];
         const dotted = owner && owner.kind === TokenKind.Ident ? `${owner.text}.${t.text}` : `.${t.text}`;
         if (!findForeignCall(dotted)) {
-          const plainOwner = owner?.kind === TokenKind.Ident && !isPunct(tokens[i - 3], '.') && t.text === 'length' && !isPunct(next, '(');
+          const plainOwner = owner?.kind === TokenKind.Ident && !isPunct(tokens[i - 3], '.') ? owner : undefined;
+          let hint: FixHint | undefined;
+          if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
+          else if (plainOwner && t.text === 'push' && i - 2 === from) hint = pushFix(tokens, i, to);
           host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`,
-            undefined, plainOwner ? lengthFix(owner, t) : undefined);
+            undefined, hint);
           reported.add(t.start);
         }
       }
@@ -145,7 +148,7 @@ class ExpressionParser {
     this.expression();
     if (!this.failed && this.pos < this.to) {
       const t = this.tokens[this.pos] as Token;
-      this.fail(t, `unexpected '${t.text}' in expression`);
+      this.fail(t, `unexpected '${t.text}' in expression`, Rule.InvalidExpression, formatStringFix(this.tokens[this.pos - 1], t));
     }
     return !this.failed;
   }
@@ -155,7 +158,7 @@ class ExpressionParser {
     return i < this.to ? this.tokens[i] : undefined;
   }
 
-  private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression): void {
+  private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression, hint?: FixHint): void {
     if (this.failed) return;
     this.failed = true;
     if (this.alreadyReported.has(t.start)) return;
@@ -163,7 +166,7 @@ class ExpressionParser {
       this.host.report(Rule.StrayCharacter, t.start, t.end, `stray character '${t.text}'`, t.text);
       return;
     }
-    this.host.report(rule, t.start, t.end, message, t.text);
+    this.host.report(rule, t.start, t.end, message, t.text, undefined, hint);
   }
 
   private failAtEnd(message: string): void {

@@ -6,7 +6,7 @@
  */
 import { closerOf, type Block, type BlockKind } from '../blocks';
 import { isIdentifier, matchBracket, parseCall } from '../calls';
-import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
+import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type Token } from '../scanner';
 import { BraceConversion, type BranchRewrite } from './braces';
 import {
   closerAfterBody, deleteLine, indentAt, indentedBody, lineEndOf, lineStartOf, nextLineStart, quote,
@@ -144,12 +144,19 @@ function pythonForHeader(ctx: FixContext, t: readonly Token[], end: number, inde
     return loopHeader(ctx, counter.text, from, b.text, false, indent);
   }
   if (end !== 4) return undefined;
-  const list = iterable.text;
-  const index = ctx.fresh('i', 'idx', `${counter.text}_index`);
+  return listLoopHeader(ctx, counter.text, iterable.text, indent, bodyIndent);
+}
+
+/**
+ * Walking a list by index, as AVAP does: its length, the last index, a counted
+ * loop, and the element read first thing in the body. `index` names the
+ * counter when the source gave one (Go's `for i, x := range xs`).
+ */
+function listLoopHeader(ctx: FixContext, item: string, list: string, indent: string, bodyIndent: string, index = ctx.fresh('i', 'idx', `${item}_index`)): string {
   const size = ctx.fresh(`${list}_len`, `${list}_size`);
   const last = ctx.fresh(`${list}_last`, `last_${index}`);
   const eol = ctx.eol;
-  return `getListLen(${list}, ${size})${eol}${indent}${last} = ${size} - 1${eol}${indent}startLoop(${index}, 0, ${last})${eol}${bodyIndent}itemFromList(${list}, ${index}, ${counter.text})`;
+  return `getListLen(${list}, ${size})${eol}${indent}${last} = ${size} - 1${eol}${indent}startLoop(${index}, 0, ${last})${eol}${bodyIndent}itemFromList(${list}, ${index}, ${item})`;
 }
 
 /** `for i in range(a, b):` with an indented body → `startLoop(i, a, b - 1)` … `endLoop()`. */
@@ -210,20 +217,33 @@ export function allmanBraceConversion(src: string, under: Block, brace: Token): 
 }
 
 /**
- * The condition of a foreign `if` as AVAP arguments: `x > 5` → `x, 5, >`; a
- * boolean expression → `None, None, "…"`. `toArgs` is the analysis' own
- * translation (the one its if-expression suggestion uses).
+ * The condition in tokens[first, end) as AVAP if() arguments: `x > 5` → `x, 5,
+ * >`; a boolean expression → `None, None, "…"`. The analysis' own translation
+ * (the one its if-expression suggestion uses).
  */
-export type ConditionTranslator = (first: number, last: number) => string | undefined;
+export type ConditionTranslator = (tokens: readonly Token[], first: number, end: number) => string | undefined;
 
-/** Python `if x > 5:` (indented body, `else:`) or brace-style `if x > 5 {` → `if(x, 5, >)` … `else()` … `end()`. */
+/** `elif x > 5:` at offset `start` → `else()` and a nested `if(x, 5, >)` on the next line; undefined when its condition does not translate. */
+function elifBranch(ctx: FixContext, start: number, indent: string, toArgs: ConditionTranslator): { length: number; newText: string } | undefined {
+  const tokens = scanLine(ctx.src, start, lineEndOf(ctx.src, start), newScanState(), () => undefined);
+  const colon = tokens[tokens.length - 1];
+  if (!isWord(tokens[0], 'elif') || !colon || !isPunct(colon, ':') || tokens.length < 3) return undefined;
+  const args = toArgs(tokens, 1, tokens.length - 1);
+  return args === undefined ? undefined : { length: colon.end - start, newText: `else()${ctx.eol}${indent}if(${args})` };
+}
+
+/**
+ * Python `if x > 5:` (indented body; `elif …:` and `else:` branches) or brace-style
+ * `if x > 5 {` → `if(x, 5, >)` … `else()` … `end()`; each `elif` becomes an
+ * `else()` holding a nested `if(…)`, closed by one more `end()`.
+ */
 export function foreignIfFix(t: readonly Token[], lineStart: number, toArgs: ConditionTranslator): { hint?: FixHint; conversion?: BraceConversion } {
   const first = t[0] as Token;
   const last = t[t.length - 1] as Token;
   const opensBrace = isPunct(last, '{');
   const end = opensBrace || isPunct(last, ':') ? t.length - 1 : t.length;
   if (end <= 1) return {};
-  const args = toArgs(1, end);
+  const args = toArgs(t, 1, end);
   if (args === undefined) return {};
   const header: OffsetEdit = { start: first.start, end: last.end, newText: `if(${args})` };
   const title = `Rewrite as 'if(${args})' … 'end()'`;
@@ -231,16 +251,28 @@ export function foreignIfFix(t: readonly Token[], lineStart: number, toArgs: Con
     const conversion = new BraceConversion(title, [header], 'end()', braceBranch('if'));
     return { conversion, hint: conversion.hint() };
   }
-  const branches: BranchTest = (line) => {
-    if (/^elif\b|^else\s+if\b/.test(line)) return 'abort';
-    const m = /^else\s*:/.exec(line);
-    return m ? { length: m[0].length, newText: 'else()' } : undefined;
-  };
   return {
     hint: (ctx) => {
+      const indent = indentAt(ctx.src, lineStart);
+      let nested = 0;
+      let otherwise = false;
+      const branches: BranchTest = (line, start) => {
+        if (/^else\s+if\b/.test(line)) return 'abort';
+        if (/^elif\b/.test(line)) {
+          const elif = otherwise ? undefined : elifBranch(ctx, start, indent, toArgs);
+          if (!elif) return 'abort';
+          nested++;
+          return elif;
+        }
+        const m = /^else\s*:/.exec(line);
+        if (!m) return undefined;
+        otherwise = true;
+        return { length: m[0].length, newText: 'else()' };
+      };
       const body = indentedBody(ctx.src, lineStart, Number.MAX_SAFE_INTEGER, branches);
       if (!body) return undefined;
-      return { title, edits: [header, ...body.branchEdits, closerAfterBody(ctx, lineStart, body, 'end()')] };
+      const closers = Array.from({ length: nested + 1 }, () => 'end()').join(`${ctx.eol}${indent}`);
+      return { title, edits: [header, ...body.branchEdits, closerAfterBody(ctx, lineStart, body, closers)] };
     },
   };
 }
@@ -342,13 +374,41 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
   return { hint: { title: "Replace 'func' with 'function'", edits: [{ start: func.start, end: func.end, newText: 'function' }] } };
 }
 
-/** A counted JavaScript/Go loop header `for (let i = a; i < b; i++) {` → `startLoop(i, a, b - 1)`; undefined for any other shape. */
-export function countedForConversion(t: readonly Token[], lineStart: number): BraceConversion | undefined {
+/**
+ * A JavaScript/Go loop whose body is in braces, as an AVAP loop closed by
+ * endLoop(): a counted header (`for (let i = a; i < b; i++) {`, `for i := a; i
+ * <= b; i++ {`) or a walk over a list (`for (const x of xs) {`, `for _, x :=
+ * range xs {`). Undefined for any other shape (`for (k in obj)`, `for {`).
+ */
+export function braceLoopConversion(t: readonly Token[], lineStart: number): BraceConversion | undefined {
   const last = t[t.length - 1] as Token;
   if (!isPunct(last, '{')) return undefined;
   let parts = t.slice(1, -1);
   if (isPunct(parts[0], '(') && isPunct(parts[parts.length - 1], ')')) parts = parts.slice(1, -1);
-  if (parts[0] && ['let', 'var'].includes(parts[0].text)) parts = parts.slice(1);
+  if (parts[0] && ['let', 'var', 'const'].includes(parts[0].text)) parts = parts.slice(1);
+  const first = t[0] as Token;
+  const header = (build: (ctx: FixContext, indent: string) => string | undefined): BraceConversion => {
+    const conversion = new BraceConversion("Rewrite as an AVAP loop: 'startLoop(…)' … 'endLoop()'", [], 'endLoop()');
+    conversion.deferHeader((ctx) => {
+      const text = build(ctx, indentAt(ctx.src, lineStart));
+      return text === undefined ? undefined : [{ start: first.start, end: last.end, newText: text }];
+    });
+    return conversion;
+  };
+  const bodyIndent = (ctx: FixContext, indent: string) => {
+    const next = nextLineStart(ctx.src, lineStart);
+    const inner = indentAt(ctx.src, next);
+    return next < ctx.src.length && inner.length > indent.length ? inner : `${indent}${ctx.indentUnit}`;
+  };
+  // for (const x of xs) / for _, x := range xs / for i, x := range xs
+  const [a, b, c, d, e] = parts;
+  if (parts.length === 3 && a?.kind === TokenKind.Ident && isWord(b, 'of') && c?.kind === TokenKind.Ident) {
+    return header((ctx, indent) => listLoopHeader(ctx, a.text, c.text, indent, bodyIndent(ctx, indent)));
+  }
+  if (parts.length === 6 && a?.kind === TokenKind.Ident && isPunct(b, ',') && c?.kind === TokenKind.Ident && isOp(d, ':=') && isWord(e, 'range') && parts[5]?.kind === TokenKind.Ident) {
+    const list = (parts[5] as Token).text;
+    return header((ctx, indent) => listLoopHeader(ctx, c.text, list, indent, bodyIndent(ctx, indent), a.text === '_' ? undefined : a.text));
+  }
   const sections: Token[][] = [[]];
   for (const x of parts) {
     if (isPunct(x, ';')) sections.push([]);
@@ -365,20 +425,39 @@ export function countedForConversion(t: readonly Token[], lineStart: number): Br
   const increments = (step.length === 2 && isWord(step[0], counter.text) && isOp(step[1], '++'))
     || (step.length === 3 && isWord(step[0], counter.text) && isOp(step[1], '+=') && step[2]?.text === '1');
   if (!increments) return undefined;
-  const first = t[0] as Token;
   const bound = (test[2] as Token).text;
-  const conversion = new BraceConversion(`Rewrite as an AVAP loop: 'startLoop(${counter.text}, …)' … 'endLoop()'`, [], 'endLoop()');
-  conversion.deferHeader((ctx) => {
-    const header = loopHeader(ctx, counter.text, from.text, bound, op.text === '<=', indentAt(ctx.src, lineStart));
-    return header === undefined ? undefined : [{ start: first.start, end: last.end, newText: header }];
-  });
-  return conversion;
+  return header((ctx, indent) => loopHeader(ctx, counter.text, from.text, bound, op.text === '<=', indent));
 }
 
 /** `obj.length` → `len(obj)`. */
 export function lengthFix(owner: Token, length: Token): Candidate {
   const text = `len(${owner.text})`;
   return { title: `Rewrite as '${text}'`, edits: [{ start: owner.start, end: length.end, newText: text }] };
+}
+
+/** The statement `list.push(item)` (`push` at index i, the statement ending at `to`) → `variableToList(item, list)`, for a single-token item. */
+export function pushFix(t: readonly Token[], i: number, to: number): Candidate | undefined {
+  const owner = t[i - 2] as Token;
+  const item = t[i + 2];
+  const close = t[i + 3];
+  if (!isPunct(t[i + 1], '(') || !item || !isPunct(close, ')') || i + 4 !== to) return undefined;
+  if (item.kind !== TokenKind.Ident && item.kind !== TokenKind.Number && item.kind !== TokenKind.String) return undefined;
+  const text = `variableToList(${item.text}, ${owner.text})`;
+  return { title: `Rewrite as '${text}'`, edits: [{ start: owner.start, end: (close as Token).end, newText: text }] };
+}
+
+const PLACEHOLDER = /\{\s*([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\s*\}/gu;
+
+/** A Python f-string `f"Hello {name}"` (the `f` right before the string) → the template `` `Hello ${name}` ``, when every placeholder is a name. */
+export function formatStringFix(prefix: Token | undefined, string: Token): Candidate | undefined {
+  if (!prefix || prefix.kind !== TokenKind.Ident || !['f', 'F'].includes(prefix.text) || prefix.end !== string.start) return undefined;
+  if (string.kind !== TokenKind.String || string.unterminated) return undefined;
+  const inner = string.text.slice(1, -1);
+  if (/[`\\]|\$\{|\{\{|\}\}/.test(inner)) return undefined;
+  const template = inner.replace(PLACEHOLDER, (_, name: string) => `\${${name}}`);
+  if (/[{}]/.test(template.replace(/\$\{[^}]*\}/g, ''))) return undefined; // an expression in braces: not a name
+  const text = `\`${template}\``;
+  return { title: `Rewrite as the template ${text}`, edits: [{ start: prefix.start, end: string.end, newText: text }] };
 }
 
 /** `await x` → `x`: AVAP calls complete before the next line runs. */

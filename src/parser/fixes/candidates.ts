@@ -110,10 +110,10 @@ export function deleteLine(src: string, offset: number): OffsetEdit {
 /**
  * How a line at the opener's own indentation relates to the block: a branch of
  * it (`else()`, `exception(e)`, or a foreign one to rewrite: `else:`), a line
- * that makes the block's shape unclear (`elif`: no fix), or neither (the body
- * has ended).
+ * that makes the block's shape unclear (no fix), or neither (the body has
+ * ended). `start` is the offset of the line's text.
  */
-export type BranchTest = (content: string) => { length: number; newText?: string } | 'abort' | undefined;
+export type BranchTest = (content: string, start: number) => { length: number; newText?: string } | 'abort' | undefined;
 
 export interface IndentedBody {
   /** Offset of the end of the body's last line: where a closer goes. */
@@ -150,7 +150,7 @@ export function indentedBody(src: string, openerLineStart: number, limit: number
         bodyIndent ??= indent;
         end = lineEnd;
       } else if (indent === openerIndent && branch && end !== -1) {
-        const verdict = branch(src.slice(contentStart, Math.min(lineEnd, contentStart + MAX_SCANNED_PREFIX)));
+        const verdict = branch(src.slice(contentStart, Math.min(lineEnd, contentStart + MAX_SCANNED_PREFIX)), contentStart);
         if (verdict === 'abort') return undefined;
         if (!verdict) break;
         if (verdict.newText !== undefined) branchEdits.push({ start: contentStart, end: contentStart + verdict.length, newText: verdict.newText });

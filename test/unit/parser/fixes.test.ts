@@ -85,6 +85,16 @@ describe('parser: proven fixes, case by case', () => {
       expect: 'addParam(items, items)\ngetListLen(items, items_len)\nitems_last = items_len - 1\nstartLoop(i, 0, items_last)\n  itemFromList(items, i, item)\n  variableToList(item, copy)\nendLoop()\naddResult(copy)\n' },
     { name: 'a counted JavaScript loop', source: 'for (let i = 0; i < 3; i++) {\n  addVar(x, i)\n}\naddResult(x)\n', code: 'foreign-keyword',
       expect: 'startLoop(i, 0, 2)\n  addVar(x, i)\nendLoop()\naddResult(x)\n' },
+    { name: 'a JavaScript for … of over a list', source: 'addParam(xs, xs)\nfor (const x of xs) {\n    variableToList(x, ys)\n}\naddResult(ys)\n', code: 'foreign-keyword',
+      expect: 'addParam(xs, xs)\ngetListLen(xs, xs_len)\nxs_last = xs_len - 1\nstartLoop(i, 0, xs_last)\n    itemFromList(xs, i, x)\n    variableToList(x, ys)\nendLoop()\naddResult(ys)\n' },
+    { name: 'a Go range loop with its index', source: 'addParam(xs, xs)\nfor k, x := range xs {\n  variableToList(x, ys)\n}\naddResult(ys)\n', code: 'foreign-keyword',
+      expect: 'addParam(xs, xs)\ngetListLen(xs, xs_len)\nxs_last = xs_len - 1\nstartLoop(k, 0, xs_last)\n  itemFromList(xs, k, x)\n  variableToList(x, ys)\nendLoop()\naddResult(ys)\n' },
+    { name: 'a Go counted loop', source: 'addParam(n, n)\nfor i := 1; i <= n; i++ {\n  addVar(x, i)\n}\naddResult(x)\n', code: 'foreign-keyword',
+      expect: 'addParam(n, n)\nstartLoop(i, 1, n)\n  addVar(x, i)\nendLoop()\naddResult(x)\n' },
+    { name: 'Python if/elif/else: nested, one end() per test', source: 'addVar(a, 1)\nif a > 1:\n  addVar(b, 1)\nelif a == 1:\n  addVar(b, 2)\nelse:\n  addVar(b, 3)\naddResult(b)\n',
+      code: 'foreign-if', expect: 'addVar(a, 1)\nif(a, 1, >)\n  addVar(b, 1)\nelse()\nif(a, 1, ==)\n  addVar(b, 2)\nelse()\n  addVar(b, 3)\nend()\nend()\naddResult(b)\n' },
+    { name: 'a Python f-string', source: 'addVar(name, "ana")\ng = f"Hi {name}!"\naddResult(g)\n', code: 'invalid-expression', expect: 'addVar(name, "ana")\ng = `Hi ${name}!`\naddResult(g)\n' },
+    { name: 'list.push(x)', source: 'addVar(x, 1)\nxs.push(x)\naddResult(xs)\n', code: 'foreign-method', expect: 'addVar(x, 1)\nvariableToList(x, xs)\naddResult(xs)\n' },
     { name: 'let x = v', source: 'let total = 0\naddResult(total)\n', code: 'foreign-keyword', expect: 'total = 0\naddResult(total)\n' },
     { name: 'const x = v', source: 'const total = 0\naddResult(total)\n', code: 'foreign-keyword', expect: 'total = 0\naddResult(total)\n' },
     { name: 'a Go package line', source: 'package main\naddVar(a, 1)\n', code: 'foreign-keyword', expect: 'addVar(a, 1)\n' },
@@ -137,7 +147,10 @@ describe('parser: proven fixes, case by case', () => {
     { name: 'a block whose body is not indented (its end would be a guess)', source: 'if(a, 1, =)\naddVar(b, 1)\naddResult(b)\n', code: 'unclosed-block' },
     { name: 'try() without a handler', source: 'try()\n  addVar(a, 1)\n', code: 'unclosed-block' },
     { name: 'range with a step', source: 'for i in range(0, 10, 2):\n  addVar(x, i)\n', code: 'foreign-loop' },
-    { name: 'elif (its nesting is not mechanical here)', source: 'if a > 1:\n  addVar(b, 1)\nelif a > 0:\n  addVar(b, 2)\n', code: 'foreign-if' },
+    { name: 'elif after else (not Python)', source: 'if a > 1:\n  addVar(b, 1)\nelse:\n  addVar(b, 2)\nelif a > 0:\n  addVar(b, 3)\n', code: 'foreign-if' },
+    { name: 'an f-string with an expression inside', source: 'g = f"{a + b}"\n', code: 'invalid-expression' },
+    { name: 'push of an expression (AVAP would store its text)', source: 'xs.push(a + 1)\n', code: 'foreign-method' },
+    { name: 'for … in over an object', source: 'for (k in obj) {\n  addVar(x, k)\n}\n', code: 'foreign-keyword' },
   ];
   for (const c of noFix) {
     it(`no fix: ${c.name}`, () => {
@@ -178,6 +191,7 @@ describe('parser: every fix is proven (corpus and generated programs)', function
     'end()', 'endLoop()', 'if (a > 1) {', '} else {', '}', 'for i in range(1, 4):', 'for item in items:', 'function f(x) { return x }',
     'def g(x):', 'try {', '} catch (e) {', 'print(a)', 'while a > 1:', 'else if(a, 2, =)', 'addResult(a, b)', 'n = s.length', 'return a',
     'addVar(x, encodeSHA256(a, h))', 'startLoop(i, 0, n - 1)', 'addVar(1, t)', 'r = RequestGet(url)', 'addVar(a, 1', 'IF(a, 1, =)', 'ELSE()', 'END()',
+    'for (const x of items) {', 'for i := 0; i < n; i++ {', 'if a > 1:', 'elif a > 0:', 'else:', 'except Exception as e:', 'g = f"Hi {a}"', 'items.push(a)',
   ];
   const program = fc.array(fc.oneof({ arbitrary: fc.constantFrom(...VALID).chain(line), weight: 2 }, { arbitrary: fc.constantFrom(...SLIPS).chain(line), weight: 3 }),
     { minLength: 1, maxLength: 14 }).map((lines) => `${lines.join('\n')}\n`);
