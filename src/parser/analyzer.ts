@@ -773,11 +773,8 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     const top = this.blocks.top;
     if (isWord(r0, 'else') || isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
-      const branch = isBraceBranchLine(t);
-      if (top?.conversion) {
-        if (branch) top.conversion.branchLine(t0.start, lastToken.end, branchWords(t));
-        else top.conversion.branchLine(t0.start, lastToken.end, []);
-      }
+      // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
+      top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
       if (isWord(r0, 'else')) {
         this.reportTokens(Rule.ForeignElse, t0, lastToken,
           `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`, undefined, foreignElseFix(t));
@@ -975,7 +972,10 @@ export class Analyzer implements ExpressionHost {
         const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
         if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
         const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
-        const names = param.name === 'to' ? ['last'] : param.name === 'from' ? ['first'] : [param.name.toLowerCase(), 'value'];
+        // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
+        const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+        const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
+          : [param.name.toLowerCase(), 'value'];
         this.report(Rule.InvalidNumber, arg.start, arg.end,
           `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
           undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);

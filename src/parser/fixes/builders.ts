@@ -109,6 +109,16 @@ function plainOperand(t: readonly Token[], from: number, to: number): Token | un
 const INTEGER = /^[+-]?\d+$/;
 
 /**
+ * A name for a loop's helper variable: the short one for a loop at the top
+ * level; inside a block (perhaps another loop, whose own helper has the short
+ * name: fixes are proven one by one but applied together) one made from the
+ * loop's own variable.
+ */
+function loopName(ctx: FixContext, indent: string, short: string, own: string): string {
+  return indent === '' ? ctx.fresh(short, own) : ctx.fresh(own);
+}
+
+/**
  * A counted-loop header for `counter` from `from` while below `limit` (Python's
  * range end, JavaScript's `i < n`): AVAP's loop includes its upper bound, so the
  * bound is `limit - 1` — computed when it is a literal, else in a variable
@@ -118,7 +128,7 @@ function loopHeader(ctx: FixContext, counter: string, from: string, limit: strin
   if (inclusive) return `startLoop(${counter}, ${from}, ${limit})`;
   if (INTEGER.test(limit)) return `startLoop(${counter}, ${from}, ${Number(limit) - 1})`;
   if (/\b(and|or|not|if|else|in)\b|[<>=!]/.test(limit)) return undefined;
-  const last = ctx.fresh('last', `${counter}_last`);
+  const last = loopName(ctx, indent, 'last', `${counter}_last`);
   return `${last} = ${limit} - 1${ctx.eol}${indent}startLoop(${counter}, ${from}, ${last})`;
 }
 
@@ -152,7 +162,7 @@ function pythonForHeader(ctx: FixContext, t: readonly Token[], end: number, inde
  * loop, and the element read first thing in the body. `index` names the
  * counter when the source gave one (Go's `for i, x := range xs`).
  */
-function listLoopHeader(ctx: FixContext, item: string, list: string, indent: string, bodyIndent: string, index = ctx.fresh('i', 'idx', `${item}_index`)): string {
+function listLoopHeader(ctx: FixContext, item: string, list: string, indent: string, bodyIndent: string, index = loopName(ctx, indent, 'i', `${item}_index`)): string {
   const size = ctx.fresh(`${list}_len`, `${list}_size`);
   const last = ctx.fresh(`${list}_last`, `last_${index}`);
   const eol = ctx.eol;
