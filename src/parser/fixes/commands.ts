@@ -31,6 +31,7 @@ export interface CallShape {
 /** Where the arguments go in one of the real command's signatures, or undefined when they do not fit it. */
 function fill(params: readonly ParamSpec[], names: readonly string[], shape: CallShape, targetFrom: string | undefined): string[] | undefined {
   if (shape.args.length > names.length) return undefined;
+  if (names.slice(0, shape.args.length).some((n) => !params.some((p) => p.name === n))) return undefined; // never drop an argument
   const slots = new Map<string, string>();
   shape.args.forEach((arg, i) => slots.set(names[i] as string, arg.text));
   const target = params.find((p) => p.kind === 'target');

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import {
-  applyTextEdits, DEFAULT_MAX_FIX_PROOFS, renderTrace, repairWithFixes, validateAvap, type TraceEntry, type ValidationResult,
+  applyTextEdits, catalogue, DEFAULT_MAX_FIX_PROOFS, renderTrace, repairWithFixes, validateAvap, type TraceEntry, type ValidationResult,
 } from '../../../src/parser';
 
 const CORPUS = path.join(__dirname, '..', '..', 'corpus');
@@ -162,6 +162,17 @@ describe('parser: proven fixes, case by case', () => {
       assert.equal(entry.fix, undefined, entry.fix?.title);
     });
   }
+
+  it('the catalogue data behind argument rewrites names real parameters', () => {
+    for (const h of catalogue.HALLUCINATIONS) {
+      const spec = h.equivalent ? catalogue.findCommand(h.equivalent) : undefined;
+      const names = spec ? spec.params.map((p) => p.name) : [];
+      for (const name of [...(h.args ?? []), ...(h.targetFrom ? [h.targetFrom] : [])]) assert.ok(names.includes(name), `${h.name}: ${name} is not a parameter of ${h.equivalent}`);
+    }
+    for (const spec of catalogue.COMMANDS) {
+      if (spec.targetFrom) assert.ok(spec.params.some((p) => p.name === spec.targetFrom), spec.name);
+    }
+  });
 
   it('keeps the suggestion next to the fix for single-name replacements', () => {
     const [entry] = validateAvap('returnResult(a)\n').trace;
