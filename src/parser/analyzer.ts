@@ -92,7 +92,7 @@ export class Analyzer implements ExpressionHost {
       closer: (block, limit) => closeBlockFix(block, limit),
       closedByCloser: (block) => {
         block.conversion?.closedByCloser();
-        for (const rewrite of block.elseIfs ?? []) rewrite.closedAt(this.lineEnd);
+        if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.lineEnd);
       },
     });
   }
