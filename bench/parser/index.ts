@@ -2,7 +2,10 @@
  * Parser benchmarks (issue 2):
  *  1. throughput of validateAvap against TypeScript's createSourceFile on the same bytes;
  *  2. the share of parsing in a loopback Validate round trip for a 100-line program,
- *     next to a Health round trip on the same channel (the transport floor).
+ *     next to a Health round trip on the same channel (the transport floor);
+ *  3. (issue 16) what proving fixes costs on invalid code: the failure corpus
+ *     validated with fix proofs against the same validation without them (valid
+ *     code has no candidate, so item 1 is the valid path with proofs in place).
  */
 import * as grpc from '@grpc/grpc-js';
 import ts from 'typescript';
@@ -11,7 +14,7 @@ import { healthClientConstructor } from '../../src/protocol/health';
 import { callValidate, createParserClient } from '../../src/protocol/parserClient';
 import { REPO_ROOT, startParserProcess } from '../../test/support/parserProcess';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
-import { hundredLineProgram, largeProgram } from './programs';
+import { failurePrograms, hundredLineProgram, largeProgram } from './programs';
 
 /**
  * The parser as shipped: the esbuild bundle (dist/parser.js) that the service
@@ -89,7 +92,29 @@ async function roundTripShare(): Promise<BenchResult[]> {
   }
 }
 
+async function proofCost(): Promise<BenchResult> {
+  const programs = failurePrograms();
+  const all = (maxFixProofs?: number) => {
+    for (const program of programs) validateAvap(program, maxFixProofs === undefined ? {} : { maxFixProofs });
+  };
+  const fixes = programs.reduce((n, p) => n + validateAvap(p).trace.filter((e) => e.fix).length, 0);
+  const withProofs: number[] = [];
+  const without: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    withProofs.push(...await sample(() => all(), 20, round === 0 ? 10 : 0));
+    without.push(...await sample(() => all(0), 20, round === 0 ? 10 : 0));
+  }
+  const a = median(withProofs);
+  const b = median(without);
+  return {
+    name: 'fix proofs on invalid code (failure corpus, with vs without proofs)',
+    ratio: a / b,
+    unit: '× the validation without proofs',
+    detail: `${programs.length} programs, ${fixes} proven fixes: ${(a * 1000 / programs.length).toFixed(0)} µs vs ${(b * 1000 / programs.length).toFixed(0)} µs per program (median of ${withProofs.length} passes); valid code proves nothing`,
+  };
+}
+
 export const parserSuite: BenchSuite = {
   name: 'parser',
-  run: async () => [await throughput(), ...await roundTripShare()],
+  run: async () => [await throughput(), ...await roundTripShare(), await proofCost()],
 };

@@ -40,3 +40,9 @@ export function hundredLineProgram(): string {
   lines.push('encodeSHA256(customer, customer_hash)', 'getListLen(items, count)', 'addResult(summary)', 'addResult(count)');
   return `${lines.join('\n')}\n`;
 }
+
+/** The failure corpus: programs with the mistakes models make, most of them with proven fixes. */
+export function failurePrograms(): string[] {
+  const dir = path.join(__dirname, '..', '..', 'test', 'corpus', 'failures');
+  return readdirSync(dir).filter((f) => f.endsWith('.avap')).sort().map((f) => readFileSync(path.join(dir, f), 'utf8'));
+}

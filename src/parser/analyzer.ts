@@ -16,6 +16,7 @@ import {
   findForeignOperator,
   findForeignStatement,
   findHallucination,
+  findHallucinationIgnoringCase,
   signatureOf,
   signaturesOf,
   type BlockRole,
@@ -25,6 +26,14 @@ import {
 } from './catalogue';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import { checkExpression, reportForeignTokens, type ExpressionHost } from './expressions';
+import type { FixHint } from './fixes/candidates';
+import type { BraceConversion } from './fixes/braces';
+import {
+  allmanBraceConversion, braceBodyConversion, branchWords, closeBlockFix, compoundAssignmentFix, braceLoopConversion, declarationFix,
+  foreignElseFix, foreignIfFix, foreignTryFix, functionColonFix, goFuncFix, inlineBodyFix, isBraceBranchLine, pythonDefFix, pythonLoopFix,
+  hoistFix, oneCallPerName, removeLineFix, swappedArgumentsFix, terminatorFix, topLevelReturnFix, ElseIfRewrite,
+} from './fixes/builders';
+import { completedCallFix, inventedCallFix, type CallShape } from './fixes/commands';
 import type { Reporter } from './reporter';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
@@ -40,6 +49,8 @@ interface PendingCall {
   context: CallContext;
   /** Raw text of the call, for argument-context messages. */
   text: string;
+  /** The whole statement the call is, for a fix that rewrites it. */
+  shape?: CallShape;
 }
 
 interface FunctionInfo {
@@ -76,7 +87,14 @@ export class Analyzer implements ExpressionHost {
   private blockComment: { line: number; column: number } | undefined;
 
   constructor(private readonly src: string, private readonly rep: Reporter) {
-    this.blocks = new BlockStack(rep);
+    this.blocks = new BlockStack(rep, {
+      lineStart: () => this.lineStart,
+      closer: (block, limit) => closeBlockFix(block, limit),
+      closedByCloser: (block) => {
+        block.conversion?.closedByCloser();
+        if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.lineEnd);
+      },
+    });
   }
 
   run(): void {
@@ -115,12 +133,12 @@ export class Analyzer implements ExpressionHost {
     return offset - this.lineStart + 1;
   }
 
-  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string): void {
-    this.rep.at(rule, this.lineNo, this.col(start), this.col(end), message, abbreviate(token, 80), suggestion);
+  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string, hint?: FixHint): void {
+    this.rep.at(rule, this.lineNo, this.col(start), this.col(end), message, abbreviate(token, 80), suggestion, hint);
   }
 
-  private reportTokens(rule: RuleDefinition, from: Token, to: Token, message: string, suggestion?: string): void {
-    this.report(rule, from.start, to.end, message, this.src.slice(from.start, to.end), suggestion);
+  private reportTokens(rule: RuleDefinition, from: Token, to: Token, message: string, suggestion?: string, hint?: FixHint): void {
+    this.report(rule, from.start, to.end, message, this.src.slice(from.start, to.end), suggestion, hint);
   }
 
   private site(t: Token, endToken: Token = t): Site {
@@ -207,7 +225,8 @@ export class Analyzer implements ExpressionHost {
       if (isOpenBracket(t)) depth++;
       else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
       else if (t.text === ';' && depth === 0) {
-        this.report(Rule.StatementTerminator, t.start, t.end, "statement terminator ';' is not AVAP — one statement per line, no terminator", ';');
+        this.report(Rule.StatementTerminator, t.start, t.end, "statement terminator ';' is not AVAP — one statement per line, no terminator", ';',
+          undefined, terminatorFix(this.src, tokens, i, this.lineStart));
         if (i > from) this.analyzeStatement(tokens.slice(from, i));
         from = i + 1;
         split = true;
@@ -230,7 +249,7 @@ export class Analyzer implements ExpressionHost {
         return this.assignment(t);
       }
       if (t1?.kind === TokenKind.Op && ASSIGN_FOREIGN_OPS.has(t1.text)) {
-        this.foreignOperator(t1);
+        this.foreignOperator(t1, compoundAssignmentFix(this.src, t));
         return;
       }
       switch (t0.text) {
@@ -294,20 +313,20 @@ export class Analyzer implements ExpressionHost {
   }
 
   /** A reported line that ends with `{` opens a foreign brace block whose `}` must match. */
-  private pushBraceIfOpened(t: readonly Token[], block?: Block): void {
+  private pushBraceIfOpened(t: readonly Token[], block?: Block, conversion?: BraceConversion): void {
     if (!isPunct(last(t), '{')) return;
     if (block) {
       block.braceBody = true;
       return;
     }
     const t0 = t[0] as Token;
-    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: t0.text });
+    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: t0.text, conversion });
   }
 
-  private foreignOperator(t: Token): void {
+  private foreignOperator(t: Token, hint?: FixHint): void {
     const op = findForeignOperator(t.text);
     if (!op) return;
-    this.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+    this.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion, hint);
   }
 
   // --------------------------------------------------------- foreign lines
@@ -322,30 +341,59 @@ export class Analyzer implements ExpressionHost {
     if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
       const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
       this.reportTokens(Rule.ForeignLoop, t0, last(t) as Token,
-        `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`);
+        `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`, undefined, pythonLoopFix(t, this.lineStart));
       this.pushBraceIfOpened(t);
       return true;
     }
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
+      const fix = foreignIfFix(t, this.lineStart, (tokens, first, end) => this.conditionArguments(tokens, first, end));
       this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`);
+        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
       if (isPunct(last(t), '{')) {
-        this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true });
+        this.blocks.push({
+          kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true, conversion: fix.conversion,
+        });
       }
       return true;
     }
     if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
+      const fix = foreignTryFix(t, this.lineStart);
       this.reportTokens(Rule.ForeignTry, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`);
-      this.pushBraceIfOpened(t);
+        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
+      this.pushBraceIfOpened(t, undefined, fix.conversion);
       return true;
     }
     const foreign = findForeignStatement(t0.text);
     if (!foreign || !this.shapeMatches(foreign, t)) return false;
-    this.report(Rule.ForeignKeyword, t0.start, t0.end, `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text);
-    this.pushBraceIfOpened(t);
+    const fix = this.foreignStatementFix(foreign, t);
+    this.report(Rule.ForeignKeyword, t0.start, t0.end, `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text, undefined, fix.hint);
+    this.pushBraceIfOpened(t, undefined, fix.conversion);
     if (foreign.shape === 'declaration' && t.length > 1) this.analyzeSegments(t.slice(1));
     return true;
+  }
+
+  /** The mechanical repair of a line opened by a foreign keyword, where there is one. */
+  private foreignStatementFix(foreign: ForeignStatement, t: readonly Token[]): { hint?: FixHint; conversion?: BraceConversion } {
+    switch (foreign.keyword) {
+      case 'let':
+      case 'var':
+      case 'const':
+        return { hint: declarationFix(t) };
+      case 'package':
+      case 'import':
+      case 'from':
+        return { hint: removeLineFix(this.src, t) };
+      case 'def':
+        return { hint: pythonDefFix(t, this.lineStart) };
+      case 'func':
+        return goFuncFix(this.src, t);
+      case 'for': {
+        const conversion = braceLoopConversion(t, this.lineStart);
+        return conversion ? { conversion, hint: conversion.hint() } : {};
+      }
+      default:
+        return {};
+    }
   }
 
   private shapeMatches(foreign: ForeignStatement, t: readonly Token[]): boolean {
@@ -461,7 +509,8 @@ export class Analyzer implements ExpressionHost {
   private returnStatement(t: Token[]): void {
     const t0 = t[0] as Token;
     if (!this.blocks.insideFunction) {
-      this.report(Rule.ReturnOutsideFunction, t0.start, t0.end, 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return');
+      this.report(Rule.ReturnOutsideFunction, t0.start, t0.end, 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return',
+        undefined, topLevelReturnFix(t, this.lineStart));
     }
     if (t.length > 1) checkExpression(t, 1, t.length, this);
   }
@@ -518,6 +567,13 @@ export class Analyzer implements ExpressionHost {
     }
     this.reportTokens(Rule.Arity, t0, closeToken,
       `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`);
+  }
+
+  /** The arguments of if() for a foreign condition written as tokens [first, end) (`if x > 5:`). */
+  private conditionArguments(t: readonly Token[], first: number, end: number): string | undefined {
+    const a = t[first] as Token;
+    const b = t[end - 1] as Token;
+    return this.ifExpressionFix(t, { first, last: end, start: a.start, end: b.end, text: this.src.slice(a.start, b.end) });
   }
 
   /** For `if(x > 5)` returns `x, 5, >`; for `if(a > 1 and b)` the expression form. */
@@ -597,17 +653,33 @@ export class Analyzer implements ExpressionHost {
     }
     if (isWord(t1, 'if')) {
       this.reportTokens(Rule.ElseIf, t0, lastToken,
-        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`);
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`,
+        undefined, this.elseIfFix(t));
       return;
     }
     if (isPunct(t1, '{') || isPunct(t1, ':')) {
       this.reportTokens(Rule.ForeignElse, t0, lastToken,
-        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`, undefined, foreignElseFix(t));
       this.blocks.else(this.site(t0));
       return;
     }
     if (t.length === 1) return this.bareWord(t0);
     this.unrecognized(t);
+  }
+
+  /** `else if(a, b, >)` (or `else if (x > 5)`) of an open if() without else(): nested into else(). */
+  private elseIfFix(t: Token[]): FixHint | undefined {
+    const top = this.blocks.top;
+    if (top?.kind !== 'if' || top.hasElse || top.braceBody || top.lineStart === undefined || !isPunct(t[2], '(')) return undefined;
+    if (matchBracket(t, 2) !== t.length - 1) return undefined;
+    const call = parseCall(this.src, t, 2, this.lineEnd);
+    const only = call.args[0];
+    const args = call.args.length === 3 ? this.src.slice((t[2] as Token).end, (t[t.length - 1] as Token).start).trim()
+      : call.args.length === 1 && only ? this.ifExpressionFix(t, only) : undefined;
+    if (args === undefined) return undefined;
+    const rewrite = new ElseIfRewrite(t, args, top.lineStart);
+    (top.elseIfs ??= []).push(rewrite);
+    return rewrite.hint();
   }
 
   private functionDefinition(t: Token[]): void {
@@ -659,13 +731,15 @@ export class Analyzer implements ExpressionHost {
       if (rest.length === 1) {
         this.blocks.push(block);
       } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
-        this.reportTokens(Rule.FunctionBodyInline, rest[1] as Token, last(rest) as Token, "put the function body on the lines after '{'");
+        this.reportTokens(Rule.FunctionBodyInline, rest[1] as Token, last(rest) as Token, "put the function body on the lines after '{'",
+          undefined, inlineBodyFix(this.src, t, close + 1, this.lineStart));
         if (!isPunct(last(rest), '}')) this.blocks.push(block);
       }
       return;
     }
     if (isPunct(r0, ':')) {
-      this.report(Rule.PythonColon, r0.start, r0.end, "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{');
+      this.report(Rule.PythonColon, r0.start, r0.end, "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{',
+        rest.length === 1 ? functionColonFix(t[close] as Token, r0, this.lineStart) : undefined);
       return;
     }
     this.reportTokens(Rule.TrailingText, r0, last(rest) as Token, `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`);
@@ -698,13 +772,15 @@ export class Analyzer implements ExpressionHost {
     const r0 = t[1];
     const lastToken = last(t) as Token;
     const top = this.blocks.top;
-    if (isWord(r0, 'else')) {
-      this.reportTokens(Rule.ForeignElse, t0, lastToken,
-        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`);
-      if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
-      return;
-    }
-    if (isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
+    if (isWord(r0, 'else') || isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
+      // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
+      top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
+      if (isWord(r0, 'else')) {
+        this.reportTokens(Rule.ForeignElse, t0, lastToken,
+          `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`, undefined, foreignElseFix(t));
+        if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
+        return;
+      }
       const word = r0 as Token;
       this.report(Rule.ForeignKeyword, word.start, word.end,
         `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`, word.text);
@@ -712,6 +788,7 @@ export class Analyzer implements ExpressionHost {
     }
     const closed = this.blocks.closeBrace(this.site(t0));
     const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
+    if (closed?.conversion && !trailingJunk) closed.conversion.closedByBrace(this.src, t0.start, lastToken.end);
     if (closed?.kind === 'function') {
       if (trailingJunk) this.reportTokens(Rule.TrailingText, t[1] as Token, lastToken, "unexpected text after '}'");
       return;
@@ -729,8 +806,11 @@ export class Analyzer implements ExpressionHost {
 
   private openingBrace(t: Token[]): void {
     const t0 = t[0] as Token;
-    this.report(Rule.BraceBody, t0.start, t0.end, "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{');
-    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: '{' });
+    const under = this.blocks.top;
+    const conversion = under && under.line === this.lineNo - 1 && t.length === 1 ? allmanBraceConversion(this.src, under, t0) : undefined;
+    this.report(Rule.BraceBody, t0.start, t0.end, "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{',
+      undefined, conversion?.hint());
+    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: '{', conversion });
   }
 
   /** Text after the closing `)` of a call: a brace body, a Python colon, or junk. */
@@ -740,15 +820,21 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     const name = (t[call.nameIndex] as Token).text;
     if (isPunct(r0, '{')) {
+      const conversion = block && !block.conversion ? braceBodyConversion(block, t, r0) : undefined;
       this.report(Rule.BraceBody, r0.start, r0.end,
-        `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`, '{');
-      if (block) block.braceBody = true;
-      else this.pushBraceIfOpened(t);
+        `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`, '{',
+        undefined, conversion?.hint());
+      if (block) {
+        block.braceBody = true;
+        block.conversion ??= conversion;
+      } else this.pushBraceIfOpened(t);
       return;
     }
     if (isPunct(r0, ':')) {
+      const close = t[call.closeIndex] as Token;
+      const hint = block && r0 === lastToken ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] } : undefined;
       this.report(Rule.PythonColon, r0.start, r0.end,
-        `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`, ':');
+        `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`, ':', undefined, hint);
       return;
     }
     this.reportTokens(Rule.TrailingText, r0, lastToken, `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`);
@@ -759,7 +845,10 @@ export class Analyzer implements ExpressionHost {
     if (!problem) return;
     const name = (t[call.nameIndex] as Token).text;
     if (problem.kind === 'unclosed') {
-      this.report(Rule.UnclosedCall, problem.token.start, this.lineEnd, `missing ')' — the call to '${name}' is not closed on this line`, '(');
+      const end = (last(t) as Token).end;
+      const closable = !t.some((x) => x.unterminated);
+      this.report(Rule.UnclosedCall, problem.token.start, this.lineEnd, `missing ')' — the call to '${name}' is not closed on this line`, '(',
+        undefined, closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined);
     } else {
       this.report(Rule.MismatchedBracket, problem.token.start, problem.token.end,
         `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`, problem.token.text);
@@ -780,7 +869,7 @@ export class Analyzer implements ExpressionHost {
       const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : nameToken;
       this.pending.push({
         name, argCount: call.args.length, line: this.lineNo, column: this.col(nameToken.start), endColumn: this.col(nameToken.end),
-        context, text: this.src.slice(nameToken.start, closeToken.end),
+        context, text: this.src.slice(nameToken.start, closeToken.end), shape: this.callShape(t, call, context),
       });
       return block;
     }
@@ -793,10 +882,25 @@ export class Analyzer implements ExpressionHost {
     return this.applyRole(spec.block, nameToken);
   }
 
+  /** A call that is the whole statement, as a fix that rewrites it needs it. */
+  private callShape(t: readonly Token[], call: ParsedCall, context: 'statement' | 'assignment'): CallShape | undefined {
+    if (call.problem || call.closeIndex !== t.length - 1) return undefined;
+    const first = t[0] as Token;
+    return {
+      start: first.start,
+      end: (t[call.closeIndex] as Token).end,
+      target: context === 'assignment' ? first.text : undefined,
+      args: call.args.map((a) => ({ text: a.text, name: isIdentifier(a.text) ? a.text : quotedIdentifier(t, a) })),
+    };
+  }
+
   private structuralRole(name: string): BlockRole | undefined {
     const hallucination = findHallucination(name);
     if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
-    return findCommandIgnoringCase(name)?.block;
+    const sameLetters = findCommandIgnoringCase(name);
+    if (sameLetters) return sameLetters.block;
+    const otherCase = findHallucinationIgnoringCase(name)?.structuralAs;
+    return otherCase ? findCommand(otherCase)?.block : undefined;
   }
 
   private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
@@ -834,7 +938,12 @@ export class Analyzer implements ExpressionHost {
     const nameToken = t[call.nameIndex] as Token;
     const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
     const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
-    this.reportTokens(Rule.Arity, nameToken, closeToken, `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`);
+    const single = spec.params.length === 1 && spec.params[0]?.kind === 'name' && !spec.altParams;
+    const shape = this.callShape(t, call, context);
+    let hint: FixHint | undefined;
+    if (shape && single && context === 'statement') hint = oneCallPerName(spec.name, nameToken, closeToken, call.args.map((a) => a.text), this.lineStart);
+    else if (shape) hint = completedCallFix(spec, shape);
+    this.reportTokens(Rule.Arity, nameToken, closeToken, `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`, undefined, hint);
     return undefined;
   }
 
@@ -852,15 +961,24 @@ export class Analyzer implements ExpressionHost {
       const isGlobal = single?.kind === TokenKind.Global;
       if (param.kind === 'target') {
         if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
-        const order = spec.name === 'addVar' && index === 0 ? ' — addVar takes the target first: addVar(target, value)' : '';
-        this.report(Rule.InvalidTarget, arg.start, arg.end, `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text);
+        const swapped = spec.name === 'addVar' && index === 0;
+        const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
+        const value = call.args[1];
+        const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
+        this.report(Rule.InvalidTarget, arg.start, arg.end, `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
         return;
       }
       if (param.kind === 'number') {
         const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
         if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
+        const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
+        // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
+        const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+        const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
+          : [param.name.toLowerCase(), 'value'];
         this.report(Rule.InvalidNumber, arg.start, arg.end,
-          `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text);
+          `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
+          undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
       }
     });
   }
@@ -876,9 +994,11 @@ export class Analyzer implements ExpressionHost {
       if (!head || head.kind !== TokenKind.Ident || !isPunct(t[arg.first + 1], '(')) continue;
       if (matchBracket(t, arg.first + 1) !== arg.last - 1) continue;
       const name = head.text;
-      if (findCommand(name)) {
+      const spec = findCommand(name);
+      if (spec) {
         this.report(Rule.NestedCommand, arg.start, arg.end,
-          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`, name);
+          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`, name,
+          undefined, this.nestedCommandFix(t, arg, spec));
       } else if (EXPRESSION_BUILTINS.has(name)) {
         this.literalCallWarning(arg.start, arg.end, arg.text);
       } else {
@@ -890,7 +1010,26 @@ export class Analyzer implements ExpressionHost {
 
   private literalCallWarning(start: number, end: number, text: string): void {
     this.report(Rule.LiteralCall, start, end,
-      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`, text);
+      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`, text,
+      undefined, hoistFix(this.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`));
+  }
+
+  /** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */
+  private nestedCommandFix(t: readonly Token[], arg: CallArg, spec: CommandSpec): FixHint | undefined {
+    if (spec.block) return undefined;
+    const inner = parseCall(this.src, t, arg.first + 1, this.lineEnd);
+    const params = spec.params;
+    const target = params[params.length - 1];
+    if (inner.problem || target?.kind !== 'target' || params.some((p) => p.kind === 'target' && p !== target)) return undefined;
+    const args = inner.args.map((a) => a.text);
+    const call = (name: string) => `${spec.name}(${[...args, name].join(', ')})`;
+    if (args.length === params.length) {
+      const given = args.pop() as string;
+      if (!isIdentifier(given)) return undefined;
+      return hoistFix(this.lineStart, arg, [], call, given);
+    }
+    if (args.length !== params.length - 1) return undefined;
+    return hoistFix(this.lineStart, arg, ['value'], call);
   }
 
   private defer(nameToken: Token, argCount: number, context: CallContext, text: string): void {
@@ -934,7 +1073,8 @@ export class Analyzer implements ExpressionHost {
       const message = suggestion.name
         ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
-      this.rep.at(kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name);
+      const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
+      this.rep.at(kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name, hint);
     }
   }
 }

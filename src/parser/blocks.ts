@@ -5,6 +5,9 @@
  * so that one pass reports every failing line (ruling 4).
  */
 import { Rule, type RuleDefinition } from './catalogue/rules';
+import type { FixHint } from './fixes/candidates';
+import type { BraceConversion } from './fixes/braces';
+import type { ElseIfRewrite } from './fixes/builders';
 import type { Reporter } from './reporter';
 
 export type BlockKind = 'if' | 'loop' | 'try' | 'async' | 'function' | 'brace';
@@ -24,6 +27,24 @@ export interface Block {
   name?: string;
   /** A function header whose `{` has not been seen yet. */
   awaitingBrace?: boolean;
+  /** Offset where the opener's line starts (set by BlockStack.push). */
+  lineStart?: number;
+  /** A foreign brace block being rewritten into AVAP: its `}` (and `} else {`) are recorded here. */
+  conversion?: BraceConversion;
+  /** `else if(…)` lines of this if(), rewritten as nested blocks: each needs one more end() where this block ends. */
+  elseIfs?: ElseIfRewrite[];
+}
+
+/**
+ * What the stack needs from the analysis for fixes: where the current line
+ * starts, and the candidate closer of a block that was never closed (`limit`:
+ * the offset of the line whose closer skipped it, or the end of the text).
+ */
+export interface BlockFixes {
+  lineStart(): number;
+  closer(block: Block, limit: number): FixHint | undefined;
+  /** The block was closed by its AVAP closer (end() or endLoop()) on the current line. */
+  closedByCloser(block: Block): void;
 }
 
 /** Where a finding goes: the current line's token range. */
@@ -63,7 +84,7 @@ function labelOf(block: Block): string {
 export class BlockStack {
   private readonly blocks: Block[] = [];
 
-  constructor(private readonly rep: Reporter) {}
+  constructor(private readonly rep: Reporter, private readonly fixes?: BlockFixes) {}
 
   get top(): Block | undefined {
     return this.blocks[this.blocks.length - 1];
@@ -79,6 +100,7 @@ export class BlockStack {
   }
 
   push(block: Block): void {
+    block.lineStart ??= this.fixes?.lineStart();
     this.blocks.push(block);
   }
 
@@ -106,8 +128,13 @@ export class BlockStack {
       const b = this.blocks.pop() as Block;
       if (b.kind === 'brace') continue;
       this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn,
-        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token);
+        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token, undefined,
+        this.fixes?.closer(b, this.fixes.lineStart()));
     }
+  }
+
+  private closedByCloser(block: Block | undefined): void {
+    if (block) this.fixes?.closedByCloser(block);
   }
 
   private error(rule: RuleDefinition, at: Site, message: string, suggestion?: string): void {
@@ -149,16 +176,16 @@ export class BlockStack {
       case 'if':
       case 'async':
       case 'brace':
-        this.blocks.pop();
+        this.closedByCloser(this.blocks.pop());
         return;
       case 'try':
         if (!top.hasHandler) this.error(Rule.TryWithoutException, at, `try() opened on line ${top.line} is closed without an exception() handler`);
-        this.blocks.pop();
+        this.closedByCloser(this.blocks.pop());
         return;
       case 'loop':
         this.rep.at(Rule.LoopClosedByEnd, at.line, at.column, at.endColumn,
           `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`, at.token, 'endLoop');
-        this.blocks.pop();
+        this.closedByCloser(this.blocks.pop());
         return;
       case 'function':
         this.error(Rule.EndClosesFunction, at, `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`);
@@ -169,7 +196,7 @@ export class BlockStack {
   endLoop(at: Site): void {
     const top = this.top;
     if (top?.kind === 'loop') {
-      this.blocks.pop();
+      this.closedByCloser(this.blocks.pop());
       return;
     }
     const i = this.find('loop');
@@ -202,7 +229,8 @@ export class BlockStack {
       let hint = `add ${CLOSER[b.kind]}`;
       if (b.kind === 'try' && !b.hasHandler) hint = 'add exception(err) … end()';
       if (b.kind === 'function' && b.awaitingBrace) continue; // reported as a missing '{'
-      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn, `${labelOf(b)} opened here is never closed — ${hint}`, b.token);
+      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn, `${labelOf(b)} opened here is never closed — ${hint}`, b.token, undefined,
+        this.fixes?.closer(b, Number.MAX_SAFE_INTEGER));
     }
     this.blocks.length = 0;
   }

@@ -18,11 +18,13 @@ import {
 } from './catalogue';
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
+import type { FixHint } from './fixes/candidates';
+import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/builders';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string): void;
+  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string, hint?: FixHint): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -65,7 +67,12 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
         const owner = tokens[i - 2];
         const dotted = owner && owner.kind === TokenKind.Ident ? `${owner.text}.${t.text}` : `.${t.text}`;
         if (!findForeignCall(dotted)) {
-          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`);
+          const plainOwner = owner?.kind === TokenKind.Ident && !isPunct(tokens[i - 3], '.') ? owner : undefined;
+          let hint: FixHint | undefined;
+          if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
+          else if (plainOwner && t.text === 'push' && i - 2 === from) hint = pushFix(tokens, i, to);
+          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`,
+            undefined, hint);
           reported.add(t.start);
         }
       }
@@ -93,7 +100,8 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text);
+      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text,
+        undefined, t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined);
       reported.add(t.start);
     }
   }
@@ -140,7 +148,7 @@ class ExpressionParser {
     this.expression();
     if (!this.failed && this.pos < this.to) {
       const t = this.tokens[this.pos] as Token;
-      this.fail(t, `unexpected '${t.text}' in expression`);
+      this.fail(t, `unexpected '${t.text}' in expression`, Rule.InvalidExpression, formatStringFix(this.tokens[this.pos - 1], t));
     }
     return !this.failed;
   }
@@ -150,7 +158,7 @@ class ExpressionParser {
     return i < this.to ? this.tokens[i] : undefined;
   }
 
-  private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression): void {
+  private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression, hint?: FixHint): void {
     if (this.failed) return;
     this.failed = true;
     if (this.alreadyReported.has(t.start)) return;
@@ -158,7 +166,7 @@ class ExpressionParser {
       this.host.report(Rule.StrayCharacter, t.start, t.end, `stray character '${t.text}'`, t.text);
       return;
     }
-    this.host.report(rule, t.start, t.end, message, t.text);
+    this.host.report(rule, t.start, t.end, message, t.text, undefined, hint);
   }
 
   private failAtEnd(message: string): void {

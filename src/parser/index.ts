@@ -6,7 +6,8 @@ import { Analyzer } from './analyzer';
 import { guardInput } from './guard';
 import { Rule } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type ValidationResult } from './types';
+import { proveFixes } from './fixes/prove';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FIX_PROOFS, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type TraceEntry, type ValidationResult } from './types';
 import { PARSER_VERSION } from './version';
 
 export * from './types';
@@ -15,11 +16,26 @@ export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export * as catalogue from './catalogue';
 export {
+  applyTextEdits, compatibleFixes, repairWithFixes,
+  type RepairOptions, type RepairOutcome, type RepairStop, type RepairValidator,
+} from './fixes/repair';
+export {
   isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
   type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,
 } from './catalogue/rules';
 
-/** Validates AVAP source text (or UTF-8 bytes). Always returns a result. */
+/** Every finding of a fixed program, for a proof; undefined when there were too many to compare. */
+function reparse(text: string, limit: number): readonly TraceEntry[] | undefined {
+  const reporter = new Reporter(limit);
+  new Analyzer(text, reporter).run();
+  return reporter.saturated ? undefined : reporter.entries;
+}
+
+/**
+ * Validates AVAP source text (or UTF-8 bytes). Always returns a result. Entries
+ * with a mechanical repair carry it as `fix` once the parser has proven it on
+ * the re-parsed program (fixes/prove.ts).
+ */
 export function validateAvap(source: string | Uint8Array, options: ParseOptions = {}): ValidationResult {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const cap = Math.max(1, options.maxTraceEntries ?? DEFAULT_MAX_TRACE_ENTRIES);
@@ -28,9 +44,21 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     if (!guarded.ok) {
       return { valid: false, trace: [guarded.entry], truncated: false, parserVersion: PARSER_VERSION };
     }
-    const reporter = new Reporter(Math.max(cap * 4, 1000));
+    const limit = Math.max(cap * 4, 1000);
+    const reporter = new Reporter(limit);
     new Analyzer(guarded.text, reporter).run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
+    // Valid code (warnings or not) proves nothing: the proofs stay off the valid path.
+    if (reporter.errorCount > 0 && !reporter.saturated) {
+      proveFixes({
+        text: guarded.text,
+        all: reporter.entries,
+        trace,
+        hints: reporter.hints,
+        maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
+        reparse: (text) => reparse(text, limit),
+      });
+    }
     return { valid: reporter.errorCount === 0, trace, truncated, parserVersion: PARSER_VERSION };
   } catch (err) {
     // Defence in depth: the analysis is written not to throw (property tests check

@@ -1,4 +1,5 @@
 import type { RuleDefinition } from './catalogue/rules';
+import type { FixHint } from './fixes/candidates';
 import type { TraceEntry } from './types';
 
 /**
@@ -38,6 +39,8 @@ export function traceEntry(
  */
 export class Reporter {
   readonly entries: TraceEntry[] = [];
+  /** Candidate fixes of kept entries, to be proven once the analysis is done (fixes/prove.ts). */
+  readonly hints = new Map<TraceEntry, FixHint>();
   /** Errors seen, including those beyond the limit: validity never depends on the cap. */
   errorCount = 0;
   private overflowed = false;
@@ -48,18 +51,19 @@ export class Reporter {
     return this.overflowed;
   }
 
-  add(entry: TraceEntry): void {
+  add(entry: TraceEntry, hint?: FixHint): void {
     if (entry.severity === 'error') this.errorCount++;
     if (this.entries.length >= this.hardLimit) {
       this.overflowed = true;
       return;
     }
     this.entries.push(entry);
+    if (hint) this.hints.set(entry, hint);
   }
 
-  /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry). */
-  at(rule: RuleDefinition, line: number, column: number, endColumn: number, message: string, token: string, suggestion?: string): void {
-    this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion));
+  /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry), with a candidate fix when there is one. */
+  at(rule: RuleDefinition, line: number, column: number, endColumn: number, message: string, token: string, suggestion?: string, hint?: FixHint): void {
+    this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion), hint);
   }
 }
 

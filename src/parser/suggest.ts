@@ -3,7 +3,7 @@
  * table of names models invent, with their real equivalent), then a case-only
  * mismatch, then the closest catalogue name or user function by edit distance.
  */
-import { COMMANDS, findCommandIgnoringCase, findHallucination } from './catalogue';
+import { COMMANDS, findCommandIgnoringCase, findHallucination, findHallucinationIgnoringCase, type Hallucination } from './catalogue';
 
 export interface NameSuggestion {
   /** Replacement name, or undefined when there is no equivalent. */
@@ -71,20 +71,24 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   return best;
 }
 
+function fromHallucination(known: Hallucination): NameSuggestion {
+  const suggestion: NameSuggestion = {};
+  if (known.equivalent) suggestion.name = known.equivalent;
+  if (known.note) suggestion.note = known.note;
+  if (known.structuralAs) suggestion.structuralAs = known.structuralAs;
+  return suggestion;
+}
+
 /** Suggestion for an unknown command or function name. */
 export function suggestName(name: string, userFunctions: Iterable<string> = []): NameSuggestion {
   const known = findHallucination(name);
-  if (known) {
-    const suggestion: NameSuggestion = {};
-    if (known.equivalent) suggestion.name = known.equivalent;
-    if (known.note) suggestion.note = known.note;
-    if (known.structuralAs) suggestion.structuralAs = known.structuralAs;
-    return suggestion;
-  }
+  if (known) return fromHallucination(known);
   const sameLetters = findCommandIgnoringCase(name);
   if (sameLetters) {
     return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name };
   }
+  const knownOtherCase = findHallucinationIgnoringCase(name);
+  if (knownOtherCase) return fromHallucination(knownOtherCase);
   const pool = [...COMMANDS.map((c) => c.name), ...userFunctions];
   const closest = closestName(name, pool);
   return closest ? { name: closest } : {};

@@ -42,6 +42,33 @@ export interface TraceEntry {
   suggestion?: string;
   /** The offending source text (or a short rendering of it). */
   token: string;
+  /**
+   * A repair the parser has PROVEN: applying its edits to the program makes
+   * this finding disappear and adds no finding anywhere (the parser re-parsed
+   * the fixed program before offering it). Absent when no mechanical repair
+   * exists, or when the candidate failed its proof.
+   */
+  fix?: TraceFix;
+}
+
+/**
+ * One text edit, in the same coordinates as a trace entry: 1-based lines and
+ * columns, UTF-16 code units, end exclusive. An empty range inserts `newText`;
+ * an empty `newText` deletes the range. `endLine` may be past `line` (an edit
+ * that spans a line break).
+ */
+export interface TextEdit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  newText: string;
+}
+
+/** A proven repair: a short title for menus and prompts, and non-overlapping edits in source order. */
+export interface TraceFix {
+  title: string;
+  edits: TextEdit[];
 }
 
 export interface ValidationResult {
@@ -60,9 +87,23 @@ export interface ParseOptions {
   maxTraceEntries?: number;
   /** Only used in messages. */
   filename?: string;
+  /**
+   * Most candidate fixes the parser proves per call (each proof re-parses the
+   * fixed program once); entries beyond it carry no `fix`. Also bounded by
+   * PROOF_BYTE_BUDGET. Only invalid programs are proven: valid code (with or
+   * without warnings) costs nothing more. Default DEFAULT_MAX_FIX_PROOFS; 0
+   * offers no fixes.
+   */
+  maxFixProofs?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_TRACE_ENTRIES = 200;
+export const DEFAULT_MAX_FIX_PROOFS = 32;
+/**
+ * Characters of source re-parsed by fix proofs in one call, at most: a large
+ * program gets fewer proofs, so proving stays a bounded multiple of parsing.
+ */
+export const PROOF_BYTE_BUDGET = 1024 * 1024;
 /** Deepest expression nesting the checker follows before reporting an error. */
 export const MAX_EXPRESSION_DEPTH = 100;

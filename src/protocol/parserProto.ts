@@ -9,7 +9,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  isRuleCode, TRACE_CATEGORIES, UNSPECIFIED_RULE, type RuleCode, type Severity, type TraceCategory, type TraceEntry, type ValidationResult,
+  isRuleCode, TRACE_CATEGORIES, UNSPECIFIED_RULE,
+  type RuleCode, type Severity, type TextEdit, type TraceCategory, type TraceEntry, type TraceFix, type ValidationResult,
 } from '../parser';
 
 export const PARSER_SERVICE_NAME = 'avap.parser.v1.AvapParser';
@@ -25,6 +26,21 @@ export interface WireTraceEntry {
   severity: string;
   /** The rule's code; "" from a service older than the field. */
   code: string;
+  /** The proven fix; null (decoded) or absent when there is none, and from a service older than the field. */
+  fix?: WireFix | null;
+}
+
+export interface WireTextEdit {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  new_text: string;
+}
+
+export interface WireFix {
+  title: string;
+  edits: WireTextEdit[];
 }
 
 export interface WireValidateRequest {
@@ -90,8 +106,15 @@ export function loadParserPackage(): ParserPackage {
   return cached;
 }
 
-export function toWireEntry(entry: TraceEntry): WireTraceEntry {
+function toWireFix(fix: TraceFix): WireFix {
   return {
+    title: fix.title,
+    edits: fix.edits.map((e) => ({ line: e.line, column: e.column, end_line: e.endLine, end_column: e.endColumn, new_text: e.newText })),
+  };
+}
+
+export function toWireEntry(entry: TraceEntry): WireTraceEntry {
+  const wire: WireTraceEntry = {
     line: entry.line,
     column: entry.column,
     end_column: entry.endColumn,
@@ -102,6 +125,8 @@ export function toWireEntry(entry: TraceEntry): WireTraceEntry {
     severity: entry.severity,
     code: entry.code,
   };
+  if (entry.fix) wire.fix = toWireFix(entry.fix);
+  return wire;
 }
 
 export function toWireResponse(result: ValidationResult): WireValidateResponse {
@@ -130,6 +155,24 @@ function asRuleCode(value: string | undefined, category: TraceCategory): RuleCod
   return value !== undefined && isRuleCode(value) ? value : UNSPECIFIED_RULE[category].code;
 }
 
+/**
+ * A decoded fix, or undefined when there is none (an unset message decodes as
+ * null) or it is unusable: no edits, or an edit whose positions are not 1-based
+ * with the end after the start. A fix is applied to the user's text, so a
+ * malformed one is dropped rather than half trusted.
+ */
+function fromWireFix(wire: WireFix | null | undefined): TraceFix | undefined {
+  if (!wire || !Array.isArray(wire.edits) || wire.edits.length === 0) return undefined;
+  const edits: TextEdit[] = [];
+  for (const e of wire.edits) {
+    const edit = { line: e.line, column: e.column, endLine: e.end_line, endColumn: e.end_column, newText: e.new_text ?? '' };
+    const ordered = edit.line >= 1 && edit.column >= 1 && (edit.endLine > edit.line || (edit.endLine === edit.line && edit.endColumn >= edit.column));
+    if (!ordered) return undefined;
+    edits.push(edit);
+  }
+  return { title: wire.title ?? '', edits };
+}
+
 export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
   const category = asCategory(wire.category);
   const entry: TraceEntry = {
@@ -143,6 +186,8 @@ export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
     token: wire.token,
   };
   if (wire.suggestion) entry.suggestion = wire.suggestion;
+  const fix = fromWireFix(wire.fix);
+  if (fix) entry.fix = fix;
   return entry;
 }
 

@@ -1,9 +1,11 @@
 /**
  * The JSON shape of one validated file, shared by `cli validate --json` and the
  * REST `POST /v1/validate`: {file, valid, trace[], parserVersion, truncated};
- * each trace entry carries its rule `code` next to its category.
+ * each trace entry carries its rule `code` next to its category, and its
+ * proven `fix` (or null). Keys in a fixed order, so the output is byte-for-byte
+ * the same whichever way the trace came (in-process or decoded from the wire).
  */
-import type { TraceEntry, ValidationResult } from '../parser/types';
+import type { TraceEntry, TraceFix, ValidationResult } from '../parser/types';
 
 export interface TraceEntryJson {
   line: number;
@@ -17,6 +19,8 @@ export interface TraceEntryJson {
   /** Replacement text for [column, endColumn); "" when there is none. */
   suggestion: string;
   token: string;
+  /** The proven repair: {title, edits: [{line, column, endLine, endColumn, newText}]}; null when there is none. */
+  fix: TraceFix | null;
 }
 
 export interface ValidationJson {
@@ -38,6 +42,9 @@ export function entryToJson(entry: TraceEntry): TraceEntryJson {
     message: entry.message,
     suggestion: entry.suggestion ?? '',
     token: entry.token,
+    fix: entry.fix
+      ? { title: entry.fix.title, edits: entry.fix.edits.map((e) => ({ line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, newText: e.newText })) }
+      : null,
   };
 }
 

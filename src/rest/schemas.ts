@@ -90,11 +90,22 @@ export const InvalidRequestSchema = z.object({
 
 export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
 
+export const TextEditJsonSchema = z.object({
+  line: z.number().int(), column: z.number().int(), endLine: z.number().int(), endColumn: z.number().int(),
+  newText: z.string(),
+}).describe('Replace [line:column, endLine:endColumn) with newText: 1-based, UTF-16 columns, end exclusive.');
+
+export const TraceFixJsonSchema = z.object({
+  title: z.string(),
+  edits: z.array(TextEditJsonSchema),
+}).describe('A repair the parser proved on this program: applying the edits removes the entry and adds no other.');
+
 export const TraceEntryJsonSchema = z.object({
   line: z.number().int(), column: z.number().int(), endColumn: z.number().int(),
   severity: z.string(), category: z.string(),
   code: z.string().describe('Stable code of the parser rule that reported the entry, e.g. unknown-command.'),
   message: z.string(), suggestion: z.string(), token: z.string(),
+  fix: TraceFixJsonSchema.nullable(),
 });
 
 export const ValidationJsonSchema = z.object({

@@ -57,6 +57,28 @@ describe('diagnostics from the real parser service', () => {
     await waitFor('diagnostics to clear after the fix', () => (parserDiagnostics(editor.document.uri).length === 0 ? true : undefined));
   });
 
+  it('applies the parser\'s proven fix as a quick fix: a rewrite with other arguments, and a closer on a new line', async () => {
+    const editor = await openUntitledAvap('addParam(password, password)\nhashed = getSHA256(password)\nif(hashed, "x", !=)\n  addResult(hashed)\n');
+    await avapApi();
+    // The fix of the current version's verdict (a stale verdict offers none): asked again until it is there.
+    const fixFor = (code: string, title: (t: string) => boolean) => waitFor(`the fix of ${code}`, async () => {
+      const diagnostic = parserDiagnostics(editor.document.uri).find((d) => (d.code as { value: string }).value === code);
+      if (!diagnostic) return undefined;
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, diagnostic.range);
+      return actions.find((a) => title(a.title));
+    });
+    const rewrite = await fixFor('unknown-command', (t) => t === "Rewrite as 'encodeSHA256(password, hashed)'");
+    assert.ok(rewrite.edit && rewrite.isPreferred, 'the proven rewrite is offered');
+    assert.ok(await vscode.workspace.applyEdit(rewrite.edit));
+    assert.equal(editor.document.lineAt(1).text, 'encodeSHA256(password, hashed)');
+
+    const close = await fixFor('unclosed-block', (t) => t.startsWith("Close if() with 'end()'"));
+    assert.ok(close.edit, 'the closer is offered');
+    assert.ok(await vscode.workspace.applyEdit(close.edit));
+    assert.equal(editor.document.getText(), 'addParam(password, password)\nencodeSHA256(password, hashed)\nif(hashed, "x", !=)\n  addResult(hashed)\nend()\n');
+    await waitFor('diagnostics to clear after the fixes', () => (parserDiagnostics(editor.document.uri).length === 0 ? true : undefined));
+  });
+
   it('follows typing: results keyed to the version, never an older verdict over a newer one', async () => {
     const editor = await openUntitledAvap('addVar(a, 1)\naddResult(a)\n');
     const api = await avapApi();

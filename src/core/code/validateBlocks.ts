@@ -24,8 +24,13 @@ export interface AnswerValidation {
   calls: number;
 }
 
+/** Entries (and their fixes' edits) moved down by `offset` lines. */
 function shift(trace: readonly TraceEntry[], offset: number): TraceEntry[] {
-  return trace.map((e) => ({ ...e, line: e.line + offset }));
+  return trace.map((e) => {
+    const moved: TraceEntry = { ...e, line: e.line + offset };
+    if (e.fix) moved.fix = { ...e.fix, edits: e.fix.edits.map((x) => ({ ...x, line: x.line + offset, endLine: x.endLine + offset })) };
+    return moved;
+  });
 }
 
 export async function validateAnswer(

@@ -18,7 +18,7 @@
  * | E008 | MALFORMED_MODEL_JSON | classification | the classifier's answer did not match its JSON schema           |
  * | E009 | NO_CODE              | response       | a code-generation answer contained no code to validate          |
  */
-import type { RuleCode, Severity } from '../../parser';
+import type { RuleCode, Severity, TraceFix } from '../../parser';
 
 export const ERROR_CODES = {
   E001: 'UNKNOWN_COMMAND',
@@ -49,6 +49,8 @@ export interface ValidationError {
   line?: number;
   /** The human message (the parser's trace message, or ours). */
   message: string;
+  /** The repair the parser proved for this finding, when it has one (lines relative to the validated text). */
+  fix?: TraceFix;
 }
 
 export interface ContractResult {

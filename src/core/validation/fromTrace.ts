@@ -130,7 +130,7 @@ function expectedOf(entry: TraceEntry, code: ParserErrorCode): string {
 
 export function errorFromTrace(entry: TraceEntry, lineOffset = 0): ValidationError {
   const code = errorCodeOf(entry.code);
-  return {
+  const error: ValidationError = {
     code,
     rule: entry.code,
     field: FIELD[code],
@@ -140,6 +140,8 @@ export function errorFromTrace(entry: TraceEntry, lineOffset = 0): ValidationErr
     line: entry.line + lineOffset,
     message: entry.message,
   };
+  if (entry.fix) error.fix = entry.fix;
+  return error;
 }
 
 export function contractFromTrace(trace: readonly TraceEntry[], lineOffset = 0): ContractResult {

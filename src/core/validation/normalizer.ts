@@ -5,7 +5,10 @@
  */
 import type { ValidationError } from './contract';
 
-/** One instruction per blocking error, deduplicated, in line order. Warnings are left out. */
+/**
+ * One instruction per blocking error, deduplicated, in line order; an error
+ * the parser has a proven fix for gets that fix. Warnings are left out.
+ */
 export function repairInstructions(errors: readonly ValidationError[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -25,6 +28,8 @@ function quoted(value: string): string {
 
 export function instruction(error: ValidationError): string {
   const at = error.line !== undefined ? `Line ${error.line}: ` : '';
+  // The parser checked this repair on the program itself: say exactly that, whatever the E-code.
+  if (error.fix) return `${at}${error.fix.title.charAt(0).toLowerCase()}${error.fix.title.slice(1)} — the parser checked this fix.`;
   switch (error.code) {
     case 'E001':
       return /^[A-Za-z_]\w*$/.test(error.expected)

@@ -1,8 +1,9 @@
 /**
- * Quick fixes on parser diagnostics: apply the parser's suggestion (no model
- * call) where the diagnostic's rule offers one, and "Regenerate with Trace"
- * (which recomputes its context when run). A diagnostic is matched to its
- * trace entry by rule code and range, never by its message.
+ * Quick fixes on parser diagnostics: apply the parser's proven fix (its text
+ * edits, no model call) — or, from a service that sends no fixes, the
+ * suggestion where the diagnostic's rule offers one — and "Regenerate with
+ * Trace" (which recomputes its context when run). A diagnostic is matched to
+ * its trace entry by rule code and range, never by its message.
  */
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
@@ -32,13 +33,22 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
       const spec = specs.find((s) => s.code === code
         && s.line === diagnostic.range.start.line && s.start === diagnostic.range.start.character
         && s.end === diagnostic.range.end.character);
-      const fix = spec && replacementFix(spec, document.getText(diagnostic.range));
-      if (!fix) continue;
-      const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+      if (!spec) continue;
+      const edit = new vscode.WorkspaceEdit();
+      let title: string;
+      if (spec.fix) {
+        title = spec.fix.title;
+        for (const e of spec.fix.edits) edit.replace(document.uri, new vscode.Range(e.line, e.character, e.endLine, e.endCharacter), e.newText);
+      } else {
+        const fix = replacementFix(spec, document.getText(diagnostic.range));
+        if (!fix) continue;
+        title = fix.title;
+        edit.replace(document.uri, diagnostic.range, fix.replacement);
+      }
+      const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
       action.diagnostics = [diagnostic];
       action.isPreferred = true;
-      action.edit = new vscode.WorkspaceEdit();
-      action.edit.replace(document.uri, diagnostic.range, fix.replacement);
+      action.edit = edit;
       actions.push(action);
     }
     const regenerate = new vscode.CodeAction('Regenerate with Trace (ask the model to fix this document)', vscode.CodeActionKind.QuickFix);

@@ -3,7 +3,7 @@
  * positions, clamped to the document). Pure: the adapter turns them into
  * vscode.Diagnostic objects.
  */
-import { ruleOf, type RuleCode, type Severity, type TraceEntry } from '../../parser';
+import { ruleOf, type RuleCode, type Severity, type TraceEntry, type TraceFix } from '../../parser';
 
 export const DIAGNOSTIC_SOURCE = 'avap-parser';
 
@@ -20,6 +20,37 @@ export interface DiagnosticSpec {
   message: string;
   suggestion?: string;
   token: string;
+  /** The entry's proven fix, in 0-based document positions; absent when it has none (or it does not fit the document). */
+  fix?: DocumentFix;
+}
+
+/** An edit in 0-based document positions (UTF-16 characters, end exclusive). */
+export interface DocumentEdit {
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+  newText: string;
+}
+
+export interface DocumentFix {
+  title: string;
+  edits: DocumentEdit[];
+}
+
+/**
+ * A trace fix in document positions, or undefined when an edit falls outside
+ * the document as it is (`lineLengths`): a fix is applied to the user's text,
+ * so it is never clamped into some other place.
+ */
+export function documentFix(fix: TraceFix, lineLengths: readonly number[]): DocumentFix | undefined {
+  const edits: DocumentEdit[] = [];
+  for (const e of fix.edits) {
+    const fits = (line: number, column: number) => line >= 1 && line <= lineLengths.length && column >= 1 && column <= (lineLengths[line - 1] ?? 0) + 1;
+    if (!fits(e.line, e.column) || !fits(e.endLine, e.endColumn)) return undefined;
+    edits.push({ line: e.line - 1, character: e.column - 1, endLine: e.endLine - 1, endCharacter: e.endColumn - 1, newText: e.newText });
+  }
+  return edits.length > 0 ? { title: fix.title, edits } : undefined;
 }
 
 /**
@@ -57,6 +88,8 @@ export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths
       token: entry.token,
     };
     if (entry.suggestion !== undefined) spec.suggestion = entry.suggestion;
+    const fix = entry.fix && documentFix(entry.fix, lineLengths);
+    if (fix) spec.fix = fix;
     return spec;
   });
 }

@@ -38,6 +38,11 @@ export interface CommandSpec {
   readonly example: string;
   /** Its result is only reachable as `x = cmd(...)`; a bare call discards it. */
   readonly resultOnlyByAssignment?: boolean;
+  /**
+   * The parameter whose value names the target when a call leaves the target
+   * out (`addParam("page")` reads into `page`): what a fix completes it with.
+   */
+  readonly targetFrom?: string;
 }
 
 export interface Hallucination {
@@ -46,6 +51,14 @@ export interface Hallucination {
   readonly note?: string;
   /** The block role the name stands for, so structure recovery can go on. */
   readonly structuralAs?: string;
+  /**
+   * For a fix that rewrites the call (fixes/commands.ts): the parameters of the
+   * equivalent that the invented call's arguments stand for, in order
+   * (`httpGet(url)` → RequestGet's `url`). Absent: the equivalent's own order.
+   */
+  readonly args?: readonly string[];
+  /** The argument whose name becomes the target when the call has none (`readParam("name")` → `addParam("name", name)`). */
+  readonly targetFrom?: string;
   readonly source: string;
 }
 
@@ -107,6 +120,7 @@ export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations
 const byName = new Map(COMMANDS.map((c) => [c.name, c]));
 const byLowerName = new Map(COMMANDS.map((c) => [c.name.toLowerCase(), c]));
 const hallucinationByName = new Map(HALLUCINATIONS.map((h) => [h.name, h]));
+const hallucinationByLowerName = new Map(HALLUCINATIONS.map((h) => [h.name.toLowerCase(), h]));
 const foreignStatementByKeyword = new Map(catalogue.foreignStatements.map((f) => [f.keyword, f]));
 const foreignCallByCallee = new Map(catalogue.foreignCalls.map((f) => [f.callee, f]));
 const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.method, f]));
@@ -124,6 +138,11 @@ export function findCommandIgnoringCase(name: string): CommandSpec | undefined {
 
 export function findHallucination(name: string): Hallucination | undefined {
   return hallucinationByName.get(name);
+}
+
+/** A known invented name in any letter case (`endif`, `ReadParam`); the exact spelling first. */
+export function findHallucinationIgnoringCase(name: string): Hallucination | undefined {
+  return hallucinationByName.get(name) ?? hallucinationByLowerName.get(name.toLowerCase());
 }
 
 export function findForeignStatement(keyword: string): ForeignStatement | undefined {

@@ -59,8 +59,13 @@ describe('cli validate', function () {
     assert.equal(objects.length, 2);
     assert.deepEqual(Object.keys(objects[1] ?? {}), ['file', 'valid', 'trace', 'parserVersion', 'truncated']);
     const trace = (objects[1]?.trace ?? []) as Record<string, unknown>[];
-    assert.deepEqual(Object.keys(trace[0] ?? {}), ['line', 'column', 'endColumn', 'severity', 'category', 'code', 'message', 'suggestion', 'token']);
+    assert.deepEqual(Object.keys(trace[0] ?? {}), ['line', 'column', 'endColumn', 'severity', 'category', 'code', 'message', 'suggestion', 'token', 'fix']);
     assert.equal(trace[0]?.suggestion, 'encodeSHA256');
+    assert.deepEqual(trace[0]?.fix, {
+      title: "Replace 'getSHA256' with 'encodeSHA256'",
+      edits: [{ line: 2, column: 1, endLine: 2, endColumn: 10, newText: 'encodeSHA256' }],
+    });
+    assert.equal(trace[1]?.fix, null, 'no proven fix: null');
     assert.deepEqual(trace.map((e) => e.code), ['unknown-command', 'foreign-loop', 'unknown-command']);
     assert.equal(objects[0]?.valid, true);
   });

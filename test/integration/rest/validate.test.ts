@@ -79,6 +79,7 @@ describe('REST server: health, OpenAPI, validate and request guards (dist/cli.js
       { name: 'invented-command.avap', source: 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n' },
       { name: 'python.avap', source: 'import hashlib\ndef f(x):\n    return hashlib.sha256(x)\n' },
       { name: 'unbalanced.avap', source: 'if(a, 1, =)\n  addVar(b, 2)\n' },
+      { name: 'fixes.avap', source: 'readParam("user")\r\nhashed = getSHA256(user);\r\nr = httpGet("https://a.example")\r\nif(hashed, "x", =) {\r\n  addResult(r)\r\n}\r\n' },
       { name: 'empty.avap', source: '' },
       { name: 'unicode.avap', source: 'addVar(saludo, "¡hola, señor! 👋")\naddResult(saludo)\n' },
       { name: 'binary.avap', source: 'addVar(a, 1)\u0000\u0001\u0002\u0003\u0000\u0000' },

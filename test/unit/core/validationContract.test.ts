@@ -62,6 +62,16 @@ describe('core/validation contract, normalizer, retry controller', () => {
     assert.match(instruction({ code: 'E001', field: 'command', expected: 'a command of the AVAP catalogue', received: 'foo', severity: 'error', line: 2, message: '' }), /'foo' is not an AVAP command/);
   });
 
+  it('lists the proven fix for each line that has one, and the plain instruction for the others', () => {
+    const code = 'addParam("password", password)\nhashed = getSHA256(password)\nprint(hashed)\n';
+    const errors = contractFromTrace(validateAvap(code).trace).errors;
+    assert.deepEqual(errors.map((e) => [e.line, e.rule, e.fix !== undefined]), [[2, 'unknown-command', true], [3, 'foreign-keyword', false]]);
+    assert.deepEqual(repairInstructions(errors), [
+      "Line 2: rewrite as 'encodeSHA256(password, hashed)' — the parser checked this fix.",
+      "Line 3: remove the foreign keyword 'print' — return values in the response with addResult(variable).",
+    ]);
+  });
+
   it('retry controller: one retry by default, none for warnings, stops on a repeated error', () => {
     const err = (received: string, line = 1): ValidationError => ({ code: 'E001', field: 'command', expected: 'x', received, severity: 'error', line, message: '' });
     const one = new RetryController(1);

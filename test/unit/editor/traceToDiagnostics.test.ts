@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
 import type { TraceEntry } from '../../../src/parser/types';
-import { countSeverities, diagnosticMessage, replacementFix, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
+import { countSeverities, diagnosticMessage, documentFix, replacementFix, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
 
 const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
 
@@ -33,6 +33,27 @@ describe('editor: trace → diagnostics', () => {
       { title: "Replace 'getSHA256' with 'encodeSHA256'", replacement: 'encodeSHA256' });
     assert.equal(replacementFix({ code: 'unknown-command' }, 'frobnize'), undefined);
     assert.equal(replacementFix({ code: 'not-a-statement', suggestion: 'x' }, 'y'), undefined);
+  });
+
+  it('carries the proven fix in 0-based document positions, several edits and line breaks included', () => {
+    const source = 'addParam("n", n)\nif(n, 1, =) {\n  addVar(a, 1)\n}\naddResult(a)\n';
+    const specs = traceToDiagnosticSpecs(validateAvap(source).trace, lengthsOf(source));
+    const brace = specs.find((s) => s.code === 'brace-body');
+    assert.deepEqual(brace?.fix, {
+      title: "Drop the braces: close with 'end()'",
+      edits: [
+        { line: 1, character: 11, endLine: 1, endCharacter: 13, newText: '' },
+        { line: 3, character: 0, endLine: 3, endCharacter: 1, newText: 'end()' },
+      ],
+    });
+  });
+
+  it('drops a fix that does not fit the document rather than clamping it elsewhere', () => {
+    const edit = { line: 2, column: 1, endLine: 3, endColumn: 1, newText: 'x' };
+    assert.deepEqual(documentFix({ title: 't', edits: [edit] }, [4, 4, 0])?.edits, [{ line: 1, character: 0, endLine: 2, endCharacter: 0, newText: 'x' }]);
+    assert.equal(documentFix({ title: 't', edits: [{ ...edit, endLine: 9 }] }, [4, 4, 0]), undefined);
+    assert.equal(documentFix({ title: 't', edits: [{ ...edit, column: 6 }] }, [4, 4, 0]), undefined);
+    assert.equal(documentFix({ title: 't', edits: [] }, [4]), undefined);
   });
 
   it('clamps lines and columns into the document', () => {

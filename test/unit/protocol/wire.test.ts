@@ -87,3 +87,60 @@ describe('protocol: rule codes on the wire', () => {
     assert.equal(decoded.trace[1]?.code, 'foreign-loop');
   });
 });
+
+/** The contract as it was before `fix` (field 10). */
+function withoutFixField(text: string): string {
+  const withoutField = text.replace(/\n((?:\s*\/\/[^\n]*\n)*)\s*Fix fix = 10;\n/, '\n');
+  assert.notEqual(withoutField, text, 'the current proto declares Fix fix = 10');
+  return withoutField;
+}
+
+describe('protocol: proven fixes on the wire', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'avap-proto-fix-'));
+  const previousFile = path.join(dir, 'avap_parser.proto');
+  writeFileSync(previousFile, withoutFixField(readFileSync(CURRENT, 'utf8')));
+  const previous = codecOf(previousFile);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const sample = validateAvap('readParam("user")\nhashed = getSHA256(user);\nif(hashed, "x", =)\n  addResult(hashed)\n');
+
+  it('round-trips every fix, edits and title, through the encoded message', () => {
+    const fixed = sample.trace.filter((e) => e.fix);
+    assert.ok(fixed.length >= 3, JSON.stringify(sample.trace));
+    const decoded = fromWireResponse(current.decode(current.encode(toWireResponse(sample))));
+    assert.deepEqual(decoded, sample);
+    const multiLine = decoded.trace.find((e) => e.code === 'unclosed-block')?.fix;
+    assert.deepEqual(multiLine?.edits, [{ line: 4, column: 20, endLine: 4, endColumn: 20, newText: '\nend()' }]);
+  });
+
+  it('decodes an entry without a fix (unset on the wire) with no fix, and the suggestion still there', () => {
+    const plain = validateAvap('frobnicate(a)\naddVar(x, 1)\n');
+    const decoded = fromWireResponse(current.decode(current.encode(toWireResponse(plain))));
+    assert.equal(decoded.trace[0]?.fix, undefined);
+    assert.ok(!('fix' in (decoded.trace[0] ?? {})));
+    assert.deepEqual(decoded, plain);
+  });
+
+  it('lets an older client decode a current response, ignoring the fix it does not know', () => {
+    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as { trace: Record<string, unknown>[] };
+    assert.equal(decoded.trace.length, sample.trace.length);
+    assert.deepEqual(decoded.trace.filter((e) => 'fix' in e), []);
+    assert.equal(decoded.trace.find((e) => e.code === 'unknown-command')?.suggestion, 'addParam');
+  });
+
+  it('decodes a response of an older service (no fix field) with every entry as it was, and no fix', () => {
+    const old = toWireResponse(sample) as unknown as { trace: Record<string, unknown>[] };
+    for (const entry of old.trace) delete entry.fix;
+    const decoded = fromWireResponse(current.decode(previous.encode(old)));
+    assert.deepEqual(decoded.trace, sample.trace.map(({ fix: _fix, ...rest }) => rest));
+  });
+
+  it('drops a malformed fix rather than applying part of it', () => {
+    const wire = toWireResponse(sample);
+    const entry = wire.trace.find((e) => e.fix);
+    assert.ok(entry?.fix);
+    entry.fix.edits.push({ line: 3, column: 5, end_line: 2, end_column: 1, new_text: 'x' });
+    const decoded = fromWireResponse(current.decode(current.encode(wire)));
+    assert.equal(decoded.trace.find((e) => e.code === entry.code && e.line === entry.line)?.fix, undefined);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Text positions and edits for fixes: a line index that splits lines exactly
+ * as the analyzer does (LF, CRLF or a lone CR), conversions between source
+ * offsets and the trace's 1-based line/column (UTF-16, end exclusive), and
+ * applying non-overlapping edits. Pure; never throws.
+ */
+import type { TextEdit } from '../types';
+
+/** An edit in source offsets: replace [start, end) with newText. */
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export class LineIndex {
+  /** Offset where each line starts; line n (1-based) starts at starts[n - 1]. */
+  private readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) this.starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        this.starts.push(i + 1);
+      }
+    }
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** 1-based line and column of an offset (clamped into the text). */
+  position(offset: number): { line: number; column: number } {
+    const at = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - (this.starts[lo] as number) + 1 };
+  }
+
+  /** Offset of the end of a line's text (before its line break). */
+  contentEnd(line: number): number {
+    const next = this.starts[line];
+    if (next === undefined) return this.text.length;
+    return next - (this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 ? 2 : 1);
+  }
+
+  /**
+   * Offset of a 1-based line/column, or undefined when it is not inside the
+   * text (a column may point just past the line's text, never into its break).
+   */
+  offset(line: number, column: number): number | undefined {
+    if (!Number.isInteger(line) || !Number.isInteger(column) || line < 1 || column < 1) return undefined;
+    const start = this.starts[line - 1];
+    if (start === undefined) return undefined;
+    const at = start + column - 1;
+    return at <= this.contentEnd(line) ? at : undefined;
+  }
+}
+
+/** Number of line breaks in a text (CRLF counts once). */
+export function lineBreaks(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) {
+      n++;
+      if (text.charCodeAt(i + 1) === 10) i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Sorts edits and checks they can be applied together: inside the text and
+ * never overlapping (two insertions at one offset count as overlapping: their
+ * order would be a guess). Returns undefined when they cannot.
+ */
+export function orderedEdits(edits: readonly OffsetEdit[], length: number): OffsetEdit[] | undefined {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  let previous: OffsetEdit | undefined;
+  for (const edit of sorted) {
+    if (!(edit.start >= 0 && edit.end >= edit.start && edit.end <= length)) return undefined;
+    if (previous && (edit.start < previous.end || edit.start === previous.start)) return undefined;
+    previous = edit;
+  }
+  return sorted;
+}
+
+/** Applies edits already ordered and checked by orderedEdits. */
+export function applyOrdered(text: string, edits: readonly OffsetEdit[]): string {
+  let out = '';
+  let at = 0;
+  for (const edit of edits) {
+    out += text.slice(at, edit.start) + edit.newText;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The trace-coordinate form of an offset edit. */
+export function toTextEdit(index: LineIndex, edit: OffsetEdit): TextEdit {
+  const start = index.position(edit.start);
+  const end = index.position(edit.end);
+  return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column, newText: edit.newText };
+}
+
+/** The offset form of a trace-coordinate edit, or undefined when it does not fit the text. */
+export function toOffsetEdit(index: LineIndex, edit: TextEdit): OffsetEdit | undefined {
+  const start = index.offset(edit.line, edit.column);
+  const end = index.offset(edit.endLine, edit.endColumn);
+  if (start === undefined || end === undefined || end < start || typeof edit.newText !== 'string') return undefined;
+  return { start, end, newText: edit.newText };
+}
