@@ -6,15 +6,14 @@
  */
 import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core/contracts';
-import { startBundledParser, type BundledParser } from '../../core/parser/bundled';
-import { BreakerParser } from '../../core/parser/breakerParser';
-import { createGrpcTransport } from '../../core/parser/grpcTransport';
+import type { BundledParser } from '../../core/parser/bundled';
+import type { BreakerParser } from '../../core/parser/breakerParser';
 import type { ParserTransport } from '../../core/parser/transport';
 import type { Logger } from '../../core/ports';
 import type { EditorSettings } from '../settings/editorSettings';
 
 interface Live {
-  port: ParserPort;
+  port: BreakerParser;
   transport?: ParserTransport;
   bundled?: BundledParser;
   unsubscribe: () => void;
@@ -40,6 +39,14 @@ export class ParserConnection implements ParserPort {
     this.live = undefined;
     const attempt = (async (): Promise<ConnectResult> => {
       await this.release(previous);
+      // The gRPC stack is a bundle of its own, loaded on the first connect (activation does not wait for it).
+      const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      if (typeof stack === 'string') {
+        this.lastError = stack;
+        this.logger.warn(`[ptvl] ${stack}`);
+        return { ok: false, error: stack };
+      }
+      const { BreakerParser, createGrpcTransport, startBundledParser } = stack;
       let bundled: BundledParser | undefined;
       let url = settings.url;
       if (settings.timeoutSeconds > 0 && url === '') {
@@ -92,8 +99,7 @@ export class ParserConnection implements ParserPort {
 
   /** Parser version of the last verdict (telemetry reads it). */
   get parserVersion(): string | undefined {
-    const port = this.live?.port;
-    return port instanceof BreakerParser ? port.parserVersion : undefined;
+    return this.live?.port.parserVersion;
   }
 
   /** Address in use (host:port), if connected. */
