@@ -39,7 +39,9 @@ export class ParserConnection implements ParserPort {
     this.live = undefined;
     const attempt = (async (): Promise<ConnectResult> => {
       await this.release(previous);
-      // The gRPC stack is a bundle of its own, loaded on the first connect (activation does not wait for it).
+      // The gRPC stack is a bundle of its own, loaded on the first connect; activation does not wait for it, and
+      // loading it waits for the next turn of the event loop so the editor finishes activating the extension first.
+      await new Promise((resolve) => setImmediate(resolve));
       const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
       if (typeof stack === 'string') {
         this.lastError = stack;
