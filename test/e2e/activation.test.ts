@@ -13,7 +13,7 @@ import { avapApi, closeAllEditors, EXTENSION_ID, openAvap, parserDiagnostics, wa
 
 /** The extension's bundles the extension host has loaded (dist/*.js in Node's module cache). */
 function loadedBundles(): string[] {
-  const dist = path.join(e2eConfig().repoRoot, 'dist') + path.sep;
+  const dist = path.join(e2eConfig().extensionPath, 'dist') + path.sep;
   return Object.keys(require.cache).filter((file) => file.startsWith(dist)).map((file) => path.basename(file)).sort();
 }
 
