@@ -69,7 +69,8 @@ export class AssistantSeam implements vscode.Disposable {
       }, { webviewOptions: { retainContextWhenHidden: true } }),
     );
     if (typeof vscode.lm?.registerTool === 'function') {
-      for (const name of contributedTools(this.host.context)) {
+      const names = contributedTools(this.host.context);
+      for (const name of names) {
         this.registrations.push(vscode.lm.registerTool<unknown>(name, {
           prepareInvocation: async (options, token) => (await this.loadOrReport())?.tools.get(name)?.prepareInvocation?.(options, token),
           invoke: async (options, token) => {
@@ -80,6 +81,7 @@ export class AssistantSeam implements vscode.Disposable {
           },
         }));
       }
+      this.host.output.info(`language-model tools registered: ${names.join(', ')}`);
     } else {
       this.host.output.info('language-model tools not registered: this editor has no vscode.lm.registerTool');
     }
