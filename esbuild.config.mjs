@@ -67,6 +67,21 @@ const lazyBundlesPlugin = {
   },
 };
 
+/**
+ * `import * as vscode from 'vscode'` in each editor module makes esbuild copy
+ * the whole editor API onto a fresh namespace object per module when the
+ * bundle loads (a dozen copies of a few hundred names in the entry). One shim
+ * module re-exports the API once and every module shares it.
+ */
+const vscodeOncePlugin = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js', resolveDir: root }));
+  },
+};
+
 function copyProtos() {
   const protoOut = path.join(outdir, 'proto');
   mkdirSync(path.join(protoOut, 'health', 'v1'), { recursive: true });
@@ -90,7 +105,7 @@ export function commonOptions({ production: prod = false, minify: min = prod } =
     sourcemap: !prod,
     minify: min,
     logLevel: 'warning',
-    plugins: [healthProtoPlugin, lazyBundlesPlugin],
+    plugins: [healthProtoPlugin, lazyBundlesPlugin, vscodeOncePlugin],
     // protobufjs probes for optional modules with an eval'd require; that is expected.
     logOverride: { 'direct-eval': 'silent' },
   };
