@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { ASSISTANT_COMMANDS } from '../../src/editor/assistant/ids';
 import { e2eConfig } from './support/config';
 import { avapApi, closeAllEditors, EXTENSION_ID, openAvap, parserDiagnostics, waitFor } from './support/vscodeHelpers';
 
@@ -30,9 +31,7 @@ describe('activation (issue 12)', () => {
 
     // The commands the assistant implements are registered without it.
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['avap.generateCode', 'avap.ask', 'avap.cancelGeneration', 'avap.showValidationMetrics']) {
-      assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
-    }
+    for (const id of ASSISTANT_COMMANDS) assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
     assert.deepEqual(loadedBundles(), ['extension.js', 'parser-connection.js']);
 
     // First use: the stand-in loads the assistant and the real command answers.
@@ -40,6 +39,9 @@ describe('activation (issue 12)', () => {
     assert.equal(cancelled, 0, 'no generation was running');
     assert.deepEqual(loadedBundles(), ['assistant.js', 'extension.js', 'parser-connection.js']);
     assert.ok(api.outputLines().some((l) => /assistant loaded in \d+ ms/.test(l)), api.outputLines().slice(-10).join('\n'));
+    // The bundle registered every command in place of its stand-in.
+    const after = await vscode.commands.getCommands(true);
+    for (const id of ASSISTANT_COMMANDS) assert.ok(after.includes(id), `${id} is answered by the assistant bundle`);
     await api.ready();
     assert.ok(api.outputLines().some((l) => l.includes('[ptvl] assistant ready: model')), api.outputLines().slice(-10).join('\n'));
   });
