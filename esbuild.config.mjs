@@ -1,16 +1,20 @@
 // Bundles the extension, the CLI and the parser service into dist/.
-// Usage: node esbuild.config.mjs [--watch] [--minify]
+// Usage: node esbuild.config.mjs [--watch] [--minify] [--production] [--outdir DIR]
+//   --production: what the .vsix ships (`vscode:prepublish`): minified, no source maps.
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const watch = process.argv.includes('--watch');
-const minify = process.argv.includes('--minify');
-const outdir = path.join(root, 'dist');
+const argv = process.argv.slice(2);
+const watch = argv.includes('--watch');
+const production = argv.includes('--production');
+const minify = production || argv.includes('--minify');
+const outdirArg = argv.indexOf('--outdir');
+const outdir = outdirArg >= 0 && argv[outdirArg + 1] ? path.resolve(argv[outdirArg + 1]) : path.join(root, 'dist');
 
 /**
  * grpc-health-check loads its .proto from `${__dirname}/../../proto`, which is
@@ -34,6 +38,50 @@ const healthProtoPlugin = {
   },
 };
 
+/**
+ * The editor's lazy bundles. The extension entry (dist/extension.js) holds only
+ * what an opened .avap file needs; a module listed here is built as its own
+ * bundle, and a dynamic `import()` of it from another bundle stays a run-time
+ * `require('./NAME.js')` of that bundle, loaded on first use (see the seam in
+ * src/editor/assistant/seam.ts). A static import of it is bundled as usual —
+ * test/unit/build/bundles.test.ts keeps the entry free of what these hold.
+ */
+export const LAZY_BUNDLES = {
+  // The gRPC stack of the parser connection (grpc-js, protobufjs, the breaker): loaded right after activation.
+  'parser-connection': 'src/editor/services/parserStack.ts',
+  // The assistant: Ollama, retrieval (Elasticsearch, the embedded index), markdown, the judge, signals, metrics.
+  assistant: 'src/editor/assistant/main.ts',
+};
+
+const lazyBundlesPlugin = {
+  name: 'lazy-bundles',
+  setup(build) {
+    const byFile = new Map(Object.entries(LAZY_BUNDLES).map(([name, file]) => [path.join(root, file), name]));
+    build.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      // TypeScript spells a dynamic import of ./x.ts as './x.js'.
+      const target = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '');
+      const name = byFile.get(`${target}.ts`);
+      return name ? { path: `./${name}.js`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * `import * as vscode from 'vscode'` in each editor module makes esbuild copy
+ * the whole editor API onto a fresh namespace object per module when the
+ * bundle loads (a dozen copies of a few hundred names in the entry). One shim
+ * module re-exports the API once and every module shares it.
+ */
+const vscodeOncePlugin = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js', resolveDir: root }));
+  },
+};
+
 function copyProtos() {
   const protoOut = path.join(outdir, 'proto');
   mkdirSync(path.join(protoOut, 'health', 'v1'), { recursive: true });
@@ -43,22 +91,35 @@ function copyProtos() {
     path.join(protoOut, 'health', 'v1', 'health.proto'));
 }
 
-/** @type {esbuild.BuildOptions} */
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: true,
-  minify,
-  logLevel: 'warning',
-  plugins: [healthProtoPlugin],
-  // protobufjs probes for optional modules with an eval'd require; that is expected.
-  logOverride: { 'direct-eval': 'silent' },
-};
+/**
+ * Options every bundle shares. `production` is what the .vsix ships:
+ * minified, without source maps.
+ * @returns {esbuild.BuildOptions}
+ */
+export function commonOptions({ production: prod = false, minify: min = prod } = {}) {
+  return {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: !prod,
+    minify: min,
+    logLevel: 'warning',
+    plugins: [healthProtoPlugin, lazyBundlesPlugin, vscodeOncePlugin],
+    // protobufjs probes for optional modules with an eval'd require; that is expected.
+    logOverride: { 'direct-eval': 'silent' },
+  };
+}
 
-const entries = [
-  { entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'] },
+/**
+ * The editor's bundles. A lazy bundle is loaded with require() (esbuild turns
+ * the dynamic import into one), as the extension host loads CommonJS modules.
+ */
+const editorBundle = (name, file) => ({ entryPoints: { [name]: file }, external: ['vscode'], supported: { 'dynamic-import': false } });
+
+export const entries = [
+  editorBundle('extension', 'src/extension.ts'),
+  ...Object.entries(LAZY_BUNDLES).map(([name, file]) => editorBundle(name, file)),
   { entryPoints: { cli: 'src/cli/main.ts' } },
   { entryPoints: { 'parser-server': 'src/server/main.ts' } },
   // One parser thread of the service's worker pool (started by parser-server.js).
@@ -72,7 +133,7 @@ async function main() {
   mkdirSync(outdir, { recursive: true });
   copyProtos();
   const contexts = await Promise.all(entries.map((entry) =>
-    esbuild.context({ ...common, ...entry, outdir, external: [...(entry.external ?? [])] })));
+    esbuild.context({ ...commonOptions({ production, minify }), ...entry, outdir, external: [...(entry.external ?? [])] })));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     console.log('[esbuild] watching for changes');
@@ -82,7 +143,10 @@ async function main() {
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+// Imported (by tests that inspect the bundles) it only exports the configuration.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

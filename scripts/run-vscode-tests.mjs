@@ -13,9 +13,11 @@
 // for (screenshots into test-output/ and DOM facts: squiggles, status bar), waits for the results
 // file the suite writes, prints them, and kills every child on every exit path.
 //
-// Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep]
+// Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep] [--extension-path DIR]
 //        node scripts/run-vscode-tests.mjs --suite bench --bench-out FILE   (test/e2e/bench/*.bench.ts; the
 //        measurements they record are written to FILE as JSON — `npm run bench` uses this)
+//        --extension-path: the extension to load (default: this repository; the bench passes a copy of what the
+//        .vsix ships, with the production bundles)
 /* global document, getComputedStyle, window -- used inside page.evaluate, which runs in the browser */
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     suite: { type: 'string', default: 'tests' },
     'bench-out': { type: 'string' },
+    'extension-path': { type: 'string' },
   },
 });
 
@@ -50,6 +53,7 @@ function log(line) {
 }
 
 const BENCH = opts.suite === 'bench';
+const EXTENSION_PATH = path.resolve(opts['extension-path'] ?? REPO_ROOT);
 const SUFFIX = BENCH ? '.bench.ts' : '.test.ts';
 
 function findTests(dir) {
@@ -167,7 +171,7 @@ function printResults(results) {
 
 async function main() {
   const timeoutMs = Number(opts.timeout) * 1000;
-  requireFile(path.join(REPO_ROOT, 'dist', 'extension.js'), 'run `npm run build` first');
+  requireFile(path.join(EXTENSION_PATH, 'dist', 'extension.js'), 'run `npm run build` first');
   requireChromium();
 
   const testCount = await bundleSuite();
@@ -198,6 +202,7 @@ async function main() {
   });
   writeFileSync(path.join(OUT_DIR, 'config.json'), JSON.stringify({
     repoRoot: REPO_ROOT,
+    extensionPath: EXTENSION_PATH,
     workspace,
     bridgeDir,
     resultsFile,
@@ -221,7 +226,7 @@ async function main() {
 
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
-    ['extensionDevelopmentPath', remote(REPO_ROOT)],
+    ['extensionDevelopmentPath', remote(EXTENSION_PATH)],
     ['extensionTestsPath', remote(path.join(OUT_DIR, 'index'))],
   ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

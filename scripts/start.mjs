@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: the README's main job on a fresh machine.
 //   1. installs the VS Code host if needed (scripts/install-vscode-host.sh: code-server 4.100.3 + Chromium),
-//   2. builds (npm run build) and packages the extension (.tools/avap-assistant.vsix, with @vscode/vsce),
+//   2. builds the production bundles (minified, no source maps: `vscode:prepublish`, which vsce runs) and
+//      packages the extension (.tools/avap-assistant.vsix, with @vscode/vsce),
 //   3. starts the bundled parser service (dist/parser-server.js) on a free loopback port,
 //   4. starts code-server with the .vsix installed, the settings pointing at that parser, and the
 //      examples/ folder as the workspace, and prints the URL to open.
 // Ctrl+C stops everything it started.
-// It numbers its steps ("[start] step 2/5: …", with the time elapsed) and, when one fails, says what to do.
+// It numbers its steps ("[start] step 2/4: …", with the time elapsed) and, when one fails, says what to do.
 //
 // Options: --port N (default: $PORT or 8080, or a free port when that is taken; loopback only),
 //          --skip-build (use the existing dist/ and .vsix), --exit-when-ready (start, print, stop: a smoke check).
@@ -47,7 +48,7 @@ class StepError extends Error {
 /** A path as people read it: relative inside the repository, absolute elsewhere. */
 const shown = (file) => (file.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, file) : file);
 
-const STEPS = 5;
+const STEPS = 4;
 let current = { n: 0, label: 'starting', hint: '' };
 
 function step(n, label, what, hint) {
@@ -77,14 +78,12 @@ async function main() {
   run('bash', [path.join(REPO_ROOT, 'scripts', 'install-vscode-host.sh')], { keepStdout: true });
   const vsix = path.join(TOOLS_DIR, 'avap-assistant.vsix');
   if (!opts['skip-build'] || !existsSync(vsix)) {
-    step(2, 'build', 'building the extension (npm run build)',
-      'read the build errors above; if modules are missing, run `npm ci` first');
-    run('npm', ['run', 'build']);
-    step(3, 'packaging', `packaging the extension into ${shown(vsix)} (vsce)`,
-      `read vsce's message above; \`npm ci\` installs @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`);
+    // vsce runs `vscode:prepublish` first: the production build (minified, no source maps) into dist/.
+    step(2, 'build and packaging', `building the production bundles and packaging the extension into ${shown(vsix)} (vsce)`,
+      `read the build errors or vsce's message above; \`npm ci\` installs esbuild and @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`);
     run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix]);
   } else {
-    log(`steps 2–3/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
+    log(`step 2/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
   }
 
   const home = path.join(TOOLS_DIR, 'start');
@@ -99,11 +98,11 @@ async function main() {
     cpSync(path.join(REPO_ROOT, 'examples', file), path.join(workspace, file), { recursive: true });
   }
 
-  step(4, 'extension install', 'installing the .vsix into code-server',
+  step(3, 'extension install', 'installing the .vsix into code-server',
     `see code-server's output in the message above; delete ${shown(home)}/ and run npm start again`);
   await installVsix(vsix, extensionsDir, userDataDir);
 
-  step(5, 'services', 'starting the parser service and code-server (loopback only)',
+  step(4, 'services', 'starting the parser service and code-server (loopback only)',
     `is the port taken? pass --port N (or PORT=N); if code-server exits at once, reinstall it: rm -rf ${shown(path.join(TOOLS_DIR, 'code-server'))} && npm start`);
   const parser = await startParserService(children, { onLog: (text) => process.stderr.write(text) });
   log(`parser service listening on ${parser.address}`);

@@ -1,52 +1,122 @@
 /**
  * Editor benchmarks, measured inside the real VS Code (code-server) by
- * test/e2e/bench/editor.bench.ts: activation time, and edit → updated
- * diagnostics on a 1 000-line document against the bare gRPC round trip.
- * Needs `npm run build` (bench does it) and the VS Code host in .tools/
- * (scripts/install-vscode-host.sh).
+ * test/e2e/bench/editor.bench.ts on the extension as the .vsix ships it (the
+ * files vsce packs, with the production bundles): activation, and edit →
+ * updated diagnostics on a 1 000-line document against the bare gRPC round
+ * trip. Beside them, the bundle sizes and what loading each costs against the
+ * parser bundle, in fresh Node processes. Installs the VS Code host when it is
+ * missing (scripts/install-vscode-host.sh).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { listFiles, PackageManager } from '@vscode/vsce';
 import { median, type BenchResult, type BenchSuite } from '../types';
 
 const ROOT = path.join(__dirname, '..', '..');
+/** Fresh Node processes per bundle for the load cost (alternating, so drift hits every bundle alike). */
+const LOAD_RUNS = 15;
 
 function p90(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] ?? 0;
 }
 
+function run(command: string, args: string[], what: string): string {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 900_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status ?? result.signal}):\n${result.stdout ?? ''}\n${result.stderr ?? result.error?.message ?? ''}`);
+  return result.stdout;
+}
+
+/** The VS Code host, installed when missing (idempotent; progress goes to this terminal). */
+function installVsCodeHost(): void {
+  const result = spawnSync('bash', [path.join(ROOT, 'scripts', 'install-vscode-host.sh')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: 1_800_000 });
+  if (result.status !== 0) throw new Error(`installing the VS Code host failed (exit ${result.status ?? result.signal}); see its message above, or run bash scripts/install-vscode-host.sh`);
+}
+
+/** A copy of the extension as the .vsix ships it: what vsce packs, with the production bundles in its dist/. */
+async function stageProductionExtension(dir: string): Promise<void> {
+  for (const file of await listFiles({ cwd: ROOT, packageManager: PackageManager.None })) {
+    if (file.startsWith('dist/') || file.startsWith(`dist${path.sep}`)) continue;
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    cpSync(path.join(ROOT, file), path.join(dir, file));
+  }
+  run(process.execPath, [path.join(ROOT, 'esbuild.config.mjs'), '--production', '--outdir', path.join(dir, 'dist')], 'the production build');
+}
+
+/** Milliseconds to require() each bundle in fresh Node processes, `runs` times each, interleaved. */
+function loadCosts(files: Record<string, string>, runs: number): Record<string, number[]> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(files).map((name) => [name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const [name, file] of Object.entries(files)) {
+      const ms = Number(run(process.execPath, [path.join(__dirname, 'loadBundle.mjs'), file], `loading ${name}`).trim());
+      samples[name]?.push(ms);
+    }
+  }
+  return samples;
+}
+
+const kb = (file: string) => `${(statSync(file).size / 1024).toFixed(0)} KB`;
+
 export const editorSuite: BenchSuite = {
   name: 'editor',
   async run(): Promise<BenchResult[]> {
+    installVsCodeHost();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-bench-editor-'));
     const out = path.join(dir, 'bench.json');
+    const extension = path.join(dir, 'extension');
     try {
-      const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'run-vscode-tests.mjs'), '--suite', 'bench', '--bench-out', out], {
-        cwd: ROOT, encoding: 'utf8', timeout: 600_000,
-      });
-      if (run.status !== 0) throw new Error(`the editor bench run failed:\n${run.stdout}\n${run.stderr}`);
+      await stageProductionExtension(extension);
+      const dist = (name: string) => path.join(extension, 'dist', `${name}.js`);
+      run(process.execPath, [path.join(ROOT, 'scripts', 'run-vscode-tests.mjs'), '--suite', 'bench', '--bench-out', out, '--extension-path', extension], 'the editor bench run');
       const data = JSON.parse(readFileSync(out, 'utf8')) as {
         activateMs: number; readyMs: number; editSamplesMs: number[]; directSamplesMs: number[]; lines: number;
+        activation?: { start: number; codeLoading: number; contextWait: number; activateCall: number };
       };
-      const edit = median(data.editSamplesMs);
-      const direct = median(data.directSamplesMs);
+      const a = data.activation;
+      const breakdown = a
+        ? `the editor's marks: started ${a.start} ms after the call, loading the code ${a.codeLoading} ms, waiting for the extension context (the editor's storage) ${a.contextWait} ms, activate() ${a.activateCall} ms; `
+        : '';
+      const loads = loadCosts({ entry: dist('extension'), parser: dist('parser'), connection: dist('parser-connection'), assistant: dist('assistant') }, LOAD_RUNS);
+      const load = (name: string) => median(loads[name] ?? []);
+      const ratio = (name: string) => load(name) / Math.max(load('parser'), 0.001);
+      const edit = { median: median(data.editSamplesMs), p90: p90(data.editSamplesMs) };
+      const direct = { median: median(data.directSamplesMs), p90: p90(data.directSamplesMs) };
+      const sizes = `production bundles (minified, no source maps): dist/extension.js ${kb(dist('extension'))}, `
+        + `dist/parser-connection.js ${kb(dist('parser-connection'))} (loaded after activate() returns), `
+        + `dist/assistant.js ${kb(dist('assistant'))} (on first use); the parser bundle dist/parser.js ${kb(dist('parser'))}`;
       return [
         {
-          name: 'activation (activate() → parser and assistant ready)',
+          name: 'activation: activate() returns',
+          ratio: data.activateMs,
+          unit: 'ms',
+          goal: { text: '≤ 50 ms', met: data.activateMs <= 50 },
+          detail: `extension.activate() from the editor's API until it resolves; ${breakdown}${sizes}`,
+        },
+        {
+          name: 'activation: services ready (parser connection set up; the assistant loads on first use)',
           ratio: data.readyMs,
           unit: 'ms',
-          detail: `activate() returned after ${data.activateMs.toFixed(1)} ms; services ready after ${data.readyMs.toFixed(1)} ms`,
+          goal: { text: '≤ 150 ms', met: data.readyMs <= 150 },
+          detail: `from the activate() call; activate() itself returned after ${data.activateMs.toFixed(1)} ms`,
+        },
+        {
+          name: 'load cost: entry bundle vs parser bundle',
+          ratio: ratio('entry'),
+          unit: '× the parser bundle',
+          detail: `require() in a fresh Node process, median of ${LOAD_RUNS}: dist/extension.js ${load('entry').toFixed(1)} ms, dist/parser.js ${load('parser').toFixed(1)} ms; `
+            + `lazy: dist/parser-connection.js ${load('connection').toFixed(1)} ms (${ratio('connection').toFixed(1)} ×), dist/assistant.js ${load('assistant').toFixed(1)} ms (${ratio('assistant').toFixed(1)} ×)`,
         },
         {
           name: `edit → updated diagnostics, ${data.lines}-line document (debounce 0)`,
-          ratio: edit,
-          unit: 'ms (median)',
-          goal: { text: '≤ 100 ms', met: edit <= 100 },
-          detail: `p90 ${p90(data.editSamplesMs).toFixed(1)} ms over ${data.editSamplesMs.length} edits; bare gRPC Validate of the same text ${direct.toFixed(1)} ms `
-            + `(the editor path is ${(edit / Math.max(direct, 0.001)).toFixed(2)} × the round trip)`,
+          ratio: edit.p90,
+          unit: 'ms (p90)',
+          goal: { text: 'p90 ≤ 100 ms', met: edit.p90 <= 100 },
+          detail: `median ${edit.median.toFixed(1)} ms, p90 ${edit.p90.toFixed(1)} ms over ${data.editSamplesMs.length} edits; `
+            + `bare gRPC Validate of the same text: median ${direct.median.toFixed(1)} ms, p90 ${direct.p90.toFixed(1)} ms `
+            + `(the editor path is ${(edit.median / Math.max(direct.median, 0.001)).toFixed(1)} × the round trip at the median; `
+            + 'the editor reports diagnostics changes in batches of up to 50 ms)',
         },
       ];
     } finally {

@@ -4,7 +4,10 @@ import type { ChatProbe } from './chat/chatView';
 import type { StatusLook } from './status/statusLook';
 
 export interface AvapExtensionApi {
-  /** Resolves once the parser connection and the assistant are set up (or failed) with the current settings. */
+  /**
+   * Resolves once the parser connection — and the assistant, once it has been loaded (it loads on first use) — is
+   * set up (or failed) with the current settings.
+   */
   ready(): Promise<void>;
   /** What the status bar item shows now; undefined when hidden. */
   statusLook(): StatusLook | undefined;

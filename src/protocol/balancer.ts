@@ -20,6 +20,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { experimental } from '@grpc/grpc-js';
 import { healthClientConstructor, type HealthClient } from './health';
+import { HOST_LIST_SCHEME } from './parserUrl';
 
 type SubchannelInterface = experimental.SubchannelInterface;
 type ChannelControlHelper = experimental.ChannelControlHelper;
@@ -28,7 +29,6 @@ type Endpoint = experimental.Endpoint;
 type StatusOr<T> = experimental.StatusOr<T>;
 
 export const HEALTH_CHECKED_POLICY = 'avap_health_checked';
-export const HOST_LIST_SCHEME = 'avap-hosts';
 
 export interface HealthCheckSettings {
   /** The service name asked about (the parser's, `avap.parser.v1.AvapParser`). */

@@ -83,6 +83,7 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
 
     const facts = await captureWorkbench({ screenshot: 'failure-parser-unavailable', settleMs: 1200 });
     assert.equal(facts.squigglyErrors, 0);
+    assert.ok(facts.codeLenses.some((t) => t.includes('unvalidated')), `the label is shown: ${JSON.stringify(facts.codeLenses)}`);
     const item = avapStatusItem(facts);
     assert.ok(item, JSON.stringify(facts.statusItems));
     assert.match(item.text, /AVAP: unvalidated — parser unavailable/);
@@ -102,5 +103,7 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
     own = await startOwnParser(own.port);
     await waitFor('squiggles back after the parser returns', () => (parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined), 30_000);
     assert.equal(api.statusLook()?.kind, 'invalid');
+    const back = await captureWorkbench({ settleMs: 1200 });
+    assert.ok(!back.codeLenses.some((t) => t.includes('unvalidated')), `the label is gone: ${JSON.stringify(back.codeLenses)}`);
   });
 });

@@ -13,7 +13,7 @@ import type { GenerateOutcome } from '../../src/editor/generate/generateCommands
 import { parseSignals } from '../../src/signals/store';
 import { unusedPort } from '../support/ports';
 import { captureWorkbench } from './support/workbench';
-import { avapApi, closeAllEditors, setSetting, waitFor } from './support/vscodeHelpers';
+import { avapApi, closeAllEditors, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 /** A label that reads as valid ("AVAP: valid", not "AVAP: validating…"), or an Accept action. */
@@ -36,6 +36,8 @@ describe('every status is earned, in the editor (issue 11)', () => {
 
   it('Ollama unreachable: Generate Code opens no preview and no "valid" label, says what to do, and the metrics count a failed run', async () => {
     const api = await avapApi();
+    // The assistant loads on first use (issue 12): load it so its log shows the URL it uses.
+    await loadAssistant();
     const ollama = await scriptedOllama();
     const dead = `http://127.0.0.1:${await unusedPort()}`;
     await setSetting('ollama.url', dead);

@@ -16,7 +16,6 @@
  * client-side admission queue (AdmissionParser): callers wait for capacity,
  * an overloaded service is no verdict for that call and never opens the circuit.
  */
-import { parseParserUrl } from '../../protocol/parserClient';
 import type { ParserConfig } from '../config';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
 import { silentLogger, type Clock, type Logger } from '../ports';
@@ -86,11 +85,7 @@ const NO_TRANSPORT: ParserTransport = {
   close: () => undefined,
 };
 
-/** Why `url` is not a parser URL this factory accepts, or undefined when it is (the editor checks its setting with it). */
-export function parserUrlProblem(url: string): string | undefined {
-  const parsed = parseParserUrl(url);
-  return parsed.ok ? undefined : parsed.error;
-}
+export { parserUrlProblem } from './url';
 
 export async function openParserConnection(config: ParserConfig, options: ParserConnectionOptions = {}): Promise<OpenParserResult> {
   const logger = options.logger ?? silentLogger;

@@ -6,13 +6,14 @@
  */
 import * as vscode from 'vscode';
 import type { ConversationTurn, PipelineResult } from '../../core/contracts';
+import { CHAT_VIEW_ID } from '../assistant/ids';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import { AnswerStream, finalAnswerView } from './chatModel';
 import { checkLink } from './links';
 import { newNonce, webviewShell } from './webviewHtml';
 
-export const CHAT_VIEW_ID = 'avap.chat';
+export { CHAT_VIEW_ID };
 
 /** What the webview reports about its own DOM (the XSS test reads it). */
 export interface ChatProbe {

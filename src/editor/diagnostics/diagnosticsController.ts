@@ -171,8 +171,12 @@ export class DiagnosticsController implements vscode.Disposable {
     const uri = doc.uri;
     let specs: DiagnosticSpec[] = [];
     if (outcome.kind === 'validated') {
-      const lengths: number[] = [];
-      for (let i = 0; i < doc.lineCount; i++) lengths.push(doc.lineAt(i).text.length);
+      // The lengths of the lines the trace names (the rest are never read): a long document costs nothing here.
+      const lengths: number[] = new Array<number>(doc.lineCount);
+      for (const entry of outcome.result.trace) {
+        const line = Math.min(Math.max(0, entry.line - 1), doc.lineCount - 1);
+        lengths[line] ??= doc.lineAt(line).text.length;
+      }
       specs = traceToDiagnosticSpecs(outcome.result.trace, lengths);
       this.collection.set(uri, specs.map((spec) => this.toDiagnostic(uri, spec)));
     } else {

@@ -64,7 +64,8 @@ export function diagnosticMessage(entry: Pick<TraceEntry, 'code' | 'message' | '
 
 /**
  * Maps entries to ranges inside the document. `lineLengths[i]` is the length of
- * 0-based line i. Out-of-range lines go to the last line; an empty range covers
+ * 0-based line i; it has one slot per line, and only the lines the entries name
+ * are read. Out-of-range lines go to the last line; an empty range covers
  * the whole line so the squiggle is visible.
  */
 export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths: readonly number[]): DiagnosticSpec[] {

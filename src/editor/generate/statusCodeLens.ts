@@ -17,8 +17,23 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
+  /** Documents whose top shows the "unvalidated" label. */
+  private readonly labelled = new Set<string>();
+
   constructor(private readonly diagnostics: DiagnosticsController, private readonly generated: GeneratedDocuments) {
-    this.subscriptions = [diagnostics.onDidChange(() => this.changed.fire()), generated.onDidChange(() => this.changed.fire())];
+    this.subscriptions = [
+      // Ask the workbench for lenses again only when a document gains or keeps (its version moved on) or loses the
+      // label — not on every keystroke of a validated document, which has no lens.
+      diagnostics.onDidChange((uri) => {
+        const key = uri.toString();
+        const unavailable = diagnostics.verdict(uri)?.state.kind === 'unavailable';
+        if (!unavailable && !this.labelled.has(key)) return;
+        if (unavailable) this.labelled.add(key);
+        else this.labelled.delete(key);
+        this.changed.fire();
+      }),
+      generated.onDidChange(() => this.changed.fire()),
+    ];
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

@@ -13,12 +13,14 @@ export function registerLanguageFeatures(): vscode.Disposable {
       return text ? new vscode.Hover(new vscode.MarkdownString(text), range) : undefined;
     },
   });
-  const entries = completionEntries();
+  // Built on the first completion request, not at activation.
+  let entries: ReturnType<typeof completionEntries> | undefined;
   const completion = vscode.languages.registerCompletionItemProvider(selector, {
     provideCompletionItems(document, position) {
       const before = document.lineAt(position.line).text.slice(0, position.character);
       // Commands start a statement or follow `x = `; not inside an argument list.
       if (!/^\s*(?:[A-Za-z_$][A-Za-z0-9_]*\s*=\s*)?[A-Za-z_]*$/.test(before)) return undefined;
+      entries ??= completionEntries();
       return entries.map((entry) => {
         const item = new vscode.CompletionItem(entry.label, vscode.CompletionItemKind.Function);
         item.detail = entry.detail;

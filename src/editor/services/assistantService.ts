@@ -24,6 +24,7 @@ import type { Outcome, Thumbs } from '../../signals/schema';
 import { SignalStore } from '../../signals/store';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
+import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';
 import type { ParserConnection } from './parserConnection';
 
 export const ES_API_KEY_SECRET = 'avap.elasticsearch.apiKey';
@@ -50,15 +51,11 @@ export class AssistantService {
   ) {}
 
   get defaultTelemetryFile(): string {
-    return path.join(this.storageDir, 'telemetry.jsonl');
-  }
-
-  telemetryFile(settings: EditorSettings): string {
-    return settings.telemetry.file || this.defaultTelemetryFile;
+    return defaultTelemetryFile(this.storageDir);
   }
 
   signalsFile(settings: EditorSettings): string {
-    return settings.signals.file || path.join(this.storageDir, 'signals.jsonl');
+    return signalsFile(settings, this.storageDir);
   }
 
   /** (Re)builds the assistant for these settings; the previous one is disposed (its parser is shared and kept). */

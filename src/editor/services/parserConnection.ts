@@ -8,9 +8,9 @@
  */
 import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core/contracts';
-import { openParserConnection, type ParserConnection as CoreConnection } from '../../core/parser/connection';
+import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
-import { toParserConfig } from '../settings/assistantConfig';
+import { toParserConfig } from '../settings/parserConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 
 interface Live {
@@ -38,7 +38,16 @@ export class ParserConnection implements ParserPort {
     this.live = undefined;
     const attempt = (async (): Promise<ConnectResult> => {
       await this.release(previous);
-      const opened = await openParserConnection(toParserConfig(settings), {
+      // The gRPC stack is a bundle of its own, loaded on the first connect; activation does not wait for it, and
+      // loading it waits for the next turn of the event loop so the editor finishes activating the extension first.
+      await new Promise((resolve) => setImmediate(resolve));
+      const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      if (typeof stack === 'string') {
+        this.lastError = stack;
+        this.logger.warn(`[ptvl] ${stack}`);
+        return { ok: false, error: stack };
+      }
+      const opened = await stack.openParserConnection(toParserConfig(settings), {
         logger: this.logger,
         bundled: {
           script: path.join(this.extensionPath, 'dist', 'parser-server.js'),

@@ -1,6 +1,7 @@
 /** The editor's settings as the core's AssistantConfig. Pure. */
-import { defaultConfig, mergeConfig, type AssistantConfig, type ParserConfig } from '../../core/config';
+import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core/config';
 import type { EditorSettings } from './editorSettings';
+import { toParserConfig } from './parserConfig';
 
 export interface ConfigExtras {
   /** From SecretStorage, never from settings. */
@@ -12,15 +13,6 @@ export interface ConfigExtras {
 }
 
 /** The `avap.parser.*` settings in the core's units. */
-export function toParserConfig(parser: EditorSettings['parser']): ParserConfig {
-  return {
-    url: parser.url || undefined,
-    timeoutMs: Math.round(parser.timeoutSeconds * 1000),
-    breakerThreshold: parser.breakerThreshold,
-    breakerCooldownMs: Math.round(parser.breakerCooldownSeconds * 1000),
-  };
-}
-
 export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras): AssistantConfig {
   return mergeConfig(defaultConfig(), {
     parser: toParserConfig(settings.parser),

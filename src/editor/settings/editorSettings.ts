@@ -3,7 +3,7 @@
  * adapter passes `vscode.workspace.getConfiguration('avap').get`. Bad values
  * fall back to the default and are reported, never thrown.
  */
-import { parserUrlProblem } from '../../core/parser/connection';
+import { parserUrlProblem } from '../../core/parser/url';
 
 export interface EditorSettings {
   parser: {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ParserPort } from '../../core/contracts';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
-import { draftLook, statusLook, type StatusLook } from './statusLook';
+import { draftLook, sameLook, statusLook, type StatusLook } from './statusLook';
 
 export const STATUS_ITEM_ID = 'avap.validationStatus';
 
@@ -14,6 +14,7 @@ export class ValidationStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private current: StatusLook | undefined;
+  private shown = false;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -43,7 +44,8 @@ export class ValidationStatusBar implements vscode.Disposable {
     const doc = vscode.window.activeTextEditor?.document;
     if (!doc || !isAvapDocument(doc)) {
       this.current = undefined;
-      this.item.hide();
+      if (this.shown) this.item.hide();
+      this.shown = false;
       this.setTicker(false);
       return;
     }
@@ -51,17 +53,21 @@ export class ValidationStatusBar implements vscode.Disposable {
     const state = this.diagnostics.verdict(doc.uri)?.state ?? { kind: 'pending' as const };
     const circuit = this.parser.circuit();
     const look = this.generated?.isDraft(doc.uri) ? draftLook() : statusLook(state, circuit, Date.now());
+    // Every keystroke refreshes; only a changed look goes to the workbench (each update is a message to it).
+    if (!this.shown || !sameLook(look, this.current)) {
+      this.item.text = `$(${look.icon}) ${look.label}`;
+      this.item.tooltip = look.tooltip;
+      this.item.backgroundColor = look.background ? new vscode.ThemeColor(`statusBarItem.${look.background}Background`) : undefined;
+      this.item.accessibilityInformation = { label: look.label };
+      this.item.command = look.kind === 'invalid'
+        ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
+        : look.kind === 'unavailable'
+          ? { title: 'Reset parser circuit', command: 'avap.resetParserCircuit' }
+          : { title: 'Show AVAP output', command: 'avap.showOutput' };
+      this.item.show();
+      this.shown = true;
+    }
     this.current = look;
-    this.item.text = `$(${look.icon}) ${look.label}`;
-    this.item.tooltip = look.tooltip;
-    this.item.backgroundColor = look.background ? new vscode.ThemeColor(`statusBarItem.${look.background}Background`) : undefined;
-    this.item.accessibilityInformation = { label: look.label };
-    this.item.command = look.kind === 'invalid'
-      ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
-      : look.kind === 'unavailable'
-        ? { title: 'Reset parser circuit', command: 'avap.resetParserCircuit' }
-        : { title: 'Show AVAP output', command: 'avap.showOutput' };
-    this.item.show();
     // Keep the "next probe in N s" tooltip current while the circuit is open.
     this.setTicker(look.kind === 'unavailable' && circuit.state === 'open');
   }

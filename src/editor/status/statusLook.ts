@@ -31,6 +31,11 @@ export const LABEL_NO_CONTEXT = 'answered without documentation context';
 /** Streamed text before the parser's verdict: a draft, never shown with a valid look. */
 export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 
+/** True when two looks show the same (the status item is only updated when its look changes). */
+export function sameLook(a: StatusLook, b: StatusLook | undefined): boolean {
+  return b !== undefined && a.kind === b.kind && a.icon === b.icon && a.label === b.label && a.background === b.background && a.tooltip === b.tooltip;
+}
+
 /** How an open circuit and its next probe read for a person. */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
   switch (circuit.state) {

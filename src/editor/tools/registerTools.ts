@@ -1,7 +1,7 @@
 /**
- * The thin editor adapter of the language-model tools: registers
+ * The thin editor adapter of the language-model tools: implements
  * `avap_validate` and `avap_search_docs` (declared in package.json's
- * `contributes.languageModelTools`) with `vscode.lm.registerTool`. Everything
+ * `contributes.languageModelTools`, registered by the entry). Everything
  * else — input contracts, pre-validation, execution, post-execution status —
  * is editor-free in src/tools. Invalid input goes back to the model verbatim
  * as `{valid: false, error, suggestions}`; nothing throws out of the host.
@@ -50,19 +50,10 @@ function tool(definition: ToolDefinition<unknown>, deps: LanguageModelToolDeps):
 }
 
 /**
- * Registers every tool; the returned disposable (also pushed to the context)
- * unregisters them. On a host without the language-model API it logs and
- * registers nothing.
+ * Every tool by name. The entry registers the names package.json contributes
+ * at activation (src/editor/assistant/seam.ts) and hands each call to these,
+ * loaded with the assistant on the first call.
  */
-export function registerLanguageModelTools(context: vscode.ExtensionContext, deps: LanguageModelToolDeps): vscode.Disposable {
-  if (typeof vscode.lm?.registerTool !== 'function') {
-    deps.log?.('language-model tools not registered: this editor has no vscode.lm.registerTool');
-    return new vscode.Disposable(() => undefined);
-  }
-  const registrations = TOOL_DEFINITIONS.map((definition) =>
-    vscode.lm.registerTool(definition.name, tool(definition as ToolDefinition<unknown>, deps)));
-  const all = vscode.Disposable.from(...registrations);
-  context.subscriptions.push(all);
-  deps.log?.(`language-model tools registered: ${TOOL_DEFINITIONS.map((d) => d.name).join(', ')}`);
-  return all;
+export function languageModelTools(deps: LanguageModelToolDeps): Map<string, vscode.LanguageModelTool<unknown>> {
+  return new Map(TOOL_DEFINITIONS.map((definition) => [definition.name, tool(definition as ToolDefinition<unknown>, deps)]));
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 
 export interface E2eConfig {
   repoRoot: string;
+  /** The extension under test (this repository, or the bench's copy of what the .vsix ships). */
+  extensionPath: string;
   workspace: string;
   bridgeDir: string;
   resultsFile: string;

@@ -16,6 +16,11 @@ export async function avapApi(): Promise<AvapExtensionApi> {
   return api;
 }
 
+/** Loads the assistant, which loads on first use (the first of its commands loads it; this one does nothing else). */
+export async function loadAssistant(): Promise<void> {
+  await vscode.commands.executeCommand('avap.cancelGeneration');
+}
+
 export function workspaceFile(name: string): vscode.Uri {
   return vscode.Uri.file(path.join(e2eConfig().workspace, name));
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describeCircuit, LABEL_INVALID, LABEL_UNAVAILABLE, LABEL_VALID, lookForPipelineStatus, statusLook } from '../../../src/editor/status/statusLook';
+import { describeCircuit, LABEL_INVALID, LABEL_UNAVAILABLE, LABEL_VALID, lookForPipelineStatus, sameLook, statusLook } from '../../../src/editor/status/statusLook';
 
 const closed = { state: 'closed' as const, consecutiveFailures: 0 };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -16,6 +16,16 @@ describe('editor: status looks', () => {
     assert.equal(unavailable.label, LABEL_UNAVAILABLE);
     assert.match(unavailable.tooltip, /connection refused/);
     assert.match(unavailable.tooltip, /no squiggles/);
+  });
+
+  it('tells when a look changed, so typing that keeps the verdict sends nothing to the workbench', () => {
+    const invalid = statusLook({ kind: 'invalid', errors: 1, warnings: 0 }, closed, NOW);
+    assert.ok(sameLook(invalid, statusLook({ kind: 'invalid', errors: 1, warnings: 0 }, closed, NOW + 60_000)));
+    assert.ok(!sameLook(invalid, undefined));
+    assert.ok(!sameLook(invalid, statusLook({ kind: 'invalid', errors: 2, warnings: 0 }, closed, NOW)));
+    assert.ok(!sameLook(invalid, statusLook({ kind: 'valid', warnings: 0 }, closed, NOW)));
+    const open = (nextProbeAt: number) => statusLook({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' }, { state: 'open', consecutiveFailures: 3, nextProbeAt }, NOW);
+    assert.ok(!sameLook(open(NOW + 12_000), open(NOW + 5_000)), 'the countdown in the tooltip is a change');
   });
 
   it('tells the circuit state and when the next probe happens', () => {

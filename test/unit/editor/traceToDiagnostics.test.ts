@@ -66,6 +66,18 @@ describe('editor: trace → diagnostics', () => {
     assert.deepEqual(beyondColumn && [beyondColumn.line, beyondColumn.start, beyondColumn.end], [0, 3, 5]);
   });
 
+  it('needs only the lengths of the lines its entries name (one slot per line, the rest unread)', () => {
+    const lengths = new Array<number>(1000);
+    lengths[499] = 20;
+    lengths[999] = 7;
+    const [named, beyond] = traceToDiagnosticSpecs([
+      entry({ line: 500, column: 1, endColumn: 10 }),
+      entry({ line: 4000, column: 1, endColumn: 3 }),
+    ], lengths);
+    assert.deepEqual(named && [named.line, named.start, named.end], [499, 0, 9]);
+    assert.deepEqual(beyond && [beyond.line, beyond.start, beyond.end], [999, 0, 2]);
+  });
+
   it('widens an empty range so the squiggle is visible', () => {
     const [atEnd, emptyLine] = traceToDiagnosticSpecs([
       entry({ line: 1, column: 6, endColumn: 6 }),

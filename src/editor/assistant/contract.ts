@@ -1,0 +1,44 @@
+/**
+ * The typed seam between the extension entry and the assistant bundle: what
+ * the entry hands over when it loads the bundle (AssistantHost) and what the
+ * bundle gives back (AssistantFeatures). Types only — nothing here is code
+ * either bundle carries.
+ */
+import type * as vscode from 'vscode';
+import type { AvapExtensionApi } from '../api';
+import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
+import type { GeneratedDocuments } from '../generate/generatedDocuments';
+import type { OutputLog } from '../output/outputLog';
+import type { ParserConnection } from '../services/parserConnection';
+import type { EditorSettings } from '../settings/editorSettings';
+
+/** The entry's services, shared with the assistant (one parser connection, one output, one set of diagnostics). */
+export interface AssistantHost {
+  readonly context: vscode.ExtensionContext;
+  readonly output: OutputLog;
+  readonly parser: ParserConnection;
+  readonly diagnostics: DiagnosticsController;
+  readonly generated: GeneratedDocuments;
+  /** The `avap.*` settings as they are now. */
+  settings(): EditorSettings;
+}
+
+/** What the assistant bundle adds once loaded. Its commands register themselves (see ASSISTANT_COMMANDS). */
+export interface AssistantFeatures {
+  /** Resolves the chat view (the entry registers the view at activation and hands it over). */
+  readonly chatView: vscode.WebviewViewProvider;
+  /** The language-model tools by name (the entry registers the names of package.json at activation). */
+  readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
+  /** The chat view as the extension API shows it. */
+  readonly chat: AvapExtensionApi['chat'];
+  /** Rebuilds the assistant with the settings as they are now (the entry calls it when they change). */
+  rebuild(): void;
+  /** Resolves once the assistant is set up (or failed) with the current settings. */
+  ready(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** The assistant bundle's module: src/editor/assistant/main.ts, built to dist/assistant.js. */
+export interface AssistantBundle {
+  activateAssistant(host: AssistantHost): AssistantFeatures;
+}

@@ -1,0 +1,155 @@
+/**
+ * The lazy-loading seam (entry side). The extension entry (dist/extension.js)
+ * holds only what an opened .avap file needs: the parser connection,
+ * diagnostics, the status item. The assistant — Ollama, retrieval
+ * (Elasticsearch, the embedded index), the knowledge base, markdown, the
+ * judge, training signals, metrics — is the bundle dist/assistant.js, built
+ * from ./main.ts and loaded the first time something needs it: one of its
+ * commands runs, the chat view opens, a language-model tool is invoked.
+ *
+ * At activation this seam registers, cheaply, everything the assistant
+ * answers: each id of ASSISTANT_COMMANDS with a stand-in that loads the
+ * bundle and runs the real command (the bundle registers the real ones in
+ * place of the stand-ins), the chat view, and the tools of package.json.
+ *
+ * Adding an assistant feature: write it in its own module, register it in
+ * ./main.ts (one line) and, for a command, add its id to ./ids.ts. The entry side
+ * may `import type` from assistant modules, never import their code: a static
+ * import would pull the bundle into the entry (test/unit/build/bundles.test.ts
+ * fails when the entry holds what belongs here).
+ */
+import * as vscode from 'vscode';
+import type { AvapExtensionApi } from '../api';
+import type { AssistantBundle, AssistantFeatures, AssistantHost } from './contract';
+import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
+import { LazyModule } from './lazyModule';
+
+/** The language-model tools the extension contributes (package.json), registered under these names. */
+function contributedTools(context: vscode.ExtensionContext): string[] {
+  const json = context.extension.packageJSON as { contributes?: { languageModelTools?: { name?: unknown }[] } };
+  return (json.contributes?.languageModelTools ?? []).map((t) => t.name).filter((n): n is string => typeof n === 'string');
+}
+
+export class AssistantSeam implements vscode.Disposable {
+  private readonly bundle: LazyModule<AssistantFeatures>;
+  private stubs: vscode.Disposable | undefined;
+  private readonly registrations: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly host: AssistantHost,
+    importBundle: () => Promise<AssistantBundle> = () => import('./main.js'),
+  ) {
+    this.bundle = new LazyModule(async () => {
+      const started = Date.now();
+      const { activateAssistant } = await importBundle();
+      // The bundle registers the real commands: the stand-ins make way in the same tick.
+      this.stubs?.dispose();
+      this.stubs = undefined;
+      try {
+        const features = activateAssistant(this.host);
+        this.host.output.info(`assistant loaded in ${Date.now() - started} ms`);
+        return features;
+      } catch (err) {
+        this.registerCommandStubs();
+        throw err;
+      }
+    });
+  }
+
+  /** Registers the assistant's commands, chat view and tools without loading it. */
+  register(): vscode.Disposable {
+    this.registerCommandStubs();
+    this.registrations.push(
+      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, {
+        resolveWebviewView: async (view, context, token) => {
+          const features = await this.loadOrReport();
+          if (features) await features.chatView.resolveWebviewView(view, context, token);
+          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP output.</p>';
+        },
+      }, { webviewOptions: { retainContextWhenHidden: true } }),
+    );
+    if (typeof vscode.lm?.registerTool === 'function') {
+      const names = contributedTools(this.host.context);
+      for (const name of names) {
+        this.registrations.push(vscode.lm.registerTool<unknown>(name, {
+          prepareInvocation: async (options, token) => (await this.loadOrReport())?.tools.get(name)?.prepareInvocation?.(options, token),
+          invoke: async (options, token) => {
+            const tool = (await this.loadOrReport())?.tools.get(name);
+            if (tool) return tool.invoke(options, token);
+            const summary = 'the AVAP assistant could not be loaded (see the AVAP output)';
+            return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ tool: name, status: 'FAILED', summary, facts: {}, next: [] }, null, 2))]);
+          },
+        }));
+      }
+      this.host.output.info(`language-model tools registered: ${names.join(', ')}`);
+    } else {
+      this.host.output.info('language-model tools not registered: this editor has no vscode.lm.registerTool');
+    }
+    return new vscode.Disposable(() => {
+      this.stubs?.dispose();
+      for (const r of this.registrations.splice(0)) r.dispose();
+    });
+  }
+
+  /** Loads the assistant bundle (once) and sets it up; rejects when it cannot be loaded. */
+  load(): Promise<AssistantFeatures> {
+    return this.bundle.load();
+  }
+
+  /** Resolves once the assistant is set up with the current settings; at once while it is not loaded. */
+  ready(): Promise<void> {
+    if (!this.bundle.requested) return Promise.resolve();
+    return this.bundle.load().then((features) => features.ready(), () => undefined);
+  }
+
+  /** True once the assistant bundle is loaded and set up. */
+  get loaded(): boolean {
+    return this.bundle.current !== undefined;
+  }
+
+  /** The settings changed: a loaded assistant is rebuilt (one not loaded yet reads them when it loads). */
+  settingsChanged(): void {
+    this.bundle.current?.rebuild();
+  }
+
+  /** The chat view for the extension API: each call loads the assistant first. */
+  readonly chat: AvapExtensionApi['chat'] = {
+    ask: async (question) => (await this.load()).chat.ask(question),
+    probe: async () => (await this.load()).chat.probe(),
+    clickFirstLink: async () => (await this.load()).chat.clickFirstLink(),
+    openedLinks: () => this.bundle.current?.chat.openedLinks() ?? [],
+    vote: async (vote) => (await this.load()).chat.vote(vote),
+  };
+
+  async dispose(): Promise<void> {
+    await this.bundle.current?.dispose();
+  }
+
+  private registerCommandStubs(): void {
+    const stubs: vscode.Disposable[] = [];
+    for (const id of ASSISTANT_COMMANDS) {
+      try {
+        stubs.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          if (!(await this.loadOrReport())) return undefined;
+          return vscode.commands.executeCommand(id, ...args);
+        }));
+      } catch {
+        // Already registered by the bundle (a load that failed half-way): that one answers.
+      }
+    }
+    this.stubs = vscode.Disposable.from(...stubs);
+  }
+
+  private async loadOrReport(): Promise<AssistantFeatures | undefined> {
+    try {
+      return await this.load();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.host.output.warn(`the assistant could not be loaded: ${err instanceof Error && err.stack ? err.stack : message}`);
+      void vscode.window.showErrorMessage(`AVAP: the assistant could not be loaded — ${message}`, 'Show Output').then((choice) => {
+        if (choice) this.host.output.show();
+      });
+      return undefined;
+    }
+  }
+}

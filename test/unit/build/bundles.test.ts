@@ -1,0 +1,102 @@
+/**
+ * The extension's bundles, built with the project's own esbuild configuration
+ * (issue 12): the entry holds only what an opened .avap file needs and reaches
+ * the parser connection's gRPC stack and the assistant through lazy bundles;
+ * production bundles are minified and carry no source maps. Inspects what
+ * esbuild puts in each bundle (its metafile), never how long anything takes.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as esbuild from 'esbuild';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+interface BuildConfig {
+  commonOptions(options?: { production?: boolean }): esbuild.BuildOptions;
+  entries: (esbuild.BuildOptions & { entryPoints: Record<string, string> })[];
+  LAZY_BUNDLES: Record<string, string>;
+}
+
+async function loadConfig(): Promise<{ config: BuildConfig; esbuild: typeof esbuild }> {
+  const config = (await import(pathToFileURL(path.join(root, 'esbuild.config.mjs')).href)) as BuildConfig;
+  return { config, esbuild: await import('esbuild') };
+}
+
+interface Built {
+  inputs: string[];
+  text: string;
+  files: string[];
+}
+
+async function build(name: string, production = false): Promise<Built> {
+  const { config, esbuild: esb } = await loadConfig();
+  const entry = config.entries.find((e) => Object.keys(e.entryPoints).includes(name));
+  assert.ok(entry, `no bundle named ${name} in esbuild.config.mjs`);
+  const result = await esb.build({
+    ...config.commonOptions({ production }), ...entry, absWorkingDir: root, outdir: path.join(root, 'out', 'bundle-test'), write: false, metafile: true, logLevel: 'silent',
+  });
+  const js = result.outputFiles.find((f) => f.path.endsWith(`${name}.js`));
+  assert.ok(js);
+  return { inputs: Object.keys(result.metafile.inputs), text: js.text, files: result.outputFiles.map((f) => path.basename(f.path)) };
+}
+
+describe('extension bundles (esbuild.config.mjs)', function () {
+  this.timeout(120_000);
+  let entry: Built;
+
+  before(async () => {
+    entry = await build('extension');
+  });
+
+  it('the entry bundle holds no npm package: no Elasticsearch client, markdown-it, Ollama client, zod or gRPC stack', () => {
+    const packages = entry.inputs.filter((f) => f.includes('node_modules/'));
+    assert.deepEqual(packages, [], 'dependencies of the entry');
+  });
+
+  it('the entry bundle holds no assistant code: pipeline, knowledge base, judge, signals, REST, chat, generation, metrics', () => {
+    const assistantSide = [
+      // The parser URL check is the one pure protocol/core piece the entry needs (the settings reader checks avap.parser.url).
+      /^src\/(knowledge|quality|signals|rest|eval|tools|server|cli)\//,
+      /^src\/protocol\/(?!parserUrl\.ts$)/,
+      /^src\/core\/(?!ports\.ts$|contracts\.ts$|parser\/url\.ts$)/,
+      /^src\/editor\/(chat|metrics)\//,
+      /^src\/editor\/services\/(assistantService|parserStack)\.ts$/,
+      /^src\/editor\/generate\/generateCommands\.ts$/,
+      /^src\/editor\/tools\//,
+      /^src\/editor\/assistant\/main\.ts$/,
+    ];
+    const misplaced = entry.inputs.filter((f) => assistantSide.some((re) => re.test(f)));
+    assert.deepEqual(misplaced, [], 'modules that belong to a lazy bundle');
+    for (const needed of ['src/editor/diagnostics/diagnosticsController.ts', 'src/editor/status/statusBar.ts', 'src/editor/services/parserConnection.ts']) {
+      assert.ok(entry.inputs.includes(needed), `${needed} is in the entry`);
+    }
+  });
+
+  it('the entry loads the parser connection and the assistant as bundles of their own, with require()', async () => {
+    const { config } = await loadConfig();
+    assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'parser-connection']);
+    for (const name of Object.keys(config.LAZY_BUNDLES)) {
+      assert.match(entry.text, new RegExp(`require\\("\\./${name}\\.js"\\)`), `dist/extension.js requires ./${name}.js`);
+    }
+  });
+
+  it('the lazy bundles hold what the entry leaves out', async () => {
+    const assistant = await build('assistant');
+    for (const pkg of ['@elastic/elasticsearch', 'markdown-it', 'ollama']) {
+      assert.ok(assistant.inputs.some((f) => f.includes(`node_modules/${pkg}/`)), `${pkg} is in the assistant bundle`);
+    }
+    const connection = await build('parser-connection');
+    assert.ok(connection.inputs.some((f) => f.includes('node_modules/@grpc/grpc-js/')), 'grpc-js is in the parser connection bundle');
+    assert.ok(!connection.inputs.some((f) => f.includes('node_modules/@elastic/')), 'the parser connection does not carry the assistant');
+  });
+
+  it('production bundles are minified and carry no source map', async () => {
+    const production = await build('extension', true);
+    assert.deepEqual(production.files, ['extension.js'], 'no .map next to the bundle');
+    assert.doesNotMatch(production.text, /sourceMappingURL/);
+    assert.doesNotMatch(production.text, /^\/\/ src\//m, 'no module path comments (minified)');
+    assert.ok(production.text.length < entry.text.length * 0.8, `minified: ${production.text.length} vs ${entry.text.length} bytes`);
+    assert.ok(entry.files.includes('extension.js.map'), 'the development build keeps its source map');
+  });
+});
