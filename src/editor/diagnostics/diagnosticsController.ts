@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ParserOutcome, ParserPort } from '../../core/contracts';
 import type { ValidationResult } from '../../parser/types';
 import type { DocumentValidation } from '../status/statusLook';
-import { countSeverities, DIAGNOSTIC_SOURCE, traceToDiagnosticSpecs, type DiagnosticSpec } from './traceToDiagnostics';
+import { countSeverities, DIAGNOSTIC_SOURCE, tracedLineLengths, traceToDiagnosticSpecs, type DiagnosticSpec } from './traceToDiagnostics';
 import { TRACE_SCHEME, traceUriParts } from './traceDocument';
 import { ValidationScheduler } from './validationScheduler';
 
@@ -171,12 +171,7 @@ export class DiagnosticsController implements vscode.Disposable {
     const uri = doc.uri;
     let specs: DiagnosticSpec[] = [];
     if (outcome.kind === 'validated') {
-      // The lengths of the lines the trace names (the rest are never read): a long document costs nothing here.
-      const lengths: number[] = new Array<number>(doc.lineCount);
-      for (const entry of outcome.result.trace) {
-        const line = Math.min(Math.max(0, entry.line - 1), doc.lineCount - 1);
-        lengths[line] ??= doc.lineAt(line).text.length;
-      }
+      const lengths = tracedLineLengths(outcome.result.trace, doc.lineCount, (line) => doc.lineAt(line).text.length);
       specs = traceToDiagnosticSpecs(outcome.result.trace, lengths);
       this.collection.set(uri, specs.map((spec) => this.toDiagnostic(uri, spec)));
     } else {

@@ -63,6 +63,27 @@ export function diagnosticMessage(entry: Pick<TraceEntry, 'code' | 'message' | '
 }
 
 /**
+ * The lengths of the lines a trace and its fixes name (0-based index; the
+ * others stay unset and are never read), so a long document costs nothing.
+ * `lineLength(i)` reads line i (0-based) of the document.
+ */
+export function tracedLineLengths(trace: readonly TraceEntry[], lineCount: number, lineLength: (line: number) => number): number[] {
+  const lengths: number[] = new Array<number>(lineCount);
+  const measure = (oneBased: number) => {
+    const line = Math.min(Math.max(0, oneBased - 1), lineCount - 1);
+    if (line >= 0) lengths[line] ??= lineLength(line);
+  };
+  for (const entry of trace) {
+    measure(entry.line);
+    for (const edit of entry.fix?.edits ?? []) {
+      measure(edit.line);
+      measure(edit.endLine);
+    }
+  }
+  return lengths;
+}
+
+/**
  * Maps entries to ranges inside the document. `lineLengths[i]` is the length of
  * 0-based line i; it has one slot per line, and only the lines the entries name
  * are read. Out-of-range lines go to the last line; an empty range covers

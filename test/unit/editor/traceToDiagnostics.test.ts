@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
 import type { TraceEntry } from '../../../src/parser/types';
-import { countSeverities, diagnosticMessage, documentFix, replacementFix, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
+import { countSeverities, diagnosticMessage, documentFix, replacementFix, tracedLineLengths, traceToDiagnosticSpecs } from '../../../src/editor/diagnostics/traceToDiagnostics';
 
 const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
 
@@ -76,6 +76,20 @@ describe('editor: trace → diagnostics', () => {
     ], lengths);
     assert.deepEqual(named && [named.line, named.start, named.end], [499, 0, 9]);
     assert.deepEqual(beyond && [beyond.line, beyond.start, beyond.end], [999, 0, 2]);
+  });
+
+  it('measures the lines the entries and their fixes name, and keeps the fix of an unclosed block whose closer goes on a later line', () => {
+    const source = 'addParam(password, password)\nif(password, "x", !=)\n  addResult(password)\n';
+    const lines = source.split('\n');
+    const read: number[] = [];
+    const lengths = tracedLineLengths(validateAvap(source).trace, lines.length, (line) => {
+      read.push(line);
+      return (lines[line] ?? '').length;
+    });
+    const close = traceToDiagnosticSpecs(validateAvap(source).trace, lengths).find((s) => s.code === 'unclosed-block');
+    assert.ok(close?.fix, 'the closer fits: the line it edits was measured');
+    assert.ok(!read.includes(0), 'a line nobody names is never read');
+    assert.equal(new Set(read).size, read.length, 'each line read once');
   });
 
   it('widens an empty range so the squiggle is visible', () => {
