@@ -348,22 +348,24 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
 /**
  * A string between typographic quotes, starting at `i` (a quote of U+2018–U+201F
  * not right after a letter or digit, so an apostrophe inside a word stays text).
- * It closes at the next quote of the same family, typographic or ASCII, on the
- * line. Returns the offset after it, or `i` when it is not one (no closer).
+ * It closes at the next typographic quote of the same family on the line, else
+ * at the next ASCII quote of that family (`“ok"`). Returns the offset after it,
+ * or `i` when it is not one (no closer).
  */
 function scanTypographic(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
   if (i > 0 && identCharLength(src, i - 1, false) > 0) return i;
   const double = quote >= CH_LDQUO;
-  const ascii = double ? CH_DQUOTE : CH_SQUOTE;
-  for (let j = i + 1; j < end; j++) {
+  let close = -1;
+  for (let j = i + 1; j < end && close === -1; j++) {
     const c = src.charCodeAt(j);
-    const closes = c === ascii || (double ? c >= CH_LDQUO && c <= CH_LAST_DQUO : c >= CH_LSQUO && c < CH_LDQUO);
-    if (!closes) continue;
-    tokens.push({ kind: TokenKind.String, start: i, end: j + 1, text: src.slice(i, j + 1) });
-    sink('typographic-quote', i, j + 1);
-    return j + 1;
+    if (double ? c >= CH_LDQUO && c <= CH_LAST_DQUO : c >= CH_LSQUO && c < CH_LDQUO) close = j;
   }
-  return i;
+  const ascii = double ? CH_DQUOTE : CH_SQUOTE;
+  for (let j = i + 1; j < end && close === -1; j++) if (src.charCodeAt(j) === ascii) close = j;
+  if (close === -1) return i;
+  tokens.push({ kind: TokenKind.String, start: i, end: close + 1, text: src.slice(i, close + 1) });
+  sink('typographic-quote', i, close + 1);
+  return close + 1;
 }
 
 /** Text of a string token without its quotes (escapes left as written). */
