@@ -64,6 +64,8 @@ const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
 const LITERAL_WORDS: Readonly<Record<string, string>> = { None: 'null', True: 'a boolean', False: 'a boolean', true: 'a boolean', false: 'a boolean' };
+/** Another language's null in addVar: text as well, and its value is AVAP's None. */
+const FOREIGN_NULL = 'null';
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
@@ -103,7 +105,7 @@ function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): num
 function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   const first = t[arg.first];
   if (!first) return undefined;
-  if (arg.last - arg.first === 1) return first.kind === TokenKind.Ident ? LITERAL_WORDS[first.text] : undefined;
+  if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : first.text === FOREIGN_NULL ? 'null' : LITERAL_WORDS[first.text];
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : (empty ? 'an empty dictionary' : 'a dictionary');
@@ -992,7 +994,8 @@ export class Analyzer implements ExpressionHost {
     const what = literalKind(t, value);
     if (!what) return;
     const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
-    const assignment = name === undefined ? undefined : `${name} = ${value.text}`;
+    const literal = value.text === FOREIGN_NULL ? 'None' : value.text;
+    const assignment = name === undefined ? undefined : `${name} = ${literal}`;
     const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
     const first = t[0] as Token;
     const hint = assignment !== undefined && whole
@@ -1000,7 +1003,7 @@ export class Analyzer implements ExpressionHost {
       : undefined;
     this.report(Rule.LiteralStoredAsText, value.start, value.end,
       `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — `
-      + `assign the value instead: ${assignment ?? `name = ${value.text}`}`, value.text, undefined, hint);
+      + `assign the value instead: ${assignment ?? `name = ${literal}`}`, value.text, undefined, hint);
   }
 
   /** A call that is the whole statement, as a fix that rewrites it needs it. */

@@ -153,6 +153,7 @@ const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
       { name: 'None', source: 'addVar(result, None)\naddResult(result)\n', line: 1, token: 'None', fixed: 'result = None\naddResult(result)\n' },
       { name: 'True', source: 'addVar(done, True)\naddResult(done)\n', line: 1, token: 'True', fixed: 'done = True\naddResult(done)\n' },
       { name: 'false', source: 'addVar(ok, false)\naddResult(ok)\n', line: 1, token: 'false', fixed: 'ok = false\naddResult(ok)\n' },
+      { name: 'another language\'s null (assigned as None)', source: 'addVar(owner, null)\naddResult(owner)\n', line: 1, token: 'null', fixed: 'owner = None\naddResult(owner)\n' },
       { name: 'a list of literals', source: 'addVar(ids, [1, 2, "x"])\naddResult(ids)\n', line: 1, token: '[1, 2, "x"]' },
       { name: 'a nested dict literal, quoted target', source: 'addVar("payload", {"user": "ana", "tags": ["a", None]})\naddResult(payload)\n', line: 1,
         token: '{"user": "ana", "tags": ["a", None]}', fixed: 'payload = {"user": "ana", "tags": ["a", None]}\naddResult(payload)\n' },
