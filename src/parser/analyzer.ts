@@ -935,22 +935,22 @@ export class Analyzer implements ExpressionHost {
 
   private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
     if (!role) return undefined;
-    const site = this.site(at);
-    const open = (kind: Block['kind']): Block => {
-      const block: Block = { kind, line: this.lineNo, column: site.column, endColumn: site.endColumn, token: at.text };
-      this.blocks.push(block);
-      return block;
-    };
     switch (role) {
-      case 'open-if': return open('if');
-      case 'open-loop': return open('loop');
-      case 'open-try': return open('try');
-      case 'open-async': return open('async');
-      case 'else': this.blocks.else(site); return this.blocks.top;
-      case 'exception': this.blocks.exception(site); return this.blocks.top;
-      case 'end': this.blocks.end(site); return undefined;
-      case 'end-loop': this.blocks.endLoop(site); return undefined;
+      case 'open-if': return this.openBlock('if', at);
+      case 'open-loop': return this.openBlock('loop', at);
+      case 'open-try': return this.openBlock('try', at);
+      case 'open-async': return this.openBlock('async', at);
+      case 'else': this.blocks.else(this.site(at)); return this.blocks.top;
+      case 'exception': this.blocks.exception(this.site(at)); return this.blocks.top;
+      case 'end': this.blocks.end(this.site(at)); return undefined;
+      case 'end-loop': this.blocks.endLoop(this.site(at)); return undefined;
     }
+  }
+
+  private openBlock(kind: Block['kind'], at: Token): Block {
+    const block: Block = { kind, line: this.lineNo, column: this.col(at.start), endColumn: this.col(at.end), token: at.text };
+    this.blocks.push(block);
+    return block;
   }
 
   /** Returns the parameter list the arguments match, or undefined after reporting. */
