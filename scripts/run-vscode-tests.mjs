@@ -129,6 +129,7 @@ async function serveCaptures(page, bridgeDir, handled) {
           statusItems,
           notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
             .filter(visible).map((el) => el.innerText.trim()),
+          editorTabs: [...document.querySelectorAll('.tabs-container .tab')].filter(visible).map((el) => el.innerText.trim()),
         };
       }));
       response.dialogs = dialogs.length;

@@ -13,6 +13,8 @@ export const WALKTHROUGH = 'avap.welcome';
 export const OPEN_EXAMPLE_COMMAND = 'avap.openExample';
 export const OPEN_WALKTHROUGH_COMMAND = 'avap.openWalkthrough';
 const SHOWN_KEY = 'avap.walkthrough.shown';
+/** How long after the extension host starts the workbench is known to have registered extension walkthroughs. */
+const WALKTHROUGH_READY_MS = 6000;
 
 export function walkthroughId(context: vscode.ExtensionContext): string {
   return `${context.extension.id}#${WALKTHROUGH}`;
@@ -26,7 +28,10 @@ export function registerFirstRun(context: vscode.ExtensionContext, output: Outpu
   // Once per profile, beside the file that activated the extension. Not in test runs, where tests open it themselves.
   if (context.extensionMode !== vscode.ExtensionMode.Test && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true);
-    void Promise.resolve(openWalkthrough(context, true)).then(
+    // The workbench registers extension walkthroughs a few seconds after it starts (it waits up to 5 s for its
+    // experiment service); opened earlier, the command shows another walkthrough. Activation at startup waits.
+    const settle = Math.max(0, WALKTHROUGH_READY_MS - process.uptime() * 1000);
+    void new Promise((resolve) => setTimeout(resolve, settle)).then(() => openWalkthrough(context, true)).then(
       () => output.info('first run: the Get Started walkthrough is open'),
       (err: unknown) => output.warn(`first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`),
     );
