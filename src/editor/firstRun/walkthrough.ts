@@ -13,8 +13,8 @@ export const WALKTHROUGH = 'avap.welcome';
 export const OPEN_EXAMPLE_COMMAND = 'avap.openExample';
 export const OPEN_WALKTHROUGH_COMMAND = 'avap.openWalkthrough';
 const SHOWN_KEY = 'avap.walkthrough.shown';
-/** How long after the extension host starts the workbench is known to have registered extension walkthroughs. */
-const WALKTHROUGH_READY_MS = 6000;
+/** How long after its first Welcome editor the workbench has registered the extensions' walkthroughs. */
+const WALKTHROUGHS_REGISTERED_MS = 6000;
 
 export function walkthroughId(context: vscode.ExtensionContext): string {
   return `${context.extension.id}#${WALKTHROUGH}`;
@@ -24,14 +24,31 @@ function openWalkthrough(context: vscode.ExtensionContext, toSide: boolean): The
   return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), toSide);
 }
 
+/** The workbench's Welcome editor (walkthroughs): the API shows it as a tab labelled "Welcome" with no input it knows. */
+function welcomeTab(): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.map((g) => g.activeTab).find((tab) => tab && tab.input === undefined && tab.label === 'Welcome');
+}
+
+/**
+ * First run. The workbench's walkthrough service starts with the first Welcome editor and registers the
+ * extensions' walkthroughs some seconds later (it waits up to 5 s for an experiment service); a walkthrough
+ * asked for before then opens VS Code's own instead, and that editor keeps it. So: open it beside the file,
+ * and once the registration is surely done, replace that Welcome editor with a fresh one, which shows ours.
+ */
+async function openOnFirstRun(context: vscode.ExtensionContext): Promise<void> {
+  await openWalkthrough(context, true);
+  await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
+  const tab = welcomeTab();
+  if (!tab) return; // closed meanwhile: the developer has seen it
+  await vscode.window.tabGroups.close(tab, true);
+  await openWalkthrough(context, true);
+}
+
 export function registerFirstRun(context: vscode.ExtensionContext, output: OutputLog): vscode.Disposable {
   // Once per profile, beside the file that activated the extension. Not in test runs, where tests open it themselves.
   if (context.extensionMode !== vscode.ExtensionMode.Test && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true);
-    // The workbench registers extension walkthroughs a few seconds after it starts (it waits up to 5 s for its
-    // experiment service); opened earlier, the command shows another walkthrough. Activation at startup waits.
-    const settle = Math.max(0, WALKTHROUGH_READY_MS - process.uptime() * 1000);
-    void new Promise((resolve) => setTimeout(resolve, settle)).then(() => openWalkthrough(context, true)).then(
+    void openOnFirstRun(context).then(
       () => output.info('first run: the Get Started walkthrough is open'),
       (err: unknown) => output.warn(`first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`),
     );
