@@ -11,7 +11,7 @@ export interface AvapExtensionApi {
   ready(): Promise<void>;
   /** What the status bar item shows now; undefined when hidden. */
   statusLook(): StatusLook | undefined;
-  /** The last lines of the AVAP output channel. */
+  /** The last lines of the AVAP Assistant output channel. */
   outputLines(): string[];
   /** host:port of the parser service in use. */
   parserAddress(): string | undefined;

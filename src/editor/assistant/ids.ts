@@ -13,6 +13,7 @@ export const ASSISTANT_COMMANDS = [
   'avap.showValidationMetrics',
   'avap.openEvaluationReport',
   'avap.setElasticsearchApiKey',
+  'avap.checkOllama',
 ] as const;
 
 export type AssistantCommand = (typeof ASSISTANT_COMMANDS)[number];

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { ChatViewProvider } from '../chat/chatView';
+import { registerCheckOllama } from '../firstRun/checkOllamaCommand';
 import { registerGenerateCommands } from '../generate/generateCommands';
 import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
 import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantService';
@@ -43,6 +44,7 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const registrations = vscode.Disposable.from(
     chat,
     registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
+    registerCheckOllama({ settings: host.settings, output }),
     vscode.commands.registerCommand('avap.ask', async (question?: string) => {
       if (typeof question === 'string' && question.trim()) return chat.ask(question.trim());
       await chat.reveal();

@@ -64,7 +64,7 @@ export class AssistantSeam implements vscode.Disposable {
         resolveWebviewView: async (view, context, token) => {
           const features = await this.loadOrReport();
           if (features) await features.chatView.resolveWebviewView(view, context, token);
-          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP output.</p>';
+          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP Assistant output.</p>';
         },
       }, { webviewOptions: { retainContextWhenHidden: true } }),
     );
@@ -76,7 +76,7 @@ export class AssistantSeam implements vscode.Disposable {
           invoke: async (options, token) => {
             const tool = (await this.loadOrReport())?.tools.get(name);
             if (tool) return tool.invoke(options, token);
-            const summary = 'the AVAP assistant could not be loaded (see the AVAP output)';
+            const summary = 'the AVAP assistant could not be loaded (see the AVAP Assistant output)';
             return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ tool: name, status: 'FAILED', summary, facts: {}, next: [] }, null, 2))]);
           },
         }));

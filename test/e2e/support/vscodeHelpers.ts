@@ -11,7 +11,7 @@ export async function avapApi(): Promise<AvapExtensionApi> {
   const extension = vscode.extensions.getExtension<AvapExtensionApi | undefined>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is not loaded`);
   const api = extension.isActive ? extension.exports : await extension.activate();
-  assert.ok(api, 'the extension failed to activate (see the AVAP output)');
+  assert.ok(api, 'the extension failed to activate (see the AVAP Assistant output)');
   await api.ready();
   return api;
 }

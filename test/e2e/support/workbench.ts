@@ -24,6 +24,8 @@ export interface WorkbenchFacts {
   statusItems: StatusItemFacts[];
   /** The texts of the notification toasts on screen (message and buttons). */
   notifications: string[];
+  /** The titles of the editor tabs on screen (as the workbench shows them: "Walkthrough: …" for walkthroughs). */
+  editorTabs: string[];
   screenshotPath?: string;
   /** alert/confirm/prompt dialogs seen in the browser so far. */
   dialogs: number;
