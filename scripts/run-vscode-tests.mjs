@@ -244,8 +244,9 @@ async function main() {
   });
   watchDialogs(page);
   page.context().on('page', watchDialogs);
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  // A loaded machine can take a while to serve the workbench: wait for it rather than fail the run.
+  await page.goto(url, { timeout: 180_000 });
+  await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
   log('workbench loaded; running the suite in the extension host');
 
   const handled = new Set();
