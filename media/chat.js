@@ -141,6 +141,27 @@
     }
   }
 
+  // The theme's token colours for the grammar's scopes (the stylesheet falls back to workbench colours).
+  let tokenColorNames = [];
+  function applyTokenColors(colors) {
+    const root = document.documentElement.style;
+    for (const name of tokenColorNames) root.removeProperty(name);
+    tokenColorNames = [];
+    for (const [cls, color] of Object.entries(colors || {})) {
+      if (!/^tok-[a-z]+$/.test(cls) || !/^#[0-9a-f]{3,8}$/i.test(String(color))) continue;
+      root.setProperty(`--avap-${cls}`, color);
+      tokenColorNames.push(`--avap-${cls}`);
+    }
+  }
+
+  /** Keeps the newest text in sight while an answer streams, unless the user scrolled up to read. */
+  function followBottom(update) {
+    const scroller = document.scrollingElement || document.documentElement;
+    const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
+    update();
+    if (atBottom) scroller.scrollTop = scroller.scrollHeight;
+  }
+
   function clear() {
     log.replaceChildren();
     answers.clear();
@@ -151,8 +172,9 @@
     const message = event.data;
     if (!message || typeof message !== 'object') return;
     if (message.type === 'question') addQuestion(message.id, message.text, true);
-    else if (message.type === 'answer') renderAnswer(message.answer, true);
+    else if (message.type === 'answer') followBottom(() => renderAnswer(message.answer, true));
     else if (message.type === 'clear') clear();
+    else if (message.type === 'theme') applyTokenColors(message.colors);
     else if (message.type === 'restore') {
       // The conversation kept in the workspace, shown again after a reload.
       clear();

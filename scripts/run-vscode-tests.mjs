@@ -126,6 +126,9 @@ async function serveCaptures(page, bridgeDir, handled) {
           squigglyErrors: count('.squiggly-error'),
           squigglyWarnings: count('.squiggly-warning'),
           codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
+          // The colour of each token text in the active editor (first occurrence), as the theme paints it.
+          editorTokenColors: Object.fromEntries([...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span span')]
+            .filter(visible).reverse().map((el) => [el.textContent.trim(), getComputedStyle(el).color])),
           statusItems,
           notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
             .filter(visible).map((el) => el.innerText.trim()),

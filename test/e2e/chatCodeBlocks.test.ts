@@ -29,7 +29,7 @@ async function finalProbe(): Promise<ChatProbe> {
   const hooks = await chatHooks();
   return waitFor('the final answer in the chat', async () => {
     const probe = await hooks.probe();
-    return probe.answers > 0 && !probe.lastAnswerDraft ? probe : undefined;
+    return probe.lastAnswerFinal ? probe : undefined;
   });
 }
 
@@ -88,6 +88,14 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     assert.equal(await hooks.click('Open in Editor', 0), true);
     const opened = await activeEditorWhere('an untitled AVAP editor with the code', (e) => e.document.isUntitled && e.document.getText() === VALID_CODE);
     assert.equal(opened.document.languageId, 'avap');
+    // The chat colours the code as the editor does (the theme's colours for the grammar's scopes).
+    const editorColors = await waitFor('the editor tokenized', async () => {
+      const facts = await captureWorkbench({ settleMs: 300 });
+      return facts.editorTokenColors.encodeSHA256 ? facts.editorTokenColors : undefined;
+    });
+    for (const word of ['addParam', 'encodeSHA256', 'addResult']) {
+      assert.equal(block?.tokenColors[word], editorColors[word], `${word}: chat ${block?.tokenColors[word]}, editor ${editorColors[word]}`);
+    }
 
     // A source opens its knowledge document, read-only.
     const title = probe.sources[0] ?? '';
@@ -112,7 +120,7 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     assert.equal(block?.badge, '✗ AVAP: invalid');
     assert.deepEqual(block?.actions, [...ACTIONS, 'Regenerate with Trace']);
     assert.ok(block?.trace.some((line) => /^Line 2:1 .*getSHA256/.test(line)), `trace lines: ${block?.trace.join(' | ')}`);
-    const facts = await captureWorkbench({ screenshot: 'chat-invalid-code-block', settleMs: 800 });
+    const facts = await captureWorkbench({ screenshot: 'chat-code-blocks', settleMs: 800 });
     assert.equal(facts.xssMarkers, 0);
 
     // A trace line opens the code in an editor at that line.
@@ -126,14 +134,14 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     assert.equal(await hooks.click('Regenerate with Trace', 0), true);
     const regenerated = await waitFor('the regenerated answer', async () => {
       const p = await hooks.probe();
-      return p.questions.at(-1)?.startsWith('Regenerate with Trace') && !p.lastAnswerDraft && p.blocks.length ? p : undefined;
+      return p.questions.at(-1)?.startsWith('Regenerate with Trace') && p.lastAnswerFinal ? p : undefined;
     }, 60_000);
     assert.equal(regenerated.blocks[0]?.badge, '✓ AVAP: valid');
     assert.equal(regenerated.blocks[0]?.code, VALID_CODE);
     const calls = ollama.calls('chat').filter(task('generate_code'));
     assert.equal(calls.length, before + 1, 'one correction call');
     assert.match(JSON.stringify(calls.at(-1)?.body), /getSHA256/, 'the correction prompt carries the invalid code and its trace');
-    await captureWorkbench({ screenshot: 'chat-regenerated-with-trace', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'chat-regenerate-with-trace', settleMs: 800 });
   });
 
   it('no validation: the block is "AVAP: unvalidated" in the amber look, never valid', async () => {
@@ -198,7 +206,7 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     assert.equal(await hooks.type('hello', false), '', 'Enter sends');
     const sent = await waitFor('the question sent with Enter', async () => {
       const p = await hooks.probe();
-      return p.answers === 1 && !p.lastAnswerDraft ? p : undefined;
+      return p.answers === 1 && p.lastAnswerFinal ? p : undefined;
     });
     assert.deepEqual(sent.questions, ['hello']);
     assert.match(sent.lastAnswerText, /Ask me about AVAP/, sent.lastAnswerMeta);

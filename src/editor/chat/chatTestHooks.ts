@@ -22,9 +22,11 @@ export interface ChatProbe {
   lastAnswerMeta: string;
   /** The last answer is still a draft (streamed, not yet validated). */
   lastAnswerDraft: boolean;
+  /** The last answer's verdict (or error) is shown. */
+  lastAnswerFinal: boolean;
   links: string[];
   /** The code blocks of the last answer: badge, action labels, trace lines, highlighted tokens, code. */
-  blocks: { badge: string; badgeColor: string; actions: string[]; trace: string[]; highlighted: number; code: string }[];
+  blocks: { badge: string; badgeColor: string; actions: string[]; trace: string[]; highlighted: number; tokenColors: Record<string, string>; code: string }[];
   /** The source titles under the last answer. */
   sources: string[];
 }

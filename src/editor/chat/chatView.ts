@@ -19,6 +19,7 @@ import type { AssistantService } from '../services/assistantService';
 import { AnswerStream, finalAnswerView, type AnswerView, type CodeBlockView } from './chatModel';
 import { ChatTestBridge } from './chatTestHooks';
 import { knowledgeUri } from './knowledgeDocuments';
+import { activeThemeTokenColors } from './themeTokenColors';
 import { checkLink } from './links';
 import { newNonce, webviewShell } from './webviewHtml';
 
@@ -84,9 +85,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.ready = ChatViewProvider.deferred();
     this.testBridge = options.testHooks ? new ChatTestBridge((message) => this.post(message)) : undefined;
     this.lastEditor = ChatViewProvider.editable(vscode.window.activeTextEditor);
-    this.disposables.push(vscode.window.onDidChangeActiveTextEditor((editor) => {
-      this.lastEditor = ChatViewProvider.editable(editor) ?? this.lastEditor;
-    }));
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        this.lastEditor = ChatViewProvider.editable(editor) ?? this.lastEditor;
+      }),
+      vscode.window.onDidChangeActiveColorTheme(() => void this.postThemeColors()),
+    );
   }
 
   private static deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -129,6 +133,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     switch (message?.type) {
       case 'ready':
         // The script (re)started: show the conversation kept for this workspace.
+        void this.postThemeColors();
         void this.post({ type: 'restore', turns: this.turns() });
         this.ready.resolve();
         break;
@@ -321,6 +326,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
     const text = await vscode.workspace.openTextDocument(knowledgeUri(doc.id, doc.title));
     await vscode.window.showTextDocument(text, { preview: true });
+  }
+
+  /** Code in the chat takes the theme's token colours, as in an .avap editor. */
+  private async postThemeColors(): Promise<void> {
+    await this.post({ type: 'theme', colors: await activeThemeTokenColors() });
   }
 
   async post(message: unknown): Promise<void> {

@@ -28,6 +28,8 @@
       lastAnswerText: text(answer && answer.querySelector('.body')),
       lastAnswerMeta: text(answer && answer.querySelector('.meta')),
       lastAnswerDraft: Boolean(answer && answer.classList.contains('draft')),
+      // The verdict (or the error) is shown: neither waiting for the first piece nor a draft.
+      lastAnswerFinal: Boolean(answer && !answer.classList.contains('pending') && !answer.classList.contains('draft')),
       links: [...document.querySelectorAll('a.avap-link')].map((a) => a.getAttribute('data-href')),
       blocks: answer ? [...answer.querySelectorAll('.codeblock')].map((block) => ({
         badge: text(block.querySelector('.block-badge')).trim(),
@@ -35,6 +37,8 @@
         actions: [...block.querySelectorAll('.block-actions button')].map(text),
         trace: [...block.querySelectorAll('.block-trace button')].map(text),
         highlighted: block.querySelectorAll('pre code span[class^="tok-"]').length,
+        // The colour each token text is shown in (e.g. { addParam: 'rgb(…)' }).
+        tokenColors: Object.fromEntries([...block.querySelectorAll('pre code span[class^="tok-"]')].map((s) => [text(s), getComputedStyle(s).color])),
         code: text(block.querySelector('pre code')),
       })) : [],
       sources: answer ? [...answer.querySelectorAll('.source-link')].map(text) : [],
