@@ -136,6 +136,7 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
       const p = await hooks.probe();
       return p.questions.at(-1)?.startsWith('Regenerate with Trace') && p.lastAnswerFinal ? p : undefined;
     }, 60_000);
+    assert.equal(regenerated.lastTurnInSight, true, `the new turn is in sight: ${regenerated.scroll}`);
     assert.equal(regenerated.blocks[0]?.badge, '✓ AVAP: valid');
     assert.equal(regenerated.blocks[0]?.code, VALID_CODE);
     const calls = ollama.calls('chat').filter(task('generate_code'));

@@ -29,6 +29,9 @@ export interface ChatProbe {
   blocks: { badge: string; badgeColor: string; actions: string[]; trace: string[]; highlighted: number; tokenColors: Record<string, string>; code: string }[];
   /** The source titles under the last answer. */
   sources: string[];
+  /** Some of the newest turn is in sight above the question box. */
+  lastTurnInSight: boolean;
+  scroll: string;
 }
 
 export class ChatTestBridge {

@@ -42,6 +42,15 @@
         code: text(block.querySelector('pre code')),
       })) : [],
       sources: answer ? [...answer.querySelectorAll('.source-link')].map(text) : [],
+      // Whether the newest turn is in sight (the view follows an answer as it streams).
+      lastTurnInSight: (() => {
+        const turn = [...document.querySelectorAll('#log .turn')].pop();
+        if (!turn) return true;
+        const form = document.getElementById('ask').getBoundingClientRect();
+        const rect = turn.getBoundingClientRect();
+        return rect.top < form.top && rect.bottom > 0;
+      })(),
+      scroll: [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, document.scrollingElement.clientHeight, document.body.scrollTop, document.body.scrollHeight, document.body.clientHeight, window.innerHeight].join(','),
     };
   }
 
