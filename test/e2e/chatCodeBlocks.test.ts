@@ -56,11 +56,19 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
   it('a valid block: highlighted, badge "AVAP: valid", Insert at Cursor / Open in Editor / Copy by their labels, sources by document', async () => {
     const ollama = await scriptedOllama();
     scriptCodeRoute(ollama);
-    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), chunkDelayMs: 250 });
     const target = await openUntitledAvap('// before\n\n// after\n');
     target.selection = new vscode.Selection(1, 0, 1, 0);
     const hooks = await chatHooks();
-    const result = await (await avapApi()).chat.ask('hash the password parameter');
+    const asking = (await avapApi()).chat.ask('hash the password parameter');
+    // While it streams, its code reads "validating…" and offers nothing to insert.
+    const draft = await waitFor('the streaming code block', async () => {
+      const p = await hooks.probe();
+      return p.lastAnswerDraft && p.blocks.length ? p : undefined;
+    });
+    assert.equal(draft.blocks[0]?.badge, '⋯ validating…');
+    assert.deepEqual(draft.blocks[0]?.actions, []);
+    const result = await asking;
     assert.equal(result.validationStatus, '');
 
     const probe = await finalProbe();
