@@ -46,7 +46,7 @@
     answers.set(id, { answer, body, meta });
     if (live) {
       cancel.disabled = false;
-      turn.scrollIntoView({ block: 'end' });
+      scrollToBottom();
     }
   }
 
@@ -154,12 +154,17 @@
     }
   }
 
+  function scrollToBottom() {
+    const scroller = document.scrollingElement || document.documentElement;
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+
   /** Keeps the newest text in sight while an answer streams, unless the user scrolled up to read. */
   function followBottom(update) {
     const scroller = document.scrollingElement || document.documentElement;
     const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 48;
     update();
-    if (atBottom) scroller.scrollTop = scroller.scrollHeight;
+    if (atBottom) scrollToBottom();
   }
 
   function clear() {
@@ -182,7 +187,7 @@
         addQuestion(turn.id, turn.query, false);
         if (turn.answer) renderAnswer(turn.answer, false);
       }
-      log.lastElementChild?.scrollIntoView({ block: 'end' });
+      scrollToBottom();
     }
   });
 
