@@ -26,6 +26,7 @@ export const contributes = {
     command('avap.showValidationMetrics', 'Show Validation Metrics'),
     command('avap.openEvaluationReport', 'Open Evaluation Report…'),
     command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
+    command('avap.clearChat', 'Clear Chat', { icon: '$(clear-all)' }),
     command('avap.acceptGenerated', 'Accept Generated Code'),
     command('avap.rateGenerated', 'Rate Generated Code'),
     command('avap.checkOllama', 'Check Ollama', { icon: '$(pulse)' }),
@@ -41,6 +42,9 @@ export const contributes = {
     ],
     'editor/title': [
       { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
+    ],
+    'view/title': [
+      { command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' },
     ],
     'explorer/context': [
       { command: 'avap.openEvaluationReport', when: 'resourceFilename == report.json', group: 'navigation@90' },

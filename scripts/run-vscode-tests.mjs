@@ -133,6 +133,9 @@ async function serveCaptures(page, bridgeDir, handled) {
           squigglyErrors: count('.squiggly-error'),
           squigglyWarnings: count('.squiggly-warning'),
           codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
+          // The colour of each token text in the active editor (first occurrence), as the theme paints it.
+          editorTokenColors: Object.fromEntries([...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span span')]
+            .filter(visible).reverse().map((el) => [el.textContent.trim(), getComputedStyle(el).color])),
           statusItems,
           notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
             .filter(visible).map((el) => el.innerText.trim()),
@@ -201,8 +204,9 @@ async function runInCodeServer({ timeoutMs, userDataDir, extensionsDir, workspac
   browser = await chromium.launch({ executablePath: CHROMIUM_BIN, headless: true, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   watchPage(page, serverLog);
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  // A loaded machine can take a while to serve the workbench: wait for it rather than fail the run.
+  await page.goto(url, { timeout: 180_000 });
+  await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
   log('workbench loaded; running the suite in the extension host');
 
   const handled = new Set();

@@ -115,6 +115,8 @@ export interface AttemptRecord {
   text?: string;
   /** Extension: the trace mapped onto lines of `text` (the outcome's trace is relative to `code`). */
   responseTrace?: TraceEntry[];
+  /** Extension: the verdict on each code block of `text`, in order (a block the parser was not asked about is `unavailable`). */
+  blocks?: ('valid' | 'invalid' | 'unavailable')[];
 }
 
 /** What may trigger the one retry cycle of a request (RC-08). */

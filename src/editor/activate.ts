@@ -112,6 +112,8 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
     circuit: () => parser.circuit(),
     chat: assistant.chat,
     files: { telemetry: () => telemetryFile(settings, storageDir), signals: () => signalsFile(settings, storageDir) },
+    // Only the extension-host test runner gets hooks into the webviews.
+    ...(context.extensionMode === vscode.ExtensionMode.Test ? { testing: assistant.testing } : {}),
   };
 }
 

@@ -467,6 +467,7 @@ class Run {
     if (verdict.kind !== 'no-code' || spec.codeRequired) {
       const record: AttemptRecord = { attempt, code: validation.code, outcome: validation.outcome, text };
       if (verdict.kind === 'valid' || verdict.kind === 'invalid') record.responseTrace = verdict.responseTrace;
+      if (validation.blocks.length) record.blocks = validation.blocks;
       this.result.attempts.push(record);
     }
     if (verdict.kind === 'unavailable') this.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);

@@ -21,6 +21,8 @@ export interface WorkbenchFacts {
   squigglyErrors: number;
   squigglyWarnings: number;
   codeLenses: string[];
+  /** The colour of each token text in the active editor (first occurrence), e.g. { addParam: 'rgb(…)' }. */
+  editorTokenColors: Record<string, string>;
   statusItems: StatusItemFacts[];
   /** The texts of the notification toasts on screen (message and buttons). */
   notifications: string[];

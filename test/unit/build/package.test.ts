@@ -33,7 +33,7 @@ describe('the packaged extension (.vsix)', function () {
       touch(`${bundle}.map`);
     }
     for (const file of ['dist/proto/avap_parser.proto', 'media/chat.js', 'media/walkthrough/about.md', 'examples/hash-password.avap', 'syntaxes/avap.tmLanguage.json', 'knowledge/docs/x.md',
-      'src/extension.ts', 'test/unit/x.test.ts', 'bench/index.ts', 'node_modules/x/index.js', 'out/e2e/index.js', 'out/e2e/index.js.map',
+      'src/extension.ts', 'test/unit/x.test.ts', 'test/e2e/webview/chatTestHooks.js', 'docs/screenshots/chat.png', 'bench/index.ts', 'node_modules/x/index.js', 'out/e2e/index.js', 'out/e2e/index.js.map',
       'test-output/shot.png', '.tools/avap-assistant.vsix', 'esbuild.config.mjs', 'tsconfig.json']) touch(file);
   });
 
@@ -46,6 +46,8 @@ describe('the packaged extension (.vsix)', function () {
       assert.ok(files.includes(asset), `${asset} is packed`);
     }
     assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], 'no source maps');
+    // The chat's test hooks are loaded only in test mode, from the repository: a user's installation has no such file.
+    assert.deepEqual(files.filter((f) => /chatTestHooks|^docs\//.test(f)), [], 'no test hooks, no screenshots');
     assert.deepEqual(files.filter((f) => /^(src|test|bench|node_modules|out|test-output|\.tools)\//.test(f) || /\.(ts|mjs)$/.test(f)), [], 'nothing but the extension');
   });
 
