@@ -89,7 +89,8 @@ async function main() {
     // vsce runs `vscode:prepublish` first: the production build (minified, no source maps) into dist/.
     step(2, 'build and packaging', `building the production bundles and packaging the extension into ${shown(vsix)} (vsce)`,
       `read the build errors or vsce's message above; \`npm ci\` installs esbuild and @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`);
-    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix]);
+    // The README's screenshots are relative links (no public repository to rewrite them against): keep them as written.
+    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix]);
   } else {
     log(`step 2/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
   }
