@@ -22,6 +22,10 @@ export const task = (name: PromptTask) => (request: RecordedRequest) => promptTa
 export const VALID_CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';
 export const INVALID_CODE = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)';
 export const FOREIGN_CODE = 'import hashlib\ndef hash(p):\n    return hashlib.sha256(p)';
+/** Every error carries a proven fix (a `;` terminator, an invented name): the parser's fixes turn it into VALID_CODE. */
+export const FIXABLE_CODE = 'addParam(password, p);\ngetSHA256(p, h)\naddResult(h)';
+/** A foreign keyword without a provable fix on the second line, then a long tail a model would go on generating. */
+export const FOREIGN_EARLY_CODE = ['addParam(password, p)', 'print(p)', ...Array.from({ length: 40 }, (_, i) => `addVar(v${i}, ${i})`), 'addResult(p)'].join('\n');
 
 export const fenced = (code: string, before = 'Here is the program:', after = 'It hashes the parameter.') =>
   `${before}\n\`\`\`avap\n${code}\n\`\`\`\n${after}`;
