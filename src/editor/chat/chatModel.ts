@@ -4,7 +4,7 @@
  */
 import type { PipelineResult } from '../../core/contracts';
 import { describeSkip } from '../../core/validation/retryCycle';
-import { LABEL_NO_CONTEXT, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
 export interface AnswerView {
@@ -65,7 +65,7 @@ export function finalAnswerView(id: string, result: PipelineResult): AnswerView 
   };
   // A failed or cancelled run has no status: it shows its error and claims nothing.
   const look = result.validationStatus === undefined ? undefined : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
-  if (look) view.status = look;
+  if (look) view.status = result.validationStatus === '' && result.repair ? { ...look, label: `${look.label} — ${LABEL_REPAIRED}` } : look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
   return view;
 }
