@@ -36,6 +36,7 @@ import { promptTask } from '../../src/core/routing/prompts';
 import { distFile } from '../../test/support/dist';
 import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest } from '../../test/support/scriptedOllama';
 import type { PipelineResult } from '../../src/core/contracts';
+import { StreamCheck } from '../../src/core/code/streamCheck';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 
 const fmt = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
@@ -271,13 +272,17 @@ export async function benchEarlyAbort(): Promise<BenchResult> {
     }
     const stopped = median(a);
     const full = median(b);
-    const tokens = late.match(/\S*\s*/g)?.filter(Boolean).length ?? 0;
+    const pieces = late.match(/\S*\s*/g)?.filter(Boolean) ?? [];
+    const tokens = pieces.length;
+    // What the in-process check costs over a whole answer (every complete code line re-parses the fence so far).
+    const checking = median(await sample(() => { const watch = new StreamCheck(); for (const piece of pieces) watch.push(piece); }, 50));
     return {
       name: `early abort while streaming: request → verdict (scripted ${TOKENS_PER_SECOND} tok/s model)`,
       ratio: full / stopped,
       unit: '× faster',
       detail: `hard error on line 2 of 44, stream stopped there ${fmt(stopped)} vs on the last line (the whole ${tokens}-token answer streamed) ${fmt(full)}: `
-        + `${fmt(full - stopped)} saved; both then retry with the trace and get the service's verdict; median of ${runs}`,
+        + `${fmt(full - stopped)} saved; both then retry with the trace and get the service's verdict; median of ${runs}; `
+        + `checking every line of the whole answer in-process costs ${fmt(checking)}`,
     };
   } finally {
     await earlyWorld.assistant.dispose();

@@ -67,6 +67,9 @@ export function isHardWhileStreaming(entry: TraceEntry): boolean {
   return true;
 }
 
+/** A fence longer than this is no longer checked while streaming (each line re-parses the fence so far). */
+export const MAX_CHECKED_CHARS = 64 * 1024;
+
 export interface HardFinding {
   /** The finding, its line relative to the fence's code. */
   entry: TraceEntry;
@@ -90,7 +93,14 @@ export class StreamCheck {
   /** Parses made (one per complete code line). */
   parses = 0;
 
-  constructor(private readonly parse: (code: string) => readonly TraceEntry[] = (code) => validateAvap(code).trace) {}
+  /**
+   * `parse(code, proofs)`: the findings of the code so far; with `proofs` the
+   * parser also proves fixes. Each complete line is parsed without proofs (a
+   * plain parse of the fence so far: microseconds); only a line that shows a
+   * hard candidate is parsed again with proofs, to leave fixable findings to
+   * the repair.
+   */
+  constructor(private readonly parse: (code: string, proofs: boolean) => readonly TraceEntry[] = (code, proofs) => validateAvap(code, proofs ? {} : { maxFixProofs: 0 }).trace) {}
 
   /** The hard finding, once there is one. */
   get finding(): HardFinding | undefined {
@@ -137,8 +147,10 @@ export class StreamCheck {
     this.fence.lines.push(line);
     if (!this.fence.avap || !line.trim()) return undefined;
     const code = this.fence.lines.join('\n');
+    if (code.length > MAX_CHECKED_CHARS) return undefined;
     this.parses += 1;
-    const entries = this.parse(code).filter(isHardWhileStreaming);
+    if (!this.parse(code, false).some(isHardWhileStreaming)) return undefined;
+    const entries = this.parse(code, true).filter(isHardWhileStreaming);
     const hard = entries[0];
     if (!hard) return undefined;
     return { entry: hard, entries, responseLine: this.fence.startLine + hard.line - 1, lastLine: this.lineNo, code };
