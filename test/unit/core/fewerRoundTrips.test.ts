@@ -13,6 +13,8 @@ import type { ChatCall, LlmPort } from '../../../src/core/llm/port';
 import { runPipeline } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
 import { Rule, validateAvap } from '../../../src/parser';
+import { signalFromPipeline, isAnswered } from '../../../src/signals/fromPipeline';
+import { SignalRecordSchema } from '../../../src/signals/schema';
 import { deps, fakeLlm, fakeParser } from './pipelineFakes';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
@@ -129,6 +131,17 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
         [1, 'valid', true, '', 'repaired-by-fixes', 'parser-fixes'],
       ]);
       assert.ok(logger.lines.some((l) => l.includes(LOG_REPAIRED_BY_FIXES)), logger.lines.join('\n'));
+    });
+
+    it('the training signal records the repair: one generation, repaired_by, the parser\'s two verdicts', async () => {
+      const result = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [FIXABLE] }), fakeParser()).deps, CODE);
+      assert.ok(isAnswered(result));
+      const signal = signalFromPipeline(CODE, result, { source: 'cli', model: 'm' });
+      assert.equal(signal.output.attempts, 1);
+      assert.equal(signal.output.repaired_by, 'parser-fixes');
+      assert.deepEqual(signal.automated.parser, ['invalid', 'valid']);
+      // The store's schema keeps the field (an unknown one would be stripped on read).
+      assert.equal(SignalRecordSchema.shape.output.parse(signal.output).repaired_by, 'parser-fixes');
     });
 
     it('repair needs no retry budget: with maxRetries 0 a fixable answer is repaired all the same', async () => {
