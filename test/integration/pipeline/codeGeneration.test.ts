@@ -104,7 +104,8 @@ describe('pipeline: code generation over real sockets', function () {
   it('when errors cause a retry, its correction context lists the warnings too, with their proven fixes', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
-    const code = 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)';
+    // The last error has no proven fix, so the parser's fixes alone cannot repair the answer and the LLM retry runs.
+    const code = 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)\nsha256Encode(h, d)';
     const fixed = 'addParam(city, city)\nAddvariableToJSON("city", city, reply)\nencodeSHA256(city, h)\naddResult(reply)';
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(code) });
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(fixed) });
@@ -114,8 +115,8 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(result.attempts.length, 2);
     const retryPrompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[1] as never);
     assert.match(retryPrompt, /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON is the value of the variable 'city'.*\nLine 3: 'getSHA256' not defined/);
-    assert.match(retryPrompt, /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./);
-    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]), [['key-names-variable', 'warning'], ['unknown-command', 'error']]);
+    assert.match(retryPrompt, /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 5: .*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./);
+    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]), [['key-names-variable', 'warning'], ['unknown-command', 'error'], ['unknown-command', 'error']]);
   });
 
   it('invalid twice: INVALID_UNRESOLVED after exactly one retry (two parser calls, both INVALID)', async () => {
