@@ -128,12 +128,39 @@ export const entries = [
   { entryPoints: { parser: 'src/parser/index.ts' } },
 ];
 
+/**
+ * In watch mode: one "[watch] build started" when the first bundle starts rebuilding and one "[watch] build
+ * finished" when the last is done, with each error as "✘ [ERROR] text" and its "    file:line:column:" — the
+ * lines the `watch` task's problem matcher in .vscode/tasks.json reads (F5 waits for "finished").
+ */
+let building = 0;
+export const WATCH_STARTED = '[watch] build started';
+export const WATCH_FINISHED = '[watch] build finished';
+const watchReporterPlugin = {
+  name: 'watch-reporter',
+  setup(build) {
+    build.onStart(() => {
+      if (building++ === 0) console.log(WATCH_STARTED);
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (--building === 0) console.log(WATCH_FINISHED);
+    });
+  },
+};
+
 async function main() {
   if (!watch) rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   copyProtos();
   const contexts = await Promise.all(entries.map((entry) =>
-    esbuild.context({ ...commonOptions({ production, minify }), ...entry, outdir, external: [...(entry.external ?? [])] })));
+    esbuild.context({
+      ...commonOptions({ production, minify }), ...entry, outdir, external: [...(entry.external ?? [])],
+      ...(watch ? { plugins: [...commonOptions({ production, minify }).plugins, watchReporterPlugin] } : {}),
+    })));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     console.log('[esbuild] watching for changes');

@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['media/**/*.js'],
+    files: ['media/**/*.js', 'test/e2e/webview/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -26,8 +26,12 @@ export const contributes = {
     command('avap.showValidationMetrics', 'Show Validation Metrics'),
     command('avap.openEvaluationReport', 'Open Evaluation Report…'),
     command('avap.setElasticsearchApiKey', 'Set Elasticsearch API Key'),
+    command('avap.clearChat', 'Clear Chat', { icon: '$(clear-all)' }),
     command('avap.acceptGenerated', 'Accept Generated Code'),
     command('avap.rateGenerated', 'Rate Generated Code'),
+    command('avap.checkOllama', 'Check Ollama', { icon: '$(pulse)' }),
+    command('avap.openExample', 'Open an Example…'),
+    command('avap.openWalkthrough', 'Get Started'),
   ],
   menus: {
     commandPalette: [
@@ -39,10 +43,49 @@ export const contributes = {
     'editor/title': [
       { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
     ],
+    'view/title': [
+      { command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' },
+    ],
     'explorer/context': [
       { command: 'avap.openEvaluationReport', when: 'resourceFilename == report.json', group: 'navigation@90' },
     ],
   },
+  // First run (issue 13): Help › Welcome › Walkthroughs, opened once by the extension on its first activation.
+  walkthroughs: [{
+    id: 'avap.welcome',
+    title: 'Get Started with AVAP Assistant',
+    description: 'Check that Ollama is ready, open an AVAP example and generate validated code at the cursor.',
+    featuredFor: ['**/*.avap'],
+    steps: [
+      {
+        id: 'avap.welcome.about',
+        title: 'What AVAP Assistant does',
+        description: 'Every AVAP line the assistant writes is checked by the real AVAP parser before you see it: invalid code goes back to the model once with the parser\'s trace, and what stays invalid or unchecked says so.\n[Open the Ask AVAP view](command:avap.ask)',
+        media: { markdown: 'media/walkthrough/about.md' },
+      },
+      {
+        id: 'avap.welcome.checkOllama',
+        title: 'Check Ollama',
+        description: 'The assistant talks to a local Ollama server. Check that it answers at `avap.ollama.url` and that the configured models are pulled; a missing model comes with its exact `ollama pull` line to copy or run.\n[Check Ollama](command:avap.checkOllama)',
+        media: { markdown: 'media/walkthrough/ollama.md' },
+        completionEvents: ['onCommand:avap.checkOllama'],
+      },
+      {
+        id: 'avap.welcome.openExample',
+        title: 'Open an example',
+        description: 'Open an AVAP program: the parser validates it as you type — squiggles, quick fixes and the status item.\n[Open an Example](command:avap.openExample)',
+        media: { markdown: 'media/walkthrough/example.md' },
+        completionEvents: ['onCommand:avap.openExample', 'onLanguage:avap'],
+      },
+      {
+        id: 'avap.welcome.generate',
+        title: 'Generate at the cursor',
+        description: 'In an .avap file, describe what you need: the validated answer goes in at the cursor (or replaces the selection) for you to accept or reject.\n[Generate at Cursor](command:avap.generateAtCursor)',
+        media: { markdown: 'media/walkthrough/generate.md' },
+        completionEvents: ['onCommand:avap.generateAtCursor'],
+      },
+    ],
+  }],
   viewsContainers: {
     activitybar: [{ id: 'avap', title: 'AVAP', icon: 'media/avap.svg' }],
   },

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Runs the extension-host test suite (test/e2e/**/*.test.ts) inside a real VS Code:
-// code-server 4.100.3 in headless Debian Chromium, through VS Code's `payload` test hook
-// (the same contract as @vscode/test-electron's runTests: the tests module's run() is called
-// in the extension host, with the extension under development loaded from this repository).
+// Runs the extension-host test suite (test/e2e/**/*.test.ts) inside a real VS Code — one test module, two hosts
+// (scripts/lib/hostChoice.mjs chooses, and the first line says which and why):
+//   - electron: a desktop VS Code through @vscode/test-electron's runTests, where VS Code can be downloaded or
+//     AVAP_VSCODE_EXECUTABLE names one (a developer's laptop, CI with internet);
+//   - code-server: code-server 4.100.3 in headless Debian Chromium, through VS Code's `payload` test hook (the
+//     same contract: the tests module's run() is called in the extension host, with the extension under
+//     development loaded from this repository) — where VS Code cannot be downloaded, as on this machine.
+// --host electron|code-server|auto (or AVAP_VSCODE_HOST; default auto: electron when AVAP_VSCODE_EXECUTABLE is
+// set or the download server answers a 3-second probe, code-server otherwise).
 //
 // Assumes `npm run build` ran (dist/extension.js, dist/parser-server.js) and that
 // scripts/install-vscode-host.sh installed code-server into .tools/.
@@ -13,7 +18,7 @@
 // for (screenshots into test-output/ and DOM facts: squiggles, status bar), waits for the results
 // file the suite writes, prints them, and kills every child on every exit path.
 //
-// Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep] [--extension-path DIR]
+// Usage: node scripts/run-vscode-tests.mjs [--grep PATTERN] [--timeout SECONDS] [--keep] [--extension-path DIR] [--host H]
 //        node scripts/run-vscode-tests.mjs --suite bench --bench-out FILE   (test/e2e/bench/*.bench.ts; the
 //        measurements they record are written to FILE as JSON — `npm run bench` uses this)
 //        --extension-path: the extension to load (default: this repository; the bench passes a copy of what the
@@ -29,6 +34,7 @@ import {
   CHROMIUM_ARGS, CHROMIUM_BIN, Children, REPO_ROOT, freePort, prepareUserDataDir, requireChromium, requireFile, sleep,
   startCodeServer, startParserService,
 } from './lib/vscodeHost.mjs';
+import { chooseHost, probeVsCodeDownload } from './lib/hostChoice.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -38,6 +44,7 @@ const { values: opts } = parseArgs({
     suite: { type: 'string', default: 'tests' },
     'bench-out': { type: 'string' },
     'extension-path': { type: 'string' },
+    host: { type: 'string' },
   },
 });
 
@@ -126,9 +133,13 @@ async function serveCaptures(page, bridgeDir, handled) {
           squigglyErrors: count('.squiggly-error'),
           squigglyWarnings: count('.squiggly-warning'),
           codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
+          // The colour of each token text in the active editor (first occurrence), as the theme paints it.
+          editorTokenColors: Object.fromEntries([...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span span')]
+            .filter(visible).reverse().map((el) => [el.textContent.trim(), getComputedStyle(el).color])),
           statusItems,
           notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
             .filter(visible).map((el) => el.innerText.trim()),
+          editorTabs: [...document.querySelectorAll('.tabs-container .tab')].filter(visible).map((el) => el.innerText.trim()),
         };
       }));
       response.dialogs = dialogs.length;
@@ -169,10 +180,138 @@ function printResults(results) {
   process.stdout.write(`${BENCH ? 'e2e-bench' : 'e2e'}: ${passes} passed, ${failures} failed\n`);
 }
 
+/** The suite in code-server: the payload URL opened in headless Chromium, which also serves the captures. */
+async function runInCodeServer({ timeoutMs, userDataDir, extensionsDir, workspace, bridgeDir, resultsFile, serverLog }) {
+  const port = await freePort();
+  let hostExit;
+  const codeServer = await startCodeServer(children, {
+    port, userDataDir, extensionsDir, workspace,
+    onLog: (text) => {
+      appendFileSync(serverLog, text);
+      const match = /Extension Host Process exited with code: (-?\d+|null)/.exec(text);
+      if (match && hostExit === undefined) hostExit = match[1];
+    },
+  });
+  log(`code-server on http://127.0.0.1:${port} (log: ${path.relative(REPO_ROOT, serverLog)})`);
+
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(EXTENSION_PATH)],
+    ['extensionTestsPath', remote(path.join(OUT_DIR, 'index'))],
+  ];
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+  browser = await chromium.launch({ executablePath: CHROMIUM_BIN, headless: true, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  watchPage(page, serverLog);
+  // A loaded machine can take a while to serve the workbench: wait for it rather than fail the run.
+  await page.goto(url, { timeout: 180_000 });
+  await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
+  log('workbench loaded; running the suite in the extension host');
+
+  const handled = new Set();
+  const deadline = Date.now() + timeoutMs;
+  let exitSeenAt;
+  for (;;) {
+    await serveCaptures(page, bridgeDir, handled);
+    if (existsSync(resultsFile)) break;
+    if (codeServer.exitCode !== null) throw new Error(`code-server exited (${codeServer.exitCode}) before the suite finished`);
+    if (hostExit !== undefined) {
+      exitSeenAt ??= Date.now();
+      // Give the results file a moment; then the host died without reporting.
+      if (Date.now() - exitSeenAt > 5000) {
+        throw new Error(`the extension host exited with code ${hostExit} without writing results — see ${serverLog}`);
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the suite did not finish within ${opts.timeout} s — see ${serverLog}`);
+    await sleep(200);
+  }
+}
+
+/** The desktop VS Code that @vscode/test-electron downloads when AVAP_VSCODE_EXECUTABLE is not set: the VS Code of code-server 4.100.3. */
+const ELECTRON_VERSION = process.env.AVAP_VSCODE_VERSION || '1.100.3';
+
+/** Logs the workbench page's errors and counts (and dismisses) any dialog: one would mean model output ran as script. */
+function watchPage(page, serverLog) {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') appendFileSync(serverLog, `[browser] ${msg.text()}\n`);
+  });
+  page.on('pageerror', (err) => appendFileSync(serverLog, `[browser] page error: ${err.message}\n`));
+  const watchDialogs = (p) => p.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss().catch(() => undefined);
+  });
+  watchDialogs(page);
+  page.context().on('page', watchDialogs);
+}
+
+/**
+ * The suite in a desktop VS Code through @vscode/test-electron's runTests (the design's runner): the same bundle
+ * (out/e2e/index.js exports run()), the same user settings and workspace. The workbench is reached over the
+ * Chrome DevTools protocol (--remote-debugging-port) to serve the same captures (screenshots, DOM facts).
+ * On Linux without a display, run it under xvfb-run.
+ */
+async function runInElectron({ timeoutMs, userDataDir, extensionsDir, workspace, bridgeDir, resultsFile, serverLog }) {
+  const { runTests } = await import('@vscode/test-electron');
+  const cdpPort = await freePort();
+  const executable = process.env.AVAP_VSCODE_EXECUTABLE || undefined;
+  log(`VS Code: ${executable ?? `${ELECTRON_VERSION}, downloaded by @vscode/test-electron into .vscode-test/ (once)`}`);
+  let settled = false;
+  let runError;
+  const running = runTests({
+    ...(executable ? { vscodeExecutablePath: executable } : { version: ELECTRON_VERSION }),
+    extensionDevelopmentPath: EXTENSION_PATH,
+    extensionTestsPath: path.join(OUT_DIR, 'index.js'),
+    launchArgs: [
+      workspace,
+      `--user-data-dir=${userDataDir}`,
+      `--extensions-dir=${extensionsDir}`,
+      `--remote-debugging-port=${cdpPort}`,
+      '--disable-extensions',
+      '--disable-telemetry',
+    ],
+  }).then(() => { settled = true; }, (err) => {
+    settled = true;
+    runError = err;
+  });
+
+  const handled = new Set();
+  const deadline = Date.now() + timeoutMs;
+  let page;
+  for (;;) {
+    if (!page) {
+      try {
+        browser ??= await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`, { timeout: 2000 });
+        page = browser.contexts().flatMap((c) => c.pages()).find((p) => /workbench/.test(p.url()));
+        if (page) {
+          watchPage(page, serverLog);
+          log('workbench reached over CDP; running the suite in the extension host');
+        }
+      } catch {
+        // VS Code is still starting
+      }
+    }
+    if (page) await serveCaptures(page, bridgeDir, handled);
+    if (existsSync(resultsFile)) break;
+    if (settled) throw new Error(`VS Code exited without writing results${runError ? ` (${runError.message ?? runError})` : ''}`);
+    if (Date.now() > deadline) throw new Error(`the suite did not finish within ${opts.timeout} s`);
+    await sleep(200);
+  }
+  await running;
+}
+
 async function main() {
   const timeoutMs = Number(opts.timeout) * 1000;
   requireFile(path.join(EXTENSION_PATH, 'dist', 'extension.js'), 'run `npm run build` first');
-  requireChromium();
+  const host = await chooseHost({
+    requested: opts.host ?? process.env.AVAP_VSCODE_HOST,
+    executable: process.env.AVAP_VSCODE_EXECUTABLE,
+    probe: () => probeVsCodeDownload(),
+  });
+  if ('error' in host) throw new Error(host.error);
+  log(`host: ${host.host} — ${host.reason}`);
+  // Playwright drives the workbench on both hosts (code-server's in Chromium; desktop VS Code's over CDP).
+  if (host.host === 'code-server') requireChromium();
 
   const testCount = await bundleSuite();
   log(`bundled ${testCount} test file(s) into ${path.relative(REPO_ROOT, OUT_DIR)}/index.js`);
@@ -212,59 +351,9 @@ async function main() {
     grep: opts.grep ?? '',
   }, null, 2));
 
-  const port = await freePort();
-  let hostExit;
-  const codeServer = await startCodeServer(children, {
-    port, userDataDir, extensionsDir, workspace,
-    onLog: (text) => {
-      appendFileSync(serverLog, text);
-      const match = /Extension Host Process exited with code: (-?\d+|null)/.exec(text);
-      if (match && hostExit === undefined) hostExit = match[1];
-    },
-  });
-  log(`code-server on http://127.0.0.1:${port} (log: ${path.relative(REPO_ROOT, serverLog)})`);
-
-  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [
-    ['extensionDevelopmentPath', remote(EXTENSION_PATH)],
-    ['extensionTestsPath', remote(path.join(OUT_DIR, 'index'))],
-  ];
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-
-  browser = await chromium.launch({ executablePath: CHROMIUM_BIN, headless: true, args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') appendFileSync(serverLog, `[browser] ${msg.text()}\n`);
-  });
-  page.on('pageerror', (err) => appendFileSync(serverLog, `[browser] page error: ${err.message}\n`));
-  // A dialog would mean script from model output ran somewhere: count it, never block on it.
-  const watchDialogs = (p) => p.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss().catch(() => undefined);
-  });
-  watchDialogs(page);
-  page.context().on('page', watchDialogs);
-  await page.goto(url);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  log('workbench loaded; running the suite in the extension host');
-
-  const handled = new Set();
-  const deadline = Date.now() + timeoutMs;
-  let exitSeenAt;
-  for (;;) {
-    await serveCaptures(page, bridgeDir, handled);
-    if (existsSync(resultsFile)) break;
-    if (codeServer.exitCode !== null) throw new Error(`code-server exited (${codeServer.exitCode}) before the suite finished`);
-    if (hostExit !== undefined) {
-      exitSeenAt ??= Date.now();
-      // Give the results file a moment; then the host died without reporting.
-      if (Date.now() - exitSeenAt > 5000) {
-        throw new Error(`the extension host exited with code ${hostExit} without writing results — see ${serverLog}`);
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`the suite did not finish within ${opts.timeout} s — see ${serverLog}`);
-    await sleep(200);
-  }
+  const run = { timeoutMs, userDataDir, extensionsDir, workspace, bridgeDir, resultsFile, serverLog };
+  if (host.host === 'electron') await runInElectron(run);
+  else await runInCodeServer(run);
   await sleep(100);
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   printResults(results);

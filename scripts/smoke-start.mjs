@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Smoke check of `npm start`: runs scripts/start.mjs (build, package the .vsix, install it into
-// code-server, start the parser service), opens the printed URL in headless Chromium, opens the
-// invalid example from the examples workspace, and checks that the *installed* extension shows
-// squiggles and the "AVAP: invalid" status. Saves test-output/npm-start.png. Exits non-zero on
+// code-server, start the parser service), opens the printed URL in headless Chromium, checks that the
+// workspace is outside the repository and that the extension's Get Started walkthrough opens on its
+// own (first run; test-output/npm-start-walkthrough.png), opens the invalid example from the examples
+// workspace, and checks that the *installed* extension shows squiggles and the "AVAP: invalid" status.
+// Saves test-output/npm-start.png. Exits non-zero on
 // failure; always stops what it started.
 /* global document -- used inside page.evaluate, which runs in the browser */
 import { spawn } from 'node:child_process';
@@ -53,6 +55,17 @@ async function main() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  const folder = new URL(url).searchParams.get('folder') ?? '';
+  if (!path.isAbsolute(folder) || folder === REPO_ROOT || folder.startsWith(REPO_ROOT + path.sep)) {
+    throw new Error(`the workspace ${folder} is not outside the repository (VS Code would ask about its git repository)`);
+  }
+  // First run: the extension (activated by the example the URL opens) shows its walkthrough.
+  await page.waitForFunction(() => [...document.querySelectorAll('.tabs-container .tab')].some((el) => el.innerText.includes('Walkthrough: AVAP Assistant')),
+    undefined, { timeout: 60_000 });
+  mkdirSync(TEST_OUTPUT, { recursive: true });
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: path.join(TEST_OUTPUT, 'npm-start-walkthrough.png') });
+  log(`workspace ${folder} (outside the repository); the Get Started walkthrough opened`);
   // Open the invalid example through Quick Open, as a user would.
   await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
   await page.keyboard.press('Control+P');
@@ -78,6 +91,14 @@ try {
   process.stdout.write('smoke-start: 1 passed, 0 failed\n');
 } catch (err) {
   log(`FAILED: ${err instanceof Error ? err.message : String(err)}`);
+  try {
+    const [page] = browser?.contexts()[0]?.pages() ?? [];
+    if (page) {
+      mkdirSync(TEST_OUTPUT, { recursive: true });
+      await page.screenshot({ path: path.join(TEST_OUTPUT, 'npm-start-failure.png') });
+      log('what the browser showed: test-output/npm-start-failure.png');
+    }
+  } catch { /* no page to show */ }
   process.stdout.write('smoke-start: 0 passed, 1 failed\n');
   code = 1;
 } finally {

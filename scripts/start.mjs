@@ -4,16 +4,22 @@
 //   2. builds the production bundles (minified, no source maps: `vscode:prepublish`, which vsce runs) and
 //      packages the extension (.tools/avap-assistant.vsix, with @vscode/vsce),
 //   3. starts the bundled parser service (dist/parser-server.js) on a free loopback port,
-//   4. starts code-server with the .vsix installed, the settings pointing at that parser, and the
-//      examples/ folder as the workspace, and prints the URL to open.
+//   4. starts code-server with the .vsix installed, the settings pointing at that parser, and a copy of the
+//      examples/ folder as the workspace, and prints the URL to open. The workspace lives OUTSIDE the repository
+//      (under the OS temp folder, one per checkout: $TMPDIR/avap-assistant-start-<hash of the repository path>/workspace,
+//      or $AVAP_START_WORKSPACE), so VS Code
+//      finds no parent git repository to ask about. The URL opens an example, which activates the extension, and
+//      the extension opens its Get Started walkthrough beside it (first run: the profile is fresh each time).
 // Ctrl+C stops everything it started.
 // It numbers its steps ("[start] step 2/4: …", with the time elapsed) and, when one fails, says what to do.
 //
 // Options: --port N (default: $PORT or 8080, or a free port when that is taken; loopback only),
 //          --skip-build (use the existing dist/ and .vsix), --exit-when-ready (start, print, stop: a smoke check).
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -49,6 +55,8 @@ class StepError extends Error {
 const shown = (file) => (file.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, file) : file);
 
 const STEPS = 4;
+/** The example the start URL opens. */
+const FIRST_EXAMPLE = 'hash-password.avap';
 let current = { n: 0, label: 'starting', hint: '' };
 
 function step(n, label, what, hint) {
@@ -89,8 +97,14 @@ async function main() {
   const home = path.join(TOOLS_DIR, 'start');
   const userDataDir = path.join(home, 'user-data');
   const extensionsDir = path.join(home, 'extensions');
-  const workspace = path.join(home, 'workspace');
+  // Outside the repository: a workspace inside it makes VS Code ask about the parent git repository.
+  const workspace = path.resolve(process.env.AVAP_START_WORKSPACE || path.join(os.tmpdir(), `avap-assistant-start-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 8)}`, 'workspace'));
+  if (workspace === REPO_ROOT || workspace.startsWith(REPO_ROOT + path.sep)) {
+    throw new StepError(`the workspace ${workspace} is inside the repository`, 'set AVAP_START_WORKSPACE to a folder outside the repository (or unset it)');
+  }
   mkdirSync(extensionsDir, { recursive: true });
+  // A fresh profile each time, so the extension's first run (its Get Started walkthrough) shows on every start.
+  rmSync(userDataDir, { recursive: true, force: true });
   // A fresh copy of the examples each time, so edits made while trying things out never reach the repo.
   rmSync(workspace, { recursive: true, force: true });
   mkdirSync(workspace, { recursive: true });
@@ -114,9 +128,12 @@ async function main() {
     port, userDataDir, extensionsDir, workspace,
     onLog: (text) => { if (/error/i.test(text)) process.stderr.write(text); },
   });
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  // Opening an example activates the extension, which shows its walkthrough beside it.
+  const firstFile = path.join(workspace, FIRST_EXAMPLE);
+  const payload = existsSync(firstFile) ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${firstFile}`]]))}` : '';
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}${payload}`;
   log(`ready in ${elapsed()}.`);
-  process.stdout.write(`\n  AVAP Assistant in VS Code: ${url}\n\n  Open an example .avap file; Ctrl+C here stops code-server and the parser service.\n\n`);
+  process.stdout.write(`\n  AVAP Assistant in VS Code: ${url}\n\n  Workspace (a copy of examples/): ${workspace}\n  It opens ${FIRST_EXAMPLE} and the Get Started walkthrough; Ctrl+C here stops code-server and the parser service.\n\n`);
   if (opts['exit-when-ready']) return;
   await new Promise(() => undefined);
 }

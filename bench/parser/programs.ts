@@ -14,7 +14,7 @@ export function largeProgram(bytes: number): string {
 
 /** A realistic 100-line program: parameters, a loop, a request with error handling, hashing, JSON. */
 export function hundredLineProgram(): string {
-  const lines: string[] = ['// order summary endpoint', 'addParam("customer", customer)', 'addParam("limit", limit)', 'addVar(total, 0)', 'addVar(items, [])'];
+  const lines: string[] = ['// order summary endpoint', 'addParam("customer", customer)', 'addParam("limit", limit)', 'addVar(total, 0)', 'items = []'];
   let i = 0;
   while (lines.length < 92) {
     lines.push(

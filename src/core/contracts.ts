@@ -129,6 +129,8 @@ export interface AttemptRecord {
    * hard findings. The retry's answer gets the service's verdict.
    */
   earlyAbort?: EarlyAbort;
+  /** Extension: the verdict on each code block of `text`, in order (a block the parser was not asked about is `unavailable`). */
+  blocks?: ('valid' | 'invalid' | 'unavailable')[];
 }
 
 /** Extension: where and why a streamed answer was stopped early. */

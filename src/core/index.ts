@@ -40,7 +40,8 @@
  *   ports.ts                  Logger ([ptvl] lines), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
- *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors)
+ *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors);
+ *                             checkOllama (first run: does the server answer, are the configured models pulled)
  *   routing/                  prompts, classifier (JSON schema + zod + one repair + safe default)
  *   retrieval/                RetrievalPort; Elasticsearch (hybrid RRF / knn_only, mapping, ingestion); embedded index
  *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
@@ -69,6 +70,10 @@ export {
 export { AdmissionParser, type AdmissionOptions } from './parser/admission';
 export type { ParserTransport, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
+export {
+  checkOllama, neededModels, canonicalModelName, pullCommand,
+  type CheckedModel, type ModelRole, type NeededModel, type OllamaCheck, type OllamaCheckOptions, type OllamaCheckStatus,
+} from './llm/ollamaCheck';
 export type { ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
 export { extractCode, type CodeBlock } from './code/extract';
 export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';

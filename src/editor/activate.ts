@@ -18,6 +18,7 @@ import { AssistantSeam } from './assistant/seam';
 import { registerCoreCommands } from './commands/coreCommands';
 import { DiagnosticsController } from './diagnostics/diagnosticsController';
 import { ParserQuickFixes } from './diagnostics/quickFixes';
+import { registerFirstRun } from './firstRun/walkthrough';
 import { TraceDocumentProvider } from './diagnostics/traceDocumentProvider';
 import { GeneratedDocuments } from './generate/generatedDocuments';
 import { StatusCodeLens } from './generate/statusCodeLens';
@@ -78,6 +79,8 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
     })(),
     registerLanguageFeatures(),
     registerCoreCommands({ diagnostics, parser, output }),
+    // First run: the Get Started walkthrough (opened once) and Open an Example.
+    registerFirstRun(context, output),
     // The assistant: its commands, chat view and tools answer now; its bundle loads on first use.
     assistant.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -109,6 +112,8 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
     circuit: () => parser.circuit(),
     chat: assistant.chat,
     files: { telemetry: () => telemetryFile(settings, storageDir), signals: () => signalsFile(settings, storageDir) },
+    // Only the extension-host test runner gets hooks into the webviews.
+    ...(context.extensionMode === vscode.ExtensionMode.Test ? { testing: assistant.testing } : {}),
   };
 }
 

@@ -1,7 +1,9 @@
-/** What `activate` returns: a small view for other extensions and the e2e tests. */
+/** What `activate` returns: a small view for other extensions, and — in test mode only — the e2e tests' hooks. */
 import type { CircuitSnapshot, PipelineResult } from '../core/contracts';
-import type { ChatProbe } from './chat/chatView';
+import type { ChatProbe } from './chat/chatTestHooks';
 import type { StatusLook } from './status/statusLook';
+
+export type { ChatProbe };
 
 export interface AvapExtensionApi {
   /**
@@ -11,21 +13,33 @@ export interface AvapExtensionApi {
   ready(): Promise<void>;
   /** What the status bar item shows now; undefined when hidden. */
   statusLook(): StatusLook | undefined;
-  /** The last lines of the AVAP output channel. */
+  /** The last lines of the AVAP Assistant output channel. */
   outputLines(): string[];
   /** host:port of the parser service in use. */
   parserAddress(): string | undefined;
   circuit(): CircuitSnapshot;
-  /** The chat view: ask a question (shows the view), and describe what its DOM holds. */
+  /** The chat view: ask a question (shows the view; the answer streams into it). */
   chat: {
     ask(question: string): Promise<PipelineResult>;
-    probe(): Promise<ChatProbe>;
-    /** Asks the webview to click its first link (the link then comes back through the extension's check). */
-    clickFirstLink(): Promise<void>;
-    openedLinks(): string[];
-    /** Clicks thumbs up/down on the last answer, in the webview. */
-    vote(vote: 'up' | 'down'): Promise<void>;
   };
   /** Files the extension writes. */
   files: { telemetry(): string; signals(): string };
+  /**
+   * Present only when the extension runs in test mode (`ExtensionMode.Test`, the extension-host test runner):
+   * hooks into the chat webview. A user's installation has no such surface.
+   */
+  testing?: AvapTestHooks;
+}
+
+export interface AvapTestHooks {
+  chat: {
+    /** Describes what the chat webview's DOM holds. */
+    probe(): Promise<ChatProbe>;
+    /** Clicks, in the webview, the last answer's button whose label starts with `label` (in code block `block`). */
+    click(label: string, block?: number): Promise<boolean>;
+    /** Types into the question box and presses Enter (Shift+Enter with `shift`); resolves with what the box holds after. */
+    type(text: string, shift?: boolean): Promise<string>;
+    /** Links the webview asked to open that passed the extension's check. */
+    openedLinks(): string[];
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { Analyzer } from './analyzer';
 import { guardInput } from './guard';
-import { Rule } from './catalogue/rules';
+import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FIX_PROOFS, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type TraceEntry, type ValidationResult } from './types';
@@ -23,6 +23,8 @@ export {
   isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
   type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,
 } from './catalogue/rules';
+
+const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic === true;
 
 /** Every finding of a fixed program, for a proof; undefined when there were too many to compare. */
 function reparse(text: string, limit: number): readonly TraceEntry[] | undefined {
@@ -48,13 +50,15 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const reporter = new Reporter(limit);
     new Analyzer(guarded.text, reporter).run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
-    // Only findings with a candidate cost a proof: code without findings (most valid code) proves nothing,
-    // and a warning of valid code (a semantic trap) gets its fix proven like an error's.
-    if (trace.length > 0 && !reporter.saturated) {
+    // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
+    // whose fix is the point), so valid code without one — nearly all of it — proves nothing.
+    const valid = reporter.errorCount === 0;
+    const proving = valid ? trace.filter(isSemantic) : trace;
+    if (proving.length > 0 && !reporter.saturated) {
       proveFixes({
         text: guarded.text,
         all: reporter.entries,
-        trace,
+        trace: proving,
         hints: reporter.hints,
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),

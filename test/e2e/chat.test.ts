@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseSignals } from '../../src/signals/store';
-import { avapApi, waitFor } from './support/vscodeHelpers';
+import { avapApi, chatHooks, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { scriptedOllama, task } from './support/world';
 
@@ -26,12 +26,15 @@ describe('chat view: untrusted output never runs', () => {
     const ollama = await scriptedOllama();
     ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CONVERSATIONAL"}' });
     ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: HOSTILE });
-    const api = await avapApi();
+    await avapApi();
+    // The conversation persists per workspace: start from an empty one.
+    await vscode.commands.executeCommand('avap.clearChat');
     const result = await vscode.commands.executeCommand<{ queryType: string; text: string }>('avap.ask', 'hello there');
     assert.equal(result.queryType, 'CONVERSATIONAL');
     assert.equal(result.text, HOSTILE);
 
-    const probe = await api.chat.probe();
+    const hooks = await chatHooks();
+    const probe = await hooks.probe();
     assert.equal(probe.answers, 1);
     assert.equal(probe.scripts, 0, 'no script element from the answer');
     assert.equal(probe.inlineHandlers, 0);
@@ -42,9 +45,9 @@ describe('chat view: untrusted output never runs', () => {
     assert.match(probe.lastAnswerText, /<script>window.__avapXss/, 'the tags are shown as text');
     assert.deepEqual(probe.links, ['https://example.com/avap-reference']);
 
-    await api.chat.clickFirstLink();
-    await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(api.chat.openedLinks(), ['https://example.com/avap-reference']);
+    assert.equal(await hooks.click('AVAP reference'), true, 'the link is there to click');
+    await waitFor('the link opened', () => (hooks.openedLinks().length ? true : undefined));
+    assert.deepEqual(hooks.openedLinks(), ['https://example.com/avap-reference']);
 
     const facts = await captureWorkbench({ screenshot: 'chat-hostile-answer', settleMs: 800 });
     assert.equal(facts.xssMarkers, 0, 'no frame has the marker set');
@@ -68,7 +71,7 @@ describe('chat view: untrusted output never runs', () => {
     assert.equal(recorded.source, 'editor');
     assert.equal(recorded.input.query, 'thanks');
     assert.equal(recorded.feedback, null);
-    await api.chat.vote('up');
+    assert.equal(await (await chatHooks()).click('▲ helpful'), true);
     const voted = await waitFor('the thumbs on the signal', () => (signalOf()?.feedback ? signalOf() : undefined));
     assert.equal(voted.feedback?.thumbs, 'up');
     assert.equal(voted.feedback?.source, 'editor');

@@ -13,7 +13,7 @@ import type { GenerateOutcome } from '../../src/editor/generate/generateCommands
 import { parseSignals } from '../../src/signals/store';
 import { unusedPort } from '../support/ports';
 import { captureWorkbench } from './support/workbench';
-import { avapApi, closeAllEditors, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
+import { avapApi, chatHooks, closeAllEditors, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 /** A label that reads as valid ("AVAP: valid", not "AVAP: validating…"), or an Accept action. */
@@ -135,7 +135,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
     // By the time the answer is being generated, the view is shown and the question posted.
     await ollama.waitFor(task('generate'));
     const draft = await waitFor('a draft in the chat view', async () => {
-      const probe = await api.chat.probe();
+      const probe = await (await chatHooks()).probe();
       return probe.lastAnswerDraft && probe.lastAnswerText.length > 0 ? probe : undefined;
     });
     assert.match(draft.lastAnswerMeta, /validating… \(draft\)/);
@@ -144,7 +144,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
     assert.equal(result.queryType, 'RETRIEVAL');
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
     const final = await waitFor('the final answer', async () => {
-      const probe = await api.chat.probe();
+      const probe = await (await chatHooks()).probe();
       return probe.lastAnswerDraft ? undefined : probe;
     });
     assert.match(final.lastAnswerMeta, /AVAP: invalid/);
@@ -170,7 +170,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
       const result = await api.chat.ask('What does addParam do?');
       assert.equal(result.retrieval?.status, 'degraded');
       const probe = await waitFor('the final answer', async () => {
-        const p = await api.chat.probe();
+        const p = await (await chatHooks()).probe();
         return p.lastAnswerDraft ? undefined : p;
       });
       assert.match(probe.lastAnswerMeta, /answered without documentation context/);

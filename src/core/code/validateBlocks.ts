@@ -22,6 +22,8 @@ export interface AnswerValidation {
   outcome: ParserOutcome;
   /** Parser calls that reached the transport or were skipped by the breaker. */
   calls: number;
+  /** The verdict on each block, in order (`unavailable` for a block the parser was not asked about). */
+  blocks: ('valid' | 'invalid' | 'unavailable')[];
 }
 
 /** Entries (and their fixes' edits) moved down by `offset` lines. */
@@ -46,6 +48,7 @@ export async function validateAnswer(
       code: '',
       outcome: { kind: 'validated', result: { valid: false, trace: [], truncated: false, parserVersion: '' } },
       calls: 0,
+      blocks: [],
     };
   }
   const trace: TraceEntry[] = [];
@@ -72,6 +75,10 @@ export async function validateAnswer(
     trace.push(...shift(result.trace, offsets[index] ?? 0));
     responseTrace.push(...shift(result.trace, block.startLine - 1));
   }
+  const perBlock = blocks.map((_, i) => {
+    const check = checks[i];
+    return check === 'valid' || check === 'invalid' ? check : 'unavailable' as const;
+  });
   // Evidence of invalid code wins; then a block without a verdict; "valid" only when every block was validated.
   const check = combineChecks(checks);
   if (check === 'invalid') {
@@ -80,13 +87,15 @@ export async function validateAnswer(
       code,
       outcome: { kind: 'validated', result: { valid: false, trace, truncated, parserVersion } },
       calls,
+      blocks: perBlock,
     };
   }
-  if (check === 'unavailable' && unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls };
+  if (check === 'unavailable' && unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls, blocks: perBlock };
   return {
     verdict: { kind: 'valid', trace, responseTrace, parserVersion },
     code,
     outcome: { kind: 'validated', result: { valid: true, trace, truncated, parserVersion } },
     calls,
+    blocks: perBlock,
   };
 }

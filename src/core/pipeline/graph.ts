@@ -499,6 +499,8 @@ class Run {
         verdict: { kind: 'invalid', trace, responseTrace, parserVersion: PARSER_VERSION },
         code: hard.code,
         outcome: { kind: 'validated', result: { valid: false, trace, truncated: false, parserVersion: PARSER_VERSION } },
+        // The cut answer's one (open) block holds the hard findings; it was not sent to the service.
+        blocks: ['invalid'],
         calls: 0,
       },
     };
@@ -512,6 +514,7 @@ class Run {
     if (verdict.kind !== 'no-code' || spec.codeRequired) {
       const record: AttemptRecord = { attempt, code: validation.code, outcome: validation.outcome, text };
       if (verdict.kind === 'valid' || verdict.kind === 'invalid') record.responseTrace = verdict.responseTrace;
+      if (validation.blocks.length) record.blocks = validation.blocks;
       this.result.attempts.push(record);
     }
     if (verdict.kind === 'unavailable') this.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
@@ -588,6 +591,7 @@ class Run {
           this.result.code = fixed.code;
           const record: AttemptRecord = { attempt, code: fixed.code, outcome: fixed.outcome, text: repaired.text, repairedBy: REPAIRED_BY_FIXES };
           if (fixed.verdict.kind === 'valid') record.responseTrace = fixed.verdict.responseTrace;
+          if (fixed.blocks.length) record.blocks = fixed.blocks;
           this.result.attempts.push(record);
           this.result.repair = { by: REPAIRED_BY_FIXES, attempt, applied: repaired.applied, rounds: repaired.rounds };
           logger.info(`${LOG_REPAIRED_BY_FIXES} (attempt ${attempt}: ${repaired.applied.length} fix(es) in ${repaired.rounds} round(s))`);

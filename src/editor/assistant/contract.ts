@@ -5,7 +5,7 @@
  * either bundle carries.
  */
 import type * as vscode from 'vscode';
-import type { AvapExtensionApi } from '../api';
+import type { AvapExtensionApi, AvapTestHooks } from '../api';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
@@ -31,6 +31,8 @@ export interface AssistantFeatures {
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
   /** The chat view as the extension API shows it. */
   readonly chat: AvapExtensionApi['chat'];
+  /** Test mode only (ExtensionMode.Test): the chat webview's test hooks. */
+  readonly testing?: AvapTestHooks;
   /** Rebuilds the assistant with the settings as they are now (the entry calls it when they change). */
   rebuild(): void;
   /** Resolves once the assistant is set up (or failed) with the current settings. */

@@ -13,7 +13,12 @@ export const ASSISTANT_COMMANDS = [
   'avap.showValidationMetrics',
   'avap.openEvaluationReport',
   'avap.setElasticsearchApiKey',
+  'avap.checkOllama',
+  'avap.clearChat',
 ] as const;
+
+/** The chat view's title action: forgets the conversation kept for the workspace. */
+export const CLEAR_CHAT_COMMAND = 'avap.clearChat';
 
 export type AssistantCommand = (typeof ASSISTANT_COMMANDS)[number];
 

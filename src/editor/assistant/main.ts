@@ -6,7 +6,11 @@
  * before this bundle is loaded.
  */
 import * as vscode from 'vscode';
+import type { AvapTestHooks } from '../api';
+import type { ChatTestBridge } from '../chat/chatTestHooks';
 import { ChatViewProvider } from '../chat/chatView';
+import { registerCheckOllama } from '../firstRun/checkOllamaCommand';
+import { KnowledgeDocumentProvider } from '../chat/knowledgeDocuments';
 import { registerGenerateCommands } from '../generate/generateCommands';
 import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
 import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantService';
@@ -15,6 +19,28 @@ import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
 import type { DocsIndexSource } from '../../tools/execute';
 import type { AssistantFeatures, AssistantHost } from './contract';
+import { CLEAR_CHAT_COMMAND } from './ids';
+
+/** The chat's test hooks (test mode only): each shows the view first. */
+function chatTestHooks(chat: ChatViewProvider, bridge: ChatTestBridge): AvapTestHooks {
+  return {
+    chat: {
+      probe: async () => {
+        await chat.reveal();
+        return bridge.probe();
+      },
+      click: async (label, block) => {
+        await chat.reveal();
+        return bridge.click(label, block);
+      },
+      type: async (text, shift) => {
+        await chat.reveal();
+        return bridge.type(text, shift);
+      },
+      openedLinks: () => [...bridge.openedLinks],
+    },
+  };
+}
 
 export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const { context, output, parser, diagnostics, generated } = host;
@@ -38,11 +64,19 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const rebuild = () => {
     ready = assistant.rebuild(host.settings());
   };
-  const chat = new ChatViewProvider(context.extensionUri, assistant, output);
+  const chat = new ChatViewProvider(context.extensionUri, assistant, output, {
+    state: context.workspaceState,
+    knowledge: knowledgeBase,
+    // The webview's test hooks exist only under the extension-host test runner.
+    testHooks: context.extensionMode === vscode.ExtensionMode.Test,
+  });
 
   const registrations = vscode.Disposable.from(
     chat,
     registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
+    registerCheckOllama({ settings: host.settings, output }),
+    KnowledgeDocumentProvider.register(knowledgeBase),
+    vscode.commands.registerCommand(CLEAR_CHAT_COMMAND, () => chat.clear()),
     vscode.commands.registerCommand('avap.ask', async (question?: string) => {
       if (typeof question === 'string' && question.trim()) return chat.ask(question.trim());
       await chat.reveal();
@@ -71,19 +105,8 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
       docs,
       log: (line) => output.info(line),
     }),
-    chat: {
-      ask: (question) => chat.ask(question),
-      probe: () => chat.probe(),
-      clickFirstLink: async () => {
-        await chat.reveal();
-        await chat.postForTest({ type: 'clickFirstLink' });
-      },
-      openedLinks: () => [...chat.openedLinks],
-      vote: async (vote) => {
-        await chat.reveal();
-        await chat.postForTest({ type: 'clickVote', vote });
-      },
-    },
+    chat: { ask: (question) => chat.ask(question) },
+    ...(chat.testBridge ? { testing: chatTestHooks(chat, chat.testBridge) } : {}),
     rebuild,
     ready: () => ready,
     dispose: async () => {

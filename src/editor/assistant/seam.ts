@@ -19,7 +19,7 @@
  * fails when the entry holds what belongs here).
  */
 import * as vscode from 'vscode';
-import type { AvapExtensionApi } from '../api';
+import type { AvapExtensionApi, AvapTestHooks } from '../api';
 import type { AssistantBundle, AssistantFeatures, AssistantHost } from './contract';
 import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
 import { LazyModule } from './lazyModule';
@@ -64,7 +64,7 @@ export class AssistantSeam implements vscode.Disposable {
         resolveWebviewView: async (view, context, token) => {
           const features = await this.loadOrReport();
           if (features) await features.chatView.resolveWebviewView(view, context, token);
-          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP output.</p>';
+          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP Assistant output.</p>';
         },
       }, { webviewOptions: { retainContextWhenHidden: true } }),
     );
@@ -76,7 +76,7 @@ export class AssistantSeam implements vscode.Disposable {
           invoke: async (options, token) => {
             const tool = (await this.loadOrReport())?.tools.get(name);
             if (tool) return tool.invoke(options, token);
-            const summary = 'the AVAP assistant could not be loaded (see the AVAP output)';
+            const summary = 'the AVAP assistant could not be loaded (see the AVAP Assistant output)';
             return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ tool: name, status: 'FAILED', summary, facts: {}, next: [] }, null, 2))]);
           },
         }));
@@ -115,11 +115,23 @@ export class AssistantSeam implements vscode.Disposable {
   /** The chat view for the extension API: each call loads the assistant first. */
   readonly chat: AvapExtensionApi['chat'] = {
     ask: async (question) => (await this.load()).chat.ask(question),
-    probe: async () => (await this.load()).chat.probe(),
-    clickFirstLink: async () => (await this.load()).chat.clickFirstLink(),
-    openedLinks: () => this.bundle.current?.chat.openedLinks() ?? [],
-    vote: async (vote) => (await this.load()).chat.vote(vote),
   };
+
+  /** The test hooks (the extension API carries them in test mode only); each call loads the assistant first. */
+  readonly testing: AvapTestHooks = {
+    chat: {
+      probe: async () => (await this.testHooks()).chat.probe(),
+      click: async (label, block) => (await this.testHooks()).chat.click(label, block),
+      type: async (text, shift) => (await this.testHooks()).chat.type(text, shift),
+      openedLinks: () => this.bundle.current?.testing?.chat.openedLinks() ?? [],
+    },
+  };
+
+  private async testHooks(): Promise<AvapTestHooks> {
+    const hooks = (await this.load()).testing;
+    if (!hooks) throw new Error('the chat test hooks exist only when the extension runs in test mode');
+    return hooks;
+  }
 
   async dispose(): Promise<void> {
     await this.bundle.current?.dispose();

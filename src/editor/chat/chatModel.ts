@@ -2,10 +2,38 @@
  * What the chat view shows for one answer. Pure: the view provider sends
  * these to the webview.
  */
-import type { PipelineResult } from '../../core/contracts';
+import { extractCode, shownCodeBlocks, type CodeBlock } from '../../core/code/extract';
+import type { PipelineResult, QueryType } from '../../core/contracts';
 import { describeSkip } from '../../core/validation/retryCycle';
-import { LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
+import type { TraceEntry } from '../../parser/types';
+import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
+
+/** A code block's verdict, in the status item's looks (`unvalidated` is its amber look). */
+export type BlockState = 'validating' | 'valid' | 'invalid' | 'unvalidated';
+
+export const BLOCK_LABELS: Record<BlockState, string> = {
+  validating: 'validating…',
+  valid: LABEL_VALID,
+  invalid: LABEL_INVALID,
+  unvalidated: 'AVAP: unvalidated',
+};
+
+/** One code block of an answer, as the chat shows it (the html holds a matching `.codeblock[data-block]`). */
+export interface CodeBlockView {
+  index: number;
+  code: string;
+  state: BlockState;
+  label: string;
+  /** The parser's entries for this block, lines relative to the block (1-based). */
+  trace: TraceEntry[];
+}
+
+/** A knowledge document the answer drew on. */
+export interface SourceView {
+  docId: string;
+  title: string;
+}
 
 export interface AnswerView {
   id: string;
@@ -13,7 +41,8 @@ export interface AnswerView {
   final: boolean;
   route?: {
     queryType: string;
-    sources: { title: string; score: string }[];
+    /** The documents the retrieved passages come from, each once, best first. */
+    sources: SourceView[];
     relevanceRetry: boolean;
     attempts: number;
     /** Set when the answer had no documentation context (retrieval failed). */
@@ -26,7 +55,77 @@ export interface AnswerView {
   status?: { kind: string; icon: string; label: string };
   error?: string;
   generationId?: string;
+  /** The answer's code blocks (drafts: `validating`; final answers: each block's verdict). */
+  blocks?: CodeBlockView[];
 }
+
+/** The code blocks the pipeline validated in an answer of this route (what the chat decorates). */
+export function answerCodeBlocks(text: string, queryType: QueryType | undefined): CodeBlock[] {
+  if (queryType !== 'CODE_GENERATION') return shownCodeBlocks(text);
+  const blocks = extractCode(text);
+  // A code answer with no recognisable code is validated whole.
+  return blocks.length || !text.trim() ? blocks : [{ code: text, startLine: 1, label: '', fenced: false }];
+}
+
+const lineCount = (code: string) => code.split('\n').length;
+
+/**
+ * Renders an answer with its code blocks marked for the webview. Bare code
+ * (no fences) is fenced first, so every block shows as a code block.
+ */
+function renderWithBlocks(text: string, blocks: readonly CodeBlock[]): string {
+  if (blocks.length === 0) return renderMarkdown(text);
+  if (blocks.every((b) => b.fenced)) {
+    return renderMarkdown(text, { blocks: new Map(blocks.map((b, i) => [b.startLine, i])) });
+  }
+  const lines = text.split(/\r?\n/);
+  const out: string[] = [];
+  const starts = new Map<number, number>();
+  let next = 0;
+  blocks.forEach((block, index) => {
+    const from = block.startLine - 1;
+    out.push(...lines.slice(next, from), '```avap');
+    starts.set(out.length + 1, index);
+    const count = lineCount(block.code);
+    out.push(...lines.slice(from, from + count), '```');
+    next = from + count;
+  });
+  out.push(...lines.slice(next));
+  return renderMarkdown(out.join('\n'), { blocks: starts });
+}
+
+/** The document behind a retrieved passage: chunk ids are `<docId>::<section>`. */
+function sourceDocuments(sources: PipelineResult['sources'], docTitle: (docId: string) => string | undefined): SourceView[] {
+  const seen = new Map<string, SourceView>();
+  for (const source of sources) {
+    const docId = source.id.split('::')[0] || source.id;
+    if (seen.has(docId)) continue;
+    seen.set(docId, { docId, title: docTitle(docId) ?? source.title.split(' — ')[0] ?? source.title });
+  }
+  return [...seen.values()];
+}
+
+/** Each block's verdict: from the adopted attempt's per-block verdicts, else only what the status proves. */
+function blockViews(result: PipelineResult, blocks: readonly CodeBlock[]): CodeBlockView[] {
+  const attempt = [...result.attempts].reverse().find((a) => a.text === result.text);
+  const verdicts = attempt?.blocks?.length === blocks.length ? attempt.blocks : undefined;
+  const trace = attempt?.responseTrace ?? [];
+  return blocks.map((block, index) => {
+    const last = block.startLine + lineCount(block.code) - 1;
+    const own = trace
+      .filter((e) => e.line >= block.startLine && e.line <= last)
+      .map((e) => ({ ...e, line: e.line - block.startLine + 1 }));
+    const errors = own.some((e) => e.severity === 'error');
+    let state: BlockState;
+    if (result.validationStatus === undefined) state = 'unvalidated';
+    else if (verdicts) state = verdicts[index] === 'unavailable' ? 'unvalidated' : verdicts[index] === 'invalid' ? 'invalid' : 'valid';
+    else if (errors) state = 'invalid';
+    else state = result.validationStatus === '' ? 'valid' : 'unvalidated';
+    const shown = state === 'invalid' || state === 'valid' ? own : [];
+    return { index, code: block.code, state, label: BLOCK_LABELS[state], trace: shown };
+  });
+}
+
 
 /** A streaming answer: pieces accumulate per attempt; a new attempt starts the text afresh. */
 export class AnswerStream {
@@ -44,18 +143,28 @@ export class AnswerStream {
   }
 
   view(): AnswerView {
-    return { id: this.id, html: renderMarkdown(this.text), final: false, draft: { label: LABEL_VALIDATING } };
+    // Every fenced block of a draft reads "validating…" until the verdict.
+    const blocks = extractCode(this.text).filter((b) => b.fenced);
+    return {
+      id: this.id,
+      html: renderWithBlocks(this.text, blocks),
+      final: false,
+      draft: { label: LABEL_VALIDATING },
+      blocks: blocks.map((b, index) => ({ index, code: b.code, state: 'validating', label: BLOCK_LABELS.validating, trace: [] })),
+    };
   }
 }
 
-export function finalAnswerView(id: string, result: PipelineResult): AnswerView {
+export function finalAnswerView(id: string, result: PipelineResult, docTitle: (docId: string) => string | undefined = () => undefined): AnswerView {
+  const text = result.text || (result.code ? `\`\`\`avap\n${result.code}\n\`\`\`` : '');
+  const blocks = answerCodeBlocks(text, result.queryType);
   const view: AnswerView = {
     id,
-    html: renderMarkdown(result.text || (result.code ? `\`\`\`avap\n${result.code}\n\`\`\`` : '')),
+    html: renderWithBlocks(text, blocks),
     final: true,
     route: {
       queryType: result.queryType,
-      sources: result.sources.map((s) => ({ title: s.title, score: s.score.toFixed(3) })),
+      sources: sourceDocuments(result.sources, docTitle),
       relevanceRetry: result.relevanceRetry,
       attempts: result.attempts.length,
       ...(result.retrieval?.status === 'degraded' ? { degraded: LABEL_NO_CONTEXT } : {}),
@@ -67,5 +176,6 @@ export function finalAnswerView(id: string, result: PipelineResult): AnswerView 
   const look = result.validationStatus === undefined ? undefined : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
   if (look) view.status = result.validationStatus === '' && result.repair ? { ...look, label: `${look.label} — ${LABEL_REPAIRED}` } : look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
+  if (blocks.length) view.blocks = blockViews(result, blocks);
   return view;
 }

@@ -6,7 +6,16 @@
  * them again before opening. Links with any other scheme stay plain text.
  */
 import MarkdownIt from 'markdown-it';
+import { highlightAvap } from './highlight';
 import { checkLink } from './links';
+
+/**
+ * Code blocks the chat decorates (badge, actions, trace): by the response line
+ * of the block's first code line (the fence line + 1, 1-based), its index.
+ */
+export interface RenderEnv {
+  blocks?: ReadonlyMap<number, number>;
+}
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
 
@@ -42,13 +51,19 @@ md.renderer.rules.image = (tokens, idx) => {
   return `<span class="avap-image-alt">[image: ${md.utils.escapeHtml(alt)}]</span>`;
 };
 
-md.renderer.rules.fence = (tokens, idx) => {
+md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv | undefined) => {
   const token = tokens[idx];
   const lang = (token?.info ?? '').trim().split(/\s+/)[0] ?? '';
   const cls = /^[A-Za-z0-9_-]+$/.test(lang) ? ` class="language-${lang}"` : '';
-  return `<pre><code${cls}>${md.utils.escapeHtml(token?.content ?? '')}</code></pre>\n`;
+  const content = token?.content ?? '';
+  // AVAP (or unlabelled) code is highlighted with the extension's grammar; the highlighter escapes every token.
+  const avap = lang === '' || lang.toLowerCase() === 'avap';
+  const code = avap ? highlightAvap(content.replace(/\n$/, '')) : md.utils.escapeHtml(content);
+  const pre = `<pre><code${cls}>${code}</code></pre>`;
+  const block = token?.map ? env?.blocks?.get(token.map[0] + 2) : undefined;
+  return block === undefined ? `${pre}\n` : `<div class="codeblock" data-block="${block}">${pre}</div>\n`;
 };
 
-export function renderMarkdown(text: string): string {
-  return md.render(text);
+export function renderMarkdown(text: string, env: RenderEnv = {}): string {
+  return md.render(text, env);
 }

@@ -17,8 +17,8 @@ export interface ShellOptions {
   nonce: string;
   title: string;
   styleUris: string[];
-  /** Omit for a page without any script. */
-  scriptUri?: string;
+  /** Scripts, in load order, each with the nonce. Omit (or empty) for a page without any script. */
+  scriptUris?: string[];
   body: string;
 }
 
@@ -38,9 +38,10 @@ export function contentSecurityPolicy(cspSource: string, nonce: string, withScri
 
 
 export function webviewShell(options: ShellOptions): string {
-  const csp = contentSecurityPolicy(options.cspSource, options.nonce, options.scriptUri !== undefined);
+  const scripts = options.scriptUris ?? [];
+  const csp = contentSecurityPolicy(options.cspSource, options.nonce, scripts.length > 0);
   const styles = options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n  ');
-  const script = options.scriptUri ? `<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(options.scriptUri)}"></script>` : '';
+  const script = scripts.map((uri) => `<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(uri)}"></script>`).join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -177,7 +177,7 @@ export class DiagnosticsController implements vscode.Disposable {
     } else {
       // No evidence either way: nothing was proven wrong, so no squiggles.
       this.collection.delete(uri);
-      this.log(`[ptvl] ${uri.path.split('/').pop()}: parser unavailable (${outcome.reason}: ${outcome.detail}) — unvalidated`);
+      this.log(`${uri.path.split('/').pop()}: parser unavailable (${outcome.reason}: ${outcome.detail}) — unvalidated`);
     }
     this.verdicts.set(key, { version, outcome, specs, state: stateFromOutcome(outcome) });
     this.changed.fire(uri);

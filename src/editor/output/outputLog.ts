@@ -1,32 +1,41 @@
 /**
- * The "AVAP" output channel: every line the core writes (`[ptvl] …`) and the
- * editor's own notes. A short in-memory tail is kept for the extension API
- * (tests and the "activation failed" message read it).
+ * The editor's log: the "AVAP Assistant" output channel, a `LogOutputChannel`
+ * (VS Code adds the time and the level, and the developer picks the level
+ * shown: *Developer: Set Log Level…*). Every line — the core's and the
+ * editor's own — goes through one logger, `prefixedLogger`, which adds the
+ * `[ptvl]` prefix; no caller writes the prefix itself. A short in-memory tail
+ * is kept for the extension API (tests and the "activation failed" message
+ * read it).
  */
 import * as vscode from 'vscode';
 import { prefixedLogger, type Logger } from '../../core/ports';
 
+/** The output channel's name, as the README and the workbench show it. */
+export const OUTPUT_CHANNEL_NAME = 'AVAP Assistant';
+
 const TAIL = 500;
 
 export class OutputLog implements vscode.Disposable {
-  readonly channel: vscode.OutputChannel;
+  readonly channel: vscode.LogOutputChannel;
   private readonly tail: string[] = [];
-  /** The core's logger: prefixes `[ptvl]` and writes here. */
+  /** The one logger: prefixes `[ptvl]` and writes to the channel at the line's level. */
   readonly logger: Logger;
 
   constructor() {
-    this.channel = vscode.window.createOutputChannel('AVAP');
-    this.logger = prefixedLogger((line, level) => this.write(level === 'warn' ? `WARN ${line}` : line));
+    this.channel = vscode.window.createOutputChannel(OUTPUT_CHANNEL_NAME, { log: true });
+    this.logger = prefixedLogger((line, level) => {
+      if (level === 'warn') this.channel.warn(line);
+      else this.channel.info(line);
+      this.remember(level === 'warn' ? `WARN ${line}` : line);
+    });
   }
 
+  /** A line as it is, without the prefix (the "activation failed" report, before anything else works). */
   write(line: string): void {
-    const stamped = `${new Date().toISOString()} ${line}`;
-    this.channel.appendLine(stamped);
-    this.tail.push(line);
-    if (this.tail.length > TAIL) this.tail.shift();
+    this.channel.error(line);
+    this.remember(line);
   }
 
-  /** `[ptvl]`-prefixed editor note. */
   info(line: string): void {
     this.logger.info(line);
   }
@@ -45,5 +54,10 @@ export class OutputLog implements vscode.Disposable {
 
   dispose(): void {
     this.channel.dispose();
+  }
+
+  private remember(line: string): void {
+    this.tail.push(line);
+    if (this.tail.length > TAIL) this.tail.shift();
   }
 }

@@ -75,13 +75,13 @@ export class AssistantService {
       const knowledge = this.knowledge();
       const created = await createAssistant(config, { parser: this.parser, logger: this.logger, llm, ...(knowledge ? { knowledge } : {}) });
       if (!created.ok) {
-        this.logger.warn(`[ptvl] assistant not available: ${created.error}`);
+        this.logger.warn(`assistant not available: ${created.error}`);
         return created.error;
       }
       const built: Built = { assistant: created.assistant, llm, model: config.ollama.model };
       if (settings.quality.judge) built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
       if (settings.signals.enabled) built.signals = new SignalStore(this.signalsFile(settings));
-      this.logger.info(`[ptvl] assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.assistant.retrievalName}; `
+      this.logger.info(`assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.assistant.retrievalName}; `
         + `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`);
       return built;
     })();
@@ -105,12 +105,12 @@ export class AssistantService {
       passages: (sources) => this.passages(sources),
       ...(built.signals ? { signals: built.signals } : {}),
       signal: { source: 'editor', model: built.model, ...(built.judge ? { judgeModel: built.model } : {}), parserVersion: PARSER_VERSION, assistantVersion: this.version },
-      log: (line) => this.logger.warn(`[ptvl] ${line}`),
+      log: (line) => this.logger.warn(`${line}`),
     }, request, options);
     if (run.quality) {
       const last = run.quality.attempts[run.quality.attempts.length - 1]?.verdict;
       const figure = last?.ok ? `composite ${last.assessment.composite.toFixed(2)}` : `judge failed (${run.quality.failure?.message ?? 'no verdict'})`;
-      this.logger.info(`[ptvl] judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`);
+      this.logger.info(`judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`);
     }
     return run.result;
   }
@@ -129,8 +129,8 @@ export class AssistantService {
     const built = await this.current;
     if (!built || typeof built === 'string' || !built.signals) return false;
     const written = await write(built.signals);
-    if (written.ok) this.logger.info(`[ptvl] signal ${generationId}: ${what} recorded`);
-    else this.logger.warn(`[ptvl] signal ${generationId}: ${what} not recorded (${written.error})`);
+    if (written.ok) this.logger.info(`signal ${generationId}: ${what} recorded`);
+    else this.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error})`);
     return written.ok;
   }
 

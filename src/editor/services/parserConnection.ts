@@ -44,7 +44,7 @@ export class ParserConnection implements ParserPort {
       const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
       if (typeof stack === 'string') {
         this.lastError = stack;
-        this.logger.warn(`[ptvl] ${stack}`);
+        this.logger.warn(`${stack}`);
         return { ok: false, error: stack };
       }
       const opened = await stack.openParserConnection(toParserConfig(settings), {
@@ -56,7 +56,7 @@ export class ParserConnection implements ParserPort {
       });
       if (!opened.ok) {
         this.lastError = opened.error;
-        this.logger.warn(`[ptvl] ${opened.error}`);
+        this.logger.warn(`${opened.error}`);
         return { ok: false, error: opened.error };
       }
       const { connection } = opened;

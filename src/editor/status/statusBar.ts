@@ -63,7 +63,7 @@ export class ValidationStatusBar implements vscode.Disposable {
         ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
         : look.kind === 'unavailable'
           ? { title: 'Reset parser circuit', command: 'avap.resetParserCircuit' }
-          : { title: 'Show AVAP output', command: 'avap.showOutput' };
+          : { title: 'Show AVAP Assistant output', command: 'avap.showOutput' };
       this.item.show();
       this.shown = true;
     }

@@ -15,7 +15,7 @@ export interface LanguageModelToolDeps {
   validate: ValidateFn;
   /** The knowledge base, or why it is unavailable. */
   docs: DocsIndexSource;
-  /** Receives one line per invocation (the AVAP output channel). */
+  /** Receives one line per invocation (the AVAP Assistant output channel). */
   log?: (line: string) => void;
 }
 

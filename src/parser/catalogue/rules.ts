@@ -44,6 +44,12 @@ export interface RuleSpec {
    * (newer), so that every entry still has a code of this catalogue.
    */
   readonly origin?: 'protocol';
+  /**
+   * A semantic warning: valid code that does the wrong thing at run time
+   * (semantics.ts). Its fix is proven on valid code too; the other warnings of
+   * valid code keep their suggestion and cost no proof.
+   */
+  readonly semantic?: true;
 }
 
 export const Rule = {
@@ -89,9 +95,9 @@ export const Rule = {
   MismatchedBracket: { code: 'mismatched-bracket', category: 'syntax_error', severity: 'error', summary: 'A closing bracket does not match the bracket it closes.' },
 
   // ------------------------------------------- semantic traps (valid code that does the wrong thing)
-  KeyNamesVariable: { code: 'key-names-variable', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key (JSON key, lookup key, request parameter name) names a variable assigned earlier, so its value is the key.' },
-  KeyOverwrittenInLoop: { code: 'key-overwritten-in-loop', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key inside a loop names a variable the same loop assigns, so from the second pass the key is that value.' },
-  LiteralStoredAsText: { code: 'literal-stored-as-text', category: 'unexpected_construct', severity: 'warning', summary: 'An addVar() given a list, dict, None or boolean literal stores its text; an assignment stores the value.' },
+  KeyNamesVariable: { code: 'key-names-variable', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key (JSON key, lookup key, request parameter name) names a variable assigned earlier, so its value is the key.', semantic: true },
+  KeyOverwrittenInLoop: { code: 'key-overwritten-in-loop', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key inside a loop names a variable the same loop assigns, so from the second pass the key is that value.', semantic: true },
+  LiteralStoredAsText: { code: 'literal-stored-as-text', category: 'unexpected_construct', severity: 'warning', summary: 'An addVar() given a list, dict, None or boolean literal stores its text; an assignment stores the value.', semantic: true },
 
   // ----------------------------------------------------------- conditions and expressions
   InvalidComparator: { code: 'invalid-comparator', category: 'syntax_error', severity: 'error', summary: 'The comparator of if() is missing or not one of = == != < > <= >= in.', suggestion: 'separate' },

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AvapExtensionApi } from '../../../src/editor/api';
+import type { AvapExtensionApi, AvapTestHooks } from '../../../src/editor/api';
 import { e2eConfig } from './config';
 
 export const EXTENSION_ID = 'avap-tools.avap-assistant';
@@ -11,9 +11,16 @@ export async function avapApi(): Promise<AvapExtensionApi> {
   const extension = vscode.extensions.getExtension<AvapExtensionApi | undefined>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is not loaded`);
   const api = extension.isActive ? extension.exports : await extension.activate();
-  assert.ok(api, 'the extension failed to activate (see the AVAP output)');
+  assert.ok(api, 'the extension failed to activate (see the AVAP Assistant output)');
   await api.ready();
   return api;
+}
+
+/** The chat's test hooks: the extension offers them because the runner starts it in test mode (ExtensionMode.Test). */
+export async function chatHooks(): Promise<AvapTestHooks['chat']> {
+  const api = await avapApi();
+  assert.ok(api.testing, 'the extension offers test hooks only in test mode, and the runner starts it in test mode');
+  return api.testing.chat;
 }
 
 /** Loads the assistant, which loads on first use (the first of its commands loads it; this one does nothing else). */

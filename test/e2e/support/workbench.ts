@@ -21,9 +21,13 @@ export interface WorkbenchFacts {
   squigglyErrors: number;
   squigglyWarnings: number;
   codeLenses: string[];
+  /** The colour of each token text in the active editor (first occurrence), e.g. { addParam: 'rgb(…)' }. */
+  editorTokenColors: Record<string, string>;
   statusItems: StatusItemFacts[];
   /** The texts of the notification toasts on screen (message and buttons). */
   notifications: string[];
+  /** The titles of the editor tabs on screen (as the workbench shows them: "Walkthrough: …" for walkthroughs). */
+  editorTabs: string[];
   screenshotPath?: string;
   /** alert/confirm/prompt dialogs seen in the browser so far. */
   dialogs: number;

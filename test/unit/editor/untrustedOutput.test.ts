@@ -37,8 +37,9 @@ describe('editor: untrusted model output', () => {
     assert.equal((html.match(/<a /g) ?? []).length, 1);
   });
 
-  it('keeps code blocks as escaped text', () => {
-    assert.match(html, /<pre><code class="language-avap">addVar\(a, &quot;&lt;b&gt;bold&lt;\/b&gt;&quot;\)/);
+  it('keeps code blocks as escaped text (highlighted: every token escaped inside its span)', () => {
+    assert.match(html, /<pre><code class="language-avap"><span class="tok-builtin">addVar<\/span>\(a, <span class="tok-string">&quot;&lt;b&gt;bold&lt;\/b&gt;&quot;<\/span>\)/);
+    assert.doesNotMatch(html, /<b>/);
   });
 
   it('allows only http, https and mailto links without credentials', () => {
@@ -58,7 +59,7 @@ describe('editor: untrusted model output', () => {
     assert.match(csp, /^default-src 'none'/);
     assert.match(csp, new RegExp(`script-src 'nonce-${nonce}'`));
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https:/);
-    const page = webviewShell({ cspSource: 'vscode-resource:', nonce, title: 'T"<', styleUris: ['s.css'], scriptUri: 'c.js', body: '<main></main>' });
+    const page = webviewShell({ cspSource: 'vscode-resource:', nonce, title: 'T"<', styleUris: ['s.css'], scriptUris: ['c.js'], body: '<main></main>' });
     assert.match(page, new RegExp(`<script nonce="${nonce}" src="c.js"></script>`));
     assert.match(page, /<title>T&quot;&lt;<\/title>/);
     assert.equal((page.match(/<script/g) ?? []).length, 1);
