@@ -73,6 +73,8 @@ export interface FinalMessage {
   avap_code: string;
   is_final: true;
   validation_status?: ValidationStatus;
+  /** Extension: set when the answer is the model's answer repaired by the parser's proven fixes (no LLM retry). */
+  repaired_by?: 'parser-fixes';
 }
 
 /** One message of the response stream: drafts, then exactly one final message. */
@@ -115,8 +117,38 @@ export interface AttemptRecord {
   text?: string;
   /** Extension: the trace mapped onto lines of `text` (the outcome's trace is relative to `code`). */
   responseTrace?: TraceEntry[];
+  /**
+   * Extension: this record is the attempt's answer repaired by the parser's
+   * proven fixes (no model call), validated by the parser service.
+   */
+  repairedBy?: 'parser-fixes';
+  /**
+   * Extension: the model was stopped mid-answer because a complete streamed
+   * line was certain to be rejected (checked in-process by the parser
+   * library); `text` and `code` are what had arrived, the outcome holds the
+   * hard findings. The retry's answer gets the service's verdict.
+   */
+  earlyAbort?: EarlyAbort;
   /** Extension: the verdict on each code block of `text`, in order (a block the parser was not asked about is `unavailable`). */
   blocks?: ('valid' | 'invalid' | 'unavailable')[];
+}
+
+/** Extension: where and why a streamed answer was stopped early. */
+export interface EarlyAbort {
+  /** The line of the answer text. */
+  line: number;
+  /** The parser rule of the hard finding. */
+  rule: string;
+}
+
+/** Extension: an answer repaired by the parser's fixes instead of an LLM retry. */
+export interface FixRepair {
+  by: 'parser-fixes';
+  /** The attempt whose answer was repaired. */
+  attempt: number;
+  /** The fixes kept, in order. */
+  applied: { line: number; code: string; title: string }[];
+  rounds: number;
 }
 
 /** What may trigger the one retry cycle of a request (RC-08). */
@@ -203,6 +235,14 @@ export interface PipelineResult {
    * `degraded` when the example retrieval failed and generation went on without them.
    */
   fewShot?: FewShotInjection;
+  /**
+   * Extension: set when the final answer is an invalid answer repaired by the
+   * parser's proven fixes and validated by the parser service — the LLM retry
+   * was not spent on it.
+   */
+  repair?: FixRepair;
+  /** Extension: set when an attempt's stream was stopped early on a hard error (see AttemptRecord.earlyAbort). */
+  earlyAbort?: EarlyAbort & { attempt: number };
 }
 
 export interface FewShotInjection {

@@ -69,7 +69,8 @@ export function signalFromPipeline(request: PipelineRequest, result: AnsweredRes
       text: result.text,
       code: result.code,
       validation_status: result.validationStatus,
-      attempts: result.attempts.length,
+      attempts: result.attempts.filter((a) => !a.repairedBy).length,
+      ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
     },
     automated: {
       score: last?.ok ? scoreRecord(last.assessment, verdicts.length) : null,

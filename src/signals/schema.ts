@@ -70,7 +70,10 @@ export const SignalRecordSchema = z.object({
     text: z.string(),
     code: z.string(),
     validation_status: z.string(),
+    /** Generations made (a repair by the parser's fixes is not one). */
     attempts: z.number().int().min(0),
+    /** Set when the answer is the model's answer repaired by the parser's proven fixes (no LLM retry). */
+    repaired_by: z.literal('parser-fixes').optional(),
   }),
   automated: z.object({
     /** The score that decided (the last attempt's); null when none was computed. */

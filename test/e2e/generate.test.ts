@@ -12,7 +12,7 @@ import { lastUser } from '../support/scriptedOllama';
 import { sampleStoredReport } from '../support/sampleEvalReport';
 import { e2eConfig } from './support/config';
 import { avapApi, closeAllEditors, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
-import { fenced, FOREIGN_CODE, INVALID_CODE, scriptedOllama, scriptReformulate, startOwnParser, task, VALID_CODE } from './support/world';
+import { fenced, FIXABLE_CODE, FOREIGN_CODE, INVALID_CODE, scriptedOllama, scriptReformulate, startOwnParser, task, VALID_CODE } from './support/world';
 
 const docFor = (uri: string | undefined) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
 
@@ -48,7 +48,7 @@ describe('generate and regenerate with the scripted model', () => {
     assert.equal(outcome.status, 'INVALID_UNRESOLVED');
     assert.equal(gen.used, 2, 'one generation and exactly one retry');
     const retryPrompt = lastUser(ollama.calls('chat').filter(task('generate_code'))[1] as never);
-    assert.match(retryPrompt, /Line 2: 'getSHA256' not defined/);
+    assert.match(retryPrompt, /Line 2: unknown command 'sha256Encode'/);
 
     const preview = vscode.Uri.parse(outcome.previewUri ?? '');
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview);
@@ -64,6 +64,25 @@ describe('generate and regenerate with the scripted model', () => {
     assert.equal(diagnostic?.range.start.line, 1);
     assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Error);
     await waitFor('invalid status', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
+  });
+
+  it('generate → every error has a proven fix: repaired by the parser\'s fixes without a retry, and labelled so', async () => {
+    const ollama = await scriptedOllama();
+    scriptReformulate(ollama);
+    const gen = ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(FIXABLE_CODE) });
+    const api = await avapApi();
+    const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'new' });
+    assert.equal(outcome.status, '');
+    assert.equal(outcome.repairedBy, 'parser-fixes');
+    assert.equal(outcome.code, VALID_CODE);
+    assert.equal(gen.used, 1, 'no LLM retry');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.parse(outcome.previewUri ?? ''));
+    const titles = lenses.map((l) => l.command?.title ?? '');
+    assert.ok(titles.some((t) => t.includes("AVAP: valid — repaired by the parser's fixes")), titles.join(' | '));
+    const doc = docFor(outcome.acceptedUri);
+    assert.equal(doc?.getText(), VALID_CODE);
+    await waitFor('valid status', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
+    assert.ok(api.outputLines().some((l) => l.includes("repaired by the parser's fixes")), 'the output channel says so');
   });
 
   it('generate with the parser down → PARSER_UNAVAILABLE: no retry, no squiggles, an "unvalidated" label', async () => {
@@ -127,7 +146,7 @@ describe('generate and regenerate with the scripted model', () => {
     const html = panel.webview.html;
     assert.match(html, /AVAP validation metrics/);
     assert.match(html, /INVALID_UNRESOLVED/);
-    assert.match(html, /getSHA256/);
+    assert.match(html, /sha256Encode/);
     assert.match(html, /<svg/);
     assert.match(html, /script-src 'none'/);
     assert.match(html, /href="command:avap\.openEvaluationReport"/, 'the metrics view links to the evaluation report');

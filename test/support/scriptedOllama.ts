@@ -22,7 +22,11 @@
  * all for a while), `firstChunkDelayMs` (headers at once, then a wait before
  * the first streamed piece), `chunkDelayMs` (between streamed pieces), `stall` (never answer),
  * `stallAfterChunks` (stream N pieces, then go silent with the connection open: a model
- * stuck mid-answer), `cutAfterChunks` (destroy the socket after N streamed pieces).
+ * stuck mid-answer), `cutAfterChunks` (destroy the socket after N streamed pieces),
+ * `tokensPerSecond` (a model generating at that rate: one piece per token, split
+ * after whitespace, paced evenly). A recorded streamed request counts the pieces it
+ * was sent (`piecesSent`, of `piecesTotal`) and says whether the client went away
+ * before the end (`clientClosed`: an aborted stream).
  * Faults: `crash` (the connection is reset before any answer, as when the server
  * process dies; use `times` to crash on the second call), `status` with
  * `rawError` (an error answered as plain text, not JSON, as a proxy or a
@@ -43,6 +47,11 @@ export interface RecordedRequest {
   body: any;
   /** Set once the reply has been fully written (or the socket cut). */
   answered: boolean;
+  /** Streamed generations: the pieces written so far, and how many the reply had. */
+  piecesSent?: number;
+  piecesTotal?: number;
+  /** True when the connection closed before the reply was complete: the client aborted the stream (or `cutAfterChunks` cut it). */
+  clientClosed?: boolean;
 }
 
 export interface ScriptedReply {
@@ -60,6 +69,8 @@ export interface ScriptedReply {
   /** Streaming: delay between the headers and the first piece. */
   firstChunkDelayMs?: number;
   chunkDelayMs?: number;
+  /** Streaming at this many tokens per second (one piece per whitespace-separated token); overrides `chunkDelayMs`. */
+  tokensPerSecond?: number;
   stall?: boolean;
   /** Streaming: send this many pieces, then nothing more (the connection stays open). */
   stallAfterChunks?: number;
@@ -206,15 +217,20 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     res.flushHeaders();
     if (reply.firstChunkDelayMs) await sleep(reply.firstChunkDelayMs);
     const pieces = reply.chunks ?? splitPieces(content);
+    const delay = reply.tokensPerSecond ? 1000 / reply.tokensPerSecond : reply.chunkDelayMs;
+    request.piecesSent = 0;
+    request.piecesTotal = pieces.length;
+    res.once('close', () => { if (!res.writableFinished) request.clientClosed = true; });
     for (const [index, piece] of pieces.entries()) {
       if (reply.stallAfterChunks !== undefined && index >= reply.stallAfterChunks) return; // silent until the client gives up
       if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
         req.socket.destroy();
         return;
       }
-      if (index > 0 && reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+      if (index > 0 && delay) await sleep(delay);
       if (res.destroyed) return;
       res.write(`${JSON.stringify(frame(piece, false))}\n`);
+      request.piecesSent += 1;
     }
     if (reply.cutAfterChunks !== undefined) {
       req.socket.destroy();

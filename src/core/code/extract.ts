@@ -38,13 +38,29 @@ interface Fence {
   lines: string[];
 }
 
+/** The marker and label of a line that opens a fence; undefined for any other line. */
+export function fenceOpening(line: string): { marker: string; label: string } | undefined {
+  const match = FENCE_OPEN.exec(line);
+  return match?.[1] ? { marker: match[1], label: (match[2] ?? '').toLowerCase() } : undefined;
+}
+
+/** Whether `line` closes a fence opened with `marker`. */
+export function closesFence(line: string, marker: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.startsWith(marker) && trimmed.replace(/[`~]/g, '') === '';
+}
+
+/** Labels of the fences whose code an answer shows as AVAP whenever there are any (`extractCode` prefers them). */
+export function isAvapFenceLabel(label: string): boolean {
+  return label === '' || label === 'avap';
+}
+
 function fences(lines: readonly string[]): Fence[] {
   const out: Fence[] = [];
   let open: { marker: string; fence: Fence } | undefined;
   lines.forEach((line, index) => {
     if (open) {
-      const trimmed = line.trim();
-      if (trimmed.startsWith(open.marker) && trimmed.replace(/[`~]/g, '') === '') {
+      if (closesFence(line, open.marker)) {
         out.push(open.fence);
         open = undefined;
       } else {
@@ -52,8 +68,8 @@ function fences(lines: readonly string[]): Fence[] {
       }
       return;
     }
-    const match = FENCE_OPEN.exec(line);
-    if (match?.[1]) open = { marker: match[1], fence: { label: (match[2] ?? '').toLowerCase(), startLine: index + 2, lines: [] } };
+    const opening = fenceOpening(line);
+    if (opening) open = { marker: opening.marker, fence: { label: opening.label, startLine: index + 2, lines: [] } };
   });
   // An unterminated fence (a cut stream) still holds code.
   if (open) out.push(open.fence);
@@ -101,7 +117,7 @@ function bareBlocks(lines: readonly string[], isCode: (line: string) => boolean 
 function fencedCode(lines: readonly string[]): CodeBlock[] | undefined {
   const all = fences(lines).filter((f) => f.lines.some((l) => l.trim()));
   const toBlock = (f: Fence): CodeBlock => ({ code: f.lines.join('\n'), startLine: f.startLine, label: f.label, fenced: true });
-  const preferred = all.filter((f) => f.label === '' || f.label === 'avap');
+  const preferred = all.filter((f) => isAvapFenceLabel(f.label));
   if (preferred.length) return preferred.map(toBlock);
   const otherCode = all.filter((f) => !NON_CODE_LABELS.has(f.label));
   if (otherCode.length) return otherCode.map(toBlock);

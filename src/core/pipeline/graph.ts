@@ -26,6 +26,9 @@ import { renderTrace } from '../../parser/render';
 import type { TraceEntry } from '../../parser/types';
 import { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
 import { validateAnswer, type AnswerValidation } from '../code/validateBlocks';
+import { LOG_REPAIRED_BY_FIXES, REPAIRED_BY_FIXES, repairAnswer } from '../code/repairAnswer';
+import { LOG_EARLY_ABORT, StreamCheck, type HardFinding } from '../code/streamCheck';
+import { PARSER_VERSION } from '../../parser/version';
 import type { AssistantConfig } from '../config';
 import type {
   AnswerRetryOutcome, AnswerReviewer, AttemptRecord, ParserPort, PipelineRequest, PipelineResult, QueryType, ResponseMessage, RetryCycle,
@@ -47,7 +50,7 @@ import { blocking, type ValidationError } from '../validation/contract';
 import { contractFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
-import { claimRetry, describeSkip, newRetryCycle, skipStopReason } from '../validation/retryCycle';
+import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
 import { statusOf, type CodeCheck } from '../validation/status';
 
 export const LOG_PARSER_UNAVAILABLE = '[ptvl] parser unavailable — returning unvalidated';
@@ -106,6 +109,8 @@ interface EventFields {
   code: string;
   stopReason?: string;
   errorCode?: string;
+  repairedBy?: 'parser-fixes';
+  earlyAbort?: { line: number; rule: string };
 }
 
 /** How one route asks for an answer and checks it. */
@@ -208,6 +213,8 @@ class Run {
       ...(this.result.relevanceRetry ? { relevance_retry: true } : {}),
       ...(fields.stopReason ? { stop_reason: fields.stopReason } : {}),
       ...(fields.errorCode ? { error_code: fields.errorCode } : {}),
+      ...(fields.repairedBy ? { repaired_by: fields.repairedBy } : {}),
+      ...(fields.earlyAbort ? { early_abort: fields.earlyAbort } : {}),
     };
     this.pending = {};
     try {
@@ -241,7 +248,7 @@ class Run {
     }
     this.result.validationStatus = status;
     this.result.latenciesMs = { ...this.all };
-    this.emit({ text: '', avap_code: this.result.code, is_final: true, validation_status: status });
+    this.emit({ text: '', avap_code: this.result.code, is_final: true, validation_status: status, ...(this.result.repair && status === '' ? { repaired_by: this.result.repair.by } : {}) });
     return this.result;
   }
 
@@ -439,12 +446,28 @@ class Run {
 
   // ------------------------------------------------------------- answers, validation, retries
 
-  private async attemptOnce(spec: AnswerSpec, attempt: number, messages: ChatMessage[], node: string): Promise<
-    { ok: true; text: string; validation: AnswerValidation } | { ok: false; error: Failure }
+  private async attemptOnce(spec: AnswerSpec, attempt: number, messages: ChatMessage[], node: string, watch = false): Promise<
+    { ok: true; text: string; validation: AnswerValidation; aborted?: HardFinding } | { ok: false; error: Failure }
   > {
     const { llm, parser } = this.deps;
     this.lastAttempt = attempt;
-    const reply = await this.timed(node, () => llm.chat({ model: spec.model, messages, signal: this.signal, onToken: this.streamTo(attempt) }));
+    // Early abort: complete code lines are checked as they stream; a hard error stops the model (see code/streamCheck.ts).
+    const check = watch ? new StreamCheck() : undefined;
+    const stop = new AbortController();
+    const signal = check ? (this.signal ? AbortSignal.any([this.signal, stop.signal]) : stop.signal) : this.signal;
+    const forward = this.streamTo(attempt);
+    let streamed = '';
+    const onToken = (piece: string) => {
+      if (stop.signal.aborted) return; // what still arrives after the stop is not part of the answer
+      forward(piece);
+      if (!check) return;
+      streamed += piece;
+      if (check.push(piece)) stop.abort();
+    };
+    const reply = await this.timed(node, () => llm.chat({ model: spec.model, messages, signal, onToken }));
+    const hard = check?.finding;
+    // Decided by the content alone (a reply that finished before the abort landed is treated the same), so runs are reproducible.
+    if (hard && !this.cancelled) return { ok: true, ...Run.abortedAnswer(streamed, hard), aborted: hard };
     if (!reply.ok) return { ok: false, error: asFailure(reply.error) };
     if (this.cancelled) return { ok: false, error: cancelledError() };
     const text = stripThinking(reply.value.text);
@@ -457,6 +480,30 @@ class Run {
       return { ok: false, error: cancelledError() };
     }
     return { ok: true, text, validation };
+  }
+
+  /**
+   * What a stopped stream leaves: the text that arrived (up to the line with
+   * the hard error) and the library's hard findings on it, as an invalid
+   * verdict of the parser library — evidence enough to retry, never a status.
+   */
+  private static abortedAnswer(streamed: string, hard: HardFinding): { text: string; validation: AnswerValidation } {
+    // The lines up to the one whose completion stopped the stream (the fence left open, as a cut stream leaves it).
+    const text = stripThinking(streamed.split('\n').slice(0, hard.lastLine).join('\n'));
+    const offset = hard.responseLine - hard.entry.line;
+    const trace = hard.entries;
+    const responseTrace = trace.map((e) => ({ ...e, line: e.line + offset }));
+    return {
+      text,
+      validation: {
+        verdict: { kind: 'invalid', trace, responseTrace, parserVersion: PARSER_VERSION },
+        code: hard.code,
+        outcome: { kind: 'validated', result: { valid: false, trace, truncated: false, parserVersion: PARSER_VERSION } },
+        // The cut answer's one (open) block holds the hard findings; it was not sent to the service.
+        blocks: ['invalid'],
+        calls: 0,
+      },
+    };
   }
 
   /** The answer of this attempt becomes the run's answer; what the parser said about it is kept. */
@@ -505,7 +552,9 @@ class Run {
     const controller = new RetryController(1);
     let messages = spec.messages;
     for (let attempt = first; ; attempt += 1) {
-      const outcome = await this.attemptOnce(spec, attempt, messages, attempt === first ? spec.node : spec.retryNode);
+      // Stopping a stream early only makes sense when the trace-guided retry can follow it.
+      const watch = attempt === 1 && retryAvailable(this.cycle);
+      const outcome = await this.attemptOnce(spec, attempt, messages, attempt === first ? spec.node : spec.retryNode, watch);
       if (!outcome.ok) {
         if (attempt === first || outcome.error.code === 'cancelled') return this.fail(outcome.error, spec.model, attempt);
         // The retry could not be generated: the invalid answer before it stands, unresolved.
@@ -514,12 +563,46 @@ class Run {
         this.result.error = outcome.error;
         return this.finish('INVALID_UNRESOLVED');
       }
-      const { text, validation } = outcome;
+      const { text, validation, aborted } = outcome;
       const check = this.adopt(spec, attempt, text, validation);
       const errors = check === 'unavailable' ? [] : this.errorsOf(validation);
       const fields: EventFields = {
         attempt, verdict: Run.telemetryVerdict(check), errors: check === 'no-code' ? [] : errors, model: spec.model, code: validation.code,
       };
+      if (aborted) {
+        const where = { line: aborted.responseLine, rule: aborted.entry.code };
+        fields.earlyAbort = where;
+        this.result.earlyAbort = { ...where, attempt };
+        const record = this.result.attempts[this.result.attempts.length - 1];
+        if (record) record.earlyAbort = where;
+        logger.info(`${LOG_EARLY_ABORT} (attempt ${attempt}, line ${where.line}: ${where.rule})`);
+      }
+      if (check === 'invalid' && !aborted) {
+        // Deterministic repair first: when every error has a proven fix, the parser's fixes may spare the LLM retry.
+        const repaired = await this.timed('repair_with_fixes', () => repairAnswer(
+          this.deps.parser, text, validation, spec.blocks, this.request.filename ?? 'generated.avap', this.signal,
+        ));
+        if (this.cancelled) return this.fail(cancelledError(), spec.model, attempt);
+        if (repaired.kind === 'repaired') {
+          this.hold(fields);
+          this.supersede();
+          const fixed = repaired.validation;
+          this.result.text = repaired.text;
+          this.result.code = fixed.code;
+          const record: AttemptRecord = { attempt, code: fixed.code, outcome: fixed.outcome, text: repaired.text, repairedBy: REPAIRED_BY_FIXES };
+          if (fixed.verdict.kind === 'valid') record.responseTrace = fixed.verdict.responseTrace;
+          if (fixed.blocks.length) record.blocks = fixed.blocks;
+          this.result.attempts.push(record);
+          this.result.repair = { by: REPAIRED_BY_FIXES, attempt, applied: repaired.applied, rounds: repaired.rounds };
+          logger.info(`${LOG_REPAIRED_BY_FIXES} (attempt ${attempt}: ${repaired.applied.length} fix(es) in ${repaired.rounds} round(s))`);
+          this.hold({
+            attempt, verdict: 'valid', errors: this.errorsOf(fixed), model: spec.model, code: fixed.code, stopReason: 'repaired-by-fixes', repairedBy: REPAIRED_BY_FIXES,
+          });
+          this.status = statusOf('valid');
+          break;
+        }
+        if (repaired.kind === 'unrepaired') logger.info(`[ptvl] attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
+      }
       if (check !== 'invalid') {
         const verdict = validation.verdict;
         this.hold({ ...fields, stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check });
@@ -533,7 +616,7 @@ class Run {
         if (claim.granted) {
           this.hold(fields);
           this.supersede();
-          logger.info(`[ptvl] attempt ${attempt} invalid (${blocking(errors).length} error(s)) — retrying with the trace`);
+          logger.info(`[ptvl] attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`);
           messages = spec.retryMessages(text, validation, this.traceLinesOf(validation, errors), errors);
           continue;
         }

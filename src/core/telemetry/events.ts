@@ -58,6 +58,10 @@ export interface AttemptEvent {
   stop_reason?: string;
   /** Set when the generation failed (LLM unreachable, cancelled …). */
   error_code?: string;
+  /** Set when this attempt's answer is the previous one repaired by the parser's proven fixes (no model call). */
+  repaired_by?: 'parser-fixes';
+  /** Set when this attempt's stream was stopped early on a hard error: the answer line and the parser rule. */
+  early_abort?: { line: number; rule: string };
 }
 
 /** Receives events; implementations must not throw into the pipeline. */

@@ -6,7 +6,7 @@ import { extractCode, shownCodeBlocks, type CodeBlock } from '../../core/code/ex
 import type { PipelineResult, QueryType } from '../../core/contracts';
 import { describeSkip } from '../../core/validation/retryCycle';
 import type { TraceEntry } from '../../parser/types';
-import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
 /** A code block's verdict, in the status item's looks (`unvalidated` is its amber look). */
@@ -174,7 +174,7 @@ export function finalAnswerView(id: string, result: PipelineResult, docTitle: (d
   };
   // A failed or cancelled run has no status: it shows its error and claims nothing.
   const look = result.validationStatus === undefined ? undefined : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
-  if (look) view.status = look;
+  if (look) view.status = result.validationStatus === '' && result.repair ? { ...look, label: `${look.label} — ${LABEL_REPAIRED}` } : look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
   if (blocks.length) view.blocks = blockViews(result, blocks);
   return view;

@@ -12,7 +12,7 @@ import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagn
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
-import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
+import { LABEL_NO_CONTEXT, LABEL_REPAIRED, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
 import { outcomeOnSave } from './outcome';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
@@ -31,6 +31,8 @@ export interface GenerateOutcome {
   previewUri?: string;
   acceptedUri?: string;
   error?: string;
+  /** Set when the code shown is the model's answer repaired by the parser's proven fixes (no LLM retry was spent). */
+  repairedBy?: 'parser-fixes';
 }
 
 export interface RegenerateOutcome {
@@ -232,11 +234,13 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       return { status: 'error', code: '', error: error.message };
     }
     const uri = preview();
-    generated.update(uri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId });
+    const repairedBy = result.validationStatus === '' ? result.repair?.by : undefined;
+    generated.update(uri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId, ...(repairedBy ? { repairedBy } : {}) });
     await showing;
-    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: uri.toString() };
+    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: uri.toString(), ...(repairedBy ? { repairedBy } : {}) };
     const context = result.retrieval?.status === 'degraded' ? ` — ${LABEL_NO_CONTEXT}` : '';
-    const label = `${statusText(result.validationStatus, result.code !== '')}${context}`;
+    const repaired = repairedBy ? ` — ${LABEL_REPAIRED}` : '';
+    const label = `${statusText(result.validationStatus, result.code !== '')}${repaired}${context}`;
     output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
     if (result.error) {
       // The retry could not be generated: the invalid first answer stands, flagged as such.
@@ -298,9 +302,10 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       return { status: 'error', code, applied: false, error: error.message };
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
-    generated.update(correctedUri, { content: corrected, status: result.validationStatus, generationId: result.generationId });
+    const repairedBy = result.validationStatus === '' ? result.repair?.by : undefined;
+    generated.update(correctedUri, { content: corrected, status: result.validationStatus, generationId: result.generationId, ...(repairedBy ? { repairedBy } : {}) });
     const originalUri = generated.create('original', { content: code, status: '', request: '' });
-    const label = statusText(result.validationStatus, corrected !== '');
+    const label = `${statusText(result.validationStatus, corrected !== '')}${repairedBy ? ` — ${LABEL_REPAIRED}` : ''}`;
     await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
     const applied = autoAccept
       ? (await accept(correctedUri)) !== undefined

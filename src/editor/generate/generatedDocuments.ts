@@ -17,6 +17,8 @@ export interface GeneratedEntry {
   /** Where "accept" puts the code: a document and range, or a new document. */
   target?: { uri: vscode.Uri; range: vscode.Range; version: number };
   request: string;
+  /** Set when the valid code is the model's answer repaired by the parser's proven fixes. */
+  repairedBy?: 'parser-fixes';
   /** The pipeline run that produced it (the id of its training signal). */
   generationId?: string;
   /** The user's thumbs on it, once given. */

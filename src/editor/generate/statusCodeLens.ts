@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
-import { lookForPipelineStatus, LABEL_UNAVAILABLE, LABEL_VALIDATING } from '../status/statusLook';
+import { lookForPipelineStatus, LABEL_REPAIRED, LABEL_UNAVAILABLE, LABEL_VALIDATING } from '../status/statusLook';
 import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
 
 export const ACCEPT_COMMAND = 'avap.acceptGenerated';
@@ -52,7 +52,8 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
         return lenses;
       }
       const look = lookForPipelineStatus(entry.status, entry.content.trim() !== '');
-      const label = look ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}` : 'AVAP: no code in the answer';
+      const repaired = entry.status === '' && entry.repairedBy ? ` — ${LABEL_REPAIRED}` : '';
+      const label = look ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}${repaired}` : 'AVAP: no code in the answer';
       lenses.push(new vscode.CodeLens(top, { title: label, command: entry.status === 'PARSER_UNAVAILABLE' ? 'avap.resetParserCircuit' : '' }));
       if (!document.uri.path.startsWith('/original-')) {
         lenses.push(new vscode.CodeLens(top, {

@@ -28,6 +28,8 @@ export const LABEL_INVALID = 'AVAP: invalid';
 export const LABEL_UNAVAILABLE = 'AVAP: unvalidated — parser unavailable';
 /** An answer generated while retrieval failed. */
 export const LABEL_NO_CONTEXT = 'answered without documentation context';
+/** A valid answer that is the model's answer repaired by the parser's proven fixes (no LLM retry). */
+export const LABEL_REPAIRED = "repaired by the parser's fixes";
 /** Streamed text before the parser's verdict: a draft, never shown with a valid look. */
 export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 

@@ -12,7 +12,10 @@ import { setSetting } from './vscodeHelpers';
 
 export const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
 export const VALID_CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';
-export const INVALID_CODE = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)';
+/** An error without a proven fix: the parser's fixes cannot repair it, so the LLM retry runs. */
+export const INVALID_CODE = 'addParam(password, p)\nsha256Encode(p, h)\naddResult(h)';
+/** Every error has a proven fix (a `;`, an invented name): repaired by the parser's fixes into VALID_CODE, no retry. */
+export const FIXABLE_CODE = 'addParam(password, p);\ngetSHA256(p, h)\naddResult(h)';
 export const FOREIGN_CODE = 'addParam(password, p)\nfor i in range(1, 6):\naddResult(p)';
 
 export const fenced = (code: string) => `Here is the program:\n\`\`\`avap\n${code}\n\`\`\`\nIt hashes the parameter.`;

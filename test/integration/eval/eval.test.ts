@@ -204,7 +204,7 @@ describe('eval (replaying the committed cassette)', function () {
     assert.deepEqual(report.confusion.byCategory, { unknown_token: 2, unexpected_construct: 0, foreign_keyword: 0, syntax_error: 0 });
     assert.deepEqual(report.confusion.byRule, [['unknown-command', 2]]);
     assert.deepEqual(Object.keys(report.confusion.byQuestion), ['GD-C-007']);
-    assert.deepEqual(report.confusion.topTokens, [['generateToken', 2]]);
+    assert.deepEqual(report.confusion.topTokens, [['makeToken', 2]]);
     assert.equal(report.leakage.length, 1);
     assert.equal(report.leakage[0]?.unknown_identifiers, 2);
     assert.equal(report.leakage[0]?.foreign_keywords, 0);

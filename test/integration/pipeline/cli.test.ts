@@ -80,7 +80,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final?.attempts, 2);
     assert.equal(final?.validation_status, '');
     assert.deepEqual(final?.trace, [], 'the final code is valid');
-    assert.equal(final?.parser_trace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first attempt\'s raw trace (ADR-0009)');
+    assert.equal(final?.parser_trace, "Line 2: unknown command 'sha256Encode' — expected known identifier", 'the first attempt\'s raw trace (ADR-0009)');
     assert.equal(final?.context_relevant, undefined);
   });
 
@@ -156,7 +156,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(metrics.nonConvergenceRate, 1 / 3);
     assert.deepEqual(metrics.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 0 });
     assert.deepEqual(metrics.rejectedValues[0], {
-      code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 3, generations: 2, outcomes: { converged: 1, unresolved: 1, undetermined: 0 }, convergenceRate: 0.5,
+      code: 'E001', rule: 'unknown-command', value: 'sha256Encode', occurrences: 3, generations: 2, outcomes: { converged: 1, unresolved: 1, undetermined: 0 }, convergenceRate: 0.5,
     });
     assert.deepEqual(metrics.byRule[0], ['unknown-command', 3]);
     assert.equal(metrics.needs_review, true, 'two thirds of first attempts invalid is above 15 %');
@@ -165,13 +165,13 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.deepEqual(metrics.trend.map((t: { day: string }) => t.day), days);
     const total = (key: string) => metrics.trend.reduce((n: number, t: Record<string, number>) => n + (t[key] ?? 0), 0);
     assert.deepEqual([total('validatedGenerations'), total('firstAttemptInvalid')], [3, 2]);
-    const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'getSHA256');
-    assert.deepEqual(getSha, { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
+    const getSha = metrics.perCommand.find((c: { command: string }) => c.command === 'sha256Encode');
+    assert.deepEqual(getSha, { command: 'sha256Encode', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 });
 
     const human = await runCliProcess(['metrics', log], { env });
     assert.equal(human.code, 0);
     assert.match(human.stdout, /first-attempt invalid rate\s+66\.7 %/);
-    assert.match(human.stdout, /E001 getSHA256\s+3 \/ 2 {3}converged 1\/2 \(50\.0 %\), unresolved 1/);
+    assert.match(human.stdout, /E001 sha256Encode\s+3 \/ 2 {3}converged 1\/2 \(50\.0 %\), unresolved 1/);
     assert.match(human.stdout, /needs review: the first-attempt invalid rate is above 15\.0 %/);
     assert.match(human.stderr, /skipped 1 unreadable line/);
     assert.equal(readFileSync(log, 'utf8').startsWith(before), true, 'the log is never rewritten');

@@ -81,7 +81,7 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stderr, /avap: .*Ollama/);
     assert.match(run.stderr, /validation: INVALID_UNRESOLVED after 1 attempt\(s\) \(the retry could not be generated\)/);
-    assert.match(run.stderr, /Line 2: 'getSHA256' not defined/);
+    assert.match(run.stderr, /Line 2: unknown command 'sha256Encode'/);
   });
 
   it('--json stdout holds only JSON lines when Ollama answers a non-JSON 500 (the client\'s own print goes to stderr)', async () => {
@@ -102,7 +102,7 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     const run = await runCliProcess(['ask', 'how do I hash the password parameter?'], { env });
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stderr, /validation: INVALID_UNRESOLVED after 2 attempt\(s\)/);
-    assert.match(run.stderr, /Line 2: 'getSHA256' not defined/);
+    assert.match(run.stderr, /Line 2: unknown command 'sha256Encode'/);
   });
 
   it('AVAP_MAX_RETRIES above 1 is refused; 0 makes no retry of any kind and says so', async () => {

@@ -20,8 +20,15 @@ export const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
 export const task = (name: PromptTask) => (request: RecordedRequest) => promptTask(systemPrompt(request)) === name;
 
 export const VALID_CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';
-export const INVALID_CODE = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)';
+/** An error without a proven fix (an unknown name that is no near miss): the parser's fixes cannot help, the LLM retry runs. */
+export const INVALID_CODE = 'addParam(password, p)\nsha256Encode(p, h)\naddResult(h)';
+/** One error with a proven fix (the invented getSHA256) and one without: still a case for the LLM retry, whose prompt names the fix. */
+export const PARTLY_FIXABLE_CODE = 'addParam(password, p)\ngetSHA256(p, h)\nsha256Encode(h, d)\naddResult(d)';
 export const FOREIGN_CODE = 'import hashlib\ndef hash(p):\n    return hashlib.sha256(p)';
+/** Every error carries a proven fix (a `;` terminator, an invented name): the parser's fixes turn it into VALID_CODE. */
+export const FIXABLE_CODE = 'addParam(password, p);\ngetSHA256(p, h)\naddResult(h)';
+/** A foreign keyword without a provable fix on the second line, then a long tail a model would go on generating. */
+export const FOREIGN_EARLY_CODE = ['addParam(password, p)', 'print(p)', ...Array.from({ length: 40 }, (_, i) => `addVar(v${i}, ${i})`), 'addResult(p)'].join('\n');
 
 export const fenced = (code: string, before = 'Here is the program:', after = 'It hashes the parameter.') =>
   `${before}\n\`\`\`avap\n${code}\n\`\`\`\n${after}`;

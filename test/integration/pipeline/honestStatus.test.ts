@@ -26,7 +26,7 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
     assert.equal(messages.at(-1)?.is_final, true);
   };
 
-  /** Every node answers invalid AVAP: the model that writes getSHA256 whatever it is asked. */
+  /** Every node answers invalid AVAP: the model that writes sha256Encode whatever it is asked. */
   function invalidEverywhere(classification: string): void {
     world.ollama.on({ endpoint: 'chat', when: task('classify') }, { content: classification });
     world.ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256 password' });
@@ -53,7 +53,7 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
       assert.equal(h.transport.calls.length, 2, 'each attempt went to the parser service');
       const retries = world.ollama.calls('chat').filter((r) => lastUser(r).includes(CORRECTION_HEAD));
       assert.equal(retries.length, 1, 'exactly one trace-guided retry');
-      assert.match(lastUser(retries[0] as never), /Line 2: 'getSHA256' not defined/);
+      assert.match(lastUser(retries[0] as never), /Line 2: unknown command 'sha256Encode'/);
       assertDrafts(messages);
       assert.deepEqual(messages.at(-1), { text: '', avap_code: INVALID_CODE, is_final: true, validation_status: 'INVALID_UNRESOLVED' });
       const events = h.telemetry.events;

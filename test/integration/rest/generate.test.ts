@@ -18,7 +18,8 @@ import { ndjson, sseEvents, startServe, type ServeProcess } from './serveProcess
 
 const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
 const VALID_CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';
-const INVALID_CODE = 'addParam(password, p)\ngetSHA256(p, h)\naddResult(h)';
+// An error without a proven fix: the parser's fixes cannot repair it, the LLM retry runs.
+const INVALID_CODE = 'addParam(password, p)\nsha256Encode(p, h)\naddResult(h)';
 const fenced = (code: string) => `Here is the program:\n\`\`\`avap\n${code}\n\`\`\`\n`;
 
 const SHALLOW = 'You can hash a password in AVAP by hashing it.';
@@ -108,7 +109,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     const final = events[events.length - 1]?.data as Message;
     assert.equal(final.is_final, true);
     assert.equal(final.validation_status, 'INVALID_UNRESOLVED');
-    assert.equal(final.parser_trace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first attempt\'s raw trace (ADR-0009)');
+    assert.equal(final.parser_trace, "Line 2: unknown command 'sha256Encode' — expected known identifier", 'the first attempt\'s raw trace (ADR-0009)');
     assert.ok(events.some((e) => e.data.attempt === 2), 'the retry is streamed as attempt 2');
   });
 

@@ -13,7 +13,7 @@ import { deps, fakeLlm, fakeParser, retrieval } from './pipelineFakes';
 import { validateAvap } from '../../../src/parser';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
-const INVALID = '```avap\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)\n```';
+const INVALID = '```avap\naddParam(password, p)\nhashPassword(p, h)\naddResult(h)\n```';
 const CODE = { query: 'hash', forceType: 'CODE_GENERATION' as const };
 
 describe('core/pipeline graph (fakes behind the ports)', () => {
@@ -100,7 +100,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
     assert.equal(result.error?.code, 'llm-timeout');
-    assert.match(result.code, /getSHA256/);
+    assert.match(result.code, /hashPassword/);
   });
 
   it('an LLM failure before any answer: result.error, no status (no validity claim), a final message, a telemetry event', async () => {
@@ -235,9 +235,9 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.equal(result.attempts.length, 2);
       assert.equal(parser.sources.length, 2);
       assert.equal(result.retry?.usedBy, 'parser-trace');
-      assert.equal(result.parserTrace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", 'the first validation\'s trace, on any route');
+      assert.equal(result.parserTrace, "Line 2: unknown command 'hashPassword' — expected known identifier", 'the first validation\'s trace, on any route');
       const retry = tasks(llm, 'generate')[1];
-      assert.match(retry?.messages.at(-1)?.content ?? '', /The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: 'getSHA256'/);
+      assert.match(retry?.messages.at(-1)?.content ?? '', /The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: unknown command 'hashPassword'/);
       assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status]), [[1, 'invalid', false, undefined], [2, 'valid', true, '']]);
       assert.equal('validation_status' in (telemetry.events[0] ?? {}), false, 'an attempt event carries its verdict, not the run\'s status');
       assert.ok(telemetry.events[0]?.errors.every((e) => typeof e.expected === 'string' && e.expected.length > 0));
@@ -285,7 +285,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.equal(p1.sources.length, 0);
       assert.equal(r1.attempts.length, 0);
 
-      const bare = fakeLlm({ ...DOCS, generate: ['Like this:\naddParam(password, p)\ngetSHA256(p, h)\naddResult(h)'] });
+      const bare = fakeLlm({ ...DOCS, generate: ['Like this:\naddParam(password, p)\nhashPassword(p, h)\naddResult(h)'] });
       const r2 = await runPipeline(deps(bare, fakeParser(), { pipeline: { maxRetries: 0 } }).deps, { query: 'hash?' });
       assert.equal(r2.validationStatus, 'INVALID_UNRESOLVED');
     });
@@ -349,7 +349,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     it('keeps the first validation\'s raw trace after a retry fixed the code; empty when the first attempt was valid', async () => {
       const fixed = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps, CODE);
       assert.equal(fixed.validationStatus, '');
-      assert.equal(fixed.parserTrace, "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+      assert.equal(fixed.parserTrace, "Line 2: unknown command 'hashPassword' — expected known identifier");
       const valid = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
       assert.equal(valid.parserTrace, '');
       const noCode = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: ['', VALID] }), fakeParser()).deps, CODE);
@@ -360,9 +360,9 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('the correction path: the given trace is the first attempt\'s', async () => {
-      const bad = 'getSHA256(p, h)';
+      const bad = 'hashPassword(p, h)';
       const result = await runPipeline(deps(fakeLlm({ generate_code: [VALID] }), fakeParser()).deps, { query: 'fix', correction: { code: bad, trace: validateAvap(bad).trace } });
-      assert.equal(result.parserTrace, "Line 1: 'getSHA256' not defined — did you mean 'encodeSHA256'?");
+      assert.equal(result.parserTrace, "Line 1: unknown command 'hashPassword' — expected known identifier");
     });
 
     it('RETRIEVAL answers carry context_relevant (the first retrieval\'s verdict) and no parser_trace', async () => {

@@ -84,7 +84,8 @@ describe('quality: the gate on the pipeline', () => {
   });
 
   it('no judge retry after the parser\'s trace-guided retry of the answer\'s code', async () => {
-    const { assistant, llm } = pipeline({ ...DOCS, generate: ['```avap\ngetSHA256(p, h)\n```', '```avap\nencodeSHA256(p, h)\n```'] });
+    // An error without a proven fix (a fixable one would be repaired by the parser's fixes, no retry).
+    const { assistant, llm } = pipeline({ ...DOCS, generate: ['```avap\nhashPassword(p, h)\n```', '```avap\nencodeSHA256(p, h)\n```'] });
     const run = await runWithQuality({ assistant, validator: validator([verdict(false, 'HINT')]), passages }, { query: 'how to hash' });
     assert.equal(run.result.validationStatus, '');
     assert.equal(run.result.retry?.usedBy, 'parser-trace');
