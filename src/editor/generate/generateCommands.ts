@@ -14,7 +14,7 @@ import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
-import { outcomeOnSave } from './outcome';
+import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
 
 export interface GenerateDeps {
@@ -86,7 +86,10 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   const { generated, output } = deps;
 
   /** Accepted code per document, until it is saved edited or the document closes. */
-  const accepted = new Map<string, { generationId: string; code: string }>();
+  const accepted = new AcceptedCodeTracker((key) => {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    return open ? tracked(open) : undefined;
+  });
 
   function recordOutcome(generationId: string | undefined, outcome: 'accepted' | 'edited' | 'discarded', finalCode?: string): void {
     if (generationId) void deps.assistant.recordOutcome(generationId, outcome, finalCode);
@@ -115,7 +118,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const into = await place(entry);
     if (into) {
       recordOutcome(entry.generationId, 'accepted', entry.content);
-      if (entry.generationId) accepted.set(into.toString(), { generationId: entry.generationId, code: entry.content });
+      if (entry.generationId) accepted.accept(into.toString(), { generationId: entry.generationId, code: entry.content });
     }
     return into;
   }
@@ -150,50 +153,13 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return recorded;
   }
 
-  /** Accepted untitled documents that closed (Save As closes them): their last text, to find them under the saved name. */
-  const closedUntitled: { watch: { generationId: string; code: string }; text: string }[] = [];
-
-  function watchFor(doc: vscode.TextDocument): { generationId: string; code: string } | undefined {
-    const direct = accepted.get(doc.uri.toString());
-    if (direct) {
-      accepted.delete(doc.uri.toString());
-      return direct;
-    }
-    // Saving an untitled document saves it under a new name: match it by its text.
-    const text = doc.getText();
-    const stashed = closedUntitled.findIndex((c) => c.text === text);
-    if (stashed >= 0) return closedUntitled.splice(stashed, 1)[0]?.watch;
-    for (const [key, watch] of accepted) {
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-      if (open?.isUntitled && open.getText() === text) {
-        accepted.delete(key);
-        return watch;
-      }
-    }
-    return undefined;
-  }
+  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({ key: doc.uri.toString(), isUntitled: doc.isUntitled, text: doc.getText() });
 
   function onSaved(doc: vscode.TextDocument): void {
-    const watch = watchFor(doc);
-    if (!watch) return;
-    const text = doc.getText();
-    if (outcomeOnSave(watch.code, text) === 'edited') {
-      recordOutcome(watch.generationId, 'edited', text);
-      output.info(`generate: accepted code of ${watch.generationId} was edited before saving`);
-    } else {
-      // Saved as accepted: keep watching this document for a later edited save.
-      accepted.set(doc.uri.toString(), watch);
-    }
-  }
-
-  function onClosed(doc: vscode.TextDocument): void {
-    const watch = accepted.get(doc.uri.toString());
-    if (!watch) return;
-    accepted.delete(doc.uri.toString());
-    if (doc.isUntitled) {
-      closedUntitled.push({ watch, text: doc.getText() });
-      if (closedUntitled.length > 20) closedUntitled.shift();
-    }
+    const edited = accepted.saved(tracked(doc));
+    if (!edited) return;
+    recordOutcome(edited.generationId, 'edited', edited.text);
+    output.info(`generate: accepted code of ${edited.generationId} was edited before saving`);
   }
 
   async function generate(args?: { request?: string; accept?: 'editor' | 'new' | 'none' }): Promise<GenerateOutcome | undefined> {
@@ -318,7 +284,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
-    vscode.workspace.onDidCloseTextDocument(onClosed),
+    vscode.workspace.onDidCloseTextDocument((doc) => accepted.closed(tracked(doc))),
     vscode.commands.registerCommand('avap.cancelGeneration', () => {
       const count = inFlight.size;
       for (const controller of inFlight) controller.abort();
