@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { ChatViewProvider } from '../chat/chatView';
+import { registerGenerateAtCursor } from '../generate/generateAtCursor';
 import { registerGenerateCommands } from '../generate/generateCommands';
 import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
 import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantService';
@@ -42,7 +43,8 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
 
   const registrations = vscode.Disposable.from(
     chat,
-    registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
+    registerGenerateCommands({ assistant, parser, diagnostics, generated, output, settings: host.settings }),
+    registerGenerateAtCursor({ assistant, generated, output, settings: host.settings }),
     vscode.commands.registerCommand('avap.ask', async (question?: string) => {
       if (typeof question === 'string' && question.trim()) return chat.ask(question.trim());
       await chat.reveal();

@@ -7,13 +7,16 @@
  * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
  */
 import * as vscode from 'vscode';
-import type { PipelineRequest, PipelineResult, ValidationStatus } from '../../core/contracts';
+import type { PipelineErrorCode, ValidationStatus } from '../../core/contracts';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
+import type { EditorSettings } from '../settings/editorSettings';
+import { notifyFailure as showFailure, notifyVerdict } from './notify';
+import { inFlight, runWithProgress } from './runWithProgress';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
 
@@ -23,6 +26,8 @@ export interface GenerateDeps {
   diagnostics: DiagnosticsController;
   generated: GeneratedDocuments;
   output: OutputLog;
+  /** The `avap.*` settings as they are now (the failure notifications name the configured model and server). */
+  settings: () => EditorSettings;
 }
 
 export interface GenerateOutcome {
@@ -42,44 +47,6 @@ export interface RegenerateOutcome {
 
 function statusText(status: ValidationStatus, hasCode: boolean): string {
   return lookForPipelineStatus(status, hasCode)?.label ?? 'AVAP: no code in the answer';
-}
-
-/** Generations in flight; AVAP: Cancel Generation aborts them (as does the notification's Cancel). */
-const inFlight = new Set<AbortController>();
-
-/** Runs the pipeline with a cancellable progress notification; cancel reaches Ollama and the gRPC call. */
-async function runWithProgress(
-  deps: GenerateDeps,
-  title: string,
-  request: PipelineRequest,
-  onPiece: (text: string) => void,
-): Promise<PipelineResult> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    let text = '';
-    let attempt = 1;
-    try {
-      return await deps.assistant.run(request, {
-        signal: controller.signal,
-        onMessage: (message) => {
-          if (message.is_final) return;
-          if ((message.attempt ?? 1) !== attempt) {
-            attempt = message.attempt ?? 1;
-            text = '';
-            progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
-          }
-          text += message.text;
-          onPiece(text);
-          progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
-        },
-      });
-    } finally {
-      cancel.dispose();
-      inFlight.delete(controller);
-    }
-  });
 }
 
 export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable {
@@ -103,12 +70,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
-  /** An error notification that says what went wrong and offers what to do. */
-  function notifyFailure(what: string, message: string, retry: () => unknown): void {
-    void vscode.window.showErrorMessage(`AVAP: ${what} — ${message}`, 'Retry', 'Show Output').then((choice) => {
-      if (choice === 'Retry') void retry();
-      else if (choice === 'Show Output') output.show();
-    });
+  /** An error notification that says what went wrong and offers the fix (start Ollama, pull the model) and Retry. */
+  function notifyFailure(what: string, error: { code: PipelineErrorCode; message: string }, retry: () => unknown): void {
+    showFailure(what, error, deps.settings(), output, retry);
   }
 
   async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {
@@ -180,12 +144,14 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const preview = (): vscode.Uri => {
       if (previewUri) return previewUri;
       previewUri = generated.create('generated', { content: '', request, target });
-      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true })
+      // Beside the editor being worked in; with no editor open, in the active group (not beside an empty one).
+      const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn, preserveFocus: true })
         .then(undefined, () => undefined);
       return previewUri;
     };
     output.info(`generate: ${request}`);
-    const result = await runWithProgress(deps, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
+    const result = await runWithProgress(deps.assistant, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
       generated.update(preview(), { content: text });
     });
     await showing;
@@ -194,7 +160,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       if (previewUri) await discardPreview(previewUri, error.message);
       output.info(`generate: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was validated`);
       if (error.code === 'cancelled') return { status: 'cancelled', code: '' };
-      notifyFailure('code generation failed', error.message, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
+      notifyFailure('code generation failed', error, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
       return { status: 'error', code: '', error: error.message };
     }
     const uri = preview();
@@ -213,7 +179,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (args?.accept === 'editor' || args?.accept === 'new') {
       outcome.acceptedUri = (await accept(uri))?.toString();
     } else if (args?.accept !== 'none') {
-      void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
+      void notifyVerdict(result.validationStatus, `Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
         if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
         else if (choice) await accept(uri);
       });
@@ -221,7 +187,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return outcome;
   }
 
-  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean }): Promise<RegenerateOutcome | undefined> {
+  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean; range?: vscode.Range }): Promise<RegenerateOutcome | undefined> {
     const given = arg instanceof vscode.Uri ? arg : typeof arg?.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg?.uri;
     const autoAccept = !(arg instanceof vscode.Uri) && arg?.accept === true;
     const editor = given
@@ -233,7 +199,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       return undefined;
     }
     // Context is computed now: the current text (or selection) and a fresh trace.
-    const selection = editor && !editor.selection.isEmpty ? editor.selection : undefined;
+    // A given range (the lines of a pending Generate at Cursor change), else the selection, else the document.
+    const givenRange = !(arg instanceof vscode.Uri) && arg?.range instanceof vscode.Range && !arg.range.isEmpty ? arg.range : undefined;
+    const selection = givenRange ?? (editor && !editor.selection.isEmpty ? editor.selection : undefined);
     const range = selection ?? new vscode.Range(0, 0, doc.lineCount, 0);
     const code = doc.getText(range);
     const version = doc.version;
@@ -250,7 +218,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     output.info(`regenerate with trace: ${name}, ${outcome.result.trace.length} trace entr${outcome.result.trace.length === 1 ? 'y' : 'ies'}`);
     const target = { uri: doc.uri, range: doc.validateRange(range), version };
     const correctedUri = generated.create('corrected', { content: '', request: `correct ${name}`, target });
-    const result = await runWithProgress(deps, 'AVAP: regenerating with the parser trace', {
+    const result = await runWithProgress(deps.assistant, 'AVAP: regenerating with the parser trace', {
       query: `Correct the AVAP code of ${name} so that the parser accepts it.`,
       forceType: 'CODE_GENERATION',
       correction: { code, trace: outcome.result.trace },
@@ -260,7 +228,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       const error = result.error ?? { code: 'llm-failed' as const, message: 'the correction produced no answer' };
       generated.update(correctedUri, { failed: error.message, content: '' });
       if (error.code === 'cancelled') return { status: 'cancelled', code, applied: false };
-      notifyFailure('regenerate with trace failed', error.message, () => regenerate(arg));
+      notifyFailure('regenerate with trace failed', error, () => regenerate(arg));
       return { status: 'error', code, applied: false, error: error.message };
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
@@ -270,7 +238,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
     const applied = autoAccept
       ? (await accept(correctedUri)) !== undefined
-      : await vscode.window.showInformationMessage(`Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
+      : await notifyVerdict(result.validationStatus, `Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
         .then(async (choice) => {
           if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
           return choice === 'Accept' && (await accept(correctedUri)) !== undefined;
