@@ -59,6 +59,8 @@ interface Pending {
   range: PendingRange;
   /** The text it replaced ('' for an insertion). */
   original: string;
+  /** True when it replaced a selection (it then has a diff). */
+  replaced: boolean;
   code: string;
   status: ValidationStatus;
   generationId: string;
@@ -225,9 +227,13 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       void vscode.window.showWarningMessage('AVAP: the generated code could not be inserted (the document is read-only?).');
       return { ...base, status, code: result.code, change: 'none' };
     }
-    const codeLength = shaped.body.replace(/(\r?\n)$/, '').length;
+    // A selection of whole lines and its replacement both end with a line break: the pending range and what
+    // Reject puts back leave that break out alike, so Reject restores the text exactly.
+    const trailing = /\r?\n$/.exec(shaped.body)?.[0] ?? '';
+    const codeLength = shaped.body.length - trailing.length;
+    const original = trailing && selected.endsWith(trailing) ? selected.slice(0, -trailing.length) : selected;
     const p: Pending = {
-      doc, range: new PendingRange(startOffset, startOffset + codeLength), original: selected, code: result.code, status,
+      doc, range: new PendingRange(startOffset, startOffset + codeLength), original, replaced: replacing, code: result.code, status,
       generationId: result.generationId, beforeUri, edited: false, degraded: result.retrieval?.status === 'degraded',
     };
     pending.set(doc.uri.toString(), p);
@@ -268,7 +274,7 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
         new vscode.CodeLens(top, { title: '$(check) Accept', tooltip: 'Keep the generated code', command: ACCEPT_PENDING_COMMAND, arguments: [document.uri] }),
         new vscode.CodeLens(top, { title: '$(discard) Reject', tooltip: 'Put back what was there before', command: REJECT_PENDING_COMMAND, arguments: [document.uri] }),
       ];
-      if (p.original !== '') {
+      if (p.replaced) {
         list.push(new vscode.CodeLens(top, { title: '$(diff) Show Diff', command: 'vscode.diff', arguments: [p.beforeUri, document.uri, `${document.uri.path.split('/').pop() ?? ''}: before ↔ generated`] }));
       }
       if (p.status === 'INVALID_UNRESOLVED' || p.edited) {
