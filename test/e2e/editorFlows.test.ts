@@ -167,7 +167,8 @@ describe('Generate at Cursor (issue 13.1)', () => {
       assert.ok(toast >= 0, JSON.stringify(facts.notifications));
       assert.equal(facts.notificationSeverities[toast], 'error');
       assert.match(facts.notifications[toast] ?? '', /ollama pull absent-model:1b/);
-      assert.match(facts.notifications[toast] ?? '', /Run 'ollama pull absent-model:1b'/, 'the fix is a button');
+      assert.match(facts.notifications[toast] ?? '', /Pull Model/, 'the fix is a button');
+      assert.equal((facts.notifications[toast] ?? '').split('ollama pull absent-model:1b').length - 1, 1, 'the line once, not repeated');
     } finally {
       await setSetting('ollama.model', undefined);
       await api.ready();
@@ -200,7 +201,10 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
     const c = contributed();
     assert.equal(c.commands.find((x) => x.command === 'avap.fixAll')?.title, 'Fix All Auto-fixable Problems');
     const api = await avapApi();
-    const editor = await openUntitledAvap(FIXABLE);
+    // A file of its own (a new untitled document can take the name of one the tests above just closed).
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'avap-e2e-fixall-')), 'fixable.avap');
+    writeFileSync(file, FIXABLE);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
     const uri = editor.document.uri;
     await waitFor('three errors', () => (parserDiagnostics(uri).length >= 3 ? true : undefined)).catch((err: Error) => {
       throw new Error(`${err.message}: ${JSON.stringify(parserDiagnostics(uri).map((d) => d.message))} ${JSON.stringify(api.statusLook())}`);
@@ -287,7 +291,13 @@ describe('previews, notifications and the metrics page (issue 13.4)', () => {
     assert.match(html, /<div class="bar invalid"><span class="label" title="[^"]+">[^<…]+<\/span><svg class="track"/);
     assert.doesNotMatch(html, /gen\. \(/, 'no abbreviated notes');
     assert.doesNotMatch(html, /…<\/text>/);
-    await captureWorkbench({ screenshot: 'metrics-sidebar-width', settleMs: 1200, viewport: { width: 420, height: 900 } });
+    // The editor at about a side bar's width: the window narrowed and the side bar closed.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    try {
+      await captureWorkbench({ screenshot: 'metrics-sidebar-width', settleMs: 1200, viewport: { width: 420, height: 900 } });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
+    }
     await captureWorkbench({ screenshot: 'metrics-wide', settleMs: 800 });
     panel.dispose();
   });

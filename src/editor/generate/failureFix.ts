@@ -34,8 +34,9 @@ export function failureFix(code: PipelineErrorCode, model: string, url: string):
     case 'model-missing': {
       const pull = `ollama pull ${model}`;
       return {
-        hint: `Pull the model: \`${pull}\`.`,
-        actions: [{ label: `Run '${pull}'`, kind: 'terminal', command: pull }, { label: 'Copy Command', kind: 'copy', text: pull }, RETRY, OUTPUT],
+        hint: `Pull it: \`${pull}\`.`,
+        // Three buttons at most: more are cut to "R…" in a toast.
+        actions: [{ label: 'Pull Model', kind: 'terminal', command: pull }, { label: 'Copy Command', kind: 'copy', text: pull }, RETRY],
       };
     }
     case 'llm-timeout':

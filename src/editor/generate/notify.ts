@@ -49,7 +49,10 @@ export function notifyFailure(
 ): void {
   const fix = failureFix(error.code, settings.ollama.model, settings.ollama.url);
   const labels = fix.actions.map((a) => a.label);
-  void vscode.window.showErrorMessage(`AVAP: ${what} — ${error.message}${fix.hint ? ` ${fix.hint}` : ''}`, ...labels).then(async (choice) => {
+  // The hint completes the message; a message that already names the command (Ollama's own wording) is not repeated.
+  const command = fix.actions.find((a) => a.kind === 'terminal');
+  const hint = fix.hint && !(command?.kind === 'terminal' && error.message.includes(command.command)) ? ` ${fix.hint}` : '';
+  void vscode.window.showErrorMessage(`AVAP: ${what} — ${error.message}${hint}`, ...labels).then(async (choice) => {
     const action = fix.actions.find((a) => a.label === choice);
     if (action) await runAction(action, output, retry);
   });
