@@ -6,7 +6,7 @@
  * the metrics page at sidebar width. Screenshots go to test-output/.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -14,7 +14,7 @@ import type { FixAllOutcome } from '../../src/editor/diagnostics/fixAll';
 import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
 import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { avapApi, closeAllEditors, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
-import { captureWorkbench } from './support/workbench';
+import { captureWorkbench, type WorkbenchFacts } from './support/workbench';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 const AROUND = 'addParam(user, u)\n\naddResult(u)\n';
@@ -23,6 +23,17 @@ const FIXABLE = 'addParam(password, p)\ngetSHA256(p, h)\nfor i in range(1, 6):\n
 
 const lensTitles = async (uri: vscode.Uri) =>
   ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []).map((l) => l.command?.title ?? '');
+
+/** Captures until a notification containing `text` is on screen (a progress toast may still be closing): its facts and index. */
+async function captureNotification(text: string, screenshot: string): Promise<{ facts: WorkbenchFacts; index: number }> {
+  let facts: WorkbenchFacts | undefined;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    facts = await captureWorkbench({ screenshot, settleMs: 1000 });
+    const index = facts.notifications.findIndex((n) => n.includes(text));
+    if (index >= 0) return { facts, index };
+  }
+  assert.fail(`no notification with "${text}": ${JSON.stringify(facts?.notifications)}`);
+}
 
 async function clearNotifications(): Promise<void> {
   await vscode.commands.executeCommand('notifications.clearAll');
@@ -71,10 +82,8 @@ describe('Generate at Cursor (issue 13.1)', () => {
     await waitFor('the inserted lines validated', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
     assert.equal(parserDiagnostics(editor.document.uri).length, 0);
 
-    const facts = await captureWorkbench({ screenshot: 'generate-at-cursor-pending', settleMs: 1000 });
+    const { facts, index: toast } = await captureNotification('Generated code at the cursor: AVAP: valid', 'generate-at-cursor-pending');
     assert.ok(facts.codeLenses.some((t) => /Accept/.test(t)), JSON.stringify(facts.codeLenses));
-    const toast = facts.notifications.findIndex((n) => n.includes('Generated code at the cursor: AVAP: valid'));
-    assert.ok(toast >= 0, JSON.stringify(facts.notifications));
     assert.equal(facts.notificationSeverities[toast], 'info');
 
     assert.equal(await vscode.commands.executeCommand<boolean>('avap.acceptPendingChange', editor.document.uri), true);
@@ -105,9 +114,7 @@ describe('Generate at Cursor (issue 13.1)', () => {
     assert.ok(titles.some((t) => t.includes('AVAP: invalid — INVALID_UNRESOLVED')), titles.join(' | '));
     assert.ok(titles.some((t) => t.includes('Regenerate with Trace')), titles.join(' | '));
 
-    const facts = await captureWorkbench({ screenshot: 'generate-at-cursor-invalid', settleMs: 1200 });
-    const toast = facts.notifications.findIndex((n) => n.includes('Generated code at the cursor: AVAP: invalid'));
-    assert.ok(toast >= 0, JSON.stringify(facts.notifications));
+    const { facts, index: toast } = await captureNotification('Generated code at the cursor: AVAP: invalid', 'generate-at-cursor-invalid');
     assert.equal(facts.notificationSeverities[toast], 'warning', 'an invalid answer warns');
     assert.ok(facts.squigglyErrors > 0);
 
@@ -162,9 +169,7 @@ describe('Generate at Cursor (issue 13.1)', () => {
       assert.equal(outcome.status, 'error');
       assert.equal(outcome.change, 'none');
       assert.equal(editor.document.getText(), AROUND);
-      const facts = await captureWorkbench({ screenshot: 'generate-at-cursor-no-model', settleMs: 1000 });
-      const toast = facts.notifications.findIndex((n) => n.includes('generate at cursor failed'));
-      assert.ok(toast >= 0, JSON.stringify(facts.notifications));
+      const { facts, index: toast } = await captureNotification('generate at cursor failed', 'generate-at-cursor-no-model');
       assert.equal(facts.notificationSeverities[toast], 'error');
       assert.match(facts.notifications[toast] ?? '', /ollama pull absent-model:1b/);
       assert.match(facts.notifications[toast] ?? '', /Pull Model/, 'the fix is a button');
@@ -202,8 +207,9 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
     assert.equal(c.commands.find((x) => x.command === 'avap.fixAll')?.title, 'Fix All Auto-fixable Problems');
     const api = await avapApi();
     // A file of its own (a new untitled document can take the name of one the tests above just closed).
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'avap-e2e-fixall-')), 'fixable.avap');
-    writeFileSync(file, FIXABLE);
+    const file = vscode.Uri.file(path.join(mkdtempSync(path.join(tmpdir(), 'avap-e2e-fixall-')), 'fixable.avap'));
+    // Written through the editor's file service, so it knows the file as it is on disk.
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(FIXABLE));
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
     const uri = editor.document.uri;
     await waitFor('three errors', () => (parserDiagnostics(uri).length >= 3 ? true : undefined)).catch((err: Error) => {
@@ -238,7 +244,7 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
     await avapApi();
     const dir = mkdtempSync(path.join(tmpdir(), 'avap-e2e-fixall-'));
     const file = path.join(dir, 'save.avap');
-    writeFileSync(file, FIXABLE);
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(file), new TextEncoder().encode(FIXABLE));
     const config = vscode.workspace.getConfiguration('editor', { languageId: 'avap' });
     await config.update('codeActionsOnSave', { 'source.fixAll.avap': 'explicit' }, vscode.ConfigurationTarget.Global, true);
     try {
@@ -278,9 +284,7 @@ describe('previews, notifications and the metrics page (issue 13.4)', () => {
     assert.equal(vscode.window.tabGroups.all.length, 1, 'no second group');
     const tab = vscode.window.tabGroups.activeTabGroup.tabs.find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === outcome.previewUri);
     assert.ok(tab, 'the preview is in the active group');
-    const facts = await captureWorkbench({ screenshot: 'preview-active-group-invalid-warning', settleMs: 1200 });
-    const toast = facts.notifications.findIndex((n) => n.includes('Generated code: AVAP: invalid'));
-    assert.ok(toast >= 0, JSON.stringify(facts.notifications));
+    const { facts, index: toast } = await captureNotification('Generated code: AVAP: invalid', 'preview-active-group-invalid-warning');
     assert.equal(facts.notificationSeverities[toast], 'warning');
   });
 
