@@ -35,6 +35,7 @@ import {
 } from './fixes/builders';
 import { completedCallFix, inventedCallFix, type CallShape } from './fixes/commands';
 import type { Reporter } from './reporter';
+import { Semantics } from './semantics';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
 
@@ -62,6 +63,54 @@ const MAX_SHOWN = 60;
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
+const LITERAL_WORDS: Readonly<Record<string, string>> = { None: 'null', True: 'a boolean', False: 'a boolean', true: 'a boolean', false: 'a boolean' };
+/** Another language's null in addVar: text as well, and its value is AVAP's None. */
+const FOREIGN_NULL = 'null';
+
+/** A scalar literal: a number, a closed string, None or a boolean. */
+function isScalar(x: Token | undefined): boolean {
+  return x !== undefined && (x.kind === TokenKind.Number || (x.kind === TokenKind.String && !x.unterminated)
+    || (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined));
+}
+
+/** Index after the literal (scalar, or list / dict literal of literals) starting at `i`, or -1. */
+function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): number {
+  const x = t[i];
+  if (isScalar(x)) return i + 1;
+  const list = isPunct(x, '[');
+  if ((!list && !isPunct(x, '{')) || depth > 8) return -1;
+  const close = list ? ']' : '}';
+  let j = i + 1;
+  if (isPunct(t[j], close)) return j + 1;
+  while (j < end) {
+    if (!list) {
+      if (!isScalar(t[j]) || !isPunct(t[j + 1], ':')) return -1;
+      j += 2;
+    }
+    j = literalEnd(t, j, end, depth + 1);
+    if (j === -1) return -1;
+    if (isPunct(t[j], close)) return j + 1;
+    if (!isPunct(t[j], ',')) return -1;
+    j++;
+  }
+  return -1;
+}
+
+/**
+ * What a value argument is when it is a literal the specification's addVar
+ * keeps as text: None, a boolean, or a list or dict literal of such literals
+ * (`[]`, `[1, 2]`, `{}`, `{"a": [1]}`). Undefined for anything else (text such
+ * as a regex class `[a-z]` stays text by intent).
+ */
+function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
+  const first = t[arg.first];
+  if (!first) return undefined;
+  if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : first.text === FOREIGN_NULL ? 'null' : LITERAL_WORDS[first.text];
+  if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
+  const empty = arg.last - arg.first === 2;
+  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : (empty ? 'an empty dictionary' : 'a dictionary');
+}
+
 /** Shortens long source text for messages. */
 export function abbreviate(text: string, max = MAX_SHOWN): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
@@ -85,6 +134,7 @@ export class Analyzer implements ExpressionHost {
   private lineStart = 0;
   private lineEnd = 0;
   private blockComment: { line: number; column: number } | undefined;
+  private readonly sem: Semantics;
 
   constructor(private readonly src: string, private readonly rep: Reporter) {
     this.blocks = new BlockStack(rep, {
@@ -95,6 +145,7 @@ export class Analyzer implements ExpressionHost {
         if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.lineEnd);
       },
     });
+    this.sem = new Semantics(rep, this.blocks);
   }
 
   run(): void {
@@ -160,7 +211,25 @@ export class Analyzer implements ExpressionHost {
         return;
       case 'unterminated-block-comment':
         return; // reported in finish(), where its opening line is known
+      case 'typographic-quote':
+        this.typographicQuote(start, end);
+        return;
     }
+  }
+
+  /** “…” or ‘…’ used as string quotes: straightened to "…" or '…' (the other ASCII quote when the text holds one). */
+  private typographicQuote(start: number, end: number): void {
+    const text = this.src.slice(start, end);
+    const inner = text.slice(1, -1);
+    const double = text.charCodeAt(0) >= 0x201c;
+    const preferred = double ? '"' : "'";
+    const other = double ? "'" : '"';
+    const quote = !inner.includes(preferred) ? preferred : !inner.includes(other) ? other : undefined;
+    const straight = quote === undefined ? undefined : `${quote}${inner}${quote}`;
+    const advice = straight === undefined ? 'use " or \' quotes' : `straighten them: ${straight}`;
+    this.report(Rule.TypographicQuote, start, end,
+      `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`, text, straight,
+      straight === undefined ? undefined : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] });
   }
 
   // ------------------------------------------------------------- expression host
@@ -451,7 +520,14 @@ export class Analyzer implements ExpressionHost {
     this.trailing(t, call, block);
   }
 
+  /** `name = …`: the value is read before the name is assigned. */
   private assignment(t: Token[]): void {
+    this.assignmentValue(t);
+    const target = t[0] as Token;
+    if (target.kind === TokenKind.Ident) this.sem.assign(target.text, this.lineNo);
+  }
+
+  private assignmentValue(t: Token[]): void {
     const target = t[0] as Token;
     const eq = t[1] as Token;
     if (findCommand(target.text)) {
@@ -874,12 +950,60 @@ export class Analyzer implements ExpressionHost {
       return block;
     }
     const params = this.checkArity(t, call, spec, context);
-    if (params) this.checkArgumentKinds(t, call, spec, params);
+    if (params) {
+      this.checkArgumentKinds(t, call, spec, params);
+      this.semanticChecks(t, call, spec, params, context);
+    }
     if (spec.resultOnlyByAssignment && context === 'statement') {
       this.report(Rule.DiscardedResult, nameToken.start, nameToken.end,
         `the result of '${name}' is discarded — assign it: conn = ${name}(…)`, name);
     }
     return this.applyRole(spec.block, nameToken);
+  }
+
+  /**
+   * What the semantic warnings need from a well-formed command call
+   * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
+   * of a call is read before its target is written), and addVar's literals.
+   */
+  private semanticChecks(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[], context: 'statement' | 'assignment'): void {
+    const args = call.args;
+    for (let i = 0; i < args.length; i++) {
+      const param = params[i] as ParamSpec;
+      if (!param.key) continue;
+      const arg = args[i] as CallArg;
+      const x = t[arg.first];
+      if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
+      this.sem.key({
+        name: x.text, command: spec.name, line: this.lineNo, column: this.col(x.start), endColumn: this.col(x.end), start: x.start, end: x.end,
+      });
+    }
+    if (spec.name === 'addVar' && context === 'statement') this.addVarLiteral(t, call);
+    for (let i = 0; i < args.length; i++) {
+      if ((params[i] as ParamSpec).kind !== 'target') continue;
+      const arg = args[i] as CallArg;
+      const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
+      if (name !== undefined) this.sem.assign(name, this.lineNo);
+    }
+  }
+
+  /** `addVar(rows, [])`: the specification's addVar stores anything but a variable or a number as text. */
+  private addVarLiteral(t: readonly Token[], call: ParsedCall): void {
+    const [target, value] = call.args;
+    if (!target || !value) return;
+    const what = literalKind(t, value);
+    if (!what) return;
+    const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
+    const literal = value.text === FOREIGN_NULL ? 'None' : value.text;
+    const assignment = name === undefined ? undefined : `${name} = ${literal}`;
+    const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
+    const first = t[0] as Token;
+    const hint = assignment !== undefined && whole
+      ? { title: `Assign the value: ${abbreviate(assignment, 40)}`, edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }] }
+      : undefined;
+    this.report(Rule.LiteralStoredAsText, value.start, value.end,
+      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — `
+      + `assign the value instead: ${assignment ?? `name = ${literal}`}`, value.text, undefined, hint);
   }
 
   /** A call that is the whole statement, as a fix that rewrites it needs it. */

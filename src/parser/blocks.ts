@@ -122,6 +122,31 @@ export class BlockStack {
     return this.blocks.some((b) => b.kind === 'function');
   }
 
+  /** The innermost open function body: the scope of a variable (undefined at the top level). */
+  get currentFunction(): Block | undefined {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === 'function') return b;
+    }
+    return undefined;
+  }
+
+  /** The outermost open startLoop() block of the current function body (or of the top level). */
+  get outermostLoop(): Block | undefined {
+    let found: Block | undefined;
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === 'function') break;
+      if (b.kind === 'loop') found = b;
+    }
+    return found;
+  }
+
+  /** True while `block` is open. */
+  includes(block: Block): boolean {
+    return this.blocks.includes(block);
+  }
+
   /** Reports and pops every block above index `keep` (they were never closed). */
   private closeAbove(keep: number, at: Site): void {
     while (this.blocks.length - 1 > keep) {

@@ -58,7 +58,9 @@ export type LexicalProblem =
   | 'unterminated-string'
   | 'control-character'
   | 'hash-comment'
-  | 'unterminated-block-comment';
+  | 'unterminated-block-comment'
+  /** A string between typographic quotes (“…”, ‘…’): scanned as a string so the line still parses. */
+  | 'typographic-quote';
 
 export interface LexicalSink {
   (problem: LexicalProblem, start: number, end: number): void;
@@ -108,6 +110,10 @@ const CH_LBRACE = 123;
 const CH_PIPE = 124;
 const CH_RBRACE = 125;
 const CH_NBSP = 0xa0;
+/** ‘ ’ ‚ ‛ (single) and “ ” „ ‟ (double): U+2018 to U+201F. */
+const CH_LSQUO = 0x2018;
+const CH_LDQUO = 0x201c;
+const CH_LAST_DQUO = 0x201f;
 const CH_BOM = 0xfeff;
 
 const NON_ASCII_IDENT_START = /[\p{L}\p{Nl}]/u;
@@ -231,6 +237,14 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
       continue;
     }
 
+    if (c >= CH_LSQUO && c <= CH_LAST_DQUO) {
+      const j = scanTypographic(src, i, end, c, tokens, sink);
+      if (j > i) {
+        i = j;
+        continue;
+      }
+    }
+
     const identLen = identCharLength(src, i, true);
     if (identLen > 0) {
       let j = i + identLen;
@@ -329,6 +343,29 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
   }
   tokens.push(token);
   return j;
+}
+
+/**
+ * A string between typographic quotes, starting at `i` (a quote of U+2018–U+201F
+ * not right after a letter or digit, so an apostrophe inside a word stays text).
+ * It closes at the next typographic quote of the same family on the line, else
+ * at the next ASCII quote of that family (`“ok"`). Returns the offset after it,
+ * or `i` when it is not one (no closer).
+ */
+function scanTypographic(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
+  if (i > 0 && identCharLength(src, i - 1, false) > 0) return i;
+  const double = quote >= CH_LDQUO;
+  let close = -1;
+  for (let j = i + 1; j < end && close === -1; j++) {
+    const c = src.charCodeAt(j);
+    if (double ? c >= CH_LDQUO && c <= CH_LAST_DQUO : c >= CH_LSQUO && c < CH_LDQUO) close = j;
+  }
+  const ascii = double ? CH_DQUOTE : CH_SQUOTE;
+  for (let j = i + 1; j < end && close === -1; j++) if (src.charCodeAt(j) === ascii) close = j;
+  if (close === -1) return i;
+  tokens.push({ kind: TokenKind.String, start: i, end: close + 1, text: src.slice(i, close + 1) });
+  sink('typographic-quote', i, close + 1);
+  return close + 1;
 }
 
 /** Text of a string token without its quotes (escapes left as written). */

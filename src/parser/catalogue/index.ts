@@ -24,6 +24,13 @@ export interface ParamSpec {
   readonly optional?: boolean;
   /** Must not be empty even though its kind would allow it. */
   readonly required?: boolean;
+  /**
+   * A key the command looks something up by or stores something under (a JSON
+   * key, a request parameter's name). The reference resolves it at run time:
+   * bare text that names a variable stands for that variable's value, so a
+   * literal key is quoted (the semantic warnings in semantics.ts).
+   */
+  readonly key?: boolean;
 }
 
 export interface CommandSpec {
