@@ -252,8 +252,11 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
       const editor = await vscode.window.showTextDocument(doc);
       await waitFor('errors', () => (parserDiagnostics(doc.uri).length >= 3 ? true : undefined));
       await editor.edit((e) => e.insert(new vscode.Position(doc.lineCount - 1, 0), '// saved\n'));
-      const savedOk = await doc.save();
-      assert.ok(savedOk, `saved (dirty: ${doc.isDirty}, text: ${JSON.stringify(doc.getText())})`);
+      // As the developer saves: File: Save on the active editor (explicit, so the 'explicit' actions run).
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      await waitFor('the file saved', () => (doc.isDirty ? undefined : true)).catch((err: Error) => {
+        throw new Error(`${err.message}: still dirty, text ${JSON.stringify(doc.getText())}`);
+      });
       const saved = readFileSync(file, 'utf8');
       assert.match(saved, /encodeSHA256\(p, h\)/, saved);
       assert.match(saved, /startLoop\(i, 1, 5\)/, saved);

@@ -28,13 +28,16 @@ export interface FixAllOutcome {
 }
 
 /** The fixes of `doc`'s current text as one workspace edit (undefined when there is nothing to fix). */
-async function computeFixAll(parser: ParserPort, doc: vscode.TextDocument, signal?: AbortSignal): Promise<{ result: FixAllResult; edit?: vscode.WorkspaceEdit }> {
+async function computeFixAll(parser: ParserPort, diagnostics: DiagnosticsController, doc: vscode.TextDocument, signal?: AbortSignal): Promise<{ result: FixAllResult; edit?: vscode.WorkspaceEdit }> {
   const text = doc.getText();
   const name = doc.uri.path.split('/').pop() ?? 'document.avap';
+  // The verdict the diagnostics hold for this very text spares the first parser call (it matters on save).
+  const verdict = diagnostics.verdict(doc.uri);
+  const initial = verdict?.version === doc.version && verdict.outcome.kind === 'validated' ? verdict.outcome.result : undefined;
   const result = await fixAll(text, async (source) => {
     const outcome = await parser.validate(source, name, signal);
     return outcome.kind === 'validated' ? outcome.result : undefined;
-  });
+  }, initial ? { initial } : {});
   if (!result.edit) return { result };
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)), result.edit.newText);
@@ -61,7 +64,7 @@ class FixAllCodeActions implements vscode.CodeActionProvider<FixAllAction> {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
       try {
-        const { result, edit } = await computeFixAll(this.parser, document, controller.signal);
+        const { result, edit } = await computeFixAll(this.parser, this.diagnostics, document, controller.signal);
         if (!edit || token.isCancellationRequested) return [];
         action.edit = edit;
         action.title = `${FIX_ALL_TITLE} (${summary(result.applied)})`;
@@ -77,7 +80,7 @@ class FixAllCodeActions implements vscode.CodeActionProvider<FixAllAction> {
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
-      const { edit } = await computeFixAll(this.parser, action.document, controller.signal);
+      const { edit } = await computeFixAll(this.parser, this.diagnostics, action.document, controller.signal);
       if (edit && action.document.version === action.version) action.edit = edit;
     } finally {
       cancel.dispose();
@@ -106,7 +109,7 @@ export function registerFixAll(parser: ParserPort, diagnostics: DiagnosticsContr
     const version = doc.version;
     const { result, edit } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'AVAP: fixing auto-fixable problems' },
-      () => computeFixAll(parser, doc),
+      () => computeFixAll(parser, diagnostics, doc),
     );
     if (result.stop === 'unavailable' && !edit) {
       void vscode.window.showWarningMessage('AVAP: nothing was fixed — the parser is unavailable, so no fix can be proven.');
