@@ -121,6 +121,32 @@ function last<T>(items: readonly T[]): T | undefined {
   return items[items.length - 1];
 }
 
+/** The parameter list `params` as `argc` arguments in `context` match it, or undefined (see Analyzer.checkArity). */
+function matchSignature(params: readonly ParamSpec[], argc: number, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+  let optionalTail = 0;
+  for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
+  if (argc <= params.length && argc >= params.length - optionalTail) return params;
+  // `x = cmd(a)`: the assignment supplies the trailing target.
+  if (context === 'assignment' && params.length > 0 && last(params)?.kind === 'target' && argc === params.length - 1) {
+    return params.slice(0, -1);
+  }
+  return undefined;
+}
+
+/** Some token of the line is `;` (at any depth). */
+function hasSemicolon(tokens: readonly Token[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind === TokenKind.Punct && t.text === ';') return true;
+  }
+  return false;
+}
+
+/** An argument as messages name it: `argument 2 of 'addVar' (value)`. */
+function argumentName(spec: CommandSpec, index: number, param: ParamSpec): string {
+  return `argument ${index + 1} of '${spec.name}' (${param.name})`;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -285,6 +311,10 @@ export class Analyzer implements ExpressionHost {
 
   /** Splits a line at top-level `;` (reported) and analyses each statement. */
   private analyzeSegments(tokens: Token[]): void {
+    if (!hasSemicolon(tokens)) {
+      this.analyzeStatement(tokens);
+      return;
+    }
     let depth = 0;
     let from = 0;
     let split = false;
@@ -405,7 +435,7 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     const t1 = t[1];
     if (t0.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
-    const lineText = this.src.slice(t0.start, (last(t) as Token).end);
+    const lineText = () => this.src.slice(t0.start, (last(t) as Token).end);
 
     if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
       const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
@@ -417,7 +447,7 @@ export class Analyzer implements ExpressionHost {
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
       const fix = foreignIfFix(t, this.lineStart, (tokens, first, end) => this.conditionArguments(tokens, first, end));
       this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
       if (isPunct(last(t), '{')) {
         this.blocks.push({
           kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true, conversion: fix.conversion,
@@ -428,7 +458,7 @@ export class Analyzer implements ExpressionHost {
     if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
       const fix = foreignTryFix(t, this.lineStart);
       this.reportTokens(Rule.ForeignTry, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
       this.pushBraceIfOpened(t, undefined, fix.conversion);
       return true;
     }
@@ -1029,36 +1059,29 @@ export class Analyzer implements ExpressionHost {
 
   private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
     if (!role) return undefined;
-    const site = this.site(at);
-    const open = (kind: Block['kind']): Block => {
-      const block: Block = { kind, line: this.lineNo, column: site.column, endColumn: site.endColumn, token: at.text };
-      this.blocks.push(block);
-      return block;
-    };
     switch (role) {
-      case 'open-if': return open('if');
-      case 'open-loop': return open('loop');
-      case 'open-try': return open('try');
-      case 'open-async': return open('async');
-      case 'else': this.blocks.else(site); return this.blocks.top;
-      case 'exception': this.blocks.exception(site); return this.blocks.top;
-      case 'end': this.blocks.end(site); return undefined;
-      case 'end-loop': this.blocks.endLoop(site); return undefined;
+      case 'open-if': return this.openBlock('if', at);
+      case 'open-loop': return this.openBlock('loop', at);
+      case 'open-try': return this.openBlock('try', at);
+      case 'open-async': return this.openBlock('async', at);
+      case 'else': this.blocks.else(this.site(at)); return this.blocks.top;
+      case 'exception': this.blocks.exception(this.site(at)); return this.blocks.top;
+      case 'end': this.blocks.end(this.site(at)); return undefined;
+      case 'end-loop': this.blocks.endLoop(this.site(at)); return undefined;
     }
+  }
+
+  private openBlock(kind: Block['kind'], at: Token): Block {
+    const block: Block = { kind, line: this.lineNo, column: this.col(at.start), endColumn: this.col(at.end), token: at.text };
+    this.blocks.push(block);
+    return block;
   }
 
   /** Returns the parameter list the arguments match, or undefined after reporting. */
   private checkArity(t: readonly Token[], call: ParsedCall, spec: CommandSpec, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
     const argc = call.args.length;
-    for (const params of signaturesOf(spec)) {
-      let optionalTail = 0;
-      for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
-      if (argc <= params.length && argc >= params.length - optionalTail) return params;
-      // `x = cmd(a)`: the assignment supplies the trailing target.
-      if (context === 'assignment' && params.length > 0 && last(params)?.kind === 'target' && argc === params.length - 1) {
-        return params.slice(0, -1);
-      }
-    }
+    const matched = matchSignature(spec.params, argc, context) ?? (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
+    if (matched) return matched;
     const nameToken = t[call.nameIndex] as Token;
     const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
     const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
@@ -1072,39 +1095,42 @@ export class Analyzer implements ExpressionHost {
   }
 
   private checkArgumentKinds(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[]): void {
-    call.args.forEach((arg, index) => {
+    const args = call.args;
+    for (let index = 0; index < args.length; index++) {
       const param = params[index];
-      if (!param) return;
-      const where = `argument ${index + 1} of '${spec.name}' (${param.name})`;
-      if (arg.text === '') {
-        const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
-        if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${where}`, spec.name);
-        return;
-      }
-      const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
-      const isGlobal = single?.kind === TokenKind.Global;
-      if (param.kind === 'target') {
-        if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
-        const swapped = spec.name === 'addVar' && index === 0;
-        const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
-        const value = call.args[1];
-        const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
-        this.report(Rule.InvalidTarget, arg.start, arg.end, `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
-        return;
-      }
-      if (param.kind === 'number') {
-        const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
-        if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
-        const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
-        // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
-        const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
-        const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
-          : [param.name.toLowerCase(), 'value'];
-        this.report(Rule.InvalidNumber, arg.start, arg.end,
-          `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
-          undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
-      }
-    });
+      if (param) this.checkArgumentKind(t, call, spec, args[index] as CallArg, index, param);
+    }
+  }
+
+  private checkArgumentKind(t: readonly Token[], call: ParsedCall, spec: CommandSpec, arg: CallArg, index: number, param: ParamSpec): void {
+    if (arg.text === '') {
+      const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
+      if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${argumentName(spec, index, param)}`, spec.name);
+      return;
+    }
+    const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
+    const isGlobal = single?.kind === TokenKind.Global;
+    if (param.kind === 'target') {
+      if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
+      const swapped = spec.name === 'addVar' && index === 0;
+      const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
+      const value = call.args[1];
+      const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
+      this.report(Rule.InvalidTarget, arg.start, arg.end, `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
+      return;
+    }
+    if (param.kind === 'number') {
+      const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
+      if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
+      const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
+      // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
+      const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+      const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
+        : [param.name.toLowerCase(), 'value'];
+      this.report(Rule.InvalidNumber, arg.start, arg.end,
+        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
+        undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
+    }
   }
 
   /** Templates, $globals and calls nested inside raw-text arguments. */

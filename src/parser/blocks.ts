@@ -87,7 +87,9 @@ export class BlockStack {
   constructor(private readonly rep: Reporter, private readonly fixes?: BlockFixes) {}
 
   get top(): Block | undefined {
-    return this.blocks[this.blocks.length - 1];
+    // No read at index -1 when the stack is empty: that is a slow property look-up, on most lines.
+    const n = this.blocks.length;
+    return n > 0 ? this.blocks[n - 1] : undefined;
   }
 
   get depth(): number {
