@@ -20,6 +20,10 @@ export const contributes = {
     command('avap.showOutput', 'Show Output'),
     command('avap.resetParserCircuit', 'Reset Parser Circuit'),
     command('avap.generateCode', 'Generate Code…', { icon: '$(sparkle)' }),
+    command('avap.generateAtCursor', 'Generate at Cursor', { icon: '$(sparkle)' }),
+    command('avap.acceptPendingChange', 'Accept Generated Change', { icon: '$(check)' }),
+    command('avap.rejectPendingChange', 'Reject Generated Change', { icon: '$(discard)' }),
+    command('avap.fixAll', 'Fix All Auto-fixable Problems'),
     command('avap.ask', 'Ask…', { icon: '$(comment-discussion)' }),
     command('avap.regenerateWithTrace', 'Regenerate with Trace'),
     command('avap.cancelGeneration', 'Cancel Generation'),
@@ -37,6 +41,10 @@ export const contributes = {
     commandPalette: [
       { command: 'avap.validateDocument', when: 'editorLangId == avap' },
       { command: 'avap.regenerateWithTrace', when: 'editorLangId == avap' },
+      { command: 'avap.generateAtCursor', when: 'editorLangId == avap && !editorReadonly' },
+      { command: 'avap.fixAll', when: 'editorLangId == avap && !editorReadonly' },
+      { command: 'avap.acceptPendingChange', when: 'avap.pendingChange' },
+      { command: 'avap.rejectPendingChange', when: 'avap.pendingChange' },
       { command: 'avap.acceptGenerated', when: 'false' },
       { command: 'avap.rateGenerated', when: 'false' },
     ],
@@ -45,6 +53,11 @@ export const contributes = {
     ],
     'view/title': [
       { command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' },
+    ],
+    'editor/context': [
+      { command: 'avap.generateAtCursor', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@1' },
+      { command: 'avap.fixAll', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@2' },
+      { command: 'avap.regenerateWithTrace', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@3' },
     ],
     'explorer/context': [
       { command: 'avap.openEvaluationReport', when: 'resourceFilename == report.json', group: 'navigation@90' },
@@ -86,6 +99,9 @@ export const contributes = {
       },
     ],
   }],
+  keybindings: [
+    { command: 'avap.generateAtCursor', key: 'ctrl+i', mac: 'cmd+i', when: 'editorTextFocus && editorLangId == avap && !editorReadonly' },
+  ],
   viewsContainers: {
     activitybar: [{ id: 'avap', title: 'AVAP', icon: 'media/avap.svg' }],
   },

@@ -115,7 +115,10 @@ async function serveCaptures(page, bridgeDir, handled) {
     handled.add(file);
     const request = JSON.parse(readFileSync(path.join(bridgeDir, file), 'utf8'));
     const response = { ok: true };
+    const fullSize = page.viewportSize();
     try {
+      // A narrower window (e.g. to see a view at sidebar width), restored after the capture.
+      if (request.viewport) await page.setViewportSize(request.viewport);
       // Let the workbench paint what the extension host just changed.
       await page.waitForTimeout(request.settleMs ?? 500);
       Object.assign(response, await page.evaluate(() => {
@@ -140,6 +143,9 @@ async function serveCaptures(page, bridgeDir, handled) {
           notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
             .filter(visible).map((el) => el.innerText.trim()),
           editorTabs: [...document.querySelectorAll('.tabs-container .tab')].filter(visible).map((el) => el.innerText.trim()),
+          // The same notifications' severities, from their icons: error, warning or info.
+          notificationSeverities: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
+            .filter(visible).map((el) => (el.querySelector('.notification-list-item-icon.codicon-error') ? 'error' : el.querySelector('.notification-list-item-icon.codicon-warning') ? 'warning' : 'info')),
         };
       }));
       response.dialogs = dialogs.length;
@@ -162,6 +168,7 @@ async function serveCaptures(page, bridgeDir, handled) {
       response.ok = false;
       response.error = err instanceof Error ? err.message : String(err);
     }
+    if (request.viewport && fullSize) await page.setViewportSize(fullSize).catch(() => undefined);
     const responsePath = path.join(bridgeDir, file.replace('.request.json', '.response.json'));
     writeFileSync(`${responsePath}.tmp`, JSON.stringify(response));
     cpSync(`${responsePath}.tmp`, responsePath);

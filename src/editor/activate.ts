@@ -17,6 +17,7 @@ import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
 import { registerCoreCommands } from './commands/coreCommands';
 import { DiagnosticsController } from './diagnostics/diagnosticsController';
+import { registerFixAll } from './diagnostics/fixAll';
 import { ParserQuickFixes } from './diagnostics/quickFixes';
 import { registerFirstRun } from './firstRun/walkthrough';
 import { TraceDocumentProvider } from './diagnostics/traceDocumentProvider';
@@ -73,6 +74,7 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
     vscode.languages.registerCodeActionsProvider({ language: 'avap' }, new ParserQuickFixes(diagnostics), {
       providedCodeActionKinds: ParserQuickFixes.kinds,
     }),
+    registerFixAll(parser, diagnostics),
     (() => {
       const lens = new StatusCodeLens(diagnostics, generated);
       return vscode.Disposable.from(lens, vscode.languages.registerCodeLensProvider({ language: 'avap' }, lens));

@@ -19,6 +19,8 @@ export {
   applyTextEdits, compatibleFixes, repairWithFixes,
   type RepairOptions, type RepairOutcome, type RepairStop, type RepairValidator,
 } from './fixes/repair';
+export { fixAll, hasAutoFixes, minimalEdit, type FixAllResult } from './fixes/fixAll';
+export type { OffsetEdit } from './fixes/text';
 export {
   isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
   type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,

@@ -5,6 +5,9 @@
  */
 export const ASSISTANT_COMMANDS = [
   'avap.generateCode',
+  'avap.generateAtCursor',
+  'avap.acceptPendingChange',
+  'avap.rejectPendingChange',
   'avap.ask',
   'avap.regenerateWithTrace',
   'avap.cancelGeneration',

@@ -11,6 +11,7 @@ import type { ChatTestBridge } from '../chat/chatTestHooks';
 import { ChatViewProvider } from '../chat/chatView';
 import { registerCheckOllama } from '../firstRun/checkOllamaCommand';
 import { KnowledgeDocumentProvider } from '../chat/knowledgeDocuments';
+import { registerGenerateAtCursor } from '../generate/generateAtCursor';
 import { registerGenerateCommands } from '../generate/generateCommands';
 import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
 import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantService';
@@ -73,7 +74,8 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
 
   const registrations = vscode.Disposable.from(
     chat,
-    registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
+    registerGenerateCommands({ assistant, parser, diagnostics, generated, output, settings: host.settings }),
+    registerGenerateAtCursor({ assistant, generated, output, settings: host.settings }),
     registerCheckOllama({ settings: host.settings, output }),
     KnowledgeDocumentProvider.register(knowledgeBase),
     vscode.commands.registerCommand(CLEAR_CHAT_COMMAND, () => chat.clear()),

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
+import { FIX_ALL_COMMAND, FIX_ALL_TITLE } from './fixAll';
 
 export const REGENERATE_COMMAND = 'avap.regenerateWithTrace';
 
@@ -50,6 +51,13 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
       action.isPreferred = true;
       action.edit = edit;
       actions.push(action);
+    }
+    // As ESLint does: with more than one proven fix in the document, all of them in one step.
+    if (specs.filter((s) => s.fix && s.severity === 'error').length > 1) {
+      const all = new vscode.CodeAction(`${FIX_ALL_TITLE} (AVAP)`, vscode.CodeActionKind.QuickFix);
+      all.diagnostics = ours;
+      all.command = { title: FIX_ALL_TITLE, command: FIX_ALL_COMMAND, arguments: [document.uri] };
+      actions.push(all);
     }
     const regenerate = new vscode.CodeAction('Regenerate with Trace (ask the model to fix this document)', vscode.CodeActionKind.QuickFix);
     regenerate.diagnostics = ours;

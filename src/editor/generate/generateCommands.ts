@@ -7,14 +7,17 @@
  * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
  */
 import * as vscode from 'vscode';
-import type { PipelineRequest, PipelineResult, ValidationStatus } from '../../core/contracts';
+import type { PipelineErrorCode, ValidationStatus } from '../../core/contracts';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import type { ParserConnection } from '../services/parserConnection';
 import { LABEL_NO_CONTEXT, LABEL_REPAIRED, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
-import { outcomeOnSave } from './outcome';
+import type { EditorSettings } from '../settings/editorSettings';
+import { notifyFailure as showFailure, notifyVerdict } from './notify';
+import { inFlight, runWithProgress } from './runWithProgress';
+import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
 
 export interface GenerateDeps {
@@ -23,6 +26,8 @@ export interface GenerateDeps {
   diagnostics: DiagnosticsController;
   generated: GeneratedDocuments;
   output: OutputLog;
+  /** The `avap.*` settings as they are now (the failure notifications name the configured model and server). */
+  settings: () => EditorSettings;
 }
 
 export interface GenerateOutcome {
@@ -46,49 +51,14 @@ function statusText(status: ValidationStatus, hasCode: boolean): string {
   return lookForPipelineStatus(status, hasCode)?.label ?? 'AVAP: no code in the answer';
 }
 
-/** Generations in flight; AVAP: Cancel Generation aborts them (as does the notification's Cancel). */
-const inFlight = new Set<AbortController>();
-
-/** Runs the pipeline with a cancellable progress notification; cancel reaches Ollama and the gRPC call. */
-async function runWithProgress(
-  deps: GenerateDeps,
-  title: string,
-  request: PipelineRequest,
-  onPiece: (text: string) => void,
-): Promise<PipelineResult> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    let text = '';
-    let attempt = 1;
-    try {
-      return await deps.assistant.run(request, {
-        signal: controller.signal,
-        onMessage: (message) => {
-          if (message.is_final) return;
-          if ((message.attempt ?? 1) !== attempt) {
-            attempt = message.attempt ?? 1;
-            text = '';
-            progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
-          }
-          text += message.text;
-          onPiece(text);
-          progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
-        },
-      });
-    } finally {
-      cancel.dispose();
-      inFlight.delete(controller);
-    }
-  });
-}
-
 export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable {
   const { generated, output } = deps;
 
   /** Accepted code per document, until it is saved edited or the document closes. */
-  const accepted = new Map<string, { generationId: string; code: string }>();
+  const accepted = new AcceptedCodeTracker((key) => {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    return open ? tracked(open) : undefined;
+  });
 
   function recordOutcome(generationId: string | undefined, outcome: 'accepted' | 'edited' | 'discarded', finalCode?: string): void {
     if (generationId) void deps.assistant.recordOutcome(generationId, outcome, finalCode);
@@ -102,12 +72,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
-  /** An error notification that says what went wrong and offers what to do. */
-  function notifyFailure(what: string, message: string, retry: () => unknown): void {
-    void vscode.window.showErrorMessage(`AVAP: ${what} — ${message}`, 'Retry', 'Show Output').then((choice) => {
-      if (choice === 'Retry') void retry();
-      else if (choice === 'Show Output') output.show();
-    });
+  /** An error notification that says what went wrong and offers the fix (start Ollama, pull the model) and Retry. */
+  function notifyFailure(what: string, error: { code: PipelineErrorCode; message: string }, retry: () => unknown): void {
+    showFailure(what, error, deps.settings(), output, retry);
   }
 
   async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {
@@ -117,7 +84,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const into = await place(entry);
     if (into) {
       recordOutcome(entry.generationId, 'accepted', entry.content);
-      if (entry.generationId) accepted.set(into.toString(), { generationId: entry.generationId, code: entry.content });
+      if (entry.generationId) accepted.accept(into.toString(), { generationId: entry.generationId, code: entry.content });
     }
     return into;
   }
@@ -152,50 +119,13 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return recorded;
   }
 
-  /** Accepted untitled documents that closed (Save As closes them): their last text, to find them under the saved name. */
-  const closedUntitled: { watch: { generationId: string; code: string }; text: string }[] = [];
-
-  function watchFor(doc: vscode.TextDocument): { generationId: string; code: string } | undefined {
-    const direct = accepted.get(doc.uri.toString());
-    if (direct) {
-      accepted.delete(doc.uri.toString());
-      return direct;
-    }
-    // Saving an untitled document saves it under a new name: match it by its text.
-    const text = doc.getText();
-    const stashed = closedUntitled.findIndex((c) => c.text === text);
-    if (stashed >= 0) return closedUntitled.splice(stashed, 1)[0]?.watch;
-    for (const [key, watch] of accepted) {
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-      if (open?.isUntitled && open.getText() === text) {
-        accepted.delete(key);
-        return watch;
-      }
-    }
-    return undefined;
-  }
+  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({ key: doc.uri.toString(), isUntitled: doc.isUntitled, text: doc.getText() });
 
   function onSaved(doc: vscode.TextDocument): void {
-    const watch = watchFor(doc);
-    if (!watch) return;
-    const text = doc.getText();
-    if (outcomeOnSave(watch.code, text) === 'edited') {
-      recordOutcome(watch.generationId, 'edited', text);
-      output.info(`generate: accepted code of ${watch.generationId} was edited before saving`);
-    } else {
-      // Saved as accepted: keep watching this document for a later edited save.
-      accepted.set(doc.uri.toString(), watch);
-    }
-  }
-
-  function onClosed(doc: vscode.TextDocument): void {
-    const watch = accepted.get(doc.uri.toString());
-    if (!watch) return;
-    accepted.delete(doc.uri.toString());
-    if (doc.isUntitled) {
-      closedUntitled.push({ watch, text: doc.getText() });
-      if (closedUntitled.length > 20) closedUntitled.shift();
-    }
+    const edited = accepted.saved(tracked(doc));
+    if (!edited) return;
+    recordOutcome(edited.generationId, 'edited', edited.text);
+    output.info(`generate: accepted code of ${edited.generationId} was edited before saving`);
   }
 
   async function generate(args?: { request?: string; accept?: 'editor' | 'new' | 'none' }): Promise<GenerateOutcome | undefined> {
@@ -216,12 +146,14 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const preview = (): vscode.Uri => {
       if (previewUri) return previewUri;
       previewUri = generated.create('generated', { content: '', request, target });
-      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true })
+      // Beside the editor being worked in; with no editor open, in the active group (not beside an empty one).
+      const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn, preserveFocus: true })
         .then(undefined, () => undefined);
       return previewUri;
     };
     output.info(`generate: ${request}`);
-    const result = await runWithProgress(deps, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
+    const result = await runWithProgress(deps.assistant, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
       generated.update(preview(), { content: text });
     });
     await showing;
@@ -230,7 +162,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       if (previewUri) await discardPreview(previewUri, error.message);
       output.info(`generate: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was validated`);
       if (error.code === 'cancelled') return { status: 'cancelled', code: '' };
-      notifyFailure('code generation failed', error.message, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
+      notifyFailure('code generation failed', error, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
       return { status: 'error', code: '', error: error.message };
     }
     const uri = preview();
@@ -251,7 +183,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (args?.accept === 'editor' || args?.accept === 'new') {
       outcome.acceptedUri = (await accept(uri))?.toString();
     } else if (args?.accept !== 'none') {
-      void vscode.window.showInformationMessage(`Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
+      void notifyVerdict(result.validationStatus, `Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
         if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
         else if (choice) await accept(uri);
       });
@@ -259,7 +191,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return outcome;
   }
 
-  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean }): Promise<RegenerateOutcome | undefined> {
+  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean; range?: vscode.Range }): Promise<RegenerateOutcome | undefined> {
     const given = arg instanceof vscode.Uri ? arg : typeof arg?.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg?.uri;
     const autoAccept = !(arg instanceof vscode.Uri) && arg?.accept === true;
     const editor = given
@@ -271,7 +203,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       return undefined;
     }
     // Context is computed now: the current text (or selection) and a fresh trace.
-    const selection = editor && !editor.selection.isEmpty ? editor.selection : undefined;
+    // A given range (the lines of a pending Generate at Cursor change), else the selection, else the document.
+    const givenRange = !(arg instanceof vscode.Uri) && arg?.range instanceof vscode.Range && !arg.range.isEmpty ? arg.range : undefined;
+    const selection = givenRange ?? (editor && !editor.selection.isEmpty ? editor.selection : undefined);
     const range = selection ?? new vscode.Range(0, 0, doc.lineCount, 0);
     const code = doc.getText(range);
     const version = doc.version;
@@ -288,7 +222,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     output.info(`regenerate with trace: ${name}, ${outcome.result.trace.length} trace entr${outcome.result.trace.length === 1 ? 'y' : 'ies'}`);
     const target = { uri: doc.uri, range: doc.validateRange(range), version };
     const correctedUri = generated.create('corrected', { content: '', request: `correct ${name}`, target });
-    const result = await runWithProgress(deps, 'AVAP: regenerating with the parser trace', {
+    const result = await runWithProgress(deps.assistant, 'AVAP: regenerating with the parser trace', {
       query: `Correct the AVAP code of ${name} so that the parser accepts it.`,
       forceType: 'CODE_GENERATION',
       correction: { code, trace: outcome.result.trace },
@@ -298,7 +232,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       const error = result.error ?? { code: 'llm-failed' as const, message: 'the correction produced no answer' };
       generated.update(correctedUri, { failed: error.message, content: '' });
       if (error.code === 'cancelled') return { status: 'cancelled', code, applied: false };
-      notifyFailure('regenerate with trace failed', error.message, () => regenerate(arg));
+      notifyFailure('regenerate with trace failed', error, () => regenerate(arg));
       return { status: 'error', code, applied: false, error: error.message };
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
@@ -309,7 +243,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
     const applied = autoAccept
       ? (await accept(correctedUri)) !== undefined
-      : await vscode.window.showInformationMessage(`Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
+      : await notifyVerdict(result.validationStatus, `Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
         .then(async (choice) => {
           if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
           return choice === 'Accept' && (await accept(correctedUri)) !== undefined;
@@ -323,7 +257,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
-    vscode.workspace.onDidCloseTextDocument(onClosed),
+    vscode.workspace.onDidCloseTextDocument((doc) => accepted.closed(tracked(doc))),
     vscode.commands.registerCommand('avap.cancelGeneration', () => {
       const count = inFlight.size;
       for (const controller of inFlight) controller.abort();

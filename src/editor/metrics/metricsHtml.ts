@@ -22,25 +22,25 @@ export interface Bar {
   kind?: 'valid' | 'invalid' | 'unavailable' | 'neutral';
 }
 
-/** A horizontal bar chart as an SVG element; `max` defaults to the largest value. */
+/**
+ * A horizontal bar chart that reads from sidebar width up: one row per bar —
+ * its label, the bar (an SVG that stretches with the row) and its note — laid
+ * out by media/metrics.css as a grid that puts the label on a line of its own
+ * when the view is narrow. Nothing is cut: labels and notes wrap, and the
+ * label's full text is also its tooltip. `max` defaults to the largest value.
+ */
 export function barChart(title: string, bars: readonly Bar[], max?: number): string {
-  const width = 520;
-  const labelWidth = 190;
-  const barArea = width - labelWidth - 90;
-  const rowHeight = 24;
-  const height = Math.max(1, bars.length) * rowHeight + 8;
+  const scale = 1000;
   const top = max ?? Math.max(1, ...bars.map((b) => b.value));
-  const rows = bars.map((bar, i) => {
-    const y = 4 + i * rowHeight;
-    const w = top > 0 ? Math.max(bar.value > 0 ? 2 : 0, Math.round((bar.value / top) * barArea)) : 0;
-    return `<g class="bar ${bar.kind ?? 'neutral'}">`
-      + `<text x="${labelWidth - 8}" y="${y + 16}" text-anchor="end">${esc(bar.label)}</text>`
-      + `<rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 8}" rx="2"></rect>`
-      + `<text x="${labelWidth + w + 6}" y="${y + 16}">${esc(bar.note ?? String(bar.value))}</text></g>`;
+  const rows = bars.map((bar) => {
+    const w = top > 0 ? Math.min(scale, Math.max(bar.value > 0 ? 4 : 0, Math.round((bar.value / top) * scale))) : 0;
+    return `<div class="bar ${bar.kind ?? 'neutral'}">`
+      + `<span class="label" title="${esc(bar.label)}">${esc(bar.label)}</span>`
+      + `<svg class="track" viewBox="0 0 ${scale} 10" preserveAspectRatio="none" aria-hidden="true"><rect width="${w}" height="10" rx="2"></rect></svg>`
+      + `<span class="note">${esc(bar.note ?? String(bar.value))}</span></div>`;
   }).join('');
-  const empty = bars.length === 0 ? `<text x="8" y="18">no data yet</text>` : '';
-  return `<figure><figcaption>${esc(title)}</figcaption>`
-    + `<svg role="img" aria-label="${esc(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${rows}${empty}</svg></figure>`;
+  const empty = bars.length === 0 ? '<p class="note">no data yet</p>' : '';
+  return `<figure role="group" aria-label="${esc(title)}"><figcaption>${esc(title)}</figcaption><div class="rows">${rows}</div>${empty}</figure>`;
 }
 
 /** Change of a rate in percentage points, signed. */
@@ -50,7 +50,7 @@ const points = (value: number | null) => (value === null ? '—' : `${value >= 0
 export function comparisonSection(c: Comparison): string {
   if (c.groups.length < 2) return '';
   const chart = barChart(`First-attempt invalid rate by ${c.by} (first seen first)`, c.groups.map((g) => ({
-    label: g.value.length > 28 ? `${g.value.slice(0, 27)}…` : g.value,
+    label: g.value,
     value: g.firstAttemptInvalidRate ?? 0,
     note: `${pct(g.firstAttemptInvalidRate)} (${g.validatedGenerations} validated; converged after retry ${pct(g.multiAttemptConvergenceRate)})`,
     kind: 'invalid' as const,
@@ -94,15 +94,14 @@ export function metricsBody(metrics: Metrics, source: string, comparisons: reado
     label: t.day, value: t.firstAttemptInvalidRate ?? 0, note: `${pct(t.firstAttemptInvalidRate)} (${t.firstAttemptInvalid}/${t.validatedGenerations})`, kind: 'invalid' as const,
   })), 1);
   const top = metrics.rejectedValues.slice(0, 10);
-  const label = (value: string) => (value.length > 28 ? `${value.slice(0, 27)}…` : value);
-  const rejected = barChart('Most rejected values (occurrences · generations)', top.map((r) => ({
-    label: label(r.value),
+  const rejected = barChart('Most rejected values (occurrences, in how many generations)', top.map((r) => ({
+    label: r.value,
     value: r.occurrences,
-    note: `${r.occurrences} · ${r.generations} gen. (${r.code})`,
+    note: `${r.occurrences} in ${r.generations} generation${r.generations === 1 ? '' : 's'} (${r.code})`,
     kind: 'invalid' as const,
   })));
   const outcomes = barChart('Runs that rejected each value and still converged', top.map((r) => ({
-    label: label(r.value),
+    label: r.value,
     value: r.convergenceRate,
     note: `${pct(r.convergenceRate)} (${r.outcomes.converged}/${r.generations}; unresolved ${r.outcomes.unresolved})`,
     kind: 'valid' as const,

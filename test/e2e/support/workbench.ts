@@ -28,6 +28,8 @@ export interface WorkbenchFacts {
   notifications: string[];
   /** The titles of the editor tabs on screen (as the workbench shows them: "Walkthrough: …" for walkthroughs). */
   editorTabs: string[];
+  /** Each notification's severity (error, warning, info), in the order of `notifications`. */
+  notificationSeverities: ('error' | 'warning' | 'info')[];
   screenshotPath?: string;
   /** alert/confirm/prompt dialogs seen in the browser so far. */
   dialogs: number;
@@ -37,7 +39,8 @@ export interface WorkbenchFacts {
 
 let counter = 0;
 
-export async function captureWorkbench(options: { screenshot?: string; settleMs?: number } = {}): Promise<WorkbenchFacts> {
+/** `viewport`: the browser window's size for this capture (restored after it), e.g. to see a view at sidebar width. */
+export async function captureWorkbench(options: { screenshot?: string; settleMs?: number; viewport?: { width: number; height: number } } = {}): Promise<WorkbenchFacts> {
   const { bridgeDir } = e2eConfig();
   const id = `${Date.now()}-${++counter}`;
   const request = path.join(bridgeDir, `${id}.request.json`);

@@ -62,8 +62,8 @@ describe('editor: metrics view', () => {
     const body = metricsBody(metrics, 'log.jsonl', [compareBy(events as never, 'parser_version'), compareBy(events as never, 'model')]);
     assert.match(body, /<section class="warnings"><h2>Needs review<\/h2><p>The first-attempt invalid rate \(50\.0 %\) is above 15\.0 %/);
     const trend = body.slice(body.indexOf('First-attempt invalid rate per day'), body.indexOf('Most rejected values'));
-    assert.match(trend, /2026-01-01<\/text>.*100\.0 % \(2\/2\)/s);
-    assert.match(trend, /2026-01-02<\/text>.*0\.0 % \(0\/2\)/s);
+    assert.match(trend, /2026-01-01<\/span>.*100\.0 % \(2\/2\)/s);
+    assert.match(trend, /2026-01-02<\/span>.*0\.0 % \(0\/2\)/s);
     assert.match(body, /Runs that rejected each value and still converged.*getSHA256.*50\.0 % \(1\/2; unresolved 1\)/s);
     assert.match(body, /First-attempt invalid rate by parser_version \(first seen first\)/);
     assert.match(body, /<li>p1 → p2: first-attempt invalid −100\.0 pts, converged after retry —, non-convergence −50\.0 pts<\/li>/);

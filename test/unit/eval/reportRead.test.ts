@@ -43,7 +43,7 @@ describe('eval: reading report.json back for the editor', () => {
     assert.match(body, /unknown_token 3/);
     assert.match(body, /1 question\(s\) could not be answered/);
     const gate = body.slice(body.indexOf('Quality gate on RETRIEVAL answers'), body.indexOf('Parse failures by category'));
-    assert.deepEqual([...gate.matchAll(/<text x="\d+" y="\d+">(\d+)<\/text>/g)].map((m) => m[1]), ['4', '3', '1', '1'], 'judged, passed, retried, judge failures over both runs');
+    assert.deepEqual([...gate.matchAll(/<span class="note">(\d+)<\/span>/g)].map((m) => m[1]), ['4', '3', '1', '1'], 'judged, passed, retried, judge failures over both runs');
     assert.match(body, /faithfulness<\/div>/);
     assert.match(body, />—</, 'an undefined metric shows a dash, not 0');
   });
