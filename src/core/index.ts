@@ -55,10 +55,14 @@
 export * from './contracts';
 export {
   configFromEnv, defaultConfig, mergeConfig, normalizeOllamaHost, parseDuration, ConfigError, ENV_VARS, DEFAULT_OLLAMA_HOST,
+  parseParserTimeout, parseRelevanceMode, parseRetrievalMode,
   type AssistantConfig, type DeepPartial, type OllamaConfig, type ParserConfig, type RelevanceMode, type RetrievalMode,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
 export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { firstAttemptFields } from './pipeline/firstAttempt';
+export { describeSkip } from './validation/retryCycle';
+export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
 export { prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
 export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
@@ -69,16 +73,19 @@ export {
 export { AdmissionParser, type AdmissionOptions } from './parser/admission';
 export type { ParserTransport, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
-export type { ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
-export { extractCode, type CodeBlock } from './code/extract';
+export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export { extractCode, stripThinking, type CodeBlock } from './code/extract';
 export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
 export { contractFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';
 export type { AttemptEvent, TelemetrySink } from './telemetry/events';
-export { memoryTelemetry } from './telemetry/events';
+export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
 export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison, type CompareBy } from './telemetry/comparison';
 export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
+export type { BulkBatchFailure } from './retrieval/bulkFailures';
+export { cosine } from './retrieval/rrf';
 export type { RelevancePort } from './relevance/port';

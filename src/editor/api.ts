@@ -1,5 +1,5 @@
 /** What `activate` returns: a small view for other extensions and the e2e tests. */
-import type { CircuitSnapshot, PipelineResult } from '../core/contracts';
+import type { CircuitSnapshot, PipelineResult } from '../core';
 import type { ChatProbe } from './chat/chatView';
 import type { StatusLook } from './status/statusLook';
 

@@ -3,9 +3,8 @@
  * chunks, the validated example pool and the golden evaluation set.
  * Loaders return {@link LoadResult}s: failures are data, never exceptions.
  */
-import type { QueryType } from '../core/contracts';
-
-export type { QueryType };
+/** What a request is: the router's four classes (the core's contracts re-export it). */
+export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
 
 export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'];
 

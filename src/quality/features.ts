@@ -2,9 +2,8 @@
  * Cheap, deterministic features of an answer, shared by the heuristic
  * adapter and the learned adapter. Pure; no I/O.
  */
-import { extractCode, stripThinking } from '../core/code/extract';
-import { detectCommands, stripAvap } from '../knowledge/avapScan';
-import { tokenize } from '../knowledge/tokenizer';
+import { extractCode, stripThinking } from '../core';
+import { detectCommands, stripAvap, tokenize } from '../knowledge';
 import { findCommand, findForeignCall, findForeignStatement, findForeignWord, findHallucination } from '../parser/catalogue';
 import type { QualityInput } from './port';
 

@@ -14,5 +14,5 @@ export { createLlmJudge, judgeMessages, assessmentFromJudge, JUDGE_JSON_SCHEMA, 
 export { createParserQualityValidator, NO_CODE_HINT, type ParserValidateFn } from './parserQuality';
 export { createLearnedValidator, linearModel, loadLinearModel, numericFeatures, FEATURE_NAMES, type LearnedModel, type LinearModelSpec } from './learned';
 export { qualityGate, llmRegenerator, hintedRetryMessages, defaultAnswerMessages, gateFailure, QUALITY_RETRY_HEAD, DEFAULT_ANSWER_SYSTEM_PROMPT, type GateResult, type GateAttempt, type Regenerate } from './gate';
-export { defaultQualityConfig, qualityConfigFromEnv, QualityConfigError, type QualityConfig } from './config';
+export { defaultQualityConfig, qualityConfigFromEnv, parseSwitch, parseThreshold, QualityConfigError, type QualityConfig } from './config';
 export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport, type QualityRunResult } from './assistantRun';

@@ -7,7 +7,7 @@
  * a better model only has to implement `LearnedModel`.
  */
 import { z } from 'zod';
-import { defineContract, preValidateJsonText } from '../tools/contract';
+import { defineContract, preValidateJsonText } from '../contract';
 import { answerFeatures, type AnswerFeatures } from './features';
 import type { DimensionScore, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, weakestDimension, type DimensionName } from './rubric';

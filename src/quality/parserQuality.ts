@@ -5,9 +5,8 @@
  * blocks that are valid; it passes only when all are. An unreachable parser
  * is a failure, never a score.
  */
-import type { ParserOutcome } from '../core/contracts';
-import { extractCode, stripThinking } from '../core/code/extract';
-import { renderEntry } from '../parser/render';
+import { type ParserOutcome, extractCode, stripThinking } from '../core';
+import { renderEntry } from '../parser';
 import type { QualityInput, QualityValidator, QualityVerdict } from './port';
 
 export type ParserValidateFn = (source: string, filename: string, signal?: AbortSignal) => Promise<ParserOutcome>;

@@ -5,7 +5,7 @@
  * model behind `LearnedModel`). A validator that could not assess reports a
  * failure — never a score.
  */
-import type { QueryType } from '../core/contracts';
+import type { QueryType } from '../core';
 import type { DimensionName } from './rubric';
 
 export interface ContextPassage {

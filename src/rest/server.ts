@@ -18,19 +18,13 @@
  * an internal failure's paths and peer addresses stay in the log.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AppendResult } from '../jsonl/appendLog';
-import type { CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../core/contracts';
-import type { LlmPort } from '../core/llm/port';
-import { firstAttemptFields } from '../core/pipeline/firstAttempt';
-import { guardInput } from '../parser/guard';
-import { DEFAULT_MAX_BYTES, type ValidationResult } from '../parser/types';
-import { PARSER_VERSION } from '../parser/version';
-import { validationToJson, type ValidationJson } from '../protocol/validationJson';
-import type { QualityReport } from '../quality/assistantRun';
-import type { ContextPassage, QualityValidator } from '../quality/port';
-import { runRecorded } from '../signals/recordedRun';
-import type { SignalStore } from '../signals/store';
-import { defineContract, preValidate, type Contract, type PreValidation } from '../tools/contract';
+import type { AppendResult } from '../jsonl';
+import { type CircuitSnapshot, type ParserOutcome, type ParserPort, type PipelineRequest, type PipelineResult, type ResponseMessage, type LlmPort, firstAttemptFields } from '../core';
+import { guardInput, DEFAULT_MAX_BYTES, type ValidationResult, PARSER_VERSION } from '../parser';
+import { validationToJson, type ValidationJson } from '../protocol';
+import type { QualityReport, ContextPassage, QualityValidator } from '../quality';
+import { runRecorded, type SignalStore } from '../signals';
+import { defineContract, preValidate, type Contract, type PreValidation } from '../contract';
 import { bearerMatches, PUBLIC_ROUTES } from './auth';
 import { formatHostRule, hostAllowed, type HostRule } from './hostGuard';
 import { openApiDocument } from './openapi';

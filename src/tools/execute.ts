@@ -10,10 +10,9 @@
  *   NEED_USER_INPUT  the input cannot be processed as given (binary or refused source)
  *   FAILED           the tool could not run (parser unavailable, knowledge base unreadable)
  */
-import type { ParserOutcome } from '../core/contracts';
-import { guardInput } from '../parser/guard';
-import { DEFAULT_MAX_BYTES, type TraceEntry } from '../parser/types';
-import { preValidate } from './contract';
+import type { ParserOutcome } from '../core';
+import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
+import { preValidate } from '../contract';
 import {
   DEFAULT_SEARCH_RESULTS, SEARCH_DOCS_TOOL, SEARCH_DOCS_TOOL_DEFINITION, VALIDATE_TOOL, VALIDATE_TOOL_DEFINITION,
   type SearchDocsInput, type ValidateInput,

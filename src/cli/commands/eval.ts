@@ -9,17 +9,10 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger } from '../../core';
-import type { LlmPort } from '../../core/llm/port';
-import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm } from '../../eval/cassette';
-import { describeIndex } from '../../eval/indexInfo';
-import { writeReports } from '../../eval/report';
-import { runEvaluation, unpinnedModels } from '../../eval/runner';
+import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger, type LlmPort } from '../../core';
+import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm, describeIndex, writeReports, runEvaluation, unpinnedModels } from '../../eval';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
-import { parseThreshold, QualityConfigError } from '../../quality/config';
-import { createLlmJudge } from '../../quality/judge';
-import type { ContextPassage } from '../../quality/port';
-import { DEFAULT_THRESHOLD } from '../../quality/rubric';
+import { parseThreshold, QualityConfigError, createLlmJudge, type ContextPassage, DEFAULT_THRESHOLD } from '../../quality';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';

@@ -7,10 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
-import type { ParserPort } from '../../core/contracts';
+import { type ParserPort, ConfigError, parseParserTimeout } from '../../core';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
-import { validationToJson } from '../../protocol/validationJson';
-import { ConfigError, parseParserTimeout } from '../../core/config';
+import { validationToJson } from '../../protocol';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -

@@ -10,9 +10,7 @@
  * replica dying does not cost a verdict while another serves.
  */
 import * as grpc from '@grpc/grpc-js';
-import { healthClientConstructor, type HealthClient } from '../../protocol/health';
-import { callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult } from '../../protocol/parserClient';
-import { PARSER_SERVICE_NAME } from '../../protocol/parserProto';
+import { healthClientConstructor, type HealthClient, callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult, PARSER_SERVICE_NAME } from '../../protocol';
 import type { ParserTransport } from './transport';
 
 export type GrpcTransportResult = { ok: true; transport: ParserTransport; address: string } | { ok: false; error: string };

@@ -22,8 +22,7 @@
  * a failed or cancelled run has no status (it claims nothing).
  */
 import { randomUUID } from 'node:crypto';
-import { renderTrace } from '../../parser/render';
-import type { TraceEntry } from '../../parser/types';
+import { renderTrace, type TraceEntry } from '../../parser';
 import { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
 import { validateAnswer, type AnswerValidation } from '../code/validateBlocks';
 import type { AssistantConfig } from '../config';

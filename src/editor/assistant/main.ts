@@ -13,7 +13,7 @@ import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantServic
 import { telemetryFile } from '../settings/storageFiles';
 import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
-import type { DocsIndexSource } from '../../tools/execute';
+import type { DocsIndexSource } from '../../tools';
 import type { AssistantFeatures, AssistantHost } from './contract';
 
 export function activateAssistant(host: AssistantHost): AssistantFeatures {

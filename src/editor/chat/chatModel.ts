@@ -2,8 +2,7 @@
  * What the chat view shows for one answer. Pure: the view provider sends
  * these to the webview.
  */
-import type { PipelineResult } from '../../core/contracts';
-import { describeSkip } from '../../core/validation/retryCycle';
+import { type PipelineResult, describeSkip } from '../../core';
 import { LABEL_NO_CONTEXT, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 

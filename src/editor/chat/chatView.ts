@@ -5,7 +5,7 @@
  * recorded on the answer's training signal (AssistantService).
  */
 import * as vscode from 'vscode';
-import type { ConversationTurn, PipelineResult } from '../../core/contracts';
+import type { ConversationTurn, PipelineResult } from '../../core';
 import { CHAT_VIEW_ID } from '../assistant/ids';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';

@@ -1,6 +1,6 @@
 /** AVAP: Validate Document, AVAP: Show Output, AVAP: Reset Parser Circuit. */
 import * as vscode from 'vscode';
-import type { ParserPort } from '../../core/contracts';
+import type { ParserPort } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 

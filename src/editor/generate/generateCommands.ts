@@ -7,7 +7,7 @@
  * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
  */
 import * as vscode from 'vscode';
-import type { PipelineRequest, PipelineResult, ValidationStatus } from '../../core/contracts';
+import type { PipelineRequest, PipelineResult, ValidationStatus } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';

@@ -8,10 +8,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { COMPARE_BY, compareBy } from '../../core/telemetry/comparison';
-import { computeMetrics } from '../../core/telemetry/metrics';
-import { parseTelemetry } from '../../core/telemetry/read';
-import { MAX_REPORT_BYTES, readEvalReport } from '../../eval/reportRead';
+import { COMPARE_BY, compareBy, computeMetrics, parseTelemetry } from '../../core';
+import { MAX_REPORT_BYTES, readEvalReport } from '../../eval';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import { evalReportBody, evalReportError } from './evalReportHtml';
 import { metricsBody } from './metricsHtml';

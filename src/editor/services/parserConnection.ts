@@ -7,7 +7,7 @@
  * rebuilds.
  */
 import path from 'node:path';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core/contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core';
 import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
 import { toParserConfig } from '../settings/parserConfig';

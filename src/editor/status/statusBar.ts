@@ -3,7 +3,7 @@
  * of three looks (valid / invalid / unavailable), plus pending and disabled.
  */
 import * as vscode from 'vscode';
-import type { ParserPort } from '../../core/contracts';
+import type { ParserPort } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import { draftLook, sameLook, statusLook, type StatusLook } from './statusLook';
