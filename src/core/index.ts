@@ -9,8 +9,8 @@
  *
  *   const config = configFromEnv(process.env);          // typed config + the design's env vars
  *   const created = await createAssistant(config, deps); // deps: optional injected adapters
- *   if (!created.ok) throw new Error(created.error);     // e.g. a malformed parser URL
- *   const { assistant } = created;
+ *   if (!created.ok) throw new Error(created.error.message); // kind 'bad-url': a malformed parser URL
+ *   const assistant = created.value;
  *
  *   const result = await assistant.run(
  *     { query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' },

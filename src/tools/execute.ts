@@ -10,6 +10,7 @@
  *   NEED_USER_INPUT  the input cannot be processed as given (binary or refused source)
  *   FAILED           the tool could not run (parser unavailable, knowledge base unreadable)
  */
+import type { Result } from '../result';
 import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
 import { preValidate } from '../contract';
@@ -192,7 +193,7 @@ export interface DocsIndex {
 }
 
 /** The knowledge base, or why it could not be loaded. */
-export type DocsIndexSource = () => { ok: true; value: DocsIndex } | { ok: false; error: string };
+export type DocsIndexSource = () => Result<DocsIndex, string>;
 
 export interface SearchHit {
   id: string;

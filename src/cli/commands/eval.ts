@@ -135,8 +135,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (!described.ok) throw new UsageError(described.error);
   const index = described.value;
   const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
   const fewShotK = config.pipeline.fewShotExamples;
   const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] => sources.map((s) => {
     const chunk = kb.value.chunk(s.id);

@@ -148,8 +148,8 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
   const logger = prefixedLogger((line) => { if (!values.quiet) io.stderr(`${line}\n`); });
 
   const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined } });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
   let currentAttempt = 1;
   let printedText = false;
   const onMessage = (message: ResponseMessage) => {

@@ -142,8 +142,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // Built here rather than inside the assistant so /health can ask whether it is writable.
   const telemetry = config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : undefined;
   const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined }, ...(telemetry ? { telemetry } : {}) });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
 
   const llm = createOllamaLlm(config.ollama);
   const kb = loadKnowledgeBase();

@@ -91,8 +91,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     // The same connection as everywhere else (balancing, retry on another endpoint, admission); the breaker
     // never matters here, since the first unanswered file ends the run.
     const opened = await openParserConnection({ url, timeoutMs, breakerThreshold: 3, breakerCooldownMs: 30_000 });
-    if (!opened.ok) throw new UsageError(opened.error);
-    connection = opened.connection;
+    if (!opened.ok) throw new UsageError(opened.error.message);
+    connection = opened.value;
     validate = serviceValidator(connection.port, url, timeoutMs, io.signal);
   }
 

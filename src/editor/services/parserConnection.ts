@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core';
 import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { toParserConfig } from '../settings/parserConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 
@@ -19,7 +20,14 @@ interface Live {
   address: string;
 }
 
-export type ConnectResult = { ok: true; address: string } | { ok: false; error: string };
+/**
+ * Why a connect gave no parser: newer settings replaced it while it started (not a problem: say nothing),
+ * the gRPC bundle did not load, the URL is unreadable, or the bundled service did not start.
+ */
+export type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-url' | 'start-failed'>;
+
+/** The address in use, or why there is none. */
+export type ConnectResult = Result<string, ConnectFailure>;
 
 /** A ParserPort that delegates to the current connection and reports "unavailable" while none exists. */
 export class ParserConnection implements ParserPort {
@@ -45,7 +53,7 @@ export class ParserConnection implements ParserPort {
       if (typeof stack === 'string') {
         this.lastError = stack;
         this.logger.warn(`[ptvl] ${stack}`);
-        return { ok: false, error: stack };
+        return fail('client-not-loaded', stack);
       }
       const opened = await stack.openParserConnection(toParserConfig(settings), {
         logger: this.logger,
@@ -55,11 +63,11 @@ export class ParserConnection implements ParserPort {
         },
       });
       if (!opened.ok) {
-        this.lastError = opened.error;
-        this.logger.warn(`[ptvl] ${opened.error}`);
-        return { ok: false, error: opened.error };
+        this.lastError = opened.error.message;
+        this.logger.warn(`[ptvl] ${opened.error.message}`);
+        return fail(opened.error.kind, opened.error.message);
       }
-      const { connection } = opened;
+      const connection = opened.value;
       const live: Live = {
         connection,
         address: connection.kind === 'disabled' ? '(validation disabled)' : connection.address ?? connection.endpoint,
@@ -68,15 +76,15 @@ export class ParserConnection implements ParserPort {
       if (generation !== this.generation) {
         // Superseded while starting.
         await this.release(live);
-        return { ok: false, error: 'superseded by newer settings' };
+        return fail('superseded', 'superseded by newer settings');
       }
       this.live = live;
       this.emit(connection.port.circuit());
       if (connection.kind === 'failed') {
         this.lastError = connection.error ?? connection.endpoint;
-        return { ok: false, error: this.lastError };
+        return fail('start-failed', this.lastError);
       }
-      return { ok: true, address: live.address };
+      return ok(live.address);
     })();
     this.connecting = attempt;
     return attempt;
