@@ -4,6 +4,7 @@
  * Loaders return {@link LoadResult}s: failures are data, never exceptions.
  */
 import type { Result } from '../result';
+
 /** What a request is: the router's four classes (the core's contracts re-export it). */
 export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
 

@@ -15,6 +15,7 @@ import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
 import type { DocsIndexSource } from '../../tools';
 import type { AssistantFeatures, AssistantHost } from './contract';
+import { COMMANDS } from '../commandIds';
 
 export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const { context, output, parser, diagnostics, generated } = host;
@@ -43,14 +44,14 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const registrations = vscode.Disposable.from(
     chat,
     registerGenerateCommands({ assistant, parser, diagnostics, generated, output }),
-    vscode.commands.registerCommand('avap.ask', async (question?: string) => {
+    vscode.commands.registerCommand(COMMANDS.ask.id, async (question?: string) => {
       if (typeof question === 'string' && question.trim()) return chat.ask(question.trim());
       await chat.reveal();
       return undefined;
     }),
-    vscode.commands.registerCommand('avap.showValidationMetrics', () => showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir))),
+    vscode.commands.registerCommand(COMMANDS.showValidationMetrics.id, () => showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir))),
     vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) => showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined)),
-    vscode.commands.registerCommand('avap.setElasticsearchApiKey', async () => {
+    vscode.commands.registerCommand(COMMANDS.setElasticsearchApiKey.id, async () => {
       const key = await vscode.window.showInputBox({
         title: 'AVAP: Elasticsearch API key', prompt: 'Stored in the editor\'s secret storage. Leave empty to remove it.',
         password: true, ignoreFocusOut: true,

@@ -8,8 +8,9 @@
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
+import { COMMANDS } from '../commandIds';
 
-export const REGENERATE_COMMAND = 'avap.regenerateWithTrace';
+export const REGENERATE_COMMAND = COMMANDS.regenerateWithTrace.id;
 
 function codeValue(diagnostic: vscode.Diagnostic): string | number | undefined {
   const code = diagnostic.code;

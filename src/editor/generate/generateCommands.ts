@@ -16,6 +16,7 @@ import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
 import { outcomeOnSave } from './outcome';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
+import { COMMANDS } from '../commandIds';
 
 export interface GenerateDeps {
   assistant: AssistantService;
@@ -313,13 +314,13 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('avap.generateCode', generate),
-    vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
+    vscode.commands.registerCommand(COMMANDS.generateCode.id, generate),
+    vscode.commands.registerCommand(COMMANDS.regenerateWithTrace.id, regenerate),
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
     vscode.workspace.onDidCloseTextDocument(onClosed),
-    vscode.commands.registerCommand('avap.cancelGeneration', () => {
+    vscode.commands.registerCommand(COMMANDS.cancelGeneration.id, () => {
       const count = inFlight.size;
       for (const controller of inFlight) controller.abort();
       if (count > 0) output.info(`cancelled ${count} generation(s)`);

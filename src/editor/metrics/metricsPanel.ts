@@ -13,8 +13,9 @@ import { MAX_REPORT_BYTES, readEvalReport } from '../../eval';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import { evalReportBody, evalReportError } from './evalReportHtml';
 import { metricsBody } from './metricsHtml';
+import { COMMANDS } from '../commandIds';
 
-export const OPEN_EVAL_REPORT_COMMAND = 'avap.openEvaluationReport';
+export const OPEN_EVAL_REPORT_COMMAND = COMMANDS.openEvaluationReport.id;
 
 function scriptFreePanel(extensionUri: vscode.Uri, viewType: string, title: string, body: string): vscode.WebviewPanel {
   const media = vscode.Uri.joinPath(extensionUri, 'media');
