@@ -28,7 +28,6 @@ type Row = (typeof COMMANDS)[keyof typeof COMMANDS];
 
 export type CommandId = Row['id'];
 export type AssistantCommand = Extract<Row, { side: 'assistant' }>['id'];
-export type EntryCommand = Extract<Row, { side: 'entry' }>['id'];
 
 const rows: readonly Row[] = Object.values(COMMANDS);
 

@@ -330,9 +330,3 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
   tokens.push(token);
   return j;
 }
-
-/** Text of a string token without its quotes (escapes left as written). */
-export function stringContent(token: Token): string {
-  const inner = token.text.slice(1, token.unterminated ? undefined : -1);
-  return inner;
-}

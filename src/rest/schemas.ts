@@ -49,7 +49,6 @@ export const BatchGenerateItemSchema = z.strictObject({
 });
 export type BatchValidateItem = z.infer<typeof BatchValidateItemSchema>;
 export type BatchGenerateItem = z.infer<typeof BatchGenerateItemSchema>;
-export type BatchItem = BatchValidateItem | BatchGenerateItem;
 
 export const BATCH_ITEM_CONTRACTS = {
   validate: defineContract('batch item', BatchValidateItemSchema),

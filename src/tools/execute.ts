@@ -20,7 +20,6 @@ import {
 } from './definitions';
 
 export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
-export const TOOL_STATUSES: readonly ToolStatus[] = ['SATISFIED', 'NEEDS_MORE_TOOLS', 'NEED_USER_INPUT', 'FAILED'];
 
 export interface ToolOutcome<F = Record<string, unknown>> {
   tool: string;
