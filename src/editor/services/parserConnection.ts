@@ -37,7 +37,12 @@ export class ParserConnection implements ParserPort {
   private readonly listeners = new Set<(snapshot: CircuitSnapshot) => void>();
   private generation = 0;
 
-  constructor(private readonly extensionPath: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly extensionPath: string,
+    private readonly logger: Logger,
+    /** Loads the gRPC stack (its own bundle); tests pass the module itself. */
+    private readonly loadStack: () => Promise<typeof import('./parserStack.js')> = () => import('./parserStack.js'),
+  ) {}
 
   /** (Re)connects with these settings; resolves once the port is ready or failed. */
   connect(settings: EditorSettings['parser']): Promise<ConnectResult> {
@@ -49,7 +54,7 @@ export class ParserConnection implements ParserPort {
       // The gRPC stack is a bundle of its own, loaded on the first connect; activation does not wait for it, and
       // loading it waits for the next turn of the event loop so the editor finishes activating the extension first.
       await new Promise((resolve) => setImmediate(resolve));
-      const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      const stack = await this.loadStack().catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
       if (typeof stack === 'string') {
         this.lastError = stack;
         this.logger.warn(`[ptvl] ${stack}`);
