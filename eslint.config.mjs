@@ -2,12 +2,40 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import layers from './eslint/layers.mjs';
 
-/** Folders that make up the editor-free core: they must never import the editor API. */
-export const EDITOR_FREE = [
-  'src/parser/**', 'src/protocol/**', 'src/server/**', 'src/core/**', 'src/cli/**', 'src/knowledge/**',
-  'src/quality/**', 'src/signals/**', 'src/rest/**', 'src/tools/**', 'src/eval/**', 'src/html/**', 'src/jsonl/**', 'src/net/**',
+/**
+ * The layers of src/, lowest first (ARCHITECTURE.md explains each folder). A
+ * folder may import the folders of lower layers and, inside its own layer, the
+ * folders listed before it; nothing else (`layers/imports`, eslint/layers.mjs).
+ * A new folder must be placed here, or lint fails on its first import.
+ */
+export const LAYERS = [
+  { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
+  { note: 'the AVAP parser library', folders: ['parser'] },
+  { note: 'schema contracts, the parser wire protocol, the knowledge base', folders: ['contract', 'protocol', 'knowledge'] },
+  { note: 'the pipeline', folders: ['core'] },
+  { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
+  { note: 'the front ends: evaluation, REST, the parser service, the CLI, the editor', folders: ['eval', 'rest', 'server', 'cli', 'editor'] },
+  { note: 'the extension entry (src/extension.ts)', folders: ['extension'] },
 ];
+
+/** Every folder but the editor adapter and the extension entry is editor-free: it never imports the editor API. */
+export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders).filter((f) => f !== 'editor' && f !== 'extension').map((f) => `src/${f}/**`);
+
+/**
+ * Cross-folder imports go through a folder's index.ts; these are the only other
+ * modules another folder may import. Each exists so a bundle can load a piece
+ * without the whole folder: the editor entry reads the parser URL setting and
+ * logs (core/ports, core/parser/url → protocol/parserUrl) without the pipeline,
+ * the lazy parser-connection bundle opens the connection without the assistant.
+ * `parser/catalogue` is the parser's command catalogue, a sub-folder with its own index.ts.
+ */
+export const LAYER_ENTRIES = {
+  core: ['ports', 'parser/url', 'parser/connection'],
+  protocol: ['parserUrl'],
+  parser: ['catalogue'],
+};
 
 const NO_FOCUSED_TESTS = {
   selector: "CallExpression[callee.object.name=/^(it|describe|suite|test)$/][callee.property.name=/^(only|skip)$/]",
@@ -36,6 +64,11 @@ export default tseslint.config(
         message: 'Editor-free code must not require vscode; put editor adapters in src/editor.',
       }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { layers },
+    rules: { 'layers/imports': ['error', { layers: LAYERS, entries: LAYER_ENTRIES }] },
   },
   {
     files: ['media/**/*.js', 'test/e2e/webview/**/*.js'],

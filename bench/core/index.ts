@@ -70,10 +70,11 @@ export async function benchOpenCircuit(): Promise<BenchResult> {
   // What the open circuit saves: a call that waits for the full 2 s deadline.
   const hole = await blackHole();
   const grpc = createGrpcTransport(hole.address);
-  if (!grpc.ok) throw new Error(grpc.error);
+  if (!grpc.ok) throw new Error(grpc.error.message);
+  const { transport } = grpc.value;
   try {
     const timeouts = await sample(async () => {
-      const result = await grpc.transport.call('addResult(x)', 'bench.avap', { timeoutMs: 2000 });
+      const result = await transport.call('addResult(x)', 'bench.avap', { timeoutMs: 2000 });
       if (result.ok || result.kind !== 'timeout') throw new Error(`expected a deadline failure, got ${JSON.stringify(result)}`);
     }, 3, 0);
     const timeout = median(timeouts);
@@ -85,7 +86,7 @@ export async function benchOpenCircuit(): Promise<BenchResult> {
       detail: `open circuit ${fmt(open)} per validation (median of 2000, no gRPC call); hung service ${fmt(timeout)} (median of 3 calls hitting the 2000 ms deadline)`,
     };
   } finally {
-    grpc.transport.close();
+    transport.close();
     await hole.close();
   }
 }
@@ -148,8 +149,8 @@ export async function benchPipelineOverhead(): Promise<BenchResult> {
   const config = mergeConfig(defaultConfig(), { ollama: { host: ollama.url } });
   const llm = timedLlm(createOllamaLlm(config.ollama));
   const created = await createAssistant(config, { llm, bundled: { script: distFile('parser-server.js'), onLog: () => undefined } });
-  if (!created.ok) { await ollama.close(); throw new Error(created.error); }
-  const { assistant } = created;
+  if (!created.ok) { await ollama.close(); throw new Error(created.error.message); }
+  const assistant = created.value;
   try {
     const run = async () => {
       llm.spentMs = 0;
@@ -186,8 +187,8 @@ async function scriptedAssistant(script: (ollama: Awaited<ReturnType<typeof star
   script(ollama);
   const config = mergeConfig(defaultConfig(), { ollama: { host: ollama.url }, pipeline: { fewShotExamples: 0 } });
   const created = await createAssistant(config, { bundled: { script: distFile('parser-server.js'), onLog: () => undefined } });
-  if (!created.ok) { await ollama.close(); throw new Error(created.error); }
-  return { ollama, assistant: created.assistant };
+  if (!created.ok) { await ollama.close(); throw new Error(created.error.message); }
+  return { ollama, assistant: created.value };
 }
 
 const TOKENS_PER_SECOND = 30;

@@ -17,6 +17,8 @@
  */
 import { Client } from '@elastic/elasticsearch';
 import { loadKnowledgeBase } from '../knowledge';
+import type { BadParserUrl } from '../protocol/parserUrl';
+import { err, ok, type Result } from '../result';
 import type { AssistantConfig } from './config';
 import type { ParserPort, PipelineRequest, PipelineResult } from './contracts';
 import type { LlmPort } from './llm/port';
@@ -71,7 +73,8 @@ export interface Assistant {
   dispose(): Promise<void>;
 }
 
-export type CreateAssistantResult = { ok: true; assistant: Assistant } | { ok: false; error: string };
+/** The assistant, or why it could not be made (an unreadable parser URL: a usage problem, nothing started). */
+export type CreateAssistantResult = Result<Assistant, BadParserUrl>;
 
 function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSource } | { ok: false; message: string } {
   const loaded = loadKnowledgeBase();
@@ -107,8 +110,8 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
       ...(deps.bundled ? { bundled: deps.bundled } : {}),
       ...(deps.parserTransport ? { transport: deps.parserTransport } : {}),
     });
-    if (!opened.ok) return { ok: false, error: opened.error };
-    const { connection } = opened;
+    if (!opened.ok) return err(opened.error);
+    const connection = opened.value;
     parser = connection.port;
     parserEndpoint = connection.endpoint;
     disposers.push(() => connection.close());
@@ -199,5 +202,5 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
       return disposed;
     },
   };
-  return { ok: true, assistant };
+  return ok(assistant);
 }

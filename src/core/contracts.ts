@@ -3,9 +3,10 @@
  * the CLI, the REST server). Adapters on both sides depend on these types only.
  * Errors cross these boundaries as data, never as exceptions.
  */
-import type { TraceEntry, ValidationResult } from '../parser/types';
+import type { QueryType } from '../knowledge';
+import type { TraceEntry, ValidationResult } from '../parser';
 
-export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
+export type { QueryType };
 
 /** `""` valid; `INVALID_UNRESOLVED` evidence of invalid code after the retry; `PARSER_UNAVAILABLE` no evidence. */
 export type ValidationStatus = '' | 'INVALID_UNRESOLVED' | 'PARSER_UNAVAILABLE';

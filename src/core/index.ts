@@ -9,8 +9,8 @@
  *
  *   const config = configFromEnv(process.env);          // typed config + the design's env vars
  *   const created = await createAssistant(config, deps); // deps: optional injected adapters
- *   if (!created.ok) throw new Error(created.error);     // e.g. a malformed parser URL
- *   const { assistant } = created;
+ *   if (!created.ok) throw new Error(created.error.message); // kind 'bad-url': a malformed parser URL
+ *   const assistant = created.value;
  *
  *   const result = await assistant.run(
  *     { query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' },
@@ -56,10 +56,14 @@
 export * from './contracts';
 export {
   configFromEnv, defaultConfig, mergeConfig, normalizeOllamaHost, parseDuration, ConfigError, ENV_VARS, DEFAULT_OLLAMA_HOST,
+  parseParserTimeout, parseRelevanceMode, parseRetrievalMode,
   type AssistantConfig, type DeepPartial, type OllamaConfig, type ParserConfig, type RelevanceMode, type RetrievalMode,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
 export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { firstAttemptFields } from './pipeline/firstAttempt';
+export { describeSkip } from './validation/retryCycle';
+export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
 export { prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
 export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
@@ -74,16 +78,19 @@ export {
   checkOllama, neededModels, canonicalModelName, pullCommand,
   type CheckedModel, type ModelRole, type NeededModel, type OllamaCheck, type OllamaCheckOptions, type OllamaCheckStatus,
 } from './llm/ollamaCheck';
-export type { ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
-export { extractCode, type CodeBlock } from './code/extract';
+export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from './code/extract';
 export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
 export { contractFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';
 export type { AttemptEvent, TelemetrySink } from './telemetry/events';
-export { memoryTelemetry } from './telemetry/events';
+export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
 export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison, type CompareBy } from './telemetry/comparison';
 export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
+export type { BulkBatchFailure } from './retrieval/bulkFailures';
+export { cosine } from './retrieval/rrf';
 export type { RelevancePort } from './relevance/port';

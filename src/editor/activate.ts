@@ -121,8 +121,8 @@ function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensi
 
 async function connectParser(parser: ParserConnection, settings: EditorSettings, output: OutputLog): Promise<void> {
   const result = await parser.connect(settings.parser);
-  if (result.ok) output.info(`parser: ${result.address}`);
-  else if (result.error !== 'superseded by newer settings') output.warn(`parser unavailable: ${result.error}`);
+  if (result.ok) output.info(`parser: ${result.value}`);
+  else if (result.error.kind !== 'superseded') output.warn(`parser unavailable: ${result.error.message}`);
 }
 
 export async function deactivateAvap(): Promise<void> {

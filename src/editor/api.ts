@@ -1,5 +1,5 @@
 /** What `activate` returns: a small view for other extensions, and — in test mode only — the e2e tests' hooks. */
-import type { CircuitSnapshot, PipelineResult } from '../core/contracts';
+import type { CircuitSnapshot, PipelineResult } from '../core';
 import type { ChatProbe } from './chat/chatTestHooks';
 import type { StatusLook } from './status/statusLook';
 

@@ -4,7 +4,7 @@
  * leakage audit.
  */
 import { catalogue, ruleOf, type TraceCategory, type TraceEntry } from '../parser';
-import { calledNames } from '../core/telemetry/events';
+import { calledNames } from '../core';
 import { meanOf, meanStd, round, type MeanStd } from './stats';
 
 export interface EvalEntry {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChatCall, LlmPort, LlmResult } from '../core/llm/port';
+import type { ChatCall, LlmPort, LlmResult } from '../core';
 
 export const CASSETTE_VERSION = 1;
 

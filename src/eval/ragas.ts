@@ -13,7 +13,7 @@
  * caller excludes it and counts it — never as a score.
  */
 import { z } from 'zod';
-import type { LlmPort } from '../core/llm/port';
+import type { LlmPort } from '../core';
 import { cosine } from './stats';
 
 export type JudgeOutcome = { ok: true; score: number; detail: string } | { ok: false; reason: string };

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeHtml as esc } from '../html/escape';
+import { escapeHtml as esc } from '../html';
 import type { ConfusionMatrix, EvalEntry, LeakageAudit, RunMetrics } from './analysis';
 import type { MeanStd } from './stats';
 

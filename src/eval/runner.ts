@@ -14,11 +14,9 @@
  * production answers from BM25 alone, tagged `bm25_only`). Every entry
  * records the retrieval mode it really used.
  */
-import type { GoldenEntry } from '../knowledge/types';
-import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult } from '../core/contracts';
-import type { LlmPort } from '../core/llm/port';
-import type { AttemptEvent } from '../core/telemetry/events';
-import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality/assistantRun';
+import type { GoldenEntry } from '../knowledge';
+import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult, LlmPort, AttemptEvent } from '../core';
+import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
 import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';

@@ -24,7 +24,7 @@ export function meanOf(values: readonly (number | undefined)[]): number | undefi
 }
 
 /** The retrieval's cosine similarity (0 when either vector is all zeros). */
-export { cosine } from '../core/retrieval/rrf';
+export { cosine } from '../core';
 
 /** Fixed-precision rounding for reports (keeps JSON diffs stable). */
 export function round(value: number, digits = 4): number {

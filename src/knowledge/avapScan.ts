@@ -8,11 +8,6 @@ import type { AvapConstruct } from './types';
 
 const COMMAND_NAMES: ReadonlySet<string> = new Set(COMMANDS.map((c) => c.name));
 
-/** Catalogue command names, in catalogue order. */
-export function catalogueCommandNames(): string[] {
-  return COMMANDS.map((c) => c.name);
-}
-
 export function isCatalogueCommand(name: string): boolean {
   return COMMAND_NAMES.has(name);
 }

@@ -47,7 +47,7 @@ export {
   type ExampleSelector, type SelectedExample,
 } from './fewShot';
 export {
-  catalogueCommandNames, detectCommands, detectConstructs, isCatalogueCommand, stripAvap, CONSTRUCT_ORDER,
+  detectCommands, detectConstructs, isCatalogueCommand, stripAvap, CONSTRUCT_ORDER,
   type StrippedCode,
 } from './avapScan';
 export {

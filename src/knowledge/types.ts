@@ -3,9 +3,10 @@
  * chunks, the validated example pool and the golden evaluation set.
  * Loaders return {@link LoadResult}s: failures are data, never exceptions.
  */
-import type { QueryType } from '../core/contracts';
+import type { Result } from '../result';
 
-export type { QueryType };
+/** What a request is: the router's four classes (the core's contracts re-export it). */
+export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
 
 export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'];
 
@@ -20,7 +21,7 @@ export interface KnowledgeError {
   details?: string[];
 }
 
-export type LoadResult<T> = { ok: true; value: T } | { ok: false; error: KnowledgeError };
+export type LoadResult<T> = Result<T, KnowledgeError>;
 
 export function ok<T>(value: T): LoadResult<T> {
   return { ok: true, value };

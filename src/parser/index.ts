@@ -14,6 +14,7 @@ export * from './types';
 export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
+export { closestName, editDistance, type NameSuggestion } from './suggest';
 export * as catalogue from './catalogue';
 export {
   applyTextEdits, compatibleFixes, repairWithFixes,

@@ -453,8 +453,3 @@ function scanTypographic(src: string, i: number, end: number, quote: number, tok
   return close + 1;
 }
 
-/** Text of a string token without its quotes (escapes left as written). */
-export function stringContent(token: Token): string {
-  const inner = token.text.slice(1, token.unterminated ? undefined : -1);
-  return inner;
-}

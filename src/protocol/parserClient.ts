@@ -4,7 +4,7 @@
  * those belong to the pipeline core, which wraps this.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { ValidationResult } from '../parser/types';
+import type { ValidationResult } from '../parser';
 import { balancedChannelOptions, type HealthCheckSettings } from './balancer';
 import { overloadWaitMs } from './overload';
 import type { ParserTarget } from './parserUrl';

@@ -3,6 +3,7 @@
  * accept, turned into the gRPC target a channel dials. Pure, with no gRPC
  * import, so the editor can check its setting without loading the gRPC stack.
  */
+import { fail, ok, type Failure, type Result } from '../result';
 
 /** The resolver scheme of a list of host names (registered by the balancer). */
 export const HOST_LIST_SCHEME = 'avap-hosts';
@@ -17,7 +18,10 @@ export interface ParserTarget {
   balanced?: boolean;
 }
 
-export type ParsedUrl = { ok: true; target: ParserTarget } | { ok: false; error: string };
+/** A URL that is not one of the accepted forms: a usage problem, reported before anything starts. */
+export type BadParserUrl = Failure<'bad-url'>;
+
+export type ParsedUrl = Result<ParserTarget, BadParserUrl>;
 
 const HOST = String.raw`(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)`;
 const ENTRY = new RegExp(String.raw`^(?:(grpcs?):\/\/)?${HOST}:(\d{1,5})\/?$`);
@@ -42,27 +46,27 @@ export function parseParserUrl(raw: string): ParsedUrl {
   if (dns) {
     const port = Number(dns[3]);
     const bad = checkPort(raw, port);
-    if (bad) return { ok: false, error: bad };
-    return { ok: true, target: { address: `dns:///${dns[2]}:${port}`, tls: dns[1] === 'grpcs', endpoints: [`${dns[2]}:${port}`], balanced: true } };
+    if (bad) return fail('bad-url', bad);
+    return ok({ address: `dns:///${dns[2]}:${port}`, tls: dns[1] === 'grpcs', endpoints: [`${dns[2]}:${port}`], balanced: true });
   }
   const entries: { host: string; port: number; tls: boolean }[] = [];
   for (const part of text.split(',').map((p) => p.trim())) {
     const match = ENTRY.exec(part);
-    if (!match) return { ok: false, error: `'${raw}' is not a parser URL (${EXPECTED})` };
+    if (!match) return fail('bad-url', `'${raw}' is not a parser URL (${EXPECTED})`);
     const port = Number(match[3]);
     const bad = checkPort(raw, port);
-    if (bad) return { ok: false, error: bad };
+    if (bad) return fail('bad-url', bad);
     entries.push({ host: match[2] as string, port, tls: match[1] === 'grpcs' });
   }
   const endpoints = entries.map((e) => `${e.host}:${e.port}`);
-  if (new Set(endpoints).size !== endpoints.length) return { ok: false, error: `'${raw}' lists an endpoint twice` };
+  if (new Set(endpoints).size !== endpoints.length) return fail('bad-url', `'${raw}' lists an endpoint twice`);
   const tls = entries.some((e) => e.tls);
   if (entries.length > 1 && entries.some((e) => e.tls !== tls)) {
-    return { ok: false, error: `'${raw}' mixes TLS (grpcs://) and plaintext endpoints; use one kind for all` };
+    return fail('bad-url', `'${raw}' mixes TLS (grpcs://) and plaintext endpoints; use one kind for all`);
   }
-  if (entries.length === 1) return { ok: true, target: { address: endpoints[0] as string, tls, endpoints, balanced: false } };
+  if (entries.length === 1) return ok({ address: endpoints[0] as string, tls, endpoints, balanced: false });
   const scheme = entries.every((e) => IPV4.test(e.host)) ? 'ipv4'
     : entries.every((e) => e.host.startsWith('[')) ? 'ipv6'
       : HOST_LIST_SCHEME;
-  return { ok: true, target: { address: `${scheme}:${endpoints.join(',')}`, tls, endpoints, balanced: true } };
+  return ok({ address: `${scheme}:${endpoints.join(',')}`, tls, endpoints, balanced: true });
 }

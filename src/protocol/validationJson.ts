@@ -5,7 +5,7 @@
  * proven `fix` (or null). Keys in a fixed order, so the output is byte-for-byte
  * the same whichever way the trace came (in-process or decoded from the wire).
  */
-import type { TraceEntry, TraceFix, ValidationResult } from '../parser/types';
+import type { TraceEntry, TraceFix, ValidationResult } from '../parser';
 
 export interface TraceEntryJson {
   line: number;

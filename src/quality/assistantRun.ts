@@ -13,8 +13,7 @@
  * holds the final message until the review is done, so the final
  * `validation_status` is the earned verdict on the answer handed over.
  */
-import type { AnswerReviewer, PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource, RetrySkip } from '../core/contracts';
-import type { LlmError } from '../core/llm/port';
+import type { AnswerReviewer, PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource, RetrySkip, LlmError } from '../core';
 import { qualityGate, type GateAttempt, type Regenerate } from './gate';
 import type { ContextPassage, QualityFailure, QualityValidator, QualityVerdict } from './port';
 

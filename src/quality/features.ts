@@ -1,10 +1,10 @@
 /**
- * Cheap, deterministic features of an answer, shared by the heuristic
- * adapter and the learned adapter. Pure; no I/O.
+ * Cheap, deterministic features of an answer, written with each training
+ * signal by `export --features` (the numeric vector `numericFeatures`) for a
+ * model trained outside the extension. Pure; no I/O.
  */
-import { extractCode, stripThinking } from '../core/code/extract';
-import { detectCommands, stripAvap } from '../knowledge/avapScan';
-import { tokenize } from '../knowledge/tokenizer';
+import { extractCode, stripThinking } from '../core';
+import { detectCommands, stripAvap, tokenize } from '../knowledge';
 import { findCommand, findForeignCall, findForeignStatement, findForeignWord, findHallucination } from '../parser/catalogue';
 import type { QualityInput } from './port';
 
@@ -103,3 +103,25 @@ export function answerFeatures(input: QualityInput): AnswerFeatures {
     hasSteps: /^\s*(\d+[.)]|[-*])\s+\S/m.test(answer),
   };
 }
+
+/** The feature vector, names stable (they are the keys of a weights file). */
+export function numericFeatures(f: AnswerFeatures): Record<string, number> {
+  return {
+    novelty: f.novelty,
+    restates_question: f.restatesQuestion ? 1 : 0,
+    commands_named: Math.min(5, f.commandsNamed.length) / 5,
+    commands_in_context_share: f.commandsNamed.length ? f.commandsInContext.length / f.commandsNamed.length : 0,
+    hallucinations: Math.min(3, f.hallucinations.length) / 3,
+    context_overlap: f.contextOverlap,
+    has_context: f.hasContext ? 1 : 0,
+    code_blocks: Math.min(3, f.codeBlocks) / 3,
+    commands_called_in_code: Math.min(5, f.commandsCalledInCode.length) / 5,
+    foreign_markers: Math.min(3, f.foreignMarkers.length) / 3,
+    has_steps: f.hasSteps ? 1 : 0,
+  };
+}
+
+export const FEATURE_NAMES: readonly string[] = Object.keys(numericFeatures({
+  answerTerms: 0, novelty: 0, restatesQuestion: false, commandsNamed: [], hallucinations: [], commandsInContext: [],
+  contextOverlap: 0, hasContext: false, codeBlocks: 0, commandsCalledInCode: [], foreignMarkers: [], hasSteps: false,
+}));

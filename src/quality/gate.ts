@@ -5,9 +5,7 @@
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
  */
-import type { RetrySkip } from '../core/contracts';
-import type { ChatMessage, LlmError, LlmPort } from '../core/llm/port';
-import { hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core/routing/prompts';
+import { type RetrySkip, type ChatMessage, type LlmError, type LlmPort, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
 
 export interface GateAttempt {

@@ -7,8 +7,8 @@
  * composite is computed here from the weights, not taken from the model.
  */
 import { z } from 'zod';
-import type { ChatMessage, LlmPort } from '../core/llm/port';
-import { defineContract, jsonSchemaOf, preValidateJsonText } from '../tools/contract';
+import type { ChatMessage, LlmPort } from '../core';
+import { defineContract, jsonSchemaOf, preValidateJsonText } from '../contract';
 import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, rubricText, weakestDimension } from './rubric';
 

@@ -1,11 +1,9 @@
 /**
  * The QualityValidator port: anything that can say how good an answer is.
- * Adapters: `heuristic` (cheap patterns), `llm-judge` (one structured LLM
- * call), `parser` (code: the AVAP parser's verdict) and `learned` (a trained
- * model behind `LearnedModel`). A validator that could not assess reports a
- * failure — never a score.
+ * The adapter: `llm-judge` (one structured LLM call, judge.ts); tests script
+ * their own. A validator that could not assess reports a failure — never a score.
  */
-import type { QueryType } from '../core/contracts';
+import type { QueryType } from '../core';
 import type { DimensionName } from './rubric';
 
 export interface ContextPassage {
@@ -28,11 +26,11 @@ export interface DimensionScore {
   /** 0.0–1.0 */
   score: number;
   weight: number;
-  /** Why (the judge's words, or the heuristic's finding). */
+  /** Why (the judge's words). */
   reason?: string;
 }
 
-export type ValidatorName = 'heuristic' | 'llm-judge' | 'parser' | 'learned';
+export type ValidatorName = 'llm-judge';
 
 export interface QualityAssessment {
   validator: ValidatorName;
@@ -44,7 +42,7 @@ export interface QualityAssessment {
   findings: string[];
   /** The weakest dimension's hint, set when the answer did not pass. */
   hint?: string;
-  /** The model that judged (judge and learned adapters). */
+  /** The model that judged. */
   model?: string;
 }
 

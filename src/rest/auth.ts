@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-export { isLoopbackHost } from '../net/loopback';
+export { isLoopbackHost } from '../net';
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 

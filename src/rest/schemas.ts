@@ -5,9 +5,9 @@
  * generated from these schemas.
  */
 import { z } from 'zod';
-import { defineContract, type Contract } from '../tools/contract';
-import { MAX_FILENAME_CHARS } from '../tools/definitions';
-import { OUTCOMES, THUMBS } from '../signals/schema';
+import { defineContract, type Contract } from '../contract';
+import { MAX_FILENAME_CHARS } from '../tools';
+import { OUTCOMES, THUMBS } from '../signals';
 
 export const QUERY_TYPES = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'] as const;
 export const MAX_QUERY_CHARS = 8000;
@@ -49,7 +49,6 @@ export const BatchGenerateItemSchema = z.strictObject({
 });
 export type BatchValidateItem = z.infer<typeof BatchValidateItemSchema>;
 export type BatchGenerateItem = z.infer<typeof BatchGenerateItemSchema>;
-export type BatchItem = BatchValidateItem | BatchGenerateItem;
 
 export const BATCH_ITEM_CONTRACTS = {
   validate: defineContract('batch item', BatchValidateItemSchema),

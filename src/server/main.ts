@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isLoopbackHost } from '../net/loopback';
+import { isLoopbackHost } from '../net';
 import { PARSER_VERSION } from '../parser';
 import { startParserServer, type TlsFiles } from './parserService';
 import { defaultWorkerCount } from './workerPool';

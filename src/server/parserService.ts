@@ -13,14 +13,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { DEFAULT_MAX_BYTES } from '../parser';
-import { overloadMetadata } from '../protocol/overload';
-import {
-  loadParserPackage,
-  PARSER_SERVICE_NAME,
-  toWireResponse,
-  type WireValidateRequest,
-  type WireValidateResponse,
-} from '../protocol/parserProto';
+import { overloadMetadata, loadParserPackage, PARSER_SERVICE_NAME, toWireResponse, type WireValidateRequest, type WireValidateResponse } from '../protocol';
 import { ParseScheduler, type SchedulerOptions } from './scheduler';
 import { defaultWorkerCount, startWorkerPool } from './workerPool';
 

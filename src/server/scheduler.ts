@@ -23,7 +23,7 @@
  *   estimate of milliseconds per byte (plus a fixed per-call cost), starting
  *   from a deliberately low prior until the first calls are measured.
  */
-import type { ValidationResult } from '../parser/types';
+import type { ValidationResult } from '../parser';
 
 export interface SchedulerClock {
   now(): number;

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ValidationResult } from '../parser/types';
+import type { ValidationResult } from '../parser';
 import type { ParseExecutor } from './scheduler';
 
 export interface WorkerRequest {

@@ -3,8 +3,7 @@
  * reads the store, selects with these filters, writes JSONL and may append a
  * `training` record for what it exported.
  */
-import { answerFeatures } from '../quality/features';
-import { numericFeatures } from '../quality/learned';
+import { answerFeatures, numericFeatures } from '../quality';
 import type { SignalType, Thumbs, TrainingSignal } from './schema';
 
 export interface ExportFilter {

@@ -2,11 +2,11 @@
  * Builds a training signal from what the pipeline and the quality gate
  * produced. Pure.
  */
-import type { PipelineRequest, PipelineResult, QueryType, ValidationStatus } from '../core/contracts';
-import type { QualityAssessment, QualityVerdict } from '../quality/port';
+import type { PipelineRequest, PipelineResult, QueryType, ValidationStatus } from '../core';
+import type { QualityAssessment, QualityVerdict } from '../quality';
 import type { NewSignal } from './store';
 import type { SignalType } from './schema';
-import { renderEntry } from '../parser/render';
+import { renderEntry } from '../parser';
 
 export function signalTypeOf(queryType: QueryType): SignalType {
   switch (queryType) {

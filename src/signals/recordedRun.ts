@@ -5,9 +5,8 @@
  * server and the editor so both record the same facts. A store that cannot be
  * written is logged, never fails the answer.
  */
-import type { PipelineRequest, PipelineResult, ResponseMessage } from '../core/contracts';
-import { runWithQuality, type AssistantLike, type QualityReport } from '../quality/assistantRun';
-import type { ContextPassage, QualityValidator } from '../quality/port';
+import type { PipelineRequest, PipelineResult, ResponseMessage } from '../core';
+import { runWithQuality, type AssistantLike, type QualityReport, type ContextPassage, type QualityValidator } from '../quality';
 import { isAnswered, signalFromPipeline, type SignalContext } from './fromPipeline';
 import type { SignalStore } from './store';
 

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { JsonlAppendLog, type AppendResult } from '../jsonl/appendLog';
+import { JsonlAppendLog, type AppendResult } from '../jsonl';
 import { computeReward, THUMBS_SCORE, type Reward } from './reward';
 import {
   SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,

@@ -6,9 +6,9 @@
  * is generated from here (see packageContribution.ts).
  */
 import { z } from 'zod';
-import { DEFAULT_MAX_BYTES } from '../parser/types';
-import { tokenize } from '../knowledge/tokenizer';
-import { defineContract, type Contract, type SemanticProblem } from './contract';
+import { DEFAULT_MAX_BYTES } from '../parser';
+import { tokenize } from '../knowledge';
+import { defineContract, type Contract, type SemanticProblem } from '../contract';
 
 export const VALIDATE_TOOL = 'avap_validate';
 export const SEARCH_DOCS_TOOL = 'avap_search_docs';

@@ -10,17 +10,16 @@
  *   NEED_USER_INPUT  the input cannot be processed as given (binary or refused source)
  *   FAILED           the tool could not run (parser unavailable, knowledge base unreadable)
  */
-import type { ParserOutcome } from '../core/contracts';
-import { guardInput } from '../parser/guard';
-import { DEFAULT_MAX_BYTES, type TraceEntry } from '../parser/types';
-import { preValidate } from './contract';
+import type { Result } from '../result';
+import type { ParserOutcome } from '../core';
+import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
+import { preValidate } from '../contract';
 import {
   DEFAULT_SEARCH_RESULTS, SEARCH_DOCS_TOOL, SEARCH_DOCS_TOOL_DEFINITION, VALIDATE_TOOL, VALIDATE_TOOL_DEFINITION,
   type SearchDocsInput, type ValidateInput,
 } from './definitions';
 
 export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
-export const TOOL_STATUSES: readonly ToolStatus[] = ['SATISFIED', 'NEEDS_MORE_TOOLS', 'NEED_USER_INPUT', 'FAILED'];
 
 export interface ToolOutcome<F = Record<string, unknown>> {
   tool: string;
@@ -193,7 +192,7 @@ export interface DocsIndex {
 }
 
 /** The knowledge base, or why it could not be loaded. */
-export type DocsIndexSource = () => { ok: true; value: DocsIndex } | { ok: false; error: string };
+export type DocsIndexSource = () => Result<DocsIndex, string>;
 
 export interface SearchHit {
   id: string;

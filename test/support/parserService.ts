@@ -22,8 +22,8 @@ export interface RunningParserService {
 export async function startParserService(extraArgs: string[] = []): Promise<RunningParserService> {
   const log: string[] = [];
   const started = await startBundledParser({ script: distFile('parser-server.js'), onLog: (line) => log.push(line), extraArgs });
-  if (!started.ok) throw new Error(started.error);
-  const parser: BundledParser = started.parser;
+  if (!started.ok) throw new Error(started.error.message);
+  const parser: BundledParser = started.value;
   return {
     address: parser.address,
     pid: parser.pid,

@@ -9,17 +9,10 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger } from '../../core';
-import type { LlmPort } from '../../core/llm/port';
-import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm } from '../../eval/cassette';
-import { describeIndex } from '../../eval/indexInfo';
-import { writeReports } from '../../eval/report';
-import { runEvaluation, unpinnedModels } from '../../eval/runner';
+import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger, type LlmPort } from '../../core';
+import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm, describeIndex, writeReports, runEvaluation, unpinnedModels } from '../../eval';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
-import { parseThreshold, QualityConfigError } from '../../quality/config';
-import { createLlmJudge } from '../../quality/judge';
-import type { ContextPassage } from '../../quality/port';
-import { DEFAULT_THRESHOLD } from '../../quality/rubric';
+import { parseThreshold, QualityConfigError, createLlmJudge, type ContextPassage, DEFAULT_THRESHOLD } from '../../quality';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';
@@ -142,8 +135,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (!described.ok) throw new UsageError(described.error);
   const index = described.value;
   const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
   const fewShotK = config.pipeline.fewShotExamples;
   const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] => sources.map((s) => {
     const chunk = kb.value.chunk(s.id);

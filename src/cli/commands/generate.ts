@@ -4,14 +4,8 @@
  * Shares its machinery with `ask` (exported below).
  */
 import { parseArgs } from 'node:util';
-import {
-  ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger,
-  type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage,
-} from '../../core';
-import { parseParserTimeout, parseRelevanceMode, parseRetrievalMode } from '../../core/config';
-import { firstAttemptFields } from '../../core/pipeline/firstAttempt';
-import { describeSkip } from '../../core/validation/retryCycle';
-import { renderTrace } from '../../parser/render';
+import { ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
+import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
@@ -154,8 +148,8 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
   const logger = prefixedLogger((line) => { if (!values.quiet) io.stderr(`${line}\n`); });
 
   const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined } });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
   let currentAttempt = 1;
   let printedText = false;
   const onMessage = (message: ResponseMessage) => {

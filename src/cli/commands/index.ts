@@ -8,8 +8,7 @@
  */
 import { Client } from '@elastic/elasticsearch';
 import { parseArgs } from 'node:util';
-import { configFromEnv, createOllamaLlm, mergeConfig, normalizeOllamaHost } from '../../core';
-import { ingestKnowledge } from '../../core/retrieval/elastic';
+import { configFromEnv, createOllamaLlm, mergeConfig, normalizeOllamaHost, ingestKnowledge } from '../../core';
 import { loadKnowledgeBase } from '../../knowledge';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createIndexProgress } from '../progress/indexProgress';

@@ -7,17 +7,11 @@
  * signal store or telemetry log that cannot be written is said at start.
  */
 import { parseArgs } from 'node:util';
-import { createAssistant, prefixedLogger } from '../../core';
-import { createOllamaLlm } from '../../core/llm/ollamaLlm';
-import { jsonlTelemetry } from '../../core/telemetry/jsonlSink';
+import { createAssistant, prefixedLogger, createOllamaLlm, jsonlTelemetry } from '../../core';
 import { loadKnowledgeBase } from '../../knowledge';
-import { createLlmJudge } from '../../quality/judge';
-import { parseSwitch, parseThreshold, QualityConfigError, qualityConfigFromEnv } from '../../quality/config';
-import type { ContextPassage } from '../../quality/port';
-import { isLoopbackHost, MIN_TOKEN_CHARS } from '../../rest/auth';
-import { formatHostRule, LOOPBACK_HOST_RULES, parseHostRules, splitHost, type HostRule } from '../../rest/hostGuard';
-import { createRestServer, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUTS, type RestQuality, type RestTimeouts } from '../../rest/server';
-import { SignalStore } from '../../signals/store';
+import { createLlmJudge, parseSwitch, parseThreshold, QualityConfigError, qualityConfigFromEnv, type ContextPassage } from '../../quality';
+import { isLoopbackHost, MIN_TOKEN_CHARS, formatHostRule, LOOPBACK_HOST_RULES, parseHostRules, splitHost, type HostRule, createRestServer, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUTS, type RestQuality, type RestTimeouts } from '../../rest';
+import { SignalStore } from '../../signals';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
@@ -148,8 +142,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   // Built here rather than inside the assistant so /health can ask whether it is writable.
   const telemetry = config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : undefined;
   const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined }, ...(telemetry ? { telemetry } : {}) });
-  if (!created.ok) throw new UsageError(created.error);
-  const { assistant } = created;
+  if (!created.ok) throw new UsageError(created.error.message);
+  const assistant = created.value;
 
   const llm = createOllamaLlm(config.ollama);
   const kb = loadKnowledgeBase();

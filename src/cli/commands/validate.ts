@@ -7,10 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
-import type { ParserPort } from '../../core/contracts';
+import { type ParserPort, ConfigError, parseParserTimeout } from '../../core';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
-import { validationToJson } from '../../protocol/validationJson';
-import { ConfigError, parseParserTimeout } from '../../core/config';
+import { validationToJson } from '../../protocol';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
 const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -
@@ -92,8 +91,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     // The same connection as everywhere else (balancing, retry on another endpoint, admission); the breaker
     // never matters here, since the first unanswered file ends the run.
     const opened = await openParserConnection({ url, timeoutMs, breakerThreshold: 3, breakerCooldownMs: 30_000 });
-    if (!opened.ok) throw new UsageError(opened.error);
-    connection = opened.connection;
+    if (!opened.ok) throw new UsageError(opened.error.message);
+    connection = opened.value;
     validate = serviceValidator(connection.port, url, timeoutMs, io.signal);
   }
 

@@ -10,7 +10,7 @@
  * The time left counts, for every question still to ask, what that question
  * took in earlier runs, else the mean so far (see EtaEstimator).
  */
-import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../eval/runner';
+import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../eval';
 import { EtaEstimator, formatDuration, timeLeftMs } from './eta';
 import { createProgressOutput, fitSegments, type DisplayOptions } from './output';
 

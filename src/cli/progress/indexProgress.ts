@@ -10,8 +10,7 @@
  * (even with --quiet): which batch, how many, why, the first ids.
  * Rate and time left are per phase (embedding is the slow one).
  */
-import type { BulkBatchFailure } from '../../core/retrieval/bulkFailures';
-import type { IngestEvent, IngestPhase } from '../../core/retrieval/elastic';
+import type { BulkBatchFailure, IngestEvent, IngestPhase } from '../../core';
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from './eta';
 import { createProgressOutput, fitSegments, type DisplayOptions, type Segment } from './output';
 

@@ -4,7 +4,7 @@
  * the lines of the response text.
  */
 import type { ParserOutcome, ParserPort } from '../contracts';
-import type { TraceEntry, ValidationResult } from '../../parser/types';
+import type { TraceEntry, ValidationResult } from '../../parser';
 import { combineChecks, type CodeCheck } from '../validation/status';
 import { joinBlocks, type CodeBlock } from './extract';
 

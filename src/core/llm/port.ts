@@ -3,6 +3,7 @@
  * is Ollama (`ollamaLlm.ts`); unit tests use scripted fakes. Failures are
  * data with distinct, actionable codes.
  */
+import type { Result } from '../../result';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -16,7 +17,7 @@ export interface LlmError {
   message: string;
 }
 
-export type LlmResult<T> = { ok: true; value: T } | { ok: false; error: LlmError };
+export type LlmResult<T> = Result<T, LlmError>;
 
 export interface ChatCall {
   model: string;

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fail, ok, type Failure, type Result } from '../../result';
 
 export interface BundledParser {
   /** host:port to hand to the gRPC client. */
@@ -28,7 +29,10 @@ export interface StartBundledOptions {
   extraArgs?: string[];
 }
 
-export type StartBundledResult = { ok: true; parser: BundledParser } | { ok: false; error: string };
+/** Why the bundled service did not start: no script, no address in time, an unexpected first line, no process, an early exit. */
+export type BundledStartFailure = Failure<'not-found' | 'no-address' | 'bad-banner' | 'spawn-failed' | 'exited'>;
+
+export type StartBundledResult = Result<BundledParser, BundledStartFailure>;
 
 /** Where parser-server.js is, from a bundle in dist/ or from the TypeScript sources. */
 export function findParserServerScript(): string | undefined {
@@ -45,7 +49,7 @@ const LISTENING = /^listening on (\S+)\s*$/;
 export function startBundledParser(options: StartBundledOptions = {}): Promise<StartBundledResult> {
   const script = options.script ?? findParserServerScript();
   if (!script || !existsSync(script)) {
-    return Promise.resolve({ ok: false, error: `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL` });
+    return Promise.resolve(fail('not-found', `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL`));
   }
   const child = spawn(process.execPath, [script, '--host', options.host ?? '127.0.0.1', '--port', '0', ...(options.extraArgs ?? [])], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
@@ -78,7 +82,7 @@ export function startBundledParser(options: StartBundledOptions = {}): Promise<S
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish({ ok: false, error: `bundled parser service did not report its address within ${options.startTimeoutMs ?? 15_000} ms` });
+      finish(fail('no-address', `bundled parser service did not report its address within ${options.startTimeoutMs ?? 15_000} ms`));
     }, options.startTimeoutMs ?? 15_000);
     const onData = (chunk: string) => {
       stdoutBuffer += chunk;
@@ -88,18 +92,18 @@ export function startBundledParser(options: StartBundledOptions = {}): Promise<S
       const match = LISTENING.exec(first);
       if (!match?.[1]) {
         child.kill('SIGKILL');
-        finish({ ok: false, error: `bundled parser service printed '${first}' instead of 'listening on HOST:PORT'` });
+        finish(fail('bad-banner', `bundled parser service printed '${first}' instead of 'listening on HOST:PORT'`));
         return;
       }
-      finish({ ok: true, parser: handle(child, match[1]) });
+      finish(ok(handle(child, match[1])));
     };
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', onData);
-    child.once('error', (err) => finish({ ok: false, error: `cannot start the bundled parser service: ${err.message}` }));
-    child.once('exit', (code, signal) => finish({
-      ok: false,
-      error: `bundled parser service exited (${signal ?? `code ${code}`}) before listening${stderrTail.length ? `: ${stderrTail.join(' | ')}` : ''}`,
-    }));
+    child.once('error', (error) => finish(fail('spawn-failed', `cannot start the bundled parser service: ${error.message}`)));
+    child.once('exit', (code, signal) => finish(fail(
+      'exited',
+      `bundled parser service exited (${signal ?? `code ${code}`}) before listening${stderrTail.length ? `: ${stderrTail.join(' | ')}` : ''}`,
+    )));
   });
 }
 

@@ -10,12 +10,14 @@
  * | empty URL, the service fails to start | logged once; every call is unavailable (`transport`, the start error), circuit `open` with no probe — there is nothing to probe until the settings change | `bundled (failed to start)` |
  * | `host:port`, `grpc(s)://host:port`  | one gRPC channel                                                      | the URL                       |
  * | a list `a:1,b:2`, `dns:///name:port` | one channel, round-robin over every address, each health-checked; a call one endpoint could not answer is retried once on another | the URL |
- * | an unreadable URL                   | `{ok: false, error}` — a usage problem, nothing started               | —                             |
+ * | an unreadable URL                   | `err({kind: 'bad-url', message})` — a usage problem, nothing started   | —                             |
  *
  * Every live connection is the circuit breaker (BreakerParser) behind the
  * client-side admission queue (AdmissionParser): callers wait for capacity,
  * an overloaded service is no verdict for that call and never opens the circuit.
  */
+import type { BadParserUrl } from '../../protocol/parserUrl';
+import { err, ok, type Result } from '../../result';
 import type { ParserConfig } from '../config';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
 import { silentLogger, type Clock, type Logger } from '../ports';
@@ -43,7 +45,7 @@ export interface ParserConnection {
   close(): Promise<void>;
 }
 
-export type OpenParserResult = { ok: true; connection: ParserConnection } | { ok: false; error: string };
+export type OpenParserResult = Result<ParserConnection, BadParserUrl>;
 
 export interface ParserConnectionOptions {
   logger?: Logger;
@@ -99,32 +101,29 @@ export async function openParserConnection(config: ParserConfig, options: Parser
   const live = (kind: ParserConnectionKind, endpoint: string, transport: ParserTransport, address?: string, stop?: () => Promise<void>): OpenParserResult => {
     const port = new AdmissionParser(breaker(transport), { ...options.admission, ...(options.clock ? { clock: options.clock } : {}) });
     let closing: Promise<void> | undefined;
-    return {
-      ok: true,
-      connection: {
-        kind, port, endpoint, ...(address ? { address } : {}),
-        reconnect: () => transport.reconnect?.(),
-        close() {
-          closing ??= (async () => {
-            transport.close();
-            await stop?.();
-          })();
-          return closing;
-        },
+    return ok({
+      kind, port, endpoint, ...(address ? { address } : {}),
+      reconnect: () => transport.reconnect?.(),
+      close() {
+        closing ??= (async () => {
+          transport.close();
+          await stop?.();
+        })();
+        return closing;
       },
-    };
+    });
   };
 
   if (config.timeoutMs <= 0) {
-    return { ok: true, connection: { kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: async () => undefined } };
+    return ok({ kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: async () => undefined });
   }
   if (options.transport) return live('injected', 'injected transport', options.transport);
 
   const url = config.url?.trim() ?? '';
   if (url) {
     const grpc = createGrpcTransport(url, options.grpc);
-    if (!grpc.ok) return { ok: false, error: grpc.error };
-    return live('configured', url, grpc.transport, url);
+    if (!grpc.ok) return err(grpc.error);
+    return live('configured', url, grpc.value.transport, url);
   }
 
   const started = await startBundledParser({
@@ -132,16 +131,18 @@ export async function openParserConnection(config: ParserConfig, options: Parser
     onLog: options.bundled?.onLog ?? ((line) => logger.info(`[ptvl] parser-service: ${line}`)),
   });
   if (!started.ok) {
-    logger.warn(`[ptvl] ${started.error}`);
-    const port = new UnavailablePort(started.error);
-    return { ok: true, connection: { kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: started.error, reconnect: () => undefined, close: async () => undefined } };
+    const { message } = started.error;
+    logger.warn(`[ptvl] ${message}`);
+    const port = new UnavailablePort(message);
+    return ok({ kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: message, reconnect: () => undefined, close: async () => undefined });
   }
-  const { address, pid } = started.parser;
+  const bundled = started.value;
+  const { address, pid } = bundled;
   logger.info(`[ptvl] bundled parser service listening on ${address} (pid ${pid})`);
   const grpc = createGrpcTransport(address, options.grpc);
   if (!grpc.ok) {
-    await started.parser.dispose();
-    return { ok: false, error: grpc.error };
+    await bundled.dispose();
+    return err(grpc.error);
   }
-  return live('bundled', `bundled ${address}`, grpc.transport, address, () => started.parser.dispose());
+  return live('bundled', `bundled ${address}`, grpc.value.transport, address, () => bundled.dispose());
 }

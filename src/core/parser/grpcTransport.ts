@@ -10,12 +10,11 @@
  * replica dying does not cost a verdict while another serves.
  */
 import * as grpc from '@grpc/grpc-js';
-import { healthClientConstructor, type HealthClient } from '../../protocol/health';
-import { callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult } from '../../protocol/parserClient';
-import { PARSER_SERVICE_NAME } from '../../protocol/parserProto';
+import { healthClientConstructor, type HealthClient, callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult, PARSER_SERVICE_NAME, type BadParserUrl } from '../../protocol';
+import { err, ok, type Result } from '../../result';
 import type { ParserTransport } from './transport';
 
-export type GrpcTransportResult = { ok: true; transport: ParserTransport; address: string } | { ok: false; error: string };
+export type GrpcTransportResult = Result<{ transport: ParserTransport; address: string }, BadParserUrl>;
 
 export interface GrpcTransportOptions {
   tls?: ClientTlsOptions;
@@ -32,8 +31,8 @@ function worthAnotherEndpoint(result: ValidateCallResult): boolean {
 
 export function createGrpcTransport(url: string, options: GrpcTransportOptions = {}): GrpcTransportResult {
   const parsed = parseParserUrl(url);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  const { target } = parsed;
+  if (!parsed.ok) return err(parsed.error);
+  const target = parsed.value;
   const connect = () => createParserClient(target, options.tls ?? {}, {
     // Reconnect quickly after the service comes back: the breaker already limits how often we try.
     'grpc.initial_reconnect_backoff_ms': 200,
@@ -47,8 +46,7 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
     options.onAnswer?.(result.peer, result);
     return result;
   };
-  return {
-    ok: true,
+  return ok({
     address: target.address,
     transport: {
       async call(source, filename, call) {
@@ -86,5 +84,5 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       },
       close: () => client.close(),
     },
-  };
+  });
 }

@@ -2,7 +2,7 @@
  * The one-call transport under the breaker: the real one is gRPC
  * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects.
  */
-import type { ValidationResult } from '../../parser/types';
+import type { ValidationResult } from '../../parser';
 
 /** `overloaded`: the service is up but cannot serve this call within its deadline (no verdict, not a failure). */
 export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';

@@ -11,7 +11,7 @@
  * Pure; the pipeline sets both on its result, the CLI and the REST server put
  * them on the final message.
  */
-import { renderTrace } from '../../parser/render';
+import { renderTrace } from '../../parser';
 import type { PipelineResult } from '../contracts';
 
 export const NO_CODE_TRACE = 'Line 1: the answer contained no AVAP code';

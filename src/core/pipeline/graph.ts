@@ -22,13 +22,12 @@
  * a failed or cancelled run has no status (it claims nothing).
  */
 import { randomUUID } from 'node:crypto';
-import { renderTrace } from '../../parser/render';
-import type { TraceEntry } from '../../parser/types';
+import { renderTrace, type TraceEntry } from '../../parser';
 import { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
 import { validateAnswer, type AnswerValidation } from '../code/validateBlocks';
 import { LOG_REPAIRED_BY_FIXES, REPAIRED_BY_FIXES, repairAnswer } from '../code/repairAnswer';
 import { LOG_EARLY_ABORT, StreamCheck, type HardFinding } from '../code/streamCheck';
-import { PARSER_VERSION } from '../../parser/version';
+import { PARSER_VERSION } from '../../parser';
 import type { AssistantConfig } from '../config';
 import type {
   AnswerRetryOutcome, AnswerReviewer, AttemptRecord, ParserPort, PipelineRequest, PipelineResult, QueryType, ResponseMessage, RetryCycle,

@@ -3,6 +3,7 @@
  * interchangeable adapters, chosen by setting: the LLM YES/NO judge and the
  * cosine check.
  */
+import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
 import type { RetrievalResult } from '../retrieval/port';
 
@@ -14,7 +15,7 @@ export interface RelevanceVerdict {
   detail: string;
 }
 
-export type RelevanceOutcome = { ok: true; value: RelevanceVerdict } | { ok: false; error: LlmError };
+export type RelevanceOutcome = Result<RelevanceVerdict, LlmError>;
 
 export interface RelevancePort {
   readonly mode: 'llm' | 'cosine';

@@ -3,6 +3,7 @@
  * Two adapters: Elasticsearch (`elastic.ts`) and the in-process index
  * (`embedded.ts`). A failure is data; the pipeline then answers without context.
  */
+import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
 
 /** How the chunks were found; `knn_only` and `bm25_only` results are tagged as such. */
@@ -30,7 +31,7 @@ export interface RetrievalResult {
 
 export type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
 
-export type RetrievalOutcome = { ok: true; value: RetrievalResult } | { ok: false; error: RetrievalError };
+export type RetrievalOutcome = Result<RetrievalResult, RetrievalError>;
 
 export interface RetrievalPort {
   /** Human name for logs and telemetry ("elasticsearch http://…/index", "embedded"). */

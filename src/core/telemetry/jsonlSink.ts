@@ -6,7 +6,7 @@
  * permission) is reported once per failure streak and never throws into the
  * caller: generation goes on without telemetry; `health()` tells a server.
  */
-import { JsonlAppendLog, type AppendResult } from '../../jsonl/appendLog';
+import { JsonlAppendLog, type AppendResult } from '../../jsonl';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
 import type { AttemptEvent, TelemetrySink } from './events';

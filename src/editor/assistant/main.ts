@@ -18,9 +18,9 @@ import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantServic
 import { telemetryFile } from '../settings/storageFiles';
 import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
-import type { DocsIndexSource } from '../../tools/execute';
+import type { DocsIndexSource } from '../../tools';
 import type { AssistantFeatures, AssistantHost } from './contract';
-import { CLEAR_CHAT_COMMAND } from './ids';
+import { COMMANDS } from '../commandIds';
 
 /** The chat's test hooks (test mode only): each shows the view first. */
 function chatTestHooks(chat: ChatViewProvider, bridge: ChatTestBridge): AvapTestHooks {
@@ -78,15 +78,15 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
     registerGenerateAtCursor({ assistant, generated, output, settings: host.settings }),
     registerCheckOllama({ settings: host.settings, output }),
     KnowledgeDocumentProvider.register(knowledgeBase),
-    vscode.commands.registerCommand(CLEAR_CHAT_COMMAND, () => chat.clear()),
-    vscode.commands.registerCommand('avap.ask', async (question?: string) => {
+    vscode.commands.registerCommand(COMMANDS.clearChat.id, () => chat.clear()),
+    vscode.commands.registerCommand(COMMANDS.ask.id, async (question?: string) => {
       if (typeof question === 'string' && question.trim()) return chat.ask(question.trim());
       await chat.reveal();
       return undefined;
     }),
-    vscode.commands.registerCommand('avap.showValidationMetrics', () => showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir))),
+    vscode.commands.registerCommand(COMMANDS.showValidationMetrics.id, () => showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir))),
     vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) => showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined)),
-    vscode.commands.registerCommand('avap.setElasticsearchApiKey', async () => {
+    vscode.commands.registerCommand(COMMANDS.setElasticsearchApiKey.id, async () => {
       const key = await vscode.window.showInputBox({
         title: 'AVAP: Elasticsearch API key', prompt: 'Stored in the editor\'s secret storage. Leave empty to remove it.',
         password: true, ignoreFocusOut: true,

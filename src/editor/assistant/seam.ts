@@ -13,7 +13,7 @@
  * place of the stand-ins), the chat view, and the tools of package.json.
  *
  * Adding an assistant feature: write it in its own module, register it in
- * ./main.ts (one line) and, for a command, add its id to ./ids.ts. The entry side
+ * ./main.ts (one line) and, for a command, add a row to ../commandIds.ts. The entry side
  * may `import type` from assistant modules, never import their code: a static
  * import would pull the bundle into the entry (test/unit/build/bundles.test.ts
  * fails when the entry holds what belongs here).

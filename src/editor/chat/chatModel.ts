@@ -2,10 +2,8 @@
  * What the chat view shows for one answer. Pure: the view provider sends
  * these to the webview.
  */
-import { extractCode, shownCodeBlocks, type CodeBlock } from '../../core/code/extract';
-import type { PipelineResult, QueryType } from '../../core/contracts';
-import { describeSkip } from '../../core/validation/retryCycle';
-import type { TraceEntry } from '../../parser/types';
+import { describeSkip, extractCode, shownCodeBlocks, type CodeBlock, type PipelineResult, type QueryType } from '../../core';
+import type { TraceEntry } from '../../parser';
 import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 

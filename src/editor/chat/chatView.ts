@@ -11,8 +11,8 @@
  * the view reloads; AVAP: Clear Chat forgets it.
  */
 import * as vscode from 'vscode';
-import type { ConversationTurn, PipelineRequest, PipelineResult, QueryType } from '../../core/contracts';
-import type { KnowledgeBase } from '../../knowledge/knowledgeBase';
+import type { ConversationTurn, PipelineRequest, PipelineResult, QueryType } from '../../core';
+import type { KnowledgeBase } from '../../knowledge';
 import { CHAT_VIEW_ID } from '../assistant/ids';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';

@@ -8,7 +8,7 @@
  * colours those classes with the theme's colours. Text is always escaped. Pure.
  */
 import grammarJson from '../../../syntaxes/avap.tmLanguage.json';
-import { escapeHtml } from '../../html/escape';
+import { escapeHtml } from '../../html';
 
 interface RawCapture { name?: string }
 interface RawRule {

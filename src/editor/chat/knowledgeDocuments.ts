@@ -4,7 +4,7 @@
  * The path carries the title (the tab's name), the query the document id.
  */
 import * as vscode from 'vscode';
-import type { KnowledgeBase } from '../../knowledge/knowledgeBase';
+import type { KnowledgeBase } from '../../knowledge';
 
 export const KNOWLEDGE_SCHEME = 'avap-knowledge';
 

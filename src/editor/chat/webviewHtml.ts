@@ -5,7 +5,7 @@
  * no remote resource. Pure.
  */
 import { randomBytes } from 'node:crypto';
-import { escapeHtml } from '../../html/escape';
+import { escapeHtml } from '../../html';
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');

@@ -1,8 +1,9 @@
 /** AVAP: Validate Document, AVAP: Show Output, AVAP: Reset Parser Circuit. */
 import * as vscode from 'vscode';
-import type { ParserPort } from '../../core/contracts';
+import type { ParserPort } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
+import { COMMANDS } from '../commandIds';
 
 export interface CoreCommandDeps {
   diagnostics: DiagnosticsController;
@@ -12,7 +13,7 @@ export interface CoreCommandDeps {
 
 export function registerCoreCommands({ diagnostics, parser, output }: CoreCommandDeps): vscode.Disposable {
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('avap.validateDocument', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.validateDocument.id, async (uri?: vscode.Uri) => {
       const doc = uri
         ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())
         : vscode.window.activeTextEditor?.document;
@@ -23,8 +24,8 @@ export function registerCoreCommands({ diagnostics, parser, output }: CoreComman
       const verdict = await diagnostics.validateNow(doc);
       return verdict?.state;
     }),
-    vscode.commands.registerCommand('avap.showOutput', () => output.show()),
-    vscode.commands.registerCommand('avap.resetParserCircuit', () => {
+    vscode.commands.registerCommand(COMMANDS.showOutput.id, () => output.show()),
+    vscode.commands.registerCommand(COMMANDS.resetParserCircuit.id, () => {
       parser.resetCircuit();
       output.info('circuit reset by the user');
       diagnostics.revalidateAll('circuit reset');

@@ -5,8 +5,8 @@
  * parser proves nothing, so it clears squiggles instead of keeping old ones.
  */
 import * as vscode from 'vscode';
-import type { ParserOutcome, ParserPort } from '../../core/contracts';
-import type { ValidationResult } from '../../parser/types';
+import type { ParserOutcome, ParserPort } from '../../core';
+import type { ValidationResult } from '../../parser';
 import type { DocumentValidation } from '../status/statusLook';
 import { countSeverities, DIAGNOSTIC_SOURCE, tracedLineLengths, traceToDiagnosticSpecs, type DiagnosticSpec } from './traceToDiagnostics';
 import { TRACE_SCHEME, traceUriParts } from './traceDocument';

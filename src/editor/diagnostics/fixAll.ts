@@ -8,12 +8,13 @@
  * (./quickFixes.ts). Part of the entry bundle: it needs only the parser.
  */
 import * as vscode from 'vscode';
-import type { ParserPort } from '../../core/contracts';
-import { fixAll, type FixAllResult } from '../../parser/fixes/fixAll';
+import type { ParserPort } from '../../core';
+import { fixAll, type FixAllResult } from '../../parser';
 import { isAvapDocument, type DiagnosticsController } from './diagnosticsController';
 import type { DocumentValidation } from '../status/statusLook';
+import { COMMANDS } from '../commandIds';
 
-export const FIX_ALL_COMMAND = 'avap.fixAll';
+export const FIX_ALL_COMMAND = COMMANDS.fixAll.id;
 export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('avap');
 export const FIX_ALL_TITLE = 'Fix All Auto-fixable Problems';
 

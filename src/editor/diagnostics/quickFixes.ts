@@ -9,8 +9,9 @@ import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
 import { FIX_ALL_COMMAND, FIX_ALL_TITLE } from './fixAll';
+import { COMMANDS } from '../commandIds';
 
-export const REGENERATE_COMMAND = 'avap.regenerateWithTrace';
+export const REGENERATE_COMMAND = COMMANDS.regenerateWithTrace.id;
 
 function codeValue(diagnostic: vscode.Diagnostic): string | number | undefined {
   const code = diagnostic.code;

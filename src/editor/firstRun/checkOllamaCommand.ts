@@ -7,12 +7,13 @@
  * tests read it); never throws.
  */
 import * as vscode from 'vscode';
-import { checkOllama, type OllamaCheck } from '../../core/llm/ollamaCheck';
+import { checkOllama, type OllamaCheck } from '../../core';
 import type { OutputLog } from '../output/outputLog';
 import type { EditorSettings } from '../settings/editorSettings';
 import { CHECK_OLLAMA_ACTIONS, checkOllamaMessage, editorNeededModels, type CheckOllamaAction } from './ollamaCheckMessage';
+import { COMMANDS } from '../commandIds';
 
-export const CHECK_OLLAMA_COMMAND = 'avap.checkOllama';
+export const CHECK_OLLAMA_COMMAND = COMMANDS.checkOllama.id;
 
 export interface CheckOllamaDeps {
   settings(): EditorSettings;

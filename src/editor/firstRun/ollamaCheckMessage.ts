@@ -3,7 +3,7 @@
  * how loud (information / warning / error), the text, and the actions it
  * offers. Pure (no `vscode`), so it is unit-tested as is.
  */
-import { neededModels, type NeededModel, type OllamaCheck } from '../../core/llm/ollamaCheck';
+import { neededModels, type NeededModel, type OllamaCheck } from '../../core';
 import type { EditorSettings } from '../settings/editorSettings';
 
 export const CHECK_OLLAMA_ACTIONS = {

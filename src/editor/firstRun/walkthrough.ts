@@ -7,11 +7,12 @@
  */
 import * as vscode from 'vscode';
 import type { OutputLog } from '../output/outputLog';
+import { COMMANDS } from '../commandIds';
 
 /** The walkthrough's id in package.json; the workbench knows it as `<extension id>#avap.welcome`. */
 export const WALKTHROUGH = 'avap.welcome';
-export const OPEN_EXAMPLE_COMMAND = 'avap.openExample';
-export const OPEN_WALKTHROUGH_COMMAND = 'avap.openWalkthrough';
+export const OPEN_EXAMPLE_COMMAND = COMMANDS.openExample.id;
+export const OPEN_WALKTHROUGH_COMMAND = COMMANDS.openWalkthrough.id;
 const SHOWN_KEY = 'avap.walkthrough.shown';
 /** How long after its first Welcome editor the workbench has registered the extensions' walkthroughs. */
 const WALKTHROUGHS_REGISTERED_MS = 6000;

@@ -5,7 +5,7 @@
  * configured model; a timeout or another failure → only Retry and the output.
  * Pure: generateCommands turns the actions into notification buttons.
  */
-import type { PipelineErrorCode } from '../../core/contracts';
+import type { PipelineErrorCode } from '../../core';
 
 export type FailureAction =
   | { label: string; kind: 'terminal'; command: string }

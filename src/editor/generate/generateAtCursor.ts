@@ -15,7 +15,7 @@
  * `avap.acceptPendingChange` / `avap.rejectPendingChange` `uri?`.
  */
 import * as vscode from 'vscode';
-import type { ValidationStatus } from '../../core/contracts';
+import type { ValidationStatus } from '../../core';
 import { isAvapDocument } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
@@ -26,10 +26,11 @@ import type { GeneratedDocuments } from './generatedDocuments';
 import { notifyFailure, notifyVerdict } from './notify';
 import { PendingRange } from './pendingRange';
 import { runWithProgress } from './runWithProgress';
+import { COMMANDS } from '../commandIds';
 
-export const GENERATE_AT_CURSOR_COMMAND = 'avap.generateAtCursor';
-export const ACCEPT_PENDING_COMMAND = 'avap.acceptPendingChange';
-export const REJECT_PENDING_COMMAND = 'avap.rejectPendingChange';
+export const GENERATE_AT_CURSOR_COMMAND = COMMANDS.generateAtCursor.id;
+export const ACCEPT_PENDING_COMMAND = COMMANDS.acceptPendingChange.id;
+export const REJECT_PENDING_COMMAND = COMMANDS.rejectPendingChange.id;
 /** True while the active editor holds a pending generated change. */
 export const PENDING_CONTEXT_KEY = 'avap.pendingChange';
 
@@ -280,7 +281,7 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       if (p.status === 'INVALID_UNRESOLVED' || p.edited) {
         list.push(new vscode.CodeLens(top, {
           title: '$(sparkle) Regenerate with Trace', tooltip: 'Ask the model to correct these lines with the parser\'s trace',
-          command: 'avap.regenerateWithTrace', arguments: [{ uri: document.uri, range: rangeOf(p) }],
+          command: COMMANDS.regenerateWithTrace.id, arguments: [{ uri: document.uri, range: rangeOf(p) }],
         }));
       }
       return list;

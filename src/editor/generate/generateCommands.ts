@@ -7,7 +7,7 @@
  * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
  */
 import * as vscode from 'vscode';
-import type { PipelineErrorCode, ValidationStatus } from '../../core/contracts';
+import type { PipelineErrorCode, ValidationStatus } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
@@ -19,6 +19,7 @@ import { notifyFailure as showFailure, notifyVerdict } from './notify';
 import { inFlight, runWithProgress } from './runWithProgress';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
+import { COMMANDS } from '../commandIds';
 
 export interface GenerateDeps {
   assistant: AssistantService;
@@ -252,13 +253,13 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('avap.generateCode', generate),
-    vscode.commands.registerCommand('avap.regenerateWithTrace', regenerate),
+    vscode.commands.registerCommand(COMMANDS.generateCode.id, generate),
+    vscode.commands.registerCommand(COMMANDS.regenerateWithTrace.id, regenerate),
     vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
     vscode.workspace.onDidCloseTextDocument((doc) => accepted.closed(tracked(doc))),
-    vscode.commands.registerCommand('avap.cancelGeneration', () => {
+    vscode.commands.registerCommand(COMMANDS.cancelGeneration.id, () => {
       const count = inFlight.size;
       for (const controller of inFlight) controller.abort();
       if (count > 0) output.info(`cancelled ${count} generation(s)`);

@@ -4,7 +4,7 @@
  * diagnostics at once), with the pipeline's status kept for its label.
  */
 import * as vscode from 'vscode';
-import type { ValidationStatus } from '../../core/contracts';
+import type { ValidationStatus } from '../../core';
 
 export const GENERATED_SCHEME = 'avap-generated';
 

@@ -5,7 +5,7 @@
  * as buttons (./failureFix.ts decides which, by error code).
  */
 import * as vscode from 'vscode';
-import type { PipelineErrorCode, ValidationStatus } from '../../core/contracts';
+import type { PipelineErrorCode, ValidationStatus } from '../../core';
 import type { OutputLog } from '../output/outputLog';
 import type { EditorSettings } from '../settings/editorSettings';
 import { failureFix, type FailureAction } from './failureFix';

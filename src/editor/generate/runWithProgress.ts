@@ -5,7 +5,7 @@
  * Regenerate with Trace.
  */
 import * as vscode from 'vscode';
-import type { PipelineRequest, PipelineResult } from '../../core/contracts';
+import type { PipelineRequest, PipelineResult } from '../../core';
 import type { AssistantService } from '../services/assistantService';
 
 /** Generations in flight; AVAP: Cancel Generation aborts them (as does the notification's Cancel). */

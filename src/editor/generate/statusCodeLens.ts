@@ -8,9 +8,10 @@ import * as vscode from 'vscode';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import { lookForPipelineStatus, LABEL_REPAIRED, LABEL_UNAVAILABLE, LABEL_VALIDATING } from '../status/statusLook';
 import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
+import { COMMANDS } from '../commandIds';
 
-export const ACCEPT_COMMAND = 'avap.acceptGenerated';
-export const RATE_COMMAND = 'avap.rateGenerated';
+export const ACCEPT_COMMAND = COMMANDS.acceptGenerated.id;
+export const RATE_COMMAND = COMMANDS.rateGenerated.id;
 
 export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -54,7 +55,7 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
       const look = lookForPipelineStatus(entry.status, entry.content.trim() !== '');
       const repaired = entry.status === '' && entry.repairedBy ? ` — ${LABEL_REPAIRED}` : '';
       const label = look ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}${repaired}` : 'AVAP: no code in the answer';
-      lenses.push(new vscode.CodeLens(top, { title: label, command: entry.status === 'PARSER_UNAVAILABLE' ? 'avap.resetParserCircuit' : '' }));
+      lenses.push(new vscode.CodeLens(top, { title: label, command: entry.status === 'PARSER_UNAVAILABLE' ? COMMANDS.resetParserCircuit.id : '' }));
       if (!document.uri.path.startsWith('/original-')) {
         lenses.push(new vscode.CodeLens(top, {
           title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
@@ -76,7 +77,7 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
       lenses.push(new vscode.CodeLens(top, {
         title: `$(debug-disconnect) ${LABEL_UNAVAILABLE}`,
         tooltip: `Not validated: ${verdict.state.detail}. Click to reset the parser circuit and validate again.`,
-        command: 'avap.resetParserCircuit',
+        command: COMMANDS.resetParserCircuit.id,
       }));
     }
     return lenses;

@@ -4,8 +4,8 @@
  * by category and by question, offending tokens, leakage). Pure; every text
  * from the file is escaped.
  */
-import type { StoredEvalReport } from '../../eval/reportRead';
-import { escapeHtml as esc } from '../../html/escape';
+import type { StoredEvalReport } from '../../eval';
+import { escapeHtml as esc } from '../../html';
 import { barChart, pct, tiles } from './metricsHtml';
 
 type Stat = StoredEvalReport['syntactic_validity'];

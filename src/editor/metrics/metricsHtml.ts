@@ -2,9 +2,8 @@
  * The body of the "Validation Metrics" webview: numbers and SVG bar charts
  * drawn here (no chart library, no script). Pure; every text is escaped.
  */
-import type { Comparison } from '../../core/telemetry/comparison';
-import type { Metrics } from '../../core/telemetry/metrics';
-import { escapeHtml as esc } from '../../html/escape';
+import type { Comparison, Metrics } from '../../core';
+import { escapeHtml as esc } from '../../html';
 
 /** A share as a percentage; a dash when it is not defined. */
 export const pct = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)} %`);

@@ -8,15 +8,14 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { COMPARE_BY, compareBy } from '../../core/telemetry/comparison';
-import { computeMetrics } from '../../core/telemetry/metrics';
-import { parseTelemetry } from '../../core/telemetry/read';
-import { MAX_REPORT_BYTES, readEvalReport } from '../../eval/reportRead';
+import { COMPARE_BY, compareBy, computeMetrics, parseTelemetry } from '../../core';
+import { MAX_REPORT_BYTES, readEvalReport } from '../../eval';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import { evalReportBody, evalReportError } from './evalReportHtml';
 import { metricsBody } from './metricsHtml';
+import { COMMANDS } from '../commandIds';
 
-export const OPEN_EVAL_REPORT_COMMAND = 'avap.openEvaluationReport';
+export const OPEN_EVAL_REPORT_COMMAND = COMMANDS.openEvaluationReport.id;
 
 function scriptFreePanel(extensionUri: vscode.Uri, viewType: string, title: string, body: string): vscode.WebviewPanel {
   const media = vscode.Uri.joinPath(extensionUri, 'media');

@@ -9,19 +9,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import { createAssistant, type Assistant } from '../../core/assistant';
-import type { PipelineRequest, PipelineResult } from '../../core/contracts';
-import { createOllamaLlm } from '../../core/llm/ollamaLlm';
-import type { LlmPort } from '../../core/llm/port';
-import type { RunOptions } from '../../core/pipeline/graph';
+import { createAssistant, type Assistant, type PipelineRequest, type PipelineResult, createOllamaLlm, type LlmPort, type RunOptions } from '../../core';
 import type { Logger } from '../../core/ports';
 import type { KnowledgeBase } from '../../knowledge';
 import { PARSER_VERSION } from '../../parser';
-import { createLlmJudge } from '../../quality/judge';
-import type { ContextPassage, QualityValidator } from '../../quality/port';
-import { runRecorded } from '../../signals/recordedRun';
-import type { Outcome, Thumbs } from '../../signals/schema';
-import { SignalStore } from '../../signals/store';
+import type { BadParserUrl } from '../../protocol';
+import { ok, type Result } from '../../result';
+import { createLlmJudge, type ContextPassage, type QualityValidator } from '../../quality';
+import { runRecorded, type Outcome, type Thumbs, SignalStore } from '../../signals';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';
@@ -38,7 +33,8 @@ interface Built {
 }
 
 export class AssistantService {
-  private current: Promise<Built | string> | undefined;
+  /** The assistant for the current settings, or why there is none. */
+  private current: Promise<Result<Built, BadParserUrl>> | undefined;
 
   constructor(
     private readonly parser: ParserConnection,
@@ -61,9 +57,9 @@ export class AssistantService {
   /** (Re)builds the assistant for these settings; the previous one is disposed (its parser is shared and kept). */
   rebuild(settings: EditorSettings): Promise<void> {
     const previous = this.current;
-    const next = (async (): Promise<Built | string> => {
+    const next = (async (): Promise<Result<Built, BadParserUrl>> => {
       const old = await previous;
-      if (old && typeof old !== 'string') await old.assistant.dispose();
+      if (old?.ok) await old.value.assistant.dispose();
       try {
         mkdirSync(this.storageDir, { recursive: true });
       } catch {
@@ -75,30 +71,31 @@ export class AssistantService {
       const knowledge = this.knowledge();
       const created = await createAssistant(config, { parser: this.parser, logger: this.logger, llm, ...(knowledge ? { knowledge } : {}) });
       if (!created.ok) {
-        this.logger.warn(`assistant not available: ${created.error}`);
-        return created.error;
+        this.logger.warn(`assistant not available: ${created.error.message}`);
+        return created;
       }
-      const built: Built = { assistant: created.assistant, llm, model: config.ollama.model };
+      const built: Built = { assistant: created.value, llm, model: config.ollama.model };
       if (settings.quality.judge) built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
       if (settings.signals.enabled) built.signals = new SignalStore(this.signalsFile(settings));
-      this.logger.info(`assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.assistant.retrievalName}; `
+      this.logger.info(`assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.value.retrievalName}; `
         + `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`);
-      return built;
+      return ok(built);
     })();
     this.current = next;
     return next.then(() => undefined);
   }
 
   async run(request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
-    const built = await this.current;
-    if (!built || typeof built === 'string') {
-      const message = typeof built === 'string' ? built : 'the assistant is not set up';
+    const current = await this.current;
+    if (!current?.ok) {
+      const message = current ? current.error.message : 'the assistant is not set up';
       options.onMessage?.({ text: '', avap_code: '', is_final: true });
       return {
         queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
         relevanceRetry: false, generationId: 'not-started', error: { code: 'llm-failed', message },
       };
     }
+    const built = current.value;
     const run = await runRecorded({
       assistant: built.assistant,
       ...(built.judge ? { quality: { validator: built.judge } } : {}),
@@ -126,9 +123,9 @@ export class AssistantService {
   }
 
   private async recordFact(generationId: string, what: string, write: (store: SignalStore) => Promise<{ ok: true } | { ok: false; error: string }>): Promise<boolean> {
-    const built = await this.current;
-    if (!built || typeof built === 'string' || !built.signals) return false;
-    const written = await write(built.signals);
+    const current = await this.current;
+    if (!current?.ok || !current.value.signals) return false;
+    const written = await write(current.value.signals);
     if (written.ok) this.logger.info(`signal ${generationId}: ${what} recorded`);
     else this.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error})`);
     return written.ok;
@@ -143,8 +140,8 @@ export class AssistantService {
   }
 
   async dispose(): Promise<void> {
-    const built = await this.current;
+    const current = await this.current;
     this.current = undefined;
-    if (built && typeof built !== 'string') await built.assistant.dispose();
+    if (current?.ok) await current.value.assistant.dispose();
   }
 }

@@ -7,9 +7,10 @@
  * rebuilds.
  */
 import path from 'node:path';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core/contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core';
 import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { toParserConfig } from '../settings/parserConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 
@@ -19,7 +20,14 @@ interface Live {
   address: string;
 }
 
-export type ConnectResult = { ok: true; address: string } | { ok: false; error: string };
+/**
+ * Why a connect gave no parser: newer settings replaced it while it started (not a problem: say nothing),
+ * the gRPC bundle did not load, the URL is unreadable, or the bundled service did not start.
+ */
+export type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-url' | 'start-failed'>;
+
+/** The address in use, or why there is none. */
+export type ConnectResult = Result<string, ConnectFailure>;
 
 /** A ParserPort that delegates to the current connection and reports "unavailable" while none exists. */
 export class ParserConnection implements ParserPort {
@@ -29,7 +37,12 @@ export class ParserConnection implements ParserPort {
   private readonly listeners = new Set<(snapshot: CircuitSnapshot) => void>();
   private generation = 0;
 
-  constructor(private readonly extensionPath: string, private readonly logger: Logger) {}
+  constructor(
+    private readonly extensionPath: string,
+    private readonly logger: Logger,
+    /** Loads the gRPC stack (its own bundle); tests pass the module itself. */
+    private readonly loadStack: () => Promise<typeof import('./parserStack.js')> = () => import('./parserStack.js'),
+  ) {}
 
   /** (Re)connects with these settings; resolves once the port is ready or failed. */
   connect(settings: EditorSettings['parser']): Promise<ConnectResult> {
@@ -41,11 +54,11 @@ export class ParserConnection implements ParserPort {
       // The gRPC stack is a bundle of its own, loaded on the first connect; activation does not wait for it, and
       // loading it waits for the next turn of the event loop so the editor finishes activating the extension first.
       await new Promise((resolve) => setImmediate(resolve));
-      const stack = await import('./parserStack.js').catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      const stack = await this.loadStack().catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
       if (typeof stack === 'string') {
         this.lastError = stack;
         this.logger.warn(`${stack}`);
-        return { ok: false, error: stack };
+        return fail('client-not-loaded', stack);
       }
       const opened = await stack.openParserConnection(toParserConfig(settings), {
         logger: this.logger,
@@ -55,11 +68,11 @@ export class ParserConnection implements ParserPort {
         },
       });
       if (!opened.ok) {
-        this.lastError = opened.error;
-        this.logger.warn(`${opened.error}`);
-        return { ok: false, error: opened.error };
+        this.lastError = opened.error.message;
+        this.logger.warn(`${opened.error.message}`);
+        return fail(opened.error.kind, opened.error.message);
       }
-      const { connection } = opened;
+      const connection = opened.value;
       const live: Live = {
         connection,
         address: connection.kind === 'disabled' ? '(validation disabled)' : connection.address ?? connection.endpoint,
@@ -68,15 +81,15 @@ export class ParserConnection implements ParserPort {
       if (generation !== this.generation) {
         // Superseded while starting.
         await this.release(live);
-        return { ok: false, error: 'superseded by newer settings' };
+        return fail('superseded', 'superseded by newer settings');
       }
       this.live = live;
       this.emit(connection.port.circuit());
       if (connection.kind === 'failed') {
         this.lastError = connection.error ?? connection.endpoint;
-        return { ok: false, error: this.lastError };
+        return fail('start-failed', this.lastError);
       }
-      return { ok: true, address: live.address };
+      return ok(live.address);
     })();
     this.connecting = attempt;
     return attempt;

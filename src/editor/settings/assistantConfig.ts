@@ -1,5 +1,5 @@
 /** The editor's settings as the core's AssistantConfig. Pure. */
-import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core/config';
+import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core';
 import type { EditorSettings } from './editorSettings';
 import { toParserConfig } from './parserConfig';
 

@@ -3,7 +3,7 @@
  * the settings, milliseconds in the core). Type-only imports: the editor's
  * entry bundle uses it without loading the assistant's configuration code.
  */
-import type { ParserConfig } from '../../core/config';
+import type { ParserConfig } from '../../core';
 import type { EditorSettings } from './editorSettings';
 
 export function toParserConfig(parser: EditorSettings['parser']): ParserConfig {

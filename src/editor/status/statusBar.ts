@@ -3,10 +3,11 @@
  * of three looks (valid / invalid / unavailable), plus pending and disabled.
  */
 import * as vscode from 'vscode';
-import type { ParserPort } from '../../core/contracts';
+import type { ParserPort } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import { draftLook, sameLook, statusLook, type StatusLook } from './statusLook';
+import { COMMANDS } from '../commandIds';
 
 export const STATUS_ITEM_ID = 'avap.validationStatus';
 
@@ -62,8 +63,8 @@ export class ValidationStatusBar implements vscode.Disposable {
       this.item.command = look.kind === 'invalid'
         ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
         : look.kind === 'unavailable'
-          ? { title: 'Reset parser circuit', command: 'avap.resetParserCircuit' }
-          : { title: 'Show AVAP Assistant output', command: 'avap.showOutput' };
+          ? { title: 'Reset parser circuit', command: COMMANDS.resetParserCircuit.id }
+          : { title: 'Show AVAP Assistant output', command: COMMANDS.showOutput.id };
       this.item.show();
       this.shown = true;
     }

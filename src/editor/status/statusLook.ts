@@ -2,7 +2,7 @@
  * The three looks of validation state, shared by the status bar and the chat
  * view. Pure: the adapters map `background` to theme colours and `icon` to codicons.
  */
-import type { CircuitSnapshot, ValidationStatus } from '../../core/contracts';
+import type { CircuitSnapshot, ValidationStatus } from '../../core';
 
 export type DocumentValidation =
   | { kind: 'valid'; warnings: number }

@@ -7,8 +7,7 @@
  * as `{valid: false, error, suggestions}`; nothing throws out of the host.
  */
 import * as vscode from 'vscode';
-import { TOOL_DEFINITIONS, type ToolDefinition } from '../../tools/definitions';
-import { runTool, toolResultText, type DocsIndexSource, type ToolRun, type ValidateFn } from '../../tools/execute';
+import { TOOL_DEFINITIONS, type ToolDefinition, runTool, toolResultText, type DocsIndexSource, type ToolRun, type ValidateFn } from '../../tools';
 
 export interface LanguageModelToolDeps {
   /** Validates through the editor's parser connection (ParserPort.validate). */

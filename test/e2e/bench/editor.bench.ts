@@ -87,16 +87,17 @@ describe('editor benchmarks', () => {
     record.lines = doc.lineCount;
 
     // The same document straight over gRPC, for the share the editor adds.
-    const transport = createGrpcTransport(e2eConfig().parserAddress);
-    if (!transport.ok) throw new Error(transport.error);
+    const opened = createGrpcTransport(e2eConfig().parserAddress);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const { transport } = opened.value;
     const direct: number[] = [];
-    await transport.transport.call(doc.getText(), 'bench.avap', { timeoutMs: 5000 });
+    await transport.call(doc.getText(), 'bench.avap', { timeoutMs: 5000 });
     for (let i = 0; i < EDITS; i++) {
       const t0 = now();
-      await transport.transport.call(doc.getText(), 'bench.avap', { timeoutMs: 5000 });
+      await transport.call(doc.getText(), 'bench.avap', { timeoutMs: 5000 });
       direct.push(now() - t0);
     }
-    transport.transport.close();
+    transport.close();
     record.directSamplesMs = direct;
     await setSetting('validation.debounce', undefined);
   });

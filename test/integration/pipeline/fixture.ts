@@ -137,15 +137,15 @@ export async function harness(world: World, patch: DeepPartial<AssistantConfig> 
     pipeline: { fewShotExamples: 0 },
   }), patch);
   const grpc = createGrpcTransport(config.parser.url as string);
-  if (!grpc.ok) throw new Error(grpc.error);
-  const transport = countingTransport(grpc.transport);
+  if (!grpc.ok) throw new Error(grpc.error.message);
+  const transport = countingTransport(grpc.value.transport);
   const clock = new ManualClock();
   const logger = memoryLogger();
   const telemetry = memoryTelemetry();
   const knowledge = recordingKnowledge();
   const created = await createAssistant(config, { parserTransport: transport, clock, logger, telemetry, knowledge });
-  if (!created.ok) throw new Error(created.error);
-  const made: Harness = { assistant: created.assistant, transport, clock, logger, telemetry, knowledge, config };
+  if (!created.ok) throw new Error(created.error.message);
+  const made: Harness = { assistant: created.value, transport, clock, logger, telemetry, knowledge, config };
   liveHarnesses.add(made);
   return made;
 }

@@ -63,9 +63,9 @@ describe('parser services behind one client: balancing, failover, health checks'
       { url, timeoutMs: 5000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
       { grpc: { healthCheck: FAST_HEALTH, onAnswer: (peer) => { if (peer) peers.push(peer); } } },
     );
-    assert.ok(opened.ok, opened.ok ? '' : opened.error);
-    connections.push(opened.connection);
-    return opened.connection;
+    assert.ok(opened.ok, opened.ok ? '' : opened.error.message);
+    connections.push(opened.value);
+    return opened.value;
   }
 
   it('two services, one killed mid-load: every answer is a real verdict, the survivor takes over, the circuit stays closed', async () => {
@@ -143,7 +143,7 @@ describe('parser services behind one client: balancing, failover, health checks'
   it('an empty URL starts the bundled service; closing the connection stops it', async () => {
     const opened = await openParserConnection({ url: '', timeoutMs: 5000, breakerThreshold: 3, breakerCooldownMs: 30_000 }, { bundled: { script: distFile('parser-server.js'), onLog: () => undefined } });
     assert.ok(opened.ok);
-    const { connection } = opened;
+    const connection = opened.value;
     assert.equal(connection.kind, 'bundled');
     assert.match(connection.endpoint, /^bundled 127\.0\.0\.1:\d+$/);
     const outcome = await connection.port.validate('addVar(a, 1)\n', 'a.avap');
@@ -151,8 +151,8 @@ describe('parser services behind one client: balancing, failover, health checks'
     await connection.close();
     const after = await openParserConnection({ url: connection.address ?? '', timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 });
     assert.ok(after.ok);
-    const refused = await after.connection.port.validate('addVar(a, 1)\n', 'a.avap');
-    await after.connection.close();
+    const refused = await after.value.port.validate('addVar(a, 1)\n', 'a.avap');
+    await after.value.close();
     assert.equal(refused.kind === 'unavailable' && refused.reason, 'transport', 'the bundled service is gone');
   });
 });

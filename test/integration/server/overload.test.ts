@@ -37,7 +37,7 @@ describe('parser service under overload (real process)', function () {
   it('refuses what cannot meet its deadline at once, with RESOURCE_EXHAUSTED and the estimated wait', async () => {
     const parsed = parseParserUrl(service.address);
     assert.ok(parsed.ok);
-    const client = createParserClient(parsed.target);
+    const client = createParserClient(parsed.value);
     try {
       const source = bigProgram(900 * 1024);
       const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => callValidate(client, source, `big${i}.avap`, { timeoutMs: 5000 })));
@@ -62,7 +62,7 @@ describe('parser service under overload (real process)', function () {
   it('through the connection factory the same burst gets a verdict for every call, and the circuit stays closed', async () => {
     const opened = await openParserConnection({ url: service.address, timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 });
     assert.ok(opened.ok);
-    const { connection } = opened;
+    const connection = opened.value;
     try {
       const source = bigProgram(900 * 1024);
       const expected = validateAvap(source);

@@ -16,7 +16,7 @@ function clientFor(address: string, tls = false, rootCert?: Buffer): ParserServi
   const parsed = parseParserUrl(`${tls ? 'grpcs' : 'grpc'}://${address}`);
   assert.ok(parsed.ok);
   // The test certificate names localhost; the channel dials the IP.
-  return createParserClient(parsed.target, { rootCert }, tls ? { 'grpc.ssl_target_name_override': 'localhost' } : {});
+  return createParserClient(parsed.value, { rootCert }, tls ? { 'grpc.ssl_target_name_override': 'localhost' } : {});
 }
 
 function check(client: HealthClient, service: string): Promise<ServingStatus | grpc.status> {

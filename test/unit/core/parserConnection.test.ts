@@ -15,8 +15,8 @@ const NO_SCRIPT = '/nonexistent/parser-server.js';
 
 async function open(config: Partial<typeof base> & { url?: string }, options: Parameters<typeof openParserConnection>[1] = {}) {
   const opened = await openParserConnection({ ...base, ...config }, { bundled: { script: NO_SCRIPT }, ...options });
-  assert.ok(opened.ok, opened.ok ? '' : opened.error);
-  return opened.connection;
+  assert.ok(opened.ok, opened.ok ? '' : opened.error.message);
+  return opened.value;
 }
 
 describe('core/parser openParserConnection (the one factory)', () => {
@@ -47,8 +47,9 @@ describe('core/parser openParserConnection (the one factory)', () => {
   it('an unreadable URL is a usage problem: no connection', async () => {
     const opened = await openParserConnection({ ...base, url: 'parser please' });
     assert.equal(opened.ok, false);
-    assert.match(opened.ok ? '' : opened.error, /'parser please' is not a parser URL/);
-    assert.equal(parserUrlProblem('parser please'), opened.ok ? undefined : opened.error);
+    assert.ok(!opened.ok && opened.error.kind === 'bad-url', 'an unreadable URL is a bad-url failure');
+    assert.match(opened.error.message, /'parser please' is not a parser URL/);
+    assert.equal(parserUrlProblem('parser please'), opened.error.message);
     assert.equal(parserUrlProblem('dns:///parser:50051'), undefined);
   });
 

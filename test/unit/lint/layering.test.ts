@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 
 const root = path.resolve(__dirname, '..', '..', '..');
+
+interface LayerTable {
+  LAYERS: { folders: string[] }[];
+  LAYER_ENTRIES: Record<string, string[]>;
+}
 
 async function messagesFor(relativePath: string, code: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: root });
@@ -12,7 +19,7 @@ async function messagesFor(relativePath: string, code: string): Promise<string[]
 
 describe('lint: editor-free layering', function () {
   this.timeout(60_000);
-  const editorFree = ['src/parser/x.ts', 'src/server/x.ts', 'src/core/x.ts', 'src/protocol/x.ts', 'src/cli/x.ts', 'src/knowledge/x.ts', 'src/quality/x.ts', 'src/signals/x.ts', 'src/rest/x.ts', 'src/tools/x.ts', 'src/eval/x.ts', 'src/html/x.ts', 'src/jsonl/x.ts', 'src/net/x.ts'];
+  const editorFree = ['src/parser/x.ts', 'src/server/x.ts', 'src/core/x.ts', 'src/protocol/x.ts', 'src/cli/x.ts', 'src/knowledge/x.ts', 'src/quality/x.ts', 'src/signals/x.ts', 'src/rest/x.ts', 'src/tools/x.ts', 'src/eval/x.ts', 'src/html/x.ts', 'src/jsonl/x.ts', 'src/net/x.ts', 'src/contract/x.ts', 'src/result/x.ts'];
 
   for (const file of editorFree) {
     it(`refuses an import of vscode in ${file}`, async () => {
@@ -37,5 +44,73 @@ describe('lint: editor-free layering', function () {
     const focused = ['describe', 'only'].join('.'); // spelled apart so repository greps for focused tests stay quiet
     const messages = await messagesFor('test/unit/x.test.ts', `${focused}('x', () => undefined);\n`);
     assert.ok(messages.some((m) => m.startsWith('no-restricted-syntax')), messages.join('\n'));
+  });
+});
+
+describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports)', function () {
+  this.timeout(60_000);
+  const layerRule = (messages: string[]): string[] => messages.filter((m) => m.startsWith('layers/imports'));
+
+  it('refuses an upward import: knowledge (below core) importing the core', async () => {
+    const messages = await messagesFor('src/knowledge/x.ts', "import { createAssistant } from '../core';\nexport const x = createAssistant;\n");
+    assert.equal(layerRule(messages).length, 1, messages.join('\n'));
+    assert.match(layerRule(messages)[0]!, /src\/knowledge may not import src\/core/);
+  });
+
+  it('refuses an upward import inside a layer: quality importing tools (listed after it), and a type-only one', async () => {
+    const value = await messagesFor('src/quality/x.ts', "import { runTool } from '../tools';\nexport const x = runTool;\n");
+    assert.match(layerRule(value)[0] ?? '', /src\/quality may not import src\/tools/, value.join('\n'));
+    const typeOnly = await messagesFor('src/parser/x.ts', "import type { Assistant } from '../core';\nexport type A = Assistant;\n");
+    assert.match(layerRule(typeOnly)[0] ?? '', /src\/parser may not import src\/core/, typeOnly.join('\n'));
+  });
+
+  it('refuses a deep import that bypasses index.ts, and says which path to use', async () => {
+    const messages = await messagesFor('src/quality/sub/x.ts', "import { runPipeline } from '../../core/pipeline/graph';\nexport const x = runPipeline;\n");
+    assert.equal(layerRule(messages).length, 1, messages.join('\n'));
+    assert.match(layerRule(messages)[0]!, /through its index\.ts \('\.\.\/\.\.\/core'\), not its inner module 'pipeline\/graph'/);
+  });
+
+  it('refuses upward or deep imports in every form: export…from, import(), require()', async () => {
+    const reExport = await messagesFor('src/parser/x.ts', "export { x } from '../protocol';\n");
+    assert.equal(layerRule(reExport).length, 1, reExport.join('\n'));
+    const dynamic = await messagesFor('src/core/x.ts', "export const x = import('../editor');\n");
+    assert.equal(layerRule(dynamic).length, 1, dynamic.join('\n'));
+    const required = await messagesFor('src/cli/x.ts', "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const x: unknown = require('../core/assistant');\n");
+    assert.equal(layerRule(required).length, 1, required.join('\n'));
+  });
+
+  it('refuses a folder that is in no layer, and imports of it', async () => {
+    const inside = await messagesFor('src/newthing/x.ts', 'export const x = 1;\n');
+    assert.match(layerRule(inside)[0] ?? '', /src\/newthing is in no layer/, inside.join('\n'));
+    const importing = await messagesFor('src/core/x.ts', "import { y } from '../newthing';\nexport const x = y;\n");
+    assert.match(layerRule(importing)[0] ?? '', /src\/newthing is in no layer/, importing.join('\n'));
+  });
+
+  it('allows a downward import through index.ts, a declared light entry, and any import inside a folder', async () => {
+    const allowed = [
+      ['src/quality/x.ts', "import { createAssistant } from '../core';\nexport const x = createAssistant;\n"],
+      ['src/editor/services/x.ts', "import { openParserConnection } from '../../core/parser/connection';\nexport const x = openParserConnection;\n"],
+      ['src/core/pipeline/x.ts', "import { runPipeline } from './graph';\nimport { createOllamaLlm } from '../llm/ollamaLlm';\nexport const x = [runPipeline, createOllamaLlm];\n"],
+      ['src/extension.ts', "import { activateAvap } from './editor';\nexport const x = activateAvap;\n"],
+      ['src/signals/x.ts', "import { qualityGate } from '../quality';\nexport const x = qualityGate;\n"],
+    ];
+    for (const [file, code] of allowed) {
+      const messages = await messagesFor(file!, code!);
+      assert.deepEqual(layerRule(messages), [], `${file}: ${messages.join('\n')}`);
+    }
+  });
+
+  it('every folder of src/ is in exactly one layer, and every light entry exists', async () => {
+    const { LAYERS, LAYER_ENTRIES } = (await import(pathToFileURL(path.join(root, 'eslint.config.mjs')).href)) as LayerTable;
+    const placed = LAYERS.flatMap((l) => l.folders);
+    assert.equal(new Set(placed).size, placed.length, 'a folder in two layers');
+    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'proto').map((e) => e.name);
+    assert.deepEqual(folders.filter((f) => !placed.includes(f)), [], 'folders of src/ in no layer');
+    for (const [folder, entries] of Object.entries(LAYER_ENTRIES)) {
+      for (const entry of entries) {
+        const file = path.join(root, 'src', folder, entry);
+        assert.ok(existsSync(`${file}.ts`) || existsSync(path.join(file, 'index.ts')), `light entry src/${folder}/${entry}`);
+      }
+    }
   });
 });

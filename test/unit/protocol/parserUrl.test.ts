@@ -4,8 +4,8 @@ import { parseParserUrl } from '../../../src/protocol/parserClient';
 
 const target = (url: string) => {
   const parsed = parseParserUrl(url);
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
-  return parsed.target;
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error.message);
+  return parsed.value;
 };
 
 describe('protocol: parser URLs', () => {
@@ -40,7 +40,8 @@ describe('protocol: parser URLs', () => {
     const error = (url: string) => {
       const parsed = parseParserUrl(url);
       assert.ok(!parsed.ok, url);
-      return parsed.error;
+      assert.equal(parsed.error.kind, 'bad-url');
+      return parsed.error.message;
     };
     assert.match(error('not a url'), /is not a parser URL \(expected host:port, .* or dns:\/\/\/name:port\)/);
     assert.match(error('127.0.0.1:0'), /port 0 in '127\.0\.0\.1:0' is out of range/);

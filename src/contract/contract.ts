@@ -11,7 +11,7 @@
  * produced it (a model or an HTTP client), never compacted into a success.
  */
 import { z } from 'zod';
-import { closestName } from '../parser/suggest';
+import { closestName } from '../parser';
 
 export interface SemanticProblem {
   /** Dotted path of the offending field ('' for the whole input). */

@@ -1,0 +1,118 @@
+// @ts-check
+/**
+ * `layers/imports`: the one rule that keeps the folder import graph layered
+ * (issue 14.2, after the layer rule of microsoft/vscode-copilot-chat). The
+ * table lives in eslint.config.mjs; this rule only applies it.
+ *
+ * For a file in `src/<folder>/…` (or `src/extension.ts`, the folder
+ * `extension`), every relative import, `export … from`, `import()` and
+ * `require()` that leaves the folder must
+ *   1. name a folder of the table (else: unlayered),
+ *   2. name a folder of a lower layer, or one listed before its own folder in
+ *      the same layer (else: upward), and
+ *   3. go through that folder's `index.ts` or one of the folder's declared
+ *      light entries (else: deep import).
+ * Imports inside a folder and of npm packages are not this rule's business
+ * (the `vscode` rule is a separate one).
+ */
+import path from 'node:path';
+
+/**
+ * @typedef {{ folders: string[], note?: string }} Layer
+ * @typedef {{ layers: Layer[], entries?: Record<string, string[]>, srcDir?: string }} LayerOptions
+ */
+
+/** @param {string} file @param {string} srcDir */
+function placeOf(file, srcDir) {
+  const rel = path.relative(srcDir, file).split(path.sep).join('/');
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const parts = rel.split('/');
+  const folder = parts.length === 1 ? parts[0].replace(/\.(ts|mts|cts|js|mjs|cjs|json)$/, '') : parts[0];
+  const inner = parts.slice(1).join('/').replace(/\.(ts|js|json)$/, '').replace(/(^|\/)index$/, '');
+  return { folder, inner };
+}
+
+/**
+ * Where each folder sits: [layer index, position in the layer].
+ * @param {Layer[]} layers
+ */
+export function layerIndex(layers) {
+  /** @type {Map<string, [number, number]>} */
+  const at = new Map();
+  layers.forEach((layer, i) => layer.folders.forEach((folder, j) => at.set(folder, [i, j])));
+  return at;
+}
+
+/**
+ * Whether `from` may import `to` (both folders of the table).
+ * @param {Map<string, [number, number]>} at @param {string} from @param {string} to
+ */
+export function mayImport(at, from, to) {
+  const a = at.get(from);
+  const b = at.get(to);
+  if (!a || !b) return false;
+  return b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]);
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const importsRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports between src/ folders follow the layer table and go through index.ts.' },
+    schema: [{ type: 'object', additionalProperties: true }],
+    messages: {
+      unlayered: "src/{{folder}} is in no layer of eslint.config.mjs's LAYERS; place it there (and in ARCHITECTURE.md).",
+      upward: 'src/{{from}} may not import src/{{to}}: {{to}} is not below {{from}} in the layer table (eslint.config.mjs LAYERS, ARCHITECTURE.md).',
+      deep: "Import src/{{to}} through its index.ts ('{{suggest}}'), not its inner module '{{inner}}'{{entries}}.",
+    },
+  },
+  create(context) {
+    const options = /** @type {LayerOptions} */ (context.options[0] ?? { layers: [] });
+    const srcDir = path.resolve(context.cwd, options.srcDir ?? 'src');
+    const at = layerIndex(options.layers);
+    const entries = options.entries ?? {};
+    const file = context.filename;
+    const here = placeOf(file, srcDir);
+    if (!here) return {};
+
+    /** @param {import('estree').Node} node @param {unknown} value */
+    function check(node, value) {
+      if (typeof value !== 'string' || !value.startsWith('.') || !here) return;
+      const target = placeOf(path.resolve(path.dirname(file), value), srcDir);
+      if (!target || target.folder === here.folder) return;
+      if (!at.has(target.folder)) {
+        context.report({ node, messageId: 'unlayered', data: { folder: target.folder } });
+        return;
+      }
+      if (!mayImport(at, here.folder, target.folder)) {
+        context.report({ node, messageId: 'upward', data: { from: here.folder, to: target.folder } });
+        return;
+      }
+      const allowed = entries[target.folder] ?? [];
+      if (target.inner !== '' && !allowed.includes(target.inner)) {
+        let suggest = path.relative(path.dirname(file), path.join(srcDir, target.folder)).split(path.sep).join('/');
+        if (!suggest.startsWith('.')) suggest = `./${suggest}`;
+        const list = allowed.length > 0 ? ` (its light entries: ${allowed.join(', ')})` : '';
+        context.report({ node, messageId: 'deep', data: { to: target.folder, inner: target.inner, suggest, entries: list } });
+      }
+    }
+
+    return {
+      Program(node) {
+        if (here.folder !== '' && !at.has(here.folder)) context.report({ node, messageId: 'unlayered', data: { folder: here.folder } });
+      },
+      ImportDeclaration(node) { check(node.source, node.source.value); },
+      ExportNamedDeclaration(node) { if (node.source) check(node.source, node.source.value); },
+      ExportAllDeclaration(node) { check(node.source, node.source.value); },
+      ImportExpression(node) { if (node.source.type === 'Literal') check(node.source, node.source.value); },
+      CallExpression(node) {
+        const [arg] = node.arguments;
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal') check(arg, arg.value);
+      },
+      /** @param {any} node TSImportEqualsDeclaration: `import x = require('…')` */
+      TSExternalModuleReference(node) { check(node.expression, node.expression.value); },
+    };
+  },
+};
+
+export default { meta: { name: 'layers' }, rules: { imports: importsRule } };

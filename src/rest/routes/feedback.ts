@@ -1,0 +1,50 @@
+/** POST /v1/feedback: thumbs and outcomes on a recorded generation, as training signals. */
+import type { FastifyPluginAsync } from 'fastify';
+import { checkBody, type RestContext } from '../context';
+import { FeedbackBodyContract } from '../schemas';
+
+export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+  const { deps, log, unrecorded } = ctx;
+
+  app.post('/v1/feedback', async (request, reply) => {
+    const body = checkBody(FeedbackBodyContract, request, reply);
+    if (!body) return reply;
+    if (!deps.signals) {
+      return reply.code(409).send({ error: 'no-signal-store', message: 'this server records no training signals; start it with --signals FILE or AVAP_SIGNALS_FILE' });
+    }
+    // Nothing is lost silently: a store that cannot take the feedback says so
+    // (503, with the reason; the log has the file), never "unknown generation".
+    const refuse = (status: number, error: string, why: string, logged: string, code?: string) => {
+      log(`[rest] POST /v1/feedback ${status} ${error} for ${body.generation_id}: ${logged}`);
+      return reply.code(status).send({
+        error,
+        message: `${why}; GET /health shows the store's state`,
+        generation_id: body.generation_id,
+        ...(code ? { code } : {}),
+      });
+    };
+    const codeOf = (code: string | undefined) => (code ? ` (${code})` : '');
+    const unwritable = (code: string | undefined) => `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
+    const known = await deps.signals.has(body.generation_id);
+    if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.code)}`, known.error, known.code);
+    if (!known.value) {
+      const health = await deps.signals.health();
+      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.code), health.error, health.code);
+      if (unrecorded.has(body.generation_id)) {
+        return refuse(409, 'signal-not-recorded', `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`, 'its signal was lost');
+      }
+      return reply.code(404).send({ error: 'unknown-generation', message: `no generation '${body.generation_id}' in the signal store` });
+    }
+    const writes = [];
+    if (body.thumbs) writes.push(await deps.signals.recordFeedback(body.generation_id, body.thumbs, 'rest', body.comment));
+    if (body.outcome) writes.push(await deps.signals.recordOutcome(body.generation_id, body.outcome, 'rest', body.final_code));
+    const failed = writes.find((w) => !w.ok);
+    if (failed && !failed.ok) {
+      const why = writes.some((w) => w.ok)
+        ? `the feedback was only partly recorded (the thumbs, not the outcome): the training-signal store cannot be written${codeOf(failed.code)}`
+        : unwritable(failed.code);
+      return refuse(503, 'signal-store-unwritable', why, failed.error, failed.code);
+    }
+    return { recorded: true, generation_id: body.generation_id };
+  });
+};

@@ -1,0 +1,9 @@
+/**
+ * The language-model tools (`avap_validate`, `avap_search_docs`), editor-free:
+ * their definitions and input contracts (definitions.ts), their execution
+ * (execute.ts) and the package.json contribution generated from them
+ * (packageContribution.ts; `npx tsx src/tools/writeContribution.ts` writes it).
+ */
+export * from './definitions';
+export * from './execute';
+export * from './packageContribution';
