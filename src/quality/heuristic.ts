@@ -90,8 +90,8 @@ export function createHeuristicValidator(options: HeuristicOptions = {}): Qualit
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   return {
     name: 'heuristic',
-    async assess(input): Promise<QualityVerdict> {
-      return { ok: true, assessment: heuristicAssessment(input, threshold) };
+    assess(input): Promise<QualityVerdict> {
+      return Promise.resolve({ ok: true, assessment: heuristicAssessment(input, threshold) });
     },
   };
 }

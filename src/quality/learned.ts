@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { defineContract, preValidateJsonText } from '../tools/contract';
 import { answerFeatures, type AnswerFeatures } from './features';
-import type { DimensionScore, QualityValidator, QualityVerdict } from './port';
+import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, weakestDimension, type DimensionName } from './rubric';
 
 export interface LearnedModel {
@@ -83,27 +83,29 @@ export function createLearnedValidator(model: LearnedModel, options: { threshold
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   return {
     name: 'learned',
-    async assess(input): Promise<QualityVerdict> {
-      let raw: Record<DimensionName, number>;
-      try {
-        raw = model.predict(numericFeatures(answerFeatures(input)));
-      } catch (err) {
-        return { ok: false, failure: { validator: 'learned', code: 'model-unavailable', message: `the learned model failed: ${err instanceof Error ? err.message : String(err)}` } };
-      }
-      if (DIMENSIONS.some((d) => !Number.isFinite(raw[d.name]))) {
-        return { ok: false, failure: { validator: 'learned', code: 'model-unavailable', message: 'the learned model returned a non-numeric score', detail: JSON.stringify(raw) } };
-      }
-      const scores = { grounding: clampScore(raw.grounding), specificity: clampScore(raw.specificity), actionability: clampScore(raw.actionability) };
-      const total = composite(scores);
-      const passed = total >= threshold;
-      const dimensions: DimensionScore[] = DIMENSIONS.map((d) => ({ name: d.name, score: scores[d.name], weight: d.weight }));
-      return {
-        ok: true,
-        assessment: {
-          validator: 'learned', composite: total, threshold, passed, dimensions, findings: [], model: model.version,
-          ...(passed ? {} : { hint: weakestDimension(scores).hint }),
-        },
-      };
+    assess: (input) => Promise.resolve(learnedVerdict(model, input, threshold)),
+  };
+}
+
+function learnedVerdict(model: LearnedModel, input: QualityInput, threshold: number): QualityVerdict {
+  let raw: Record<DimensionName, number>;
+  try {
+    raw = model.predict(numericFeatures(answerFeatures(input)));
+  } catch (err) {
+    return { ok: false, failure: { validator: 'learned', code: 'model-unavailable', message: `the learned model failed: ${err instanceof Error ? err.message : String(err)}` } };
+  }
+  if (DIMENSIONS.some((d) => !Number.isFinite(raw[d.name]))) {
+    return { ok: false, failure: { validator: 'learned', code: 'model-unavailable', message: 'the learned model returned a non-numeric score', detail: JSON.stringify(raw) } };
+  }
+  const scores = { grounding: clampScore(raw.grounding), specificity: clampScore(raw.specificity), actionability: clampScore(raw.actionability) };
+  const total = composite(scores);
+  const passed = total >= threshold;
+  const dimensions: DimensionScore[] = DIMENSIONS.map((d) => ({ name: d.name, score: scores[d.name], weight: d.weight }));
+  return {
+    ok: true,
+    assessment: {
+      validator: 'learned', composite: total, threshold, passed, dimensions, findings: [], model: model.version,
+      ...(passed ? {} : { hint: weakestDimension(scores).hint }),
     },
   };
 }

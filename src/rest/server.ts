@@ -246,8 +246,9 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     });
   });
 
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     for (const controller of inflight) controller.abort(new Error('server shutting down'));
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -304,7 +305,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
   });
 
   const openapi = openApiDocument(options.version, options.bodyLimit);
-  app.get('/openapi.json', async () => openapi);
+  app.get('/openapi.json', () => openapi);
 
   // ---------------------------------------------------------------- models
 

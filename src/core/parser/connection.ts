@@ -63,8 +63,8 @@ const FAILED_ENDPOINT = 'bundled (failed to start)';
 class UnavailablePort implements ParserPort {
   constructor(private readonly detail: string) {}
 
-  async validate(): Promise<ParserOutcome> {
-    return { kind: 'unavailable', reason: 'transport', detail: this.detail };
+  validate(): Promise<ParserOutcome> {
+    return Promise.resolve({ kind: 'unavailable', reason: 'transport', detail: this.detail });
   }
 
   circuit(): CircuitSnapshot {
@@ -81,7 +81,7 @@ class UnavailablePort implements ParserPort {
 }
 
 const NO_TRANSPORT: ParserTransport = {
-  call: async () => ({ ok: false, kind: 'unavailable', message: 'validation disabled' }),
+  call: () => Promise.resolve({ ok: false, kind: 'unavailable', message: 'validation disabled' }),
   close: () => undefined,
 };
 
@@ -116,7 +116,7 @@ export async function openParserConnection(config: ParserConfig, options: Parser
   };
 
   if (config.timeoutMs <= 0) {
-    return { ok: true, connection: { kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: async () => undefined } };
+    return { ok: true, connection: { kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: () => Promise.resolve() } };
   }
   if (options.transport) return live('injected', 'injected transport', options.transport);
 
@@ -134,7 +134,7 @@ export async function openParserConnection(config: ParserConfig, options: Parser
   if (!started.ok) {
     logger.warn(`[ptvl] ${started.error}`);
     const port = new UnavailablePort(started.error);
-    return { ok: true, connection: { kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: started.error, reconnect: () => undefined, close: async () => undefined } };
+    return { ok: true, connection: { kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: started.error, reconnect: () => undefined, close: () => Promise.resolve() } };
   }
   const { address, pid } = started.parser;
   logger.info(`[ptvl] bundled parser service listening on ${address} (pid ${pid})`);

@@ -405,7 +405,7 @@ class Run {
       retryNode: 'generate_code_retry',
       messages,
       codeRequired: true,
-      blocks: Run.codeBlocksOf,
+      blocks: (text) => Run.codeBlocksOf(text),
       retryMessages: (text, validation, traceLines, errors) => generateCodeRetryMessages(
         this.request.query, validation.code || text, traceLines, repairInstructions(errors), chunks, examples,
       ),

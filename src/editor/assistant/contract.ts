@@ -40,5 +40,5 @@ export interface AssistantFeatures {
 
 /** The assistant bundle's module: src/editor/assistant/main.ts, built to dist/assistant.js. */
 export interface AssistantBundle {
-  activateAssistant(host: AssistantHost): AssistantFeatures;
+  activateAssistant: (host: AssistantHost) => AssistantFeatures;
 }
