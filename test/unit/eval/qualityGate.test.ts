@@ -12,7 +12,8 @@ import type { QualityInput, QualityValidator, QualityVerdict } from '../../../sr
 import { qualityCounts, type EvalEntry } from '../../../src/eval/analysis';
 import { renderHtml, renderMarkdown } from '../../../src/eval/report';
 import { entryQuality, runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
-import { libraryParser, reviewed, scriptedLlm } from './fakes';
+import { fakeParser } from '../../support/fakes/parser';
+import { reviewed, scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
   { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
@@ -58,7 +59,7 @@ function target(validator: QualityValidator, retry: LlmResult<{ text: string }> 
   const retryLlm = scriptedLlm(() => retry);
   const requests: PipelineRequest[] = [];
   const t: EvalTarget = {
-    parser: libraryParser(),
+    parser: fakeParser(),
     llm: ragas,
     sourceText: (id) => `doc ${id}`,
     events: () => [],

@@ -8,7 +8,8 @@ import type { GoldenEntry } from '../../../src/knowledge/types';
 import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
 import type { EvalEntry } from '../../../src/eval/analysis';
 import { runEvaluation, verdictOf, type EvalOptions, type EvalProgressEvent, type EvalTarget } from '../../../src/eval/runner';
-import { libraryParser, scriptedLlm } from './fakes';
+import { fakeParser, libraryOutcome } from '../../support/fakes/parser';
+import { scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
   { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
@@ -22,7 +23,13 @@ const ANSWERS: Record<string, string[]> = {
 };
 
 function target(parserState = { down: false }, downAfterCalls = Infinity): EvalTarget & { runs: PipelineRequest[] } {
-  const parser = libraryParser(parserState);
+  let answered = 0;
+  // Down on demand (parserState), and gone for good after `downAfterCalls` answers.
+  const parser = fakeParser((source, filename) => {
+    if (answered >= downAfterCalls) return { kind: 'unavailable', reason: 'transport', detail: 'gone' };
+    answered += 1;
+    return parserState.down ? { kind: 'unavailable', reason: 'transport', detail: 'connection refused' } : libraryOutcome(source, filename);
+  });
   const events: AttemptEvent[] = [];
   const counters: Record<string, number> = {};
   const judge = scriptedLlm((call) => {
@@ -34,10 +41,7 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   const runs: PipelineRequest[] = [];
   return {
     runs,
-    parser: {
-      ...parser,
-      validate: async (source, filename, signal) => (parser.calls >= downAfterCalls ? { kind: 'unavailable', reason: 'transport', detail: 'gone' } : parser.validate(source, filename, signal)),
-    },
+    parser,
     llm: judge,
     sourceText: (id) => `doc ${id}`,
     events: () => events,

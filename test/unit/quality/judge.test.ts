@@ -47,8 +47,8 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     const [request] = ollama.calls('chat');
     assert.deepEqual(request?.body.format, JUDGE_JSON_SCHEMA);
     assert.equal(request?.body.options.temperature, 0);
-    assert.match(systemPrompt(request as RecordedRequest), /grounding \(weight 0\.5\)/);
-    assert.match(lastUser(request as RecordedRequest), /RETRIEVED DOCUMENTATION:\n\[1\] encodeSHA256/);
+    assert.match(systemPrompt(request), /grounding \(weight 0\.5\)/);
+    assert.match(lastUser(request), /RETRIEVED DOCUMENTATION:\n\[1\] encodeSHA256/);
   });
 
   it('a shallow answer fails, is retried once with the lowest dimension\'s hint, and the retry passes', async () => {

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParserPort, PipelineResult } from '../../../src/core/contracts';
 import type { AppendResult } from '../../../src/jsonl/appendLog';
-import { validateAvap } from '../../../src/parser';
 import { formatHostRule, hostAllowed, LOOPBACK_HOST_RULES, parseHostRules } from '../../../src/rest/hostGuard';
 import { redactInternals } from '../../../src/rest/redact';
 import { createRestServer, type RestAssistant, type RestDeps } from '../../../src/rest/server';
 import { SignalStore } from '../../../src/signals/store';
+import { fakeLlm, llmError } from '../../support/fakes/llm';
+import { fakeParser } from '../../support/fakes/parser';
 
 describe('REST host allow-list', () => {
   const allowed = ['localhost', 'localhost:8000', 'LOCALHOST:1', '127.0.0.1', '127.0.0.1:80', '[::1]', '[::1]:8000', ' localhost:8000 '];
@@ -65,31 +66,18 @@ describe('REST redaction of internal failures', () => {
   for (const [input, expected] of cases) it(`redacts ${JSON.stringify(input)}`, () => assert.equal(redactInternals(input), expected));
 });
 
-function parserPort(outcome?: Awaited<ReturnType<ParserPort['validate']>>): ParserPort {
-  return {
-    validate: async (source, filename) => outcome ?? { kind: 'validated', result: validateAvap(source, { filename }) },
-    circuit: () => ({ state: 'closed', consecutiveFailures: 0 }),
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-}
-
 const RESULT: PipelineResult = {
   queryType: 'CODE_GENERATION', text: 'x', code: 'addVar(a, 1)', validationStatus: '', attempts: [], sources: [], relevanceRetry: false, generationId: 'g1',
 };
 
-function assistant(run: () => PipelineResult | Promise<PipelineResult> = () => RESULT, parser = parserPort()): RestAssistant {
-  return { parser, parserEndpoint: 'injected', retrievalName: 'embedded', run: async () => run() };
+function assistant(run: () => PipelineResult | Promise<PipelineResult> = () => RESULT, parser: ParserPort = fakeParser()): RestAssistant {
+  return { parser, parserEndpoint: 'injected', retrievalName: 'embedded', run: () => Promise.resolve(run()) };
 }
 
 function app(deps: Partial<RestDeps> & { assistant: RestAssistant }, options: { allowedHosts?: typeof LOOPBACK_HOST_RULES } = {}) {
   const lines: string[] = [];
   const server = createRestServer({
-    llm: {
-      chat: async () => ({ ok: false, error: { code: 'llm-failed', message: 'x' } }),
-      embed: async () => ({ ok: false, error: { code: 'llm-failed', message: 'x' } }),
-      models: async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)' } }),
-    },
+    llm: fakeLlm({ models: () => llmError('llm-unreachable', 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)') }),
     passages: () => [],
     models: { main: 'm1', host: 'http://127.0.0.1:1' },
     log: (line) => lines.push(line),
@@ -121,7 +109,7 @@ describe('REST server hardening (in-process)', () => {
   });
 
   it('an internal failure answers without paths or peer addresses; the log keeps them', async () => {
-    const parser = parserPort({ kind: 'unavailable', reason: 'transport', detail: '14 UNAVAILABLE: connect ECONNREFUSED 10.0.0.5:50051' });
+    const parser = fakeParser({ kind: 'unavailable', reason: 'transport', detail: '14 UNAVAILABLE: connect ECONNREFUSED 10.0.0.5:50051' });
     const { server, lines } = app({
       assistant: assistant(() => ({ ...RESULT, code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)' } }), parser),
     });

@@ -3,25 +3,11 @@
  * the core's ports: the paths the process tests cannot reach cheaply.
  */
 import assert from 'node:assert/strict';
-import type { CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
-import type { LlmPort } from '../../../src/core/llm/port';
-import { validateAvap } from '../../../src/parser';
+import type { ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
 import { bearerMatches, isLoopbackHost } from '../../../src/rest/auth';
 import { createRestServer, GENERATION_ERROR_STATUS, type RestAssistant } from '../../../src/rest/server';
-
-function fakeParser(outcome?: ParserOutcome, circuit: CircuitSnapshot = { state: 'closed', consecutiveFailures: 0 }): ParserPort & { calls: number } {
-  const port = {
-    calls: 0,
-    async validate(source: string, filename: string): Promise<ParserOutcome> {
-      port.calls += 1;
-      return outcome ?? { kind: 'validated', result: validateAvap(source, { filename }) };
-    },
-    circuit: () => circuit,
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-  return port;
-}
+import { fakeLlm, llmError, type LlmScript } from '../../support/fakes/llm';
+import { fakeParser } from '../../support/fakes/parser';
 
 function result(patch: Partial<PipelineResult> = {}): PipelineResult {
   return { queryType: 'CODE_GENERATION', text: 'x', code: 'addVar(a, 1)', validationStatus: '', attempts: [], sources: [], relevanceRetry: false, generationId: 'g1', ...patch };
@@ -34,23 +20,17 @@ function fakeAssistant(parser: ParserPort, run: (r: PipelineRequest, on?: (m: Re
     parser,
     parserEndpoint: 'injected',
     retrievalName: 'embedded',
-    async run(request, options) {
+    run(request, options) {
       requests.push(request);
-      return run(request, options?.onMessage);
+      return Promise.resolve(run(request, options?.onMessage));
     },
   };
 }
 
-const llm = (models: LlmPort['models']): LlmPort => ({
-  chat: async () => ({ ok: false, error: { code: 'llm-failed', message: 'not scripted' } }),
-  embed: async () => ({ ok: false, error: { code: 'llm-failed', message: 'not scripted' } }),
-  models,
-});
-
-function server(assistant: RestAssistant, options: { token?: string; models?: LlmPort['models'] } = {}) {
+function server(assistant: RestAssistant, options: { token?: string; models?: LlmScript['models'] } = {}) {
   return createRestServer({
     assistant,
-    llm: llm(options.models ?? (async () => ({ ok: true, value: ['m1'] }))),
+    llm: fakeLlm({ models: options.models ?? (() => ({ ok: true, value: ['m1'] })) }),
     passages: () => [],
     models: { main: 'm1', host: 'http://127.0.0.1:1' },
   }, { bodyLimit: 64 * 1024, version: 't', ...(options.token ? { token: options.token } : {}) });
@@ -58,7 +38,7 @@ function server(assistant: RestAssistant, options: { token?: string; models?: Ll
 
 describe('REST server (in-process)', () => {
   it('health reports an open circuit and its next probe', async () => {
-    const app = server(fakeAssistant(fakeParser(undefined, { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 }), () => result()));
+    const app = server(fakeAssistant(fakeParser('real', { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 }), () => result()));
     const response = await app.inject({ method: 'GET', url: '/health' });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json().parser, { endpoint: 'injected', circuit: { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 } });
@@ -86,7 +66,7 @@ describe('REST server (in-process)', () => {
   });
 
   it('models: an Ollama failure is a 502 with its code', async () => {
-    const app = server(fakeAssistant(fakeParser(), () => result()), { models: async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'Ollama is not running' } }) });
+    const app = server(fakeAssistant(fakeParser(), () => result()), { models: () => llmError('llm-unreachable', 'Ollama is not running') });
     const response = await app.inject({ method: 'GET', url: '/v1/models' });
     assert.equal(response.statusCode, 502);
     assert.deepEqual(response.json(), { error: 'llm-unreachable', message: 'Ollama is not running' });

@@ -12,7 +12,7 @@ async function drive(request: { source: string; filename: string }, deadline: gr
   const scheduler = new ParseScheduler([{ parse: async (source, filename) => validateAvap(source, { filename, maxBytes: max }) }]);
   let outcome: Outcome | undefined;
   const call = { request, cancelled, getDeadline: () => deadline } as unknown as Parameters<ReturnType<typeof validateHandler>>[0];
-  validateHandler(max, () => undefined, scheduler)(call, (err, res) => { outcome = { err: err as Partial<grpc.StatusObject> | null, res: res ?? undefined }; });
+  validateHandler(max, () => undefined, scheduler)(call, (err, res) => { outcome = { err, res: res ?? undefined }; });
   for (let i = 0; i < 20 && !outcome; i++) await new Promise((resolve) => setImmediate(resolve));
   return outcome;
 }
