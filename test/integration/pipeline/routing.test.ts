@@ -37,9 +37,9 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(gen.used, 1);
     const classify = world.ollama.calls('chat').find(task('classify'));
     assert.deepEqual(classify?.body.format, CLASSIFICATION_JSON_SCHEMA);
-    assert.equal(classify?.body.options.temperature, 0);
-    assert.equal(typeof classify?.body.options.seed, 'number');
-    assert.equal(typeof classify?.body.options.num_ctx, 'number');
+    assert.equal(classify?.body.options?.temperature, 0);
+    assert.equal(typeof classify?.body.options?.seed, 'number');
+    assert.equal(typeof classify?.body.options?.num_ctx, 'number');
     assert.equal(classify?.body.keep_alive, h.config.ollama.keepAlive);
     assert.equal(result.relevanceRetry, false);
     assert.equal(h.transport.calls.length, 0, 'RETRIEVAL answers are not sent to the parser');
@@ -61,7 +61,7 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(lastUser(hinted as never), contextInsufficientHint(QUESTION));
     // The generation used the second retrieval's context.
     const generation = chats.find(task('generate'));
-    assert.match(generation?.body.messages[0].content, /addParam\(name, target\) reads a request parameter/);
+    assert.match(generation?.body.messages?.[0]?.content ?? '', /addParam\(name, target\) reads a request parameter/);
     assert.ok(result.sources.some((s) => s.id === 'cmd-addParam::overview'));
     assert.equal(h.telemetry.events[0]?.relevance_retry, true);
   });

@@ -138,7 +138,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   it('a throwing telemetry sink does not influence generation', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
     const { deps: d } = deps(llm, fakeParser());
-    const result = await runPipeline({ ...d, telemetry: { record: () => { throw new Error('disk full'); }, flush: async () => undefined } }, CODE);
+    const result = await runPipeline({ ...d, telemetry: { record: () => { throw new Error('disk full'); }, flush: () => Promise.resolve() } }, CODE);
     assert.equal(result.validationStatus, '');
   });
 
@@ -184,12 +184,12 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
     it('records how the examples were chosen, and flags the lexical fallback with its reason', async () => {
       const byEmbedding = deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
-      const embedded = await runPipeline({ ...byEmbedding.deps, examples: async (r, k) => ({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
+      const embedded = await runPipeline({ ...byEmbedding.deps, examples: (r, k) => Promise.resolve({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
       assert.deepEqual(embedded.fewShot, { status: 'enabled', k: 5, injected: 5, selection: 'embedding' });
       assert.ok(byEmbedding.logger.lines.some((l) => l.includes('few-shot: K=5, 5 validated example(s) injected by embedding similarity')), byEmbedding.logger.lines.join('\n'));
 
       const lexical = deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
-      const fallback = await runPipeline({ ...lexical.deps, examples: async (r) => ({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
+      const fallback = await runPipeline({ ...lexical.deps, examples: (r) => Promise.resolve({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
       assert.deepEqual(fallback.fewShot, { status: 'enabled', k: 5, injected: 3, selection: 'lexical', selectionDetail: 'model missing' });
       assert.ok(lexical.logger.lines.some((l) => l.includes('no embedding similarity (model missing)') && l.includes('few_shot_selection: lexical')), lexical.logger.lines.join('\n'));
     });
@@ -212,7 +212,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
   describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
     const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
-    const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'no' } }) };
+    const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'no' } }) };
     const tasks = (llm: ReturnType<typeof taskLlm>, task: string) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === task);
 
     it('drafts are marked and carry no status and no code; only the final message has them', async () => {
@@ -320,7 +320,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     it('a failed retrieval is part of the answer: retrieval degraded with the reason', async () => {
       const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
       const { deps: d } = deps(llm, fakeParser());
-      const down: RetrievalPort = { name: 'elasticsearch http://es:9200', retrieve: async () => ({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }) };
+      const down: RetrievalPort = { name: 'elasticsearch http://es:9200', retrieve: () => Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }) };
       const result = await runPipeline({ ...d, retrieval: down }, CODE);
       assert.deepEqual(result.retrieval, { status: 'degraded', reason: 'retrieval failed (elasticsearch http://es:9200): connect ECONNREFUSED' });
       assert.equal(result.validationStatus, '');
@@ -371,7 +371,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       const llm = () => taskLlm({ classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'], generate: ['Use encodeSHA256(source, target).'] });
       const relevant = await runPipeline(deps(llm(), fakeParser()).deps, { query: 'how do I hash?' });
       assert.deepEqual([relevant.queryType, relevant.contextRelevant, relevant.parserTrace], ['RETRIEVAL', true, undefined]);
-      const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'NO' } }) };
+      const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'NO' } }) };
       const irrelevant = await runPipeline({ ...deps(llm(), fakeParser()).deps, relevance: no }, { query: 'how do I hash?' });
       assert.deepEqual([irrelevant.contextRelevant, irrelevant.relevanceRetry], [false, true]);
     });

@@ -38,11 +38,11 @@ function fakeValidator(verdicts: QualityVerdict[]): QualityValidator & { inputs:
   return {
     name: 'llm-judge',
     inputs,
-    async assess(input) {
+    assess(input) {
       inputs.push(input);
       const verdict = verdicts[inputs.length - 1];
-      if (!verdict) throw new Error(`the validator was called ${inputs.length} times, scripted for ${verdicts.length}`);
-      return verdict;
+      if (!verdict) return Promise.reject(new Error(`the validator was called ${inputs.length} times, scripted for ${verdicts.length}`));
+      return Promise.resolve(verdict);
     },
   };
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../src/quality';
 import { GOOD_ANSWER, HALLUCINATED_ANSWER, SHALLOW_ANSWER, input } from './fixtures';
 
-const inProcess = async (source: string, filename: string): Promise<ParserOutcome> => ({ kind: 'validated', result: validateAvap(source, { filename }) });
+const inProcess = (source: string, filename: string): Promise<ParserOutcome> => Promise.resolve({ kind: 'validated', result: validateAvap(source, { filename }) });
 
 describe('quality: parser adapter (code)', () => {
   it('valid code passes with a syntax score of 1', async () => {
@@ -39,7 +39,7 @@ describe('quality: parser adapter (code)', () => {
   });
 
   it('an unavailable parser is a failure, not a score', async () => {
-    const down = async (): Promise<ParserOutcome> => ({ kind: 'unavailable', reason: 'circuit-open', detail: 'open' });
+    const down = (): Promise<ParserOutcome> => Promise.resolve({ kind: 'unavailable', reason: 'circuit-open', detail: 'open' });
     const v = await createParserQualityValidator(down).assess(input(GOOD_ANSWER));
     assert.deepEqual(v, { ok: false, failure: { validator: 'parser', code: 'parser-unavailable', message: 'the parser could not validate the code (circuit-open)', detail: 'open' } });
   });
@@ -90,14 +90,14 @@ describe('quality: learned adapter slot', () => {
 describe('quality: gate and rubric (in-memory validator)', () => {
   function scripted(verdicts: QualityVerdict[]): QualityValidator & { seen: string[] } {
     const seen: string[] = [];
-    return { name: 'heuristic', seen, assess: async (i) => { seen.push(i.answer); return verdicts.shift() as QualityVerdict; } };
+    return { name: 'heuristic', seen, assess: (i) => { seen.push(i.answer); return Promise.resolve(verdicts.shift() as QualityVerdict); } };
   }
   const pass: QualityVerdict = { ok: true, assessment: { validator: 'heuristic', composite: 0.9, threshold: 0.6, passed: true, dimensions: [], findings: [] } };
   const fail: QualityVerdict = { ok: true, assessment: { validator: 'heuristic', composite: 0.3, threshold: 0.6, passed: false, dimensions: [], findings: [], hint: 'HINT' } };
 
   it('a passing answer is not regenerated', async () => {
     let calls = 0;
-    const gate = await qualityGate(scripted([pass]), input('a'), async () => { calls += 1; return { ok: true, value: 'b' }; });
+    const gate = await qualityGate(scripted([pass]), input('a'), () => { calls += 1; return Promise.resolve({ ok: true, value: 'b' }); });
     assert.equal(calls, 0);
     assert.equal(gate.answer, 'a');
     assert.equal(gate.passed, true);
@@ -106,7 +106,7 @@ describe('quality: gate and rubric (in-memory validator)', () => {
   it('a failing answer is regenerated once with its hint and the retry is assessed', async () => {
     const hints: string[] = [];
     const validator = scripted([fail, fail]);
-    const gate = await qualityGate(validator, input('a'), async (hint, previous) => { hints.push(`${hint}|${previous}`); return { ok: true, value: 'b' }; });
+    const gate = await qualityGate(validator, input('a'), (hint, previous) => { hints.push(`${hint}|${previous}`); return Promise.resolve({ ok: true, value: 'b' }); });
     assert.deepEqual(hints, ['HINT|a']);
     assert.deepEqual(validator.seen, ['a', 'b']);
     assert.equal(gate.answer, 'b');
@@ -114,7 +114,7 @@ describe('quality: gate and rubric (in-memory validator)', () => {
   });
 
   it('when the retry cannot be generated the first answer comes back with its scores and the error', async () => {
-    const gate = await qualityGate(scripted([fail]), input('a'), async () => ({ ok: false, error: { code: 'llm-timeout', message: 'slow' } }));
+    const gate = await qualityGate(scripted([fail]), input('a'), () => Promise.resolve({ ok: false, error: { code: 'llm-timeout', message: 'slow' } }));
     assert.equal(gate.answer, 'a');
     assert.equal(gate.retryError?.code, 'llm-timeout');
     assert.equal(gate.attempts.length, 1);

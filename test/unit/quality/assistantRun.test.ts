@@ -21,12 +21,12 @@ const verdict = (passed: boolean, hint?: string): QualityVerdict => ({
 
 function validator(verdicts: QualityVerdict[]): QualityValidator & { inputs: string[] } {
   const inputs: string[] = [];
-  return { name: 'llm-judge', inputs, assess: async (i) => { inputs.push(i.answer); return verdicts.shift() as QualityVerdict; } };
+  return { name: 'llm-judge', inputs, assess: (i) => { inputs.push(i.answer); return Promise.resolve(verdicts.shift() as QualityVerdict); } };
 }
 
 const passages = () => [{ id: 'c1', title: 'encodeSHA256', text: 'encodeSHA256(source, target)' }];
 const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['encodeSHA256'] };
-const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'no' } }) };
+const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'no' } }) };
 
 /** The real pipeline behind the gate. */
 function pipeline(script: TaskScript, patch: { relevance?: RelevancePort; parser?: ReturnType<typeof fakeParser> } = {}) {

@@ -3,7 +3,8 @@
  * the core's ports: the paths the process tests cannot reach cheaply.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
+import type { FinalMessage, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
+import type { ValidationResult } from '../../../src/parser';
 import { bearerMatches, isLoopbackHost } from '../../../src/rest/auth';
 import { createRestServer, GENERATION_ERROR_STATUS, type RestAssistant } from '../../../src/rest/server';
 import { fakeLlm, llmError, type LlmScript } from '../../support/fakes/llm';
@@ -41,8 +42,8 @@ describe('REST server (in-process)', () => {
     const app = server(fakeAssistant(fakeParser('real', { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 }), () => result()));
     const response = await app.inject({ method: 'GET', url: '/health' });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json().parser, { endpoint: 'injected', circuit: { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 } });
-    assert.equal(response.json().status, 'ok');
+    assert.deepEqual(response.json<{ parser: unknown }>().parser, { endpoint: 'injected', circuit: { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 } });
+    assert.equal(response.json<{ status: string }>().status, 'ok');
     await app.close();
   });
 
@@ -59,8 +60,8 @@ describe('REST server (in-process)', () => {
     const app = server(fakeAssistant(parser, () => result()));
     const response = await app.inject({ method: 'POST', url: '/v1/validate', payload: { source: 'a\u0000\u0000\u0000\u0000', filename: 'bin.avap' } });
     assert.equal(response.statusCode, 200);
-    assert.equal(response.json().valid, false);
-    assert.match(response.json().trace[0].message, /binary/);
+    assert.equal(response.json<ValidationResult>().valid, false);
+    assert.match(response.json<ValidationResult>().trace[0]?.message ?? '', /binary/);
     assert.equal(parser.calls, 0);
     await app.close();
   });
@@ -83,7 +84,7 @@ describe('REST server (in-process)', () => {
     const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q', force_type: 'CODE_GENERATION', filename: 'x.avap' } });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(assistant.requests, [{ query: 'q', forceType: 'CODE_GENERATION', filename: 'x.avap' }]);
-    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l) as ResponseMessage);
     assert.deepEqual(lines, [
       { text: 'piece', avap_code: '', is_final: false, draft: true, attempt: 1 },
       { text: '', avap_code: 'addVar(a, 1)', is_final: true, validation_status: 'PARSER_UNAVAILABLE', generation_id: 'g1', query_type: 'CODE_GENERATION' },
@@ -99,7 +100,7 @@ describe('REST server (in-process)', () => {
     }));
     const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
     assert.equal(response.statusCode, 200);
-    const final = JSON.parse(response.body.trim().split('\n').pop() as string);
+    const final = JSON.parse(response.body.trim().split('\n').pop() as string) as FinalMessage & { error?: { error: string; message: string } };
     assert.deepEqual(final.error, { error: 'llm-failed', message: 'the answer was cut off' });
     assert.equal(final.is_final, true);
     assert.equal('validation_status' in final, false, 'a failed run makes no validity claim');
@@ -112,7 +113,7 @@ describe('REST server (in-process)', () => {
       const app = server(fakeAssistant(fakeParser(), () => result({ code: '', error: { code: code as 'llm-failed', message: code } })));
       const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
       assert.equal(response.statusCode, status, code);
-      assert.equal(response.json().error, code);
+      assert.equal(response.json<{ error: string }>().error, code);
       await app.close();
     }
   });
@@ -124,7 +125,7 @@ describe('REST server (in-process)', () => {
       payload: { requests: [{ kind: 'generate', query: 'q' }, { kind: 'validate', source: 'addVar(a, 1)', filename: 'a.avap' }] },
     });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json().results.map((r: { status: number }) => r.status), [504, 200]);
+    assert.deepEqual(response.json<{ results: { status: number }[] }>().results.map((r) => r.status), [504, 200]);
     await app.close();
   });
 
