@@ -98,7 +98,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
     const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` } });
     assert.equal(run.code, 4, run.stderr);
-    assert.match(run.stderr, /parser unavailable — returning unvalidated/);
+    assert.ok(run.stderr.includes(LOG_PARSER_UNAVAILABLE), run.stderr);
   });
 
   it('generate with Ollama unreachable → exit 2 with an actionable message', async () => {

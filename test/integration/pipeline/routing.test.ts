@@ -4,7 +4,7 @@
  * check (LLM and cosine adapters) with the hinted second retrieval.
  */
 import assert from 'node:assert/strict';
-import { CLASSIFICATION_JSON_SCHEMA } from '../../../src/core/routing/classifier';
+import { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifierMalformed } from '../../../src/core/routing/classifier';
 import { contextInsufficientHint } from '../../../src/core/routing/prompts';
 import { lastUser } from '../../support/scriptedOllama';
 import { harness, pipelineHooks, task, type Harness, type World } from './fixture';
@@ -100,7 +100,7 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(reply.used, 1);
     const repair = world.ollama.calls('chat').filter(task('classify'))[1];
     assert.match(lastUser(repair as never), /Invalid option: expected one of "CODE_GENERATION"\|"RETRIEVAL"\|"CONVERSATIONAL"\|"PLATFORM"\n {2}→ at type/);
-    assert.ok(h.logger.lines.some((l) => l.startsWith('[ptvl] classifier answer malformed')));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(logClassifierMalformed('').split('(')[0] ?? '')), h.logger.lines.join('\n'));
     assert.equal(world.ollama.calls('chat').filter(task('reformulate')).length, 0, 'CONVERSATIONAL skips retrieval');
   });
 
@@ -114,7 +114,7 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(result.queryType, 'RETRIEVAL');
     assert.equal(result.classification, 'default');
     assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 2);
-    assert.ok(h.logger.lines.includes('[ptvl] classifier answer malformed twice — routing to RETRIEVAL by default'));
+    assert.ok(h.logger.lines.includes(LOG_CLASSIFIER_DEFAULT_ROUTE), h.logger.lines.join('\n'));
   });
 
   it('platform prompts take the fast path: no classifier call, no retrieval, conversational model', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
 import type { ChatCall } from '../../../src/core/llm/port';
-import { LOG_PARSER_UNAVAILABLE, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
@@ -160,7 +160,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
         assert.match(prompt(call), /addVar\(x4, 4\)/);
         assert.doesNotMatch(prompt(call), /addVar\(x5, 5\)/);
       }
-      assert.ok(logger.lines.some((l) => l.includes('[ptvl] few-shot: K=5, 5 validated example(s) injected')), logger.lines.join('\n'));
+      assert.ok(logger.lines.includes(logFewShot(5, 5)), logger.lines.join('\n'));
     });
 
     it('K comes from the configuration; 0 disables the injection', async () => {
