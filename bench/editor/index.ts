@@ -94,6 +94,14 @@ export const editorSuite: BenchSuite = {
           goal: { text: '≤ 50 ms', met: data.activateMs <= 50 },
           detail: `extension.activate() from the editor's API until it resolves; ${breakdown}${sizes}`,
         },
+        ...(a ? [{
+          name: 'activation as VS Code reports it (loading the code + activate(), the Running Extensions figure)',
+          ratio: a.codeLoading + a.activateCall,
+          unit: 'ms',
+          detail: `from the editor's own marks: loading the code ${a.codeLoading} ms + activate() ${a.activateCall} ms; `
+            + `not counted here, as VS Code does not count it: its wait for the extension context (${a.contextWait} ms) and before loading (${a.start} ms). `
+            + 'The goal above is held against the whole activate() call, which includes them.',
+        }] : []),
         {
           name: 'activation: services ready (parser connection set up; the assistant loads on first use)',
           ratio: data.readyMs,

@@ -35,6 +35,7 @@ import {
 } from './fixes/builders';
 import { completedCallFix, inventedCallFix, type CallShape } from './fixes/commands';
 import type { Reporter } from './reporter';
+import { Semantics } from './semantics';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { suggestName } from './suggest';
 
@@ -62,6 +63,54 @@ const MAX_SHOWN = 60;
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
+const LITERAL_WORDS: Readonly<Record<string, string>> = { None: 'null', True: 'a boolean', False: 'a boolean', true: 'a boolean', false: 'a boolean' };
+/** Another language's null in addVar: text as well, and its value is AVAP's None. */
+const FOREIGN_NULL = 'null';
+
+/** A scalar literal: a number, a closed string, None or a boolean. */
+function isScalar(x: Token | undefined): boolean {
+  return x !== undefined && (x.kind === TokenKind.Number || (x.kind === TokenKind.String && !x.unterminated)
+    || (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined));
+}
+
+/** Index after the literal (scalar, or list / dict literal of literals) starting at `i`, or -1. */
+function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): number {
+  const x = t[i];
+  if (isScalar(x)) return i + 1;
+  const list = isPunct(x, '[');
+  if ((!list && !isPunct(x, '{')) || depth > 8) return -1;
+  const close = list ? ']' : '}';
+  let j = i + 1;
+  if (isPunct(t[j], close)) return j + 1;
+  while (j < end) {
+    if (!list) {
+      if (!isScalar(t[j]) || !isPunct(t[j + 1], ':')) return -1;
+      j += 2;
+    }
+    j = literalEnd(t, j, end, depth + 1);
+    if (j === -1) return -1;
+    if (isPunct(t[j], close)) return j + 1;
+    if (!isPunct(t[j], ',')) return -1;
+    j++;
+  }
+  return -1;
+}
+
+/**
+ * What a value argument is when it is a literal the specification's addVar
+ * keeps as text: None, a boolean, or a list or dict literal of such literals
+ * (`[]`, `[1, 2]`, `{}`, `{"a": [1]}`). Undefined for anything else (text such
+ * as a regex class `[a-z]` stays text by intent).
+ */
+function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
+  const first = t[arg.first];
+  if (!first) return undefined;
+  if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : first.text === FOREIGN_NULL ? 'null' : LITERAL_WORDS[first.text];
+  if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
+  const empty = arg.last - arg.first === 2;
+  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : (empty ? 'an empty dictionary' : 'a dictionary');
+}
+
 /** Shortens long source text for messages. */
 export function abbreviate(text: string, max = MAX_SHOWN): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
@@ -70,6 +119,32 @@ export function abbreviate(text: string, max = MAX_SHOWN): string {
 
 function last<T>(items: readonly T[]): T | undefined {
   return items[items.length - 1];
+}
+
+/** The parameter list `params` as `argc` arguments in `context` match it, or undefined (see Analyzer.checkArity). */
+function matchSignature(params: readonly ParamSpec[], argc: number, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+  let optionalTail = 0;
+  for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
+  if (argc <= params.length && argc >= params.length - optionalTail) return params;
+  // `x = cmd(a)`: the assignment supplies the trailing target.
+  if (context === 'assignment' && params.length > 0 && last(params)?.kind === 'target' && argc === params.length - 1) {
+    return params.slice(0, -1);
+  }
+  return undefined;
+}
+
+/** Some token of the line is `;` (at any depth). */
+function hasSemicolon(tokens: readonly Token[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (t.kind === TokenKind.Punct && t.text === ';') return true;
+  }
+  return false;
+}
+
+/** An argument as messages name it: `argument 2 of 'addVar' (value)`. */
+function argumentName(spec: CommandSpec, index: number, param: ParamSpec): string {
+  return `argument ${index + 1} of '${spec.name}' (${param.name})`;
 }
 
 function plural(n: number, word: string): string {
@@ -85,6 +160,7 @@ export class Analyzer implements ExpressionHost {
   private lineStart = 0;
   private lineEnd = 0;
   private blockComment: { line: number; column: number } | undefined;
+  private readonly sem: Semantics;
 
   constructor(private readonly src: string, private readonly rep: Reporter) {
     this.blocks = new BlockStack(rep, {
@@ -95,6 +171,7 @@ export class Analyzer implements ExpressionHost {
         if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.lineEnd);
       },
     });
+    this.sem = new Semantics(rep, this.blocks);
   }
 
   run(): void {
@@ -160,7 +237,25 @@ export class Analyzer implements ExpressionHost {
         return;
       case 'unterminated-block-comment':
         return; // reported in finish(), where its opening line is known
+      case 'typographic-quote':
+        this.typographicQuote(start, end);
+        return;
     }
+  }
+
+  /** “…” or ‘…’ used as string quotes: straightened to "…" or '…' (the other ASCII quote when the text holds one). */
+  private typographicQuote(start: number, end: number): void {
+    const text = this.src.slice(start, end);
+    const inner = text.slice(1, -1);
+    const double = text.charCodeAt(0) >= 0x201c;
+    const preferred = double ? '"' : "'";
+    const other = double ? "'" : '"';
+    const quote = !inner.includes(preferred) ? preferred : !inner.includes(other) ? other : undefined;
+    const straight = quote === undefined ? undefined : `${quote}${inner}${quote}`;
+    const advice = straight === undefined ? 'use " or \' quotes' : `straighten them: ${straight}`;
+    this.report(Rule.TypographicQuote, start, end,
+      `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`, text, straight,
+      straight === undefined ? undefined : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] });
   }
 
   // ------------------------------------------------------------- expression host
@@ -216,6 +311,10 @@ export class Analyzer implements ExpressionHost {
 
   /** Splits a line at top-level `;` (reported) and analyses each statement. */
   private analyzeSegments(tokens: Token[]): void {
+    if (!hasSemicolon(tokens)) {
+      this.analyzeStatement(tokens);
+      return;
+    }
     let depth = 0;
     let from = 0;
     let split = false;
@@ -336,7 +435,7 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     const t1 = t[1];
     if (t0.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
-    const lineText = this.src.slice(t0.start, (last(t) as Token).end);
+    const lineText = () => this.src.slice(t0.start, (last(t) as Token).end);
 
     if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
       const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
@@ -348,7 +447,7 @@ export class Analyzer implements ExpressionHost {
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
       const fix = foreignIfFix(t, this.lineStart, (tokens, first, end) => this.conditionArguments(tokens, first, end));
       this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
       if (isPunct(last(t), '{')) {
         this.blocks.push({
           kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true, conversion: fix.conversion,
@@ -359,7 +458,7 @@ export class Analyzer implements ExpressionHost {
     if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
       const fix = foreignTryFix(t, this.lineStart);
       this.reportTokens(Rule.ForeignTry, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText, 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
       this.pushBraceIfOpened(t, undefined, fix.conversion);
       return true;
     }
@@ -451,7 +550,14 @@ export class Analyzer implements ExpressionHost {
     this.trailing(t, call, block);
   }
 
+  /** `name = …`: the value is read before the name is assigned. */
   private assignment(t: Token[]): void {
+    this.assignmentValue(t);
+    const target = t[0] as Token;
+    if (target.kind === TokenKind.Ident) this.sem.assign(target.text, this.lineNo);
+  }
+
+  private assignmentValue(t: Token[]): void {
     const target = t[0] as Token;
     const eq = t[1] as Token;
     if (findCommand(target.text)) {
@@ -874,12 +980,60 @@ export class Analyzer implements ExpressionHost {
       return block;
     }
     const params = this.checkArity(t, call, spec, context);
-    if (params) this.checkArgumentKinds(t, call, spec, params);
+    if (params) {
+      this.checkArgumentKinds(t, call, spec, params);
+      this.semanticChecks(t, call, spec, params, context);
+    }
     if (spec.resultOnlyByAssignment && context === 'statement') {
       this.report(Rule.DiscardedResult, nameToken.start, nameToken.end,
         `the result of '${name}' is discarded — assign it: conn = ${name}(…)`, name);
     }
     return this.applyRole(spec.block, nameToken);
+  }
+
+  /**
+   * What the semantic warnings need from a well-formed command call
+   * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
+   * of a call is read before its target is written), and addVar's literals.
+   */
+  private semanticChecks(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[], context: 'statement' | 'assignment'): void {
+    const args = call.args;
+    for (let i = 0; i < args.length; i++) {
+      const param = params[i] as ParamSpec;
+      if (!param.key) continue;
+      const arg = args[i] as CallArg;
+      const x = t[arg.first];
+      if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
+      this.sem.key({
+        name: x.text, command: spec.name, line: this.lineNo, column: this.col(x.start), endColumn: this.col(x.end), start: x.start, end: x.end,
+      });
+    }
+    if (spec.name === 'addVar' && context === 'statement') this.addVarLiteral(t, call);
+    for (let i = 0; i < args.length; i++) {
+      if ((params[i] as ParamSpec).kind !== 'target') continue;
+      const arg = args[i] as CallArg;
+      const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
+      if (name !== undefined) this.sem.assign(name, this.lineNo);
+    }
+  }
+
+  /** `addVar(rows, [])`: the specification's addVar stores anything but a variable or a number as text. */
+  private addVarLiteral(t: readonly Token[], call: ParsedCall): void {
+    const [target, value] = call.args;
+    if (!target || !value) return;
+    const what = literalKind(t, value);
+    if (!what) return;
+    const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
+    const literal = value.text === FOREIGN_NULL ? 'None' : value.text;
+    const assignment = name === undefined ? undefined : `${name} = ${literal}`;
+    const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
+    const first = t[0] as Token;
+    const hint = assignment !== undefined && whole
+      ? { title: `Assign the value: ${abbreviate(assignment, 40)}`, edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }] }
+      : undefined;
+    this.report(Rule.LiteralStoredAsText, value.start, value.end,
+      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — `
+      + `assign the value instead: ${assignment ?? `name = ${literal}`}`, value.text, undefined, hint);
   }
 
   /** A call that is the whole statement, as a fix that rewrites it needs it. */
@@ -905,36 +1059,29 @@ export class Analyzer implements ExpressionHost {
 
   private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
     if (!role) return undefined;
-    const site = this.site(at);
-    const open = (kind: Block['kind']): Block => {
-      const block: Block = { kind, line: this.lineNo, column: site.column, endColumn: site.endColumn, token: at.text };
-      this.blocks.push(block);
-      return block;
-    };
     switch (role) {
-      case 'open-if': return open('if');
-      case 'open-loop': return open('loop');
-      case 'open-try': return open('try');
-      case 'open-async': return open('async');
-      case 'else': this.blocks.else(site); return this.blocks.top;
-      case 'exception': this.blocks.exception(site); return this.blocks.top;
-      case 'end': this.blocks.end(site); return undefined;
-      case 'end-loop': this.blocks.endLoop(site); return undefined;
+      case 'open-if': return this.openBlock('if', at);
+      case 'open-loop': return this.openBlock('loop', at);
+      case 'open-try': return this.openBlock('try', at);
+      case 'open-async': return this.openBlock('async', at);
+      case 'else': this.blocks.else(this.site(at)); return this.blocks.top;
+      case 'exception': this.blocks.exception(this.site(at)); return this.blocks.top;
+      case 'end': this.blocks.end(this.site(at)); return undefined;
+      case 'end-loop': this.blocks.endLoop(this.site(at)); return undefined;
     }
+  }
+
+  private openBlock(kind: Block['kind'], at: Token): Block {
+    const block: Block = { kind, line: this.lineNo, column: this.col(at.start), endColumn: this.col(at.end), token: at.text };
+    this.blocks.push(block);
+    return block;
   }
 
   /** Returns the parameter list the arguments match, or undefined after reporting. */
   private checkArity(t: readonly Token[], call: ParsedCall, spec: CommandSpec, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
     const argc = call.args.length;
-    for (const params of signaturesOf(spec)) {
-      let optionalTail = 0;
-      for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
-      if (argc <= params.length && argc >= params.length - optionalTail) return params;
-      // `x = cmd(a)`: the assignment supplies the trailing target.
-      if (context === 'assignment' && params.length > 0 && last(params)?.kind === 'target' && argc === params.length - 1) {
-        return params.slice(0, -1);
-      }
-    }
+    const matched = matchSignature(spec.params, argc, context) ?? (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
+    if (matched) return matched;
     const nameToken = t[call.nameIndex] as Token;
     const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
     const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
@@ -948,39 +1095,42 @@ export class Analyzer implements ExpressionHost {
   }
 
   private checkArgumentKinds(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[]): void {
-    call.args.forEach((arg, index) => {
+    const args = call.args;
+    for (let index = 0; index < args.length; index++) {
       const param = params[index];
-      if (!param) return;
-      const where = `argument ${index + 1} of '${spec.name}' (${param.name})`;
-      if (arg.text === '') {
-        const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
-        if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${where}`, spec.name);
-        return;
-      }
-      const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
-      const isGlobal = single?.kind === TokenKind.Global;
-      if (param.kind === 'target') {
-        if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
-        const swapped = spec.name === 'addVar' && index === 0;
-        const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
-        const value = call.args[1];
-        const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
-        this.report(Rule.InvalidTarget, arg.start, arg.end, `${where} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
-        return;
-      }
-      if (param.kind === 'number') {
-        const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
-        if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
-        const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
-        // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
-        const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
-        const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
-          : [param.name.toLowerCase(), 'value'];
-        this.report(Rule.InvalidNumber, arg.start, arg.end,
-          `${where} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
-          undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
-      }
-    });
+      if (param) this.checkArgumentKind(t, call, spec, args[index] as CallArg, index, param);
+    }
+  }
+
+  private checkArgumentKind(t: readonly Token[], call: ParsedCall, spec: CommandSpec, arg: CallArg, index: number, param: ParamSpec): void {
+    if (arg.text === '') {
+      const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
+      if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${argumentName(spec, index, param)}`, spec.name);
+      return;
+    }
+    const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
+    const isGlobal = single?.kind === TokenKind.Global;
+    if (param.kind === 'target') {
+      if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
+      const swapped = spec.name === 'addVar' && index === 0;
+      const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
+      const value = call.args[1];
+      const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
+      this.report(Rule.InvalidTarget, arg.start, arg.end, `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
+      return;
+    }
+    if (param.kind === 'number') {
+      const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
+      if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
+      const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
+      // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
+      const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+      const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
+        : [param.name.toLowerCase(), 'value'];
+      this.report(Rule.InvalidNumber, arg.start, arg.end,
+        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
+        undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
+    }
   }
 
   /** Templates, $globals and calls nested inside raw-text arguments. */

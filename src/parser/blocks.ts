@@ -87,7 +87,9 @@ export class BlockStack {
   constructor(private readonly rep: Reporter, private readonly fixes?: BlockFixes) {}
 
   get top(): Block | undefined {
-    return this.blocks[this.blocks.length - 1];
+    // No read at index -1 when the stack is empty: that is a slow property look-up, on most lines.
+    const n = this.blocks.length;
+    return n > 0 ? this.blocks[n - 1] : undefined;
   }
 
   get depth(): number {
@@ -120,6 +122,31 @@ export class BlockStack {
 
   get insideFunction(): boolean {
     return this.blocks.some((b) => b.kind === 'function');
+  }
+
+  /** The innermost open function body: the scope of a variable (undefined at the top level). */
+  get currentFunction(): Block | undefined {
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === 'function') return b;
+    }
+    return undefined;
+  }
+
+  /** The outermost open startLoop() block of the current function body (or of the top level). */
+  get outermostLoop(): Block | undefined {
+    let found: Block | undefined;
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === 'function') break;
+      if (b.kind === 'loop') found = b;
+    }
+    return found;
+  }
+
+  /** True while `block` is open. */
+  includes(block: Block): boolean {
+    return this.blocks.includes(block);
   }
 
   /** Reports and pops every block above index `keep` (they were never closed). */

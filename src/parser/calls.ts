@@ -33,7 +33,10 @@ export interface ParsedCall {
   problem?: BracketProblem;
 }
 
-const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+/** The closer of an opening bracket. */
+function closerOf(open: string): string {
+  return open === '(' ? ')' : open === '[' ? ']' : '}';
+}
 
 export function isOpenBracket(t: Token): boolean {
   return t.kind === TokenKind.Punct && (t.text === '(' || t.text === '[' || t.text === '{');
@@ -43,6 +46,17 @@ export function isCloseBracket(t: Token): boolean {
   return t.kind === TokenKind.Punct && (t.text === ')' || t.text === ']' || t.text === '}');
 }
 
+/** One argument: tokens[first, last) as raw text, or an empty one at [startOffset, endOffset). */
+function callArg(src: string, tokens: readonly Token[], first: number, last: number, startOffset: number, endOffset: number): CallArg {
+  if (last > first) {
+    const a = tokens[first] as Token;
+    const b = tokens[last - 1] as Token;
+    // A one-token argument's text is the token's own: no second copy of it.
+    return { first, last, start: a.start, end: b.end, text: a === b ? a.text : src.slice(a.start, b.end) };
+  }
+  return { first, last: first, start: startOffset, end: Math.max(startOffset, endOffset), text: '' };
+}
+
 /**
  * Parses the call whose `(` is at `openIndex` (the name just before it).
  * `lineEnd` is the source offset of the end of the line, used for the position
@@ -50,63 +64,62 @@ export function isCloseBracket(t: Token): boolean {
  */
 export function parseCall(src: string, tokens: readonly Token[], openIndex: number, lineEnd: number): ParsedCall {
   const args: CallArg[] = [];
-  const stack: string[] = ['('];
   const open = tokens[openIndex] as Token;
   let argFirst = openIndex + 1;
   let argStartOffset = open.end;
   let problem: BracketProblem | undefined;
   let closeIndex = -1;
-
-  const pushArg = (lastExclusive: number, endOffset: number) => {
-    if (lastExclusive > argFirst) {
-      const a = tokens[argFirst] as Token;
-      const b = tokens[lastExclusive - 1] as Token;
-      args.push({ first: argFirst, last: lastExclusive, start: a.start, end: b.end, text: src.slice(a.start, b.end) });
-    } else {
-      args.push({ first: argFirst, last: argFirst, start: argStartOffset, end: Math.max(argStartOffset, endOffset), text: '' });
-    }
-  };
+  /** Openers inside the call's own `(`; most calls have none, so the stack is made on the first. */
+  let stack: string[] | undefined;
 
   let i = openIndex + 1;
   for (; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.kind !== TokenKind.Punct) continue;
-    if (isOpenBracket(t)) {
-      stack.push(t.text);
+    const text = t.text;
+    if (text === ',') {
+      if (stack === undefined || stack.length === 0) {
+        args.push(callArg(src, tokens, argFirst, i, argStartOffset, t.start));
+        argFirst = i + 1;
+        argStartOffset = t.end;
+      }
       continue;
     }
-    if (isCloseBracket(t)) {
-      const expected = CLOSER[stack[stack.length - 1] as string];
-      if (t.text !== expected) {
+    if (text === '(' || text === '[' || text === '{') {
+      (stack ??= []).push(text);
+      continue;
+    }
+    if (text === ')' || text === ']' || text === '}') {
+      // The call's own `(` sits under the openers in `stack`.
+      const expected = stack !== undefined && stack.length > 0 ? closerOf(stack[stack.length - 1] as string) : ')';
+      if (text !== expected) {
         problem ??= { kind: 'mismatched', token: t, expected };
         // Recover: pop until a matching opener, or ignore a stray closer.
-        const at = stack.lastIndexOf(t.text === ')' ? '(' : t.text === ']' ? '[' : '{');
-        if (at === -1) continue;
-        stack.length = at;
-      } else {
-        stack.pop();
+        const opener = text === ')' ? '(' : text === ']' ? '[' : '{';
+        const at = stack === undefined ? -1 : stack.lastIndexOf(opener);
+        if (at === -1) {
+          if (opener !== '(') continue;
+          // The call's own `(` matches: everything above it is dropped.
+          closeIndex = i;
+          break;
+        }
+        (stack as string[]).length = at;
+        continue;
       }
-      if (stack.length === 0) {
+      if (stack === undefined || stack.length === 0) {
         closeIndex = i;
         break;
       }
-      continue;
-    }
-    if (t.text === ',' && stack.length === 1) {
-      pushArg(i, t.start);
-      argFirst = i + 1;
-      argStartOffset = t.end;
+      stack.pop();
     }
   }
 
-  if (closeIndex === -1) {
-    pushArg(tokens.length, lineEnd);
-    problem ??= { kind: 'unclosed', token: open };
-  } else {
-    pushArg(closeIndex, (tokens[closeIndex] as Token).start);
-  }
+  const lastArgEnd = closeIndex === -1 ? tokens.length : closeIndex;
   // `f()` has no arguments, not one empty argument.
-  if (args.length === 1 && args[0]?.text === '') args.length = 0;
+  if (args.length > 0 || lastArgEnd > argFirst) {
+    args.push(callArg(src, tokens, argFirst, lastArgEnd, argStartOffset, closeIndex === -1 ? lineEnd : (tokens[closeIndex] as Token).start));
+  }
+  if (closeIndex === -1) problem ??= { kind: 'unclosed', token: open };
   return { nameIndex: openIndex - 1, openIndex, closeIndex, args, problem };
 }
 
@@ -116,7 +129,7 @@ export function matchBracket(tokens: readonly Token[], openIndex: number): numbe
   for (let i = openIndex; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.kind !== TokenKind.Punct) continue;
-    if (isOpenBracket(t)) stack.push(CLOSER[t.text] as string);
+    if (isOpenBracket(t)) stack.push(closerOf(t.text));
     else if (isCloseBracket(t)) {
       if (stack[stack.length - 1] === t.text) stack.pop();
       else return -1;
@@ -130,7 +143,16 @@ const IDENT_RE = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
 
 /** True for a plain identifier such as `user_id` or `año`. */
 export function isIdentifier(text: string): boolean {
-  return IDENT_RE.test(text);
+  // ASCII decides without the Unicode regex: letters or `_` first, then letters, digits, `_`.
+  const n = text.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return IDENT_RE.test(text);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (!letter && (i === 0 || c < 48 || c > 57)) return false;
+  }
+  return true;
 }
 
 /** A one-token argument that is a quoted identifier: "name" or 'name'. */

@@ -40,20 +40,21 @@ const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
  * Reports the foreign tokens of tokens[from, to) and returns the set of their
  * start offsets, so the structural check does not report them a second time.
  */
-export function reportForeignTokens(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): Set<number> {
-  const reported = new Set<number>();
+export function reportForeignTokens(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): ReadonlySet<number> {
+  // Made on the first report: most expressions have nothing foreign.
+  let reported: Set<number> | undefined;
   for (let i = from; i < to; i++) {
     const t = tokens[i] as Token;
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
         host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '!' (JavaScript) — use not`, '!', 'not ');
-        reported.add(t.start);
+        (reported ??= new Set()).add(t.start);
         continue;
       }
       const op = findForeignOperator(t.text);
       if (op) {
         host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
-        reported.add(t.start);
+        (reported ??= new Set()).add(t.start);
       }
       continue;
     }
@@ -73,7 +74,7 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
           else if (plainOwner && t.text === 'push' && i - 2 === from) hint = pushFix(tokens, i, to);
           host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`,
             undefined, hint);
-          reported.add(t.start);
+          (reported ??= new Set()).add(t.start);
         }
       }
       continue;
@@ -86,7 +87,7 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
       if (call) {
         const last = tokens[dottedEnd - 1] as Token;
         host.report(Rule.ForeignCall, t.start, last.end, `foreign call '${text}' (${call.language}) — ${call.hint}`, text);
-        for (let k = i; k < dottedEnd; k++) reported.add((tokens[k] as Token).start);
+        for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add((tokens[k] as Token).start);
         i = dottedEnd - 1;
         continue;
       }
@@ -95,18 +96,20 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     if (word) {
       const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
       host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${word.language})${fix}`, t.text, word.suggestion);
-      reported.add(t.start);
+      (reported ??= new Set()).add(t.start);
       continue;
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
       host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text,
         undefined, t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined);
-      reported.add(t.start);
+      (reported ??= new Set()).add(t.start);
     }
   }
-  return reported;
+  return reported ?? NOTHING_REPORTED;
 }
+
+const NOTHING_REPORTED: ReadonlySet<number> = new Set();
 
 /** End index (exclusive) of a dotted name `a.b.c` starting at i. */
 function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number {

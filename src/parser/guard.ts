@@ -45,6 +45,17 @@ function utf8Length(text: string, limit: number): { bytes: number; badSurrogateA
   return { bytes, badSurrogateAt: -1 };
 }
 
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+/**
+ * The UTF-8 length of text without an unpaired surrogate, counted natively; undefined when the
+ * text has one (or the runtime cannot tell), for utf8Length to find it.
+ */
+function wellFormedUtf8Length(text: string): number | undefined {
+  if (isWellFormed === undefined || typeof Buffer === 'undefined' || !isWellFormed.call(text)) return undefined;
+  return Buffer.byteLength(text, 'utf8');
+}
+
 /** Line and column (1-based) of a string offset. */
 function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;
@@ -59,9 +70,15 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line, column: offset - lineStart + 1 };
 }
 
+/** The characters looksBinary counts: NUL and the other controls but tab, LF, FF and CR, and DEL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_RE = /[\x00-\x08\x0b\x0e-\x1f\x7f]/;
+
 /** Binary content: a NUL byte, or mostly control characters, in the first 64 KiB. */
 function looksBinary(text: string): boolean {
   const sample = Math.min(text.length, 64 * 1024);
+  // Most text has no control character at all: one native search says so.
+  if (!CONTROL_RE.test(sample < text.length ? text.slice(0, sample) : text)) return false;
   let control = 0;
   for (let i = 0; i < sample; i++) {
     const c = text.charCodeAt(i);
@@ -99,8 +116,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 export function guardInput(source: string | Uint8Array, maxBytes: number): GuardOutcome {
   let text: string;
   if (typeof source === 'string') {
-    const { bytes, badSurrogateAt } = utf8Length(source, maxBytes);
-    if (bytes > maxBytes) return { ok: false, entry: oversizeEntry(utf8LengthFull(source), maxBytes) };
+    const counted = wellFormedUtf8Length(source);
+    const { bytes, badSurrogateAt } = counted !== undefined ? { bytes: counted, badSurrogateAt: -1 } : utf8Length(source, maxBytes);
+    if (bytes > maxBytes) return { ok: false, entry: oversizeEntry(counted ?? utf8LengthFull(source), maxBytes) };
     if (badSurrogateAt >= 0) {
       const { line, column } = position(source, badSurrogateAt);
       return refuse(Rule.InvalidEncoding, 'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);

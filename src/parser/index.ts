@@ -48,8 +48,9 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const reporter = new Reporter(limit);
     new Analyzer(guarded.text, reporter).run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
-    // Valid code (warnings or not) proves nothing: the proofs stay off the valid path.
-    if (reporter.errorCount > 0 && !reporter.saturated) {
+    // Only findings with a candidate cost a proof: code without findings (most valid code) proves nothing,
+    // and a warning of valid code (a semantic trap) gets its fix proven like an error's.
+    if (trace.length > 0 && !reporter.saturated) {
       proveFixes({
         text: guarded.text,
         all: reporter.entries,

@@ -58,7 +58,9 @@ export type LexicalProblem =
   | 'unterminated-string'
   | 'control-character'
   | 'hash-comment'
-  | 'unterminated-block-comment';
+  | 'unterminated-block-comment'
+  /** A string between typographic quotes (“…”, ‘…’): scanned as a string so the line still parses. */
+  | 'typographic-quote';
 
 export interface LexicalSink {
   (problem: LexicalProblem, start: number, end: number): void;
@@ -108,6 +110,10 @@ const CH_LBRACE = 123;
 const CH_PIPE = 124;
 const CH_RBRACE = 125;
 const CH_NBSP = 0xa0;
+/** ‘ ’ ‚ ‛ (single) and “ ” „ ‟ (double): U+2018 to U+201F. */
+const CH_LSQUO = 0x2018;
+const CH_LDQUO = 0x201c;
+const CH_LAST_DQUO = 0x201f;
 const CH_BOM = 0xfeff;
 
 const NON_ASCII_IDENT_START = /[\p{L}\p{Nl}]/u;
@@ -176,6 +182,81 @@ function matchOperator(src: string, i: number, end: number): string | undefined 
   return isSingleOperator(c) ? src[i] : undefined;
 }
 
+/** Character classes of ASCII code points, for the scanner's dispatch (non-ASCII is classified by identCharLength and the rest). */
+const enum Ascii {
+  /** Anything the generic path below handles: operators, `@`, `~`, ... */
+  Other = 0,
+  Space,
+  Control,
+  IdentStart,
+  Digit,
+  Quote,
+  Slash,
+  Hash,
+  Dollar,
+  Open,
+  Close,
+  Punct,
+  Colon,
+}
+
+const ASCII_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    if (isSpace(c)) table[c] = Ascii.Space;
+    else if (isControlChar(c)) table[c] = Ascii.Control;
+    else if (isAsciiIdentStart(c)) table[c] = Ascii.IdentStart;
+    else if (isDigit(c)) table[c] = Ascii.Digit;
+  }
+  table[CH_DQUOTE] = Ascii.Quote;
+  table[CH_SQUOTE] = Ascii.Quote;
+  table[CH_BACKTICK] = Ascii.Quote;
+  table[CH_SLASH] = Ascii.Slash;
+  table[CH_HASH] = Ascii.Hash;
+  table[CH_DOLLAR] = Ascii.Dollar;
+  table[CH_LPAREN] = Ascii.Open;
+  table[CH_LBRACKET] = Ascii.Open;
+  table[CH_RPAREN] = Ascii.Close;
+  table[CH_RBRACKET] = Ascii.Close;
+  for (const c of [CH_LBRACE, CH_RBRACE, CH_COMMA, CH_SEMI, CH_DOT]) table[c] = Ascii.Punct;
+  table[CH_COLON] = Ascii.Colon;
+  return table;
+})();
+
+/** ASCII identifier parts (letters, digits, `_`): 1, else 0. */
+const ASCII_IDENT_PART: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = isAsciiIdentPart(c) ? 1 : 0;
+  return table;
+})();
+
+/** The one-character strings of punctuation, so a token shares them instead of slicing. */
+const PUNCT_TEXT: readonly string[] = (() => {
+  const texts: string[] = [];
+  for (let c = 0; c < 128; c++) texts.push(String.fromCharCode(c));
+  return texts;
+})();
+
+/** End (exclusive) of the identifier whose first character ends at `j`. */
+function identEnd(src: string, j: number, end: number): number {
+  while (j < end) {
+    const c = src.charCodeAt(j);
+    if (c < 0x80) {
+      if (ASCII_IDENT_PART[c] === 0) break;
+      j++;
+      continue;
+    }
+    const n = identCharLength(src, j, false);
+    if (n === 0) break;
+    j += n;
+  }
+  return j;
+}
+
+function token(kind: TokenKind, start: number, end: number, text: string): Token {
+  return { kind, start, end, text };
+}
+
 /**
  * Scans src[start, end) — one physical line without its terminator — into tokens.
  * `state` carries an open block comment from the previous line and is updated.
@@ -196,6 +277,102 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
   while (i < end) {
     const c = src.charCodeAt(i);
 
+    if (c < 0x80) {
+      // ASCII: one table look-up decides, in the same order of precedence as the general path below.
+      switch (ASCII_CLASS[c] as Ascii) {
+        case Ascii.Space:
+          i++;
+          continue;
+        case Ascii.IdentStart: {
+          const j = identEnd(src, i + 1, end);
+          tokens.push(token(TokenKind.Ident, i, j, src.slice(i, j)));
+          i = j;
+          continue;
+        }
+        case Ascii.Open:
+          depth++;
+          tokens.push(token(TokenKind.Punct, i, i + 1, PUNCT_TEXT[c] as string));
+          i++;
+          continue;
+        case Ascii.Close:
+          if (depth > 0) depth--;
+          tokens.push(token(TokenKind.Punct, i, i + 1, PUNCT_TEXT[c] as string));
+          i++;
+          continue;
+        case Ascii.Punct:
+          tokens.push(token(TokenKind.Punct, i, i + 1, PUNCT_TEXT[c] as string));
+          i++;
+          continue;
+        case Ascii.Quote:
+          i = scanQuoted(src, i, end, c, tokens, sink);
+          continue;
+        case Ascii.Digit: {
+          let j = i + 1;
+          while (j < end && isDigit(src.charCodeAt(j))) j++;
+          if (j + 1 < end && src.charCodeAt(j) === CH_DOT && isDigit(src.charCodeAt(j + 1))) {
+            j += 2;
+            while (j < end && isDigit(src.charCodeAt(j))) j++;
+          }
+          tokens.push(token(TokenKind.Number, i, j, src.slice(i, j)));
+          i = j;
+          continue;
+        }
+        case Ascii.Slash:
+          if (depth === 0 && i + 1 < end) {
+            const next = src.charCodeAt(i + 1);
+            if (next === CH_SLASH) return tokens; // line comment (also ///)
+            if (next === CH_STAR) {
+              const close = src.indexOf('*/', i + 2);
+              if (close === -1 || close + 2 > end) {
+                state.inBlockComment = true;
+                state.blockCommentStart = i;
+                return tokens;
+              }
+              i = close + 2;
+              continue;
+            }
+          }
+          break; // an operator
+        case Ascii.Hash:
+          if (depth === 0) {
+            sink('hash-comment', i, i + 1);
+            return tokens;
+          }
+          break; // stray text inside an argument
+        case Ascii.Dollar:
+          if (i + 1 < end && identCharLength(src, i + 1, true) > 0) {
+            const j = identEnd(src, i + 1, end);
+            tokens.push(token(TokenKind.Global, i, j, src.slice(i, j)));
+            i = j;
+            continue;
+          }
+          break;
+        case Ascii.Colon:
+          if (i + 1 < end && (src.charCodeAt(i + 1) === CH_EQ || src.charCodeAt(i + 1) === CH_COLON)) break;
+          tokens.push(token(TokenKind.Punct, i, i + 1, ':'));
+          i++;
+          continue;
+        case Ascii.Control: {
+          let j = i + 1;
+          while (j < end && isControlChar(src.charCodeAt(j))) j++;
+          sink('control-character', i, j);
+          i = j;
+          continue;
+        }
+        default:
+          break;
+      }
+      const op = matchOperator(src, i, end);
+      if (op !== undefined) {
+        tokens.push(token(TokenKind.Op, i, i + op.length, op));
+        i += op.length;
+        continue;
+      }
+      tokens.push(token(TokenKind.Other, i, i + 1, PUNCT_TEXT[c] as string));
+      i++;
+      continue;
+    }
+
     if (isSpace(c)) { i++; continue; }
 
     if (isControlChar(c)) {
@@ -206,104 +383,26 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
       continue;
     }
 
-    if (depth === 0 && c === CH_SLASH && i + 1 < end) {
-      const next = src.charCodeAt(i + 1);
-      if (next === CH_SLASH) return tokens; // line comment (also ///)
-      if (next === CH_STAR) {
-        const close = src.indexOf('*/', i + 2);
-        if (close === -1 || close + 2 > end) {
-          state.inBlockComment = true;
-          state.blockCommentStart = i;
-          return tokens;
-        }
-        i = close + 2;
+    if (c >= CH_LSQUO && c <= CH_LAST_DQUO) {
+      const j = scanTypographic(src, i, end, c, tokens, sink);
+      if (j > i) {
+        i = j;
         continue;
       }
-    }
-
-    if (depth === 0 && c === CH_HASH) {
-      sink('hash-comment', i, i + 1);
-      return tokens;
-    }
-
-    if (c === CH_DQUOTE || c === CH_SQUOTE || c === CH_BACKTICK) {
-      i = scanQuoted(src, i, end, c, tokens, sink);
-      continue;
     }
 
     const identLen = identCharLength(src, i, true);
     if (identLen > 0) {
-      let j = i + identLen;
-      for (;;) {
-        if (j >= end) break;
-        const n = identCharLength(src, j, false);
-        if (n === 0) break;
-        j += n;
-      }
-      tokens.push({ kind: TokenKind.Ident, start: i, end: j, text: src.slice(i, j) });
+      const j = identEnd(src, i + identLen, end);
+      tokens.push(token(TokenKind.Ident, i, j, src.slice(i, j)));
       i = j;
       continue;
     }
 
-    if (isDigit(c)) {
-      let j = i + 1;
-      while (j < end && isDigit(src.charCodeAt(j))) j++;
-      if (j + 1 < end && src.charCodeAt(j) === CH_DOT && isDigit(src.charCodeAt(j + 1))) {
-        j += 2;
-        while (j < end && isDigit(src.charCodeAt(j))) j++;
-      }
-      tokens.push({ kind: TokenKind.Number, start: i, end: j, text: src.slice(i, j) });
-      i = j;
-      continue;
-    }
-
-    if (c === CH_DOLLAR && i + 1 < end && identCharLength(src, i + 1, true) > 0) {
-      let j = i + 1;
-      while (j < end) {
-        const n = identCharLength(src, j, false);
-        if (n === 0) break;
-        j += n;
-      }
-      tokens.push({ kind: TokenKind.Global, start: i, end: j, text: src.slice(i, j) });
-      i = j;
-      continue;
-    }
-
-    switch (c) {
-      case CH_LPAREN: case CH_LBRACKET:
-        depth++;
-        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
-        i++;
-        continue;
-      case CH_RPAREN: case CH_RBRACKET:
-        if (depth > 0) depth--;
-        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
-        i++;
-        continue;
-      case CH_LBRACE: case CH_RBRACE: case CH_COMMA: case CH_SEMI: case CH_DOT:
-        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: src[i] as string });
-        i++;
-        continue;
-      case CH_COLON:
-        if (i + 1 < end && (src.charCodeAt(i + 1) === CH_EQ || src.charCodeAt(i + 1) === CH_COLON)) break;
-        tokens.push({ kind: TokenKind.Punct, start: i, end: i + 1, text: ':' });
-        i++;
-        continue;
-      default:
-        break;
-    }
-
-    const op = matchOperator(src, i, end);
-    if (op !== undefined) {
-      tokens.push({ kind: TokenKind.Op, start: i, end: i + op.length, text: op });
-      i += op.length;
-      continue;
-    }
-
-    // Anything else (@ ~ ^ \ & | non-ASCII symbols...). Surrogate pairs stay whole.
+    // Anything else (non-ASCII symbols...). Surrogate pairs stay whole.
     const cp = src.codePointAt(i) ?? c;
     const width = cp > 0xffff ? 2 : 1;
-    tokens.push({ kind: TokenKind.Other, start: i, end: i + width, text: src.slice(i, i + width) });
+    tokens.push(token(TokenKind.Other, i, i + width, src.slice(i, i + width)));
     i += width;
   }
   return tokens;
@@ -322,13 +421,36 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
   }
   if (j > end) j = end;
   const kind = quote === CH_BACKTICK ? TokenKind.Template : TokenKind.String;
-  const token: Token = { kind, start: i, end: j, text: src.slice(i, j) };
+  const quoted = token(kind, i, j, src.slice(i, j));
   if (!closed) {
-    token.unterminated = true;
+    quoted.unterminated = true;
     sink('unterminated-string', i, j);
   }
-  tokens.push(token);
+  tokens.push(quoted);
   return j;
+}
+
+/**
+ * A string between typographic quotes, starting at `i` (a quote of U+2018–U+201F
+ * not right after a letter or digit, so an apostrophe inside a word stays text).
+ * It closes at the next typographic quote of the same family on the line, else
+ * at the next ASCII quote of that family (`“ok"`). Returns the offset after it,
+ * or `i` when it is not one (no closer).
+ */
+function scanTypographic(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
+  if (i > 0 && identCharLength(src, i - 1, false) > 0) return i;
+  const double = quote >= CH_LDQUO;
+  let close = -1;
+  for (let j = i + 1; j < end && close === -1; j++) {
+    const c = src.charCodeAt(j);
+    if (double ? c >= CH_LDQUO && c <= CH_LAST_DQUO : c >= CH_LSQUO && c < CH_LDQUO) close = j;
+  }
+  const ascii = double ? CH_DQUOTE : CH_SQUOTE;
+  for (let j = i + 1; j < end && close === -1; j++) if (src.charCodeAt(j) === ascii) close = j;
+  if (close === -1) return i;
+  tokens.push(token(TokenKind.String, i, close + 1, src.slice(i, close + 1)));
+  sink('typographic-quote', i, close + 1);
+  return close + 1;
 }
 
 /** Text of a string token without its quotes (escapes left as written). */

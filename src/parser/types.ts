@@ -90,9 +90,9 @@ export interface ParseOptions {
   /**
    * Most candidate fixes the parser proves per call (each proof re-parses the
    * fixed program once); entries beyond it carry no `fix`. Also bounded by
-   * PROOF_BYTE_BUDGET. Only invalid programs are proven: valid code (with or
-   * without warnings) costs nothing more. Default DEFAULT_MAX_FIX_PROOFS; 0
-   * offers no fixes.
+   * PROOF_BYTE_BUDGET. Only findings with a candidate are proven (errors
+   * first, then warnings, valid code included): a program without findings
+   * costs nothing more. Default DEFAULT_MAX_FIX_PROOFS; 0 offers no fixes.
    */
   maxFixProofs?: number;
 }

@@ -434,7 +434,7 @@ class Run {
       code: correction.code,
       outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
     });
-    const traceLines = renderTrace(correction.trace, { includeWarnings: false }).split('\n').filter(Boolean);
+    const traceLines = renderTrace(correction.trace).split('\n').filter(Boolean);
     const examples = await this.examples();
     const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], examples);
     const spec = this.codeSpec(messages, [], examples, 2);
@@ -489,8 +489,9 @@ class Run {
 
   private traceLinesOf(validation: AnswerValidation, errors: ValidationError[]): string[] {
     const verdict = validation.verdict;
-    if (verdict.kind === 'invalid') return renderTrace(verdict.trace, { includeWarnings: false }).split('\n').filter(Boolean);
-    return blocking(errors).map((e) => `Line ${e.line ?? 1}: ${e.message}`);
+    // Warnings never cause the retry, but once there is one they are listed with the errors.
+    if (verdict.kind === 'invalid') return renderTrace(verdict.trace).split('\n').filter(Boolean);
+    return errors.map((e) => `Line ${e.line ?? 1}: ${e.severity === 'warning' ? 'warning: ' : ''}${e.message}`);
   }
 
   private static telemetryVerdict(check: CodeCheck): AttemptVerdict {

@@ -33,6 +33,10 @@ export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   'literal-call': 'E003',
   'discarded-result': 'E003',
   'unknown-connector': 'E003',
+  // Valid code that does the wrong thing at run time (warnings): the line must be rewritten.
+  'key-names-variable': 'E003',
+  'key-overwritten-in-loop': 'E003',
+  'literal-stored-as-text': 'E003',
   'brace-closes-block': 'E003',
   'brace-body': 'E003',
   'python-colon': 'E003',
@@ -65,6 +69,7 @@ export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   'unterminated-comment': 'E006',
   'stray-character': 'E006',
   'unclosed-placeholder': 'E006',
+  'typographic-quote': 'E006',
   'not-a-statement': 'E006',
   'missing-parentheses': 'E006',
   'invalid-assignment-target': 'E006',

@@ -6,13 +6,16 @@
 import type { ValidationError } from './contract';
 
 /**
- * One instruction per blocking error, deduplicated, in line order; an error
- * the parser has a proven fix for gets that fix. Warnings are left out.
+ * One instruction per error, deduplicated, in line order, then one per warning
+ * (marked as one): an entry the parser has a proven fix for gets that fix.
+ * Only a retry reads them, and only errors cause a retry; when one happens the
+ * warnings ride along, so the retry does not keep a semantic trap either.
  */
 export function repairInstructions(errors: readonly ValidationError[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  const sorted = [...errors].filter((e) => e.severity === 'error').sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const byLine = (a: ValidationError, b: ValidationError) => (a.line ?? 0) - (b.line ?? 0);
+  const sorted = [...errors.filter((e) => e.severity === 'error').sort(byLine), ...errors.filter((e) => e.severity !== 'error').sort(byLine)];
   for (const error of sorted) {
     const text = instruction(error);
     if (seen.has(text)) continue;
@@ -27,7 +30,7 @@ function quoted(value: string): string {
 }
 
 export function instruction(error: ValidationError): string {
-  const at = error.line !== undefined ? `Line ${error.line}: ` : '';
+  const at = `${error.line !== undefined ? `Line ${error.line}: ` : ''}${error.severity === 'warning' ? 'warning: ' : ''}`;
   // The parser checked this repair on the program itself: say exactly that, whatever the E-code.
   if (error.fix) return `${at}${error.fix.title.charAt(0).toLowerCase()}${error.fix.title.slice(1)} — the parser checked this fix.`;
   switch (error.code) {

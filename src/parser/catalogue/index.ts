@@ -24,6 +24,13 @@ export interface ParamSpec {
   readonly optional?: boolean;
   /** Must not be empty even though its kind would allow it. */
   readonly required?: boolean;
+  /**
+   * A key the command looks something up by or stores something under (a JSON
+   * key, a request parameter's name). The reference resolves it at run time:
+   * bare text that names a variable stands for that variable's value, so a
+   * literal key is quoted (the semantic warnings in semantics.ts).
+   */
+  readonly key?: boolean;
 }
 
 export interface CommandSpec {
@@ -117,15 +124,54 @@ export const COMPARATOR_FIXES: ReadonlyMap<string, string> = new Map(Object.entr
 export const EXPRESSION_BUILTINS: ReadonlySet<string> = new Set(catalogue.expressionBuiltins);
 export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations;
 
-const byName = new Map(COMMANDS.map((c) => [c.name, c]));
+/**
+ * Exact-name look-up for names read on most lines (a command, a foreign
+ * keyword): the few keys of the same length and first character are compared
+ * directly, which costs less than hashing a freshly scanned name for a Map.
+ * It answers as a Map of the same entries would (for a repeated name, the last entry).
+ */
+class NameTable<T> {
+  private readonly buckets: (readonly (readonly [string, T])[] | undefined)[] = [];
+
+  constructor(entries: readonly (readonly [string, T])[]) {
+    const byShape = new Map<number, [string, T][]>();
+    for (const [name, value] of entries) {
+      const shape = NameTable.shape(name);
+      const bucket = byShape.get(shape) ?? [];
+      const at = bucket.findIndex(([known]) => known === name);
+      if (at >= 0) bucket[at] = [name, value]; // like Map: the last entry of a name wins
+      else bucket.push([name, value]);
+      byShape.set(shape, bucket);
+    }
+    for (let i = 0; i < 32 * 128; i++) this.buckets.push(byShape.get(i));
+  }
+
+  private static shape(name: string): number {
+    const first = name.charCodeAt(0);
+    return Math.min(name.length, 31) * 128 + (first < 128 ? first : 0);
+  }
+
+  get(name: string): T | undefined {
+    if (name.length === 0) return undefined;
+    const bucket = this.buckets[NameTable.shape(name)];
+    if (bucket === undefined) return undefined;
+    for (let i = 0; i < bucket.length; i++) {
+      const entry = bucket[i] as readonly [string, T];
+      if (entry[0] === name) return entry[1];
+    }
+    return undefined;
+  }
+}
+
+const byName = new NameTable(COMMANDS.map((c) => [c.name, c] as const));
 const byLowerName = new Map(COMMANDS.map((c) => [c.name.toLowerCase(), c]));
 const hallucinationByName = new Map(HALLUCINATIONS.map((h) => [h.name, h]));
 const hallucinationByLowerName = new Map(HALLUCINATIONS.map((h) => [h.name.toLowerCase(), h]));
-const foreignStatementByKeyword = new Map(catalogue.foreignStatements.map((f) => [f.keyword, f]));
+const foreignStatementByKeyword = new NameTable(catalogue.foreignStatements.map((f) => [f.keyword, f] as const));
 const foreignCallByCallee = new Map(catalogue.foreignCalls.map((f) => [f.callee, f]));
 const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.method, f]));
 const foreignOperatorByOp = new Map(catalogue.foreignOperators.map((f) => [f.op, f]));
-const foreignWordByWord = new Map(catalogue.foreignWords.map((f) => [f.word, f]));
+const foreignWordByWord = new NameTable(catalogue.foreignWords.map((f) => [f.word, f] as const));
 
 export function findCommand(name: string): CommandSpec | undefined {
   return byName.get(name);

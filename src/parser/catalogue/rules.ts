@@ -61,6 +61,7 @@ export const Rule = {
   StrayCharacter: { code: 'stray-character', category: 'syntax_error', severity: 'error', summary: 'A character with no meaning in AVAP outside an argument.' },
   UnclosedPlaceholder: { code: 'unclosed-placeholder', category: 'syntax_error', severity: 'error', summary: "A ${ placeholder in a template string is not closed with }." },
   PlaceholderNotAName: { code: 'placeholder-not-a-name', category: 'unexpected_construct', severity: 'warning', summary: 'A template placeholder holds an expression instead of a variable name.' },
+  TypographicQuote: { code: 'typographic-quote', category: 'syntax_error', severity: 'error', summary: 'Typographic quotes (“…” or ‘…’) used as string quotes; the runtime reads them as part of the text.', suggestion: 'separate' },
 
   // -------------------------------------------------------------- statements
   NotAStatement: { code: 'not-a-statement', category: 'syntax_error', severity: 'error', summary: 'A line that is neither a command call, an assignment nor a block keyword.' },
@@ -86,6 +87,11 @@ export const Rule = {
   UnknownConnector: { code: 'unknown-connector', category: 'unexpected_construct', severity: 'warning', summary: 'A method is called on a name that no avapConnector() in the file created.' },
   UnclosedCall: { code: 'unclosed-call', category: 'syntax_error', severity: 'error', summary: "A call's parenthesis is not closed on its line." },
   MismatchedBracket: { code: 'mismatched-bracket', category: 'syntax_error', severity: 'error', summary: 'A closing bracket does not match the bracket it closes.' },
+
+  // ------------------------------------------- semantic traps (valid code that does the wrong thing)
+  KeyNamesVariable: { code: 'key-names-variable', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key (JSON key, lookup key, request parameter name) names a variable assigned earlier, so its value is the key.' },
+  KeyOverwrittenInLoop: { code: 'key-overwritten-in-loop', category: 'unexpected_construct', severity: 'warning', summary: 'A bare key inside a loop names a variable the same loop assigns, so from the second pass the key is that value.' },
+  LiteralStoredAsText: { code: 'literal-stored-as-text', category: 'unexpected_construct', severity: 'warning', summary: 'An addVar() given a list, dict, None or boolean literal stores its text; an assignment stores the value.' },
 
   // ----------------------------------------------------------- conditions and expressions
   InvalidComparator: { code: 'invalid-comparator', category: 'syntax_error', severity: 'error', summary: 'The comparator of if() is missing or not one of = == != < > <= >= in.', suggestion: 'separate' },

@@ -85,6 +85,38 @@ describe('pipeline: code generation over real sockets', function () {
     assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.code, e.received, e.line]), [['E001', 'getSHA256', 2]]);
   });
 
+  it('a semantic warning alone never causes a retry: valid, status "", one generation', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    const code = 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\naddResult(reply)';
+    const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(code) });
+    const result = await h.assistant.run({ query: 'echo the city back as JSON', forceType: 'CODE_GENERATION' });
+
+    assert.equal(result.validationStatus, '');
+    assert.equal(gen.used, 1, 'no retry for a warning');
+    assert.equal(result.attempts.length, 1);
+    const only = result.attempts[0];
+    assert.ok(only?.outcome.kind === 'validated' && only.outcome.result.valid);
+    assert.deepEqual(only.outcome.result.trace.map((e) => [e.code, e.severity, e.line, e.fix?.edits[0]?.newText]), [['key-names-variable', 'warning', 2, '"city"']]);
+  });
+
+  it('when errors cause a retry, its correction context lists the warnings too, with their proven fixes', async () => {
+    h = await harness(world);
+    scriptReformulate(world.ollama);
+    const code = 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)';
+    const fixed = 'addParam(city, city)\nAddvariableToJSON("city", city, reply)\nencodeSHA256(city, h)\naddResult(reply)';
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(code) });
+    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(fixed) });
+    const result = await h.assistant.run({ query: 'echo the city back as JSON', forceType: 'CODE_GENERATION' });
+
+    assert.equal(result.validationStatus, '');
+    assert.equal(result.attempts.length, 2);
+    const retryPrompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[1] as never);
+    assert.match(retryPrompt, /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON is the value of the variable 'city'.*\nLine 3: 'getSHA256' not defined/);
+    assert.match(retryPrompt, /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./);
+    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]), [['key-names-variable', 'warning'], ['unknown-command', 'error']]);
+  });
+
   it('invalid twice: INVALID_UNRESOLVED after exactly one retry (two parser calls, both INVALID)', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);

@@ -48,7 +48,7 @@ describe('core/validation contract, normalizer, retry controller', () => {
     assert.equal(result.errors[0]?.severity, 'warning');
   });
 
-  it('turns errors into repair instructions, deduplicated, warnings left out, in line order', () => {
+  it('turns errors into repair instructions, deduplicated, in line order, then the warnings (marked)', () => {
     const errors: ValidationError[] = [
       { code: 'E002', field: 'keyword', expected: 'use //', received: '#', severity: 'error', line: 3, message: '' },
       { code: 'E001', field: 'command', expected: 'encodeSHA256', received: 'getSHA256', severity: 'error', line: 1, message: '' },
@@ -58,6 +58,7 @@ describe('core/validation contract, normalizer, retry controller', () => {
     assert.deepEqual(repairInstructions(errors), [
       "Line 1: replace 'getSHA256' with 'encodeSHA256'.",
       "Line 3: remove the foreign keyword '#' — use //.",
+      'Line 2: warning: loop closed by end().',
     ]);
     assert.match(instruction({ code: 'E001', field: 'command', expected: 'a command of the AVAP catalogue', received: 'foo', severity: 'error', line: 2, message: '' }), /'foo' is not an AVAP command/);
   });

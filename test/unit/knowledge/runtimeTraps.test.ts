@@ -2,9 +2,11 @@
  * Pins the knowledge base's fixes for code that parses but does the wrong thing
  * at run time (issue 17). These are plain line checks over every program the
  * knowledge base teaches (document blocks, pool examples, golden reference
- * code), not parser rules: the knowledge base's own convention is stricter than
- * "names an earlier variable" — literal keys are always quoted, so a bare key
- * never appears at all.
+ * code), on top of the parser's semantic warnings (which every such program
+ * must not draw either: docs, pool and golden tests require silence). The
+ * knowledge base's own convention is stricter than the parser's "names an
+ * earlier variable" — literal keys are always quoted, so a bare key never
+ * appears at all.
  */
 import assert from 'node:assert/strict';
 import { avapCodeBlocks, loadDocs, loadExamplePool, loadGoldenSet } from '../../../src/knowledge';

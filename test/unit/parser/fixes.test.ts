@@ -192,8 +192,16 @@ describe('parser: every fix is proven (corpus and generated programs)', function
     assert.ok(fixes >= 60, `only ${fixes} fixes in the corpus`);
   });
 
-  it('offers no fix on valid code', () => {
-    for (const { name, source } of read('valid')) assert.deepEqual(validateAvap(source).trace.filter((e) => e.fix), [], name);
+  it('offers fixes on valid code only for its warnings, each proven', () => {
+    let fixes = 0;
+    for (const { name, source } of read('valid')) {
+      const result = assertEveryFixProven(source);
+      assert.ok(result.valid, name);
+      const fixed = result.trace.filter((e) => e.fix);
+      assert.ok(fixed.every((e) => e.severity === 'warning'), name);
+      fixes += fixed.length;
+    }
+    assert.equal(fixes, 1, 'the one accepted-with-warning file (end() closing a loop) has its fix');
   });
 
   const VALID = ['addVar(a, 1)', 'addParam("q", q)', 'addResult(a)', 'b = a + 1', 'encodeSHA256(a, h)', 'RequestGet(url, , , r)', '// note', ''];
@@ -246,10 +254,12 @@ describe('parser: fix proofs stay bounded', () => {
     assert.equal(validateAvap(huge, { maxBytes: 2 * 1024 * 1024 }).trace.filter((e) => e.fix).length, 0);
   });
 
-  it('proves nothing on valid code, warnings included (they keep their suggestion)', () => {
-    const result = validateAvap('startLoop(i, 1, 2)\n  addVar(a, i)\nend()\n');
+  it('proves the fixes of warnings on valid code too (they keep their suggestion), and the verdict stays valid', () => {
+    const source = 'startLoop(i, 1, 2)\n  addVar(a, i)\nend()\n';
+    const result = validateAvap(source);
     assert.equal(result.valid, true);
-    assert.deepEqual(result.trace.map((e) => [e.code, e.suggestion, e.fix]), [['loop-closed-by-end', 'endLoop', undefined]]);
+    assert.deepEqual(result.trace.map((e) => [e.code, e.suggestion, e.fix?.title]), [['loop-closed-by-end', 'endLoop', "Replace 'end' with 'endLoop'"]]);
+    assert.equal(fixed(source, 'loop-closed-by-end').text, 'startLoop(i, 1, 2)\n  addVar(a, i)\nendLoop()\n');
   });
 
   it('offers none when asked for none, and the verdict is the same', () => {

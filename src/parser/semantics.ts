@@ -1,0 +1,112 @@
+/**
+ * Semantic warnings: code that parses and runs, but does something else than
+ * it says, by rules the command reference and the specification prove within
+ * one file. They ride on the analysis (no second pass over the text): the
+ * analyzer tells this tracker which names each statement assigns and which
+ * bare keys it uses, and the tracker reports
+ *
+ *  - `key-names-variable`: a bare key (a parameter marked `key` in the
+ *    catalogue: AddvariableToJSON's Key, variableFromJSON's key, addParam's
+ *    param) that names a variable assigned earlier in the same scope. The
+ *    reference resolves such an argument at run time, so the key is that
+ *    variable's value, not the name.
+ *  - `key-overwritten-in-loop`: the same, where the variable is first assigned
+ *    after the key inside the loop around it (`variableFromJSON(row, email,
+ *    email)` in a loop): from the second pass the key is the previous value.
+ *
+ * Both are fixed by quoting the key. Function parameters do not count as
+ * assignments: a function that takes a key as a parameter means its value.
+ * Variables are scoped per function body (the top level is one scope),
+ * otherwise flat, as the specification says (no block scope).
+ */
+import type { Block, BlockStack } from './blocks';
+import { Rule } from './catalogue/rules';
+import type { FixHint } from './fixes/candidates';
+import type { Reporter } from './reporter';
+
+export interface KeyUse {
+  name: string;
+  command: string;
+  /** Position of the key: 1-based line and columns, and source offsets for the fix. */
+  line: number;
+  column: number;
+  endColumn: number;
+  start: number;
+  end: number;
+}
+
+interface PendingKey extends KeyUse {
+  scope: Block | undefined;
+  /** The outermost loop around the use (in its scope). */
+  loop: Block;
+}
+
+/** Words that are never variable names, as a bare key. */
+const NOT_A_VARIABLE = new Set(['None', 'True', 'False', 'true', 'false']);
+
+function what(command: string): string {
+  return command === 'addParam' ? 'parameter name' : 'key';
+}
+
+function quoteFix(use: KeyUse): FixHint {
+  return { title: `Quote the ${what(use.command)}: "${use.name}"`, edits: [{ start: use.start, end: use.end, newText: `"${use.name}"` }] };
+}
+
+export class Semantics {
+  /** Per scope (a function body, or undefined for the top level): each assigned name and the line of its first assignment. */
+  private readonly scopes = new Map<Block | undefined, Map<string, number>>();
+  /** Keys inside a loop whose name was not assigned yet, by name. */
+  private readonly pending = new Map<string, PendingKey[]>();
+
+  constructor(private readonly rep: Reporter, private readonly blocks: BlockStack) {}
+
+  /** `name` is assigned on `line` (in the current scope). */
+  assign(name: string, line: number): void {
+    const scope = this.blocks.currentFunction;
+    let names = this.scopes.get(scope);
+    if (!names) {
+      names = new Map();
+      this.scopes.set(scope, names);
+    } else if (names.has(name)) {
+      return;
+    }
+    names.set(name, line);
+    const waiting = this.pending.get(name);
+    if (!waiting) return;
+    const rest = waiting.filter((use) => use.scope !== scope);
+    if (rest.length > 0) this.pending.set(name, rest);
+    else this.pending.delete(name);
+    for (const use of waiting) {
+      // Still inside the loop around the key: from its second pass the key is this value.
+      if (use.scope === scope && this.blocks.includes(use.loop)) this.overwritten(use, line);
+    }
+  }
+
+  /** A bare key argument `name` of `command`. */
+  key(use: KeyUse): void {
+    if (NOT_A_VARIABLE.has(use.name)) return;
+    const scope = this.blocks.currentFunction;
+    const assignedOn = this.scopes.get(scope)?.get(use.name);
+    if (assignedOn !== undefined) {
+      const noun = what(use.command);
+      this.rep.at(Rule.KeyNamesVariable, use.line, use.column, use.endColumn,
+        `the ${noun} '${use.name}' of ${use.command} is the value of the variable '${use.name}' (assigned on line ${assignedOn}), not the text `
+        + `'${use.name}' — quote a literal ${noun}: "${use.name}" (or write \`\${${use.name}}\` for the value)`, use.name, undefined, quoteFix(use));
+      return;
+    }
+    const loop = this.blocks.outermostLoop;
+    if (!loop) return;
+    const entry: PendingKey = { ...use, scope, loop };
+    const list = this.pending.get(use.name);
+    if (list) list.push(entry);
+    else this.pending.set(use.name, [entry]);
+  }
+
+  private overwritten(use: PendingKey, line: number): void {
+    const noun = what(use.command);
+    const where = line === use.line ? 'this line' : `line ${line}`;
+    this.rep.at(Rule.KeyOverwrittenInLoop, use.line, use.column, use.endColumn,
+      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where} — `
+      + `from the second pass the ${noun} is its value; quote a literal ${noun}: "${use.name}"`, use.name, undefined, quoteFix(use));
+  }
+}
