@@ -36,6 +36,10 @@ export const LAYER_ENTRIES = {
   protocol: ['parserUrl'],
   parser: ['catalogue'],
 };
+/** Files tsconfig.json covers: linted with type information. */
+const TYPED = ['**/*.ts'];
+/** Plain JavaScript outside the TypeScript program. */
+const UNTYPED = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 
 const NO_FOCUSED_TESTS = {
   selector: "CallExpression[callee.object.name=/^(it|describe|suite|test)$/][callee.property.name=/^(only|skip)$/]",
@@ -45,7 +49,19 @@ const NO_FOCUSED_TESTS = {
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.tools/**', 'test-output/**', '.vscode-test/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // TypeScript (everything tsconfig.json covers) is linted with type information; the project service reuses the
+  // tsconfig, so `npm run lint` builds one program, not one per file.
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: TYPED })),
+  {
+    files: TYPED,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  // Plain JavaScript (build scripts, the webview script) has no type information: the untyped rules only.
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: UNTYPED })),
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {

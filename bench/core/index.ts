@@ -58,7 +58,7 @@ async function blackHole(): Promise<{ address: string; close(): Promise<void> }>
   };
 }
 
-const failing: ParserTransport = { call: async () => ({ ok: false, kind: 'unavailable', message: 'down' }), close: () => undefined };
+const failing: ParserTransport = { call: () => Promise.resolve({ ok: false, kind: 'unavailable', message: 'down' }), close: () => undefined };
 
 export async function benchOpenCircuit(): Promise<BenchResult> {
   // The fast path: a breaker that has opened (3 failures) and stays open on a clock that does not move.

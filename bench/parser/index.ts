@@ -15,6 +15,7 @@ import path from 'node:path';
 import { healthClientConstructor } from '../../src/protocol/health';
 import { callValidate, createParserClient } from '../../src/protocol/parserClient';
 import { REPO_ROOT, startParserProcess } from '../../test/support/parserProcess';
+import type * as ParserModule from '../../src/parser';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 import { failurePrograms, hundredLineProgram, largeProgram } from './programs';
 
@@ -24,7 +25,7 @@ import { failurePrograms, hundredLineProgram, largeProgram } from './programs';
  * non-inlined enums cost about 2.5× and would measure the loader, not the parser.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof import('../../src/parser');
+const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof ParserModule;
 
 /**
  * The floor of issue 12: the least any AVAP checker must do with the same bytes —

@@ -16,7 +16,7 @@ export interface CliIO {
    * Present when stderr is a terminal that can redraw a line (not a pipe, a
    * file or TERM=dumb): long commands then show live progress there.
    */
-  stderrTerminal?: { columns(): number | undefined };
+  stderrTerminal?: { columns: () => number | undefined };
 }
 
 export interface CliCommand {

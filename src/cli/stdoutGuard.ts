@@ -14,6 +14,8 @@ export interface GuardedStdout {
 
 export function guardStdout(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): GuardedStdout {
   const realWrite = stdout.write.bind(stdout);
+  // Kept unbound on purpose: restore() puts them back on the same objects they came from.
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- stored to be reassigned to stdout.write, never called detached
   const originals = { log: console.log, info: console.info, debug: console.debug, write: stdout.write };
   const toStderr = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
     stderr.write(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;

@@ -87,7 +87,7 @@ function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSourc
 export function unavailableRetrieval(name: string, message: string): RetrievalPort {
   return {
     name,
-    retrieve: async () => ({ ok: false, error: { code: 'retrieval-failed', message } }),
+    retrieve: () => Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message } }),
   };
 }
 

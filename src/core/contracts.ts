@@ -36,7 +36,7 @@ export type ParserOutcome =
       retryAfterMs?: number;
     };
 
-/** Port: whatever can validate AVAP (gRPC client behind a breaker, or in-process in unit tests). */
+/** Port: whatever can validate AVAP (gRPC client behind a breaker; in unit tests the fake in test/support/fakes/parser.ts). */
 export interface ParserPort {
   validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome>;
   circuit(): CircuitSnapshot;

@@ -33,18 +33,18 @@ import { ValidationStatusBar } from './status/statusBar';
 
 let stopServices: (() => Promise<void>) | undefined;
 
-export async function activateAvap(context: vscode.ExtensionContext): Promise<AvapExtensionApi | undefined> {
+export function activateAvap(context: vscode.ExtensionContext): Promise<AvapExtensionApi | undefined> {
   const output = new OutputLog();
   context.subscriptions.push(output);
   try {
-    return build(context, output);
+    return Promise.resolve(build(context, output));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     output.write(`activation failed: ${err instanceof Error && err.stack ? err.stack : message}`);
     void vscode.window.showErrorMessage(`AVAP Assistant could not start: ${message}`, 'Show Output').then((choice) => {
       if (choice) output.show();
     });
-    return undefined;
+    return Promise.resolve(undefined);
   }
 }
 

@@ -21,16 +21,16 @@ export async function describeIndex(
   client?: Client,
 ): Promise<{ ok: true; value: IndexInfo } | { ok: false; error: string }> {
   if (!target.esUrl && !client) return { ok: true, value: { name: 'embedded', version: embeddedFingerprint, pipeline: 'in-process BM25 + embeddings' } };
-  const es = client ?? new Client({ node: target.esUrl as string, ...(target.esApiKey ? { auth: { apiKey: target.esApiKey } } : {}) });
+  const es = client ?? new Client({ node: target.esUrl, ...(target.esApiKey ? { auth: { apiKey: target.esApiKey } } : {}) });
   try {
     const mapping = await es.indices.getMapping({ index: target.esIndex });
-    const meta = Object.values(mapping)[0]?.mappings?._meta as Record<string, unknown> | undefined;
+    const meta = Object.values(mapping)[0]?.mappings?._meta;
     return {
       ok: true,
       value: {
         name: target.esIndex,
-        version: `${String(meta?.index_version ?? 'unknown')} (corpus ${String(meta?.corpus_fingerprint ?? 'unknown')})`,
-        pipeline: String(meta?.ingestion_pipeline ?? 'unknown'),
+        version: `${metaText(meta?.index_version)} (corpus ${metaText(meta?.corpus_fingerprint)})`,
+        pipeline: metaText(meta?.ingestion_pipeline),
       },
     };
   } catch (err) {
@@ -38,4 +38,9 @@ export async function describeIndex(
   } finally {
     if (!client) await es.close();
   }
+}
+
+/** A metadata value as text: the index stores strings (numbers from older ingests); anything else reads as unknown. */
+function metaText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : 'unknown';
 }

@@ -184,7 +184,7 @@ class ExpressionParser {
     if (this.failed) return false;
     this.depth++;
     if (this.depth > MAX_EXPRESSION_DEPTH) {
-      const t = this.peek() ?? (this.tokens[this.to - 1] as Token);
+      const t = (this.peek() ?? this.tokens[this.to - 1]) as Token;
       this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`, Rule.ExpressionTooDeep);
       return false;
     }

@@ -179,7 +179,7 @@ function matchOperator(src: string, i: number, end: number): string | undefined 
     const two = src.slice(i, i + 2);
     if (OPERATORS2.has(two)) return two;
   }
-  return isSingleOperator(c) ? (src[i] as string) : undefined;
+  return isSingleOperator(c) ? src[i] : undefined;
 }
 
 /** Character classes of ASCII code points, for the scanner's dispatch (non-ASCII is classified by identCharLength and the rest). */

@@ -4,7 +4,6 @@
  * their own. A validator that could not assess reports a failure — never a score.
  */
 import type { QueryType } from '../core';
-import type { DimensionName } from './rubric';
 
 export interface ContextPassage {
   id?: string;
@@ -22,7 +21,8 @@ export interface QualityInput {
 }
 
 export interface DimensionScore {
-  name: DimensionName | string;
+  /** A rubric dimension (`DimensionName`) for the judge, heuristic and learned validators; other validators name their own (the parser's `syntax`). */
+  name: string;
   /** 0.0–1.0 */
   score: number;
   weight: number;

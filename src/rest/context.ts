@@ -156,18 +156,18 @@ export function clientSignal(reply: FastifyReply, inflight: Set<AbortController>
 export interface RestContext {
   readonly deps: RestDeps;
   readonly options: RestOptions;
-  log(line: string): void;
+  log: (line: string) => void;
   /** Runs in flight, aborted when the server closes. */
   readonly inflight: Set<AbortController>;
   /** Generations whose training signal could not be written (feedback on them cannot be stored either). */
   readonly unrecorded: Set<string>;
-  noteUnrecorded(run: { result: PipelineResult; signalId?: string }): void;
+  noteUnrecorded: (run: { result: PipelineResult; signalId?: string }) => void;
   /** An internal failure: the client gets the redacted text, the log the whole of it. */
-  internal(where: string, error: string, message: string): ErrorBody;
+  internal: (where: string, error: string, message: string) => ErrorBody;
   /** One generation through the recorded run (signals, judge). */
-  runOne(request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void): Promise<{ result: PipelineResult; quality?: QualityReport }>;
+  runOne: (request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void) => Promise<{ result: PipelineResult; quality?: QualityReport }>;
   /** The fields of a generation's final message beyond the response message itself. */
-  finalExtras(run: { result: PipelineResult; quality?: QualityReport }): Record<string, unknown>;
+  finalExtras: (run: { result: PipelineResult; quality?: QualityReport }) => Record<string, unknown>;
 }
 
 export function createRestContext(deps: RestDeps, options: RestOptions): RestContext {

@@ -23,7 +23,7 @@ export const GenerateBodySchema = z.strictObject({
 export type GenerateBody = z.infer<typeof GenerateBodySchema>;
 
 const nonBlank = (field: string) => (value: { [k: string]: unknown }) =>
-  (typeof value[field] === 'string' && (value[field] as string).trim() === ''
+  (typeof value[field] === 'string' && value[field].trim() === ''
     ? [{ field, message: 'is empty (only whitespace)', suggestion: `Give '${field}' some text.` }]
     : []);
 

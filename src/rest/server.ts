@@ -91,8 +91,9 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     });
   });
 
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     for (const controller of inflight) controller.abort(new Error('server shutting down'));
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { LOG_PARSER_UNAVAILABLE } from '../../src/core/pipeline/graph';
 import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { lastUser } from '../support/scriptedOllama';
 import { sampleStoredReport } from '../support/sampleEvalReport';
@@ -99,7 +100,7 @@ describe('generate and regenerate with the scripted model', () => {
       const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'new' });
       assert.equal(outcome.status, 'PARSER_UNAVAILABLE');
       assert.equal(gen.used, 1, 'an unavailable parser never triggers a retry');
-      assert.ok(api.outputLines().some((l) => l.includes('[ptvl] parser unavailable — returning unvalidated')), api.outputLines().slice(-10).join('\n'));
+      assert.ok(api.outputLines().some((l) => l.includes(LOG_PARSER_UNAVAILABLE)), api.outputLines().slice(-10).join('\n'));
       const preview = vscode.Uri.parse(outcome.previewUri ?? '');
       const previewLenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview);
       assert.ok(previewLenses.some((l) => l.command?.title.includes('unvalidated')), previewLenses.map((l) => l.command?.title).join(' | '));

@@ -28,7 +28,7 @@ const lensTitles = async (uri: vscode.Uri) =>
 function lastTelemetryEvent(file: string): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
-  return lines.length ? JSON.parse(lines[lines.length - 1] as string) : undefined;
+  return lines.length ? JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown> : undefined;
 }
 
 describe('every status is earned, in the editor (issue 11)', () => {

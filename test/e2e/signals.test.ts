@@ -46,7 +46,7 @@ describe('training signals and the judge in the editor', () => {
       const lensesBefore = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', previewUri);
       const thumbsDown = lensesBefore.find((l) => l.command?.command === 'avap.rateGenerated' && l.command.arguments?.[1] === 'down');
       assert.ok(thumbsDown, lensesBefore.map((l) => l.command?.title).join(' | '));
-      assert.equal(await vscode.commands.executeCommand<boolean>(thumbsDown.command!.command, ...(thumbsDown.command!.arguments ?? [])), true);
+      assert.equal(await vscode.commands.executeCommand<boolean>(thumbsDown.command!.command, ...(thumbsDown.command!.arguments as unknown[] | undefined ?? [])), true);
       const rated = await waitFor('the thumbs', async () => ((await signalOf(generationId))?.feedback ? signalOf(generationId) : undefined));
       assert.equal(rated?.feedback?.thumbs, 'down');
       assert.equal(rated?.feedback?.source, 'editor');

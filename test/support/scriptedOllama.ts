@@ -39,12 +39,27 @@ import type { AddressInfo, Socket } from 'node:net';
 
 export type Endpoint = 'chat' | 'generate' | 'embed' | 'tags' | 'version';
 
+/** The fields of an Ollama request body the tests read (chat, generate and embed). */
+export interface OllamaRequestBody {
+  model?: string;
+  messages?: { role: string; content: string; images?: string[] }[];
+  prompt?: string;
+  input?: string | string[];
+  format?: unknown;
+  options?: { temperature?: number; seed?: number; num_ctx?: number; num_predict?: number; [key: string]: unknown };
+  keep_alive?: string | number;
+  stream?: boolean;
+  [key: string]: unknown;
+}
+
 export interface RecordedRequest {
   endpoint: Endpoint | 'other';
   method: string;
   path: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
+  /** The JSON body (`{}` when the body was empty or not a JSON object). */
+  body: OllamaRequestBody;
+  /** The body as sent. */
+  raw: string;
   /** Set once the reply has been fully written (or the socket cut). */
   answered: boolean;
   /** Streamed generations: the pieces written so far, and how many the reply had. */
@@ -116,14 +131,14 @@ export interface ScriptedOllamaOptions {
 
 /** The text of the last user message of a chat request. */
 export function lastUser(request: RecordedRequest): string {
-  const messages = (request.body?.messages ?? []) as { role: string; content: string }[];
+  const messages = request.body.messages ?? [];
   for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.role === 'user') return messages[i]?.content ?? '';
-  return String(request.body?.prompt ?? '');
+  return request.body.prompt ?? '';
 }
 
 /** The system prompt of a chat request ('' if none). */
 export function systemPrompt(request: RecordedRequest): string {
-  const messages = (request.body?.messages ?? []) as { role: string; content: string }[];
+  const messages = request.body.messages ?? [];
   return messages.find((m) => m.role === 'system')?.content ?? '';
 }
 
@@ -194,20 +209,21 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     }
   }
 
-  async function writeJson(res: http.ServerResponse, status: number, body: unknown): Promise<void> {
+  function writeJson(res: http.ServerResponse, status: number, body: unknown): Promise<void> {
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
+    return Promise.resolve();
   }
 
   async function answerGeneration(req: http.IncomingMessage, res: http.ServerResponse, request: RecordedRequest, reply: ScriptedReply): Promise<void> {
-    const model = request.body?.model ?? 'scripted';
+    const model = request.body.model ?? 'scripted';
     const created = () => new Date().toISOString();
     const isChat = request.endpoint === 'chat';
     const frame = (piece: string, done: boolean) => (isChat
       ? { model, created_at: created(), message: { role: 'assistant', content: piece }, done }
       : { model, created_at: created(), response: piece, done });
     const finalFields = { done_reason: 'stop', total_duration: 1, load_duration: 0, prompt_eval_count: 1, prompt_eval_duration: 1, eval_count: 1, eval_duration: 1 };
-    const stream = request.body?.stream ?? true;
+    const stream = request.body.stream ?? true;
     const content = reply.content ?? (reply.chunks ?? []).join('');
     if (!stream) {
       await writeJson(res, 200, { ...frame(content, true), ...finalFields });
@@ -254,13 +270,14 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
           : path === '/api/embed' ? 'embed'
             : path === '/api/tags' ? 'tags'
               : path === '/api/version' ? 'version' : 'other';
-    let body: unknown;
+    let parsed: unknown;
     try {
-      body = raw ? JSON.parse(raw) : undefined;
+      parsed = raw ? JSON.parse(raw) : undefined;
     } catch {
-      body = raw;
+      parsed = undefined;
     }
-    const request: RecordedRequest = { endpoint, method: req.method ?? 'GET', path, body, answered: false };
+    const body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as OllamaRequestBody : {};
+    const request: RecordedRequest = { endpoint, method: req.method ?? 'GET', path, body, raw, answered: false };
     record(request);
     const done = () => { request.answered = true; };
     res.once('close', done);
@@ -273,7 +290,7 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
         models: names.map((name) => ({ name, model: name, modified_at: new Date(0).toISOString(), size: 1, digest: 'scripted', details: {} })),
       });
     }
-    const model = (request.body as { model?: unknown } | undefined)?.model;
+    const { model } = request.body;
     if (!modelKnown(model)) {
       return writeJson(res, 404, { error: `model "${String(model)}" not found, try pulling it first` });
     }
@@ -292,8 +309,8 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     }
     if (reply?.status || reply?.error) return writeJson(res, reply.status ?? 500, { error: reply.error ?? 'scripted failure' });
     if (endpoint === 'embed') {
-      const input = (request.body as { input?: unknown }).input;
-      const texts = Array.isArray(input) ? input.map(String) : [String(input ?? '')];
+      const { input } = request.body;
+      const texts = Array.isArray(input) ? input : [input ?? ''];
       return writeJson(res, 200, {
         model, embeddings: reply?.embeddings ?? texts.map((t) => hashEmbedding(t, dims)), total_duration: 1, load_duration: 0, prompt_eval_count: texts.length,
       });

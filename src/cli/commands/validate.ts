@@ -83,7 +83,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const maxBytes = integerOption('--max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 1);
   const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
 
-  let validate: Validator = async (text, file) => ({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
+  let validate: Validator = (text, file) => Promise.resolve({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
   let connection: ParserConnection | undefined;
   if (url) {
     const timeoutMs = parserTimeout(values.timeout, io.env.AVAP_PARSER_TIMEOUT);

@@ -69,10 +69,10 @@ export interface EvalProgressOptions extends DisplayOptions {
 }
 
 export interface EvalProgress {
-  onEvent(event: EvalProgressEvent): void;
+  onEvent: (event: EvalProgressEvent) => void;
   /** A line to keep (the run's header, a run's summary). */
-  note(line: string): void;
-  stop(): void;
+  note: (line: string) => void;
+  stop: () => void;
 }
 
 export function createEvalProgress(options: EvalProgressOptions): EvalProgress {

@@ -65,8 +65,8 @@ export function bulkFailureLine(failure: BulkBatchFailure): string {
 }
 
 export interface IndexProgress {
-  onEvent(event: IngestEvent): void;
-  stop(): void;
+  onEvent: (event: IngestEvent) => void;
+  stop: () => void;
 }
 
 export function createIndexProgress(options: DisplayOptions): IndexProgress {

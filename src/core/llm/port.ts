@@ -1,7 +1,7 @@
 /**
  * The LLM port: what the pipeline needs from a model server. The real adapter
- * is Ollama (`ollamaLlm.ts`); unit tests use scripted fakes. Failures are
- * data with distinct, actionable codes.
+ * is Ollama (`ollamaLlm.ts`); unit tests use the shared fakes in
+ * test/support/fakes/llm.ts. Failures are data with distinct, actionable codes.
  */
 import type { Result } from '../../result';
 

@@ -24,7 +24,7 @@
  */
 import {
   BrokenCircuitError,
-  CircuitBreakerPolicy,
+  type CircuitBreakerPolicy,
   CircuitState as CockatielState,
   ConsecutiveBreaker,
   circuitBreaker,

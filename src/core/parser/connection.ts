@@ -65,8 +65,8 @@ const FAILED_ENDPOINT = 'bundled (failed to start)';
 class UnavailablePort implements ParserPort {
   constructor(private readonly detail: string) {}
 
-  async validate(): Promise<ParserOutcome> {
-    return { kind: 'unavailable', reason: 'transport', detail: this.detail };
+  validate(): Promise<ParserOutcome> {
+    return Promise.resolve({ kind: 'unavailable', reason: 'transport', detail: this.detail });
   }
 
   circuit(): CircuitSnapshot {
@@ -83,7 +83,7 @@ class UnavailablePort implements ParserPort {
 }
 
 const NO_TRANSPORT: ParserTransport = {
-  call: async () => ({ ok: false, kind: 'unavailable', message: 'validation disabled' }),
+  call: () => Promise.resolve({ ok: false, kind: 'unavailable', message: 'validation disabled' }),
   close: () => undefined,
 };
 
@@ -115,7 +115,7 @@ export async function openParserConnection(config: ParserConfig, options: Parser
   };
 
   if (config.timeoutMs <= 0) {
-    return ok({ kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: async () => undefined });
+    return ok({ kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: () => Promise.resolve() });
   }
   if (options.transport) return live('injected', 'injected transport', options.transport);
 
@@ -134,7 +134,7 @@ export async function openParserConnection(config: ParserConfig, options: Parser
     const { message } = started.error;
     logger.warn(`[ptvl] ${message}`);
     const port = new UnavailablePort(message);
-    return ok({ kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: message, reconnect: () => undefined, close: async () => undefined });
+    return ok({ kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: message, reconnect: () => undefined, close: () => Promise.resolve() });
   }
   const bundled = started.value;
   const { address, pid } = bundled;

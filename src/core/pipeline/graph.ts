@@ -53,6 +53,10 @@ import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason
 import { statusOf, type CodeCheck } from '../validation/status';
 
 export const LOG_PARSER_UNAVAILABLE = '[ptvl] parser unavailable — returning unvalidated';
+/** Logged when retrieval fails and the answer goes on without documentation context. */
+export const logRetrievalFailed = (source: string, message: string): string => `[ptvl] retrieval failed (${source}: ${message}) — answering without documentation context`;
+/** Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'. */
+export const logFewShot = (k: number, injected: number, how = ''): string => `[ptvl] few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
 
 export interface PipelineDeps {
   config: AssistantConfig;
@@ -324,7 +328,7 @@ class Run {
     if (this.cancelled) return { ok: false, error: cancelledError() };
     if (!found.ok) {
       if (found.error.code === 'cancelled') return { ok: false, error: cancelledError() };
-      logger.warn(`[ptvl] retrieval failed (${retrieval.name}: ${found.error.message}) — answering without documentation context`);
+      logger.warn(logRetrievalFailed(retrieval.name, found.error.message));
       this.retrievalMode = 'none';
       this.result.retrieval = { status: 'degraded', reason: `retrieval failed (${retrieval.name}): ${found.error.message}` };
       this.result.sources = [];
@@ -384,7 +388,7 @@ class Run {
         ...('selection' in picked ? { selection: picked.selection, ...(picked.detail ? { selectionDetail: picked.detail } : {}) } : {}),
       };
       const how = 'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
-      logger.info(`[ptvl] few-shot: K=${k}, ${chosen.length} validated example(s) injected${how}`);
+      logger.info(logFewShot(k, chosen.length, how));
       if ('selection' in picked && picked.selection === 'lexical') {
         logger.warn(`[ptvl] few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
       }
@@ -411,7 +415,7 @@ class Run {
       retryNode: 'generate_code_retry',
       messages,
       codeRequired: true,
-      blocks: Run.codeBlocksOf,
+      blocks: (text) => Run.codeBlocksOf(text),
       retryMessages: (text, validation, traceLines, errors) => generateCodeRetryMessages(
         this.request.query, validation.code || text, traceLines, repairInstructions(errors), chunks, examples,
       ),

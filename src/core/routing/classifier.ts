@@ -54,6 +54,11 @@ export function parseClassification(text: string): { ok: true; type: QueryType }
   return { ok: true, type: parsed.data.type };
 }
 
+/** Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error. */
+export const logClassifierMalformed = (reason: string): string => `[ptvl] classifier answer malformed (${reason}) — asking once more`;
+/** Logged when the repaired answer cannot be read either. */
+export const LOG_CLASSIFIER_DEFAULT_ROUTE = `[ptvl] classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`;
+
 function malformed(answer: string, error: string): ValidationError {
   return {
     code: 'E008',
@@ -89,7 +94,7 @@ export async function classify(
   if (parsed.ok) return { ok: true, type: parsed.type, how: 'llm', errors: [] };
 
   const errors = [malformed(first.value.text, parsed.error)];
-  logger.warn(`[ptvl] classifier answer malformed (${parsed.error.split('\n')[0]}) — asking once more`);
+  logger.warn(logClassifierMalformed(parsed.error.split('\n')[0] ?? ''));
   const second = await llm.chat({
     model,
     messages: classifyRepairMessages(messages, first.value.text, parsed.error),
@@ -101,6 +106,6 @@ export async function classify(
   const reparsed = parseClassification(second.value.text);
   if (reparsed.ok) return { ok: true, type: reparsed.type, how: 'repaired', errors };
   errors.push(malformed(second.value.text, reparsed.error));
-  logger.warn(`[ptvl] classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`);
+  logger.warn(LOG_CLASSIFIER_DEFAULT_ROUTE);
   return { ok: true, type: DEFAULT_ROUTE, how: 'default', errors };
 }

@@ -71,12 +71,12 @@ export interface TelemetrySink {
   flush(): Promise<void>;
 }
 
-export const nullTelemetry: TelemetrySink = { record: () => undefined, flush: async () => undefined };
+export const nullTelemetry: TelemetrySink = { record: () => undefined, flush: () => Promise.resolve() };
 
 /** Keeps events in memory (tests, and the REST server's recent-events view). */
 export function memoryTelemetry(): TelemetrySink & { events: AttemptEvent[] } {
   const events: AttemptEvent[] = [];
-  return { events, record: (e) => { events.push(e); }, flush: async () => undefined };
+  return { events, record: (e) => { events.push(e); }, flush: () => Promise.resolve() };
 }
 
 /** Names called like commands in AVAP code: `name(`, excluding block words. Pure. */

@@ -143,7 +143,8 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   for (const [id, list] of byGeneration) {
     const attempts = [...list].sort((a, b) => a.attempt - b.attempt);
     const first = attempts[0] as AttemptEvent;
-    const last = attempts.find((a) => a.final) ?? (attempts[attempts.length - 1] as AttemptEvent);
+    // A generation has at least one attempt.
+    const last = (attempts.find((a) => a.final) ?? attempts[attempts.length - 1]) as AttemptEvent;
     byQueryType[first.query_type] = (byQueryType[first.query_type] ?? 0) + 1;
     if (first.query_type !== 'CODE_GENERATION') continue;
     codeGenerations += 1;

@@ -20,7 +20,7 @@ export interface AssistantHost {
   readonly diagnostics: DiagnosticsController;
   readonly generated: GeneratedDocuments;
   /** The `avap.*` settings as they are now. */
-  settings(): EditorSettings;
+  settings: () => EditorSettings;
 }
 
 /** What the assistant bundle adds once loaded. Its commands register themselves (see ASSISTANT_COMMANDS). */
@@ -42,5 +42,5 @@ export interface AssistantFeatures {
 
 /** The assistant bundle's module: src/editor/assistant/main.ts, built to dist/assistant.js. */
 export interface AssistantBundle {
-  activateAssistant(host: AssistantHost): AssistantFeatures;
+  activateAssistant: (host: AssistantHost) => AssistantFeatures;
 }

@@ -59,7 +59,8 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
     const kb = knowledgeBase();
     return kb ? { ok: true, value: kb } : { ok: false, error: knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded' };
   };
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const { version: declared } = context.extension.packageJSON as { version?: unknown };
+  const version = typeof declared === 'string' ? declared : '0.0.0';
   const assistant = new AssistantService(parser, output.logger, context.secrets, storageDir, knowledgeBase, version);
   let ready = assistant.rebuild(host.settings());
   const rebuild = () => {

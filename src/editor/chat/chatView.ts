@@ -175,7 +175,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The conversation kept for this workspace. */
   turns(): StoredTurn[] {
     const stored = this.options.state.get<unknown>(CHAT_STATE_KEY);
-    return Array.isArray(stored) ? stored.filter((t): t is StoredTurn => typeof t?.id === 'string' && typeof t?.answer === 'object') : [];
+    return Array.isArray(stored) ? stored.filter((t: unknown): t is StoredTurn => typeof (t as Partial<StoredTurn> | null)?.id === 'string' && typeof (t as Partial<StoredTurn> | null)?.answer === 'object') : [];
   }
 
   private async keep(turn: StoredTurn): Promise<void> {

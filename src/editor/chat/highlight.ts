@@ -195,6 +195,6 @@ let avap: Highlighter | undefined;
 
 /** AVAP source as highlighted, escaped HTML (the grammar the editor uses). */
 export function highlightAvap(source: string): string {
-  avap ??= new Highlighter(grammarJson as RawGrammar);
+  avap ??= new Highlighter(grammarJson);
   return avap.html(source);
 }

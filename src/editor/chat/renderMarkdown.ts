@@ -24,7 +24,7 @@ md.renderer.rules.link_open = (tokens, idx) => {
   const href = token?.attrGet('href') ?? '';
   const checked = checkLink(href);
   if (!token || !checked.ok) {
-    if (token) token.meta = { ...(token.meta ?? {}), dropped: true };
+    if (token) token.meta = { ...(token.meta as Record<string, unknown> | null), dropped: true };
     return '<span class="avap-link-blocked" title="link not allowed">';
   }
   const escaped = md.utils.escapeHtml(checked.href);

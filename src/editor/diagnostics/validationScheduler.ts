@@ -79,7 +79,7 @@ export class ValidationScheduler<R> {
     try {
       promise = this.run(key, version, controller.signal);
     } catch (err) {
-      promise = Promise.reject(err);
+      promise = Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     promise.then(
       (result) => {

@@ -42,7 +42,7 @@ export function registerCheckOllama(deps: CheckOllamaDeps): vscode.Disposable {
     const show = message.severity === 'error' ? vscode.window.showErrorMessage
       : message.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     // Not awaited: the command answers with the check while the notification waits for the developer.
-    void Promise.resolve(show(message.text, ...message.actions)).then((choice) => act(choice as CheckOllamaAction | undefined, message.shellLine));
+    void Promise.resolve(show(message.text, ...message.actions)).then((choice) => act(choice, message.shellLine));
     return check;
   }
 

@@ -13,6 +13,10 @@ import type { Logger } from '../../core/ports';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { toParserConfig } from '../settings/parserConfig';
 import type { EditorSettings } from '../settings/editorSettings';
+import type * as ParserStack from './parserStack';
+
+/** The lazily loaded gRPC stack (dist/parser-connection.js). */
+type ParserStackModule = typeof ParserStack;
 
 interface Live {
   connection: CoreConnection;
@@ -41,7 +45,7 @@ export class ParserConnection implements ParserPort {
     private readonly extensionPath: string,
     private readonly logger: Logger,
     /** Loads the gRPC stack (its own bundle); tests pass the module itself. */
-    private readonly loadStack: () => Promise<typeof import('./parserStack.js')> = () => import('./parserStack.js'),
+    private readonly loadStack: () => Promise<ParserStackModule> = () => import('./parserStack.js'),
   ) {}
 
   /** (Re)connects with these settings; resolves once the port is ready or failed. */

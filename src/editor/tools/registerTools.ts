@@ -22,7 +22,7 @@ function signalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispo
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, dispose: () => subscription.dispose() };
+  return { signal: controller.signal, dispose: () => { subscription.dispose(); } };
 }
 
 function tool(definition: ToolDefinition<unknown>, deps: LanguageModelToolDeps): vscode.LanguageModelTool<unknown> {

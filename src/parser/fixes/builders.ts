@@ -416,7 +416,7 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
     return header((ctx, indent) => listLoopHeader(ctx, a.text, c.text, indent, bodyIndent(ctx, indent)));
   }
   if (parts.length === 6 && a?.kind === TokenKind.Ident && isPunct(b, ',') && c?.kind === TokenKind.Ident && isOp(d, ':=') && isWord(e, 'range') && parts[5]?.kind === TokenKind.Ident) {
-    const list = (parts[5] as Token).text;
+    const list = parts[5].text;
     return header((ctx, indent) => listLoopHeader(ctx, c.text, list, indent, bodyIndent(ctx, indent), a.text === '_' ? undefined : a.text));
   }
   const sections: Token[][] = [[]];

@@ -4,7 +4,7 @@ import { defineContract, preValidate, type Contract } from '../../contract';
 import { checkBody, clientSignal, GENERATION_ERROR_STATUS, validateOne, type RestContext } from '../context';
 import { BATCH_ITEM_CONTRACTS, BatchBodyOuterContract, type BatchGenerateItem, type BatchValidateItem } from '../schemas';
 
-export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, inflight, log, noteUnrecorded, runOne, finalExtras } = ctx;
 
   app.post('/v1/batch', async (request, reply) => {
@@ -51,4 +51,5 @@ export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app,
       done();
     }
   });
+  return Promise.resolve();
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkBody, type RestContext } from '../context';
 import { FeedbackBodyContract } from '../schemas';
 
-export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, log, unrecorded } = ctx;
 
   app.post('/v1/feedback', async (request, reply) => {
@@ -47,4 +47,5 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (a
     }
     return { recorded: true, generation_id: body.generation_id };
   });
+  return Promise.resolve();
 };

@@ -9,7 +9,7 @@ function wantsSse(body: GenerateBody, accept: string | undefined): boolean {
   return /text\/event-stream/i.test(accept ?? '');
 }
 
-export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { inflight, log, internal, noteUnrecorded, runOne, finalExtras } = ctx;
 
   app.post('/v1/generate', async (request, reply) => {
@@ -81,4 +81,5 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (a
       log(`[rest] POST /v1/generate ${raw.statusCode} ${outcome}`);
     }
   });
+  return Promise.resolve();
 };

@@ -5,7 +5,7 @@ import type { RestContext } from '../context';
 import { openApiDocument } from '../openapi';
 import { storageHealth, storageReasons } from '../storage';
 
-export const healthRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const healthRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, options } = ctx;
 
   app.get('/health', async () => {
@@ -24,5 +24,6 @@ export const healthRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app
   });
 
   const openapi = openApiDocument(options.version, options.bodyLimit);
-  app.get('/openapi.json', async () => openapi);
+  app.get('/openapi.json', () => openapi);
+  return Promise.resolve();
 };

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { clientSignal, type RestContext } from '../context';
 
-export const modelsRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const modelsRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, inflight, internal } = ctx;
 
   app.get('/v1/models', async (_request, reply) => {
@@ -15,4 +15,5 @@ export const modelsRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app
       done();
     }
   });
+  return Promise.resolve();
 };

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkBody, clientSignal, validateOne, type RestContext } from '../context';
 import { ValidateBodyContract } from '../schemas';
 
-export const validateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (app, { ctx }) => {
+export const validateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, inflight, log } = ctx;
 
   app.post('/v1/validate', async (request, reply) => {
@@ -19,4 +19,5 @@ export const validateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = async (a
       done();
     }
   });
+  return Promise.resolve();
 };

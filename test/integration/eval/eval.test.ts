@@ -350,7 +350,7 @@ describe('eval against a live scripted model server: embedding failures (exit 2 
     ollama = await startScriptedOllama();
     ollama.on({ endpoint: 'chat' }, reply);
     // Retrieval embeds fine; only the example pool (description + commands) fails.
-    ollama.on({ endpoint: 'embed', when: (r) => JSON.stringify(r.body?.input ?? '').includes('\\nCommands: ') }, { status: 500, error: 'pool too large' });
+    ollama.on({ endpoint: 'embed', when: (r) => JSON.stringify(r.body.input ?? '').includes('\\nCommands: ') }, { status: 500, error: 'pool too large' });
     const run = await live(['--only', 'GD-C-001', '--no-judge', '--quiet']);
     assert.equal(run.code, 0, run.stderr);
     const r = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as Report;

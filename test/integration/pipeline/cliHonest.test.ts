@@ -5,6 +5,7 @@
  * text mode, and a --json stdout that holds only JSON lines.
  */
 import assert from 'node:assert/strict';
+import { logRetrievalFailed } from '../../../src/core/pipeline/graph';
 import { runCliProcess } from '../../support/dist';
 import { unusedPort } from '../../support/ports';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
@@ -132,6 +133,7 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     assert.equal(final.retrieval.status, 'degraded');
     assert.match(final.retrieval.reason, /retrieval failed \(elasticsearch/);
     assert.equal(final.validation_status, '');
-    assert.match(json.stderr, /\[ptvl\] retrieval failed .* answering without documentation context/);
+    const [, source = '', message = ''] = /^retrieval failed \((.*?)\): (.*)$/.exec(final.retrieval.reason) ?? [];
+    assert.ok(json.stderr.includes(logRetrievalFailed(source, message)), json.stderr);
   });
 });

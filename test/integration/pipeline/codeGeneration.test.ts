@@ -74,7 +74,7 @@ describe('pipeline: code generation over real sockets', function () {
     assert.ok(retryPrompt.startsWith(`${CORRECTION_HEAD}\n${expectedTrace.join('\n')}\n${CORRECTION_TAIL}`));
     assert.match(retryPrompt, /replace 'getSHA256' with 'encodeSHA256'/);
     // The previous code goes back to the model as its own turn.
-    const retryMessages = (generations[1]?.body.messages ?? []) as { role: string; content: string }[];
+    const retryMessages = generations[1]?.body.messages ?? [];
     assert.ok(retryMessages.some((m) => m.role === 'assistant' && m.content.includes('getSHA256(p, h)')));
 
     // The response trace maps onto the lines of the answer text (prose, fence, then the code from line 3).

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD } from '../../../src/quality/gate';
 import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
+import type { SignalRecord, StoreRecord, TrainingSignal } from '../../../src/signals/schema';
 import { runCliProcess } from '../../support/dist';
 import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest, type ScriptedOllama } from '../../support/scriptedOllama';
 import { ndjson, sseEvents, startServe, type ServeProcess } from './serveProcess';
@@ -199,19 +200,19 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     });
 
     it('the generation is in the signal store with its context, output, scores and model', () => {
-      const lines = readFileSync(signalsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      const signal = lines.find((l) => l.record === 'signal' && l.id === generationId);
+      const lines = readFileSync(signalsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StoreRecord);
+      const signal = lines.find((l): l is SignalRecord => l.record === 'signal' && l.id === generationId);
       assert.ok(signal, 'signal recorded');
       assert.equal(signal.signal_type, 'retrieval');
       assert.equal(signal.source, 'rest');
       assert.equal(signal.input.query, 'How do I hash a password parameter with SHA-256?');
       assert.ok(signal.input.context.length > 0 && signal.input.context.every((c: { text?: string }) => typeof c.text === 'string' && c.text.length > 0));
       assert.equal(signal.output.text, GOOD);
-      assert.equal(signal.automated.score.composite, 0.92);
+      assert.equal(signal.automated.score?.composite, 0.92);
       assert.deepEqual(signal.automated.history.map((h: { composite: number }) => h.composite), [0.39, 0.92]);
       assert.equal(signal.model.name, 'qwen3:1.7b');
       assert.equal(signal.model.judge, 'qwen3:1.7b');
-      assert.match(signal.model.parser_version, /^avap-parser\//);
+      assert.match(signal.model.parser_version ?? '', /^avap-parser\//);
       assert.ok(!Number.isNaN(Date.parse(signal.created_at)));
     });
 
@@ -229,16 +230,16 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     it('`export` hands the signal with its feedback to a training pipeline; --mark makes it used_for_training', async () => {
       const first = await runCliProcess(['export', '--feedback', 'up', '--features', signalsFile]);
       assert.equal(first.code, 0, first.stderr);
-      const exported = first.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const exported = first.stdout.trim().split('\n').map((l) => JSON.parse(l) as TrainingSignal & { features: Record<string, number> });
       const mine = exported.find((s) => s.id === generationId);
       assert.ok(mine, first.stdout);
-      assert.equal(mine.feedback.thumbs, 'up');
-      assert.equal(mine.outcome.outcome, 'accepted');
+      assert.equal(mine.feedback?.thumbs, 'up');
+      assert.equal(mine.outcome?.outcome, 'accepted');
       assert.equal(mine.used_for_training, false);
       assert.equal(typeof mine.features.commands_named, 'number');
       // The reward: judge composite 0.92, thumbs up 1, accepted 1 → 0.3 · 0.92 + 0.4 + 0.3.
-      assert.deepEqual([mine.feedback.score, mine.reward_version, mine.reward_components, mine.computed_reward], [1, 1, { automated: 0.92, human_feedback: 1, outcome: 1 }, 0.976]);
-      assert.equal(mine.reward_computed_at, mine.outcome.at);
+      assert.deepEqual([mine.feedback?.score, mine.reward_version, mine.reward_components, mine.computed_reward], [1, 1, { automated: 0.92, human_feedback: 1, outcome: 1 }, 0.976]);
+      assert.equal(mine.reward_computed_at, mine.outcome?.at);
 
       const marked = await runCliProcess(['export', '--unused', '--mark', '--batch', 'rest-batch-1', '--label', 'rest-test', signalsFile]);
       assert.equal(marked.code, 0, marked.stderr);
@@ -246,7 +247,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       const again = await runCliProcess(['export', '--unused', signalsFile]);
       assert.equal(again.stdout, '', 'nothing unused is left');
       const all = await runCliProcess(['export', signalsFile]);
-      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((s) => s.used_for_training === true && s.training_batch_id === 'rest-batch-1'));
+      assert.ok(all.stdout.trim().split('\n').map((l) => JSON.parse(l) as TrainingSignal).every((s) => s.used_for_training === true && s.training_batch_id === 'rest-batch-1'));
     });
 
     it('a malformed judge answer is reported as a judge failure, never a score, and the answer comes back unretried', async () => {

@@ -126,7 +126,7 @@ describe('parser service: graceful shutdown', function () {
       const chunks: Buffer[] = [];
       let grpcStatus: string | undefined;
       request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('trailers', (t) => { grpcStatus = String(t['grpc-status']); });
+      request.on('trailers', (t: http2.IncomingHttpHeaders) => { grpcStatus = String(t['grpc-status']); });
       const ended = new Promise<void>((resolve) => request.on('close', () => resolve()));
 
       // Half a message is on the wire when the signal arrives.

@@ -34,9 +34,9 @@ describe('e2e host choice: test-electron or code-server', () => {
     lib = (await import(pathToFileURL(path.join(root, 'scripts', 'lib', 'hostChoice.mjs')).href)) as HostChoice;
   });
 
-  const reachable: Probe = async () => ({ ok: true });
-  const offline: Probe = async () => ({ ok: false, reason: 'update.code.visualstudio.com: ENOTFOUND' });
-  const unasked: Probe = async () => assert.fail('the probe is not needed');
+  const reachable: Probe = () => Promise.resolve({ ok: true });
+  const offline: Probe = () => Promise.resolve({ ok: false, reason: 'update.code.visualstudio.com: ENOTFOUND' });
+  const unasked: Probe = () => assert.fail('the probe is not needed');
 
   it('auto: electron when the download server answers, code-server (saying why) when it does not', async () => {
     assert.deepEqual(await lib.chooseHost({ probe: reachable }), { host: 'electron', reason: 'the VS Code download server answers' });

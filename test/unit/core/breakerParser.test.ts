@@ -209,8 +209,8 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     let up = true;
     let checks = 0;
     const transport: ParserTransport = {
-      call: async () => SLOW,
-      alive: async () => { checks += 1; return up; },
+      call: () => Promise.resolve(SLOW),
+      alive: () => { checks += 1; return Promise.resolve(up); },
       close: () => undefined,
     };
     const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });

@@ -22,7 +22,7 @@ function searchResponse(hits: ReturnType<typeof hit>[]) {
   return { took: 1, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { total: { value: hits.length, relation: 'eq' }, max_score: 1, hits } };
 }
 
-const embedOk: EmbedFn = async (texts) => ({ ok: true, value: texts.map(() => QVEC) });
+const embedOk: EmbedFn = (texts) => Promise.resolve({ ok: true, value: texts.map(() => QVEC) });
 
 describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
   let mock: Mock;
@@ -76,7 +76,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
   it('without a query embedding: BM25 alone, tagged bm25_only', async () => {
     mock.add({ method: 'POST', path: `/${INDEX}/_search`, body: bm25Body('q', 8) }, () => searchResponse([hit('z', 3.2)]));
     const retrieval = createElasticRetrieval({
-      client, index: INDEX, embed: async () => ({ ok: false, error: { code: 'model-missing', message: 'not pulled' } }),
+      client, index: INDEX, embed: () => Promise.resolve({ ok: false, error: { code: 'model-missing', message: 'not pulled' } }),
     });
     const outcome = await retrieval.retrieve('q', { topK: 8 });
     assert.ok(outcome.ok);
@@ -130,7 +130,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
     const embedded: string[] = [];
     const result = await ingestKnowledge({
       client, index: INDEX, chunks, embeddingModel: 'qwen3-embedding:0.6b', corpusFingerprint: 'abc123', now: () => now,
-      embed: async (texts) => { embedded.push(...texts); return { ok: true, value: texts.map((_, i) => vectors[embedded.length - texts.length + i] as number[]) }; },
+      embed: (texts) => { embedded.push(...texts); return Promise.resolve({ ok: true, value: texts.map((_, i) => vectors[embedded.length - texts.length + i] as number[]) }); },
     });
     assert.deepEqual(result, { ok: true, meta, indexed: 3, failures: [] });
     assert.deepEqual(calls, ['exists', 'pipeline', 'create', 'bulk']);
@@ -146,7 +146,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
     let embedded = 0;
     const result = await ingestKnowledge({
       client, index: INDEX, chunks: [{ id: 'a', title: 'A', text: 'a' }], embeddingModel: 'm', corpusFingerprint: 'f',
-      embed: async (texts) => { embedded += texts.length; return { ok: true, value: texts.map(() => [1]) }; },
+      embed: (texts) => { embedded += texts.length; return Promise.resolve({ ok: true, value: texts.map(() => [1]) }); },
     });
     assert.deepEqual(result, { ok: false, error: `index '${INDEX}' already exists — pass --recreate to replace it` });
     assert.equal(embedded, 0, 'checked before any embedding work');
@@ -159,7 +159,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       const events: IngestEvent[] = [];
       const result = ingestKnowledge({
         client, index: INDEX, chunks, embeddingModel: 'm', corpusFingerprint: 'f', batchSize: 2,
-        embed: async (texts) => ({ ok: true, value: texts.map(() => [1, 2]) }),
+        embed: (texts) => Promise.resolve({ ok: true, value: texts.map(() => [1, 2]) }),
         onEvent: (e) => events.push(e),
         ...extra,
       });
@@ -249,9 +249,9 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
 
     it('names the batch the embedding model failed on, and refuses a short answer', async () => {
       let calls = 0;
-      const failing = await ingest({ embed: async (texts) => (++calls === 2 ? { ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } } : { ok: true, value: texts.map(() => [1]) }) }).result;
+      const failing = await ingest({ embed: (texts) => Promise.resolve(++calls === 2 ? { ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } } : { ok: true, value: texts.map(() => [1]) }) }).result;
       assert.deepEqual(failing, { ok: false, error: 'cannot embed the knowledge base (batch 2/3, documents 3–4 of 5): connection refused' });
-      const short = await ingest({ embed: async () => ({ ok: true, value: [[1]] }) }).result;
+      const short = await ingest({ embed: () => Promise.resolve({ ok: true, value: [[1]] }) }).result;
       assert.deepEqual(short, { ok: false, error: 'the embedding model returned 1 vectors for 2 texts (batch 1/3, documents 1–2 of 5)' });
     });
 
@@ -261,7 +261,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       let calls = 0;
       const r = await ingest({
         signal: controller.signal,
-        embed: async (texts) => { if (++calls === 2) controller.abort(); return { ok: true, value: texts.map(() => [1]) }; },
+        embed: (texts) => { if (++calls === 2) controller.abort(); return Promise.resolve({ ok: true, value: texts.map(() => [1]) }); },
       }).result;
       assert.deepEqual(r, { ok: false, error: 'cancelled' });
       assert.equal(calls, 2);

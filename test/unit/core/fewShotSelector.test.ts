@@ -24,9 +24,9 @@ function topicVector(text: string): number[] {
 
 function embedder(fail?: () => LlmResult<number[][]> | undefined) {
   const calls: string[][] = [];
-  const embed = async (texts: string[]): Promise<LlmResult<number[][]>> => {
+  const embed = (texts: string[]): Promise<LlmResult<number[][]>> => {
     calls.push(texts);
-    return fail?.() ?? { ok: true, value: texts.map(topicVector) };
+    return Promise.resolve(fail?.() ?? { ok: true, value: texts.map(topicVector) });
   };
   return { calls, embed };
 }

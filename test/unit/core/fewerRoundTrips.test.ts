@@ -15,7 +15,9 @@ import { promptTask } from '../../../src/core/routing/prompts';
 import { Rule, validateAvap } from '../../../src/parser';
 import { signalFromPipeline, isAnswered } from '../../../src/signals/fromPipeline';
 import { SignalRecordSchema } from '../../../src/signals/schema';
-import { deps, fakeLlm, fakeParser } from './pipelineFakes';
+import { fakeParser } from '../../support/fakes/parser';
+import { taskLlm as fakeLlm } from '../../support/fakes/llm';
+import { deps } from './pipelineFakes';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
 /** Every error has a proven fix: the invented name and the `;` terminator. */
@@ -30,10 +32,10 @@ const CODE = { query: 'hash', forceType: 'CODE_GENERATION' as const };
 function parserDyingAfter(n: number): ParserPort & { calls: number } {
   const port = {
     calls: 0,
-    async validate(source: string): Promise<ParserOutcome> {
+    validate(source: string): Promise<ParserOutcome> {
       port.calls += 1;
-      if (port.calls > n) return { kind: 'unavailable', reason: 'transport', detail: 'ECONNREFUSED' };
-      return { kind: 'validated', result: validateAvap(source) };
+      if (port.calls > n) return Promise.resolve({ kind: 'unavailable', reason: 'transport', detail: 'ECONNREFUSED' });
+      return Promise.resolve({ kind: 'validated', result: validateAvap(source) });
     },
     circuit: () => ({ state: 'closed' as const, consecutiveFailures: 0 }),
     resetCircuit: () => undefined,
@@ -72,8 +74,8 @@ function streamingLlm(answers: string[]): LlmPort & { calls: ChatCall[]; sent: n
       if (call.signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
       return { ok: true, value: { text: answer } };
     },
-    embed: base.embed,
-    models: base.models,
+    embed: base.embed.bind(base),
+    models: base.models.bind(base),
   };
 }
 

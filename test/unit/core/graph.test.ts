@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
 import type { ChatCall } from '../../../src/core/llm/port';
-import { LOG_PARSER_UNAVAILABLE, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
-import { deps, fakeLlm, fakeParser, retrieval } from './pipelineFakes';
+import { fakeParser } from '../../support/fakes/parser';
+import { taskLlm } from '../../support/fakes/llm';
+import { deps, retrieval } from './pipelineFakes';
 import { validateAvap } from '../../../src/parser';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
@@ -18,7 +20,7 @@ const CODE = { query: 'hash', forceType: 'CODE_GENERATION' as const };
 
 describe('core/pipeline graph (fakes behind the ports)', () => {
   it('valid first time: "" and one telemetry event with the run\'s fields', async () => {
-    const llm = fakeLlm({ reformulate: ['encodeSHA256'], generate_code: [VALID] });
+    const llm = taskLlm({ reformulate: ['encodeSHA256'], generate_code: [VALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser());
     const messages: ResponseMessage[] = [];
     const result = await runPipeline(d, CODE, { onMessage: (m) => messages.push(m) });
@@ -42,7 +44,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('the retry budget comes from settings: maxRetries 0 → INVALID_UNRESOLVED after one attempt', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
     const { deps: d } = deps(llm, fakeParser(), { pipeline: { maxRetries: 0 } });
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
@@ -50,7 +52,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('a budget above 1 is read as 1 (RC-08); the second verdict stops on the repeated error', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser(), { pipeline: { maxRetries: 3 } });
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
@@ -60,7 +62,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('an unavailable parser never triggers an LLM retry and logs RC-07', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, logger, telemetry } = deps(llm, fakeParser('down'));
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
@@ -70,7 +72,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('invalid then parser gone on the retry: the retry code is returned PARSER_UNAVAILABLE (no evidence about it)', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
     const parser = fakeParser();
     let calls = 0;
     const flaky: ParserPort = { ...parser, validate: async (s, f, sig) => (++calls === 1 ? parser.validate(s, f, sig) : { kind: 'unavailable', reason: 'timeout', detail: 'slow' }) };
@@ -81,13 +83,13 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('an answer with no code at all is validated whole; an empty answer is E009 and retried', async () => {
-    const prose = fakeLlm({ reformulate: ['q'], generate_code: ['I cannot help with that.', VALID] });
+    const prose = taskLlm({ reformulate: ['q'], generate_code: ['I cannot help with that.', VALID] });
     const { deps: d1 } = deps(prose, fakeParser());
     const r1 = await runPipeline(d1, CODE);
     assert.equal(r1.attempts.length, 2);
     assert.equal(r1.validationStatus, '');
 
-    const empty = fakeLlm({ reformulate: ['q'], generate_code: ['', ''] });
+    const empty = taskLlm({ reformulate: ['q'], generate_code: ['', ''] });
     const { deps: d2, telemetry } = deps(empty, fakeParser());
     const r2 = await runPipeline(d2, CODE);
     assert.equal(r2.validationStatus, 'INVALID_UNRESOLVED');
@@ -95,7 +97,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('a failed retry generation returns the invalid candidate INVALID_UNRESOLVED with the error', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, { ok: false, error: { code: 'llm-timeout', message: 'slow' } }] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, { ok: false, error: { code: 'llm-timeout', message: 'slow' } }] });
     const { deps: d } = deps(llm, fakeParser());
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
@@ -104,7 +106,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('an LLM failure before any answer: result.error, no status (no validity claim), a final message, a telemetry event', async () => {
-    const llm = fakeLlm({ classify: [{ ok: false, error: { code: 'llm-unreachable', message: 'down' } }] });
+    const llm = taskLlm({ classify: [{ ok: false, error: { code: 'llm-unreachable', message: 'down' } }] });
     const { deps: d, telemetry } = deps(llm, fakeParser());
     const messages: ResponseMessage[] = [];
     const result = await runPipeline(d, { query: 'hi' }, { onMessage: (m) => messages.push(m) });
@@ -117,7 +119,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('an already-aborted signal ends at once as cancelled', async () => {
-    const llm = fakeLlm({});
+    const llm = taskLlm({});
     const { deps: d } = deps(llm, fakeParser());
     const controller = new AbortController();
     controller.abort();
@@ -127,16 +129,16 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
   });
 
   it('a throwing onMessage listener does not break the run', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
     const { deps: d } = deps(llm, fakeParser());
     const result = await runPipeline(d, CODE, { onMessage: () => { throw new Error('ui gone'); } });
     assert.equal(result.validationStatus, '');
   });
 
   it('a throwing telemetry sink does not influence generation', async () => {
-    const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+    const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
     const { deps: d } = deps(llm, fakeParser());
-    const result = await runPipeline({ ...d, telemetry: { record: () => { throw new Error('disk full'); }, flush: async () => undefined } }, CODE);
+    const result = await runPipeline({ ...d, telemetry: { record: () => { throw new Error('disk full'); }, flush: () => Promise.resolve() } }, CODE);
     assert.equal(result.validationStatus, '');
   });
 
@@ -145,7 +147,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     const prompt = (call: ChatCall | undefined) => (call?.messages ?? []).map((m) => m.content).join('\n');
 
     it('injects K = 5 validated examples by default, logs the effective K, and reuses them on the retry', async () => {
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
       const { deps: d, logger } = deps(llm, fakeParser());
       let selections = 0;
       const result = await runPipeline({ ...d, examples: (r, k) => { selections += 1; return pool(r, k); } }, CODE);
@@ -158,20 +160,20 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
         assert.match(prompt(call), /addVar\(x4, 4\)/);
         assert.doesNotMatch(prompt(call), /addVar\(x5, 5\)/);
       }
-      assert.ok(logger.lines.some((l) => l.includes('[ptvl] few-shot: K=5, 5 validated example(s) injected')), logger.lines.join('\n'));
+      assert.ok(logger.lines.includes(logFewShot(5, 5)), logger.lines.join('\n'));
     });
 
     it('K comes from the configuration; 0 disables the injection', async () => {
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
       const { deps: d } = deps(llm, fakeParser(), { pipeline: { fewShotExamples: 2 } });
       assert.deepEqual((await runPipeline({ ...d, examples: pool }, CODE)).fewShot, { status: 'enabled', k: 2, injected: 2 });
-      const off = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser(), { pipeline: { fewShotExamples: 0 } });
+      const off = deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser(), { pipeline: { fewShotExamples: 0 } });
       const result = await runPipeline({ ...off.deps, examples: () => { throw new Error('must not be called'); } }, CODE);
       assert.deepEqual(result.fewShot, { status: 'disabled', k: 0, injected: 0 });
     });
 
     it('a failing example retrieval degrades the run instead of failing it', async () => {
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
       const { deps: d, logger } = deps(llm, fakeParser());
       const result = await runPipeline({ ...d, examples: () => { throw new Error('pool index corrupt'); } }, CODE);
       assert.equal(result.validationStatus, '');
@@ -181,26 +183,26 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('records how the examples were chosen, and flags the lexical fallback with its reason', async () => {
-      const byEmbedding = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
-      const embedded = await runPipeline({ ...byEmbedding.deps, examples: async (r, k) => ({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
+      const byEmbedding = deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const embedded = await runPipeline({ ...byEmbedding.deps, examples: (r, k) => Promise.resolve({ examples: pool(r, k), selection: 'embedding' }) }, CODE);
       assert.deepEqual(embedded.fewShot, { status: 'enabled', k: 5, injected: 5, selection: 'embedding' });
       assert.ok(byEmbedding.logger.lines.some((l) => l.includes('few-shot: K=5, 5 validated example(s) injected by embedding similarity')), byEmbedding.logger.lines.join('\n'));
 
-      const lexical = deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
-      const fallback = await runPipeline({ ...lexical.deps, examples: async (r) => ({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
+      const lexical = deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser());
+      const fallback = await runPipeline({ ...lexical.deps, examples: (r) => Promise.resolve({ examples: pool(r, 3), selection: 'lexical', detail: 'model missing' }) }, CODE);
       assert.deepEqual(fallback.fewShot, { status: 'enabled', k: 5, injected: 3, selection: 'lexical', selectionDetail: 'model missing' });
       assert.ok(lexical.logger.lines.some((l) => l.includes('no embedding similarity (model missing)') && l.includes('few_shot_selection: lexical')), lexical.logger.lines.join('\n'));
     });
 
     it('is not part of non-code answers', async () => {
-      const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
+      const llm = taskLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
       const { deps: d } = deps(llm, fakeParser());
       assert.equal((await runPipeline({ ...d, examples: pool }, { query: 'hello' })).fewShot, undefined);
     });
   });
 
   it('CONVERSATIONAL uses the conversational model and no retrieval', async () => {
-    const llm = fakeLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
+    const llm = taskLlm({ classify: ['{"type":"CONVERSATIONAL"}'], conversational: ['Hi!'] });
     const { deps: d } = deps(llm, fakeParser());
     const result = await runPipeline(d, { query: 'hello' });
     assert.equal(result.text, 'Hi!');
@@ -210,11 +212,11 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
   describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
     const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
-    const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'no' } }) };
-    const tasks = (llm: ReturnType<typeof fakeLlm>, task: string) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === task);
+    const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'no' } }) };
+    const tasks = (llm: ReturnType<typeof taskLlm>, task: string) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === task);
 
     it('drafts are marked and carry no status and no code; only the final message has them', async () => {
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
       const { deps: d } = deps(llm, fakeParser());
       const messages: ResponseMessage[] = [];
       const result = await runPipeline(d, CODE, { onMessage: (m) => messages.push(m) });
@@ -226,7 +228,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('a documentation answer that shows invalid code is validated and retried with the trace; the fixed answer is ""', async () => {
-      const llm = fakeLlm({ ...DOCS, generate: [`Use this:\n${INVALID}\nIt hashes.`, `Use this:\n${VALID}\nIt hashes.`] });
+      const llm = taskLlm({ ...DOCS, generate: [`Use this:\n${INVALID}\nIt hashes.`, `Use this:\n${VALID}\nIt hashes.`] });
       const parser = fakeParser();
       const { deps: d, telemetry } = deps(llm, parser);
       const result = await runPipeline(d, { query: 'how do I hash a password?' });
@@ -244,7 +246,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('after the relevance reformulation used the cycle, invalid code in the answer is INVALID_UNRESOLVED; the skip is recorded', async () => {
-      const llm = fakeLlm({ ...DOCS, generate: [`Use this:\n${INVALID}`, `Use this:\n${VALID}`] });
+      const llm = taskLlm({ ...DOCS, generate: [`Use this:\n${INVALID}`, `Use this:\n${VALID}`] });
       const { deps: d, telemetry, logger } = deps(llm, fakeParser());
       const result = await runPipeline({ ...d, relevance: no }, { query: 'how do I hash a password?' });
       assert.equal(result.relevanceRetry, true);
@@ -256,7 +258,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('maxRetries 0: no relevance reformulation either, recorded as skipped', async () => {
-      const llm = fakeLlm({ ...DOCS, generate: ['Prose only.'] });
+      const llm = taskLlm({ ...DOCS, generate: ['Prose only.'] });
       const { deps: d } = deps(llm, fakeParser(), { pipeline: { maxRetries: 0 } });
       const result = await runPipeline({ ...d, relevance: no }, { query: 'what is AVAP?' });
       assert.equal(result.relevanceRetry, false);
@@ -267,7 +269,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
     it('conversational and platform answers that show code are validated too', async () => {
       for (const [type, task] of [['CONVERSATIONAL', 'conversational'], ['PLATFORM', 'platform']] as const) {
-        const llm = fakeLlm({ classify: [`{"type":"${type}"}`], [task]: [`Sure:\n${INVALID}`], platform: [`Sure:\n${INVALID}`] });
+        const llm = taskLlm({ classify: [`{"type":"${type}"}`], [task]: [`Sure:\n${INVALID}`], platform: [`Sure:\n${INVALID}`] });
         const parser = fakeParser();
         const { deps: d } = deps(llm, parser, { pipeline: { maxRetries: 0 } });
         const result = await runPipeline(d, { query: type === 'PLATFORM' ? 'You have a project usage percentage of 20%, advise' : 'hey, show me' });
@@ -278,20 +280,20 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('prose that merely starts with a command name is no code; a bare program is', async () => {
-      const prose = fakeLlm({ ...DOCS, generate: ['addParam(name, target) reads the parameter called name and stores it in target.'] });
+      const prose = taskLlm({ ...DOCS, generate: ['addParam(name, target) reads the parameter called name and stores it in target.'] });
       const p1 = fakeParser();
       const r1 = await runPipeline(deps(prose, p1).deps, { query: 'what does addParam do?' });
       assert.equal(r1.validationStatus, '');
       assert.equal(p1.sources.length, 0);
       assert.equal(r1.attempts.length, 0);
 
-      const bare = fakeLlm({ ...DOCS, generate: ['Like this:\naddParam(password, p)\nhashPassword(p, h)\naddResult(h)'] });
+      const bare = taskLlm({ ...DOCS, generate: ['Like this:\naddParam(password, p)\nhashPassword(p, h)\naddResult(h)'] });
       const r2 = await runPipeline(deps(bare, fakeParser(), { pipeline: { maxRetries: 0 } }).deps, { query: 'hash?' });
       assert.equal(r2.validationStatus, 'INVALID_UNRESOLVED');
     });
 
     it('code in a documentation answer with the parser down is PARSER_UNAVAILABLE, never ""', async () => {
-      const llm = fakeLlm({ ...DOCS, generate: [`Use:\n${VALID}`] });
+      const llm = taskLlm({ ...DOCS, generate: [`Use:\n${VALID}`] });
       const { deps: d, logger } = deps(llm, fakeParser('down'));
       const result = await runPipeline(d, { query: 'how?' });
       assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
@@ -300,7 +302,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
     it('cancelled after an invalid first attempt: no status, no code, no text', async () => {
       const controller = new AbortController();
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] });
       const parser = fakeParser();
       const cancelling: ParserPort = { ...parser, validate: async (src, f, sig) => { const out = await parser.validate(src, f, sig); controller.abort(); return out; } };
       const { deps: d, telemetry } = deps(llm, cancelling);
@@ -316,18 +318,18 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
 
     it('a failed retrieval is part of the answer: retrieval degraded with the reason', async () => {
-      const llm = fakeLlm({ reformulate: ['q'], generate_code: [VALID] });
+      const llm = taskLlm({ reformulate: ['q'], generate_code: [VALID] });
       const { deps: d } = deps(llm, fakeParser());
-      const down: RetrievalPort = { name: 'elasticsearch http://es:9200', retrieve: async () => ({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }) };
+      const down: RetrievalPort = { name: 'elasticsearch http://es:9200', retrieve: () => Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }) };
       const result = await runPipeline({ ...d, retrieval: down }, CODE);
       assert.deepEqual(result.retrieval, { status: 'degraded', reason: 'retrieval failed (elasticsearch http://es:9200): connect ECONNREFUSED' });
       assert.equal(result.validationStatus, '');
-      const fine = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
+      const fine = await runPipeline(deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
       assert.deepEqual(fine.retrieval, { status: 'ok' });
     });
 
     it('a reviewer\'s hinted retry is made once within the cycle; a second ask is skipped', async () => {
-      const llm = fakeLlm({ ...DOCS, generate: ['vague', `better:\n${VALID}`] });
+      const llm = taskLlm({ ...DOCS, generate: ['vague', `better:\n${VALID}`] });
       const { deps: d, telemetry } = deps(llm, fakeParser());
       const outcomes: unknown[] = [];
       const result = await runPipeline(d, { query: 'how?' }, {
@@ -347,29 +349,29 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
 
   describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
     it('keeps the first validation\'s raw trace after a retry fixed the code; empty when the first attempt was valid', async () => {
-      const fixed = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps, CODE);
+      const fixed = await runPipeline(deps(taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps, CODE);
       assert.equal(fixed.validationStatus, '');
       assert.equal(fixed.parserTrace, "Line 2: unknown command 'hashPassword' — expected known identifier");
-      const valid = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
+      const valid = await runPipeline(deps(taskLlm({ reformulate: ['q'], generate_code: [VALID] }), fakeParser()).deps, CODE);
       assert.equal(valid.parserTrace, '');
-      const noCode = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: ['', VALID] }), fakeParser()).deps, CODE);
+      const noCode = await runPipeline(deps(taskLlm({ reformulate: ['q'], generate_code: ['', VALID] }), fakeParser()).deps, CODE);
       assert.equal(noCode.parserTrace, 'Line 1: the answer contained no AVAP code');
-      const down = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [INVALID] }), fakeParser('down')).deps, CODE);
+      const down = await runPipeline(deps(taskLlm({ reformulate: ['q'], generate_code: [INVALID] }), fakeParser('down')).deps, CODE);
       assert.deepEqual([down.validationStatus, down.parserTrace], ['PARSER_UNAVAILABLE', ''], 'no verdict, no trace: the status says why');
       assert.equal(valid.contextRelevant, undefined, 'code generation has no relevance check');
     });
 
     it('the correction path: the given trace is the first attempt\'s', async () => {
       const bad = 'hashPassword(p, h)';
-      const result = await runPipeline(deps(fakeLlm({ generate_code: [VALID] }), fakeParser()).deps, { query: 'fix', correction: { code: bad, trace: validateAvap(bad).trace } });
+      const result = await runPipeline(deps(taskLlm({ generate_code: [VALID] }), fakeParser()).deps, { query: 'fix', correction: { code: bad, trace: validateAvap(bad).trace } });
       assert.equal(result.parserTrace, "Line 1: unknown command 'hashPassword' — expected known identifier");
     });
 
     it('RETRIEVAL answers carry context_relevant (the first retrieval\'s verdict) and no parser_trace', async () => {
-      const llm = () => fakeLlm({ classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'], generate: ['Use encodeSHA256(source, target).'] });
+      const llm = () => taskLlm({ classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'], generate: ['Use encodeSHA256(source, target).'] });
       const relevant = await runPipeline(deps(llm(), fakeParser()).deps, { query: 'how do I hash?' });
       assert.deepEqual([relevant.queryType, relevant.contextRelevant, relevant.parserTrace], ['RETRIEVAL', true, undefined]);
-      const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'NO' } }) };
+      const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'NO' } }) };
       const irrelevant = await runPipeline({ ...deps(llm(), fakeParser()).deps, relevance: no }, { query: 'how do I hash?' });
       assert.deepEqual([irrelevant.contextRelevant, irrelevant.relevanceRetry], [false, true]);
     });

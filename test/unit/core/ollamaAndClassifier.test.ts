@@ -28,7 +28,7 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
     await assert.rejects(ctx.fetch('http://x'));
     assert.equal(ctx.timedOut(), true);
 
-    const streaming: typeof fetch = async () => {
+    const streaming: typeof fetch = () => {
       let n = 0;
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
@@ -38,7 +38,7 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
           else controller.close();
         },
       });
-      return new Response(body);
+      return Promise.resolve(new Response(body));
     };
     const ok = callFetch(streaming, 20);
     const response = await ok.fetch('http://x');
@@ -47,7 +47,7 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
     assert.equal(ok.responded(), true);
   });
 
-  it('an aborted caller signal reaches the fetch', async () => {
+  it('an aborted caller signal reaches the fetch', () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
     const spy: typeof fetch = (_i, init) => { seen = init?.signal ?? undefined; return new Promise(() => undefined); };
@@ -78,7 +78,7 @@ describe('core/routing classifier and prompts', () => {
   });
 
   it('a forced type costs no LLM call', async () => {
-    const llm = { chat: async () => { throw new Error('must not be called'); } } as unknown as LlmPort;
+    const llm = { chat: () => Promise.reject(new Error('must not be called')) } as unknown as LlmPort;
     assert.deepEqual(await classify(llm, 'm', { query: 'x', forceType: 'CODE_GENERATION' }, memoryLogger()), { ok: true, type: 'CODE_GENERATION', how: 'forced', errors: [] });
   });
 

@@ -67,9 +67,9 @@ describe('core/parser openParserConnection (the one factory)', () => {
   it('an injected transport sits behind the breaker and the admission queue', async () => {
     const calls: string[] = [];
     const transport: ParserTransport = {
-      call: async (source, filename) => {
+      call: (source, filename) => {
         calls.push(filename);
-        return { ok: true, result: validateAvap(source) };
+        return Promise.resolve({ ok: true, result: validateAvap(source) });
       },
       close: () => undefined,
     };

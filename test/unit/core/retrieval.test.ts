@@ -4,8 +4,8 @@ import { createLlmRelevance, readYesNo } from '../../../src/core/relevance/llmRe
 import { createEmbeddedRetrieval } from '../../../src/core/retrieval/embedded';
 import type { KnowledgeSource } from '../../../src/core/retrieval/port';
 import { cosine, meanVector, reciprocalRankFusion } from '../../../src/core/retrieval/rrf';
-import type { LlmPort } from '../../../src/core/llm/port';
 import { memoryLogger } from '../../../src/core/ports';
+import { fakeLlm, type LlmScript } from '../../support/fakes/llm';
 
 const kb: KnowledgeSource = {
   chunks: [
@@ -17,16 +17,8 @@ const kb: KnowledgeSource = {
   chunk(id) { return this.chunks.find((c) => c.id === id); },
 };
 
-function llmWith(embed: LlmPort['embed'], answer = 'YES'): LlmPort & { chats: number; embeds: string[][] } {
-  const port = {
-    chats: 0,
-    embeds: [] as string[][],
-    async chat() { port.chats += 1; return { ok: true as const, value: { text: answer } }; },
-    async embed(model: string, texts: string[], signal?: AbortSignal) { port.embeds.push(texts); return embed(model, texts, signal); },
-    async models() { return { ok: true as const, value: [] }; },
-  };
-  return port;
-}
+/** An LLM whose embeddings come from `embed` and whose every chat answer is `answer`. */
+const llmWith = (embed: LlmScript['embed'], answer = 'YES') => fakeLlm({ embed, chat: () => ({ ok: true, value: { text: answer } }), models: () => ({ ok: true, value: [] }) });
 
 const axis = (text: string) => (text.includes('gamma') ? [0, 0, 1] : text.includes('beta') ? [0, 1, 0] : [1, 0, 0]);
 
@@ -58,7 +50,7 @@ describe('core/retrieval and relevance', () => {
 
   it('embedded: a mode the embedding model cannot serve falls back to BM25, tagged with the reason and logged each time', async () => {
     const logger = memoryLogger();
-    const llm = llmWith(async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } }));
+    const llm = llmWith(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } }));
     const retrieval = createEmbeddedRetrieval(kb, { embed: (t, s) => llm.embed('e', t, s), mode: 'knn_only', logger });
     for (let i = 0; i < 2; i += 1) {
       const out = await retrieval.retrieve('beta', { topK: 8 });
@@ -69,14 +61,14 @@ describe('core/retrieval and relevance', () => {
     assert.equal(llm.embeds.length, 2, 'a transient failure is tried again');
     assert.deepEqual(logger.lines, Array(2).fill('[ptvl] embedded retrieval: knn_only needs embeddings: the embedding model failed (llm-unreachable: connection refused) — using BM25 only (bm25_only)'));
 
-    const queryFails = llmWith(async (_m, texts) => (texts.length === 1 ? { ok: false, error: { code: 'llm-failed', message: 'boom' } } : { ok: true, value: texts.map(axis) }));
+    const queryFails = llmWith((_m, texts) => (texts.length === 1 ? { ok: false, error: { code: 'llm-failed', message: 'boom' } } : { ok: true, value: texts.map(axis) }));
     const out = await createEmbeddedRetrieval(kb, { embed: (t, s) => queryFails.embed('e', t, s) }).retrieve('beta', { topK: 8 });
     assert.ok(out.ok);
     assert.deepEqual([out.value.mode, out.value.fallback], ['bm25_only', 'hybrid needs embeddings: the embedding model could not embed the query (llm-failed: boom)']);
   });
 
   it('embedded: hybrid when vectors are available; chunk vectors computed once', async () => {
-    const llm = llmWith(async (_m, texts) => ({ ok: true, value: texts.map(axis) }));
+    const llm = llmWith((_m, texts) => ({ ok: true, value: texts.map(axis) }));
     const retrieval = createEmbeddedRetrieval(kb, { embed: (t, s) => llm.embed('e', t, s) });
     const first = await retrieval.retrieve('gamma', { topK: 2 });
     assert.ok(first.ok);
@@ -90,7 +82,7 @@ describe('core/retrieval and relevance', () => {
   });
 
   it('embedded: knn_only ranks by vectors alone', async () => {
-    const llm = llmWith(async (_m, texts) => ({ ok: true, value: texts.map(axis) }));
+    const llm = llmWith((_m, texts) => ({ ok: true, value: texts.map(axis) }));
     const retrieval = createEmbeddedRetrieval(kb, { embed: (t, s) => llm.embed('e', t, s), mode: 'knn_only' });
     const out = await retrieval.retrieve('gamma', { topK: 1 });
     assert.ok(out.ok);
@@ -100,7 +92,7 @@ describe('core/retrieval and relevance', () => {
 
   it('embedded: a missing embedding model falls back to BM25 for good, logged once', async () => {
     const logger = memoryLogger();
-    const llm = llmWith(async () => ({ ok: false, error: { code: 'model-missing', message: 'not pulled' } }));
+    const llm = llmWith(() => ({ ok: false, error: { code: 'model-missing', message: 'not pulled' } }));
     const retrieval = createEmbeddedRetrieval(kb, { embed: (t, s) => llm.embed('e', t, s), logger });
     for (let i = 0; i < 2; i += 1) {
       const out = await retrieval.retrieve('beta', { topK: 8 });
@@ -115,17 +107,17 @@ describe('core/retrieval and relevance', () => {
     assert.deepEqual(readYesNo('NO.'), { relevant: false, readable: true });
     assert.deepEqual(readYesNo('<think>no idea</think>Yes'), { relevant: true, readable: true });
     assert.deepEqual(readYesNo('perhaps'), { relevant: true, readable: false });
-    const llm = llmWith(async () => ({ ok: true, value: [] }), 'NO');
+    const llm = llmWith(() => ({ ok: true, value: [] }), 'NO');
     const judge = createLlmRelevance(llm, 'm');
     const verdict = await judge.judge('q', { chunks: [{ id: 'a', title: 'A', text: 'alpha', score: 1 }], mode: 'hybrid' });
     assert.equal(verdict.ok && verdict.value.relevant, false);
     const empty = await judge.judge('q', { chunks: [], mode: 'hybrid' });
     assert.equal(empty.ok && empty.value.relevant, false);
-    assert.equal(llm.chats, 1);
+    assert.equal(llm.chats.length, 1);
   });
 
   it('cosine relevance reuses retrieval vectors and embeds only what is missing', async () => {
-    const llm = llmWith(async (_m, texts) => ({ ok: true, value: texts.map(axis) }));
+    const llm = llmWith((_m, texts) => ({ ok: true, value: texts.map(axis) }));
     const judge = createCosineRelevance(llm, 'e', 0.5);
     const reused = await judge.judge('q', { chunks: [{ id: 'a', title: 'A', text: 'x', score: 1, embedding: [1, 0, 0] }], mode: 'hybrid', queryEmbedding: [1, 0, 0] });
     assert.equal(reused.ok && reused.value.relevant, true);

@@ -32,7 +32,7 @@ describe('core/telemetry', () => {
       await sink.flush();
       const after = readFileSync(file, 'utf8');
       assert.ok(after.startsWith(first));
-      assert.deepEqual(after.trim().split('\n').map((l) => JSON.parse(l).generation_id), ['g1', 'g2', 'g2']);
+      assert.deepEqual(after.trim().split('\n').map((l) => (JSON.parse(l) as AttemptEvent).generation_id), ['g1', 'g2', 'g2']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

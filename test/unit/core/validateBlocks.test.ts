@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
 import { validateAnswer } from '../../../src/core/code/validateBlocks';
 import { extractCode } from '../../../src/core/code/extract';
-import type { ParserPort } from '../../../src/core/contracts';
-import { applyTextEdits, validateAvap } from '../../../src/parser';
+import { applyTextEdits } from '../../../src/parser';
+import { fakeParser } from '../../support/fakes/parser';
 
 /** The parser library behind the port, as the bundled service would answer. */
-const inProcess: ParserPort = {
-  validate: async (source) => ({ kind: 'validated', result: validateAvap(source) }),
-  circuit: () => ({ state: 'closed', consecutiveFailures: 0 }),
-  resetCircuit: () => undefined,
-  onCircuitChange: () => () => undefined,
-};
+const inProcess = fakeParser();
 
 describe('core/code validateAnswer: fixes follow their entries onto the joined program and the answer', () => {
   it('shifts the edits of a later block\'s fixes with its lines', async () => {

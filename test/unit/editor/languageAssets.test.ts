@@ -7,9 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { catalogue, renderTrace, validateAvap } from '../../../src/parser';
+import { readManifest } from '../../support/manifest';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
 
 interface Grammar {
   scopeName: string;
@@ -64,7 +65,7 @@ describe('editor: language assets', () => {
   });
 
   it('language-configuration.json uses AVAP comments and brackets', () => {
-    const config = readJson('language-configuration.json');
+    const config = readJson('language-configuration.json') as { comments: unknown; indentationRules: { increaseIndentPattern: string; decreaseIndentPattern: string } };
     assert.deepEqual(config.comments, { lineComment: '//', blockComment: ['/*', '*/'] });
     const increase = new RegExp(config.indentationRules.increaseIndentPattern);
     const decrease = new RegExp(config.indentationRules.decreaseIndentPattern);
@@ -74,19 +75,19 @@ describe('editor: language assets', () => {
 
   it('package.json carries the contributions of scripts/contributes.mjs and the documented settings', () => {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'sync-contributes.mjs'), '--check'], { stdio: 'pipe' });
-    const pkg = readJson('package.json');
+    const pkg = readManifest();
     const settings = Object.keys(pkg.contributes.configuration.properties);
     for (const name of ['avap.parser.url', 'avap.parser.timeout', 'avap.parser.circuitBreaker.threshold',
       'avap.parser.circuitBreaker.cooldown', 'avap.ollama.url', 'avap.ollama.model', 'avap.ollama.embeddingModel',
       'avap.elasticsearch.url', 'avap.elasticsearch.index', 'avap.relevance.mode']) {
       assert.ok(settings.includes(name), `missing setting ${name}`);
-      assert.ok(pkg.contributes.configuration.properties[name].markdownDescription, `${name} has no description`);
+      assert.ok(pkg.contributes.configuration.properties[name]?.markdownDescription, `${name} has no description`);
     }
-    const titles = pkg.contributes.commands.map((c: { category: string; title: string }) => `${c.category}: ${c.title}`);
+    const titles = pkg.contributes.commands.map((c) => `${c.category}: ${c.title}`);
     for (const title of ['AVAP: Validate Document', 'AVAP: Show Output', 'AVAP: Reset Parser Circuit', 'AVAP: Generate Code…',
       'AVAP: Ask…', 'AVAP: Regenerate with Trace', 'AVAP: Show Validation Metrics']) {
       assert.ok(titles.includes(title), `missing command ${title}`);
     }
-    assert.deepEqual(pkg.contributes.languages[0].extensions, ['.avap']);
+    assert.deepEqual(pkg.contributes.languages[0]?.extensions, ['.avap']);
   });
 });

@@ -4,7 +4,7 @@ import { LazyModule } from '../../../src/editor/assistant/lazyModule';
 describe('LazyModule (the assistant seam loads its bundle on first use)', () => {
   it('loads nothing until asked, then once for every caller', async () => {
     let loads = 0;
-    const lazy = new LazyModule(async () => ({ id: ++loads }));
+    const lazy = new LazyModule(() => Promise.resolve({ id: ++loads }));
     assert.equal(lazy.current, undefined);
     assert.equal(lazy.requested, false);
     assert.equal(loads, 0);
@@ -18,10 +18,10 @@ describe('LazyModule (the assistant seam loads its bundle on first use)', () => 
 
   it('a failed load is reported to its callers and tried again by the next one', async () => {
     let attempt = 0;
-    const lazy = new LazyModule(async () => {
+    const lazy = new LazyModule(() => {
       attempt++;
-      if (attempt === 1) throw new Error('bundle missing');
-      return 'loaded';
+      if (attempt === 1) return Promise.reject(new Error('bundle missing'));
+      return Promise.resolve('loaded');
     });
     await assert.rejects(Promise.all([lazy.load(), lazy.load()]), /bundle missing/);
     assert.equal(attempt, 1, 'concurrent callers share the failed attempt');

@@ -1,41 +1,11 @@
-import { validateAvap } from '../../../src/parser';
-import type { AnswerReviewer, CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
 import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
 import { hintedRetryMessages } from '../../../src/core/routing/prompts';
+import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';
 
-/** An in-memory parser port: the real parser library, or "unavailable" on demand. */
-export function libraryParser(state: { down: boolean } = { down: false }): ParserPort & { calls: number } {
-  const snapshot: CircuitSnapshot = { state: 'closed', consecutiveFailures: 0 };
-  const port = {
-    calls: 0,
-    async validate(source: string): Promise<ParserOutcome> {
-      port.calls++;
-      if (state.down) return { kind: 'unavailable', reason: 'transport', detail: 'connection refused' };
-      return { kind: 'validated', result: validateAvap(source) };
-    },
-    circuit: () => snapshot,
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-  return port;
-}
-
-/** An LLM whose chat answers come from `answer(call)`; embeddings are bag-of-letters vectors. */
-export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string }>): LlmPort & { chats: ChatCall[] } {
-  const chats: ChatCall[] = [];
-  return {
-    chats,
-    async chat(call) {
-      chats.push(call);
-      return answer(call);
-    },
-    async embed(_model, texts) {
-      return { ok: true, value: texts.map((t) => Array.from({ length: 26 }, (_, i) => [...t.toLowerCase()].filter((c) => c.charCodeAt(0) - 97 === i).length)) };
-    },
-    async models() {
-      return { ok: true, value: ['qwen3:1.7b'] };
-    },
-  };
+/** An LLM whose chat answers come from `answer(call)`; embeddings are bag-of-letters vectors; one model listed. */
+export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string }>): FakeLlm {
+  return fakeLlm({ chat: answer, embed: (_model, texts) => ({ ok: true, value: bagOfLetters(texts) }), models: () => ({ ok: true, value: ['qwen3:1.7b'] }) });
 }
 
 /**

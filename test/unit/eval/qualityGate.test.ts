@@ -12,7 +12,8 @@ import type { QualityInput, QualityValidator, QualityVerdict } from '../../../sr
 import { qualityCounts, type EvalEntry } from '../../../src/eval/analysis';
 import { renderHtml, renderMarkdown } from '../../../src/eval/report';
 import { entryQuality, runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
-import { libraryParser, reviewed, scriptedLlm } from './fakes';
+import { fakeParser } from '../../support/fakes/parser';
+import { reviewed, scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
   { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
@@ -37,11 +38,11 @@ function fakeValidator(verdicts: QualityVerdict[]): QualityValidator & { inputs:
   return {
     name: 'llm-judge',
     inputs,
-    async assess(input) {
+    assess(input) {
       inputs.push(input);
       const verdict = verdicts[inputs.length - 1];
-      if (!verdict) throw new Error(`the validator was called ${inputs.length} times, scripted for ${verdicts.length}`);
-      return verdict;
+      if (!verdict) return Promise.reject(new Error(`the validator was called ${inputs.length} times, scripted for ${verdicts.length}`));
+      return Promise.resolve(verdict);
     },
   };
 }
@@ -58,7 +59,7 @@ function target(validator: QualityValidator, retry: LlmResult<{ text: string }> 
   const retryLlm = scriptedLlm(() => retry);
   const requests: PipelineRequest[] = [];
   const t: EvalTarget = {
-    parser: libraryParser(),
+    parser: fakeParser(),
     llm: ragas,
     sourceText: (id) => `doc ${id}`,
     events: () => [],

@@ -8,7 +8,8 @@ import type { GoldenEntry } from '../../../src/knowledge/types';
 import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
 import type { EvalEntry } from '../../../src/eval/analysis';
 import { runEvaluation, verdictOf, type EvalOptions, type EvalProgressEvent, type EvalTarget } from '../../../src/eval/runner';
-import { libraryParser, scriptedLlm } from './fakes';
+import { fakeParser, libraryOutcome } from '../../support/fakes/parser';
+import { scriptedLlm } from './fakes';
 
 const golden: GoldenEntry[] = [
   { id: 'GD-C-001', category: 'hashing', queryType: 'CODE_GENERATION', question: 'hash the password', expectedCommands: ['encodeSHA256'], referenceAnswer: 'use encodeSHA256' },
@@ -22,7 +23,13 @@ const ANSWERS: Record<string, string[]> = {
 };
 
 function target(parserState = { down: false }, downAfterCalls = Infinity): EvalTarget & { runs: PipelineRequest[] } {
-  const parser = libraryParser(parserState);
+  let answered = 0;
+  // Down on demand (parserState), and gone for good after `downAfterCalls` answers.
+  const parser = fakeParser((source, filename) => {
+    if (answered >= downAfterCalls) return { kind: 'unavailable', reason: 'transport', detail: 'gone' };
+    answered += 1;
+    return parserState.down ? { kind: 'unavailable', reason: 'transport', detail: 'connection refused' } : libraryOutcome(source, filename);
+  });
   const events: AttemptEvent[] = [];
   const counters: Record<string, number> = {};
   const judge = scriptedLlm((call) => {
@@ -34,26 +41,23 @@ function target(parserState = { down: false }, downAfterCalls = Infinity): EvalT
   const runs: PipelineRequest[] = [];
   return {
     runs,
-    parser: {
-      ...parser,
-      validate: async (source, filename, signal) => (parser.calls >= downAfterCalls ? { kind: 'unavailable', reason: 'transport', detail: 'gone' } : parser.validate(source, filename, signal)),
-    },
+    parser,
     llm: judge,
     sourceText: (id) => `doc ${id}`,
     events: () => events,
     convergence: (evs) => ({ first_attempt_invalid_rate: evs.length, convergence_rate: 0.5, mean_attempts_converged: 2, non_convergence_rate: 0 }),
-    async run(request): Promise<PipelineResult> {
+    run(request): Promise<PipelineResult> {
       runs.push(request);
       const entry = golden.find((g) => g.question === request.query);
       const id = entry?.id ?? '';
       const n = (counters[id] = (counters[id] ?? 0) + 1);
       const code = ANSWERS[id]?.[n - 1] ?? '';
       events.push({ generation_id: `${id}-${n}` } as AttemptEvent);
-      return {
+      return Promise.resolve({
         queryType: entry?.queryType ?? 'RETRIEVAL', text: code ? `Here:\n\`\`\`avap\n${code}\`\`\`` : 'Close a loop with endLoop().', code,
         validationStatus: code.startsWith('get') ? 'INVALID_UNRESOLVED' : '', attempts: [], sources: [{ id: 'chunk-1', title: 'Loops', score: 1 }],
         relevanceRetry: false, generationId: `${id}-${n}`,
-      };
+      });
     },
   };
 }
@@ -166,13 +170,13 @@ describe('eval: the run', () => {
 
   it('aborts before generating anything when the retrieval mode cannot be honoured, with the reason', async () => {
     const t = target();
-    t.retrievalProbe = async () => ({ mode: 'bm25_only', fallback: 'knn_only needs embeddings: the embedding model failed (model-missing: not pulled)' });
+    t.retrievalProbe = () => Promise.resolve({ mode: 'bm25_only', fallback: 'knn_only needs embeddings: the embedding model failed (model-missing: not pulled)' });
     const out = await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } });
     assert.equal(out.ok, false);
     assert.equal(!out.ok && out.aborted,
       'the retrieval mode knn_only cannot be honoured: retrieval ran as bm25_only, not knn_only — knn_only needs embeddings: the embedding model failed (model-missing: not pulled); evaluation never falls back');
     assert.equal(t.runs.length, 0);
-    t.retrievalProbe = async () => ({ mode: 'knn_only' });
+    t.retrievalProbe = () => Promise.resolve({ mode: 'knn_only' });
     assert.ok((await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } })).ok, 'a probe in the configured mode lets the run start');
   });
 

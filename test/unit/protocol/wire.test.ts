@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { RULES, validateAvap, type ValidationResult } from '../../../src/parser';
 import { fromWireResponse, protoDirectory, toWireResponse, type WireValidateResponse } from '../../../src/protocol/parserProto';

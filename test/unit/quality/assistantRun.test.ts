@@ -10,7 +10,9 @@ import { runPipeline, type RunOptions } from '../../../src/core/pipeline/graph';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
-import { deps, fakeLlm, fakeParser, type Script } from '../core/pipelineFakes';
+import { taskLlm, type TaskScript } from '../../support/fakes/llm';
+import { fakeParser } from '../../support/fakes/parser';
+import { deps } from '../core/pipelineFakes';
 
 const verdict = (passed: boolean, hint?: string): QualityVerdict => ({
   ok: true,
@@ -19,22 +21,22 @@ const verdict = (passed: boolean, hint?: string): QualityVerdict => ({
 
 function validator(verdicts: QualityVerdict[]): QualityValidator & { inputs: string[] } {
   const inputs: string[] = [];
-  return { name: 'llm-judge', inputs, assess: async (i) => { inputs.push(i.answer); return verdicts.shift() as QualityVerdict; } };
+  return { name: 'llm-judge', inputs, assess: (i) => { inputs.push(i.answer); return Promise.resolve(verdicts.shift() as QualityVerdict); } };
 }
 
 const passages = () => [{ id: 'c1', title: 'encodeSHA256', text: 'encodeSHA256(source, target)' }];
 const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['encodeSHA256'] };
-const no: RelevancePort = { mode: 'llm', judge: async () => ({ ok: true, value: { relevant: false, detail: 'no' } }) };
+const no: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: false, detail: 'no' } }) };
 
 /** The real pipeline behind the gate. */
-function pipeline(script: Script, patch: { relevance?: RelevancePort; parser?: ReturnType<typeof fakeParser> } = {}) {
-  const llm = fakeLlm(script);
+function pipeline(script: TaskScript, patch: { relevance?: RelevancePort; parser?: ReturnType<typeof fakeParser> } = {}) {
+  const llm = taskLlm(script);
   const { deps: d, telemetry } = deps(llm, patch.parser ?? fakeParser());
   const assistant = { run: (request: PipelineRequest, options?: RunOptions) => runPipeline({ ...d, ...(patch.relevance ? { relevance: patch.relevance } : {}) }, request, options) };
   return { assistant, llm, telemetry };
 }
 
-const generations = (llm: ReturnType<typeof fakeLlm>) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate');
+const generations = (llm: ReturnType<typeof taskLlm>) => llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate');
 
 describe('quality: the gate on the pipeline', () => {
   it('a failing answer is retried from the pipeline\'s own answer prompt; the retry streams as attempt 2, its code is validated; one final message', async () => {

@@ -46,9 +46,9 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     assert.deepEqual(result.assessment.dimensions.map((d) => [d.name, d.weight]), [['grounding', 0.5], ['specificity', 0.3], ['actionability', 0.2]]);
     const [request] = ollama.calls('chat');
     assert.deepEqual(request?.body.format, JUDGE_JSON_SCHEMA);
-    assert.equal(request?.body.options.temperature, 0);
-    assert.match(systemPrompt(request as RecordedRequest), /grounding \(weight 0\.5\)/);
-    assert.match(lastUser(request as RecordedRequest), /RETRIEVED DOCUMENTATION:\n\[1\] encodeSHA256/);
+    assert.equal(request?.body.options?.temperature, 0);
+    assert.match(systemPrompt(request), /grounding \(weight 0\.5\)/);
+    assert.match(lastUser(request), /RETRIEVED DOCUMENTATION:\n\[1\] encodeSHA256/);
   });
 
   it('a shallow answer fails, is retried once with the lowest dimension\'s hint, and the retry passes', async () => {
@@ -69,7 +69,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     const retry = ollama.calls('chat').find(isRetry);
     assert.ok(retry, 'a retry request was made');
     assert.ok(lastUser(retry).includes('Cite the exact AVAP command and its argument order'), lastUser(retry));
-    assert.deepEqual(retry.body.messages[2], { role: 'assistant', content: SHALLOW_ANSWER });
+    assert.deepEqual(retry.body.messages?.[2], { role: 'assistant', content: SHALLOW_ANSWER });
     assert.equal(gate.answer, GOOD_ANSWER);
     assert.equal(gate.passed, true);
     assert.equal(gate.attempts[1]?.hint, dimension('specificity').hint);

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParserPort, PipelineResult } from '../../../src/core/contracts';
 import type { AppendResult } from '../../../src/jsonl/appendLog';
-import { validateAvap } from '../../../src/parser';
 import { formatHostRule, hostAllowed, LOOPBACK_HOST_RULES, parseHostRules } from '../../../src/rest/hostGuard';
 import { redactInternals } from '../../../src/rest/redact';
 import { createRestServer, type RestAssistant, type RestDeps } from '../../../src/rest/server';
 import { SignalStore } from '../../../src/signals/store';
+import { fakeLlm, llmError } from '../../support/fakes/llm';
+import { fakeParser } from '../../support/fakes/parser';
 
 describe('REST host allow-list', () => {
   const allowed = ['localhost', 'localhost:8000', 'LOCALHOST:1', '127.0.0.1', '127.0.0.1:80', '[::1]', '[::1]:8000', ' localhost:8000 '];
@@ -65,31 +66,23 @@ describe('REST redaction of internal failures', () => {
   for (const [input, expected] of cases) it(`redacts ${JSON.stringify(input)}`, () => assert.equal(redactInternals(input), expected));
 });
 
-function parserPort(outcome?: Awaited<ReturnType<ParserPort['validate']>>): ParserPort {
-  return {
-    validate: async (source, filename) => outcome ?? { kind: 'validated', result: validateAvap(source, { filename }) },
-    circuit: () => ({ state: 'closed', consecutiveFailures: 0 }),
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-}
-
 const RESULT: PipelineResult = {
   queryType: 'CODE_GENERATION', text: 'x', code: 'addVar(a, 1)', validationStatus: '', attempts: [], sources: [], relevanceRetry: false, generationId: 'g1',
 };
 
-function assistant(run: () => PipelineResult | Promise<PipelineResult> = () => RESULT, parser = parserPort()): RestAssistant {
-  return { parser, parserEndpoint: 'injected', retrievalName: 'embedded', run: async () => run() };
+/** The body of every error answer. */
+interface ErrorBody { error: string; message: string; code?: string }
+/** The fields of /health the tests read. */
+interface HealthBody { status: string; reasons: string[]; storage: Record<string, unknown>; parser: unknown }
+
+function assistant(run: () => PipelineResult | Promise<PipelineResult> = () => RESULT, parser: ParserPort = fakeParser()): RestAssistant {
+  return { parser, parserEndpoint: 'injected', retrievalName: 'embedded', run: () => Promise.resolve(run()) };
 }
 
 function app(deps: Partial<RestDeps> & { assistant: RestAssistant }, options: { allowedHosts?: typeof LOOPBACK_HOST_RULES } = {}) {
   const lines: string[] = [];
   const server = createRestServer({
-    llm: {
-      chat: async () => ({ ok: false, error: { code: 'llm-failed', message: 'x' } }),
-      embed: async () => ({ ok: false, error: { code: 'llm-failed', message: 'x' } }),
-      models: async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)' } }),
-    },
+    llm: fakeLlm({ models: () => llmError('llm-unreachable', 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)') }),
     passages: () => [],
     models: { main: 'm1', host: 'http://127.0.0.1:1' },
     log: (line) => lines.push(line),
@@ -108,8 +101,8 @@ describe('REST server hardening (in-process)', () => {
     const { server, lines } = app({ assistant: assistant(() => { runs += 1; return RESULT; }) }, { allowedHosts: LOOPBACK_HOST_RULES });
     const refused = await server.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' }, headers: { host: 'rebound.evil.example:8000' } });
     assert.equal(refused.statusCode, 421);
-    assert.equal(refused.json().error, 'misdirected-request');
-    assert.match(refused.json().message, /does not answer for the host 'rebound\.evil\.example:8000'; it answers for localhost, 127\.0\.0\.1, \[::1\]/);
+    assert.equal(refused.json<ErrorBody>().error, 'misdirected-request');
+    assert.match(refused.json<ErrorBody>().message, /does not answer for the host 'rebound\.evil\.example:8000'; it answers for localhost, 127\.0\.0\.1, \[::1\]/);
     assert.equal(runs, 0);
     assert.ok(lines.some((l) => l.includes('refused POST /v1/generate for Host "rebound.evil.example:8000"')), lines.join('\n'));
     for (const url of ['/health', '/openapi.json', '/nope']) {
@@ -121,16 +114,16 @@ describe('REST server hardening (in-process)', () => {
   });
 
   it('an internal failure answers without paths or peer addresses; the log keeps them', async () => {
-    const parser = parserPort({ kind: 'unavailable', reason: 'transport', detail: '14 UNAVAILABLE: connect ECONNREFUSED 10.0.0.5:50051' });
+    const parser = fakeParser({ kind: 'unavailable', reason: 'transport', detail: '14 UNAVAILABLE: connect ECONNREFUSED 10.0.0.5:50051' });
     const { server, lines } = app({
       assistant: assistant(() => ({ ...RESULT, code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running at http://10.9.8.7:11434 (ECONNREFUSED)' } }), parser),
     });
     const validate = await server.inject({ method: 'POST', url: '/v1/validate', payload: { source: 'addVar(a, 1)', filename: 'a.avap' } });
     assert.equal(validate.statusCode, 503);
-    assert.equal(validate.json().message, 'the AVAP parser could not validate the source (transport): 14 UNAVAILABLE: connect ECONNREFUSED <address>');
+    assert.equal(validate.json<ErrorBody>().message, 'the AVAP parser could not validate the source (transport): 14 UNAVAILABLE: connect ECONNREFUSED <address>');
     const generate = await server.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
     assert.equal(generate.statusCode, 502);
-    assert.equal(generate.json().message, 'Ollama is not running at <address> (ECONNREFUSED)');
+    assert.equal(generate.json<ErrorBody>().message, 'Ollama is not running at <address> (ECONNREFUSED)');
     const models = await server.inject({ method: 'GET', url: '/v1/models' });
     assert.deepEqual(models.json(), { error: 'llm-unreachable', message: 'Ollama is not running at <address> (ECONNREFUSED)' });
     const batch = await server.inject({ method: 'POST', url: '/v1/batch', payload: { requests: [{ kind: 'generate', query: 'q' }, { kind: 'validate', source: 'a', filename: 'a.avap' }] } });
@@ -143,12 +136,12 @@ describe('REST server hardening (in-process)', () => {
 
   it('an unexpected exception is a 500 naming the request id, with the stack in the log only', async () => {
     const { server, lines } = app({ assistant: assistant() });
-    server.get('/boom', async () => { throw new Error('EACCES: permission denied, open \'/srv/secret/file\''); });
+    server.get('/boom', () => Promise.reject(new Error('EACCES: permission denied, open \'/srv/secret/file\'')));
     const response = await server.inject({ method: 'GET', url: '/boom' });
     assert.equal(response.statusCode, 500);
-    assert.equal(response.json().error, 'internal-error');
+    assert.equal(response.json<ErrorBody>().error, 'internal-error');
     assert.doesNotMatch(response.body, /srv|secret|EACCES/);
-    assert.match(response.json().message, /request req-\w+\); the details are in its log/);
+    assert.match(response.json<ErrorBody>().message, /request req-\w+\); the details are in its log/);
     assert.ok(lines.some((l) => l.includes('/srv/secret/file')), lines.join('\n'));
     await server.close();
   });
@@ -156,15 +149,15 @@ describe('REST server hardening (in-process)', () => {
   it('/health: ok with its storage when everything can be written, degraded with reasons when not', async () => {
     const good = new SignalStore(path.join(dir, 'signals.jsonl'));
     let telemetry: AppendResult = { ok: true };
-    const { server } = app({ assistant: assistant(), signals: good, telemetry: { health: async () => telemetry } });
-    const ok = (await server.inject({ method: 'GET', url: '/health' })).json();
+    const { server } = app({ assistant: assistant(), signals: good, telemetry: { health: () => Promise.resolve(telemetry) } });
+    const ok = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(ok.status, 'ok');
     assert.deepEqual(ok.reasons, []);
     assert.deepEqual(ok.storage, { signals: { enabled: true, writable: true }, telemetry: { enabled: true, writable: true } });
     assert.deepEqual(ok.parser, { endpoint: 'injected', circuit: { state: 'closed', consecutiveFailures: 0 } });
 
     telemetry = { ok: false, code: 'ENOSPC', error: 'cannot append to /var/log/t.jsonl: ENOSPC' };
-    const degraded = (await server.inject({ method: 'GET', url: '/health' })).json();
+    const degraded = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(degraded.status, 'degraded');
     assert.deepEqual(degraded.reasons, ['the telemetry log cannot be written (ENOSPC): attempt events are not recorded']);
     assert.deepEqual(degraded.storage.telemetry, { enabled: true, writable: false, code: 'ENOSPC' });
@@ -172,7 +165,7 @@ describe('REST server hardening (in-process)', () => {
     await server.close();
 
     const none = app({ assistant: assistant() });
-    assert.deepEqual((await none.server.inject({ method: 'GET', url: '/health' })).json().storage, { signals: { enabled: false }, telemetry: { enabled: false } });
+    assert.deepEqual((await none.server.inject({ method: 'GET', url: '/health' })).json<HealthBody>().storage, { signals: { enabled: false }, telemetry: { enabled: false } });
     await none.server.close();
   });
 
@@ -180,16 +173,16 @@ describe('REST server hardening (in-process)', () => {
     writeFileSync(path.join(dir, 'blocker'), 'a file where a folder should be');
     const store = new SignalStore(path.join(dir, 'blocker', 'signals.jsonl'));
     const { server, lines } = app({ assistant: assistant(), signals: store });
-    const health = (await server.inject({ method: 'GET', url: '/health' })).json();
+    const health = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(health.status, 'degraded');
-    assert.match(health.reasons[0], /^the training-signal store cannot be written \(ENOTDIR\)/);
+    assert.match(health.reasons[0] ?? '', /^the training-signal store cannot be written \(ENOTDIR\)/);
     // The generation's signal cannot be written either.
     const generated = await server.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
     assert.equal(generated.statusCode, 200);
     const feedback = await server.inject({ method: 'POST', url: '/v1/feedback', payload: { generation_id: 'g1', thumbs: 'up' } });
     assert.equal(feedback.statusCode, 503);
-    assert.equal(feedback.json().code, 'ENOTDIR');
-    assert.match(feedback.json().message, /^the feedback was not recorded: the training-signal store cannot be (read|written) \(ENOTDIR\)/);
+    assert.equal(feedback.json<ErrorBody>().code, 'ENOTDIR');
+    assert.match(feedback.json<ErrorBody>().message, /^the feedback was not recorded: the training-signal store cannot be (read|written) \(ENOTDIR\)/);
     assert.doesNotMatch(feedback.body, /blocker/);
     assert.ok(lines.some((l) => l.includes('blocker')), 'the log names the file');
     await server.close();
@@ -208,12 +201,12 @@ describe('REST server hardening (in-process)', () => {
     assert.equal((await server.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } })).statusCode, 200);
     const during = await server.inject({ method: 'POST', url: '/v1/feedback', payload: { generation_id: 'lost', thumbs: 'up' } });
     assert.equal(during.statusCode, 503);
-    assert.equal(during.json().error, 'signal-store-unwritable');
-    assert.equal(during.json().code, 'ENOSPC');
+    assert.equal(during.json<ErrorBody>().error, 'signal-store-unwritable');
+    assert.equal(during.json<ErrorBody>().code, 'ENOSPC');
     full = false;
     const after = await server.inject({ method: 'POST', url: '/v1/feedback', payload: { generation_id: 'lost', thumbs: 'up' } });
     assert.equal(after.statusCode, 409);
-    assert.equal(after.json().error, 'signal-not-recorded');
+    assert.equal(after.json<ErrorBody>().error, 'signal-not-recorded');
     const unknown = await server.inject({ method: 'POST', url: '/v1/feedback', payload: { generation_id: 'never-existed', thumbs: 'up' } });
     assert.equal(unknown.statusCode, 404);
     await server.close();

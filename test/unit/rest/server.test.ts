@@ -3,25 +3,12 @@
  * the core's ports: the paths the process tests cannot reach cheaply.
  */
 import assert from 'node:assert/strict';
-import type { CircuitSnapshot, ParserOutcome, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
-import type { LlmPort } from '../../../src/core/llm/port';
-import { validateAvap } from '../../../src/parser';
+import type { FinalMessage, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core/contracts';
+import type { ValidationResult } from '../../../src/parser';
 import { bearerMatches, isLoopbackHost } from '../../../src/rest/auth';
 import { createRestServer, GENERATION_ERROR_STATUS, type RestAssistant } from '../../../src/rest/server';
-
-function fakeParser(outcome?: ParserOutcome, circuit: CircuitSnapshot = { state: 'closed', consecutiveFailures: 0 }): ParserPort & { calls: number } {
-  const port = {
-    calls: 0,
-    async validate(source: string, filename: string): Promise<ParserOutcome> {
-      port.calls += 1;
-      return outcome ?? { kind: 'validated', result: validateAvap(source, { filename }) };
-    },
-    circuit: () => circuit,
-    resetCircuit: () => undefined,
-    onCircuitChange: () => () => undefined,
-  };
-  return port;
-}
+import { fakeLlm, llmError, type LlmScript } from '../../support/fakes/llm';
+import { fakeParser } from '../../support/fakes/parser';
 
 function result(patch: Partial<PipelineResult> = {}): PipelineResult {
   return { queryType: 'CODE_GENERATION', text: 'x', code: 'addVar(a, 1)', validationStatus: '', attempts: [], sources: [], relevanceRetry: false, generationId: 'g1', ...patch };
@@ -34,23 +21,17 @@ function fakeAssistant(parser: ParserPort, run: (r: PipelineRequest, on?: (m: Re
     parser,
     parserEndpoint: 'injected',
     retrievalName: 'embedded',
-    async run(request, options) {
+    run(request, options) {
       requests.push(request);
-      return run(request, options?.onMessage);
+      return Promise.resolve(run(request, options?.onMessage));
     },
   };
 }
 
-const llm = (models: LlmPort['models']): LlmPort => ({
-  chat: async () => ({ ok: false, error: { code: 'llm-failed', message: 'not scripted' } }),
-  embed: async () => ({ ok: false, error: { code: 'llm-failed', message: 'not scripted' } }),
-  models,
-});
-
-function server(assistant: RestAssistant, options: { token?: string; models?: LlmPort['models'] } = {}) {
+function server(assistant: RestAssistant, options: { token?: string; models?: LlmScript['models'] } = {}) {
   return createRestServer({
     assistant,
-    llm: llm(options.models ?? (async () => ({ ok: true, value: ['m1'] }))),
+    llm: fakeLlm({ models: options.models ?? (() => ({ ok: true, value: ['m1'] })) }),
     passages: () => [],
     models: { main: 'm1', host: 'http://127.0.0.1:1' },
   }, { bodyLimit: 64 * 1024, version: 't', ...(options.token ? { token: options.token } : {}) });
@@ -58,11 +39,11 @@ function server(assistant: RestAssistant, options: { token?: string; models?: Ll
 
 describe('REST server (in-process)', () => {
   it('health reports an open circuit and its next probe', async () => {
-    const app = server(fakeAssistant(fakeParser(undefined, { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 }), () => result()));
+    const app = server(fakeAssistant(fakeParser('real', { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 }), () => result()));
     const response = await app.inject({ method: 'GET', url: '/health' });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json().parser, { endpoint: 'injected', circuit: { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 } });
-    assert.equal(response.json().status, 'ok');
+    assert.deepEqual(response.json<{ parser: unknown }>().parser, { endpoint: 'injected', circuit: { state: 'open', consecutiveFailures: 3, nextProbeAt: 123 } });
+    assert.equal(response.json<{ status: string }>().status, 'ok');
     await app.close();
   });
 
@@ -79,14 +60,14 @@ describe('REST server (in-process)', () => {
     const app = server(fakeAssistant(parser, () => result()));
     const response = await app.inject({ method: 'POST', url: '/v1/validate', payload: { source: 'a\u0000\u0000\u0000\u0000', filename: 'bin.avap' } });
     assert.equal(response.statusCode, 200);
-    assert.equal(response.json().valid, false);
-    assert.match(response.json().trace[0].message, /binary/);
+    assert.equal(response.json<ValidationResult>().valid, false);
+    assert.match(response.json<ValidationResult>().trace[0]?.message ?? '', /binary/);
     assert.equal(parser.calls, 0);
     await app.close();
   });
 
   it('models: an Ollama failure is a 502 with its code', async () => {
-    const app = server(fakeAssistant(fakeParser(), () => result()), { models: async () => ({ ok: false, error: { code: 'llm-unreachable', message: 'Ollama is not running' } }) });
+    const app = server(fakeAssistant(fakeParser(), () => result()), { models: () => llmError('llm-unreachable', 'Ollama is not running') });
     const response = await app.inject({ method: 'GET', url: '/v1/models' });
     assert.equal(response.statusCode, 502);
     assert.deepEqual(response.json(), { error: 'llm-unreachable', message: 'Ollama is not running' });
@@ -103,7 +84,7 @@ describe('REST server (in-process)', () => {
     const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q', force_type: 'CODE_GENERATION', filename: 'x.avap' } });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(assistant.requests, [{ query: 'q', forceType: 'CODE_GENERATION', filename: 'x.avap' }]);
-    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l) as ResponseMessage);
     assert.deepEqual(lines, [
       { text: 'piece', avap_code: '', is_final: false, draft: true, attempt: 1 },
       { text: '', avap_code: 'addVar(a, 1)', is_final: true, validation_status: 'PARSER_UNAVAILABLE', generation_id: 'g1', query_type: 'CODE_GENERATION' },
@@ -119,7 +100,7 @@ describe('REST server (in-process)', () => {
     }));
     const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
     assert.equal(response.statusCode, 200);
-    const final = JSON.parse(response.body.trim().split('\n').pop() as string);
+    const final = JSON.parse(response.body.trim().split('\n').pop() as string) as FinalMessage & { error?: { error: string; message: string } };
     assert.deepEqual(final.error, { error: 'llm-failed', message: 'the answer was cut off' });
     assert.equal(final.is_final, true);
     assert.equal('validation_status' in final, false, 'a failed run makes no validity claim');
@@ -132,7 +113,7 @@ describe('REST server (in-process)', () => {
       const app = server(fakeAssistant(fakeParser(), () => result({ code: '', error: { code: code as 'llm-failed', message: code } })));
       const response = await app.inject({ method: 'POST', url: '/v1/generate', payload: { query: 'q' } });
       assert.equal(response.statusCode, status, code);
-      assert.equal(response.json().error, code);
+      assert.equal(response.json<{ error: string }>().error, code);
       await app.close();
     }
   });
@@ -144,7 +125,7 @@ describe('REST server (in-process)', () => {
       payload: { requests: [{ kind: 'generate', query: 'q' }, { kind: 'validate', source: 'addVar(a, 1)', filename: 'a.avap' }] },
     });
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json().results.map((r: { status: number }) => r.status), [504, 200]);
+    assert.deepEqual(response.json<{ results: { status: number }[] }>().results.map((r) => r.status), [504, 200]);
     await app.close();
   });
 

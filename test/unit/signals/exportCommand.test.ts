@@ -11,7 +11,7 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
   const code = await runCli(args, {
     stdout: (t) => { stdout += t; },
     stderr: (t) => { stderr += t; },
-    readStdin: async () => Buffer.alloc(0),
+    readStdin: () => Promise.resolve(Buffer.alloc(0)),
     env,
     signal: new AbortController().signal,
   });

@@ -3,26 +3,22 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
-import type { LlmPort } from '../../../src/core/llm/port';
 import type { QualityValidator, QualityVerdict } from '../../../src/quality/port';
 import { runRecorded } from '../../../src/signals/recordedRun';
 import { parseSignals, SignalStore } from '../../../src/signals/store';
+import { fakeLlm, llmError } from '../../support/fakes/llm';
 import { reviewed } from '../eval/fakes';
 
 const result = (patch: Partial<PipelineResult> = {}): PipelineResult => ({
   queryType: 'RETRIEVAL', text: 'encodeSHA256(source, target) hashes source.', code: '', validationStatus: '', attempts: [],
   sources: [{ id: 'c1', title: 'encodeSHA256', score: 1 }], relevanceRetry: false, generationId: 'gen-1', ...patch,
 });
-const noRetry: LlmPort = {
-  chat: async () => ({ ok: false, error: { code: 'llm-failed', message: 'no retry expected' } }),
-  embed: async () => ({ ok: true, value: [] }),
-  models: async () => ({ ok: true, value: [] }),
-};
+const noRetry = fakeLlm({ chat: () => llmError('llm-failed', 'no retry expected') });
 /** The pipeline's contract with a reviewer: RETRIEVAL answers are reviewed before the final message. */
 const assistant = (r: PipelineResult) => ({
   run: (request: PipelineRequest, options?: { review?: AnswerReviewer }) => reviewed(r, request, options, noRetry),
 });
-const judge = (verdict: QualityVerdict): QualityValidator => ({ name: 'llm-judge', assess: async () => verdict });
+const judge = (verdict: QualityVerdict): QualityValidator => ({ name: 'llm-judge', assess: () => Promise.resolve(verdict) });
 const passages = (sources: readonly { id: string; title: string }[]) => sources.map((s) => ({ id: s.id, title: s.title, text: `text of ${s.id}` }));
 const PASS: QualityVerdict = {
   ok: true,

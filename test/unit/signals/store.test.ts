@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { StoreRecord } from '../../../src/signals/schema';
 import { validateAvap } from '../../../src/parser';
 import {
   parseSignals, selectSignals, signalFromPipeline, SignalStore, type AnsweredResult, type NewSignal, type TrainingSignal,
@@ -103,7 +104,7 @@ describe('training signals: the append-only store', () => {
     const second = readFileSync(file, 'utf8');
     assert.ok(second.startsWith(first));
     assert.equal(second.split('\n').filter(Boolean).length, 2);
-    assert.equal(JSON.parse(second.split('\n')[1] as string).record, 'feedback');
+    assert.equal((JSON.parse(second.split('\n')[1] as string) as StoreRecord).record, 'feedback');
   });
 
   it('gives new signals a UUID when no id is given', async () => {

@@ -9,9 +9,9 @@ import {
 /** The parser library in-process behind the ValidateFn port; records calls. */
 function inProcessParser(): ValidateFn & { calls: string[] } {
   const calls: string[] = [];
-  const fn = (async (source: string, filename: string): Promise<ParserOutcome> => {
+  const fn = ((source: string, filename: string): Promise<ParserOutcome> => {
     calls.push(filename);
-    return { kind: 'validated', result: validateAvap(source, { filename }) };
+    return Promise.resolve({ kind: 'validated', result: validateAvap(source, { filename }) });
   }) as ValidateFn & { calls: string[] };
   fn.calls = calls;
   return fn;
@@ -62,7 +62,7 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('parser unavailable → FAILED, the code is never called valid', async () => {
-      const down: ValidateFn = async () => ({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' });
+      const down: ValidateFn = () => Promise.resolve({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' });
       const outcome = await executeValidate({ code: 'addResult(x)' }, down);
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.valid, undefined);
@@ -71,13 +71,13 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('a throwing validator is a FAILED transport outcome, not an exception', async () => {
-      const outcome = await executeValidate({ code: 'addResult(x)' }, async () => { throw new Error('socket hang up'); });
+      const outcome = await executeValidate({ code: 'addResult(x)' }, () => Promise.reject(new Error('socket hang up')));
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.detail, 'socket hang up');
     });
 
     it('the service refusing the source → NEED_USER_INPUT', async () => {
-      const outcome = await executeValidate({ code: 'addResult(x)' }, async () => ({ kind: 'unavailable', reason: 'rejected', detail: 'source too large' }));
+      const outcome = await executeValidate({ code: 'addResult(x)' }, () => Promise.resolve({ kind: 'unavailable', reason: 'rejected', detail: 'source too large' }));
       assert.equal(outcome.status, 'NEED_USER_INPUT');
     });
 
