@@ -127,7 +127,7 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     const [block] = probe.blocks;
     assert.equal(block?.badge, '✗ AVAP: invalid');
     assert.deepEqual(block?.actions, [...ACTIONS, 'Regenerate with Trace']);
-    assert.ok(block?.trace.some((line) => /^Line 2:1 .*getSHA256/.test(line)), `trace lines: ${block?.trace.join(' | ')}`);
+    assert.ok(block?.trace.some((line) => /^Line 2:1 .*sha256Encode/.test(line)), `trace lines: ${block?.trace.join(' | ')}`);
     const facts = await captureWorkbench({ screenshot: 'chat-code-blocks', settleMs: 800 });
     assert.equal(facts.xssMarkers, 0);
 
@@ -149,7 +149,7 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     assert.equal(regenerated.blocks[0]?.code, VALID_CODE);
     const calls = ollama.calls('chat').filter(task('generate_code'));
     assert.equal(calls.length, before + 1, 'one correction call');
-    assert.match(JSON.stringify(calls.at(-1)?.body), /getSHA256/, 'the correction prompt carries the invalid code and its trace');
+    assert.match(JSON.stringify(calls.at(-1)?.body), /sha256Encode/, 'the correction prompt carries the invalid code and its trace');
     await captureWorkbench({ screenshot: 'chat-regenerate-with-trace', settleMs: 800 });
   });
 
