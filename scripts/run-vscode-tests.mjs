@@ -92,7 +92,9 @@ ${loads}
     target: 'node20',
     format: 'cjs',
     outfile: path.join(OUT_DIR, 'index.js'),
-    external: ['vscode'],
+    // grpc-health-check reads its .proto relative to its own files: loaded from node_modules (the suite runs from
+    // out/e2e inside the repository), not bundled, for tests that talk gRPC themselves (the editor bench).
+    external: ['vscode', 'grpc-health-check'],
     sourcemap: 'inline',
     logLevel: 'warning',
     logOverride: { 'direct-eval': 'silent', 'require-resolve-not-external': 'silent' },

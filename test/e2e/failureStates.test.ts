@@ -92,9 +92,14 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
     assert.ok(facts.screenshotPath && existsSync(facts.screenshotPath));
 
     // Three failures open the circuit; the tooltip then tells when the next probe happens.
+    // Each edit is one more failed call: wait for the breaker to count it (or open) before the next.
     for (let i = 0; i < 3; i++) {
+      const before = api.circuit().consecutiveFailures;
       await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '//\n'));
-      await new Promise((r) => setTimeout(r, 700));
+      await waitFor(`failed call ${i + 1} counted`, () => {
+        const c = api.circuit();
+        return c.state === 'open' || c.consecutiveFailures > before ? true : undefined;
+      });
     }
     const open = await waitFor('open circuit', () => (api.circuit().state === 'open' ? api.statusLook() : undefined));
     assert.match(open?.tooltip ?? '', /Circuit: OPEN — next probe/);
