@@ -12,29 +12,34 @@
  * One `key: value` per line; list values are comma-separated. Nothing else.
  */
 
+import type { Failure, Result } from '../result';
+
 export interface FrontMatter {
   fields: Record<string, string>;
   body: string;
 }
 
-export type FrontMatterResult = { ok: true; value: FrontMatter } | { ok: false; message: string };
+/** The parsed front matter, or why the document has none that can be read. */
+export type FrontMatterResult = Result<FrontMatter, Failure<'malformed-front-matter'>>;
+
+const malformed = (message: string): FrontMatterResult => ({ ok: false, error: { kind: 'malformed-front-matter', message } });
 
 export function parseFrontMatter(text: string): FrontMatterResult {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  if (!normalized.startsWith('---\n')) return { ok: false, message: "missing front matter (the file must start with '---')" };
+  if (!normalized.startsWith('---\n')) return malformed("missing front matter (the file must start with '---')");
   const close = normalized.indexOf('\n---\n', 3);
   const closeAtEnd = close === -1 && normalized.endsWith('\n---') ? normalized.length - 4 : -1;
   const end = close !== -1 ? close : closeAtEnd;
-  if (end === -1) return { ok: false, message: "front matter is not closed with '---'" };
+  if (end === -1) return malformed("front matter is not closed with '---'");
   const fields: Record<string, string> = {};
   const lines = normalized.slice(4, end).split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === '') continue;
     const m = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
-    if (!m) return { ok: false, message: `front matter line ${i + 2} is not 'key: value': ${line}` };
+    if (!m) return malformed(`front matter line ${i + 2} is not 'key: value': ${line}`);
     const key = m[1] as string;
-    if (key in fields) return { ok: false, message: `front matter key '${key}' appears twice` };
+    if (key in fields) return malformed(`front matter key '${key}' appears twice`);
     fields[key] = (m[2] as string).trim();
   }
   const body = normalized.slice(end + 5).replace(/^\n+/, '');

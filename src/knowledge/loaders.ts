@@ -35,7 +35,7 @@ function toPosix(p: string): string {
 /** Parses one document; `relative` is its path from the knowledge directory. */
 export function parseDoc(text: string, relative: string): LoadResult<KnowledgeDoc> {
   const parsed = parseFrontMatter(text);
-  if (!parsed.ok) return fail('malformed', `${relative}: ${parsed.message}`, relative);
+  if (!parsed.ok) return fail('malformed', `${relative}: ${parsed.error.message}`, relative);
   const { fields, body } = parsed.value;
   const problems: string[] = [];
   const id = fields.id ?? '';

@@ -6,11 +6,13 @@
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import { traceEntry } from './reporter';
 import type { TraceEntry } from './types';
+import type { Result } from '../result';
 
-export type GuardOutcome = { ok: true; text: string } | { ok: false; entry: TraceEntry };
+/** The text to parse, or the one trace entry that refuses the input (the project's one Result shape). */
+export type GuardOutcome = Result<string, TraceEntry>;
 
 function refuse(rule: RuleDefinition, message: string, token = '', line = 1, column = 1): GuardOutcome {
-  return { ok: false, entry: traceEntry(rule, line, column, column + 1, message, token) };
+  return { ok: false, error: traceEntry(rule, line, column, column + 1, message, token) };
 }
 
 function formatBytes(n: number): string {
@@ -22,7 +24,7 @@ function formatBytes(n: number): string {
 /** The size-limit entry, shared by callers that refuse a file before reading it all. */
 export function oversizeEntry(byteLength: number, maxBytes: number): TraceEntry {
   const outcome = refuse(Rule.SourceTooLarge, `source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
-  return (outcome as { ok: false; entry: TraceEntry }).entry;
+  return (outcome as { ok: false; error: TraceEntry }).error;
 }
 
 /** UTF-8 length of a string, stopping early once it exceeds `limit`; -1 on an unpaired surrogate (with its index). */
@@ -118,14 +120,14 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
   if (typeof source === 'string') {
     const counted = wellFormedUtf8Length(source);
     const { bytes, badSurrogateAt } = counted !== undefined ? { bytes: counted, badSurrogateAt: -1 } : utf8Length(source, maxBytes);
-    if (bytes > maxBytes) return { ok: false, entry: oversizeEntry(counted ?? utf8LengthFull(source), maxBytes) };
+    if (bytes > maxBytes) return { ok: false, error: oversizeEntry(counted ?? utf8LengthFull(source), maxBytes) };
     if (badSurrogateAt >= 0) {
       const { line, column } = position(source, badSurrogateAt);
       return refuse(Rule.InvalidEncoding, 'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);
     }
     text = source;
   } else {
-    if (source.byteLength > maxBytes) return { ok: false, entry: oversizeEntry(source.byteLength, maxBytes) };
+    if (source.byteLength > maxBytes) return { ok: false, error: oversizeEntry(source.byteLength, maxBytes) };
     const bad = firstInvalidUtf8(source);
     if (bad >= 0) {
       const before = new TextDecoder('utf-8').decode(source.subarray(0, bad));
@@ -135,7 +137,7 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     text = new TextDecoder('utf-8').decode(source);
   }
   if (looksBinary(text)) return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
-  return { ok: true, text };
+  return { ok: true, value: text };
 }
 
 function utf8LengthFull(text: string): number {

@@ -47,11 +47,11 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
   try {
     const guarded = guardInput(source, maxBytes);
     if (!guarded.ok) {
-      return { valid: false, trace: [guarded.entry], truncated: false, parserVersion: PARSER_VERSION };
+      return { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
     }
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
-    new Analyzer(guarded.text, reporter).run();
+    new Analyzer(guarded.value, reporter).run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.
@@ -59,7 +59,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const proving = valid ? trace.filter(isSemantic) : trace;
     if (proving.length > 0 && !reporter.saturated) {
       proveFixes({
-        text: guarded.text,
+        text: guarded.value,
         all: reporter.entries,
         trace: proving,
         hints: reporter.hints,

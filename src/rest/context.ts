@@ -116,12 +116,12 @@ export async function validateOne(
 ): Promise<{ ok: true; json: ValidationJson } | { ok: false; status: number; body: ErrorBody; detail: string }> {
   const guarded = guardInput(source, DEFAULT_MAX_BYTES);
   if (!guarded.ok) {
-    const refused: ValidationResult = { valid: false, trace: [guarded.entry], truncated: false, parserVersion: PARSER_VERSION };
+    const refused: ValidationResult = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
     return { ok: true, json: validationToJson(filename, refused) };
   }
   let outcome: ParserOutcome;
   try {
-    outcome = await parser.validate(guarded.text, filename, signal);
+    outcome = await parser.validate(guarded.value, filename, signal);
   } catch (err) {
     outcome = { kind: 'unavailable', reason: 'transport', detail: err instanceof Error ? err.message : String(err) };
   }

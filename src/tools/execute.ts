@@ -161,14 +161,14 @@ export async function executeValidate(input: ValidateInput, validate: ValidateFn
     return {
       tool: VALIDATE_TOOL,
       status: 'NEED_USER_INPUT',
-      summary: `The code cannot be validated as given: ${guarded.entry.message}`,
-      facts: { filename, reason: 'refused', detail: guarded.entry.message, trace: [traceFact(guarded.entry)] },
+      summary: `The code cannot be validated as given: ${guarded.error.message}`,
+      facts: { filename, reason: 'refused', detail: guarded.error.message, trace: [traceFact(guarded.error)] },
       next: ['Ask the user for the AVAP source as plain UTF-8 text.'],
     };
   }
   let outcome: ParserOutcome;
   try {
-    outcome = await validate(guarded.text, filename, signal);
+    outcome = await validate(guarded.value, filename, signal);
   } catch (err) {
     outcome = { kind: 'unavailable', reason: 'transport', detail: err instanceof Error ? err.message : String(err) };
   }

@@ -110,14 +110,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
       const guarded = guardInput(bytes, maxBytes);
       let result: ValidationResult;
       if (guarded.ok) {
-        const verdict = await validate(guarded.text, file);
+        const verdict = await validate(guarded.value, file);
         if (!verdict.ok) {
           io.stderr(`avap validate: ${verdict.message}\n`);
           return EXIT.usage;
         }
         result = verdict.result;
       } else {
-        result = { valid: false, trace: [guarded.entry], truncated: false, parserVersion: PARSER_VERSION };
+        result = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
       }
       printResult(io, file === '-' ? '<stdin>' : file, result, values.json ?? false);
       if (!result.valid && exit === EXIT.ok) exit = EXIT.invalid;

@@ -340,11 +340,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async openLink(href: unknown): Promise<void> {
     const checked = checkLink(typeof href === 'string' ? href : '');
     if (!checked.ok) {
-      this.output.warn(`chat: refused to open a link (${checked.reason})`);
+      this.output.warn(`chat: refused to open a link (${checked.error.message})`);
       return;
     }
-    this.testBridge?.openedLinks.push(checked.href);
-    await vscode.env.openExternal(vscode.Uri.parse(checked.href, true));
+    this.testBridge?.openedLinks.push(checked.value);
+    await vscode.env.openExternal(vscode.Uri.parse(checked.value, true));
   }
 
   private async recordFeedback(id: unknown, vote: unknown): Promise<void> {

@@ -27,7 +27,7 @@ md.renderer.rules.link_open = (tokens, idx) => {
     if (token) token.meta = { ...(token.meta as Record<string, unknown> | null), dropped: true };
     return '<span class="avap-link-blocked" title="link not allowed">';
   }
-  const escaped = md.utils.escapeHtml(checked.href);
+  const escaped = md.utils.escapeHtml(checked.value);
   return `<a class="avap-link" href="#" data-href="${escaped}" title="${escaped}">`;
 };
 

@@ -43,7 +43,7 @@ describe('editor: untrusted model output', () => {
   });
 
   it('allows only http, https and mailto links without credentials', () => {
-    assert.deepEqual(checkLink('https://example.com/a'), { ok: true, href: 'https://example.com/a' });
+    assert.deepEqual(checkLink('https://example.com/a'), { ok: true, value: 'https://example.com/a' });
     assert.equal(checkLink('mailto:team@example.com').ok, true);
     for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd',
       'command:workbench.action.terminal.new', 'vscode://x', 'https://user:pw@example.com/', '/relative', '']) {
