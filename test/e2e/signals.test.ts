@@ -55,6 +55,8 @@ describe('training signals and the judge in the editor', () => {
 
       // Saved as accepted: still "accepted". Edited, then saved: "edited", with the saved text.
       await editor.document.save();
+      // A negative check: saving unchanged code must not turn "accepted" into "edited"; a window, since nothing
+      // observable marks that the save handler has decided to write nothing.
       await new Promise((r) => setTimeout(r, 300));
       assert.equal((await signalOf(generationId))?.outcome?.outcome, 'accepted');
       const line = editor.document.lineAt(1);
