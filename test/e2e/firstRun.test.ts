@@ -20,6 +20,8 @@ async function notificationWith(text: string, screenshot?: string): Promise<stri
     const facts = await captureWorkbench({ settleMs: 300, ...(screenshot ? { screenshot } : {}) });
     const found = facts.notifications.find((n) => n.includes(text));
     if (found) return found;
+    // A toast the workbench has already tucked away is still in the notification centre: show it there.
+    await vscode.commands.executeCommand('notifications.showList');
     if (Date.now() > deadline) throw new Error(`no notification with "${text}"; on screen: ${JSON.stringify(facts.notifications)}`);
   }
 }
@@ -29,6 +31,7 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
 
   afterEach(async () => {
     await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
     await server?.close();
     server = undefined;
     await closeAllEditors();
