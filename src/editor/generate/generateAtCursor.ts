@@ -17,14 +17,11 @@
 import * as vscode from 'vscode';
 import type { ValidationStatus } from '../../core';
 import { isAvapDocument } from '../diagnostics/diagnosticsController';
-import type { OutputLog } from '../output/outputLog';
-import type { AssistantService } from '../services/assistantService';
-import type { EditorSettings } from '../settings/editorSettings';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
-import type { GeneratedDocuments } from './generatedDocuments';
 import { notifyFailure, notifyVerdict } from './notify';
 import { PendingRange } from './pendingRange';
+import type { GenerateDeps } from './generateCommands';
 import { runWithProgress } from './runWithProgress';
 import { COMMANDS } from '../commandIds';
 
@@ -34,12 +31,8 @@ export const REJECT_PENDING_COMMAND = COMMANDS.rejectPendingChange.id;
 /** True while the active editor holds a pending generated change. */
 export const PENDING_CONTEXT_KEY = 'avap.pendingChange';
 
-export interface AtCursorDeps {
-  assistant: AssistantService;
-  generated: GeneratedDocuments;
-  output: OutputLog;
-  settings: () => EditorSettings;
-}
+/** What Generate at Cursor needs: the Generate commands' dependencies without the parser and diagnostics. */
+export type AtCursorDeps = Pick<GenerateDeps, 'assistant' | 'generated' | 'output' | 'settings'>;
 
 /** What Generate at Cursor did (the command resolves with it). */
 export interface AtCursorOutcome {

@@ -49,9 +49,9 @@ export function notifyFailure(
 ): void {
   const fix = failureFix(error.code, settings.ollama.model, settings.ollama.url);
   const labels = fix.actions.map((a) => a.label);
-  // The hint completes the message; a message that already names the command (Ollama's own wording) is not repeated.
-  const command = fix.actions.find((a) => a.kind === 'terminal');
-  const hint = fix.hint && !(command?.kind === 'terminal' && error.message.includes(command.command)) ? ` ${fix.hint}` : '';
+  // The hint completes the message, decided by the error's code: the core's model-missing message already ends
+  // with its `ollama pull` line (src/core/llm/ollamaLlm.ts), so that hint would only repeat it.
+  const hint = fix.hint && error.code !== 'model-missing' ? ` ${fix.hint}` : '';
   void vscode.window.showErrorMessage(`AVAP: ${what} — ${error.message}${hint}`, ...labels).then(async (choice) => {
     const action = fix.actions.find((a) => a.label === choice);
     if (action) await runAction(action, output, retry);
