@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOG_PARSER_UNAVAILABLE } from '../../../src/core';
+import { LOG_PARSER_UNAVAILABLE, prefixed } from '../../../src/core';
 import type { Comparison } from '../../../src/core/telemetry/comparison';
 import type { Metrics } from '../../../src/core/telemetry/metrics';
 import { runCliProcess } from '../../support/dist';
@@ -90,7 +90,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
     const run = await runCliProcess(['generate', '--parser-timeout', '0', 'hash'], { env });
     assert.equal(run.code, 4, run.stderr);
-    assert.ok(run.stderr.split('\n').some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)), run.stderr);
+    assert.ok(run.stderr.split('\n').some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))), run.stderr);
     assert.equal(ollama.calls('chat').filter(task('generate_code')).length, 1);
   });
 
@@ -98,7 +98,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
     const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` } });
     assert.equal(run.code, 4, run.stderr);
-    assert.ok(run.stderr.includes(LOG_PARSER_UNAVAILABLE), run.stderr);
+    assert.ok(run.stderr.includes(prefixed(LOG_PARSER_UNAVAILABLE)), run.stderr);
   });
 
   it('generate with Ollama unreachable → exit 2 with an actionable message', async () => {
