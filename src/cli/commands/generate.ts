@@ -35,7 +35,10 @@ Every answer's code is validated on every route before the final message: valida
 the parser validated every AVAP block shown (or there is none). With --json, every message before the
 last has "draft": true and no status; the last has validation_status (absent when the run failed, with
 "error"), "retrieval" ({"status": "ok" | "degraded", "reason"}) and "retry" (what used the one retry,
-what was skipped and why). In text mode every outcome other than valid is reported on stderr.
+what was skipped and why), "repaired_by": "parser-fixes" when the parser's proven fixes repaired the
+answer (no LLM retry) and "early_abort" ({attempt, line, rule}) when a streamed answer was stopped on a
+line certain to be rejected. In text mode every outcome other than valid is reported on stderr, and so
+are a repair (repair: …) and an early stop (stream: …).
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
             2 usage error or LLM unreachable/failed/stalled, 130 interrupted.`;
 
@@ -114,6 +117,14 @@ export function outcomeLines(result: PipelineResult): string[] {
   const attempts = `after ${result.attempts.length} attempt(s)`;
   if (result.retrieval?.status === 'degraded') lines.push(`retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`);
   for (const skip of result.retry?.skipped ?? []) lines.push(`retry: skipped — ${describeSkip(skip)}`);
+  if (result.earlyAbort) {
+    const { attempt, line, rule } = result.earlyAbort;
+    lines.push(`stream: attempt ${attempt} stopped early — line ${line} (${rule}) is certain to be rejected; the model was stopped and asked again with the trace`);
+  }
+  if (result.repair) {
+    const { attempt, applied, rounds } = result.repair;
+    lines.push(`repair: attempt ${attempt} repaired by the parser's fixes — ${applied.length} fix(es) in ${rounds} round(s), validated by the parser service; no LLM retry spent`);
+  }
   if (result.error) lines.push(`avap: ${result.error.message}`);
   switch (result.validationStatus) {
     case undefined:
@@ -185,6 +196,8 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       trace: lastTrace(result),
       ...(result.retrieval ? { retrieval: result.retrieval } : {}),
       ...(result.retry ? { retry: result.retry } : {}),
+      ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
+      ...(result.earlyAbort ? { early_abort: result.earlyAbort } : {}),
       ...firstAttemptFields(result),
       ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),
