@@ -62,6 +62,7 @@ export {
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
 export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
 export { firstAttemptFields } from './pipeline/firstAttempt';
+export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
 export { prefixed, prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';

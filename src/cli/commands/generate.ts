@@ -4,7 +4,7 @@
  * Shares its machinery with `ask` (exported below).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
+import { attemptCount, ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
 import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -114,7 +114,7 @@ function lastTrace(result: PipelineResult) {
 /** The stderr report of text mode: every outcome but a clean valid one says what it is. */
 export function outcomeLines(result: PipelineResult): string[] {
   const lines: string[] = [];
-  const attempts = `after ${result.attempts.length} attempt(s)`;
+  const attempts = `after ${attemptCount(result)} attempt(s)`;
   if (result.retrieval?.status === 'degraded') lines.push(`retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`);
   for (const skip of result.retry?.skipped ?? []) lines.push(`retry: skipped — ${describeSkip(skip)}`);
   if (result.earlyAbort) {
@@ -191,7 +191,7 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       is_final: true,
       ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
       query_type: result.queryType,
-      attempts: result.attempts.length,
+      attempts: attemptCount(result),
       generation_id: result.generationId,
       trace: lastTrace(result),
       ...(result.retrieval ? { retrieval: result.retrieval } : {}),

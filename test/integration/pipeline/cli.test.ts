@@ -97,6 +97,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     const final = jsonLines(json.stdout).pop();
     assert.equal(final?.validation_status, '');
     assert.equal(final?.repaired_by, 'parser-fixes');
+    assert.equal(final?.attempts, 1, 'the repair is a record of the one attempt, not another attempt');
     assert.equal(final?.avap_code, VALID_CODE);
     assert.equal(ollama.calls('chat').filter(task('generate_code')).length, 2, 'one generation per run: no LLM retry');
   });
