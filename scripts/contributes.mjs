@@ -187,7 +187,7 @@ export const contributes = {
       },
       'avap.telemetry.file': {
         type: 'string', default: '', scope: 'machine', order: 50,
-        markdownDescription: 'JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**). Empty: a file in the extension\'s storage.',
+        markdownDescription: 'JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**; env `AVAP_TELEMETRY_FILE`). Empty: a file in the extension\'s storage.',
       },
       'avap.signals.enabled': {
         type: 'boolean', default: true, scope: 'window', order: 51,

@@ -79,7 +79,7 @@ export type CreateAssistantResult = Result<Assistant, BadParserUrl>;
 function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSource } | { ok: false; message: string } {
   const loaded = loadKnowledgeBase();
   if (loaded.ok) return { ok: true, value: loaded.value };
-  logger.warn(`[ptvl] knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
+  logger.warn(`knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
   return { ok: false, message: loaded.error.message };
 }
 
@@ -174,7 +174,7 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
       } catch (err) {
         // Defence in depth: the graph returns failures as data; a bug must not escape to the host.
         const message = err instanceof Error ? err.message : String(err);
-        logger.warn(`[ptvl] internal error: ${message}`);
+        logger.warn(`internal error: ${message}`);
         const result: PipelineResult = {
           queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
           relevanceRetry: false, generationId: 'internal-error', error: { code: 'llm-failed', message: `internal error: ${message}` },

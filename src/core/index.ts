@@ -30,14 +30,14 @@
  * `run` never rejects. Requests with `correction: {code, trace}` start at the
  * retry step (the editor's Regenerate with Trace). `deps` (all optional):
  * `llm`, `parser` or `parserTransport`, `retrieval`, `relevance`, `knowledge`,
- * `esClient`, `telemetry`, `logger` (lines prefixed `[ptvl]`), `clock`
+ * `esClient`, `telemetry`, `logger` (messages only; the adapter built with `prefixedLogger` adds `[ptvl]`), `clock`
  * (the breaker's cooldown), `bundled` (options of the bundled parser service).
  *
  * ## The pieces (one concern per module)
  *
  *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
  *   contracts.ts              types shared with the editor, CLI and REST server
- *   ports.ts                  Logger ([ptvl] lines), Clock (ManualClock for tests)
+ *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
  *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors);
@@ -62,9 +62,10 @@ export {
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
 export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
 export { firstAttemptFields } from './pipeline/firstAttempt';
+export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
+export { prefixed, prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
 export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
 export { createGrpcTransport } from './parser/grpcTransport';

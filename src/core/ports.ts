@@ -3,7 +3,12 @@
  * lines go and what time it is.
  */
 
-/** Receives diagnostic lines. Every line the core writes starts with `[ptvl]`. */
+/**
+ * Receives diagnostic lines. Callers write the message only; the adapter that
+ * prints the lines (the editor's output channel, the CLI's and REST's stderr,
+ * `memoryLogger`) is built with `prefixedLogger`, the one place that adds
+ * `[ptvl]`.
+ */
 export interface Logger {
   info(line: string): void;
   warn(line: string): void;
@@ -11,12 +16,20 @@ export interface Logger {
 
 export const LOG_PREFIX = '[ptvl]';
 
-/** A logger that prefixes every line with `[ptvl]` and hands it to `write`. */
+/**
+ * A message as it is printed: `[ptvl] ` and the message. The log-line
+ * constants (`LOG_SKIP`, `LOG_PARSER_UNAVAILABLE`, …) hold the message; tests
+ * compare printed lines with `prefixed(CONSTANT)`.
+ */
+export function prefixed(message: string): string {
+  return `${LOG_PREFIX} ${message}`;
+}
+
+/** A logger that prefixes every line with `[ptvl]` and hands it to `write`: the one place the prefix is added. */
 export function prefixedLogger(write: (line: string, level: 'info' | 'warn') => void): Logger {
-  const prefix = (line: string) => (line.startsWith(LOG_PREFIX) ? line : `${LOG_PREFIX} ${line}`);
   return {
-    info: (line) => write(prefix(line), 'info'),
-    warn: (line) => write(prefix(line), 'warn'),
+    info: (line) => write(prefixed(line), 'info'),
+    warn: (line) => write(prefixed(line), 'warn'),
   };
 }
 

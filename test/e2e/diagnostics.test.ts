@@ -88,9 +88,11 @@ describe('diagnostics from the real parser service', () => {
       await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
     }
     await waitFor('the final version validated', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
-    // A negative check: no late (superseded) verdict may land after the final one. Nothing observable marks
-    // "no more will come", so this is a window, not a wait for a condition.
-    await new Promise((r) => setTimeout(r, 800));
+    // A negative check: no late (superseded) verdict may land after the final one. The barrier is an ordered
+    // event: one more validation of the same document, asked after every superseded run was started (and
+    // aborted, which settles its call), whose verdict is awaited. Once it is in, a late verdict had its chance.
+    const barrier = await vscode.commands.executeCommand<{ kind: string } | undefined>('avap.validateDocument', editor.document.uri);
+    assert.equal(barrier?.kind, 'valid');
     assert.equal(parserDiagnostics(editor.document.uri).length, 0);
     assert.equal(api.statusLook()?.kind, 'valid');
 

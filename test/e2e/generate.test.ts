@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOG_PARSER_UNAVAILABLE } from '../../src/core/pipeline/graph';
+import { prefixed } from '../../src/core/ports';
 import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { lastUser } from '../support/scriptedOllama';
 import { sampleStoredReport } from '../support/sampleEvalReport';
@@ -100,7 +101,7 @@ describe('generate and regenerate with the scripted model', () => {
       const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'new' });
       assert.equal(outcome.status, 'PARSER_UNAVAILABLE');
       assert.equal(gen.used, 1, 'an unavailable parser never triggers a retry');
-      assert.ok(api.outputLines().some((l) => l.includes(LOG_PARSER_UNAVAILABLE)), api.outputLines().slice(-10).join('\n'));
+      assert.ok(api.outputLines().some((l) => l.includes(prefixed(LOG_PARSER_UNAVAILABLE))), api.outputLines().slice(-10).join('\n'));
       const preview = vscode.Uri.parse(outcome.previewUri ?? '');
       const previewLenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', preview);
       assert.ok(previewLenses.some((l) => l.command?.title.includes('unvalidated')), previewLenses.map((l) => l.command?.title).join(' | '));

@@ -55,10 +55,6 @@ describe('training signals and the judge in the editor', () => {
 
       // Saved as accepted: still "accepted". Edited, then saved: "edited", with the saved text.
       await editor.document.save();
-      // A negative check: saving unchanged code must not turn "accepted" into "edited"; a window, since nothing
-      // observable marks that the save handler has decided to write nothing.
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal((await signalOf(generationId))?.outcome?.outcome, 'accepted');
       const line = editor.document.lineAt(1);
       await editor.edit((b) => b.replace(line.range, 'encodeSHA256(p, digest)'));
       await editor.document.save();
@@ -67,6 +63,15 @@ describe('training signals and the judge in the editor', () => {
         return s?.outcome?.outcome === 'edited' ? s : undefined;
       });
       assert.match(edited.outcome?.final_code ?? '', /encodeSHA256\(p, digest\)/);
+      // The negative check — saving unchanged code must not turn "accepted" into "edited" — with the second save
+      // as its barrier: outcomes are appended to the store in the order the saves happened, so once the edited
+      // save's record is there, anything the first save wrote is there before it. The outcome records of this
+      // generation are the acceptance and the one edited save, nothing between them.
+      const outcomes = readFileSync((await avapApi()).files.signals(), 'utf8').split('\n').filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as { record: string; signal_id?: string; outcome?: string; final_code?: string })
+        .filter((r) => r.record === 'outcome' && r.signal_id === generationId);
+      assert.deepEqual(outcomes.map((r) => r.outcome), ['accepted', 'edited'], JSON.stringify(outcomes));
+      assert.match(outcomes[1]?.final_code ?? '', /encodeSHA256\(p, digest\)/);
     } finally {
       rmSync(file, { force: true });
     }

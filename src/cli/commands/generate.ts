@@ -4,7 +4,7 @@
  * Shares its machinery with `ask` (exported below).
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
+import { attemptCount, ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
 import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -35,7 +35,10 @@ Every answer's code is validated on every route before the final message: valida
 the parser validated every AVAP block shown (or there is none). With --json, every message before the
 last has "draft": true and no status; the last has validation_status (absent when the run failed, with
 "error"), "retrieval" ({"status": "ok" | "degraded", "reason"}) and "retry" (what used the one retry,
-what was skipped and why). In text mode every outcome other than valid is reported on stderr.
+what was skipped and why), "repaired_by": "parser-fixes" when the parser's proven fixes repaired the
+answer (no LLM retry) and "early_abort" ({attempt, line, rule}) when a streamed answer was stopped on a
+line certain to be rejected. In text mode every outcome other than valid is reported on stderr, and so
+are a repair (repair: …) and an early stop (stream: …).
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
             2 usage error or LLM unreachable/failed/stalled, 130 interrupted.`;
 
@@ -111,9 +114,17 @@ function lastTrace(result: PipelineResult) {
 /** The stderr report of text mode: every outcome but a clean valid one says what it is. */
 export function outcomeLines(result: PipelineResult): string[] {
   const lines: string[] = [];
-  const attempts = `after ${result.attempts.length} attempt(s)`;
+  const attempts = `after ${attemptCount(result)} attempt(s)`;
   if (result.retrieval?.status === 'degraded') lines.push(`retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`);
   for (const skip of result.retry?.skipped ?? []) lines.push(`retry: skipped — ${describeSkip(skip)}`);
+  if (result.earlyAbort) {
+    const { attempt, line, rule } = result.earlyAbort;
+    lines.push(`stream: attempt ${attempt} stopped early — line ${line} (${rule}) is certain to be rejected; the model was stopped and asked again with the trace`);
+  }
+  if (result.repair) {
+    const { attempt, applied, rounds } = result.repair;
+    lines.push(`repair: attempt ${attempt} repaired by the parser's fixes — ${applied.length} fix(es) in ${rounds} round(s), validated by the parser service; no LLM retry spent`);
+  }
   if (result.error) lines.push(`avap: ${result.error.message}`);
   switch (result.validationStatus) {
     case undefined:
@@ -180,11 +191,13 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
       is_final: true,
       ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
       query_type: result.queryType,
-      attempts: result.attempts.length,
+      attempts: attemptCount(result),
       generation_id: result.generationId,
       trace: lastTrace(result),
       ...(result.retrieval ? { retrieval: result.retrieval } : {}),
       ...(result.retry ? { retry: result.retry } : {}),
+      ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
+      ...(result.earlyAbort ? { early_abort: result.earlyAbort } : {}),
       ...firstAttemptFields(result),
       ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
       ...(result.error ? { error: result.error } : {}),

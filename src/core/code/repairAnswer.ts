@@ -16,7 +16,7 @@ import type { ParserPort } from '../contracts';
 import type { CodeBlock } from './extract';
 import { validateAnswer, type AnswerValidation } from './validateBlocks';
 
-export const LOG_REPAIRED_BY_FIXES = '[ptvl] repaired by the parser\'s fixes — every error had a proven fix and the parser service validated the result; no LLM retry spent';
+export const LOG_REPAIRED_BY_FIXES = 'repaired by the parser\'s fixes — every error had a proven fix and the parser service validated the result; no LLM retry spent';
 
 /** How the run records a repaired answer (answer object, telemetry, signals, editor). */
 export const REPAIRED_BY_FIXES = 'parser-fixes';

@@ -33,7 +33,7 @@
 import { catalogue, Rule, validateAvap, type RuleCode, type TraceEntry } from '../../parser';
 import { closesFence, fenceOpening, isAvapFenceLabel } from './extract';
 
-export const LOG_EARLY_ABORT = '[ptvl] early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
+export const LOG_EARLY_ABORT = 'early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
 
 /** Rules whose finding on a complete line no later line can resolve. */
 export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([

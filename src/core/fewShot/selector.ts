@@ -148,14 +148,14 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       await writeFile(tmp, `${JSON.stringify(body)}\n`);
       await rename(tmp, file);
     } catch (err) {
-      logger.warn(`[ptvl] few-shot: cannot cache the pool vectors in ${file} (${(err as Error).message}) — kept in memory`);
+      logger.warn(`few-shot: cannot cache the pool vectors in ${file} (${(err as Error).message}) — kept in memory`);
     }
   }
 
   async function computeVectors(embed: EmbedFn, signal?: AbortSignal): Promise<PoolVectors> {
     const cached = await fromCache();
     if (cached) {
-      logger.info(`[ptvl] few-shot: ${ids.length} pool vectors (${options.model}) read from ${file}`);
+      logger.info(`few-shot: ${ids.length} pool vectors (${options.model}) read from ${file}`);
       return { ok: true, vectors: cached };
     }
     const vectors: number[][] = [];
@@ -172,7 +172,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       vectors.push(...result.value);
     }
     await toCache(vectors);
-    logger.info(`[ptvl] few-shot: ${ids.length} pool vectors computed with ${options.model}${file ? ` and cached in ${file}` : ''}`);
+    logger.info(`few-shot: ${ids.length} pool vectors computed with ${options.model}${file ? ` and cached in ${file}` : ''}`);
     return { ok: true, vectors };
   }
 

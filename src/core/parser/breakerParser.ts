@@ -41,9 +41,10 @@ import type { ParserTransport, TransportResult } from './transport';
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
 export const CANARY_FILENAME = '<circuit-probe>';
 
-export const LOG_SKIP = '[ptvl] circuit OPEN — skipping parser, returning unvalidated';
-export const LOG_HALF_OPEN = '[ptvl] circuit HALF-OPEN — probing parser availability';
-export const LOG_CLOSED = '[ptvl] circuit CLOSED — parser reachable';
+/** The design's circuit lines (messages; printed as `prefixed(…)`, e.g. `[ptvl] circuit OPEN — …`). */
+export const LOG_SKIP = 'circuit OPEN — skipping parser, returning unvalidated';
+export const LOG_HALF_OPEN = 'circuit HALF-OPEN — probing parser availability';
+export const LOG_CLOSED = 'circuit CLOSED — parser reachable';
 
 export interface BreakerParserOptions {
   timeoutMs: number;
@@ -118,7 +119,7 @@ export class BreakerParser implements ParserPort {
     });
     this.subscriptions = [
       this.policy.onBreak(() => {
-        this.logger.warn(`[ptvl] circuit OPEN after ${this.options.threshold} consecutive parser failures — next probe in ${Math.round(this.options.cooldownMs / 1000)} s`);
+        this.logger.warn(`circuit OPEN after ${this.options.threshold} consecutive parser failures — next probe in ${Math.round(this.options.cooldownMs / 1000)} s`);
       }),
       this.policy.onHalfOpen(() => this.logger.info(LOG_HALF_OPEN)),
       this.policy.onReset(() => {

@@ -128,17 +128,17 @@ export async function openParserConnection(config: ParserConfig, options: Parser
 
   const started = await startBundledParser({
     ...options.bundled,
-    onLog: options.bundled?.onLog ?? ((line) => logger.info(`[ptvl] parser-service: ${line}`)),
+    onLog: options.bundled?.onLog ?? ((line) => logger.info(`parser-service: ${line}`)),
   });
   if (!started.ok) {
     const { message } = started.error;
-    logger.warn(`[ptvl] ${message}`);
+    logger.warn(`${message}`);
     const port = new UnavailablePort(message);
     return ok({ kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: message, reconnect: () => undefined, close: () => Promise.resolve() });
   }
   const bundled = started.value;
   const { address, pid } = bundled;
-  logger.info(`[ptvl] bundled parser service listening on ${address} (pid ${pid})`);
+  logger.info(`bundled parser service listening on ${address} (pid ${pid})`);
   const grpc = createGrpcTransport(address, options.grpc);
   if (!grpc.ok) {
     await bundled.dispose();

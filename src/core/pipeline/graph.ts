@@ -52,11 +52,12 @@ import { RetryController } from '../validation/retryController';
 import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
 import { statusOf, type CodeCheck } from '../validation/status';
 
-export const LOG_PARSER_UNAVAILABLE = '[ptvl] parser unavailable — returning unvalidated';
+/** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
+export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
 /** Logged when retrieval fails and the answer goes on without documentation context. */
-export const logRetrievalFailed = (source: string, message: string): string => `[ptvl] retrieval failed (${source}: ${message}) — answering without documentation context`;
+export const logRetrievalFailed = (source: string, message: string): string => `retrieval failed (${source}: ${message}) — answering without documentation context`;
 /** Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'. */
-export const logFewShot = (k: number, injected: number, how = ''): string => `[ptvl] few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
+export const logFewShot = (k: number, injected: number, how = ''): string => `few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
 
 export interface PipelineDeps {
   config: AssistantConfig;
@@ -300,14 +301,14 @@ class Run {
       if (!verdict.value.relevant) {
         const claim = claimRetry(this.cycle, 'relevance');
         if (claim.granted) {
-          logger.info(`[ptvl] context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`);
+          logger.info(`context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`);
           this.result.relevanceRetry = true;
           const again = await this.reformulateAndRetrieve(this.request.query, 'reformulate_with_hint', 'retrieve_retry', true);
           if (!again.ok) return this.fail(again.error, config.ollama.model);
           context = again.value;
           this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
         } else {
-          logger.info(`[ptvl] context not relevant (${verdict.value.detail}) — retry skipped (${describeSkip(claim.skip)}); answering with this context`);
+          logger.info(`context not relevant (${verdict.value.detail}) — retry skipped (${describeSkip(claim.skip)}); answering with this context`);
         }
       }
       return this.answer(context.chunks);
@@ -376,7 +377,7 @@ class Run {
     const select = this.deps.examples;
     if (!select || k <= 0) {
       this.result.fewShot = { status: 'disabled', k, injected: 0 };
-      logger.info(`[ptvl] few-shot: disabled (K=${k}${select ? '' : ', no example pool'})`);
+      logger.info(`few-shot: disabled (K=${k}${select ? '' : ', no example pool'})`);
       return (this.fewShot = []);
     }
     try {
@@ -390,13 +391,13 @@ class Run {
       const how = 'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
       logger.info(logFewShot(k, chosen.length, how));
       if ('selection' in picked && picked.selection === 'lexical') {
-        logger.warn(`[ptvl] few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
+        logger.warn(`few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
       }
       return (this.fewShot = chosen);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       this.result.fewShot = { status: 'degraded', k, injected: 0, detail };
-      logger.warn(`[ptvl] few-shot example retrieval failed (${detail}) — generating without examples; few_shot_injection: degraded`);
+      logger.warn(`few-shot example retrieval failed (${detail}) — generating without examples; few_shot_injection: degraded`);
       return (this.fewShot = []);
     }
   }
@@ -561,7 +562,7 @@ class Run {
       if (!outcome.ok) {
         if (attempt === first || outcome.error.code === 'cancelled') return this.fail(outcome.error, spec.model, attempt);
         // The retry could not be generated: the invalid answer before it stands, unresolved.
-        logger.warn(`[ptvl] retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`);
+        logger.warn(`retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`);
         this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'retry-failed' });
         this.result.error = outcome.error;
         return this.finish('INVALID_UNRESOLVED');
@@ -604,7 +605,7 @@ class Run {
           this.status = statusOf('valid');
           break;
         }
-        if (repaired.kind === 'unrepaired') logger.info(`[ptvl] attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
+        if (repaired.kind === 'unrepaired') logger.info(`attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
       }
       if (check !== 'invalid') {
         const verdict = validation.verdict;
@@ -619,15 +620,15 @@ class Run {
         if (claim.granted) {
           this.hold(fields);
           this.supersede();
-          logger.info(`[ptvl] attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`);
+          logger.info(`attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`);
           messages = spec.retryMessages(text, validation, this.traceLinesOf(validation, errors), errors);
           continue;
         }
         stopReason = skipStopReason(claim.skip);
-        logger.info(`[ptvl] attempt ${attempt} invalid — retry skipped (${describeSkip(claim.skip)}) — returning INVALID_UNRESOLVED`);
+        logger.info(`attempt ${attempt} invalid — retry skipped (${describeSkip(claim.skip)}) — returning INVALID_UNRESOLVED`);
       } else {
         stopReason = decision.retry ? 'budget-exhausted' : decision.reason;
-        logger.info(`[ptvl] code still invalid after ${attempt} attempt(s) (${stopReason}) — returning INVALID_UNRESOLVED`);
+        logger.info(`code still invalid after ${attempt} attempt(s) (${stopReason}) — returning INVALID_UNRESOLVED`);
       }
       this.hold({ ...fields, stopReason });
       this.status = 'INVALID_UNRESOLVED';
@@ -642,7 +643,7 @@ class Run {
         );
       } catch (err) {
         // The reviewer only ever improves an answer; its failure leaves the answer as it is.
-        logger.warn(`[ptvl] answer review failed (${err instanceof Error ? err.message : String(err)}) — keeping the answer`);
+        logger.warn(`answer review failed (${err instanceof Error ? err.message : String(err)}) — keeping the answer`);
       }
       if (this.cancelled) return this.fail(cancelledError(), spec.model);
     }
@@ -655,7 +656,7 @@ class Run {
     if (this.cancelled) return { ok: false, error: cancelledError() };
     const claim = claimRetry(this.cycle, 'judge-hint');
     if (!claim.granted) {
-      logger.info(`[ptvl] judge retry skipped (${describeSkip(claim.skip)})`);
+      logger.info(`judge retry skipped (${describeSkip(claim.skip)})`);
       if (this.held) this.held.stopReason = skipStopReason(claim.skip);
       return { ok: false, skipped: claim.skip };
     }
@@ -671,7 +672,7 @@ class Run {
     const check = this.adopt(spec, attempt, outcome.text, outcome.validation);
     const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(outcome.validation);
     this.status = statusOf(check);
-    if (check === 'invalid') logger.info('[ptvl] the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
+    if (check === 'invalid') logger.info('the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
     this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: outcome.validation.code, stopReason: 'judge-hint' });
     return { ok: true, answer: outcome.text };
   }

@@ -169,7 +169,7 @@ export function createElasticRetrieval(options: ElasticRetrievalOptions): Retrie
       try {
         if (!vector) {
           // The configured mode cannot be honoured: BM25 alone, tagged and logged (evaluation aborts on it).
-          logger.warn(`[ptvl] cannot embed the query (${fallback}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'} (bm25_only)`);
+          logger.warn(`cannot embed the query (${fallback}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'} (bm25_only)`);
           const hits = await search(bm25Body(query, topK), signal);
           return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'bm25_only', fallback: `${mode} needs embeddings: ${fallback}` } };
         }

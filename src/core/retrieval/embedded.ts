@@ -108,7 +108,7 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
         // The configured mode cannot be honoured: answer from BM25, tagged and logged (evaluation aborts on it).
         const fallback = `${mode} needs embeddings: ${reason ?? 'no query embedding'}`;
         // A missing model is for good: said once; a transient failure every time it happens.
-        if (!missingModel || !warnedMissing) logger.warn(`[ptvl] embedded retrieval: ${fallback} — using BM25 only (bm25_only)`);
+        if (!missingModel || !warnedMissing) logger.warn(`embedded retrieval: ${fallback} — using BM25 only (bm25_only)`);
         if (missingModel) warnedMissing = true;
         const hits = kb.search(query, topK);
         const chunks = hits.map((h) => toChunk(h.id, h.score)).filter((c): c is RetrievedChunk => Boolean(c));

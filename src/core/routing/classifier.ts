@@ -55,9 +55,9 @@ export function parseClassification(text: string): { ok: true; type: QueryType }
 }
 
 /** Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error. */
-export const logClassifierMalformed = (reason: string): string => `[ptvl] classifier answer malformed (${reason}) — asking once more`;
+export const logClassifierMalformed = (reason: string): string => `classifier answer malformed (${reason}) — asking once more`;
 /** Logged when the repaired answer cannot be read either. */
-export const LOG_CLASSIFIER_DEFAULT_ROUTE = `[ptvl] classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`;
+export const LOG_CLASSIFIER_DEFAULT_ROUTE = `classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`;
 
 function malformed(answer: string, error: string): ValidationError {
   return {

@@ -19,7 +19,7 @@ export interface JsonlTelemetrySink extends TelemetrySink {
 
 export function jsonlTelemetry(file: string, logger: Logger = silentLogger): JsonlTelemetrySink {
   const log = new JsonlAppendLog(file, {
-    onTornTail: (f) => logger.warn(`[ptvl] telemetry: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next event starts on a fresh line`),
+    onTornTail: (f) => logger.warn(`telemetry: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next event starts on a fresh line`),
   });
   let failing = false;
   return {
@@ -28,10 +28,10 @@ export function jsonlTelemetry(file: string, logger: Logger = silentLogger): Jso
       void log.append(event).then((written) => {
         if (!written.ok && !failing) {
           failing = true;
-          logger.warn(`[ptvl] telemetry: ${written.error}; generation continues without it`);
+          logger.warn(`telemetry: ${written.error}; generation continues without it`);
         } else if (written.ok && failing) {
           failing = false;
-          logger.info(`[ptvl] telemetry: writing to ${file} again`);
+          logger.info(`telemetry: writing to ${file} again`);
         }
       });
     },

@@ -2,7 +2,7 @@
  * What the chat view shows for one answer. Pure: the view provider sends
  * these to the webview.
  */
-import { describeSkip, extractCode, shownCodeBlocks, type CodeBlock, type PipelineResult, type QueryType } from '../../core';
+import { attemptCount, describeSkip, extractCode, shownCodeBlocks, type CodeBlock, type PipelineResult, type QueryType } from '../../core';
 import type { TraceEntry } from '../../parser';
 import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
@@ -164,7 +164,7 @@ export function finalAnswerView(id: string, result: PipelineResult, docTitle: (d
       queryType: result.queryType,
       sources: sourceDocuments(result.sources, docTitle),
       relevanceRetry: result.relevanceRetry,
-      attempts: result.attempts.length,
+      attempts: attemptCount(result),
       ...(result.retrieval?.status === 'degraded' ? { degraded: LABEL_NO_CONTEXT } : {}),
       ...(result.retry?.skipped.length ? { skippedRetries: result.retry.skipped.map(describeSkip) } : {}),
     },

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { OutputLog } from '../output/outputLog';
 import { COMMANDS } from '../commandIds';
+import { isWelcomeTab, MovedOn, type TabLike } from './movedOn';
 
 /** The walkthrough's id in package.json; the workbench knows it as `<extension id>#avap.welcome`. */
 export const WALKTHROUGH = 'avap.welcome';
@@ -16,33 +17,91 @@ export const OPEN_WALKTHROUGH_COMMAND = COMMANDS.openWalkthrough.id;
 const SHOWN_KEY = 'avap.walkthrough.shown';
 /** How long after its first Welcome editor the workbench has registered the extensions' walkthroughs. */
 const WALKTHROUGHS_REGISTERED_MS = 6000;
+/** How long the Welcome editor gets to show ours after being asked again in place. */
+const REPOINT_MS = 1500;
+/** The tab label of our walkthrough (its title in contributes.walkthroughs). */
+const WALKTHROUGH_TAB = 'Walkthrough: AVAP Assistant';
 
 export function walkthroughId(context: vscode.ExtensionContext): string {
   return `${context.extension.id}#${WALKTHROUGH}`;
 }
 
-function openWalkthrough(context: vscode.ExtensionContext, toSide: boolean): Thenable<unknown> {
-  return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), toSide);
+/**
+ * Opens the walkthrough. Beside the file it opens without taking the focus (`toSide` implies `preserveFocus`);
+ * `inactive` also leaves the group's active editor as it is when the Welcome editor is opened anew.
+ */
+function openWalkthrough(context: vscode.ExtensionContext, where: boolean | { toSide: boolean; inactive?: boolean }): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), where);
 }
 
-/** The workbench's Welcome editor (walkthroughs): the API shows it as a tab labelled "Welcome" with no input it knows. */
-function welcomeTab(): vscode.Tab | undefined {
-  return vscode.window.tabGroups.all.map((g) => g.activeTab).find((tab) => tab && tab.input === undefined && tab.label === 'Welcome');
+const asTabLike = (tab: vscode.Tab): TabLike => ({ label: tab.label, hasInput: tab.input !== undefined });
+
+/** The workbench's Welcome editor (walkthroughs): the API shows it as a tab with no input it knows. */
+function welcomeTab(label?: (label: string) => boolean): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => isWelcomeTab(asTabLike(tab)) && (label?.(tab.label) ?? true));
+}
+
+const showsOurs = (label: string) => label === WALKTHROUGH_TAB;
+
+/** Follows what the developer does meanwhile (see ./movedOn.ts), until disposed. */
+function watchMovingOn(): vscode.Disposable & { movedOn: MovedOn } {
+  const movedOn = new MovedOn(vscode.window.activeTextEditor?.document.uri.toString());
+  const subscriptions = [
+    vscode.window.tabGroups.onDidChangeTabs((e) => movedOn.tabs(e.opened.map(asTabLike), e.closed.map(asTabLike))),
+    vscode.window.onDidChangeActiveTextEditor((editor) => movedOn.activeEditor(editor?.document.uri.toString())),
+    vscode.window.onDidChangeTextEditorSelection((e) => movedOn.selection(e.kind !== undefined)),
+    vscode.workspace.onDidChangeTextDocument((e) => { if (e.contentChanges.length > 0) movedOn.edit(e.document.uri.scheme); }),
+    vscode.window.onDidOpenTerminal(() => movedOn.terminal()),
+    vscode.window.onDidChangeActiveTerminal((terminal) => { if (terminal) movedOn.terminal(); }),
+  ];
+  return { movedOn, dispose: () => { for (const s of subscriptions) s.dispose(); } };
+}
+
+/** Resolves true when a Welcome tab shows our walkthrough (its label says so), false after `ms`. */
+function welcomeShowsWalkthrough(ms: number): Promise<boolean> {
+  if (welcomeTab(showsOurs)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (shown: boolean) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(shown);
+    };
+    const sub = vscode.window.tabGroups.onDidChangeTabs(() => { if (welcomeTab(showsOurs)) done(true); });
+    const timer = setTimeout(() => done(false), ms);
+  });
 }
 
 /**
  * First run. The workbench's walkthrough service starts with the first Welcome editor and registers the
  * extensions' walkthroughs some seconds later (it waits up to 5 s for an experiment service); a walkthrough
- * asked for before then opens VS Code's own instead, and that editor keeps it. So: open it beside the file,
- * and once the registration is surely done, replace that Welcome editor with a fresh one, which shows ours.
+ * asked for before then opens VS Code's own instead. So: open it beside the file, and once the registration is
+ * surely done, point the Welcome editor at ours — only if the developer has not moved on meanwhile (another
+ * file, a tab, the cursor, a terminal: ./movedOn.ts), and never taking the focus: first in place (asking again
+ * while the Welcome editor is up re-renders it, no editor opens), else a fresh Welcome editor opened inactive.
+ * Resolves with what was done, for the log.
  */
-async function openOnFirstRun(context: vscode.ExtensionContext): Promise<void> {
-  await openWalkthrough(context, true);
-  await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
-  const tab = welcomeTab();
-  if (!tab) return; // closed meanwhile: the developer has seen it
-  await vscode.window.tabGroups.close(tab, true);
-  await openWalkthrough(context, true);
+async function openOnFirstRun(context: vscode.ExtensionContext): Promise<string> {
+  const watch = watchMovingOn();
+  try {
+    await openWalkthrough(context, { toSide: true });
+    await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
+    if (welcomeTab(showsOurs)) return 'the Get Started walkthrough is open';
+    if (!welcomeTab()) return 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
+    const movedOn = () => watch.movedOn.why && `the walkthrough is not brought back: the developer has moved on (${watch.movedOn.why})`;
+    const before = movedOn();
+    if (before) return before;
+    await openWalkthrough(context, { toSide: true, inactive: true });
+    if (await welcomeShowsWalkthrough(REPOINT_MS)) return 'the Get Started walkthrough is open';
+    const after = movedOn();
+    if (after) return after;
+    const still = welcomeTab();
+    if (!still) return 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
+    await vscode.window.tabGroups.close(still, true);
+    await openWalkthrough(context, { toSide: true, inactive: true });
+    return 'the Get Started walkthrough is open (a fresh Welcome editor, opened without the focus)';
+  } finally {
+    watch.dispose();
+  }
 }
 
 export function registerFirstRun(context: vscode.ExtensionContext, output: OutputLog): vscode.Disposable {
@@ -50,7 +109,7 @@ export function registerFirstRun(context: vscode.ExtensionContext, output: Outpu
   if (context.extensionMode !== vscode.ExtensionMode.Test && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true);
     void openOnFirstRun(context).then(
-      () => output.info('first run: the Get Started walkthrough is open'),
+      (what) => output.info(`first run: ${what}`),
       (err: unknown) => output.warn(`first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`),
     );
   }

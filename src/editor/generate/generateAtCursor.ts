@@ -15,7 +15,7 @@
  * `avap.acceptPendingChange` / `avap.rejectPendingChange` `uri?`.
  */
 import * as vscode from 'vscode';
-import type { ValidationStatus } from '../../core';
+import { attemptCount, type ValidationStatus } from '../../core';
 import { isAvapDocument } from '../diagnostics/diagnosticsController';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
@@ -236,7 +236,7 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     editor.revealRange(rangeOf(p), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     refresh();
     const label = verdictLabel(p).replace(/^\$\([^)]*\) /, '');
-    output.info(`generate at cursor: ${result.attempts.length} attempt(s), ${label}, ${replacing ? 'replacing the selection' : 'inserted'} — pending`);
+    output.info(`generate at cursor: ${attemptCount(result)} attempt(s), ${label}, ${replacing ? 'replacing the selection' : 'inserted'} — pending`);
     if (replacing) {
       await vscode.commands.executeCommand('vscode.diff', beforeUri, doc.uri, `${name}: before ↔ generated (${label})`, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
     }

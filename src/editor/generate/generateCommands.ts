@@ -7,7 +7,7 @@
  * regenerate `uri` or `{ uri, accept: boolean }`. They resolve with what happened.
  */
 import * as vscode from 'vscode';
-import type { PipelineErrorCode, ValidationStatus } from '../../core';
+import { attemptCount, type PipelineErrorCode, type ValidationStatus } from '../../core';
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
@@ -174,7 +174,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const context = result.retrieval?.status === 'degraded' ? ` — ${LABEL_NO_CONTEXT}` : '';
     const repaired = repairedBy ? ` — ${LABEL_REPAIRED}` : '';
     const label = `${statusText(result.validationStatus, result.code !== '')}${repaired}${context}`;
-    output.info(`generate: ${result.attempts.length} attempt(s), ${label}`);
+    output.info(`generate: ${attemptCount(result)} attempt(s), ${label}`);
     if (result.error) {
       // The retry could not be generated: the invalid first answer stands, flagged as such.
       outcome.error = result.error.message;

@@ -1,5 +1,6 @@
 /** POST /v1/batch: validations and generations, one after the other, answered together. */
 import type { FastifyPluginAsync } from 'fastify';
+import { attemptCount } from '../../core';
 import { defineContract, preValidate, type Contract } from '../../contract';
 import { checkBody, clientSignal, GENERATION_ERROR_STATUS, validateOne, type RestContext } from '../context';
 import { BATCH_ITEM_CONTRACTS, BatchBodyOuterContract, type BatchGenerateItem, type BatchValidateItem } from '../schemas';
@@ -40,7 +41,7 @@ export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx
             text: result.text,
             avap_code: result.code,
             ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
-            attempts: result.attempts.length,
+            attempts: attemptCount(result),
             sources: result.sources,
             ...finalExtras(run),
           },

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOG_PARSER_UNAVAILABLE } from '../../../src/core';
+import { LOG_PARSER_UNAVAILABLE, prefixed } from '../../../src/core';
 import type { Comparison } from '../../../src/core/telemetry/comparison';
 import type { Metrics } from '../../../src/core/telemetry/metrics';
 import { runCliProcess } from '../../support/dist';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
-import { fenced, FOREIGN_CODE, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
+import { fenced, FIXABLE_CODE, FOREIGN_CODE, FOREIGN_EARLY_CODE, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
 import { unusedPort } from '../../support/ports';
 
 describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser service)', function () {
@@ -86,11 +86,41 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final?.context_relevant, undefined);
   });
 
+  it('generate: an answer repaired by the parser\'s fixes says so — a repair line in text mode, repaired_by in --json', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(FIXABLE_CODE) });
+    const text = await runCliProcess(['generate', 'hash the password'], { env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stderr, /^repair: attempt 1 repaired by the parser's fixes — \d+ fix\(es\) in \d+ round\(s\), validated by the parser service; no LLM retry spent$/m);
+    assert.doesNotMatch(text.stderr, /^stream: /m);
+    const json = await runCliProcess(['generate', '--json', 'hash the password'], { env });
+    assert.equal(json.code, 0, json.stderr);
+    const final = jsonLines(json.stdout).pop();
+    assert.equal(final?.validation_status, '');
+    assert.equal(final?.repaired_by, 'parser-fixes');
+    assert.equal(final?.attempts, 1, 'the repair is a record of the one attempt, not another attempt');
+    assert.equal(final?.avap_code, VALID_CODE);
+    assert.equal(ollama.calls('chat').filter(task('generate_code')).length, 2, 'one generation per run: no LLM retry');
+  });
+
+  it('generate: a stream stopped early by the in-process check says so — a stream line in text mode, early_abort in --json', async () => {
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(FOREIGN_EARLY_CODE), chunkDelayMs: 5 });
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const text = await runCliProcess(['generate', 'hash the password'], { env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stderr, /^stream: attempt 1 stopped early — line 4 \(foreign-keyword\) is certain to be rejected; the model was stopped and asked again with the trace$/m);
+    assert.doesNotMatch(text.stderr, /^repair: /m);
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(FOREIGN_EARLY_CODE), chunkDelayMs: 5 });
+    ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const json = await runCliProcess(['generate', '--json', 'hash the password'], { env });
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(jsonLines(json.stdout).pop()?.early_abort, { attempt: 1, line: 4, rule: 'foreign-keyword' });
+  });
+
   it('generate --parser-timeout 0 → exit 4 and the [ptvl] unvalidated line', async () => {
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
     const run = await runCliProcess(['generate', '--parser-timeout', '0', 'hash'], { env });
     assert.equal(run.code, 4, run.stderr);
-    assert.ok(run.stderr.split('\n').some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)), run.stderr);
+    assert.ok(run.stderr.split('\n').some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))), run.stderr);
     assert.equal(ollama.calls('chat').filter(task('generate_code')).length, 1);
   });
 
@@ -98,7 +128,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
     const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` } });
     assert.equal(run.code, 4, run.stderr);
-    assert.ok(run.stderr.includes(LOG_PARSER_UNAVAILABLE), run.stderr);
+    assert.ok(run.stderr.includes(prefixed(LOG_PARSER_UNAVAILABLE)), run.stderr);
   });
 
   it('generate with Ollama unreachable → exit 2 with an actionable message', async () => {

@@ -10,6 +10,7 @@ import { runCliProcess } from '../../support/dist';
 import { unusedPort } from '../../support/ports';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { fenced, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
+import { prefixed } from '../../../src/core/ports';
 
 describe('CLI: every outcome told truthfully (issue 11)', function () {
   this.timeout(60_000);
@@ -134,6 +135,6 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     assert.match(final.retrieval.reason, /retrieval failed \(elasticsearch/);
     assert.equal(final.validation_status, '');
     const [, source = '', message = ''] = /^retrieval failed \((.*?)\): (.*)$/.exec(final.retrieval.reason) ?? [];
-    assert.ok(json.stderr.includes(logRetrievalFailed(source, message)), json.stderr);
+    assert.ok(json.stderr.includes(prefixed(logRetrievalFailed(source, message))), json.stderr);
   });
 });

@@ -16,6 +16,7 @@ import { LOG_REPAIRED_BY_FIXES } from '../../../src/core/code/repairAnswer';
 import { LOG_EARLY_ABORT } from '../../../src/core/code/streamCheck';
 import { lastUser } from '../../support/scriptedOllama';
 import { FIXABLE_CODE, fenced, FOREIGN_EARLY_CODE, harness, pipelineHooks, scriptReformulate, task, VALID_CODE, type World } from './fixture';
+import { prefixed } from '../../../src/core/ports';
 
 describe('pipeline: fewer LLM round trips over real sockets (issue 12)', function () {
   let world: World;
@@ -40,7 +41,7 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
     assert.deepEqual(h.transport.calls.map((c) => c.source), [FIXABLE_CODE, VALID_CODE]);
     assert.deepEqual(messages.at(-1), { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '', repaired_by: 'parser-fixes' });
     assert.deepEqual(h.telemetry.events.map((e) => [e.verdict, e.final, e.repaired_by]), [['invalid', false, undefined], ['valid', true, 'parser-fixes']]);
-    assert.ok(h.logger.lines.some((l) => l.includes(LOG_REPAIRED_BY_FIXES)));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_REPAIRED_BY_FIXES))));
   });
 
   it('the parser service dies during the re-validation: no validity claim (PARSER_UNAVAILABLE), never ""', async () => {
@@ -82,7 +83,7 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
     // Only the retry's answer went to the service: the aborted partial answer claims nothing.
     assert.deepEqual(h.transport.calls.map((c) => c.source), [VALID_CODE]);
     assert.equal(h.telemetry.events[0]?.early_abort?.rule, 'foreign-keyword');
-    assert.ok(h.logger.lines.some((l) => l.includes(LOG_EARLY_ABORT)));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_EARLY_ABORT))));
     assert.deepEqual(messages.at(-1), { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });
   });
 });

@@ -4,7 +4,7 @@
  * connections, and a real process kill. The cooldown runs on a manual clock.
  */
 import assert from 'node:assert/strict';
-import { LOG_CLOSED, LOG_HALF_OPEN, LOG_PARSER_UNAVAILABLE, LOG_SKIP } from '../../../src/core';
+import { LOG_CLOSED, LOG_HALF_OPEN, LOG_PARSER_UNAVAILABLE, LOG_SKIP, prefixed } from '../../../src/core';
 import { CANARY_FILENAME } from '../../../src/core/parser/breakerParser';
 import { startParserService } from '../../support/parserService';
 import { fenced, harness, pipelineHooks, INVALID_CODE, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
@@ -37,7 +37,7 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     const open = h.assistant.parser.circuit();
     assert.equal(open.state, 'open');
     assert.equal(open.nextProbeAt, h.clock.now() + 30_000);
-    assert.ok(h.logger.lines.some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))));
 
     // While open: the answer comes back at once and nothing reaches the transport or the wire.
     const connections = world.proxy.connections;
@@ -51,7 +51,7 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     assert.equal(world.proxy.connections, connections);
     assert.equal(world.proxy.bytesFromClient, bytes);
     assert.equal(world.proxy.requestsSeen, requests);
-    assert.ok(h.logger.lines.includes(LOG_SKIP));
+    assert.ok(h.logger.lines.includes(prefixed(LOG_SKIP)));
 
     // The parser comes back, but the cooldown has not passed on the injected clock.
     world.proxy.setMode('pass');
@@ -70,8 +70,8 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     assert.equal(recovered.validationStatus, '');
     assert.deepEqual(h.transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME, 'generated.avap']);
     assert.deepEqual(states, ['half-open', 'closed']);
-    assert.ok(h.logger.lines.includes(LOG_HALF_OPEN));
-    assert.ok(h.logger.lines.includes(LOG_CLOSED));
+    assert.ok(h.logger.lines.includes(prefixed(LOG_HALF_OPEN)));
+    assert.ok(h.logger.lines.includes(prefixed(LOG_CLOSED)));
     assert.equal(h.assistant.parser.circuit().state, 'closed');
   });
 
@@ -137,7 +137,7 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     assert.equal(h.assistant.parser.circuit().state, 'disabled');
     const outcome = result.attempts[0]?.outcome;
     assert.equal(outcome?.kind === 'unavailable' && outcome.reason, 'disabled');
-    assert.ok(h.logger.lines.some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))));
   });
 
   it('cancelling during validation cancels the gRPC call and is not a breaker failure', async () => {

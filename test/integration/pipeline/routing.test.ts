@@ -8,6 +8,7 @@ import { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifier
 import { contextInsufficientHint } from '../../../src/core/routing/prompts';
 import { lastUser } from '../../support/scriptedOllama';
 import { harness, pipelineHooks, task, type Harness, type World } from './fixture';
+import { prefixed } from '../../../src/core/ports';
 
 describe('pipeline: classification and retrieval routing over real sockets', function () {
   let world: World;
@@ -100,7 +101,7 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(reply.used, 1);
     const repair = world.ollama.calls('chat').filter(task('classify'))[1];
     assert.match(lastUser(repair as never), /Invalid option: expected one of "CODE_GENERATION"\|"RETRIEVAL"\|"CONVERSATIONAL"\|"PLATFORM"\n {2}→ at type/);
-    assert.ok(h.logger.lines.some((l) => l.startsWith(logClassifierMalformed('').split('(')[0] ?? '')), h.logger.lines.join('\n'));
+    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(logClassifierMalformed('').split('(')[0] ?? ''))), h.logger.lines.join('\n'));
     assert.equal(world.ollama.calls('chat').filter(task('reformulate')).length, 0, 'CONVERSATIONAL skips retrieval');
   });
 
@@ -114,7 +115,7 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(result.queryType, 'RETRIEVAL');
     assert.equal(result.classification, 'default');
     assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 2);
-    assert.ok(h.logger.lines.includes(LOG_CLASSIFIER_DEFAULT_ROUTE), h.logger.lines.join('\n'));
+    assert.ok(h.logger.lines.includes(prefixed(LOG_CLASSIFIER_DEFAULT_ROUTE)), h.logger.lines.join('\n'));
   });
 
   it('platform prompts take the fast path: no classifier call, no retrieval, conversational model', async () => {

@@ -31,6 +31,16 @@ describe('cli: the outcome lines of text mode', () => {
       code: INVALID, validationStatus: 'INVALID_UNRESOLVED', attempts: [invalidAttempt], retrieval: { status: 'degraded', reason: 'retrieval failed (es): refused' },
       retry: { limit: 1, usedBy: 'relevance', skipped: [{ trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' }] },
     }), [/^retrieval: degraded — answered without documentation context \(retrieval failed \(es\): refused\)$/, /^retry: skipped — parser-trace: the request's one retry was already used by relevance$/], 3],
+    ['repaired by the parser\'s fixes', base({
+      code: 'addVar(a, 1)', validationStatus: '',
+      attempts: [invalidAttempt, { attempt: 1, code: 'addVar(a, 1)', outcome: { kind: 'validated', result: validateAvap('addVar(a, 1)') }, repairedBy: 'parser-fixes' }],
+      repair: { by: 'parser-fixes', attempt: 1, applied: [{ line: 2, code: 'unknown-command', title: "Replace 'getSHA256' with 'encodeSHA256'" }], rounds: 1 },
+    }), [/^repair: attempt 1 repaired by the parser's fixes — 1 fix\(es\) in 1 round\(s\), validated by the parser service; no LLM retry spent$/,
+      /^validation: valid AVAP after 1 attempt\(s\)$/], 0],
+    ['a stream stopped early', base({
+      code: 'addVar(a, 1)', validationStatus: '', earlyAbort: { attempt: 1, line: 4, rule: 'foreign-keyword' },
+      attempts: [{ attempt: 2, code: 'addVar(a, 1)', outcome: { kind: 'validated', result: validateAvap('addVar(a, 1)') } }],
+    }), [/^stream: attempt 1 stopped early — line 4 \(foreign-keyword\) is certain to be rejected; the model was stopped and asked again with the trace$/], 0],
   ];
   for (const [name, result, expected, exit] of cases) {
     it(`${name}: exit ${exit}`, () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BreakerParser, CANARY_FILENAME, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from '../../../src/core/parser/breakerParser';
 import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
-import { ManualClock, memoryLogger } from '../../../src/core/ports';
+import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
 
 /** An in-memory transport whose next results are scripted; records every call. */
@@ -66,7 +66,7 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     const skipped = await parser.validate('addResult(x)', 'a.avap');
     assert.deepEqual(skipped.kind === 'unavailable' && skipped.reason, 'circuit-open');
     assert.equal(transport.calls.length, 3, 'no call while open');
-    assert.ok(logger.lines.includes(LOG_SKIP));
+    assert.ok(logger.lines.includes(prefixed(LOG_SKIP)));
   });
 
   it('counts deadline failures, and a success in between resets the count', async () => {
@@ -101,8 +101,8 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     assert.equal(transport.reconnects, 1);
     assert.equal(parser.circuit().state, 'closed');
     assert.deepEqual(changes, ['half-open', 'closed']);
-    assert.ok(logger.lines.includes(LOG_HALF_OPEN));
-    assert.ok(logger.lines.includes(LOG_CLOSED));
+    assert.ok(logger.lines.includes(prefixed(LOG_HALF_OPEN)));
+    assert.ok(logger.lines.includes(prefixed(LOG_CLOSED)));
   });
 
   it('a failed probe re-opens the circuit for another cooldown without sending the request', async () => {

@@ -18,6 +18,7 @@ import { SignalRecordSchema } from '../../../src/signals/schema';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm as fakeLlm } from '../../support/fakes/llm';
 import { deps } from './pipelineFakes';
+import { prefixed } from '../../../src/core/ports';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
 /** Every error has a proven fix: the invented name and the `;` terminator. */
@@ -132,7 +133,7 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
         [1, 'invalid', false, undefined, undefined, undefined],
         [1, 'valid', true, '', 'repaired-by-fixes', 'parser-fixes'],
       ]);
-      assert.ok(logger.lines.some((l) => l.includes(LOG_REPAIRED_BY_FIXES)), logger.lines.join('\n'));
+      assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_REPAIRED_BY_FIXES))), logger.lines.join('\n'));
     });
 
     it('the training signal records the repair: one generation, repaired_by, the parser\'s two verdicts', async () => {
@@ -233,7 +234,7 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       assert.deepEqual(parser.sources, ['addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)'], 'only the retry went to the parser port');
       assert.match(llm.calls[1]?.messages.at(-1)?.content ?? '', /Line 2: foreign keyword 'print'/);
       assert.equal(telemetry.events[0]?.early_abort?.rule, 'foreign-keyword');
-      assert.ok(logger.lines.some((l) => l.includes(LOG_EARLY_ABORT)));
+      assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_EARLY_ABORT))));
       // The drafts of the first attempt end at the hard line.
       assert.equal(messages.filter((m) => !m.is_final && m.attempt === 1).map((m) => m.text).join(''), '```avap\naddParam(password, p)\nprint(p)\n');
     });

@@ -13,6 +13,7 @@ import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';
 import { deps, retrieval } from './pipelineFakes';
 import { validateAvap } from '../../../src/parser';
+import { prefixed } from '../../../src/core/ports';
 
 const VALID = '```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```';
 const INVALID = '```avap\naddParam(password, p)\nhashPassword(p, h)\naddResult(h)\n```';
@@ -67,7 +68,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     const result = await runPipeline(d, CODE);
     assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
     assert.equal(llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate_code').length, 1);
-    assert.ok(logger.lines.some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)));
+    assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))));
     assert.equal(telemetry.events[0]?.verdict, 'unavailable');
   });
 
@@ -160,7 +161,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
         assert.match(prompt(call), /addVar\(x4, 4\)/);
         assert.doesNotMatch(prompt(call), /addVar\(x5, 5\)/);
       }
-      assert.ok(logger.lines.includes(logFewShot(5, 5)), logger.lines.join('\n'));
+      assert.ok(logger.lines.includes(prefixed(logFewShot(5, 5))), logger.lines.join('\n'));
     });
 
     it('K comes from the configuration; 0 disables the injection', async () => {
@@ -297,7 +298,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       const { deps: d, logger } = deps(llm, fakeParser('down'));
       const result = await runPipeline(d, { query: 'how?' });
       assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
-      assert.ok(logger.lines.some((l) => l.startsWith(LOG_PARSER_UNAVAILABLE)));
+      assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_PARSER_UNAVAILABLE))));
     });
 
     it('cancelled after an invalid first attempt: no status, no code, no text', async () => {

@@ -31,6 +31,21 @@ describe('editor: chat answers', () => {
     assert.equal(finalAnswerView('a', result({ code: '', queryType: 'RETRIEVAL', text: 'prose' })).status, undefined);
   });
 
+  it('counts attempts as the product does: the code given to Regenerate with Trace is attempt 1, a repair by the parser\'s fixes is not another', () => {
+    const skipped = { kind: 'skipped' as const };
+    // Regenerate with Trace: the run is the retry of the given code (a regenerated answer that stays invalid failed both attempts).
+    const regenerated = result({ attempts: [{ attempt: 1, code: 'given', outcome: skipped }, { attempt: 2, code: 'retry', outcome: skipped }] });
+    assert.equal(finalAnswerView('a', regenerated).route?.attempts, 2);
+    // One generation repaired by the fixes: one attempt, and the label says it was repaired.
+    const repaired = result({
+      validationStatus: '',
+      attempts: [{ attempt: 1, code: 'model', outcome: skipped }, { attempt: 1, code: 'fixed', outcome: skipped, repairedBy: 'parser-fixes' }],
+      repair: { by: 'parser-fixes', attempt: 1, applied: [], rounds: 1 },
+    });
+    assert.equal(finalAnswerView('a', repaired).route?.attempts, 1);
+    assert.match(finalAnswerView('a', repaired).status?.label ?? '', /repaired by the parser's fixes/);
+  });
+
   it('reports failures', () => {
     const view = finalAnswerView('a', result({ text: '', code: '', error: { code: 'llm-unreachable', message: 'Ollama is not running' } }));
     assert.equal(view.error, 'Ollama is not running (llm-unreachable)');

@@ -47,7 +47,9 @@ const MIRRORS: Record<string, Mirror> = {
   'avap.quality.judge': { editor: (s) => s.quality.judge, env: 'AVAP_JUDGE', core: (c) => c.quality.judge.enabled, sample: true },
   'avap.quality.judgeThreshold': { editor: (s) => s.quality.judgeThreshold, env: 'AVAP_JUDGE_THRESHOLD', core: (c) => c.quality.judge.threshold, sample: 0.75 },
   'avap.validation.debounce': { editor: (s) => s.validation.debounceMs },
-  'avap.telemetry.file': { editor: (s) => s.telemetry.file },
+  // The core reads the variable, but an empty setting means "a file in the extension's storage" where an unset
+  // variable means no telemetry file, so the defaults differ by design; a path given either way is checked below.
+  'avap.telemetry.file': { editor: (s) => s.telemetry.file, env: 'AVAP_TELEMETRY_FILE' },
   'avap.signals.enabled': { editor: (s) => s.signals.enabled },
   // Read by the CLI's serve and export commands (no field of the core's configuration).
   'avap.signals.file': { editor: (s) => s.signals.file, env: 'AVAP_SIGNALS_FILE' },
@@ -114,4 +116,11 @@ describe('settings: package.json, the editor reader and the core configuration a
       });
     }
   }
+
+  it('avap.telemetry.file: a path as the setting and as AVAP_TELEMETRY_FILE reach the core as one value', () => {
+    const file = '/var/log/avap/telemetry.jsonl';
+    assert.ok(CORE_ENV_VARS.has('AVAP_TELEMETRY_FILE'), 'read by the core\'s configuration');
+    assert.equal(coreFromSettings(withSetting('avap.telemetry.file', file)).assistant.telemetry.file, file, 'through the setting');
+    assert.equal(coreFromEnv({ AVAP_TELEMETRY_FILE: file }).assistant.telemetry.file, file, 'through AVAP_TELEMETRY_FILE');
+  });
 });

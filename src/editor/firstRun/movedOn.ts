@@ -1,0 +1,70 @@
+/**
+ * Whether the developer has moved on since the first-run walkthrough was
+ * opened: then the extension must not bring it back (under code-server it
+ * re-points the Welcome editor once, some seconds after activation, and that
+ * must never pull the developer away from what they went to do).
+ *
+ * Editor-free: walkthrough.ts feeds it the workbench's events as plain data.
+ * What counts as moving on is what the extension API can see: a tab opened or
+ * closed (other than the Welcome editor itself), another text editor made
+ * active, the cursor moved by keyboard, mouse or a command, a document edited,
+ * a terminal opened or focused. Commands as such are not observable through
+ * the API; the ones a developer runs mostly show up as one of these.
+ */
+
+/** A tab as the check needs it: the Welcome editor has no input the API knows. */
+export interface TabLike {
+  label: string;
+  /** Whether the API knows the tab's input (text, diff, webview, …); the Welcome editor's it does not. */
+  hasInput: boolean;
+}
+
+/** The workbench's Welcome editor: the walkthrough's own tab (labelled "Welcome" until it shows a walkthrough). */
+export function isWelcomeTab(tab: TabLike): boolean {
+  return !tab.hasInput && (tab.label === 'Welcome' || tab.label.startsWith('Walkthrough: '));
+}
+
+export class MovedOn {
+  private reason: string | undefined;
+
+  /** @param startUri the text editor active when the walkthrough was opened (the file that activated the extension). */
+  constructor(private readonly startUri?: string) {}
+
+  /** Why the developer is considered to have moved on, or undefined. */
+  get why(): string | undefined {
+    return this.reason;
+  }
+
+  /** Tabs opened or closed: anything but the Welcome editor coming and going is the developer's doing. */
+  tabs(opened: readonly TabLike[], closed: readonly TabLike[]): void {
+    const other = [...opened, ...closed].find((tab) => !isWelcomeTab(tab));
+    if (other) this.note(`tab ${opened.includes(other) ? 'opened' : 'closed'}: ${other.label}`);
+  }
+
+  /**
+   * The active text editor changed. Only another text editor counts: the Welcome editor opening beside the
+   * file may leave no active text editor and give the file back its focus, which is the walkthrough's own doing
+   * (a developer who goes back to the file moves its cursor or edits it, which counts).
+   */
+  activeEditor(uri: string | undefined): void {
+    if (uri !== undefined && uri !== this.startUri) this.note(`editor: ${uri}`);
+  }
+
+  /** The selection changed; `byUser` is false for programmatic changes (no kind). */
+  selection(byUser: boolean): void {
+    if (byUser) this.note('cursor moved');
+  }
+
+  /** A document the developer works on was edited (the output channels' documents do not count). */
+  edit(scheme: string): void {
+    if (scheme === 'file' || scheme === 'untitled' || scheme === 'vscode-remote' || scheme === 'vscode-userdata') this.note(`edited a document (${scheme})`);
+  }
+
+  terminal(): void {
+    this.note('terminal');
+  }
+
+  private note(reason: string): void {
+    this.reason ??= reason;
+  }
+}
