@@ -17,6 +17,21 @@ import { median, type BenchResult, type BenchSuite } from '../types';
 const ROOT = path.join(__dirname, '..', '..');
 /** Fresh Node processes per bundle for the load cost (alternating, so drift hits every bundle alike). */
 const LOAD_RUNS = 15;
+/**
+ * Fresh editors per bench run: activation happens once per editor, so one editor gives one sample. The figures
+ * are medians over the editors (each value listed); the edit samples of every editor are pooled.
+ */
+const EDITOR_RUNS = Math.max(1, Number(process.env.AVAP_BENCH_EDITOR_RUNS ?? 3) || 3);
+
+interface EditorRun {
+  activateMs: number; readyMs: number; editSamplesMs: number[]; directSamplesMs: number[]; lines: number;
+  activation?: { start: number; codeLoading: number; contextWait: number; activateCall: number };
+  workbench?: { waitedMs: number; signal: string };
+  warmupEdits?: number;
+  wasActive?: boolean;
+}
+
+const list = (values: number[], digits = 0) => values.map((v) => v.toFixed(digits)).join(', ');
 
 function p90(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -69,30 +84,45 @@ export const editorSuite: BenchSuite = {
     try {
       await stageProductionExtension(extension);
       const dist = (name: string) => path.join(extension, 'dist', `${name}.js`);
-      run(process.execPath, [path.join(ROOT, 'scripts', 'run-vscode-tests.mjs'), '--suite', 'bench', '--bench-out', out, '--extension-path', extension], 'the editor bench run');
-      const data = JSON.parse(readFileSync(out, 'utf8')) as {
-        activateMs: number; readyMs: number; editSamplesMs: number[]; directSamplesMs: number[]; lines: number;
-        activation?: { start: number; codeLoading: number; contextWait: number; activateCall: number };
-      };
-      const a = data.activation;
+      const runs: EditorRun[] = [];
+      for (let i = 0; i < EDITOR_RUNS; i++) {
+        run(process.execPath, [path.join(ROOT, 'scripts', 'run-vscode-tests.mjs'), '--suite', 'bench', '--bench-out', out, '--extension-path', extension], 'the editor bench run');
+        runs.push(JSON.parse(readFileSync(out, 'utf8')) as EditorRun);
+      }
+      const of = <K extends keyof EditorRun>(key: K) => runs.map((r) => r[key]);
+      const activateMs = median(of('activateMs'));
+      const readyMs = median(of('readyMs'));
+      const marks = runs.flatMap((r) => (r.activation ? [r.activation] : []));
+      const a = marks.length > 0
+        ? { start: median(marks.map((m) => m.start)), codeLoading: median(marks.map((m) => m.codeLoading)), contextWait: median(marks.map((m) => m.contextWait)), activateCall: median(marks.map((m) => m.activateCall)) }
+        : undefined;
+      const alreadyActive = runs.filter((r) => r.wasActive).length;
+      const editors = `median of ${runs.length} fresh editor(s) (${list(of('activateMs'))} ms)`
+        + (alreadyActive > 0 ? ` — in ${alreadyActive} of them the extension was already active, so that figure measures nothing` : '');
+      const workbenches = runs.flatMap((r) => (r.workbench ? [r.workbench] : []));
+      const started = workbenches.length > 0
+        ? `measured once the workbench had finished starting (${workbenches[0]?.signal ?? ''}, ${list(workbenches.map((w) => w.waitedMs / 1000), 1)} s after the suite began); `
+        : '';
       const breakdown = a
-        ? `the editor's marks: started ${a.start} ms after the call, loading the code ${a.codeLoading} ms, waiting for the extension context (the editor's storage) ${a.contextWait} ms, activate() ${a.activateCall} ms; `
+        ? `the editor's marks (medians): started ${a.start} ms after the call, loading the code ${a.codeLoading} ms, waiting for the extension context (the editor's storage) ${a.contextWait} ms, activate() ${a.activateCall} ms; `
         : '';
       const loads = loadCosts({ entry: dist('extension'), parser: dist('parser'), connection: dist('parser-connection'), assistant: dist('assistant') }, LOAD_RUNS);
       const load = (name: string) => median(loads[name] ?? []);
       const ratio = (name: string) => load(name) / Math.max(load('parser'), 0.001);
-      const edit = { median: median(data.editSamplesMs), p90: p90(data.editSamplesMs) };
-      const direct = { median: median(data.directSamplesMs), p90: p90(data.directSamplesMs) };
+      const editSamples = runs.flatMap((r) => r.editSamplesMs);
+      const directSamples = runs.flatMap((r) => r.directSamplesMs);
+      const edit = { median: median(editSamples), p90: p90(editSamples) };
+      const direct = { median: median(directSamples), p90: p90(directSamples) };
       const sizes = `production bundles (minified, no source maps): dist/extension.js ${kb(dist('extension'))}, `
         + `dist/parser-connection.js ${kb(dist('parser-connection'))} (loaded after activate() returns), `
         + `dist/assistant.js ${kb(dist('assistant'))} (on first use); the parser bundle dist/parser.js ${kb(dist('parser'))}`;
       return [
         {
           name: 'activation: activate() returns',
-          ratio: data.activateMs,
+          ratio: activateMs,
           unit: 'ms',
-          goal: { text: '≤ 50 ms', met: data.activateMs <= 50 },
-          detail: `extension.activate() from the editor's API until it resolves; ${breakdown}${sizes}`,
+          goal: { text: '≤ 50 ms', met: activateMs <= 50 },
+          detail: `extension.activate() from the editor's API until it resolves, ${editors}, ${started}${breakdown}${sizes}`,
         },
         ...(a ? [{
           name: 'activation as VS Code reports it (loading the code + activate(), the Running Extensions figure)',
@@ -104,10 +134,10 @@ export const editorSuite: BenchSuite = {
         }] : []),
         {
           name: 'activation: services ready (parser connection set up; the assistant loads on first use)',
-          ratio: data.readyMs,
+          ratio: readyMs,
           unit: 'ms',
-          goal: { text: '≤ 150 ms', met: data.readyMs <= 150 },
-          detail: `from the activate() call; activate() itself returned after ${data.activateMs.toFixed(1)} ms`,
+          goal: { text: '≤ 150 ms', met: readyMs <= 150 },
+          detail: `from the activate() call, median of ${runs.length} fresh editor(s) (${list(of('readyMs'))} ms); activate() itself returned after ${activateMs.toFixed(1)} ms`,
         },
         {
           name: 'load cost: entry bundle vs parser bundle',
@@ -117,11 +147,12 @@ export const editorSuite: BenchSuite = {
             + `lazy: dist/parser-connection.js ${load('connection').toFixed(1)} ms (${ratio('connection').toFixed(1)} ×), dist/assistant.js ${load('assistant').toFixed(1)} ms (${ratio('assistant').toFixed(1)} ×)`,
         },
         {
-          name: `edit → updated diagnostics, ${data.lines}-line document (debounce 0)`,
+          name: `edit → updated diagnostics, ${runs[0]?.lines ?? 0}-line document (debounce 0)`,
           ratio: edit.p90,
           unit: 'ms (p90)',
           goal: { text: 'p90 ≤ 100 ms', met: edit.p90 <= 100 },
-          detail: `median ${edit.median.toFixed(1)} ms, p90 ${edit.p90.toFixed(1)} ms over ${data.editSamplesMs.length} edits; `
+          detail: `${started}after ${list(runs.map((r) => r.warmupEdits ?? Number.NaN))} untimed warm-up edits in the ${runs.length} editor(s) (until the workbench applied 5 edits in a row within 25 ms: it lays out the freshly opened document first); `
+            + `median ${edit.median.toFixed(1)} ms, p90 ${edit.p90.toFixed(1)} ms over ${editSamples.length} edits; `
             + `bare gRPC Validate of the same text: median ${direct.median.toFixed(1)} ms, p90 ${direct.p90.toFixed(1)} ms `
             + `(the editor path is ${(edit.median / Math.max(direct.median, 0.001)).toFixed(1)} × the round trip at the median; `
             + 'the editor reports diagnostics changes in batches of up to 50 ms)',

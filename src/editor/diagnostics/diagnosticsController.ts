@@ -47,6 +47,8 @@ export class DiagnosticsController implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private recheckTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Documents whose last tab closed while an editor still showed them (see tabClosed). */
+  private readonly closedWhileShown = new Map<string, vscode.Uri>();
 
   constructor(
     private readonly parser: ParserPort,
@@ -68,14 +70,18 @@ export class DiagnosticsController implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
       // The editor may keep a document alive for a long time after its last tab closed; for the
       // user that tab was the document, so its diagnostics go with it.
+      // Tab events travel apart from document and editor events: an untitled document closed and a new one
+      // opened at once may share a URI, and the old tab's close can arrive after the new document is shown. A
+      // document still shown in an editor is decided when the visible editors next change.
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         for (const tab of event.closed) {
           const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
-          if (uri && this.verdicts.has(uri.toString()) && !this.hasTab(uri)) this.forget(uri);
+          if (uri) this.tabClosed(uri);
         }
       }),
       // …and come back when it is shown again.
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        for (const uri of [...this.closedWhileShown.values()]) this.tabClosed(uri);
         for (const editor of editors) {
           const key = editor.document.uri.toString();
           if (isAvapDocument(editor.document) && !this.verdicts.has(key) && !this.scheduler.isPending(key)) this.request(editor.document, 0);
@@ -149,8 +155,21 @@ export class DiagnosticsController implements vscode.Disposable {
       || (tab.input instanceof vscode.TabInputTextDiff && (tab.input.modified.toString() === key || tab.input.original.toString() === key))));
   }
 
+  /** A tab of `uri` closed: forget its verdict once no tab and no editor shows it. */
+  private tabClosed(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.closedWhileShown.delete(key);
+    if (!this.verdicts.has(key) || this.hasTab(uri)) return;
+    if (vscode.window.visibleTextEditors.some((editor) => editor.document.uri.toString() === key)) {
+      this.closedWhileShown.set(key, uri);
+      return;
+    }
+    this.forget(uri);
+  }
+
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
+    this.closedWhileShown.delete(key);
     this.scheduler.forget(key);
     this.verdicts.delete(key);
     this.collection.delete(uri);
