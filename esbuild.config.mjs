@@ -47,7 +47,7 @@ const healthProtoPlugin = {
  * test/unit/build/bundles.test.ts keeps the entry free of what these hold.
  */
 export const LAZY_BUNDLES = {
-  // The gRPC stack of the parser connection (grpc-js, protobufjs, the breaker): loaded right after activation.
+  // The gRPC stack of the parser connection (grpc-js, the wire codecs, the breaker): loaded right after activation.
   'parser-connection': 'src/editor/services/parserStack.ts',
   // The assistant: Ollama, retrieval (Elasticsearch, the embedded index), markdown, the judge, signals, metrics.
   assistant: 'src/editor/assistant/main.ts',
@@ -112,10 +112,24 @@ export function commonOptions({ production: prod = false, minify: min = prod } =
 }
 
 /**
+ * Packages a bundle leaves out because nothing it runs loads them. The parser
+ * connection talks gRPC through hand-written codecs (src/protocol/wire.ts) and
+ * reads no .proto; grpc-js requires @grpc/proto-loader (and with it protobufjs)
+ * only inside its channelz and ORCA services, which a client with our
+ * balancing never starts (and whose .proto files a bundle does not carry anyway).
+ * test/unit/build/bundles.test.ts checks what the bundle holds and loads.
+ */
+const LEFT_OUT = {
+  'parser-connection': ['@grpc/proto-loader'],
+};
+
+/**
  * The editor's bundles. A lazy bundle is loaded with require() (esbuild turns
  * the dynamic import into one), as the extension host loads CommonJS modules.
  */
-const editorBundle = (name, file) => ({ entryPoints: { [name]: file }, external: ['vscode'], supported: { 'dynamic-import': false } });
+const editorBundle = (name, file) => ({
+  entryPoints: { [name]: file }, external: ['vscode', ...(LEFT_OUT[name] ?? [])], supported: { 'dynamic-import': false },
+});
 
 export const entries = [
   editorBundle('extension', 'src/extension.ts'),

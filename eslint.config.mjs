@@ -30,11 +30,16 @@ export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders).filter((f) => f !== 
  * logs (core/ports, core/parser/url → protocol/parserUrl) without the pipeline,
  * the lazy parser-connection bundle opens the connection without the assistant.
  * `parser/catalogue` is the parser's command catalogue, a sub-folder with its own index.ts.
+ * `parser/types` and `parser/catalogue/rules` are the result types and the rule
+ * catalogue alone: the wire conversions need them, not the parser itself.
+ * `protocol/parserDefinition` is the service's run-time reflection of the .proto
+ * (@grpc/proto-loader), kept out of the protocol index so that clients, which
+ * use the hand-written codecs, never load it.
  */
 export const LAYER_ENTRIES = {
   core: ['ports', 'parser/url', 'parser/connection'],
-  protocol: ['parserUrl'],
-  parser: ['catalogue'],
+  protocol: ['parserUrl', 'parserDefinition'],
+  parser: ['catalogue', 'types', 'catalogue/rules'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

@@ -8,7 +8,7 @@ import type { ValidationResult } from '../parser';
 import { balancedChannelOptions, type HealthCheckSettings } from './balancer';
 import { overloadWaitMs } from './overload';
 import type { ParserTarget } from './parserUrl';
-import { fromWireResponse, loadParserPackage, PARSER_SERVICE_NAME, type ParserServiceClient } from './parserProto';
+import { fromWireResponse, parserClientConstructor, PARSER_SERVICE_NAME, type ParserServiceClient } from './parserProto';
 
 export { parseParserUrl, type ParsedUrl, type ParserTarget } from './parserUrl';
 
@@ -37,7 +37,7 @@ export function createParserClient(
   const credentials = target.tls
     ? grpc.credentials.createSsl(tls.rootCert ?? null, tls.key ?? null, tls.cert ?? null)
     : grpc.credentials.createInsecure();
-  const { Client } = loadParserPackage();
+  const Client = parserClientConstructor();
   const balancing = target.balanced ? balancedChannelOptions({ serviceName: PARSER_SERVICE_NAME, ...healthCheck }) : {};
   return new Client(target.address, credentials, { ...balancing, ...options });
 }

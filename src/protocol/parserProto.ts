@@ -1,17 +1,18 @@
 /**
  * The wire contract of the AVAP parser service (src/proto/avap_parser.proto):
- * loading the proto at run time, the message shapes, and conversions between
- * the parser's TraceEntry and the wire TraceEntry. Shared by the service and
- * its clients; editor-free.
+ * the message shapes, the client (grpc-js's generic client over the
+ * hand-written codecs of ./wire.ts — no .proto is read on the client side),
+ * and conversions between the parser's TraceEntry and the wire TraceEntry.
+ * Shared by the service and its clients; editor-free. The service itself
+ * loads the .proto with @grpc/proto-loader (./parserDefinition.ts).
  */
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+// The types and the rule catalogue alone, not the parser: the editor's parser connection bundles this module.
+import { isRuleCode, UNSPECIFIED_RULE, type RuleCode } from '../parser/catalogue/rules';
 import {
-  isRuleCode, TRACE_CATEGORIES, UNSPECIFIED_RULE,
-  type RuleCode, type Severity, type TextEdit, type TraceCategory, type TraceEntry, type TraceFix, type ValidationResult,
-} from '../parser';
+  TRACE_CATEGORIES, type Severity, type TextEdit, type TraceCategory, type TraceEntry, type TraceFix, type ValidationResult,
+} from '../parser/types';
+import { decodeValidateRequest, decodeValidateResponse, encodeValidateRequest, encodeValidateResponse } from './wire';
 
 export const PARSER_SERVICE_NAME = 'avap.parser.v1.AvapParser';
 
@@ -55,30 +56,6 @@ export interface WireValidateResponse {
   truncated: boolean;
 }
 
-const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: true,
-  longs: Number,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-};
-
-/**
- * Where the .proto files are: next to the bundle (dist/proto, copied by the
- * build) or in the source tree when running from TypeScript (src/proto).
- */
-export function protoDirectory(): string {
-  const candidates = [
-    path.join(__dirname, 'proto'),
-    path.join(__dirname, '..', 'proto'),
-    path.join(__dirname, '..', '..', 'src', 'proto'),
-  ];
-  for (const dir of candidates) {
-    if (existsSync(path.join(dir, 'avap_parser.proto'))) return dir;
-  }
-  throw new Error(`avap_parser.proto not found (looked in ${candidates.join(', ')})`);
-}
-
 export interface ParserServiceClient extends grpc.Client {
   Validate(
     request: WireValidateRequest,
@@ -88,22 +65,27 @@ export interface ParserServiceClient extends grpc.Client {
   ): grpc.ClientUnaryCall;
 }
 
-export interface ParserPackage {
-  service: grpc.ServiceDefinition;
-  Client: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => ParserServiceClient;
-}
+export type ParserClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => ParserServiceClient;
 
-let cached: ParserPackage | undefined;
+/** avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages. */
+export const PARSER_METHODS = {
+  Validate: {
+    path: `/${PARSER_SERVICE_NAME}/Validate`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: encodeValidateRequest,
+    requestDeserialize: decodeValidateRequest,
+    responseSerialize: encodeValidateResponse,
+    responseDeserialize: decodeValidateResponse,
+  },
+} satisfies grpc.ServiceDefinition;
 
-export function loadParserPackage(): ParserPackage {
-  if (cached) return cached;
-  const definition = protoLoader.loadSync(path.join(protoDirectory(), 'avap_parser.proto'), LOADER_OPTIONS);
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-    avap: { parser: { v1: { AvapParser: grpc.ServiceClientConstructor } } };
-  };
-  const ctor = loaded.avap.parser.v1.AvapParser;
-  cached = { service: ctor.service, Client: ctor as unknown as ParserPackage['Client'] };
-  return cached;
+let clientConstructor: ParserClientConstructor | undefined;
+
+/** The client class of the parser service (made once). */
+export function parserClientConstructor(): ParserClientConstructor {
+  clientConstructor ??= grpc.makeGenericClientConstructor(PARSER_METHODS, 'AvapParser') as unknown as ParserClientConstructor;
+  return clientConstructor;
 }
 
 function toWireFix(fix: TraceFix): WireFix {

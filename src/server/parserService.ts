@@ -13,7 +13,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { DEFAULT_MAX_BYTES } from '../parser';
-import { overloadMetadata, loadParserPackage, PARSER_SERVICE_NAME, toWireResponse, type WireValidateRequest, type WireValidateResponse } from '../protocol';
+import { overloadMetadata, PARSER_SERVICE_NAME, toWireResponse, type WireValidateRequest, type WireValidateResponse } from '../protocol';
+import { loadParserPackage } from '../protocol/parserDefinition';
 import { ParseScheduler, type SchedulerOptions } from './scheduler';
 import { defaultWorkerCount, startWorkerPool } from './workerPool';
 

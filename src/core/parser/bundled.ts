@@ -3,8 +3,11 @@
  * service (dist/parser-server.js) is started on a free loopback port and
  * reached over gRPC like any other. The child runs under `process.execPath`
  * (with ELECTRON_RUN_AS_NODE so this also works inside the editor).
+ * `node:child_process` is loaded when a service is started, not with this
+ * module: the editor's parser connection does not pay for it when a parser
+ * URL is configured.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type Failure, type Result } from '../../result';
@@ -46,11 +49,12 @@ export function findParserServerScript(): string | undefined {
 
 const LISTENING = /^listening on (\S+)\s*$/;
 
-export function startBundledParser(options: StartBundledOptions = {}): Promise<StartBundledResult> {
+export async function startBundledParser(options: StartBundledOptions = {}): Promise<StartBundledResult> {
   const script = options.script ?? findParserServerScript();
   if (!script || !existsSync(script)) {
-    return Promise.resolve(fail('not-found', `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL`));
+    return fail('not-found', `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL`);
   }
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [script, '--host', options.host ?? '127.0.0.1', '--port', '0', ...(options.extraArgs ?? [])], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,8 @@ import { HealthImplementation } from 'grpc-health-check';
 import { openParserConnection, type ParserConnection } from '../../../src/core/parser/connection';
 import type { ParserOutcome } from '../../../src/core/contracts';
 import { validateAvap } from '../../../src/parser';
-import { loadParserPackage, PARSER_SERVICE_NAME } from '../../../src/protocol/parserProto';
+import { loadParserPackage } from '../../../src/protocol/parserDefinition';
+import { PARSER_SERVICE_NAME } from '../../../src/protocol/parserProto';
 import { distFile } from '../../support/dist';
 import { startParserService, type RunningParserService } from '../../support/parserService';
 

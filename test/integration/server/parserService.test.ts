@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { generate } from 'selfsigned';
 import { PARSER_VERSION, validateAvap } from '../../../src/parser';
 import { healthClientConstructor, type HealthClient, type ServingStatus } from '../../../src/protocol/health';
 import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol/parserClient';
+import { loadParserPackage } from '../../../src/protocol/parserDefinition';
 import { PARSER_SERVICE_NAME, type ParserServiceClient } from '../../../src/protocol/parserProto';
 import { PARSER_SERVER_JS, startParserProcess, type RunningParser } from '../../support/parserProcess';
 
@@ -66,6 +67,27 @@ describe('parser service over gRPC (real process, loopback)', function () {
     assert.ok(call.ok);
     assert.deepEqual(call.result, validateAvap(source));
     assert.equal(call.result.trace[0]?.suggestion, 'encodeSHA256');
+  });
+
+  it('answers the hand-written client exactly as a client built by reflection of the .proto, for every corpus program', async () => {
+    const reflected = new (loadParserPackage().Client)(service.address, grpc.credentials.createInsecure());
+    try {
+      const corpus = path.join(__dirname, '..', '..', 'corpus');
+      const files = readdirSync(corpus, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.avap')).sort();
+      assert.ok(files.length > 20, `corpus programs: ${files.length}`);
+      let fixes = 0;
+      for (const file of files) {
+        const source = readFileSync(path.join(corpus, file), 'utf8');
+        const [ours, theirs] = await Promise.all([client, reflected].map((c) => callValidate(c, source, file, { timeoutMs: 5000 })));
+        assert.ok(ours?.ok && theirs?.ok, `${file}: ${JSON.stringify([ours, theirs])}`);
+        assert.deepEqual(ours.result, theirs.result, file);
+        assert.deepEqual(ours.result, validateAvap(source), file);
+        fixes += ours.result.trace.filter((e) => e.fix).length;
+      }
+      assert.ok(fixes > 0, 'some answers carry proven fixes');
+    } finally {
+      reflected.close();
+    }
   });
 
   it('answers the standard health service for "" and the parser service', async () => {

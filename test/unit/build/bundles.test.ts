@@ -6,6 +6,9 @@
  * esbuild puts in each bundle (its metafile), never how long anything takes.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as esbuild from 'esbuild';
@@ -89,6 +92,29 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     const connection = await build('parser-connection');
     assert.ok(connection.inputs.some((f) => f.includes('node_modules/@grpc/grpc-js/')), 'grpc-js is in the parser connection bundle');
     assert.ok(!connection.inputs.some((f) => f.includes('node_modules/@elastic/')), 'the parser connection does not carry the assistant');
+  });
+
+  it('the parser connection reflects no .proto: no protobufjs, proto-loader or grpc-health-check, and no child_process until the bundled service starts', async () => {
+    const connection = await build('parser-connection', true);
+    const reflection = connection.inputs.filter((f) => /node_modules\/(protobufjs|@protobufjs|@grpc\/proto-loader|grpc-health-check|long)\//.test(f));
+    assert.deepEqual(reflection, [], 'run-time .proto reflection in the parser connection');
+    assert.ok(connection.inputs.includes('src/protocol/wire.ts'), 'the hand-written codecs are in the bundle');
+    // Load it in a fresh process and list the modules that loading it brought in (a fact, not a time).
+    const dir = mkdtempSync(path.join(tmpdir(), 'avap-bundle-'));
+    try {
+      writeFileSync(path.join(dir, 'parser-connection.js'), connection.text);
+      const loaded = execFileSync(process.execPath, ['-e', [
+        `const before = new Set(process.moduleLoadList);`,
+        `const m = require(${JSON.stringify(path.join(dir, 'parser-connection.js'))});`,
+        `if (typeof m.openParserConnection !== 'function') throw new Error('no openParserConnection');`,
+        `process.stdout.write(JSON.stringify(process.moduleLoadList.filter((x) => !before.has(x))));`,
+      ].join('\n')], { encoding: 'utf8' });
+      const modules = JSON.parse(loaded) as string[];
+      assert.ok(modules.includes('NativeModule http2'), `grpc-js is loaded: ${loaded}`);
+      assert.deepEqual(modules.filter((m) => /child_process/.test(m)), [], 'child_process is loaded only to start the bundled service');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('production bundles are minified and carry no source map', async () => {
