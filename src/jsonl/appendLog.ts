@@ -8,29 +8,42 @@
  *   without its newline (a crash or a full disk mid-write) is reported once
  *   through `onTornTail` and the record starts on a fresh line, so the cut
  *   line never swallows it; readers skip the cut line.
- * - Failures are data: `append` resolves `{ok: false, code, error}` and never
- *   rejects; `code` is the system error code (`ENOSPC`, `EACCES`…), `error`
- *   names the file and is meant for logs, not for remote clients.
+ * - Failures are data (`src/result`): `append` resolves `err(AppendFailure)`
+ *   and never rejects; the failure's `code` is the system error code
+ *   (`ENOSPC`, `EACCES`…), its `message` names the file and is meant for logs,
+ *   not for remote clients.
  * - `health()` says whether the file can be written now: a probe (create the
  *   folder, open for append) and the outcome of the last append.
  */
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { err, ok, type Err, type Failure, type Result } from '../result';
 
-export type AppendFailure = { ok: false; code: string; error: string };
-export type AppendResult = { ok: true } | AppendFailure;
+/** `unwritable`: the file system refused (see `code`); `unserialisable`: the record has no JSON form. */
+export type AppendFailureKind = 'unwritable' | 'unserialisable';
+
+export interface AppendFailure extends Failure<AppendFailureKind> {
+  /** The system error code (`ENOSPC`, `EACCES`…; `EINVAL` for a record with no JSON form). */
+  code: string;
+}
+
+export type AppendResult = Result<void, AppendFailure>;
 
 export interface AppendLogOptions {
   /** Called when a torn last line was found; the record being appended then starts on a fresh line. */
   onTornTail?: (file: string) => void;
 }
 
-const OK: AppendResult = { ok: true };
+const OK: AppendResult = ok(undefined);
 
-function failure(file: string, verb: string, err: unknown): AppendFailure {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
-  const detail = (err as NodeJS.ErrnoException | undefined)?.code ?? (err instanceof Error ? err.message : String(err));
-  return { ok: false, code, error: `cannot ${verb} ${file}: ${detail}` };
+function failure(file: string, verb: string, error: unknown): Err<AppendFailure> {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
+  const detail = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+  return err({ kind: 'unwritable', code, message: `cannot ${verb} ${file}: ${detail}` });
+}
+
+function unserialisable(message: string): Promise<AppendResult> {
+  return Promise.resolve(err({ kind: 'unserialisable', code: 'EINVAL', message }));
 }
 
 /** True when the file exists, is not empty and its last byte is not a newline. Never rejects. */
@@ -65,10 +78,10 @@ export class JsonlAppendLog {
     let line: string | undefined;
     try {
       line = JSON.stringify(record);
-    } catch (err) {
-      return Promise.resolve({ ok: false, code: 'EINVAL', error: `cannot write a record to ${this.file}: ${(err as Error).message}` });
+    } catch (error) {
+      return unserialisable(`cannot write a record to ${this.file}: ${(error as Error).message}`);
     }
-    if (line === undefined) return Promise.resolve({ ok: false, code: 'EINVAL', error: `cannot write an empty record to ${this.file}` });
+    if (line === undefined) return unserialisable(`cannot write an empty record to ${this.file}`);
     const text = `${line}\n`;
     const run = async (): Promise<AppendResult> => {
       let result: AppendResult;
@@ -78,8 +91,8 @@ export class JsonlAppendLog {
         if (torn) this.report();
         await appendFile(this.file, torn ? `\n${text}` : text, 'utf8');
         result = OK;
-      } catch (err) {
-        result = failure(this.file, 'append to', err);
+      } catch (error) {
+        result = failure(this.file, 'append to', error);
       }
       this.last = result;
       return result;
@@ -100,8 +113,8 @@ export class JsonlAppendLog {
       await this.ensureFolder();
       const handle = await open(this.file, 'a');
       await handle.close();
-    } catch (err) {
-      return failure(this.file, 'open for appending', err);
+    } catch (error) {
+      return failure(this.file, 'open for appending', error);
     }
     return this.last;
   }

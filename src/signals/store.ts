@@ -188,6 +188,6 @@ export class SignalStore {
 
   private async append(record: StoreRecord): Promise<StoreResult<void>> {
     const written = await this.log.append(record);
-    return written.ok ? { ok: true, value: undefined } : { ok: false, error: written.error, code: written.code };
+    return written.ok ? { ok: true, value: undefined } : { ok: false, error: written.error.message, code: written.error.code };
   }
 }

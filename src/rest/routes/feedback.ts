@@ -29,7 +29,7 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.code)}`, known.error, known.code);
     if (!known.value) {
       const health = await deps.signals.health();
-      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.code), health.error, health.code);
+      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.error.code), health.error.message, health.error.code);
       if (unrecorded.has(body.generation_id)) {
         return refuse(409, 'signal-not-recorded', `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`, 'its signal was lost');
       }

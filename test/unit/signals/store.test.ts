@@ -171,14 +171,14 @@ describe('training signals: the append-only store', () => {
   });
 
   it('health() reports a store that cannot be written (probe, then the last append), with its code', async () => {
-    assert.deepEqual(await new SignalStore(file).health(), { ok: true });
+    assert.deepEqual(await new SignalStore(file).health(), { ok: true, value: undefined });
     const asDir = await new SignalStore(dir).health();
-    assert.ok(!asDir.ok && asDir.code === 'EISDIR', JSON.stringify(asDir));
+    assert.ok(!asDir.ok && asDir.error.code === 'EISDIR', JSON.stringify(asDir));
     const full = new SignalStore('/dev/full');
     const written = await full.recordSignal(newSignal());
     assert.ok(!written.ok && written.code === 'ENOSPC');
     const health = await full.health();
-    assert.ok(!health.ok && health.code === 'ENOSPC');
+    assert.ok(!health.ok && health.error.code === 'ENOSPC');
   });
 
   it('has() tells whether a generation is in the store', async () => {
