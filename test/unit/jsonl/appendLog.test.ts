@@ -61,7 +61,7 @@ describe('jsonl/appendLog', () => {
   it('a full disk is a failure with its code, never an exception; health reports it until a write succeeds', async () => {
     assert.ok(existsSync('/dev/full'), 'this test writes to /dev/full (always ENOSPC)');
     const log = new JsonlAppendLog('/dev/full');
-    assert.deepEqual(await log.health(), { ok: true }, 'nothing has failed yet and the device opens for appending');
+    assert.deepEqual(await log.health(), { ok: true, value: undefined }, 'nothing has failed yet and the device opens for appending');
     const written = await log.append({ a: 1 });
     assert.equal(written.ok, false);
     assert.ok(!written.ok && written.error.kind === 'unwritable' && written.error.code === 'ENOSPC' && written.error.message === 'cannot append to /dev/full: ENOSPC', JSON.stringify(written));
