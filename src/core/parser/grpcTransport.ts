@@ -12,7 +12,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { healthClientConstructor, type HealthClient, callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult, PARSER_SERVICE_NAME, type BadParserUrl } from '../../protocol';
 import { err, ok, type Result } from '../../result';
-import type { ParserTransport } from './transport';
+import type { ParserTransport, TransportFailure } from './transport';
 
 export type GrpcTransportResult = Result<{ transport: ParserTransport; address: string }, BadParserUrl>;
 
@@ -56,11 +56,10 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
           const left = call.timeoutMs - (Date.now() - startedAt);
           if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
         }
-        if (result.ok) return { ok: true, result: result.result };
-        return {
-          ok: false, kind: result.kind, message: `${result.message} (gRPC status ${result.code})`,
-          ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}),
-        };
+        if (result.ok) return ok(result.result);
+        const failure: TransportFailure = { kind: result.kind, message: `${result.message} (gRPC status ${result.code})` };
+        if (result.retryAfterMs !== undefined) failure.retryAfterMs = result.retryAfterMs;
+        return err(failure);
       },
       reconnect() {
         client.close();

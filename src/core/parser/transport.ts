@@ -1,15 +1,21 @@
 /**
  * The one-call transport under the breaker: the real one is gRPC
- * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects.
+ * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects:
+ * it resolves the one Result type (`src/result`), the verdict or a failure
+ * whose `kind` the breaker decides on.
  */
 import type { ValidationResult } from '../../parser';
+import type { Failure, Result } from '../../result';
 
 /** `overloaded`: the service is up but cannot serve this call within its deadline (no verdict, not a failure). */
 export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
-export type TransportResult =
-  | { ok: true; result: ValidationResult }
-  | { ok: false; kind: TransportFailureKind; message: string; /** overloaded: the service's estimated wait */ retryAfterMs?: number };
+export interface TransportFailure extends Failure<TransportFailureKind> {
+  /** overloaded: the service's estimated wait */
+  retryAfterMs?: number;
+}
+
+export type TransportResult = Result<ValidationResult, TransportFailure>;
 
 export interface ParserTransport {
   call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult>;

@@ -9,6 +9,7 @@ import { openParserConnection, parserUrlProblem } from '../../../src/core/parser
 import type { ParserTransport } from '../../../src/core/parser/transport';
 import { memoryLogger } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
+import { ok } from '../../../src/result';
 
 const base = { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 };
 const NO_SCRIPT = '/nonexistent/parser-server.js';
@@ -69,7 +70,7 @@ describe('core/parser openParserConnection (the one factory)', () => {
     const transport: ParserTransport = {
       call: (source, filename) => {
         calls.push(filename);
-        return Promise.resolve({ ok: true, result: validateAvap(source) });
+        return Promise.resolve(ok(validateAvap(source)));
       },
       close: () => undefined,
     };
