@@ -78,11 +78,11 @@ function openCassette(file: string | undefined, mode: string | undefined, inner:
   const loaded = loadCassette(file);
   const effective = mode ?? (loaded.ok ? 'replay' : 'record');
   if (effective === 'replay') {
-    if (!loaded.ok) throw new UsageError(loaded.error);
-    return cassetteLlm('replay', file, loaded.cassette);
+    if (!loaded.ok) throw new UsageError(loaded.error.message);
+    return cassetteLlm('replay', file, loaded.value);
   }
   if (effective !== 'record') throw new UsageError(`--cassette-mode must be record or replay, got '${effective}'`);
-  return cassetteLlm('record', file, loaded.ok ? loaded.cassette : emptyCassette(`model ${model}`), inner);
+  return cassetteLlm('record', file, loaded.ok ? loaded.value : emptyCassette(`model ${model}`), inner);
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -132,7 +132,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const llm = cassette ?? live;
   const telemetry = memoryTelemetry();
   const described = await describeIndex(config.retrieval, kb.value.fingerprint);
-  if (!described.ok) throw new UsageError(described.error);
+  if (!described.ok) throw new UsageError(described.error.message);
   const index = described.value;
   const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
   if (!created.ok) throw new UsageError(created.error.message);
