@@ -20,6 +20,7 @@ import { runWithQuality, type QualityReport, type QualityRunDeps } from '../qual
 import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
+import { err, ok, type Failure, type Result } from '../result';
 
 type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
 
@@ -48,9 +49,17 @@ export interface EvalTarget {
   retrievalProbe?(signal?: AbortSignal): Promise<{ mode: string; fallback?: string }>;
 }
 
-export type EvalOutcome =
-  | { ok: true; report: EvalReport }
-  | { ok: false; aborted: string; partial?: EvalReport };
+/** Why an evaluation stopped: the parser is or became unavailable, the retrieval mode was not honoured, or it was cancelled. */
+export type EvalAbortKind = 'parser-unavailable' | 'retrieval-mode' | 'cancelled';
+
+export interface EvalAbort extends Failure<EvalAbortKind> {
+  /** The report of the questions evaluated before the abort. */
+  partial?: EvalReport;
+}
+
+export type EvalOutcome = Result<EvalReport, EvalAbort>;
+
+const CANCELLED: EvalOutcome = err({ kind: 'cancelled', message: 'cancelled' });
 
 export interface EvalOptions {
   config: Omit<EvalConfig, 'parserVersion' | 'goldenEntries' | 'startedAt'>;
@@ -131,7 +140,7 @@ export function entryQuality(report: QualityReport): EntryQuality {
   };
 }
 
-async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: string }> {
+async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: EvalAbort }> {
   const { result, quality } = await answer(target, options, requestFor(entry));
   const base = {
     id: entry.id,
@@ -151,10 +160,10 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     quality: quality ? entryQuality(quality) : undefined,
   };
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
-    return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
+    return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` } };
   }
   const retrieval = retrievalProblem(options.config.retrievalMode, result.retrievalMode, result.retrievalFallback);
-  if (retrieval) return { abort: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` };
+  if (retrieval) return { abort: { kind: 'retrieval-mode', message: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` } };
   if (result.error) {
     return applyOverride({ ...base, codeBearing: false, valid: undefined, trace: [], faithfulness_raw: undefined, answer_relevancy_raw: undefined, error: `${result.error.code}: ${result.error.message}` });
   }
@@ -163,7 +172,7 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
   let trace: EvalEntry['trace'] = [];
   if (codeBearing) {
     const checked = await checkCode(target, entry, result.code, options.signal);
-    if (!checked.ok) return { abort: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` };
+    if (!checked.ok) return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` } };
     valid = checked.result.valid;
     trace = checked.result.trace;
   }
@@ -223,15 +232,15 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   // Before anything is generated: the parser must answer, and its version goes in the report.
   const probe = await target.parser.validate(PROBE, 'probe.avap', options.signal);
   if (probe.kind === 'unavailable') {
-    return { ok: false, aborted: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` };
+    return err({ kind: 'parser-unavailable', message: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` });
   }
   const parserVersion = probe.result.parserVersion;
   // The retrieval mode must be honoured too, before anything is generated (knn_only exists to compare embedding models).
   if (target.retrievalProbe) {
     const used = await target.retrievalProbe(options.signal);
-    if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+    if (options.signal?.aborted) return CANCELLED;
     const problem = retrievalProblem(options.config.retrievalMode, used.mode, used.fallback);
-    if (problem) return { ok: false, aborted: `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back` };
+    if (problem) return err({ kind: 'retrieval-mode', message: `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back` });
   }
   progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
 
@@ -241,12 +250,12 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const eventsBefore = target.events().length;
     const runEntries: EvalEntry[] = [];
     for (const [i, entry] of options.golden.entries()) {
-      if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+      if (options.signal?.aborted) return CANCELLED;
       const position: EvalPosition = { run, runs: options.config.runs, question: i + 1, questions: options.golden.length, id: entry.id };
       onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);
       if ('abort' in evaluated) {
-        return { ok: false, aborted: evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) };
+        return err({ ...evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) });
       }
       onProgress({ kind: 'question-done', ...position, verdict: verdictOf(evaluated) });
       runEntries.push(evaluated);
@@ -258,7 +267,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const gate = metrics.quality_judged ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)` : '';
     progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`);
   }
-  return { ok: true, report: summarize(options, parserVersion, startedAt, runs, entries, now) };
+  return ok(summarize(options, parserVersion, startedAt, runs, entries, now));
 }
 
 /** The models an evaluation calls, by role (`judge` only when the judge is on). Each must be pinned. */
