@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { QueryType } from '../contracts';
-import type { LlmError, LlmPort } from '../llm/port';
+import type { LlmPort, LlmResult } from '../llm/port';
+import { ok } from '../../result';
 import type { Logger } from '../ports';
 import type { ValidationError } from '../validation/contract';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
@@ -30,15 +31,15 @@ export const PLATFORM_PREFIXES: readonly string[] = [
 /** Where a malformed classification goes: an explanation with retrieval is the least harmful answer. */
 export const DEFAULT_ROUTE: QueryType = 'RETRIEVAL';
 
-export type ClassifyOutcome =
-  | {
-      ok: true;
-      type: QueryType;
-      how: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default';
-      /** E008 errors of the malformed answers, if any. */
-      errors: ValidationError[];
-    }
-  | { ok: false; error: LlmError };
+export interface Classification {
+  type: QueryType;
+  how: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default';
+  /** E008 errors of the malformed answers, if any. */
+  errors: ValidationError[];
+}
+
+/** The route, or the language model's failure (a malformed answer is no failure: it is repaired or defaulted). */
+export type ClassifyOutcome = LlmResult<Classification>;
 
 /** Parses one answer: JSON, then the zod schema. Returns the error text verbatim on failure. Pure. */
 export function parseClassification(text: string): { ok: true; type: QueryType } | { ok: false; error: string } {
@@ -83,15 +84,15 @@ export async function classify(
   logger: Logger,
   signal?: AbortSignal,
 ): Promise<ClassifyOutcome> {
-  if (input.forceType) return { ok: true, type: input.forceType, how: 'forced', errors: [] };
+  if (input.forceType) return ok({ type: input.forceType, how: 'forced', errors: [] });
   const text = input.query.trimStart();
-  if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix))) return { ok: true, type: 'PLATFORM', how: 'fast-path', errors: [] };
+  if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix))) return ok({ type: 'PLATFORM', how: 'fast-path', errors: [] });
 
   const messages = classifyMessages(input.query, input.history);
   const first = await llm.chat({ model, messages, format: CLASSIFICATION_JSON_SCHEMA, signal, maxTokens: 64 });
   if (!first.ok) return first;
   const parsed = parseClassification(first.value.text);
-  if (parsed.ok) return { ok: true, type: parsed.type, how: 'llm', errors: [] };
+  if (parsed.ok) return ok({ type: parsed.type, how: 'llm', errors: [] });
 
   const errors = [malformed(first.value.text, parsed.error)];
   logger.warn(logClassifierMalformed(parsed.error.split('\n')[0] ?? ''));
@@ -104,8 +105,8 @@ export async function classify(
   });
   if (!second.ok) return second;
   const reparsed = parseClassification(second.value.text);
-  if (reparsed.ok) return { ok: true, type: reparsed.type, how: 'repaired', errors };
+  if (reparsed.ok) return ok({ type: reparsed.type, how: 'repaired', errors });
   errors.push(malformed(second.value.text, reparsed.error));
   logger.warn(LOG_CLASSIFIER_DEFAULT_ROUTE);
-  return { ok: true, type: DEFAULT_ROUTE, how: 'default', errors };
+  return ok({ type: DEFAULT_ROUTE, how: 'default', errors });
 }
