@@ -75,14 +75,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
     });
     display.stop();
     if (!result.ok) {
-      io.stderr(`avap index: ${result.error}\n`);
+      io.stderr(`avap index: ${result.error.message}\n`);
       return EXIT.usage;
     }
     const total = kb.value.chunks.length;
-    const refused = total - result.indexed;
-    io.stdout(`indexed ${refused ? `${result.indexed} of ${total}` : result.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.meta.index_version}, pipeline ${result.meta.ingestion_pipeline}, ${result.meta.dims}-d ${result.meta.embedding_model}, corpus ${result.meta.corpus_fingerprint})\n`);
-    if (result.failures.length) {
-      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${result.failures.length} of ${result.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
+    const refused = total - result.value.indexed;
+    io.stdout(`indexed ${refused ? `${result.value.indexed} of ${total}` : result.value.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.value.meta.index_version}, pipeline ${result.value.meta.ingestion_pipeline}, ${result.value.meta.dims}-d ${result.value.meta.embedding_model}, corpus ${result.value.meta.corpus_fingerprint})\n`);
+    if (result.value.failures.length) {
+      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${result.value.failures.length} of ${result.value.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
       return EXIT.usage;
     }
     return EXIT.ok;
