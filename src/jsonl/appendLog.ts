@@ -8,30 +8,38 @@
  *   without its newline (a crash or a full disk mid-write) is reported once
  *   through `onTornTail` and the record starts on a fresh line, so the cut
  *   line never swallows it; readers skip the cut line.
- * - Failures are data: `append` resolves `{ok: false, code, error}` and never
- *   rejects; `code` is the system error code (`ENOSPC`, `EACCES`…), `error`
- *   names the file and is meant for logs, not for remote clients.
+ * - Failures are data: `append` resolves the one Result type (src/result) and
+ *   never rejects. The error's `kind` says what failed (`invalid-record`: the
+ *   record cannot be written as JSON; `unwritable`: the file system refused),
+ *   `code` is the system error code (`ENOSPC`, `EACCES`…), and `message` names
+ *   the file and is meant for logs, not for remote clients.
  * - `health()` says whether the file can be written now: a probe (create the
  *   folder, open for append) and the outcome of the last append.
  */
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { err, ok, type Failure, type Result } from '../result';
 
-export type AppendFailure = { ok: false; code: string; error: string };
-export type AppendResult = { ok: true } | AppendFailure;
+/** Why an append (or the health probe) failed; `code` is the system error code, `EINVAL` for a bad record. */
+export interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
+  code: string;
+}
+export type AppendResult = Result<void, AppendFailure>;
 
 export interface AppendLogOptions {
   /** Called when a torn last line was found; the record being appended then starts on a fresh line. */
   onTornTail?: (file: string) => void;
 }
 
-const OK: AppendResult = { ok: true };
+const OK: AppendResult = ok(undefined);
 
-function failure(file: string, verb: string, err: unknown): AppendFailure {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
-  const detail = (err as NodeJS.ErrnoException | undefined)?.code ?? (err instanceof Error ? err.message : String(err));
-  return { ok: false, code, error: `cannot ${verb} ${file}: ${detail}` };
+function failure(file: string, verb: string, error: unknown): AppendResult {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
+  const detail = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+  return err({ kind: 'unwritable', code, message: `cannot ${verb} ${file}: ${detail}` });
 }
+
+const invalidRecord = (message: string): AppendResult => err({ kind: 'invalid-record', code: 'EINVAL', message });
 
 /** True when the file exists, is not empty and its last byte is not a newline. Never rejects. */
 export async function endsWithoutNewline(file: string): Promise<boolean> {
@@ -65,10 +73,10 @@ export class JsonlAppendLog {
     let line: string | undefined;
     try {
       line = JSON.stringify(record);
-    } catch (err) {
-      return Promise.resolve({ ok: false, code: 'EINVAL', error: `cannot write a record to ${this.file}: ${(err as Error).message}` });
+    } catch (error) {
+      return Promise.resolve(invalidRecord(`cannot write a record to ${this.file}: ${(error as Error).message}`));
     }
-    if (line === undefined) return Promise.resolve({ ok: false, code: 'EINVAL', error: `cannot write an empty record to ${this.file}` });
+    if (line === undefined) return Promise.resolve(invalidRecord(`cannot write an empty record to ${this.file}`));
     const text = `${line}\n`;
     const run = async (): Promise<AppendResult> => {
       let result: AppendResult;
@@ -78,8 +86,8 @@ export class JsonlAppendLog {
         if (torn) this.report();
         await appendFile(this.file, torn ? `\n${text}` : text, 'utf8');
         result = OK;
-      } catch (err) {
-        result = failure(this.file, 'append to', err);
+      } catch (error) {
+        result = failure(this.file, 'append to', error);
       }
       this.last = result;
       return result;
@@ -100,8 +108,8 @@ export class JsonlAppendLog {
       await this.ensureFolder();
       const handle = await open(this.file, 'a');
       await handle.close();
-    } catch (err) {
-      return failure(this.file, 'open for appending', err);
+    } catch (error) {
+      return failure(this.file, 'open for appending', error);
     }
     return this.last;
   }

@@ -1,5 +1,6 @@
 /** Whether the stores the server writes (training signals, telemetry) can be written now: for GET /health. */
 import type { AppendResult } from '../jsonl';
+import { err } from '../result';
 import type { RestDeps } from './context';
 
 export interface StorageState {
@@ -13,8 +14,8 @@ export interface StorageState {
 export async function storageHealth(deps: Pick<RestDeps, 'signals' | 'telemetry'>): Promise<{ signals: StorageState; telemetry: StorageState }> {
   const state = async (target: { health(): Promise<AppendResult> } | undefined): Promise<StorageState> => {
     if (!target) return { enabled: false };
-    const health = await target.health().catch((err: unknown): AppendResult => ({ ok: false, code: 'EIO', error: String(err) }));
-    return health.ok ? { enabled: true, writable: true } : { enabled: true, writable: false, code: health.code };
+    const health = await target.health().catch((error: unknown): AppendResult => err({ kind: 'unwritable', code: 'EIO', message: String(error) }));
+    return health.ok ? { enabled: true, writable: true } : { enabled: true, writable: false, code: health.error.code };
   };
   const [signals, telemetry] = await Promise.all([state(deps.signals), state(deps.telemetry)]);
   return { signals, telemetry };

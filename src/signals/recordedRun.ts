@@ -48,6 +48,6 @@ export async function runRecorded(
     contextTexts: new Map(passages.map((p) => [p.id ?? '', p.text])),
   }));
   if (recorded.ok) run.signalId = recorded.value;
-  else deps.log(`training signal not recorded: ${recorded.error}`);
+  else deps.log(`training signal not recorded: ${recorded.error.message}`);
   return run;
 }

@@ -7,20 +7,29 @@
  *   read, not fatal; the next append starts on a fresh line so the cut line
  *   never swallows a good record (the shared writer, src/jsonl). Malformed
  *   lines elsewhere are skipped and counted, with their line numbers.
- * - Failures are data: appends return `{ok: false, error, code}` instead of
- *   throwing; `health()` says whether the store can be written now.
+ * - Failures are data: every call resolves the one Result type (src/result)
+ *   instead of throwing — a typed `kind`, the system error `code` when there
+ *   is one, a `message` for logs; `health()` says whether the store can be
+ *   written now.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { JsonlAppendLog, type AppendResult } from '../jsonl';
+import { err, ok, type Failure, type Result } from '../result';
 import { computeReward, THUMBS_SCORE, type Reward } from './reward';
 import {
   SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,
   type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
 } from './schema';
 
-/** `code` is the system error code of a failed write (`ENOSPC`, `EACCES`…) when there is one. */
-export type StoreResult<T> = { ok: true; value: T } | { ok: false; error: string; code?: string };
+/**
+ * Why the store failed: a record it could not write as JSON, a file it could not write, or one it could not read.
+ * `code` is the system error code (`ENOSPC`, `EACCES`…) when there is one.
+ */
+export interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
+  code?: string;
+}
+export type StoreResult<T> = Result<T, StoreFailure>;
 
 export interface ReadReport {
   signals: TrainingSignal[];
@@ -128,7 +137,7 @@ export class SignalStore {
       id,
       created_at: signal.created_at ?? this.now().toISOString(),
     };
-    return this.append(record).then((r) => (r.ok ? { ok: true, value: id } : r));
+    return this.append(record).then((r) => (r.ok ? ok(id) : r));
   }
 
   recordFeedback(signalId: string, thumbs: Thumbs, source: FeedbackRecord['source'], comment?: string): Promise<StoreResult<void>> {
@@ -149,7 +158,7 @@ export class SignalStore {
 
   /** Marks signals as used for training, in the training batch `batchId` when given (one appended record). */
   markUsedForTraining(signalIds: readonly string[], label?: string, batchId?: string): Promise<StoreResult<void>> {
-    if (signalIds.length === 0) return Promise.resolve({ ok: true, value: undefined });
+    if (signalIds.length === 0) return Promise.resolve(ok(undefined));
     const record: TrainingRecord = {
       record: 'training', schema_version: SIGNALS_SCHEMA_VERSION, at: this.now().toISOString(), signal_ids: [...signalIds],
       ...(label ? { label } : {}), ...(batchId ? { batch_id: batchId } : {}),
@@ -162,18 +171,18 @@ export class SignalStore {
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { signals: [], skipped: [], tornTail: false, orphans: 0 } };
-      const code = (err as NodeJS.ErrnoException).code;
-      return { ok: false, error: `cannot read ${this.file}: ${code ?? (err as Error).message}`, ...(code ? { code } : {}) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok({ signals: [], skipped: [], tornTail: false, orphans: 0 });
+      const code = (error as NodeJS.ErrnoException).code;
+      return err({ kind: 'unreadable', message: `cannot read ${this.file}: ${code ?? (error as Error).message}`, ...(code ? { code } : {}) });
     }
-    return { ok: true, value: parseSignals(text) };
+    return ok(parseSignals(text));
   }
 
   /** Whether the store holds a signal with this id. */
   async has(signalId: string): Promise<StoreResult<boolean>> {
     const read = await this.read();
-    return read.ok ? { ok: true, value: read.value.signals.some((s) => s.id === signalId) } : read;
+    return read.ok ? ok(read.value.signals.some((s) => s.id === signalId)) : read;
   }
 
   /** Resolves when every append issued so far has been written. */
@@ -188,6 +197,6 @@ export class SignalStore {
 
   private async append(record: StoreRecord): Promise<StoreResult<void>> {
     const written = await this.log.append(record);
-    return written.ok ? { ok: true, value: undefined } : { ok: false, error: written.error, code: written.code };
+    return written;
   }
 }

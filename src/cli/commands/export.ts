@@ -107,7 +107,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const store = new SignalStore(file);
   const read = await store.read();
   if (!read.ok) {
-    io.stderr(`avap export: ${read.error}\n`);
+    io.stderr(`avap export: ${read.error.message}\n`);
     return EXIT.usage;
   }
   const selected = selectSignals(read.value.signals, filter);
@@ -134,7 +134,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (values.mark && selected.length) {
     const marked = await store.markUsedForTraining(selected.map((s) => s.id), values.label, batch);
     if (!marked.ok) {
-      io.stderr(`avap export: ${marked.error}\n`);
+      io.stderr(`avap export: ${marked.error.message}\n`);
       return EXIT.usage;
     }
     io.stderr(`avap export: marked ${selected.length} signals as used for training (batch ${batch})\n`);

@@ -164,7 +164,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ['telemetry log', telemetry, 'attempt events are not recorded'],
   ] as const) {
     const health = await target?.health();
-    if (health && !health.ok) io.stderr(`[rest] degraded: the ${what} is not writable — ${health.error}; ${consequence} until it is (GET /health)\n`);
+    if (health && !health.ok) io.stderr(`[rest] degraded: the ${what} is not writable — ${health.error.message}; ${consequence} until it is (GET /health)\n`);
   }
 
   const app = createRestServer({

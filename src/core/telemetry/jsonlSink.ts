@@ -28,7 +28,7 @@ export function jsonlTelemetry(file: string, logger: Logger = silentLogger): Jso
       void log.append(event).then((written) => {
         if (!written.ok && !failing) {
           failing = true;
-          logger.warn(`telemetry: ${written.error}; generation continues without it`);
+          logger.warn(`telemetry: ${written.error.message}; generation continues without it`);
         } else if (written.ok && failing) {
           failing = false;
           logger.info(`telemetry: writing to ${file} again`);

@@ -16,7 +16,7 @@ import { PARSER_VERSION } from '../../parser';
 import type { BadParserUrl } from '../../protocol';
 import { ok, type Result } from '../../result';
 import { createLlmJudge, type ContextPassage, type QualityValidator } from '../../quality';
-import { runRecorded, type Outcome, type Thumbs, SignalStore } from '../../signals';
+import { runRecorded, type Outcome, type StoreResult, type Thumbs, SignalStore } from '../../signals';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';
@@ -122,12 +122,12 @@ export class AssistantService {
     return this.recordFact(generationId, `outcome ${outcome}`, (store) => store.recordOutcome(generationId, outcome, 'editor', finalCode));
   }
 
-  private async recordFact(generationId: string, what: string, write: (store: SignalStore) => Promise<{ ok: true } | { ok: false; error: string }>): Promise<boolean> {
+  private async recordFact(generationId: string, what: string, write: (store: SignalStore) => Promise<StoreResult<void>>): Promise<boolean> {
     const current = await this.current;
     if (!current?.ok || !current.value.signals) return false;
     const written = await write(current.value.signals);
     if (written.ok) this.logger.info(`signal ${generationId}: ${what} recorded`);
-    else this.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error})`);
+    else this.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error.message})`);
     return written.ok;
   }
 

@@ -26,10 +26,10 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     const codeOf = (code: string | undefined) => (code ? ` (${code})` : '');
     const unwritable = (code: string | undefined) => `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
     const known = await deps.signals.has(body.generation_id);
-    if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.code)}`, known.error, known.code);
+    if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.error.code)}`, known.error.message, known.error.code);
     if (!known.value) {
       const health = await deps.signals.health();
-      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.code), health.error, health.code);
+      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.error.code), health.error.message, health.error.code);
       if (unrecorded.has(body.generation_id)) {
         return refuse(409, 'signal-not-recorded', `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`, 'its signal was lost');
       }
@@ -41,9 +41,9 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     const failed = writes.find((w) => !w.ok);
     if (failed && !failed.ok) {
       const why = writes.some((w) => w.ok)
-        ? `the feedback was only partly recorded (the thumbs, not the outcome): the training-signal store cannot be written${codeOf(failed.code)}`
-        : unwritable(failed.code);
-      return refuse(503, 'signal-store-unwritable', why, failed.error, failed.code);
+        ? `the feedback was only partly recorded (the thumbs, not the outcome): the training-signal store cannot be written${codeOf(failed.error.code)}`
+        : unwritable(failed.error.code);
+      return refuse(503, 'signal-store-unwritable', why, failed.error.message, failed.error.code);
     }
     return { recorded: true, generation_id: body.generation_id };
   });

@@ -69,7 +69,7 @@ describe('core/telemetry', () => {
       assert.deepEqual(log.skipped, [{ line: 2, reason: 'not a complete JSON line' }]);
       assert.equal(logger.lines.filter((l) => l.includes('was cut short')).length, 1, logger.lines.join('\n'));
       assert.equal(logger.lines.filter((l) => l.includes('cannot append')).length, 0);
-      assert.deepEqual(await sink.health(), { ok: true });
+      assert.deepEqual(await sink.health(), { ok: true, value: undefined });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -85,7 +85,7 @@ describe('core/telemetry', () => {
     await sink.flush();
     assert.deepEqual(logger.lines.filter((l) => l.includes('telemetry:')), ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it']);
     const health = await sink.health();
-    assert.ok(!health.ok && health.code === 'ENOSPC');
+    assert.ok(!health.ok && health.error.kind === 'unwritable' && health.error.code === 'ENOSPC');
   });
 
   it('skips a torn last line and non-events, keeps the rest', () => {

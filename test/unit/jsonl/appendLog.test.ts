@@ -28,8 +28,8 @@ describe('jsonl/appendLog', () => {
     writeFileSync(file, '{"n":1}\n{"n":2,"cut');
     const reports: string[] = [];
     const log = new JsonlAppendLog(file, { onTornTail: (f) => reports.push(f) });
-    assert.deepEqual(await log.append({ n: 3 }), { ok: true });
-    assert.deepEqual(await log.append({ n: 4 }), { ok: true });
+    assert.deepEqual(await log.append({ n: 3 }), { ok: true, value: undefined });
+    assert.deepEqual(await log.append({ n: 4 }), { ok: true, value: undefined });
     assert.deepEqual(reports, [file]);
     assert.equal(readFileSync(file, 'utf8'), '{"n":1}\n{"n":2,"cut\n{"n":3}\n{"n":4}\n');
     // Torn again later (another writer crashed): reported again, once.
@@ -43,7 +43,7 @@ describe('jsonl/appendLog', () => {
     const file = path.join(dir, 'log.jsonl');
     writeFileSync(file, '{"cut');
     const log = new JsonlAppendLog(file, { onTornTail: () => { throw new Error('boom'); } });
-    assert.deepEqual(await log.append({ ok: 1 }), { ok: true });
+    assert.deepEqual(await log.append({ ok: 1 }), { ok: true, value: undefined });
     assert.equal(readFileSync(file, 'utf8'), '{"cut\n{"ok":1}\n');
   });
 
@@ -61,12 +61,12 @@ describe('jsonl/appendLog', () => {
   it('a full disk is a failure with its code, never an exception; health reports it until a write succeeds', async () => {
     assert.ok(existsSync('/dev/full'), 'this test writes to /dev/full (always ENOSPC)');
     const log = new JsonlAppendLog('/dev/full');
-    assert.deepEqual(await log.health(), { ok: true }, 'nothing has failed yet and the device opens for appending');
+    assert.deepEqual(await log.health(), { ok: true, value: undefined }, 'nothing has failed yet and the device opens for appending');
     const written = await log.append({ a: 1 });
     assert.equal(written.ok, false);
-    assert.ok(!written.ok && written.code === 'ENOSPC' && written.error === 'cannot append to /dev/full: ENOSPC', JSON.stringify(written));
+    assert.ok(!written.ok && written.error.kind === 'unwritable' && written.error.code === 'ENOSPC' && written.error.message === 'cannot append to /dev/full: ENOSPC', JSON.stringify(written));
     const health = await log.health();
-    assert.ok(!health.ok && health.code === 'ENOSPC');
+    assert.ok(!health.ok && health.error.code === 'ENOSPC');
   });
 
   it('an unwritable path fails the probe and the append with its code; it recovers when the path is fixed', async () => {
@@ -75,12 +75,12 @@ describe('jsonl/appendLog', () => {
     const file = path.join(blocker, 'log.jsonl');
     const log = new JsonlAppendLog(file);
     const health = await log.health();
-    assert.ok(!health.ok && health.code === 'ENOTDIR', JSON.stringify(health));
+    assert.ok(!health.ok && health.error.code === 'ENOTDIR', JSON.stringify(health));
     const written = await log.append({ a: 1 });
-    assert.ok(!written.ok && written.error.startsWith(`cannot append to ${file}:`));
+    assert.ok(!written.ok && written.error.message.startsWith(`cannot append to ${file}:`));
     rmSync(blocker);
-    assert.deepEqual(await log.append({ a: 2 }), { ok: true });
-    assert.deepEqual(await log.health(), { ok: true });
+    assert.deepEqual(await log.append({ a: 2 }), { ok: true, value: undefined });
+    assert.deepEqual(await log.health(), { ok: true, value: undefined });
     assert.equal(readFileSync(file, 'utf8'), '{"a":2}\n');
   });
 
@@ -91,7 +91,7 @@ describe('jsonl/appendLog', () => {
     cyclic.self = cyclic;
     for (const record of [cyclic, { n: 1n }, undefined]) {
       const written = await log.append(record);
-      assert.ok(!written.ok && written.code === 'EINVAL');
+      assert.ok(!written.ok && written.error.kind === 'invalid-record' && written.error.code === 'EINVAL');
     }
     assert.equal(existsSync(file), false);
     await log.flush();

@@ -148,7 +148,7 @@ describe('REST server hardening (in-process)', () => {
 
   it('/health: ok with its storage when everything can be written, degraded with reasons when not', async () => {
     const good = new SignalStore(path.join(dir, 'signals.jsonl'));
-    let telemetry: AppendResult = { ok: true };
+    let telemetry: AppendResult = { ok: true, value: undefined };
     const { server } = app({ assistant: assistant(), signals: good, telemetry: { health: () => Promise.resolve(telemetry) } });
     const ok = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(ok.status, 'ok');
@@ -156,7 +156,7 @@ describe('REST server hardening (in-process)', () => {
     assert.deepEqual(ok.storage, { signals: { enabled: true, writable: true }, telemetry: { enabled: true, writable: true } });
     assert.deepEqual(ok.parser, { endpoint: 'injected', circuit: { state: 'closed', consecutiveFailures: 0 } });
 
-    telemetry = { ok: false, code: 'ENOSPC', error: 'cannot append to /var/log/t.jsonl: ENOSPC' };
+    telemetry = { ok: false, error: { kind: 'unwritable', code: 'ENOSPC', message: 'cannot append to /var/log/t.jsonl: ENOSPC' } };
     const degraded = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(degraded.status, 'degraded');
     assert.deepEqual(degraded.reasons, ['the telemetry log cannot be written (ENOSPC): attempt events are not recorded']);

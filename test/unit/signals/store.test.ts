@@ -165,20 +165,20 @@ describe('training signals: the append-only store', () => {
     const empty = await new SignalStore(path.join(dir, 'none.jsonl')).read();
     assert.deepEqual(empty, { ok: true, value: { signals: [], skipped: [], tornTail: false, orphans: 0 } });
     const asDir = await new SignalStore(dir).read();
-    assert.ok(!asDir.ok && /cannot read .*EISDIR/.test(asDir.error));
+    assert.ok(!asDir.ok && asDir.error.kind === 'unreadable' && /cannot read .*EISDIR/.test(asDir.error.message));
     const cannotWrite = await new SignalStore(dir).recordSignal(newSignal());
-    assert.ok(!cannotWrite.ok && /cannot append/.test(cannotWrite.error) && cannotWrite.code === 'EISDIR');
+    assert.ok(!cannotWrite.ok && cannotWrite.error.kind === 'unwritable' && /cannot append/.test(cannotWrite.error.message) && cannotWrite.error.code === 'EISDIR');
   });
 
   it('health() reports a store that cannot be written (probe, then the last append), with its code', async () => {
-    assert.deepEqual(await new SignalStore(file).health(), { ok: true });
+    assert.deepEqual(await new SignalStore(file).health(), { ok: true, value: undefined });
     const asDir = await new SignalStore(dir).health();
-    assert.ok(!asDir.ok && asDir.code === 'EISDIR', JSON.stringify(asDir));
+    assert.ok(!asDir.ok && asDir.error.code === 'EISDIR', JSON.stringify(asDir));
     const full = new SignalStore('/dev/full');
     const written = await full.recordSignal(newSignal());
-    assert.ok(!written.ok && written.code === 'ENOSPC');
+    assert.ok(!written.ok && written.error.code === 'ENOSPC');
     const health = await full.health();
-    assert.ok(!health.ok && health.code === 'ENOSPC');
+    assert.ok(!health.ok && health.error.code === 'ENOSPC');
   });
 
   it('has() tells whether a generation is in the store', async () => {
