@@ -58,7 +58,7 @@ async function blackHole(): Promise<{ address: string; close(): Promise<void> }>
   };
 }
 
-const failing: ParserTransport = { call: () => Promise.resolve({ ok: false, kind: 'unavailable', message: 'down' }), close: () => undefined };
+const failing: ParserTransport = { call: () => Promise.resolve({ ok: false, error: { kind: 'unavailable', message: 'down' } }), close: () => undefined };
 
 export async function benchOpenCircuit(): Promise<BenchResult> {
   // The fast path: a breaker that has opened (3 failures) and stays open on a clock that does not move.
@@ -75,7 +75,7 @@ export async function benchOpenCircuit(): Promise<BenchResult> {
   try {
     const timeouts = await sample(async () => {
       const result = await transport.call('addResult(x)', 'bench.avap', { timeoutMs: 2000 });
-      if (result.ok || result.kind !== 'timeout') throw new Error(`expected a deadline failure, got ${JSON.stringify(result)}`);
+      if (result.ok || result.error.kind !== 'timeout') throw new Error(`expected a deadline failure, got ${JSON.stringify(result)}`);
     }, 3, 0);
     const timeout = median(timeouts);
     return {

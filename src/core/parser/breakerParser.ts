@@ -35,7 +35,7 @@ import {
 } from 'cockatiel';
 import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
 import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
-import type { ParserTransport, TransportResult } from './transport';
+import type { ParserTransport, TransportFailure as TransportError } from './transport';
 
 /** A small program every parser version accepts; the half-open probe. */
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
@@ -56,8 +56,8 @@ export interface BreakerParserOptions {
 
 /** Thrown inside the breaker for failures that count. */
 class TransportFailure extends Error {
-  constructor(readonly result: Extract<TransportResult, { ok: false }>) {
-    super(result.message);
+  constructor(readonly failure: TransportError) {
+    super(failure.message);
   }
 }
 
@@ -200,7 +200,7 @@ export class BreakerParser implements ParserPort {
       if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
       if (err instanceof CallerCancelled) return { kind: 'unavailable', reason: 'cancelled', detail: err.message };
       if (err instanceof TransportFailure) {
-        const { kind, message } = err.result;
+        const { kind, message } = err.failure;
         return { kind: 'unavailable', reason: kind === 'timeout' ? 'timeout' : 'transport', detail: message };
       }
       return { kind: 'unavailable', reason: 'transport', detail: (err as Error).message };
@@ -211,23 +211,25 @@ export class BreakerParser implements ParserPort {
   private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
     const answersBefore = this.answers;
     const result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
-    if (result.ok || result.kind === 'rejected' || result.kind === 'overloaded') this.answers += 1;
     if (result.ok) {
-      this.lastParserVersion = result.result.parserVersion;
-      return { kind: 'validated', result: result.result };
+      this.answers += 1;
+      this.lastParserVersion = result.value.parserVersion;
+      return { kind: 'validated', result: result.value };
     }
-    if (result.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
-    if (result.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: result.message };
-    if (result.kind === 'overloaded') {
-      return { kind: 'unavailable', reason: 'overloaded', detail: result.message, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
+    const failure = result.error;
+    if (failure.kind === 'rejected' || failure.kind === 'overloaded') this.answers += 1;
+    if (failure.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
+    if (failure.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: failure.message };
+    if (failure.kind === 'overloaded') {
+      return { kind: 'unavailable', reason: 'overloaded', detail: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
     }
     if (this.answers > answersBefore || await this.alive()) {
       // The service answered meanwhile: busy, not down.
-      return result.kind === 'timeout'
-        ? { kind: 'unavailable', reason: 'overloaded', detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${result.message})` }
-        : { kind: 'unavailable', reason: 'transport', detail: `${result.message} (the parser service is up)` };
+      return failure.kind === 'timeout'
+        ? { kind: 'unavailable', reason: 'overloaded', detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${failure.message})` }
+        : { kind: 'unavailable', reason: 'transport', detail: `${failure.message} (the parser service is up)` };
     }
-    throw new TransportFailure(result);
+    throw new TransportFailure(failure);
   }
 
   /** One health check at a time, shared by the failures that arrive while it runs. */

@@ -17,7 +17,7 @@
  * an overloaded service is no verdict for that call and never opens the circuit.
  */
 import type { BadParserUrl } from '../../protocol/parserUrl';
-import { err, ok, type Result } from '../../result';
+import { err, fail, ok, type Result } from '../../result';
 import type { ParserConfig } from '../config';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
 import { silentLogger, type Clock, type Logger } from '../ports';
@@ -83,7 +83,7 @@ class UnavailablePort implements ParserPort {
 }
 
 const NO_TRANSPORT: ParserTransport = {
-  call: () => Promise.resolve({ ok: false, kind: 'unavailable', message: 'validation disabled' }),
+  call: () => Promise.resolve(fail('unavailable', 'validation disabled')),
   close: () => undefined,
 };
 

@@ -56,11 +56,11 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
           const left = call.timeoutMs - (Date.now() - startedAt);
           if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
         }
-        if (result.ok) return { ok: true, result: result.result };
-        return {
-          ok: false, kind: result.kind, message: `${result.message} (gRPC status ${result.code})`,
+        if (result.ok) return ok(result.result);
+        return err({
+          kind: result.kind, message: `${result.message} (gRPC status ${result.code})`,
           ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}),
-        };
+        });
       },
       reconnect() {
         client.close();

@@ -3,13 +3,18 @@
  * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects.
  */
 import type { ValidationResult } from '../../parser';
+import type { Failure, Result } from '../../result';
 
 /** `overloaded`: the service is up but cannot serve this call within its deadline (no verdict, not a failure). */
 export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
-export type TransportResult =
-  | { ok: true; result: ValidationResult }
-  | { ok: false; kind: TransportFailureKind; message: string; /** overloaded: the service's estimated wait */ retryAfterMs?: number };
+export interface TransportFailure extends Failure<TransportFailureKind> {
+  /** overloaded: the service's estimated wait. */
+  retryAfterMs?: number;
+}
+
+/** The verdict of one call, or why there is none (the one Result type; a success allocates only the Ok). */
+export type TransportResult = Result<ValidationResult, TransportFailure>;
 
 export interface ParserTransport {
   call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult>;

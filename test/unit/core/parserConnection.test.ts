@@ -69,7 +69,7 @@ describe('core/parser openParserConnection (the one factory)', () => {
     const transport: ParserTransport = {
       call: (source, filename) => {
         calls.push(filename);
-        return Promise.resolve({ ok: true, result: validateAvap(source) });
+        return Promise.resolve({ ok: true, value: validateAvap(source) });
       },
       close: () => undefined,
     };
