@@ -26,7 +26,7 @@ export interface GrpcTransportOptions {
 
 /** Failures another endpoint may not share. */
 function worthAnotherEndpoint(result: ValidateCallResult): boolean {
-  return !result.ok && (result.kind === 'unavailable' || result.kind === 'overloaded');
+  return !result.ok && (result.error.kind === 'unavailable' || result.error.kind === 'overloaded');
 }
 
 export function createGrpcTransport(url: string, options: GrpcTransportOptions = {}): GrpcTransportResult {
@@ -56,11 +56,9 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
           const left = call.timeoutMs - (Date.now() - startedAt);
           if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
         }
-        if (result.ok) return ok(result.result);
-        return err({
-          kind: result.kind, message: `${result.message} (gRPC status ${result.code})`,
-          ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}),
-        });
+        if (result.ok) return ok(result.value);
+        const { kind, message, code, retryAfterMs } = result.error;
+        return err({ kind, message: `${message} (gRPC status ${code})`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       },
       reconnect() {
         client.close();
