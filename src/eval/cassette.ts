@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatCall, LlmPort, LlmResult } from '../core';
+import { fail, ok, type Failure, type Result } from '../result';
 
 export const CASSETTE_VERSION = 1;
 
@@ -52,23 +53,25 @@ function summarize(text: string): string {
   return flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
 }
 
-export type LoadedCassette = { ok: true; cassette: CassetteFile } | { ok: false; error: string };
+/** Why a cassette cannot be replayed: the file cannot be read, or it is not a cassette of this version. */
+export type CassetteFailure = Failure<'unreadable' | 'not-a-cassette'>;
+export type LoadedCassette = Result<CassetteFile, CassetteFailure>;
 
 export function loadCassette(file: string): LoadedCassette {
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');
   } catch (err) {
-    return { ok: false, error: `cannot read cassette ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+    return fail('unreadable', `cannot read cassette ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
     const parsed = JSON.parse(raw) as CassetteFile;
     if (parsed.cassetteVersion !== CASSETTE_VERSION || typeof parsed.entries !== 'object' || parsed.entries === null) {
-      return { ok: false, error: `${file} is not a version ${CASSETTE_VERSION} cassette` };
+      return fail('not-a-cassette', `${file} is not a version ${CASSETTE_VERSION} cassette`);
     }
-    return { ok: true, cassette: parsed };
+    return ok(parsed);
   } catch (err) {
-    return { ok: false, error: `${file} is not valid JSON: ${(err as Error).message}` };
+    return fail('not-a-cassette', `${file} is not valid JSON: ${(err as Error).message}`);
   }
 }
 

@@ -5,6 +5,7 @@
  * fingerprint. Failures are data.
  */
 import { Client } from '@elastic/elasticsearch';
+import { fail, ok, type Failure, type Result } from '../result';
 import type { EvalConfig } from './report';
 
 export interface IndexTarget {
@@ -19,22 +20,19 @@ export async function describeIndex(
   target: IndexTarget,
   embeddedFingerprint: string,
   client?: Client,
-): Promise<{ ok: true; value: IndexInfo } | { ok: false; error: string }> {
-  if (!target.esUrl && !client) return { ok: true, value: { name: 'embedded', version: embeddedFingerprint, pipeline: 'in-process BM25 + embeddings' } };
+): Promise<Result<IndexInfo, Failure<'index-unreadable'>>> {
+  if (!target.esUrl && !client) return ok({ name: 'embedded', version: embeddedFingerprint, pipeline: 'in-process BM25 + embeddings' });
   const es = client ?? new Client({ node: target.esUrl, ...(target.esApiKey ? { auth: { apiKey: target.esApiKey } } : {}) });
   try {
     const mapping = await es.indices.getMapping({ index: target.esIndex });
     const meta = Object.values(mapping)[0]?.mappings?._meta;
-    return {
-      ok: true,
-      value: {
-        name: target.esIndex,
-        version: `${metaText(meta?.index_version)} (corpus ${metaText(meta?.corpus_fingerprint)})`,
-        pipeline: metaText(meta?.ingestion_pipeline),
-      },
-    };
+    return ok({
+      name: target.esIndex,
+      version: `${metaText(meta?.index_version)} (corpus ${metaText(meta?.corpus_fingerprint)})`,
+      pipeline: metaText(meta?.ingestion_pipeline),
+    });
   } catch (err) {
-    return { ok: false, error: `cannot read the index metadata of ${target.esIndex}${target.esUrl ? ` at ${target.esUrl}` : ''}: ${(err as Error).message}` };
+    return fail('index-unreadable', `cannot read the index metadata of ${target.esIndex}${target.esUrl ? ` at ${target.esUrl}` : ''}: ${(err as Error).message}`);
   } finally {
     if (!client) await es.close();
   }

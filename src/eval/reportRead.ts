@@ -5,6 +5,7 @@
  * viewer needs are required; unknown fields are ignored.
  */
 import { z } from 'zod';
+import { fail, ok, type Failure, type Result } from '../result';
 
 const Stat = z.object({ mean: z.number().nullable(), std: z.number().nullable(), n: z.number() });
 const Counts = z.record(z.string(), z.number());
@@ -56,18 +57,21 @@ export type StoredEvalReport = z.infer<typeof ReportSchema>;
 /** Largest report.json the viewer reads (a 5-run report over 60 questions is about 1 MiB). */
 export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 
-export function readEvalReport(text: string): { ok: true; report: StoredEvalReport } | { ok: false; error: string } {
-  if (text.length > MAX_REPORT_BYTES) return { ok: false, error: `the file is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB; not an evaluation report` };
+/** Why a file is not shown as an evaluation report: too large, not JSON, or not the shape `eval --out` writes. */
+export type ReportReadFailure = Failure<'too-large' | 'not-json' | 'not-a-report'>;
+
+export function readEvalReport(text: string): Result<StoredEvalReport, ReportReadFailure> {
+  if (text.length > MAX_REPORT_BYTES) return fail('too-large', `the file is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB; not an evaluation report`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `not JSON (${(err as Error).message})` };
+    return fail('not-json', `not JSON (${(err as Error).message})`);
   }
   const parsed = ReportSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, error: `not an evaluation report written by 'eval --out': ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape'}` };
+    return fail('not-a-report', `not an evaluation report written by 'eval --out': ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape'}`);
   }
-  return { ok: true, report: parsed.data };
+  return ok(parsed.data);
 }

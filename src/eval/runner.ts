@@ -15,6 +15,7 @@
  * records the retrieval mode it really used.
  */
 import type { GoldenEntry } from '../knowledge';
+import { err, fail, ok, type Failure, type Result } from '../result';
 import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult, LlmPort, AttemptEvent } from '../core';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
 import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
@@ -48,9 +49,14 @@ export interface EvalTarget {
   retrievalProbe?(signal?: AbortSignal): Promise<{ mode: string; fallback?: string }>;
 }
 
-export type EvalOutcome =
-  | { ok: true; report: EvalReport }
-  | { ok: false; aborted: string; partial?: EvalReport };
+/**
+ * Why a run stopped without a report: the parser unreachable before it began or lost during it, a retrieval mode it
+ * cannot honour, or the caller cancelled. `partial` holds what was scored before a mid-run abort.
+ */
+export interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
+  partial?: EvalReport;
+}
+export type EvalOutcome = Result<EvalReport, EvalAbort>;
 
 export interface EvalOptions {
   config: Omit<EvalConfig, 'parserVersion' | 'goldenEntries' | 'startedAt'>;
@@ -131,7 +137,7 @@ export function entryQuality(report: QualityReport): EntryQuality {
   };
 }
 
-async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: string }> {
+async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: EvalAbort }> {
   const { result, quality } = await answer(target, options, requestFor(entry));
   const base = {
     id: entry.id,
@@ -151,10 +157,10 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     quality: quality ? entryQuality(quality) : undefined,
   };
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
-    return { abort: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` };
+    return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` } };
   }
   const retrieval = retrievalProblem(options.config.retrievalMode, result.retrievalMode, result.retrievalFallback);
-  if (retrieval) return { abort: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` };
+  if (retrieval) return { abort: { kind: 'retrieval-mode', message: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` } };
   if (result.error) {
     return applyOverride({ ...base, codeBearing: false, valid: undefined, trace: [], faithfulness_raw: undefined, answer_relevancy_raw: undefined, error: `${result.error.code}: ${result.error.message}` });
   }
@@ -163,7 +169,7 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
   let trace: EvalEntry['trace'] = [];
   if (codeBearing) {
     const checked = await checkCode(target, entry, result.code, options.signal);
-    if (!checked.ok) return { abort: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` };
+    if (!checked.ok) return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` } };
     valid = checked.result.valid;
     trace = checked.result.trace;
   }
@@ -223,15 +229,15 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   // Before anything is generated: the parser must answer, and its version goes in the report.
   const probe = await target.parser.validate(PROBE, 'probe.avap', options.signal);
   if (probe.kind === 'unavailable') {
-    return { ok: false, aborted: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` };
+    return fail('parser-unavailable', `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back`);
   }
   const parserVersion = probe.result.parserVersion;
   // The retrieval mode must be honoured too, before anything is generated (knn_only exists to compare embedding models).
   if (target.retrievalProbe) {
     const used = await target.retrievalProbe(options.signal);
-    if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+    if (options.signal?.aborted) return fail('cancelled', 'cancelled');
     const problem = retrievalProblem(options.config.retrievalMode, used.mode, used.fallback);
-    if (problem) return { ok: false, aborted: `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back` };
+    if (problem) return fail('retrieval-mode', `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back`);
   }
   progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
 
@@ -241,12 +247,12 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const eventsBefore = target.events().length;
     const runEntries: EvalEntry[] = [];
     for (const [i, entry] of options.golden.entries()) {
-      if (options.signal?.aborted) return { ok: false, aborted: 'cancelled' };
+      if (options.signal?.aborted) return fail('cancelled', 'cancelled');
       const position: EvalPosition = { run, runs: options.config.runs, question: i + 1, questions: options.golden.length, id: entry.id };
       onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);
       if ('abort' in evaluated) {
-        return { ok: false, aborted: evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) };
+        return err({ ...evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) });
       }
       onProgress({ kind: 'question-done', ...position, verdict: verdictOf(evaluated) });
       runEntries.push(evaluated);
@@ -258,7 +264,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const gate = metrics.quality_judged ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)` : '';
     progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`);
   }
-  return { ok: true, report: summarize(options, parserVersion, startedAt, runs, entries, now) };
+  return ok(summarize(options, parserVersion, startedAt, runs, entries, now));
 }
 
 /** The models an evaluation calls, by role (`judge` only when the judge is on). Each must be pinned. */

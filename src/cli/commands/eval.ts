@@ -78,11 +78,11 @@ function openCassette(file: string | undefined, mode: string | undefined, inner:
   const loaded = loadCassette(file);
   const effective = mode ?? (loaded.ok ? 'replay' : 'record');
   if (effective === 'replay') {
-    if (!loaded.ok) throw new UsageError(loaded.error);
-    return cassetteLlm('replay', file, loaded.cassette);
+    if (!loaded.ok) throw new UsageError(loaded.error.message);
+    return cassetteLlm('replay', file, loaded.value);
   }
   if (effective !== 'record') throw new UsageError(`--cassette-mode must be record or replay, got '${effective}'`);
-  return cassetteLlm('record', file, loaded.ok ? loaded.cassette : emptyCassette(`model ${model}`), inner);
+  return cassetteLlm('record', file, loaded.ok ? loaded.value : emptyCassette(`model ${model}`), inner);
 }
 
 async function run(args: string[], io: CliIO): Promise<number> {
@@ -132,7 +132,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const llm = cassette ?? live;
   const telemetry = memoryTelemetry();
   const described = await describeIndex(config.retrieval, kb.value.fingerprint);
-  if (!described.ok) throw new UsageError(described.error);
+  if (!described.ok) throw new UsageError(described.error.message);
   const index = described.value;
   const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
   if (!created.ok) throw new UsageError(created.error.message);
@@ -185,18 +185,18 @@ async function run(args: string[], io: CliIO): Promise<number> {
     display.stop();
     const out = path.resolve(values.out ?? 'eval-report');
     if (!outcome.ok) {
-      if (outcome.partial) writeReports(path.join(out, 'partial'), outcome.partial);
-      io.stderr(`avap eval: aborted — ${outcome.aborted}\n`);
+      if (outcome.error.partial) writeReports(path.join(out, 'partial'), outcome.error.partial);
+      io.stderr(`avap eval: aborted — ${outcome.error.message}\n`);
       return EXIT.usage;
     }
     if (cassette && cassette.misses.length > 0) {
       io.stderr(`avap eval: aborted — the cassette had no answer for ${cassette.misses.length} request(s), first: ${cassette.misses[0]}\n`);
       return EXIT.usage;
     }
-    const files = writeReports(out, outcome.report);
-    const v = outcome.report.syntactic_validity;
+    const files = writeReports(out, outcome.value);
+    const v = outcome.value.syntactic_validity;
     const figure = v.n === 0 ? 'n/a (no code answers)' : `${(100 * v.mean).toFixed(1)} % ± ${(100 * v.std).toFixed(1)}`;
-    const errors = outcome.report.runs.reduce((n, r) => n + r.pipeline_errors, 0);
+    const errors = outcome.value.runs.reduce((n, r) => n + r.pipeline_errors, 0);
     io.stdout(`syntactic_validity ${figure} over ${runs} run(s)${errors ? `; ${errors} question(s) unanswered (see the report)` : ''}\n${files.json}\n${files.md}\n${files.html}\n`);
     return EXIT.ok;
   } finally {

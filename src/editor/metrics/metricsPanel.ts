@@ -63,8 +63,8 @@ export async function showEvalReportPanel(extensionUri: vscode.Uri, file?: vscod
     const size = (await stat(source)).size;
     if (size > MAX_REPORT_BYTES) throw new Error(`${size} bytes is more than a report can be`);
     const read = readEvalReport(await readFile(source, 'utf8'));
-    body = read.ok ? evalReportBody(read.report, source) : evalReportError(source, read.error);
-    if (!read.ok) void vscode.window.showWarningMessage(`AVAP: ${source} is not an evaluation report — ${read.error}`);
+    body = read.ok ? evalReportBody(read.value, source) : evalReportError(source, read.error.message);
+    if (!read.ok) void vscode.window.showWarningMessage(`AVAP: ${source} is not an evaluation report — ${read.error.message}`);
   } catch (err) {
     body = evalReportError(source, (err as Error).message);
     void vscode.window.showWarningMessage(`AVAP: cannot read ${source}: ${(err as Error).message}`);

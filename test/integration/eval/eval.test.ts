@@ -76,7 +76,7 @@ describe('eval (replaying the committed cassette)', function () {
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.doesNotMatch(html, /<script/i);
     const back = readEvalReport(readFileSync(path.join(out, 'report.json'), 'utf8'));
-    assert.ok(back.ok, back.ok ? '' : back.error);
+    assert.ok(back.ok, back.ok ? '' : back.error.message);
   });
 
   it('shows progress on stderr (not a terminal: one plain line per question) and keeps stdout for the results', () => {

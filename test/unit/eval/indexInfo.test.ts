@@ -32,6 +32,6 @@ describe('eval: the index recorded before a run', () => {
     assert.deepEqual(bare, { ok: true, value: { name: 'bare', version: 'unknown (corpus unknown)', pipeline: 'unknown' } });
     const missing = await describeIndex({ esUrl: 'http://localhost:9200', esIndex: 'missing' }, 'x', client);
     assert.equal(missing.ok, false);
-    assert.match(missing.ok ? '' : missing.error, /^cannot read the index metadata of missing at http:\/\/localhost:9200: .*index_not_found_exception/);
+    assert.match(missing.ok ? '' : missing.error.message, /^cannot read the index metadata of missing at http:\/\/localhost:9200: .*index_not_found_exception/);
   });
 });

@@ -103,8 +103,8 @@ describe('eval: the quality gate on RETRIEVAL answers', () => {
     const validator = fakeValidator([assessed(0.4), assessed(0.8), malformed]);
     const { target: t, ragas, retryLlm } = target(validator);
     const out = await runEvaluation(t, options());
-    assert.ok(out.ok, !out.ok ? out.aborted : '');
-    const r = out.report;
+    assert.ok(out.ok, !out.ok ? out.error.message : '');
+    const r = out.value;
 
     assert.deepEqual(retrieval(r.entries).map((e) => e.quality), [
       { passed: true, composite: 0.8, retried: true, failure: undefined },
@@ -142,17 +142,17 @@ describe('eval: the quality gate on RETRIEVAL answers', () => {
     const { target: t } = target(fakeValidator([assessed(0.4), malformed]));
     const out = await runEvaluation(t, options(true, 1));
     assert.ok(out.ok);
-    assert.deepEqual(retrieval(out.report.entries)[0]?.quality, { passed: false, composite: 0.4, retried: true, failure: 'judge-malformed: not JSON' });
-    assert.deepEqual(qualityCounts(out.report.entries), { quality_judged: 1, quality_passed: 0, quality_retried: 1, quality_failures: 1 });
+    assert.deepEqual(retrieval(out.value.entries)[0]?.quality, { passed: false, composite: 0.4, retried: true, failure: 'judge-malformed: not JSON' });
+    assert.deepEqual(qualityCounts(out.value.entries), { quality_judged: 1, quality_passed: 0, quality_retried: 1, quality_failures: 1 });
   });
 
   it('records a retry that could not be generated and keeps the first answer', async () => {
     const { target: t, ragas } = target(fakeValidator([assessed(0.5)]), { ok: false, error: { code: 'llm-timeout', message: 'sent nothing' } });
     const out = await runEvaluation(t, options(true, 1));
     assert.ok(out.ok);
-    assert.deepEqual(retrieval(out.report.entries)[0]?.quality, { passed: false, composite: 0.5, retried: false, failure: undefined, retry_error: 'llm-timeout: sent nothing' });
+    assert.deepEqual(retrieval(out.value.entries)[0]?.quality, { passed: false, composite: 0.5, retried: false, failure: undefined, retry_error: 'llm-timeout: sent nothing' });
     assert.ok(ragas.chats.some((c) => c.messages.at(-1)?.content.endsWith(`ANSWER:\n${FIRST}`)));
-    assert.match(renderMarkdown(out.report), /\| GD-R-001 \| 1 \| no \| 0\.500 \| no \| retry not generated: llm-timeout: sent nothing \|/);
+    assert.match(renderMarkdown(out.value), /\| GD-R-001 \| 1 \| no \| 0\.500 \| no \| retry not generated: llm-timeout: sent nothing \|/);
   });
 
   it('runs no gate with the judge off (--no-judge)', async () => {
@@ -162,10 +162,10 @@ describe('eval: the quality gate on RETRIEVAL answers', () => {
     assert.ok(out.ok);
     assert.equal(validator.inputs.length, 0);
     assert.equal(retryLlm.chats.length, 0);
-    assert.ok(out.report.entries.every((e) => e.quality === undefined));
-    assert.deepEqual(out.report.runs.map((run) => run.quality_judged), [0, 0]);
-    assert.match(renderMarkdown(out.report), /## Quality gate \(RETRIEVAL answers\)\n\nOff \(--no-judge\): RETRIEVAL answers were not judged\./);
-    assert.match(renderHtml(out.report), /Off \(--no-judge\)/);
+    assert.ok(out.value.entries.every((e) => e.quality === undefined));
+    assert.deepEqual(out.value.runs.map((run) => run.quality_judged), [0, 0]);
+    assert.match(renderMarkdown(out.value), /## Quality gate \(RETRIEVAL answers\)\n\nOff \(--no-judge\): RETRIEVAL answers were not judged\./);
+    assert.match(renderHtml(out.value), /Off \(--no-judge\)/);
   });
 
   it('runs no gate when the target has none', async () => {
@@ -173,7 +173,7 @@ describe('eval: the quality gate on RETRIEVAL answers', () => {
     delete t.quality;
     const out = await runEvaluation(t, options(true, 1));
     assert.ok(out.ok);
-    assert.deepEqual(qualityCounts(out.report.entries), { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });
+    assert.deepEqual(qualityCounts(out.value.entries), { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });
   });
 });
 

@@ -56,7 +56,7 @@ describe('eval: record/replay cassettes', () => {
 
     const loaded = loadCassette(file);
     assert.ok(loaded.ok);
-    const player = cassetteLlm('replay', file, loaded.cassette);
+    const player = cassetteLlm('replay', file, loaded.value);
     const streamed: string[] = [];
     assert.deepEqual(await player.chat({ ...call, onToken: (t) => streamed.push(t) }), { ok: true, value: { text: 'echo hello' } });
     assert.deepEqual(streamed, ['echo hello']);
@@ -81,6 +81,7 @@ describe('eval: record/replay cassettes', () => {
   it('refuses a missing or foreign cassette file with a clear error', () => {
     const out = loadCassette('/nonexistent/c.json');
     assert.equal(out.ok, false);
+    assert.equal(out.ok ? '' : out.error.kind, 'unreadable');
   });
 });
 

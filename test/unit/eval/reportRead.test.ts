@@ -6,9 +6,9 @@ import { sampleStoredReport } from '../../support/sampleEvalReport';
 describe('eval: reading report.json back for the editor', () => {
   it('accepts a report written by eval --out (nulls where a metric was undefined)', () => {
     const read = readEvalReport(JSON.stringify(sampleStoredReport()));
-    assert.ok(read.ok, read.ok ? '' : read.error);
-    assert.equal(read.report.config.model, 'qwen3:1.7b');
-    assert.equal(read.report.faithfulness.mean, null);
+    assert.ok(read.ok, read.ok ? '' : read.error.message);
+    assert.equal(read.value.config.model, 'qwen3:1.7b');
+    assert.equal(read.value.faithfulness.mean, null);
   });
 
   it('says why a file is not a report instead of throwing', () => {
@@ -22,16 +22,17 @@ describe('eval: reading report.json back for the editor', () => {
     for (const [text, error] of cases) {
       const read = readEvalReport(text);
       assert.equal(read.ok, false, text);
-      assert.match(read.ok ? '' : read.error, error);
+      assert.match(read.ok ? '' : read.error.message, error);
     }
     const huge = readEvalReport(' '.repeat(MAX_REPORT_BYTES + 1));
-    assert.match(huge.ok ? '' : huge.error, /larger than 32 MiB/);
+    assert.match(huge.ok ? '' : huge.error.message, /larger than 32 MiB/);
+    assert.equal(huge.ok ? '' : huge.error.kind, 'too-large');
   });
 
   it('renders the figures, one bar per run, and the parse failures', () => {
     const read = readEvalReport(JSON.stringify(sampleStoredReport()));
     assert.ok(read.ok);
-    const body = evalReportBody(read.report, '/tmp/out/report.json');
+    const body = evalReportBody(read.value, '/tmp/out/report.json');
     assert.match(body, /AVAP evaluation — qwen3:1\.7b/);
     assert.match(body, /66\.7 % ± 4\.7/);
     assert.match(body, /retrieval <b>knn_only<\/b>/);
@@ -52,13 +53,13 @@ describe('eval: reading report.json back for the editor', () => {
     const report = { ...sampleStoredReport(), warnings: ['runs < 5: mean and standard deviation are not comparable (ADR-0007)'] };
     report.config.fewShot = { ...report.config.fewShot, selection: 'lexical' } as typeof report.config.fewShot;
     const read = readEvalReport(JSON.stringify(report));
-    assert.ok(read.ok, read.ok ? '' : read.error);
-    const body = evalReportBody(read.report, 'r.json');
+    assert.ok(read.ok, read.ok ? '' : read.error.message);
+    const body = evalReportBody(read.value, 'r.json');
     assert.match(body, /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
     assert.match(body, /few-shot degraded \(K=5, lexical fallback\)/);
     const old = readEvalReport(JSON.stringify(sampleStoredReport()));
     assert.ok(old.ok);
-    assert.doesNotMatch(evalReportBody(old.report, 'r.json'), /Warnings/);
+    assert.doesNotMatch(evalReportBody(old.value, 'r.json'), /Warnings/);
   });
 
   it('leaves the quality gate out of a report made without the judge', () => {
@@ -66,7 +67,7 @@ describe('eval: reading report.json back for the editor', () => {
     for (const run of report.runs) Object.assign(run, { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });
     const read = readEvalReport(JSON.stringify(report));
     assert.ok(read.ok);
-    assert.doesNotMatch(evalReportBody(read.report, 'r.json'), /Quality gate/);
+    assert.doesNotMatch(evalReportBody(read.value, 'r.json'), /Quality gate/);
   });
 
   it('escapes everything that comes from the file', () => {
@@ -75,7 +76,7 @@ describe('eval: reading report.json back for the editor', () => {
     report.confusion.topTokens = [['<script>alert(1)</script>', 2]];
     const read = readEvalReport(JSON.stringify(report));
     assert.ok(read.ok);
-    const body = evalReportBody(read.report, '"><script>');
+    const body = evalReportBody(read.value, '"><script>');
     assert.doesNotMatch(body, /<script>|<img /);
     assert.doesNotMatch(evalReportError('<b>', '<i>'), /<b>|<i>/);
   });

@@ -95,8 +95,8 @@ describe('eval: the run', () => {
   it('runs every question N times and reports validity, judged metrics with the override, and convergence', async () => {
     const t = target();
     const out = await runEvaluation(t, options);
-    assert.ok(out.ok, !out.ok ? out.aborted : '');
-    const r = out.report;
+    assert.ok(out.ok, !out.ok ? out.error.message : '');
+    const r = out.value;
     assert.equal(t.runs.length, 4);
     assert.deepEqual(r.runs.map((x) => x.syntactic_validity), [1, 0]);
     assert.deepEqual(r.syntactic_validity, { mean: 0.5, std: 0.7071, n: 2 });
@@ -115,17 +115,17 @@ describe('eval: the run', () => {
     const t = patchRuns(target(), (result, n) => (n === 3 ? { ...result, fewShot: { status: 'degraded', k: 5, injected: 0, detail: 'pool gone' } } : result));
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
-    assert.deepEqual(out.report.config.fewShot, { status: 'degraded', k: 5 });
-    assert.deepEqual(out.report.entries.map((e) => e.few_shot_injection), [undefined, undefined, 'degraded', undefined]);
-    assert.match(renderMarkdown(out.report), /few-shot degraded \(K=5\)/);
+    assert.deepEqual(out.value.config.fewShot, { status: 'degraded', k: 5 });
+    assert.deepEqual(out.value.entries.map((e) => e.few_shot_injection), [undefined, undefined, 'degraded', undefined]);
+    assert.match(renderMarkdown(out.value), /few-shot degraded \(K=5\)/);
   });
 
   it('reports questions the pipeline could not answer instead of scoring them', async () => {
     const t = unansweredLoops(target());
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
-    assert.deepEqual(out.report.runs.map((r) => r.pipeline_errors), [1, 1]);
-    const md = renderMarkdown(out.report);
+    assert.deepEqual(out.value.runs.map((r) => r.pipeline_errors), [1, 1]);
+    const md = renderMarkdown(out.value);
     assert.match(md, /Questions the pipeline could not answer \(listed below, not scored\): 2\./);
     assert.match(md, /- GD-R-001 \(run 1\): llm-timeout: sent nothing for 120 s/);
   });
@@ -158,14 +158,16 @@ describe('eval: the run', () => {
     const t = target({ down: true });
     const out = await runEvaluation(t, options);
     assert.equal(out.ok, false);
-    assert.match(!out.ok ? out.aborted : '', /parser is unreachable.*never falls back/);
+    assert.match(!out.ok ? out.error.message : '', /parser is unreachable.*never falls back/);
+    assert.equal(!out.ok && out.error.kind, 'parser-unavailable');
     assert.equal(t.runs.length, 0);
   });
 
   it('aborts, with a partial report, when the parser goes away during the run', async () => {
     const out = await runEvaluation(target({ down: false }, 2), options);
     assert.equal(out.ok, false);
-    assert.match(!out.ok ? out.aborted : '', /parser became unavailable/);
+    assert.match(!out.ok ? out.error.message : '', /parser became unavailable/);
+    assert.equal(!out.ok && out.error.kind, 'parser-unavailable');
   });
 
   it('aborts before generating anything when the retrieval mode cannot be honoured, with the reason', async () => {
@@ -173,8 +175,9 @@ describe('eval: the run', () => {
     t.retrievalProbe = () => Promise.resolve({ mode: 'bm25_only', fallback: 'knn_only needs embeddings: the embedding model failed (model-missing: not pulled)' });
     const out = await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } });
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.aborted,
+    assert.equal(!out.ok && out.error.message,
       'the retrieval mode knn_only cannot be honoured: retrieval ran as bm25_only, not knn_only — knn_only needs embeddings: the embedding model failed (model-missing: not pulled); evaluation never falls back');
+    assert.equal(!out.ok && out.error.kind, 'retrieval-mode');
     assert.equal(t.runs.length, 0);
     t.retrievalProbe = () => Promise.resolve({ mode: 'knn_only' });
     assert.ok((await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } })).ok, 'a probe in the configured mode lets the run start');
@@ -186,9 +189,10 @@ describe('eval: the run', () => {
       : { ...result, retrievalMode: 'hybrid' }));
     const out = await runEvaluation(t, options);
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.aborted,
+    assert.equal(!out.ok && out.error.message,
       'GD-R-001 (run 1): retrieval ran as bm25_only, not hybrid — hybrid needs embeddings: the embedding model failed (llm-unreachable: refused); evaluation never mixes retrieval modes');
-    assert.deepEqual(!out.ok && out.partial?.entries.map((e) => [e.id, e.retrieval_mode]), [['GD-C-001', 'hybrid']]);
+    assert.equal(!out.ok && out.error.kind, 'retrieval-mode');
+    assert.deepEqual(!out.ok && out.error.partial?.entries.map((e) => [e.id, e.retrieval_mode]), [['GD-C-001', 'hybrid']]);
   });
 
   it('records per entry the retrieval mode used and the few-shot examples injected, and how they were chosen', async () => {
@@ -197,21 +201,21 @@ describe('eval: the run', () => {
       : { ...result, retrievalMode: 'hybrid', fewShot: { status: 'enabled', k: 5, injected: 5 - n, selection: n === 1 ? 'embedding' : 'lexical', ...(n === 1 ? {} : { selectionDetail: 'model gone' }) } }));
     const out = await runEvaluation(t, options);
     assert.ok(out.ok);
-    assert.deepEqual(out.report.entries.map((e) => [e.id, e.run, e.retrieval_mode, e.few_shot_injected, e.few_shot_selection]), [
+    assert.deepEqual(out.value.entries.map((e) => [e.id, e.run, e.retrieval_mode, e.few_shot_injected, e.few_shot_selection]), [
       ['GD-C-001', 1, 'hybrid', 4, 'embedding'], ['GD-R-001', 1, 'hybrid', 0, undefined],
       ['GD-C-001', 2, 'hybrid', 2, 'lexical'], ['GD-R-001', 2, 'hybrid', 0, undefined],
     ]);
-    assert.deepEqual(out.report.config.fewShot, { status: 'enabled', k: 5, selection: 'lexical' }, 'one fallback flags the run');
-    assert.ok(out.report.warnings.includes('few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for 1 of 2 code answer(s) (few_shot_selection: lexical)'));
-    assert.match(renderMarkdown(out.report), /few-shot enabled \(K=5, selected by lexical fallback\)/);
+    assert.deepEqual(out.value.config.fewShot, { status: 'enabled', k: 5, selection: 'lexical' }, 'one fallback flags the run');
+    assert.ok(out.value.warnings.includes('few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for 1 of 2 code answer(s) (few_shot_selection: lexical)'));
+    assert.match(renderMarkdown(out.value), /few-shot enabled \(K=5, selected by lexical fallback\)/);
   });
 
   it('warns in report.json, report.md and report.html when there are fewer than 5 runs', async () => {
     const few = await runEvaluation(target(), options);
     assert.ok(few.ok);
-    assert.deepEqual(few.report.warnings, ['runs < 5: mean and standard deviation are not comparable (ADR-0007)']);
-    assert.match(renderMarkdown(few.report), /## Warnings\n\n- \*\*runs < 5: mean and standard deviation are not comparable \(ADR-0007\)\*\*\n/);
-    assert.match(renderHtml(few.report), /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
+    assert.deepEqual(few.value.warnings, ['runs < 5: mean and standard deviation are not comparable (ADR-0007)']);
+    assert.match(renderMarkdown(few.value), /## Warnings\n\n- \*\*runs < 5: mean and standard deviation are not comparable \(ADR-0007\)\*\*\n/);
+    assert.match(renderHtml(few.value), /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
 
     const golden5 = Array.from({ length: 5 }, () => 'addVar(a, 1)\naddResult(a)\n');
     ANSWERS['GD-C-001'] = golden5;
@@ -219,9 +223,9 @@ describe('eval: the run', () => {
     try {
       const five = await runEvaluation(target(), { ...options, config: { ...options.config, runs: 5 } });
       assert.ok(five.ok);
-      assert.deepEqual(five.report.warnings, []);
-      assert.doesNotMatch(renderMarkdown(five.report), /Warnings/);
-      assert.doesNotMatch(renderHtml(five.report), /class="warnings"/);
+      assert.deepEqual(five.value.warnings, []);
+      assert.doesNotMatch(renderMarkdown(five.value), /Warnings/);
+      assert.doesNotMatch(renderHtml(five.value), /class="warnings"/);
     } finally {
       ANSWERS['GD-C-001'] = ['addParam("p", p)\nencodeSHA256(p, h)\naddResult(h)\n', 'getSHA256(p, h)\n'];
       ANSWERS['GD-R-001'] = ['', ''];
@@ -232,15 +236,15 @@ describe('eval: the run', () => {
     const out = await runEvaluation(target(), options);
     assert.ok(out.ok);
     const dir = mkdtempSync(path.join(tmpdir(), 'avap-report-'));
-    const files = writeReports(dir, out.report);
+    const files = writeReports(dir, out.value);
     const json = JSON.parse(readFileSync(files.json, 'utf8')) as Record<string, unknown>;
     for (const key of ['config', 'warnings', 'runs', 'syntactic_validity', 'entries']) assert.ok(key in json, key);
     for (const entry of json.entries as Record<string, unknown>[]) {
       for (const key of ['id', 'category', 'valid', 'trace', 'faithfulness', 'faithfulness_raw', 'answer_relevancy', 'answer_relevancy_raw', 'quality', 'retrieval_mode', 'few_shot_injected']) assert.ok(key in entry, key);
     }
     assert.equal((json.entries as Record<string, unknown>[]).find((e) => e.id === 'GD-R-001')?.valid, null);
-    assert.match(renderMarkdown(out.report), /\| syntactic_validity \| 50\.0 % ± 70\.7 \|/);
-    const html = renderHtml(out.report);
+    assert.match(renderMarkdown(out.value), /\| syntactic_validity \| 50\.0 % ± 70\.7 \|/);
+    const html = renderHtml(out.value);
     assert.ok(!/<script/i.test(html));
     assert.match(html, /aria-label="syntactic validity per run"/);
     assert.match(html, /aria-label="parse failures by question and category"/);
