@@ -181,8 +181,8 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
       await faithfulness(target.llm, options.judge, result.text, context, options.signal),
       await answerRelevancy(target.llm, options.judge, entry.question, result.text, options.signal),
     ];
-    if (f.ok) faith = f.score; else base.judge_failures.push(`faithfulness: ${f.reason}`);
-    if (r.ok) relevancy = r.score; else base.judge_failures.push(`answer_relevancy: ${r.reason}`);
+    if (f.ok) faith = f.value.score; else base.judge_failures.push(`faithfulness: ${f.error.message}`);
+    if (r.ok) relevancy = r.value.score; else base.judge_failures.push(`answer_relevancy: ${r.error.message}`);
   }
   return applyOverride({ ...base, codeBearing, valid, trace, faithfulness_raw: faith, answer_relevancy_raw: relevancy });
 }
