@@ -38,7 +38,6 @@ import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest } fro
 import type { PipelineResult } from '../../src/core/contracts';
 import { StreamCheck } from '../../src/core/code/streamCheck';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
-import { fail } from '../../src/result';
 
 const fmt = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`);
 
@@ -59,7 +58,7 @@ async function blackHole(): Promise<{ address: string; close(): Promise<void> }>
   };
 }
 
-const failing: ParserTransport = { call: () => Promise.resolve(fail('unavailable', 'down')), close: () => undefined };
+const failing: ParserTransport = { call: () => Promise.resolve({ ok: false, error: { kind: 'unavailable', message: 'down' } }), close: () => undefined };
 
 export async function benchOpenCircuit(): Promise<BenchResult> {
   // The fast path: a breaker that has opened (3 failures) and stays open on a clock that does not move.

@@ -103,7 +103,7 @@ async function roundTripShare(): Promise<BenchResult[]> {
   try {
     const validate = async () => {
       const r = await callValidate(parser, program, 'bench.avap', { timeoutMs: 5000 });
-      if (!r.ok || !r.result.valid) throw new Error(`benchmark Validate failed: ${JSON.stringify(r)}`);
+      if (!r.ok || !r.value.valid) throw new Error(`benchmark Validate failed: ${JSON.stringify(r)}`);
     };
     const validateRtt: number[] = [];
     const healthRtt: number[] = [];

@@ -53,10 +53,9 @@ function summarize(text: string): string {
   return flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
 }
 
-/** `unreadable`: the file cannot be read; `not-json`: it is not JSON; `wrong-version`: it is not a cassette of this version. */
-export type CassetteLoadFailureKind = 'unreadable' | 'not-json' | 'wrong-version';
-
-export type LoadedCassette = Result<CassetteFile, Failure<CassetteLoadFailureKind>>;
+/** Why a cassette cannot be replayed: the file cannot be read, or it is not a cassette of this version. */
+export type CassetteFailure = Failure<'unreadable' | 'not-a-cassette'>;
+export type LoadedCassette = Result<CassetteFile, CassetteFailure>;
 
 export function loadCassette(file: string): LoadedCassette {
   let raw: string;
@@ -68,11 +67,11 @@ export function loadCassette(file: string): LoadedCassette {
   try {
     const parsed = JSON.parse(raw) as CassetteFile;
     if (parsed.cassetteVersion !== CASSETTE_VERSION || typeof parsed.entries !== 'object' || parsed.entries === null) {
-      return fail('wrong-version', `${file} is not a version ${CASSETTE_VERSION} cassette`);
+      return fail('not-a-cassette', `${file} is not a version ${CASSETTE_VERSION} cassette`);
     }
     return ok(parsed);
   } catch (err) {
-    return fail('not-json', `${file} is not valid JSON: ${(err as Error).message}`);
+    return fail('not-a-cassette', `${file} is not valid JSON: ${(err as Error).message}`);
   }
 }
 

@@ -14,9 +14,15 @@
  */
 import { z } from 'zod';
 import type { LlmPort } from '../core';
+import { err, fail, ok, type Failure, type Result } from '../result';
 import { cosine } from './stats';
 
-export type JudgeOutcome = { ok: true; score: number; detail: string } | { ok: false; reason: string };
+/**
+ * Why a metric has no score: the judge model failed, its answer is not the JSON asked for, it found nothing to
+ * judge, or the embedding model failed. The message goes into the entry's `judge_failures`.
+ */
+export type JudgeFailure = Failure<'judge-failed' | 'judge-malformed' | 'nothing-to-judge' | 'embedding-failed'>;
+export type JudgeOutcome = Result<{ score: number; detail: string }, JudgeFailure>;
 
 const StatementsSchema = z.object({
   statements: z.array(z.object({ statement: z.string().min(1), supported: z.boolean() })).max(50),
@@ -35,15 +41,15 @@ export interface JudgeModels {
   embeddingModel: string;
 }
 
-function parseJson<T>(schema: z.ZodType<T>, text: string): { ok: true; value: T } | { ok: false; reason: string } {
+function parseJson<T>(schema: z.ZodType<T>, text: string): Result<T, JudgeFailure> {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return { ok: false, reason: `judge answer is not JSON: ${text.slice(0, 80)}` };
+    return fail('judge-malformed', `judge answer is not JSON: ${text.slice(0, 80)}`);
   }
   const checked = schema.safeParse(data);
-  return checked.success ? { ok: true, value: checked.data } : { ok: false, reason: `judge answer has the wrong shape: ${checked.error.issues[0]?.message ?? 'invalid'}` };
+  return checked.success ? ok(checked.data) : fail('judge-malformed', `judge answer has the wrong shape: ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
 export async function faithfulness(llm: LlmPort, models: JudgeModels, answer: string, context: string, signal?: AbortSignal): Promise<JudgeOutcome> {
@@ -59,13 +65,13 @@ export async function faithfulness(llm: LlmPort, models: JudgeModels, answer: st
       { role: 'user', content: `CONTEXT:\n${context || '(no context was retrieved)'}\n\nANSWER:\n${answer}` },
     ],
   });
-  if (!result.ok) return { ok: false, reason: `${result.error.code}: ${result.error.message}` };
+  if (!result.ok) return fail('judge-failed', `${result.error.code}: ${result.error.message}`);
   const parsed = parseJson(StatementsSchema, result.value.text);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return err(parsed.error);
   const total = parsed.value.statements.length;
-  if (total === 0) return { ok: false, reason: 'judge found no statements in the answer' };
+  if (total === 0) return fail('nothing-to-judge', 'judge found no statements in the answer');
   const supported = parsed.value.statements.filter((s) => s.supported).length;
-  return { ok: true, score: supported / total, detail: `${supported}/${total} statements supported` };
+  return ok({ score: supported / total, detail: `${supported}/${total} statements supported` });
 }
 
 export async function answerRelevancy(llm: LlmPort, models: JudgeModels, question: string, answer: string, signal?: AbortSignal): Promise<JudgeOutcome> {
@@ -81,14 +87,14 @@ export async function answerRelevancy(llm: LlmPort, models: JudgeModels, questio
       { role: 'user', content: `ANSWER:\n${answer}` },
     ],
   });
-  if (!result.ok) return { ok: false, reason: `${result.error.code}: ${result.error.message}` };
+  if (!result.ok) return fail('judge-failed', `${result.error.code}: ${result.error.message}`);
   const parsed = parseJson(QuestionsSchema, result.value.text);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return err(parsed.error);
   const vectors = await llm.embed(models.embeddingModel, [question, ...parsed.value.questions], signal);
-  if (!vectors.ok) return { ok: false, reason: `embedding failed: ${vectors.error.code}: ${vectors.error.message}` };
+  if (!vectors.ok) return fail('embedding-failed', `embedding failed: ${vectors.error.code}: ${vectors.error.message}`);
   const [q, ...generated] = vectors.value;
-  if (!q || generated.length !== parsed.value.questions.length) return { ok: false, reason: 'embedding returned the wrong number of vectors' };
+  if (!q || generated.length !== parsed.value.questions.length) return fail('embedding-failed', 'embedding returned the wrong number of vectors');
   const similarity = generated.reduce((acc, v) => acc + cosine(q, v), 0) / generated.length;
   const score = parsed.value.noncommittal ? 0 : Math.max(0, similarity);
-  return { ok: true, score, detail: `${generated.length} generated questions, mean cosine ${similarity.toFixed(3)}${parsed.value.noncommittal ? ', noncommittal' : ''}` };
+  return ok({ score, detail: `${generated.length} generated questions, mean cosine ${similarity.toFixed(3)}${parsed.value.noncommittal ? ', noncommittal' : ''}` });
 }

@@ -57,10 +57,10 @@ export type StoredEvalReport = z.infer<typeof ReportSchema>;
 /** Largest report.json the viewer reads (a 5-run report over 60 questions is about 1 MiB). */
 export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 
-/** `too-large`: over MAX_REPORT_BYTES; `not-json`: not JSON; `not-a-report`: JSON of another shape. */
-export type ReportReadFailureKind = 'too-large' | 'not-json' | 'not-a-report';
+/** Why a file is not shown as an evaluation report: too large, not JSON, or not the shape `eval --out` writes. */
+export type ReportReadFailure = Failure<'too-large' | 'not-json' | 'not-a-report'>;
 
-export function readEvalReport(text: string): Result<StoredEvalReport, Failure<ReportReadFailureKind>> {
+export function readEvalReport(text: string): Result<StoredEvalReport, ReportReadFailure> {
   if (text.length > MAX_REPORT_BYTES) return fail('too-large', `the file is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB; not an evaluation report`);
   let json: unknown;
   try {

@@ -15,12 +15,12 @@
  * records the retrieval mode it really used.
  */
 import type { GoldenEntry } from '../knowledge';
+import { err, fail, ok, type Failure, type Result } from '../result';
 import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult, LlmPort, AttemptEvent } from '../core';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
 import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
-import { err, ok, type Failure, type Result } from '../result';
 
 type RunWithConvergence = RunMetrics & { convergence: ConvergenceFigures };
 
@@ -49,17 +49,14 @@ export interface EvalTarget {
   retrievalProbe?(signal?: AbortSignal): Promise<{ mode: string; fallback?: string }>;
 }
 
-/** Why an evaluation stopped: the parser is or became unavailable, the retrieval mode was not honoured, or it was cancelled. */
-export type EvalAbortKind = 'parser-unavailable' | 'retrieval-mode' | 'cancelled';
-
-export interface EvalAbort extends Failure<EvalAbortKind> {
-  /** The report of the questions evaluated before the abort. */
+/**
+ * Why a run stopped without a report: the parser unreachable before it began or lost during it, a retrieval mode it
+ * cannot honour, or the caller cancelled. `partial` holds what was scored before a mid-run abort.
+ */
+export interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
   partial?: EvalReport;
 }
-
 export type EvalOutcome = Result<EvalReport, EvalAbort>;
-
-const CANCELLED: EvalOutcome = err({ kind: 'cancelled', message: 'cancelled' });
 
 export interface EvalOptions {
   config: Omit<EvalConfig, 'parserVersion' | 'goldenEntries' | 'startedAt'>;
@@ -184,8 +181,8 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
       await faithfulness(target.llm, options.judge, result.text, context, options.signal),
       await answerRelevancy(target.llm, options.judge, entry.question, result.text, options.signal),
     ];
-    if (f.ok) faith = f.score; else base.judge_failures.push(`faithfulness: ${f.reason}`);
-    if (r.ok) relevancy = r.score; else base.judge_failures.push(`answer_relevancy: ${r.reason}`);
+    if (f.ok) faith = f.value.score; else base.judge_failures.push(`faithfulness: ${f.error.message}`);
+    if (r.ok) relevancy = r.value.score; else base.judge_failures.push(`answer_relevancy: ${r.error.message}`);
   }
   return applyOverride({ ...base, codeBearing, valid, trace, faithfulness_raw: faith, answer_relevancy_raw: relevancy });
 }
@@ -232,15 +229,15 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   // Before anything is generated: the parser must answer, and its version goes in the report.
   const probe = await target.parser.validate(PROBE, 'probe.avap', options.signal);
   if (probe.kind === 'unavailable') {
-    return err({ kind: 'parser-unavailable', message: `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back` });
+    return fail('parser-unavailable', `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back`);
   }
   const parserVersion = probe.result.parserVersion;
   // The retrieval mode must be honoured too, before anything is generated (knn_only exists to compare embedding models).
   if (target.retrievalProbe) {
     const used = await target.retrievalProbe(options.signal);
-    if (options.signal?.aborted) return CANCELLED;
+    if (options.signal?.aborted) return fail('cancelled', 'cancelled');
     const problem = retrievalProblem(options.config.retrievalMode, used.mode, used.fallback);
-    if (problem) return err({ kind: 'retrieval-mode', message: `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back` });
+    if (problem) return fail('retrieval-mode', `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back`);
   }
   progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
 
@@ -250,7 +247,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const eventsBefore = target.events().length;
     const runEntries: EvalEntry[] = [];
     for (const [i, entry] of options.golden.entries()) {
-      if (options.signal?.aborted) return CANCELLED;
+      if (options.signal?.aborted) return fail('cancelled', 'cancelled');
       const position: EvalPosition = { run, runs: options.config.runs, question: i + 1, questions: options.golden.length, id: entry.id };
       onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);

@@ -8,25 +8,22 @@
  *   without its newline (a crash or a full disk mid-write) is reported once
  *   through `onTornTail` and the record starts on a fresh line, so the cut
  *   line never swallows it; readers skip the cut line.
- * - Failures are data (`src/result`): `append` resolves `err(AppendFailure)`
- *   and never rejects; the failure's `code` is the system error code
- *   (`ENOSPC`, `EACCES`…), its `message` names the file and is meant for logs,
- *   not for remote clients.
+ * - Failures are data: `append` resolves the one Result type (src/result) and
+ *   never rejects. The error's `kind` says what failed (`invalid-record`: the
+ *   record cannot be written as JSON; `unwritable`: the file system refused),
+ *   `code` is the system error code (`ENOSPC`, `EACCES`…), and `message` names
+ *   the file and is meant for logs, not for remote clients.
  * - `health()` says whether the file can be written now: a probe (create the
  *   folder, open for append) and the outcome of the last append.
  */
 import { appendFile, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { err, ok, type Err, type Failure, type Result } from '../result';
+import { err, ok, type Failure, type Result } from '../result';
 
-/** `unwritable`: the file system refused (see `code`); `unserialisable`: the record has no JSON form. */
-export type AppendFailureKind = 'unwritable' | 'unserialisable';
-
-export interface AppendFailure extends Failure<AppendFailureKind> {
-  /** The system error code (`ENOSPC`, `EACCES`…; `EINVAL` for a record with no JSON form). */
+/** Why an append (or the health probe) failed; `code` is the system error code, `EINVAL` for a bad record. */
+export interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
   code: string;
 }
-
 export type AppendResult = Result<void, AppendFailure>;
 
 export interface AppendLogOptions {
@@ -36,15 +33,13 @@ export interface AppendLogOptions {
 
 const OK: AppendResult = ok(undefined);
 
-function failure(file: string, verb: string, error: unknown): Err<AppendFailure> {
+function failure(file: string, verb: string, error: unknown): AppendResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
   const detail = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
   return err({ kind: 'unwritable', code, message: `cannot ${verb} ${file}: ${detail}` });
 }
 
-function unserialisable(message: string): Promise<AppendResult> {
-  return Promise.resolve(err({ kind: 'unserialisable', code: 'EINVAL', message }));
-}
+const invalidRecord = (message: string): AppendResult => err({ kind: 'invalid-record', code: 'EINVAL', message });
 
 /** True when the file exists, is not empty and its last byte is not a newline. Never rejects. */
 export async function endsWithoutNewline(file: string): Promise<boolean> {
@@ -79,9 +74,9 @@ export class JsonlAppendLog {
     try {
       line = JSON.stringify(record);
     } catch (error) {
-      return unserialisable(`cannot write a record to ${this.file}: ${(error as Error).message}`);
+      return Promise.resolve(invalidRecord(`cannot write a record to ${this.file}: ${(error as Error).message}`));
     }
-    if (line === undefined) return unserialisable(`cannot write an empty record to ${this.file}`);
+    if (line === undefined) return Promise.resolve(invalidRecord(`cannot write an empty record to ${this.file}`));
     const text = `${line}\n`;
     const run = async (): Promise<AppendResult> => {
       let result: AppendResult;

@@ -1,2 +1,2 @@
-/** The append-only JSONL log shared by telemetry, training signals and the REST feedback log (imports only the Result type). */
+/** The append-only JSONL log shared by telemetry, training signals and the REST feedback log (no project imports). */
 export * from './appendLog';

@@ -8,6 +8,7 @@ import type { ValidationResult } from '../parser';
 import { balancedChannelOptions, type HealthCheckSettings } from './balancer';
 import { overloadWaitMs } from './overload';
 import type { ParserTarget } from './parserUrl';
+import { err, ok, type Failure, type Result } from '../result';
 import { fromWireResponse, parserClientConstructor, PARSER_SERVICE_NAME, type ParserServiceClient } from './parserProto';
 
 export { parseParserUrl, type ParsedUrl, type ParserTarget } from './parserUrl';
@@ -44,9 +45,14 @@ export function createParserClient(
 
 export type ValidateFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
-export type ValidateCallResult =
-  | { ok: true; result: ValidationResult; peer?: string }
-  | { ok: false; kind: ValidateFailureKind; code: grpc.status; message: string; peer?: string; retryAfterMs?: number };
+/** Why a call gave no verdict: the kind drives logic, `code` is the gRPC status, `retryAfterMs` an overloaded service's estimated wait. */
+export interface ValidateCallFailure extends Failure<ValidateFailureKind> {
+  code: grpc.status;
+  retryAfterMs?: number;
+}
+
+/** The verdict or why there is none (the one Result type), with the endpoint that answered when grpc-js knows it. */
+export type ValidateCallResult = Result<ValidationResult, ValidateCallFailure> & { peer?: string };
 
 export interface ValidateCallOptions {
   timeoutMs: number;
@@ -83,25 +89,25 @@ export function callValidate(
 ): Promise<ValidateCallResult> {
   return new Promise((resolve) => {
     if (options.signal?.aborted) {
-      resolve({ ok: false, kind: 'cancelled', code: grpc.status.CANCELLED, message: 'cancelled before the call' });
+      resolve(err({ kind: 'cancelled', code: grpc.status.CANCELLED, message: 'cancelled before the call' }));
       return;
     }
     const deadline = new Date(Date.now() + Math.max(1, options.timeoutMs));
     const onAbort = () => call.cancel();
-    const call = client.Validate({ source, filename }, new grpc.Metadata(), { deadline }, (err, response) => {
+    const call = client.Validate({ source, filename }, new grpc.Metadata(), { deadline }, (error, response) => {
       options.signal?.removeEventListener('abort', onAbort);
       const peer = peerOf(call);
-      if (err || !response) {
-        const code = err?.code ?? grpc.status.UNKNOWN;
-        const kind = classify(code, err?.metadata);
-        const retryAfterMs = kind === 'overloaded' ? overloadWaitMs(err?.metadata) : undefined;
+      if (error || !response) {
+        const code = error?.code ?? grpc.status.UNKNOWN;
+        const kind = classify(code, error?.metadata);
+        const retryAfterMs = kind === 'overloaded' ? overloadWaitMs(error?.metadata) : undefined;
         resolve({
-          ok: false, kind, code, message: err?.details || err?.message || 'empty response',
-          ...(peer ? { peer } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+          ...err({ kind, code, message: error?.details || error?.message || 'empty response', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
+          ...(peer ? { peer } : {}),
         });
         return;
       }
-      resolve({ ok: true, result: fromWireResponse(response), ...(peer ? { peer } : {}) });
+      resolve(peer ? { ok: true, value: fromWireResponse(response), peer } : ok(fromWireResponse(response)));
     });
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });

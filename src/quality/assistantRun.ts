@@ -15,7 +15,7 @@
  */
 import type { AnswerReviewer, PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource, RetrySkip, LlmError } from '../core';
 import { qualityGate, type GateAttempt, type Regenerate } from './gate';
-import type { ContextPassage, QualityFailure, QualityValidator, QualityVerdict } from './port';
+import { verdictRecord, type ContextPassage, type QualityFailure, type QualityValidator, type QualityVerdictRecord } from './port';
 
 export interface AssistantLike {
   run(request: PipelineRequest, options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void; review?: AnswerReviewer }): Promise<PipelineResult>;
@@ -33,7 +33,7 @@ export interface QualityReport {
   passed: boolean;
   retried: boolean;
   /** Every verdict, in attempt order (1 = the pipeline's answer, 2 = the hinted retry). */
-  attempts: { attempt: number; verdict: QualityVerdict; hint?: string }[];
+  attempts: { attempt: number; verdict: QualityVerdictRecord; hint?: string }[];
   /** The last attempt's failure, when the validator could not assess. */
   failure?: QualityFailure;
   /** The retry could not be generated (the first answer is returned). */
@@ -54,8 +54,8 @@ function report(validator: string, attempts: readonly GateAttempt[], passed: boo
     validator,
     passed,
     retried: attempts.length > 1,
-    attempts: attempts.map((a, i) => ({ attempt: i + 1, verdict: a.verdict, ...(a.hint ? { hint: a.hint } : {}) })),
-    ...(last && !last.ok ? { failure: last.failure } : {}),
+    attempts: attempts.map((a, i) => ({ attempt: i + 1, verdict: verdictRecord(a.verdict), ...(a.hint ? { hint: a.hint } : {}) })),
+    ...(last && !last.ok ? { failure: last.error } : {}),
     ...(retryError ? { retryError } : {}),
     ...(retrySkipped ? { retrySkipped } : {}),
   };

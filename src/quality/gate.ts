@@ -39,15 +39,15 @@ export async function qualityGate(
 ): Promise<GateResult> {
   const first = await validator.assess(input, signal);
   const attempts: GateAttempt[] = [{ answer: input.answer, verdict: first }];
-  if (!first.ok || first.assessment.passed) {
-    return { answer: input.answer, attempts, passed: first.ok && first.assessment.passed };
+  if (!first.ok || first.value.passed) {
+    return { answer: input.answer, attempts, passed: first.ok && first.value.passed };
   }
-  const hint = first.assessment.hint ?? '';
+  const hint = first.value.hint ?? '';
   const retry = await regenerate(hint, input.answer, signal);
   if (!retry.ok) return { answer: input.answer, attempts, passed: false, ...('skipped' in retry ? { retrySkipped: retry.skipped } : { retryError: retry.error }) };
   const second = await validator.assess({ ...input, answer: retry.value }, signal);
   attempts.push({ answer: retry.value, verdict: second, hint });
-  return { answer: retry.value, attempts, passed: second.ok && second.assessment.passed };
+  return { answer: retry.value, attempts, passed: second.ok && second.value.passed };
 }
 
 // The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
@@ -87,5 +87,5 @@ export function llmRegenerator(
 /** The failure of the last attempt, if its validator could not assess. */
 export function gateFailure(result: GateResult): QualityFailure | undefined {
   const last = result.attempts[result.attempts.length - 1]?.verdict;
-  return last && !last.ok ? last.failure : undefined;
+  return last && !last.ok ? last.error : undefined;
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../core';
+import { err, ok } from '../result';
 import { defineContract, jsonSchemaOf, preValidateJsonText } from '../contract';
 import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, rubricText, weakestDimension } from './rubric';
@@ -78,9 +79,7 @@ export function assessmentFromJudge(answer: JudgeAnswer, threshold: number, mode
   const total = composite(scores);
   const passed = total >= threshold;
   const dimensions: DimensionScore[] = DIMENSIONS.map((d) => ({ name: d.name, score: scores[d.name], weight: d.weight, reason: answer[d.name].reason }));
-  return {
-    ok: true,
-    assessment: {
+  return ok({
       validator: 'llm-judge',
       composite: total,
       threshold,
@@ -89,8 +88,7 @@ export function assessmentFromJudge(answer: JudgeAnswer, threshold: number, mode
       findings: dimensions.filter((d) => d.score < threshold).map((d) => `${d.name} ${d.score}: ${d.reason ?? ''}`.trim()),
       ...(passed ? {} : { hint: weakestDimension(scores).hint }),
       model,
-    },
-  };
+  });
 }
 
 export function createLlmJudge(options: JudgeOptions): QualityValidator {
@@ -106,27 +104,21 @@ export function createLlmJudge(options: JudgeOptions): QualityValidator {
         ...(signal ? { signal } : {}),
       });
       if (!reply.ok) {
-        return {
-          ok: false,
-          failure: {
-            validator: 'llm-judge',
-            code: reply.error.code === 'cancelled' ? 'cancelled' : 'judge-unavailable',
-            message: `the judge could not run: ${reply.error.message}`,
-            detail: reply.error.code,
-          },
-        };
+        return err({
+          validator: 'llm-judge',
+          code: reply.error.code === 'cancelled' ? 'cancelled' : 'judge-unavailable',
+          message: `the judge could not run: ${reply.error.message}`,
+          detail: reply.error.code,
+        });
       }
       const checked = preValidateJsonText(JudgeAnswerContract, reply.value.text);
       if (!checked.valid) {
-        return {
-          ok: false,
-          failure: {
-            validator: 'llm-judge',
-            code: 'judge-malformed',
-            message: `the judge's answer did not match the schema: ${checked.error}`,
-            detail: reply.value.text.slice(0, 2000),
-          },
-        };
+        return err({
+          validator: 'llm-judge',
+          code: 'judge-malformed',
+          message: `the judge's answer did not match the schema: ${checked.error}`,
+          detail: reply.value.text.slice(0, 2000),
+        });
       }
       return assessmentFromJudge(checked.value, threshold, options.model);
     },

@@ -4,6 +4,7 @@
  * their own. A validator that could not assess reports a failure — never a score.
  */
 import type { QueryType } from '../core';
+import type { Result } from '../result';
 
 export interface ContextPassage {
   id?: string;
@@ -61,7 +62,18 @@ export interface QualityFailure {
   detail?: string;
 }
 
-export type QualityVerdict = { ok: true; assessment: QualityAssessment } | { ok: false; failure: QualityFailure };
+/** A validator's answer: the assessment, or why it could not assess (the one Result type; `code` is the failure's kind). */
+export type QualityVerdict = Result<QualityAssessment, QualityFailure>;
+
+/**
+ * A verdict as it is written out — REST's final `quality.attempts[].verdict`, the training signal — a shape clients
+ * already read; in-process code passes QualityVerdict.
+ */
+export type QualityVerdictRecord = { ok: true; assessment: QualityAssessment } | { ok: false; failure: QualityFailure };
+
+export function verdictRecord(verdict: QualityVerdict): QualityVerdictRecord {
+  return verdict.ok ? { ok: true, assessment: verdict.value } : { ok: false, failure: verdict.error };
+}
 
 export interface QualityValidator {
   readonly name: ValidatorName;

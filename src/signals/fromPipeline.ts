@@ -3,7 +3,7 @@
  * produced. Pure.
  */
 import type { PipelineRequest, PipelineResult, QueryType, ValidationStatus } from '../core';
-import type { QualityAssessment, QualityVerdict } from '../quality';
+import type { QualityAssessment, QualityVerdictRecord } from '../quality';
 import type { NewSignal } from './store';
 import type { SignalType } from './schema';
 import { renderEntry } from '../parser';
@@ -35,7 +35,7 @@ export interface SignalContext {
   parserVersion?: string;
   assistantVersion?: string;
   /** Verdicts of the quality gate, in attempt order. */
-  quality?: readonly QualityVerdict[];
+  quality?: readonly QualityVerdictRecord[];
   /** Texts of the retrieved passages, when the caller has them. */
   contextTexts?: ReadonlyMap<string, string>;
 }

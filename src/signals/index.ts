@@ -7,7 +7,7 @@
  * `node dist/cli.js export`.
  */
 export * from './schema';
-export { SignalStore, parseSignals, type NewSignal, type ReadReport, type StoreResult, type StoreFailure, type StoreFailureKind, type SignalStoreOptions } from './store';
+export { SignalStore, parseSignals, type NewSignal, type ReadReport, type StoreResult, type SignalStoreOptions } from './store';
 export { isAnswered, signalFromPipeline, signalTypeOf, scoreRecord, type AnsweredResult, type SignalContext } from './fromPipeline';
 export { selectSignals, exportLine, type ExportFilter } from './exporter';
 export { runRecorded, type RecordedRun, type RecordedRunDeps } from './recordedRun';

@@ -7,14 +7,14 @@
  *   read, not fatal; the next append starts on a fresh line so the cut line
  *   never swallows a good record (the shared writer, src/jsonl). Malformed
  *   lines elsewhere are skipped and counted, with their line numbers.
- * - Failures are data (`src/result`): appends and reads return
- *   `err(StoreFailure)` instead of throwing, its `kind` says what failed and
- *   `code` carries the system error code; `health()` says whether the store
- *   can be written now.
+ * - Failures are data: every call resolves the one Result type (src/result)
+ *   instead of throwing — a typed `kind`, the system error `code` when there
+ *   is one, a `message` for logs; `health()` says whether the store can be
+ *   written now.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { JsonlAppendLog, type AppendFailureKind, type AppendResult } from '../jsonl';
+import { JsonlAppendLog, type AppendResult } from '../jsonl';
 import { err, ok, type Failure, type Result } from '../result';
 import { computeReward, THUMBS_SCORE, type Reward } from './reward';
 import {
@@ -22,17 +22,14 @@ import {
   type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
 } from './schema';
 
-/** A write failed (the append log's kinds) or the file could not be read (`unreadable`). */
-export type StoreFailureKind = AppendFailureKind | 'unreadable';
-
-export interface StoreFailure extends Failure<StoreFailureKind> {
-  /** The system error code (`ENOSPC`, `EACCES`…) when there is one. */
+/**
+ * Why the store failed: a record it could not write as JSON, a file it could not write, or one it could not read.
+ * `code` is the system error code (`ENOSPC`, `EACCES`…) when there is one.
+ */
+export interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
   code?: string;
 }
-
 export type StoreResult<T> = Result<T, StoreFailure>;
-
-const DONE: StoreResult<void> = ok(undefined);
 
 export interface ReadReport {
   signals: TrainingSignal[];
@@ -161,7 +158,7 @@ export class SignalStore {
 
   /** Marks signals as used for training, in the training batch `batchId` when given (one appended record). */
   markUsedForTraining(signalIds: readonly string[], label?: string, batchId?: string): Promise<StoreResult<void>> {
-    if (signalIds.length === 0) return Promise.resolve(DONE);
+    if (signalIds.length === 0) return Promise.resolve(ok(undefined));
     const record: TrainingRecord = {
       record: 'training', schema_version: SIGNALS_SCHEMA_VERSION, at: this.now().toISOString(), signal_ids: [...signalIds],
       ...(label ? { label } : {}), ...(batchId ? { batch_id: batchId } : {}),
@@ -198,7 +195,8 @@ export class SignalStore {
     return this.log.health();
   }
 
-  private append(record: StoreRecord): Promise<StoreResult<void>> {
-    return this.log.append(record);
+  private async append(record: StoreRecord): Promise<StoreResult<void>> {
+    const written = await this.log.append(record);
+    return written;
   }
 }

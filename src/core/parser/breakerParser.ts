@@ -35,7 +35,7 @@ import {
 } from 'cockatiel';
 import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
 import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
-import type { ParserTransport, TransportFailure } from './transport';
+import type { ParserTransport, TransportFailure as TransportError } from './transport';
 
 /** A small program every parser version accepts; the half-open probe. */
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
@@ -55,8 +55,8 @@ export interface BreakerParserOptions {
 }
 
 /** Thrown inside the breaker for failures that count. */
-class FailedCall extends Error {
-  constructor(readonly failure: TransportFailure) {
+class TransportFailure extends Error {
+  constructor(readonly failure: TransportError) {
     super(failure.message);
   }
 }
@@ -113,7 +113,7 @@ export class BreakerParser implements ParserPort {
     for (const sub of this.subscriptions) sub.dispose();
     this.counter = new ConsecutiveBreaker(Math.max(1, this.options.threshold));
     this.openedAt = undefined;
-    this.policy = circuitBreaker(handleWhen((err) => err instanceof FailedCall), {
+    this.policy = circuitBreaker(handleWhen((err) => err instanceof TransportFailure), {
       halfOpenAfter: new ClockCooldown(this.clock, this.options.cooldownMs, (at) => { this.openedAt = at; }),
       breaker: this.counter,
     });
@@ -188,7 +188,7 @@ export class BreakerParser implements ParserPort {
         });
       } catch (err) {
         if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
-        if (err instanceof FailedCall) return this.skipped(`circuit re-opened: the probe failed (${err.message})`);
+        if (err instanceof TransportFailure) return this.skipped(`circuit re-opened: the probe failed (${err.message})`);
         return this.skipped(`circuit probe failed: ${(err as Error).message}`);
       }
       if (signal?.aborted) return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled during the circuit probe' };
@@ -199,7 +199,7 @@ export class BreakerParser implements ParserPort {
     } catch (err) {
       if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
       if (err instanceof CallerCancelled) return { kind: 'unavailable', reason: 'cancelled', detail: err.message };
-      if (err instanceof FailedCall) {
+      if (err instanceof TransportFailure) {
         const { kind, message } = err.failure;
         return { kind: 'unavailable', reason: kind === 'timeout' ? 'timeout' : 'transport', detail: message };
       }
@@ -229,7 +229,7 @@ export class BreakerParser implements ParserPort {
         ? { kind: 'unavailable', reason: 'overloaded', detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${failure.message})` }
         : { kind: 'unavailable', reason: 'transport', detail: `${failure.message} (the parser service is up)` };
     }
-    throw new FailedCall(failure);
+    throw new TransportFailure(failure);
   }
 
   /** One health check at a time, shared by the failures that arrive while it runs. */

@@ -12,7 +12,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { healthClientConstructor, type HealthClient, callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult, PARSER_SERVICE_NAME, type BadParserUrl } from '../../protocol';
 import { err, ok, type Result } from '../../result';
-import type { ParserTransport, TransportFailure } from './transport';
+import type { ParserTransport } from './transport';
 
 export type GrpcTransportResult = Result<{ transport: ParserTransport; address: string }, BadParserUrl>;
 
@@ -26,7 +26,7 @@ export interface GrpcTransportOptions {
 
 /** Failures another endpoint may not share. */
 function worthAnotherEndpoint(result: ValidateCallResult): boolean {
-  return !result.ok && (result.kind === 'unavailable' || result.kind === 'overloaded');
+  return !result.ok && (result.error.kind === 'unavailable' || result.error.kind === 'overloaded');
 }
 
 export function createGrpcTransport(url: string, options: GrpcTransportOptions = {}): GrpcTransportResult {
@@ -56,10 +56,9 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
           const left = call.timeoutMs - (Date.now() - startedAt);
           if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
         }
-        if (result.ok) return ok(result.result);
-        const failure: TransportFailure = { kind: result.kind, message: `${result.message} (gRPC status ${result.code})` };
-        if (result.retryAfterMs !== undefined) failure.retryAfterMs = result.retryAfterMs;
-        return err(failure);
+        if (result.ok) return ok(result.value);
+        const { kind, message, code, retryAfterMs } = result.error;
+        return err({ kind, message: `${message} (gRPC status ${code})`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       },
       reconnect() {
         client.close();

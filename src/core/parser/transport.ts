@@ -1,8 +1,6 @@
 /**
  * The one-call transport under the breaker: the real one is gRPC
- * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects:
- * it resolves the one Result type (`src/result`), the verdict or a failure
- * whose `kind` the breaker decides on.
+ * (`grpcTransport`), unit tests use an in-memory fake. A call never rejects.
  */
 import type { ValidationResult } from '../../parser';
 import type { Failure, Result } from '../../result';
@@ -11,10 +9,11 @@ import type { Failure, Result } from '../../result';
 export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
 export interface TransportFailure extends Failure<TransportFailureKind> {
-  /** overloaded: the service's estimated wait */
+  /** overloaded: the service's estimated wait. */
   retryAfterMs?: number;
 }
 
+/** The verdict of one call, or why there is none (the one Result type; a success allocates only the Ok). */
 export type TransportResult = Result<ValidationResult, TransportFailure>;
 
 export interface ParserTransport {

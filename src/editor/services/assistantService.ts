@@ -16,7 +16,7 @@ import { PARSER_VERSION } from '../../parser';
 import type { BadParserUrl } from '../../protocol';
 import { ok, type Result } from '../../result';
 import { createLlmJudge, type ContextPassage, type QualityValidator } from '../../quality';
-import { runRecorded, type Outcome, type Thumbs, SignalStore, type StoreResult } from '../../signals';
+import { runRecorded, type Outcome, type StoreResult, type Thumbs, SignalStore } from '../../signals';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';

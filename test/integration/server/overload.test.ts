@@ -41,19 +41,19 @@ describe('parser service under overload (real process)', function () {
     try {
       const source = bigProgram(900 * 1024);
       const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => callValidate(client, source, `big${i}.avap`, { timeoutMs: 5000 })));
-      const overloaded = calls.filter((c) => !c.ok && c.kind === 'overloaded');
+      const overloaded = calls.filter((c) => !c.ok && c.error.kind === 'overloaded');
       assert.ok(overloaded.length > 0, 'some calls were refused as overloaded');
       for (const call of overloaded) {
         assert.ok(!call.ok);
-        assert.equal(call.code, grpc.status.RESOURCE_EXHAUSTED);
-        assert.equal(typeof call.retryAfterMs, 'number');
-        assert.match(call.message, /^parser service overloaded: queued work needs ~\d+ ms; the deadline leaves \d+ ms$/);
+        assert.equal(call.error.code, grpc.status.RESOURCE_EXHAUSTED);
+        assert.equal(typeof call.error.retryAfterMs, 'number');
+        assert.match(call.error.message, /^parser service overloaded: queued work needs ~\d+ ms; the deadline leaves \d+ ms$/);
       }
       assert.ok(calls.some((c) => c.ok), 'the calls it admitted got their verdicts');
       // The transport cap's RESOURCE_EXHAUSTED is still a refusal of the message, not an overload.
       const tooBig = await callValidate(client, 'x'.repeat(2 * 1024 * 1024), 'huge.avap', { timeoutMs: 5000 });
       assert.ok(!tooBig.ok);
-      assert.equal(tooBig.kind, 'rejected');
+      assert.equal(tooBig.error.kind, 'rejected');
     } finally {
       client.close();
     }

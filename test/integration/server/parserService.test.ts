@@ -58,15 +58,15 @@ describe('parser service over gRPC (real process, loopback)', function () {
   it('validates a valid program', async () => {
     const call = await callValidate(client, 'addParam("q", q)\naddResult(q)\n', 'ok.avap', { timeoutMs: 5000 });
     assert.ok(call.ok, JSON.stringify(call));
-    assert.deepEqual(call.result, { valid: true, trace: [], truncated: false, parserVersion: PARSER_VERSION });
+    assert.deepEqual(call.value, { valid: true, trace: [], truncated: false, parserVersion: PARSER_VERSION });
   });
 
   it('returns the whole trace for an invalid program, identical to the library', async () => {
     const source = 'addVar(a, 1)\ngetSHA256(a, h)\nlet x = 2\n';
     const call = await callValidate(client, source, 'bad.avap', { timeoutMs: 5000 });
     assert.ok(call.ok);
-    assert.deepEqual(call.result, validateAvap(source));
-    assert.equal(call.result.trace[0]?.suggestion, 'encodeSHA256');
+    assert.deepEqual(call.value, validateAvap(source));
+    assert.equal(call.value.trace[0]?.suggestion, 'encodeSHA256');
   });
 
   it('answers the hand-written client exactly as a client built by reflection of the .proto, for every corpus program', async () => {
@@ -80,9 +80,9 @@ describe('parser service over gRPC (real process, loopback)', function () {
         const source = readFileSync(path.join(corpus, file), 'utf8');
         const [ours, theirs] = await Promise.all([client, reflected].map((c) => callValidate(c, source, file, { timeoutMs: 5000 })));
         assert.ok(ours?.ok && theirs?.ok, `${file}: ${JSON.stringify([ours, theirs])}`);
-        assert.deepEqual(ours.result, theirs.result, file);
-        assert.deepEqual(ours.result, validateAvap(source), file);
-        fixes += ours.result.trace.filter((e) => e.fix).length;
+        assert.deepEqual(ours.value, theirs.value, file);
+        assert.deepEqual(ours.value, validateAvap(source), file);
+        fixes += ours.value.trace.filter((e) => e.fix).length;
       }
       assert.ok(fixes > 0, 'some answers carry proven fixes');
     } finally {
@@ -106,15 +106,15 @@ describe('parser service over gRPC (real process, loopback)', function () {
     const call = await callValidate(client, `addVar(a, "${'x'.repeat(3000)}")\n`, 'big.avap', { timeoutMs: 5000 });
     assert.equal(call.ok, false);
     assert.ok(!call.ok);
-    assert.equal(call.code, grpc.status.INVALID_ARGUMENT);
-    assert.equal(call.kind, 'rejected');
-    assert.match(call.message, /at most 2000 bytes/);
+    assert.equal(call.error.code, grpc.status.INVALID_ARGUMENT);
+    assert.equal(call.error.kind, 'rejected');
+    assert.match(call.error.message, /at most 2000 bytes/);
   });
 
   it('refuses a message over the transport cap with RESOURCE_EXHAUSTED', async () => {
     const call = await callValidate(client, 'x'.repeat(20_000), 'huge.avap', { timeoutMs: 5000 });
     assert.ok(!call.ok);
-    assert.equal(call.code, grpc.status.RESOURCE_EXHAUSTED);
+    assert.equal(call.error.code, grpc.status.RESOURCE_EXHAUSTED);
     // The service is still healthy afterwards.
     const after = await callValidate(client, 'addVar(a, 1)\n', 'ok.avap', { timeoutMs: 5000 });
     assert.ok(after.ok);
@@ -123,12 +123,12 @@ describe('parser service over gRPC (real process, loopback)', function () {
   it('reports an expired deadline as a timeout, and a cancelled call as cancelled', async () => {
     const expired = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 1, signal: undefined });
     // 1 ms can still be enough on an idle machine; what must hold is: a verdict, or a failure classed as a timeout.
-    assert.ok(expired.ok ? expired.result.valid : expired.kind === 'timeout', JSON.stringify(expired));
+    assert.ok(expired.ok ? expired.value.valid : expired.error.kind === 'timeout', JSON.stringify(expired));
     const controller = new AbortController();
     controller.abort();
     const cancelled = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 5000, signal: controller.signal });
     assert.ok(!cancelled.ok);
-    assert.equal(cancelled.kind, 'cancelled');
+    assert.equal(cancelled.error.kind, 'cancelled');
   });
 });
 
@@ -234,7 +234,7 @@ describe('parser service: binding beyond loopback needs TLS or --insecure', func
     try {
       assert.match(service.address, /^0\.0\.0\.0:\d+$/);
       const call = await callValidate(client, 'addVar(a, 1)\n', 'wide.avap', { timeoutMs: 5000 });
-      assert.ok(call.ok && call.result.valid, JSON.stringify(call));
+      assert.ok(call.ok && call.value.valid, JSON.stringify(call));
       await servingLogged(service);
       assert.match(service.stderr(), /WARNING: --insecure: plaintext gRPC on 0\.0\.0\.0; anyone who can reach this port can call the parser/);
     } finally {
@@ -249,7 +249,7 @@ describe('parser service: binding beyond loopback needs TLS or --insecure', func
     const client = clientFor(`127.0.0.1:${service.port}`, true, files.pem);
     try {
       const call = await callValidate(client, 'getSHA256(a, h)\n', 'wide.avap', { timeoutMs: 5000 });
-      assert.ok(call.ok && !call.result.valid, JSON.stringify(call));
+      assert.ok(call.ok && !call.value.valid, JSON.stringify(call));
       await servingLogged(service);
       assert.doesNotMatch(service.stderr(), /WARNING/);
     } finally {

@@ -3,7 +3,6 @@ import { BreakerParser, CANARY_FILENAME, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } f
 import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
 import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
-import { err, fail, ok } from '../../../src/result';
 
 /** An in-memory transport whose next results are scripted; records every call. */
 class FakeTransport implements ParserTransport {
@@ -17,19 +16,19 @@ class FakeTransport implements ParserTransport {
     if (this.hold) {
       return new Promise((resolve) => {
         this.pending = resolve;
-        options.signal?.addEventListener('abort', () => resolve(fail('cancelled', 'cancelled')), { once: true });
+        options.signal?.addEventListener('abort', () => resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } }), { once: true });
       });
     }
     if (this.failing) return this.failing;
-    return ok(validateAvap(source));
+    return { ok: true, value: validateAvap(source) };
   }
   reconnect() { this.reconnects += 1; }
   close() { /* nothing to release */ }
 }
 
-const DOWN: TransportResult = fail('unavailable', 'connect ECONNREFUSED');
-const SLOW: TransportResult = fail('timeout', 'deadline exceeded');
-const BUSY: TransportResult = err({ kind: 'overloaded', message: 'parser service overloaded', retryAfterMs: 840 });
+const DOWN: TransportResult = { ok: false, error: { kind: 'unavailable', message: 'connect ECONNREFUSED' } };
+const SLOW: TransportResult = { ok: false, error: { kind: 'timeout', message: 'deadline exceeded' } };
+const BUSY: TransportResult = { ok: false, error: { kind: 'overloaded', message: 'parser service overloaded', retryAfterMs: 840 } };
 
 function setup(timeoutMs = 2000) {
   const transport = new FakeTransport();
@@ -145,7 +144,7 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
 
   it('a size refusal is reported as rejected and does not count', async () => {
     const { parser, transport } = setup();
-    transport.failing = fail('rejected', 'too big');
+    transport.failing = { ok: false, error: { kind: 'rejected', message: 'too big' } };
     for (let i = 0; i < 4; i += 1) {
       const outcome = await parser.validate('x = 1', 'a');
       assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'rejected');
@@ -187,7 +186,7 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     const transport: ParserTransport = {
       call: (source) => (source.startsWith('hold')
         ? new Promise((resolve) => held.push(resolve))
-        : Promise.resolve(ok(validateAvap(source)))),
+        : Promise.resolve({ ok: true, value: validateAvap(source) })),
       close: () => undefined,
     };
     const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });

@@ -9,7 +9,6 @@ import { openParserConnection, parserUrlProblem } from '../../../src/core/parser
 import type { ParserTransport } from '../../../src/core/parser/transport';
 import { memoryLogger } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
-import { ok } from '../../../src/result';
 
 const base = { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 };
 const NO_SCRIPT = '/nonexistent/parser-server.js';
@@ -70,7 +69,7 @@ describe('core/parser openParserConnection (the one factory)', () => {
     const transport: ParserTransport = {
       call: (source, filename) => {
         calls.push(filename);
-        return Promise.resolve(ok(validateAvap(source)));
+        return Promise.resolve({ ok: true, value: validateAvap(source) });
       },
       close: () => undefined,
     };

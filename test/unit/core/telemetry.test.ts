@@ -85,7 +85,7 @@ describe('core/telemetry', () => {
     await sink.flush();
     assert.deepEqual(logger.lines.filter((l) => l.includes('telemetry:')), ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it']);
     const health = await sink.health();
-    assert.ok(!health.ok && health.error.code === 'ENOSPC');
+    assert.ok(!health.ok && health.error.kind === 'unwritable' && health.error.code === 'ENOSPC');
   });
 
   it('skips a torn last line and non-events, keeps the rest', () => {

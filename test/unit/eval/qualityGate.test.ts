@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { PipelineRequest, PipelineResult } from '../../../src/core/contracts';
 import type { LlmResult } from '../../../src/core/llm/port';
 import type { GoldenEntry } from '../../../src/knowledge/types';
-import type { QualityInput, QualityValidator, QualityVerdict } from '../../../src/quality/port';
+import { verdictRecord, type QualityInput, type QualityValidator, type QualityVerdict } from '../../../src/quality/port';
 import { qualityCounts, type EvalEntry } from '../../../src/eval/analysis';
 import { renderHtml, renderMarkdown } from '../../../src/eval/report';
 import { entryQuality, runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
@@ -25,12 +25,12 @@ const RETRY = 'Close a loop with endLoop(), after the startLoop(i, 1, 10) it bel
 
 const assessed = (composite: number, threshold = 0.6): QualityVerdict => ({
   ok: true,
-  assessment: {
+  value: {
     validator: 'llm-judge', composite, threshold, passed: composite >= threshold, dimensions: [], findings: [],
     ...(composite >= threshold ? {} : { hint: 'Cite the exact AVAP command.' }),
   },
 });
-const malformed: QualityVerdict = { ok: false, failure: { validator: 'llm-judge', code: 'judge-malformed', message: 'not JSON', detail: '{' } };
+const malformed: QualityVerdict = { ok: false, error: { validator: 'llm-judge', code: 'judge-malformed', message: 'not JSON', detail: '{' } };
 
 /** A validator answering from a script: `verdicts[n]` for its n-th call. */
 function fakeValidator(verdicts: QualityVerdict[]): QualityValidator & { inputs: QualityInput[] } {
@@ -179,9 +179,9 @@ describe('eval: the quality gate on RETRIEVAL answers', () => {
 
 describe('eval: the entry record of a quality report', () => {
   it('takes the composite of the last assessed attempt and names the failure', () => {
-    assert.deepEqual(entryQuality({ validator: 'llm-judge', passed: true, retried: false, attempts: [{ attempt: 1, verdict: assessed(0.7) }] }),
+    assert.deepEqual(entryQuality({ validator: 'llm-judge', passed: true, retried: false, attempts: [{ attempt: 1, verdict: verdictRecord(assessed(0.7)) }] }),
       { passed: true, composite: 0.7, retried: false, failure: undefined });
-    assert.deepEqual(entryQuality({ validator: 'llm-judge', passed: false, retried: false, attempts: [{ attempt: 1, verdict: malformed }], failure: { validator: 'llm-judge', code: 'judge-unavailable', message: 'down' } }),
+    assert.deepEqual(entryQuality({ validator: 'llm-judge', passed: false, retried: false, attempts: [{ attempt: 1, verdict: verdictRecord(malformed) }], failure: { validator: 'llm-judge', code: 'judge-unavailable', message: 'down' } }),
       { passed: false, composite: undefined, retried: false, failure: 'judge-unavailable: down' });
   });
 });

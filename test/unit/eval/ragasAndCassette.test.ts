@@ -18,28 +18,28 @@ describe('eval: RAGAS metrics through a structured judge', () => {
       { statement: 'addResult adds it to the response', supported: true },
     ] }) } }));
     const out = await faithfulness(llm, models, 'answer', 'context');
-    assert.deepEqual(out, { ok: true, score: 0.75, detail: '3/4 statements supported' });
+    assert.deepEqual(out, { ok: true, value: { score: 0.75, detail: '3/4 statements supported' } });
     assert.deepEqual(llm.chats[0]?.format, FAITHFULNESS_FORMAT);
     assert.equal(llm.chats[0]?.model, 'judge:1');
   });
 
   it('reports a malformed or failed judge call as a failure, never as a score', async () => {
-    for (const text of ['not json', '{"statements": "yes"}', '{"statements": []}']) {
-      const out = await faithfulness(scriptedLlm(() => ({ ok: true, value: { text } })), models, 'a', 'c');
-      assert.equal(out.ok, false, text);
+    for (const [text, kind] of [['not json', 'judge-malformed'], ['{"statements": "yes"}', 'judge-malformed'], ['{"statements": []}', 'nothing-to-judge']]) {
+      const out = await faithfulness(scriptedLlm(() => ({ ok: true, value: { text: text ?? '' } })), models, 'a', 'c');
+      assert.equal(out.ok ? '' : out.error.kind, kind, text);
     }
     const down = await faithfulness(scriptedLlm(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'refused' } })), models, 'a', 'c');
-    assert.deepEqual(down, { ok: false, reason: 'llm-unreachable: refused' });
+    assert.deepEqual(down, { ok: false, error: { kind: 'judge-failed', message: 'llm-unreachable: refused' } });
   });
 
   it('answer relevancy is the mean cosine between the question and generated questions, 0 when noncommittal', async () => {
     const same = scriptedLlm(() => ({ ok: true, value: { text: JSON.stringify({ questions: ['how do I hash', 'how do I hash'], noncommittal: false }) } }));
     const scored = await answerRelevancy(same, models, 'how do I hash', 'use encodeSHA256');
     assert.ok(scored.ok);
-    assert.ok(Math.abs(scored.score - 1) < 1e-9);
+    assert.ok(Math.abs(scored.value.score - 1) < 1e-9);
     const evasive = scriptedLlm(() => ({ ok: true, value: { text: JSON.stringify({ questions: ['how do I hash'], noncommittal: true }) } }));
     const out = await answerRelevancy(evasive, models, 'how do I hash', 'it depends');
-    assert.deepEqual(out, { ok: true, score: 0, detail: '1 generated questions, mean cosine 1.000, noncommittal' });
+    assert.deepEqual(out, { ok: true, value: { score: 0, detail: '1 generated questions, mean cosine 1.000, noncommittal' } });
   });
 });
 
@@ -80,7 +80,8 @@ describe('eval: record/replay cassettes', () => {
 
   it('refuses a missing or foreign cassette file with a clear error', () => {
     const out = loadCassette('/nonexistent/c.json');
-    assert.ok(!out.ok && out.error.kind === 'unreadable', JSON.stringify(out));
+    assert.equal(out.ok, false);
+    assert.equal(out.ok ? '' : out.error.kind, 'unreadable');
   });
 });
 

@@ -26,6 +26,7 @@ describe('eval: reading report.json back for the editor', () => {
     }
     const huge = readEvalReport(' '.repeat(MAX_REPORT_BYTES + 1));
     assert.match(huge.ok ? '' : huge.error.message, /larger than 32 MiB/);
+    assert.equal(huge.ok ? '' : huge.error.kind, 'too-large');
   });
 
   it('renders the figures, one bar per run, and the parse failures', () => {

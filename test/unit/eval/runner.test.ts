@@ -159,6 +159,7 @@ describe('eval: the run', () => {
     const out = await runEvaluation(t, options);
     assert.equal(out.ok, false);
     assert.match(!out.ok ? out.error.message : '', /parser is unreachable.*never falls back/);
+    assert.equal(!out.ok && out.error.kind, 'parser-unavailable');
     assert.equal(t.runs.length, 0);
   });
 
@@ -166,6 +167,7 @@ describe('eval: the run', () => {
     const out = await runEvaluation(target({ down: false }, 2), options);
     assert.equal(out.ok, false);
     assert.match(!out.ok ? out.error.message : '', /parser became unavailable/);
+    assert.equal(!out.ok && out.error.kind, 'parser-unavailable');
   });
 
   it('aborts before generating anything when the retrieval mode cannot be honoured, with the reason', async () => {
@@ -173,9 +175,9 @@ describe('eval: the run', () => {
     t.retrievalProbe = () => Promise.resolve({ mode: 'bm25_only', fallback: 'knn_only needs embeddings: the embedding model failed (model-missing: not pulled)' });
     const out = await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } });
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.error.kind, 'retrieval-mode', 'logic can tell this abort from a parser outage by its kind');
     assert.equal(!out.ok && out.error.message,
       'the retrieval mode knn_only cannot be honoured: retrieval ran as bm25_only, not knn_only — knn_only needs embeddings: the embedding model failed (model-missing: not pulled); evaluation never falls back');
+    assert.equal(!out.ok && out.error.kind, 'retrieval-mode');
     assert.equal(t.runs.length, 0);
     t.retrievalProbe = () => Promise.resolve({ mode: 'knn_only' });
     assert.ok((await runEvaluation(t, { ...options, config: { ...options.config, retrievalMode: 'knn_only' } })).ok, 'a probe in the configured mode lets the run start');
@@ -187,9 +189,9 @@ describe('eval: the run', () => {
       : { ...result, retrievalMode: 'hybrid' }));
     const out = await runEvaluation(t, options);
     assert.equal(out.ok, false);
-    assert.equal(!out.ok && out.error.kind, 'retrieval-mode');
     assert.equal(!out.ok && out.error.message,
       'GD-R-001 (run 1): retrieval ran as bm25_only, not hybrid — hybrid needs embeddings: the embedding model failed (llm-unreachable: refused); evaluation never mixes retrieval modes');
+    assert.equal(!out.ok && out.error.kind, 'retrieval-mode');
     assert.deepEqual(!out.ok && out.error.partial?.entries.map((e) => [e.id, e.retrieval_mode]), [['GD-C-001', 'hybrid']]);
   });
 

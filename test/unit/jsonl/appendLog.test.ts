@@ -91,7 +91,7 @@ describe('jsonl/appendLog', () => {
     cyclic.self = cyclic;
     for (const record of [cyclic, { n: 1n }, undefined]) {
       const written = await log.append(record);
-      assert.ok(!written.ok && written.error.kind === 'unserialisable' && written.error.code === 'EINVAL');
+      assert.ok(!written.ok && written.error.kind === 'invalid-record' && written.error.code === 'EINVAL');
     }
     assert.equal(existsSync(file), false);
     await log.flush();

@@ -16,8 +16,8 @@ describe('quality: gate and rubric (in-memory validator)', () => {
     const seen: string[] = [];
     return { name: 'llm-judge', seen, assess: (i) => { seen.push(i.answer); return Promise.resolve(verdicts.shift() as QualityVerdict); } };
   }
-  const pass: QualityVerdict = { ok: true, assessment: { validator: 'llm-judge', composite: 0.9, threshold: 0.6, passed: true, dimensions: [], findings: [] } };
-  const fail: QualityVerdict = { ok: true, assessment: { validator: 'llm-judge', composite: 0.3, threshold: 0.6, passed: false, dimensions: [], findings: [], hint: 'HINT' } };
+  const pass: QualityVerdict = { ok: true, value: { validator: 'llm-judge', composite: 0.9, threshold: 0.6, passed: true, dimensions: [], findings: [] } };
+  const fail: QualityVerdict = { ok: true, value: { validator: 'llm-judge', composite: 0.3, threshold: 0.6, passed: false, dimensions: [], findings: [], hint: 'HINT' } };
 
   it('a passing answer is not regenerated', async () => {
     let calls = 0;

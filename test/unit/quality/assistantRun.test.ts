@@ -16,7 +16,7 @@ import { deps } from '../core/pipelineFakes';
 
 const verdict = (passed: boolean, hint?: string): QualityVerdict => ({
   ok: true,
-  assessment: { validator: 'llm-judge', composite: passed ? 0.9 : 0.3, threshold: 0.6, passed, dimensions: [], findings: [], ...(hint ? { hint } : {}) },
+  value: { validator: 'llm-judge', composite: passed ? 0.9 : 0.3, threshold: 0.6, passed, dimensions: [], findings: [], ...(hint ? { hint } : {}) },
 });
 
 function validator(verdicts: QualityVerdict[]): QualityValidator & { inputs: string[] } {

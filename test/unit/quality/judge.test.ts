@@ -39,11 +39,11 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     const result = await createLlmJudge({ llm: llm(), model: MODEL }).assess(input(GOOD_ANSWER));
     assert.ok(result.ok, JSON.stringify(result));
     if (!result.ok) return;
-    assert.equal(result.assessment.composite, 0.89); // 0.5*0.9 + 0.3*0.8 + 0.2*1
-    assert.equal(result.assessment.passed, true);
-    assert.equal(result.assessment.threshold, 0.6);
-    assert.equal(result.assessment.model, MODEL);
-    assert.deepEqual(result.assessment.dimensions.map((d) => [d.name, d.weight]), [['grounding', 0.5], ['specificity', 0.3], ['actionability', 0.2]]);
+    assert.equal(result.value.composite, 0.89); // 0.5*0.9 + 0.3*0.8 + 0.2*1
+    assert.equal(result.value.passed, true);
+    assert.equal(result.value.threshold, 0.6);
+    assert.equal(result.value.model, MODEL);
+    assert.deepEqual(result.value.dimensions.map((d) => [d.name, d.weight]), [['grounding', 0.5], ['specificity', 0.3], ['actionability', 0.2]]);
     const [request] = ollama.calls('chat');
     assert.deepEqual(request?.body.format, JUDGE_JSON_SCHEMA);
     assert.equal(request?.body.options?.temperature, 0);
@@ -61,10 +61,10 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
 
     assert.equal(gate.attempts.length, 2);
     const first = gate.attempts[0]?.verdict;
-    assert.ok(first?.ok && !first.assessment.passed);
+    assert.ok(first?.ok && !first.value.passed);
     if (first?.ok) {
-      assert.equal(first.assessment.composite, 0.46);
-      assert.equal(first.assessment.hint, dimension('specificity').hint);
+      assert.equal(first.value.composite, 0.46);
+      assert.equal(first.value.hint, dimension('specificity').hint);
     }
     const retry = ollama.calls('chat').find(isRetry);
     assert.ok(retry, 'a retry request was made');
@@ -87,7 +87,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     assert.equal(gate.attempts.length, 2);
     assert.ok(lastUser(ollama.calls('chat').find(isRetry) as RecordedRequest).includes(dimension('grounding').hint));
     const last = gate.attempts[1]?.verdict;
-    assert.ok(last?.ok && last.assessment.composite === 0.55 && last.assessment.hint === dimension('grounding').hint);
+    assert.ok(last?.ok && last.value.composite === 0.55 && last.value.hint === dimension('grounding').hint);
   });
 
   const MALFORMED: { name: string; content: string; error: RegExp }[] = [
@@ -123,8 +123,8 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     const result = await createLlmJudge({ llm: llm(url), model: MODEL }).assess(input(GOOD_ANSWER));
     assert.equal(result.ok, false);
     if (!result.ok) {
-      assert.equal(result.failure.code, 'judge-unavailable');
-      assert.equal(result.failure.detail, 'llm-unreachable');
+      assert.equal(result.error.code, 'judge-unavailable');
+      assert.equal(result.error.detail, 'llm-unreachable');
     }
   });
 
@@ -132,14 +132,14 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     const result = await createLlmJudge({ llm: llm(), model: 'judge:missing' }).assess(input(GOOD_ANSWER));
     assert.equal(result.ok, false);
     if (!result.ok) {
-      assert.equal(result.failure.code, 'judge-unavailable');
-      assert.match(result.failure.message, /ollama pull judge:missing/);
+      assert.equal(result.error.code, 'judge-unavailable');
+      assert.match(result.error.message, /ollama pull judge:missing/);
     }
   });
 
   it('a configurable threshold decides the pass', async () => {
     ollama.on({ endpoint: 'chat', when: isJudge }, { content: verdict(0.9, 0.8, 1) });
     const result = await createLlmJudge({ llm: llm(), model: MODEL, threshold: 0.95 }).assess(input(GOOD_ANSWER));
-    assert.ok(result.ok && !result.assessment.passed && result.assessment.threshold === 0.95);
+    assert.ok(result.ok && !result.value.passed && result.value.threshold === 0.95);
   });
 });

@@ -11,7 +11,6 @@ import type { ParserPort, PipelineResult } from '../../../src/core/contracts';
 import type { AppendResult } from '../../../src/jsonl/appendLog';
 import { formatHostRule, hostAllowed, LOOPBACK_HOST_RULES, parseHostRules } from '../../../src/rest/hostGuard';
 import { redactInternals } from '../../../src/rest/redact';
-import { err } from '../../../src/result';
 import { createRestServer, type RestAssistant, type RestDeps } from '../../../src/rest/server';
 import { SignalStore } from '../../../src/signals/store';
 import { fakeLlm, llmError } from '../../support/fakes/llm';
@@ -158,7 +157,7 @@ describe('REST server hardening (in-process)', () => {
     assert.deepEqual(ok.storage, { signals: { enabled: true, writable: true }, telemetry: { enabled: true, writable: true } });
     assert.deepEqual(ok.parser, { endpoint: 'injected', circuit: { state: 'closed', consecutiveFailures: 0 } });
 
-    telemetry = err({ kind: 'unwritable', code: 'ENOSPC', message: 'cannot append to /var/log/t.jsonl: ENOSPC' });
+    telemetry = { ok: false, error: { kind: 'unwritable', code: 'ENOSPC', message: 'cannot append to /var/log/t.jsonl: ENOSPC' } };
     const degraded = (await server.inject({ method: 'GET', url: '/health' })).json<HealthBody>();
     assert.equal(degraded.status, 'degraded');
     assert.deepEqual(degraded.reasons, ['the telemetry log cannot be written (ENOSPC): attempt events are not recorded']);

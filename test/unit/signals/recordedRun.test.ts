@@ -22,8 +22,8 @@ const judge = (verdict: QualityVerdict): QualityValidator => ({ name: 'llm-judge
 const passages = (sources: readonly { id: string; title: string }[]) => sources.map((s) => ({ id: s.id, title: s.title, text: `text of ${s.id}` }));
 const PASS: QualityVerdict = {
   ok: true,
-  assessment: { validator: 'llm-judge', composite: 0.83, threshold: 0.6, passed: true, findings: [], dimensions: [{ name: 'grounding', score: 0.9, weight: 0.5, reason: '' }] },
-} as unknown as QualityVerdict;
+  value: { validator: 'llm-judge', composite: 0.83, threshold: 0.6, passed: true, findings: [], dimensions: [{ name: 'grounding', score: 0.9, weight: 0.5, reason: '' }] },
+};
 
 function store(): SignalStore {
   return new SignalStore(path.join(mkdtempSync(path.join(tmpdir(), 'avap-signals-')), 'signals.jsonl'));
