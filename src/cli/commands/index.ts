@@ -75,14 +75,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     });
     display.stop();
     if (!result.ok) {
-      io.stderr(`avap index: ${result.error}\n`);
+      io.stderr(`avap index: ${result.error.message}\n`);
       return EXIT.usage;
     }
     const total = kb.value.chunks.length;
-    const refused = total - result.indexed;
-    io.stdout(`indexed ${refused ? `${result.indexed} of ${total}` : result.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.meta.index_version}, pipeline ${result.meta.ingestion_pipeline}, ${result.meta.dims}-d ${result.meta.embedding_model}, corpus ${result.meta.corpus_fingerprint})\n`);
-    if (result.failures.length) {
-      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${result.failures.length} of ${result.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
+    const ingested = result.value;
+    const refused = total - ingested.indexed;
+    io.stdout(`indexed ${refused ? `${ingested.indexed} of ${total}` : ingested.indexed} chunks into ${config.retrieval.esIndex} (index version ${ingested.meta.index_version}, pipeline ${ingested.meta.ingestion_pipeline}, ${ingested.meta.dims}-d ${ingested.meta.embedding_model}, corpus ${ingested.meta.corpus_fingerprint})\n`);
+    if (ingested.failures.length) {
+      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${ingested.failures.length} of ${ingested.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
       return EXIT.usage;
     }
     return EXIT.ok;

@@ -18,6 +18,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { RetrievalMode } from '../config';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { bulkItemFailures, type BulkBatchFailure } from './bulkFailures';
 import { chunkEmbeddingText, type EmbedFn } from './embedded';
 import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
@@ -227,11 +228,20 @@ export interface IngestOptions {
  * `failures` lists the bulk batches in which Elasticsearch refused documents;
  * the other batches were still loaded, and `indexed` counts what it accepted.
  */
-export type IngestResult =
-  | { ok: true; meta: IndexMeta; indexed: number; failures: BulkBatchFailure[] }
-  | { ok: false; error: string };
+export interface Ingested {
+  meta: IndexMeta;
+  indexed: number;
+  failures: BulkBatchFailure[];
+}
 
-const CANCELLED: IngestResult = { ok: false, error: 'cancelled' };
+/**
+ * Why nothing (or not everything) was loaded: the index exists and `--recreate` was not given, the embedding model
+ * failed or answered the wrong vectors, Elasticsearch failed, or the caller cancelled.
+ */
+export type IngestFailure = Failure<'index-exists' | 'embedding-failed' | 'elasticsearch-failed' | 'cancelled'>;
+export type IngestResult = Result<Ingested, IngestFailure>;
+
+const CANCELLED: IngestResult = fail('cancelled', 'cancelled');
 
 /** Creates the pipeline and the index (mapping + meta) and bulk-indexes every chunk with its embedding. */
 export async function ingestKnowledge(options: IngestOptions): Promise<IngestResult> {
@@ -244,7 +254,7 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
   try {
     const exists = await client.indices.exists({ index });
     if (exists && !options.recreate) {
-      return { ok: false, error: `index '${index}' already exists — pass --recreate to replace it` };
+      return fail('index-exists', `index '${index}' already exists — pass --recreate to replace it`);
     }
     const embeddings: number[][] = [];
     emit({ kind: 'phase', phase: 'embedding', total, batches });
@@ -253,16 +263,16 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
       const batch = batchOf(b);
       const result = await options.embed(batch.map(chunkEmbeddingText), signal);
       const where = `batch ${b + 1}/${batches}, documents ${b * size + 1}–${b * size + batch.length} of ${total}`;
-      if (!result.ok) return result.error.code === 'cancelled' ? CANCELLED : { ok: false, error: `cannot embed the knowledge base (${where}): ${result.error.message}` };
+      if (!result.ok) return result.error.code === 'cancelled' ? CANCELLED : fail('embedding-failed', `cannot embed the knowledge base (${where}): ${result.error.message}`);
       if (result.value.length !== batch.length) {
-        return { ok: false, error: `the embedding model returned ${result.value.length} vectors for ${batch.length} texts (${where})` };
+        return fail('embedding-failed', `the embedding model returned ${result.value.length} vectors for ${batch.length} texts (${where})`);
       }
       embeddings.push(...result.value);
       emit({ kind: 'batch', phase: 'embedding', batch: b + 1, batches, documents: batch.length, done: embeddings.length, total, failed: 0 });
     }
     const dims = embeddings[0]?.length ?? 0;
-    if (!dims) return { ok: false, error: 'the embedding model returned no vectors' };
-    if (embeddings.some((v) => v.length !== dims)) return { ok: false, error: 'the embedding model returned vectors of different lengths' };
+    if (!dims) return fail('embedding-failed', 'the embedding model returned no vectors');
+    if (embeddings.some((v) => v.length !== dims)) return fail('embedding-failed', 'the embedding model returned vectors of different lengths');
 
     if (exists) {
       await client.indices.delete({ index });
@@ -297,7 +307,7 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
         response = await client.bulk({ refresh: b === batches - 1 ? 'wait_for' : false, operations }, { signal });
       } catch (err) {
         if (signal?.aborted) return CANCELLED;
-        return { ok: false, error: `Elasticsearch: bulk batch ${b + 1}/${batches} failed: ${describe(err)} (${indexed} of ${total} documents were loaded before it)` };
+        return fail('elasticsearch-failed', `Elasticsearch: bulk batch ${b + 1}/${batches} failed: ${describe(err)} (${indexed} of ${total} documents were loaded before it)`);
       }
       const refused = bulkItemFailures(response.items);
       indexed += batch.length - refused.failed;
@@ -309,9 +319,9 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
       }
       emit({ kind: 'batch', phase: 'bulk', batch: b + 1, batches, documents: batch.length, done: b * size + batch.length, total, failed });
     }
-    return { ok: true, meta, indexed, failures };
+    return ok({ meta, indexed, failures });
   } catch (err) {
     if (signal?.aborted) return CANCELLED;
-    return { ok: false, error: `Elasticsearch: ${describe(err)}` };
+    return fail('elasticsearch-failed', `Elasticsearch: ${describe(err)}`);
   }
 }

@@ -132,7 +132,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       client, index: INDEX, chunks, embeddingModel: 'qwen3-embedding:0.6b', corpusFingerprint: 'abc123', now: () => now,
       embed: (texts) => { embedded.push(...texts); return Promise.resolve({ ok: true, value: texts.map((_, i) => vectors[embedded.length - texts.length + i] as number[]) }); },
     });
-    assert.deepEqual(result, { ok: true, meta, indexed: 3, failures: [] });
+    assert.deepEqual(result, { ok: true, value: { meta, indexed: 3, failures: [] } });
     assert.deepEqual(calls, ['exists', 'pipeline', 'create', 'bulk']);
     assert.equal(embedded[0], 'addVar — Overview\naddVar(target, value)');
     const mapping = indexMappings(meta) as { properties: Record<string, unknown>; _meta: unknown };
@@ -148,7 +148,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       client, index: INDEX, chunks: [{ id: 'a', title: 'A', text: 'a' }], embeddingModel: 'm', corpusFingerprint: 'f',
       embed: (texts) => { embedded += texts.length; return Promise.resolve({ ok: true, value: texts.map(() => [1]) }); },
     });
-    assert.deepEqual(result, { ok: false, error: `index '${INDEX}' already exists — pass --recreate to replace it` });
+    assert.deepEqual(result, { ok: false, error: { kind: 'index-exists', message: `index '${INDEX}' already exists — pass --recreate to replace it` } });
     assert.equal(embedded, 0, 'checked before any embedding work');
   });
 
@@ -187,8 +187,8 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       const { events, result } = ingest();
       const r = await result;
       assert.ok(r.ok);
-      assert.equal(r.indexed, 5);
-      assert.deepEqual(r.failures, []);
+      assert.equal(r.value.indexed, 5);
+      assert.deepEqual(r.value.failures, []);
       assert.deepEqual(events, [
         { kind: 'phase', phase: 'embedding', total: 5, batches: 3 },
         { kind: 'batch', phase: 'embedding', batch: 1, batches: 3, documents: 2, done: 2, total: 5, failed: 0 },
@@ -220,12 +220,12 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       const { events, result } = ingest();
       const r = await result;
       assert.ok(r.ok);
-      assert.equal(r.indexed, 2);
+      assert.equal(r.value.indexed, 2);
       const expected: BulkBatchFailure[] = [
         { batch: 2, batches: 3, documents: 2, failed: 2, causes: [{ cause: 'document_parsing_exception: failed to parse field [embedding] (caused by illegal_argument_exception: wrong dims)', count: 2, ids: ['c', 'd'] }] },
         { batch: 3, batches: 3, documents: 1, failed: 1, causes: [{ cause: 'strict_dynamic_mapping_exception: mapping set to strict, dynamic introduction of [x] is not allowed', count: 1, ids: ['e'] }] },
       ];
-      assert.deepEqual(r.failures, expected);
+      assert.deepEqual(r.value.failures, expected);
       assert.equal(bulkCalls.length, 3, 'a batch with refusals does not stop the others');
       assert.deepEqual(events.filter((e) => e.kind === 'batch-failed'), expected.map((failure) => ({ kind: 'batch-failed', failure })));
       assert.deepEqual(events.filter((e) => e.kind === 'batch' && e.phase === 'bulk').map((e) => e.kind === 'batch' && [e.done, e.failed]), [[2, 0], [4, 2], [5, 3]]);
@@ -243,16 +243,17 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       ]);
       const r = await ingest().result;
       assert.equal(r.ok, false);
-      assert.match(!r.ok ? r.error : '', /^Elasticsearch: bulk batch 2\/3 failed: ResponseError 429: .*\(2 of 5 documents were loaded before it\)$/);
+      assert.equal(!r.ok && r.error.kind, 'elasticsearch-failed');
+      assert.match(!r.ok ? r.error.message : '', /^Elasticsearch: bulk batch 2\/3 failed: ResponseError 429: .*\(2 of 5 documents were loaded before it\)$/);
       assert.equal(bulkCalls.length, 2);
     });
 
     it('names the batch the embedding model failed on, and refuses a short answer', async () => {
       let calls = 0;
       const failing = await ingest({ embed: (texts) => Promise.resolve(++calls === 2 ? { ok: false, error: { code: 'llm-unreachable', message: 'connection refused' } } : { ok: true, value: texts.map(() => [1]) }) }).result;
-      assert.deepEqual(failing, { ok: false, error: 'cannot embed the knowledge base (batch 2/3, documents 3–4 of 5): connection refused' });
+      assert.deepEqual(failing, { ok: false, error: { kind: 'embedding-failed', message: 'cannot embed the knowledge base (batch 2/3, documents 3–4 of 5): connection refused' } });
       const short = await ingest({ embed: () => Promise.resolve({ ok: true, value: [[1]] }) }).result;
-      assert.deepEqual(short, { ok: false, error: 'the embedding model returned 1 vectors for 2 texts (batch 1/3, documents 1–2 of 5)' });
+      assert.deepEqual(short, { ok: false, error: { kind: 'embedding-failed', message: 'the embedding model returned 1 vectors for 2 texts (batch 1/3, documents 1–2 of 5)' } });
     });
 
     it('stops between batches when cancelled', async () => {
@@ -263,7 +264,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
         signal: controller.signal,
         embed: (texts) => { if (++calls === 2) controller.abort(); return Promise.resolve({ ok: true, value: texts.map(() => [1]) }); },
       }).result;
-      assert.deepEqual(r, { ok: false, error: 'cancelled' });
+      assert.deepEqual(r, { ok: false, error: { kind: 'cancelled', message: 'cancelled' } });
       assert.equal(calls, 2);
       assert.equal(bulkCalls.length, 0);
     });
