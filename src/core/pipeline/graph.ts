@@ -284,17 +284,18 @@ class Run {
       query: this.request.query, forceType: this.request.forceType, history: this.request.history,
     }, logger, this.signal));
     if (!classified.ok) return this.fail(asFailure(classified.error), config.ollama.model);
-    this.result.queryType = classified.type;
-    this.result.classification = classified.how;
+    const route = classified.value;
+    this.result.queryType = route.type;
+    this.result.classification = route.how;
 
-    if (classified.type === 'CONVERSATIONAL' || classified.type === 'PLATFORM') return this.respond(classified.type);
+    if (route.type === 'CONVERSATIONAL' || route.type === 'PLATFORM') return this.respond(route.type);
 
     const retrieved = await this.reformulateAndRetrieve(this.request.query, 'reformulate', 'retrieve', false);
     if (!retrieved.ok) return this.fail(retrieved.error, config.ollama.model);
     let context = retrieved.value;
     this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
 
-    if (classified.type === 'RETRIEVAL') {
+    if (route.type === 'RETRIEVAL') {
       const verdict = await this.timed('check_context_relevance', () => this.deps.relevance.judge(this.request.query, context, this.signal));
       if (!verdict.ok) return this.fail(asFailure(verdict.error), config.ollama.model);
       this.result.relevance = { mode: this.deps.relevance.mode, relevant: verdict.value.relevant, detail: verdict.value.detail };
