@@ -9,6 +9,7 @@
  * literals in brackets. Names compare case-insensitively. Pure.
  */
 import { isIP } from 'node:net';
+import { err, ok, type Failure, type Result } from '../result';
 
 export interface HostRule {
   /** Lower case; IPv6 literals in brackets. */
@@ -55,15 +56,22 @@ export function splitHost(raw: string): HostRule | undefined {
   return p === undefined ? { name } : { name, port: p };
 }
 
+/** A value of `--allowed-host` that is not a host name, an IP address or NAME:PORT; `value` is that value. */
+export interface BadHostRule extends Failure<'bad-host'> {
+  value: string;
+}
+
 /** Parses `--allowed-host` values; throws nothing, returns the bad value instead. */
-export function parseHostRules(values: readonly string[]): { ok: true; rules: HostRule[] } | { ok: false; bad: string } {
+export function parseHostRules(values: readonly string[]): Result<HostRule[], BadHostRule> {
   const rules: HostRule[] = [];
   for (const value of values) {
     const rule = splitHost(value);
-    if (!rule || value.includes('/') || value.includes('@')) return { ok: false, bad: value };
+    if (!rule || value.includes('/') || value.includes('@')) {
+      return err({ kind: 'bad-host', value, message: `'${value}' is not a host name, an IP address or NAME:PORT` });
+    }
     rules.push(rule);
   }
-  return { ok: true, rules };
+  return ok(rules);
 }
 
 /** Whether a request's `Host` header names this server. A missing or malformed header is refused. */

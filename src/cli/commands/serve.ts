@@ -80,11 +80,11 @@ function hostRulesFor(host: string, flags: string[] | undefined, env: NodeJS.Pro
   const extras = flags ?? (env.AVAP_API_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
   const parsed = parseHostRules(extras);
   if (!parsed.ok) {
-    throw new UsageError(`${flags ? '--allowed-host' : 'AVAP_API_ALLOWED_HOSTS'}: '${parsed.bad}' is not a host name, an IP address or NAME:PORT`);
+    throw new UsageError(`${flags ? '--allowed-host' : 'AVAP_API_ALLOWED_HOSTS'}: ${parsed.error.message}`);
   }
-  if (!isLoopbackHost(host) && parsed.rules.length === 0) return undefined;
+  if (!isLoopbackHost(host) && parsed.value.length === 0) return undefined;
   const bound = splitHost(host);
-  return [...LOOPBACK_HOST_RULES, ...(bound && isLoopbackHost(host) ? [bound] : []), ...parsed.rules]
+  return [...LOOPBACK_HOST_RULES, ...(bound && isLoopbackHost(host) ? [bound] : []), ...parsed.value]
     .filter((rule, i, all) => all.findIndex((r) => formatHostRule(r) === formatHostRule(rule)) === i);
 }
 
