@@ -13,6 +13,7 @@ import { guardInput, DEFAULT_MAX_BYTES, type ValidationResult, PARSER_VERSION } 
 import { validationToJson, type ValidationJson } from '../protocol';
 import type { ContextPassage, QualityReport, QualityValidator } from '../quality';
 import { runRecorded, type SignalStore } from '../signals';
+import { err, ok, type Result } from '../result';
 import type { HostRule } from './hostGuard';
 import { redactInternals } from './redact';
 
@@ -110,14 +111,21 @@ export function checkBody<T>(contract: Contract<T>, request: FastifyRequest, rep
   return checked.value;
 }
 
-/** One source, as `validate --json` reports it: local guard, then the parser. A failure's `detail` is for the log only. */
+/** A refusal as the route answers it: the HTTP status, the body (no paths), and the `detail` for the log only. */
+export interface HttpRefusal {
+  status: number;
+  body: ErrorBody;
+  detail: string;
+}
+
+/** One source, as `validate --json` reports it: local guard, then the parser. */
 export async function validateOne(
   parser: ParserPort, source: string, filename: string, signal?: AbortSignal,
-): Promise<{ ok: true; json: ValidationJson } | { ok: false; status: number; body: ErrorBody; detail: string }> {
+): Promise<Result<ValidationJson, HttpRefusal>> {
   const guarded = guardInput(source, DEFAULT_MAX_BYTES);
   if (!guarded.ok) {
     const refused: ValidationResult = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
-    return { ok: true, json: validationToJson(filename, refused) };
+    return ok(validationToJson(filename, refused));
   }
   let outcome: ParserOutcome;
   try {
@@ -125,14 +133,13 @@ export async function validateOne(
   } catch (err) {
     outcome = { kind: 'unavailable', reason: 'transport', detail: err instanceof Error ? err.message : String(err) };
   }
-  if (outcome.kind === 'validated') return { ok: true, json: validationToJson(filename, outcome.result) };
+  if (outcome.kind === 'validated') return ok(validationToJson(filename, outcome.result));
   const message = `the AVAP parser could not validate the source (${outcome.reason}): ${outcome.detail}`;
-  return {
-    ok: false,
+  return err({
     status: outcome.reason === 'cancelled' ? 499 : 503,
     body: { error: 'parser-unavailable', message: redactInternals(message) },
     detail: message,
-  };
+  });
 }
 
 /** A request's lifetime as an AbortSignal: aborted when the client goes away before the answer is complete. */

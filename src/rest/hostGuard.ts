@@ -56,8 +56,8 @@ export function splitHost(raw: string): HostRule | undefined {
   return p === undefined ? { name } : { name, port: p };
 }
 
-/** A `--allowed-host` value that is not a name, an address or NAME:PORT; `value` is that value as given. */
-export interface BadHostRule extends Failure<'bad-host-rule'> {
+/** A value of `--allowed-host` that is not a host name, an IP address or NAME:PORT; `value` is that value. */
+export interface BadHostRule extends Failure<'bad-host'> {
   value: string;
 }
 
@@ -67,7 +67,7 @@ export function parseHostRules(values: readonly string[]): Result<HostRule[], Ba
   for (const value of values) {
     const rule = splitHost(value);
     if (!rule || value.includes('/') || value.includes('@')) {
-      return err({ kind: 'bad-host-rule', message: `'${value}' is not a host name, an IP address or NAME:PORT`, value });
+      return err({ kind: 'bad-host', value, message: `'${value}' is not a host name, an IP address or NAME:PORT` });
     }
     rules.push(rule);
   }

@@ -10,7 +10,7 @@
  *   NEED_USER_INPUT  the input cannot be processed as given (binary or refused source)
  *   FAILED           the tool could not run (parser unavailable, knowledge base unreadable)
  */
-import type { Result } from '../result';
+import type { Failure, Result } from '../result';
 import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
 import { preValidate } from '../contract';
@@ -192,7 +192,7 @@ export interface DocsIndex {
 }
 
 /** The knowledge base, or why it could not be loaded. */
-export type DocsIndexSource = () => Result<DocsIndex, string>;
+export type DocsIndexSource = () => Result<DocsIndex, Failure<'knowledge-unavailable'>>;
 
 export interface SearchHit {
   id: string;
@@ -223,8 +223,8 @@ export function executeSearchDocs(input: SearchDocsInput, source: DocsIndexSourc
     return {
       tool: SEARCH_DOCS_TOOL,
       status: 'FAILED',
-      summary: `The AVAP knowledge base could not be read: ${loaded.error}`,
-      facts: { query: input.query, results: [], commands: [], reason: loaded.error },
+      summary: `The AVAP knowledge base could not be read: ${loaded.error.message}`,
+      facts: { query: input.query, results: [], commands: [], reason: loaded.error.message },
       next: ['Answer from what you know and say the documentation was unavailable.'],
     };
   }

@@ -79,10 +79,11 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return EXIT.usage;
     }
     const total = kb.value.chunks.length;
-    const refused = total - result.value.indexed;
-    io.stdout(`indexed ${refused ? `${result.value.indexed} of ${total}` : result.value.indexed} chunks into ${config.retrieval.esIndex} (index version ${result.value.meta.index_version}, pipeline ${result.value.meta.ingestion_pipeline}, ${result.value.meta.dims}-d ${result.value.meta.embedding_model}, corpus ${result.value.meta.corpus_fingerprint})\n`);
-    if (result.value.failures.length) {
-      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${result.value.failures.length} of ${result.value.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
+    const ingested = result.value;
+    const refused = total - ingested.indexed;
+    io.stdout(`indexed ${refused ? `${ingested.indexed} of ${total}` : ingested.indexed} chunks into ${config.retrieval.esIndex} (index version ${ingested.meta.index_version}, pipeline ${ingested.meta.ingestion_pipeline}, ${ingested.meta.dims}-d ${ingested.meta.embedding_model}, corpus ${ingested.meta.corpus_fingerprint})\n`);
+    if (ingested.failures.length) {
+      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${ingested.failures.length} of ${ingested.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
       return EXIT.usage;
     }
     return EXIT.ok;

@@ -18,11 +18,11 @@ import type { Client } from '@elastic/elasticsearch';
 import type { RetrievalMode } from '../config';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { bulkItemFailures, type BulkBatchFailure } from './bulkFailures';
 import { chunkEmbeddingText, type EmbedFn } from './embedded';
 import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
 import { reciprocalRankFusion } from './rrf';
-import { fail, ok, type Failure, type Result } from '../../result';
 
 export const INDEX_VERSION = 1;
 export const INGEST_PIPELINE = 'avap-kb-ingest-v1';
@@ -228,16 +228,18 @@ export interface IngestOptions {
  * `failures` lists the bulk batches in which Elasticsearch refused documents;
  * the other batches were still loaded, and `indexed` counts what it accepted.
  */
-export interface IngestReport {
+export interface Ingested {
   meta: IndexMeta;
   indexed: number;
   failures: BulkBatchFailure[];
 }
 
-/** `index-exists`: not recreated without --recreate; `embedding-failed`: the model failed or answered short; `elasticsearch-failed`: Elasticsearch refused a call. */
-export type IngestFailureKind = 'cancelled' | 'index-exists' | 'embedding-failed' | 'elasticsearch-failed';
-
-export type IngestResult = Result<IngestReport, Failure<IngestFailureKind>>;
+/**
+ * Why nothing (or not everything) was loaded: the index exists and `--recreate` was not given, the embedding model
+ * failed or answered the wrong vectors, Elasticsearch failed, or the caller cancelled.
+ */
+export type IngestFailure = Failure<'index-exists' | 'embedding-failed' | 'elasticsearch-failed' | 'cancelled'>;
+export type IngestResult = Result<Ingested, IngestFailure>;
 
 const CANCELLED: IngestResult = fail('cancelled', 'cancelled');
 

@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import type { QueryType } from '../contracts';
-import type { LlmPort, LlmResult } from '../llm/port';
-import { ok } from '../../result';
+import type { LlmError, LlmPort } from '../llm/port';
 import type { Logger } from '../ports';
 import type { ValidationError } from '../validation/contract';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
 
 export const ClassificationSchema = z.object({
@@ -38,21 +38,24 @@ export interface Classification {
   errors: ValidationError[];
 }
 
-/** The route, or the language model's failure (a malformed answer is no failure: it is repaired or defaulted). */
-export type ClassifyOutcome = LlmResult<Classification>;
+/** The route, or the model's failure (a malformed answer is no failure: it is repaired once, then defaulted). */
+export type ClassifyOutcome = Result<Classification, LlmError>;
 
-/** Parses one answer: JSON, then the zod schema. Returns the error text verbatim on failure. Pure. */
-export function parseClassification(text: string): { ok: true; type: QueryType } | { ok: false; error: string } {
+/** Why an answer is no classification; the message is the parser's or the schema's text, verbatim (it goes back to the model). */
+export type ClassificationParseFailure = Failure<'not-json' | 'wrong-shape'>;
+
+/** Parses one answer: JSON, then the zod schema. Pure. */
+export function parseClassification(text: string): Result<QueryType, ClassificationParseFailure> {
   const trimmed = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
   let data: unknown;
   try {
     data = JSON.parse(trimmed);
   } catch (err) {
-    return { ok: false, error: `not JSON: ${(err as Error).message}` };
+    return fail('not-json', `not JSON: ${(err as Error).message}`);
   }
   const parsed = ClassificationSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, error: z.prettifyError(parsed.error) };
-  return { ok: true, type: parsed.data.type };
+  if (!parsed.success) return fail('wrong-shape', z.prettifyError(parsed.error));
+  return ok(parsed.data.type);
 }
 
 /** Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error. */
@@ -92,21 +95,21 @@ export async function classify(
   const first = await llm.chat({ model, messages, format: CLASSIFICATION_JSON_SCHEMA, signal, maxTokens: 64 });
   if (!first.ok) return first;
   const parsed = parseClassification(first.value.text);
-  if (parsed.ok) return ok({ type: parsed.type, how: 'llm', errors: [] });
+  if (parsed.ok) return ok({ type: parsed.value, how: 'llm', errors: [] });
 
-  const errors = [malformed(first.value.text, parsed.error)];
-  logger.warn(logClassifierMalformed(parsed.error.split('\n')[0] ?? ''));
+  const errors = [malformed(first.value.text, parsed.error.message)];
+  logger.warn(logClassifierMalformed(parsed.error.message.split('\n')[0] ?? ''));
   const second = await llm.chat({
     model,
-    messages: classifyRepairMessages(messages, first.value.text, parsed.error),
+    messages: classifyRepairMessages(messages, first.value.text, parsed.error.message),
     format: CLASSIFICATION_JSON_SCHEMA,
     signal,
     maxTokens: 64,
   });
   if (!second.ok) return second;
   const reparsed = parseClassification(second.value.text);
-  if (reparsed.ok) return ok({ type: reparsed.type, how: 'repaired', errors });
-  errors.push(malformed(second.value.text, reparsed.error));
+  if (reparsed.ok) return ok({ type: reparsed.value, how: 'repaired', errors });
+  errors.push(malformed(second.value.text, reparsed.error.message));
   logger.warn(LOG_CLASSIFIER_DEFAULT_ROUTE);
   return ok({ type: DEFAULT_ROUTE, how: 'default', errors });
 }

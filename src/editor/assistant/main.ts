@@ -18,6 +18,7 @@ import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantServic
 import { telemetryFile } from '../settings/storageFiles';
 import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
+import { fail, ok } from '../../result';
 import type { DocsIndexSource } from '../../tools';
 import type { AssistantFeatures, AssistantHost } from './contract';
 import { COMMANDS } from '../commandIds';
@@ -57,7 +58,7 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   };
   const docs: DocsIndexSource = () => {
     const kb = knowledgeBase();
-    return kb ? { ok: true, value: kb } : { ok: false, error: knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded' };
+    return kb ? ok(kb) : fail('knowledge-unavailable', knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded');
   };
   const { version: declared } = context.extension.packageJSON as { version?: unknown };
   const version = typeof declared === 'string' ? declared : '0.0.0';

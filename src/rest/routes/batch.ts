@@ -26,8 +26,8 @@ export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx
         if (signal.aborted) break;
         if (item.kind === 'validate') {
           const one = await validateOne(deps.assistant.parser, item.source, item.filename, signal);
-          if (!one.ok) log(`[rest] POST /v1/batch requests[${index}] ${one.status}: ${one.detail}`);
-          results.push({ index, kind: 'validate', status: one.ok ? 200 : one.status, body: one.ok ? one.json : one.body });
+          if (!one.ok) log(`[rest] POST /v1/batch requests[${index}] ${one.error.status}: ${one.error.detail}`);
+          results.push({ index, kind: 'validate', status: one.ok ? 200 : one.error.status, body: one.ok ? one.value : one.error.body });
           continue;
         }
         const run = await runOne({ query: item.query, ...(item.force_type ? { forceType: item.force_type } : {}), ...(item.filename ? { filename: item.filename } : {}) }, signal);

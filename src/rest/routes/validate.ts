@@ -12,9 +12,10 @@ export const validateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     const { signal, done } = clientSignal(reply, inflight);
     try {
       const result = await validateOne(deps.assistant.parser, body.source, body.filename, signal);
-      if (result.ok) return result.json;
-      log(`[rest] POST /v1/validate ${result.status}: ${result.detail}`);
-      return reply.code(result.status).send(result.body);
+      if (result.ok) return result.value;
+      const { status, detail, body: refusal } = result.error;
+      log(`[rest] POST /v1/validate ${status}: ${detail}`);
+      return reply.code(status).send(refusal);
     } finally {
       done();
     }

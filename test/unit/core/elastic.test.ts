@@ -243,7 +243,7 @@ describe('core/retrieval Elasticsearch adapter (elasticsearch-mock)', () => {
       ]);
       const r = await ingest().result;
       assert.equal(r.ok, false);
-      assert.ok(!r.ok && r.error.kind === 'elasticsearch-failed');
+      assert.equal(!r.ok && r.error.kind, 'elasticsearch-failed');
       assert.match(!r.ok ? r.error.message : '', /^Elasticsearch: bulk batch 2\/3 failed: ResponseError 429: .*\(2 of 5 documents were loaded before it\)$/);
       assert.equal(bulkCalls.length, 2);
     });

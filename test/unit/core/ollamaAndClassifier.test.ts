@@ -59,13 +59,15 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
 
 describe('core/routing classifier and prompts', () => {
   it('parses with zod and keeps its error text verbatim', () => {
-    assert.deepEqual(parseClassification('{"type":"PLATFORM"}'), { ok: true, type: 'PLATFORM' });
-    assert.deepEqual(parseClassification('```json\n{"type":"RETRIEVAL"}\n```'), { ok: true, type: 'RETRIEVAL' });
+    assert.deepEqual(parseClassification('{"type":"PLATFORM"}'), { ok: true, value: 'PLATFORM' });
+    assert.deepEqual(parseClassification('```json\n{"type":"RETRIEVAL"}\n```'), { ok: true, value: 'RETRIEVAL' });
     const bad = parseClassification('{"type":"CODE"}');
     assert.equal(bad.ok, false);
-    assert.match(!bad.ok ? bad.error : '', /Invalid option/);
+    assert.match(!bad.ok ? bad.error.message : '', /Invalid option/);
+    assert.equal(!bad.ok && bad.error.kind, 'wrong-shape');
     assert.match(parseClassification('{"type":"RETRIEVAL","extra":1}').ok ? '' : 'strict', /strict/);
-    assert.match((parseClassification('nope') as { error: string }).error, /^not JSON/);
+    const notJson = parseClassification('nope');
+    assert.ok(!notJson.ok && notJson.error.kind === 'not-json' && /^not JSON/.test(notJson.error.message));
   });
 
   it('the transport schema is the zod schema as JSON schema', () => {

@@ -42,7 +42,7 @@ describe('REST host allow-list', () => {
   it('refuses rules that are not a name, an address or NAME:PORT', () => {
     for (const bad of ['http://x', 'a/b', 'x:y', '', 'user@host', 'host:70000', 'a b']) {
       const parsed = parseHostRules(['ok.host', bad]);
-      assert.ok(!parsed.ok && parsed.error.kind === 'bad-host-rule' && parsed.error.value === bad, bad);
+      assert.ok(!parsed.ok && parsed.error.kind === 'bad-host' && parsed.error.value === bad, bad);
     }
   });
 });

@@ -21,12 +21,10 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   'quality/port.ts': { count: 2, why: 'QualityVerdictRecord: the verdict as written out (REST quality.attempts[].verdict, training signals) — a wire format kept as it was' },
   'quality/gate.ts': { count: 3, why: 'Regenerate: three outcomes (the answer, the model failed, the retry was not due), inside the quality folder' },
   'core/contracts.ts': { count: 3, why: 'AnswerRetryOutcome: three outcomes (the answer, skipped by the retry budget — not a failure —, failed) for the reviewer; not converted yet' },
-  'core/routing/classifier.ts': { count: 2, why: "parseClassification: the module's own parse step; its error text is fed back to the model in the repair prompt" },
   'core/pipeline/graph.ts': { count: 4, why: 'private methods of the pipeline run' },
   'core/assistant.ts': { count: 2, why: 'a private helper of the assistant factory' },
   'core/retrieval/embedded.ts': { count: 2, why: 'VectorTable: private to the embedded index' },
   'core/fewShot/selector.ts': { count: 2, why: 'PoolVectors: private to the few-shot selector' },
-  'rest/context.ts': { count: 2, why: 'a private helper of the REST routes carrying the HTTP status and error body it answers with' },
   'cli/commands/validate.ts': { count: 2, why: "Validator: private to the validate command (in-process or the service's answer)" },
 };
 

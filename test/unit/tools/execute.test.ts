@@ -18,7 +18,7 @@ function inProcessParser(): ValidateFn & { calls: string[] } {
 }
 
 const kb = loadKnowledgeBase();
-const docs: DocsIndexSource = () => (kb.ok ? { ok: true, value: kb.value } : { ok: false, error: kb.error.message });
+const docs: DocsIndexSource = () => (kb.ok ? { ok: true, value: kb.value } : { ok: false, error: { kind: 'knowledge-unavailable', message: kb.error.message } });
 
 describe('tools: execution and post-execution status', () => {
   describe('avap_validate', () => {
@@ -114,7 +114,7 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('an unreadable knowledge base → FAILED', () => {
-      const outcome = executeSearchDocs({ query: 'addVar' }, () => ({ ok: false, error: 'knowledge/ not found' }));
+      const outcome = executeSearchDocs({ query: 'addVar' }, () => ({ ok: false, error: { kind: 'knowledge-unavailable', message: 'knowledge/ not found' } }));
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.reason, 'knowledge/ not found');
     });
