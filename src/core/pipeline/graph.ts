@@ -51,6 +51,7 @@ import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
 import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
 import { statusOf, type CodeCheck } from '../validation/status';
+import { err, ok } from '../../result';
 
 /** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
@@ -654,12 +655,12 @@ class Run {
   /** The reviewer's hinted retry: made only while the cycle is unused; its code is validated, and its verdict is final. */
   private async hintedRetry(spec: AnswerSpec, hint: string): Promise<AnswerRetryOutcome> {
     const { logger } = this.deps;
-    if (this.cancelled) return { ok: false, error: cancelledError() };
+    if (this.cancelled) return err({ kind: 'failed', error: cancelledError() });
     const claim = claimRetry(this.cycle, 'judge-hint');
     if (!claim.granted) {
       logger.info(`judge retry skipped (${describeSkip(claim.skip)})`);
       if (this.held) this.held.stopReason = skipStopReason(claim.skip);
-      return { ok: false, skipped: claim.skip };
+      return err({ kind: 'skipped', skip: claim.skip });
     }
     const attempt = this.lastAttempt + 1;
     const previous = this.result.text;
@@ -668,14 +669,14 @@ class Run {
     if (!outcome.ok) {
       // The answer before it stands, with the status it earned.
       this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'judge-retry-failed' });
-      return { ok: false, error: outcome.error };
+      return err({ kind: 'failed', error: outcome.error });
     }
     const check = this.adopt(spec, attempt, outcome.text, outcome.validation);
     const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(outcome.validation);
     this.status = statusOf(check);
     if (check === 'invalid') logger.info('the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
     this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: outcome.validation.code, stopReason: 'judge-hint' });
-    return { ok: true, answer: outcome.text };
+    return ok(outcome.text);
   }
 }
 
