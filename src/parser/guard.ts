@@ -6,7 +6,7 @@
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import { traceEntry } from './reporter';
 import type { TraceEntry } from './types';
-import type { Result } from '../result';
+import type { Err, Result } from '../result';
 
 /** The text to parse, or the one trace entry that refuses the input (the project's one Result shape). */
 export type GuardOutcome = Result<string, TraceEntry>;
@@ -24,7 +24,7 @@ function formatBytes(n: number): string {
 /** The size-limit entry, shared by callers that refuse a file before reading it all. */
 export function oversizeEntry(byteLength: number, maxBytes: number): TraceEntry {
   const outcome = refuse(Rule.SourceTooLarge, `source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
-  return (outcome as { ok: false; error: TraceEntry }).error;
+  return (outcome as Err<TraceEntry>).error;
 }
 
 /** UTF-8 length of a string, stopping early once it exceeds `limit`; -1 on an unpaired surrogate (with its index). */
