@@ -76,11 +76,10 @@ export interface Assistant {
 /** The assistant, or why it could not be made (an unreadable parser URL: a usage problem, nothing started). */
 export type CreateAssistantResult = Result<Assistant, BadParserUrl>;
 
-function loadShippedKnowledge(logger: Logger): { ok: true; value: KnowledgeSource } | { ok: false; message: string } {
+function loadShippedKnowledge(logger: Logger): ReturnType<typeof loadKnowledgeBase> {
   const loaded = loadKnowledgeBase();
-  if (loaded.ok) return { ok: true, value: loaded.value };
-  logger.warn(`knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
-  return { ok: false, message: loaded.error.message };
+  if (!loaded.ok) logger.warn(`knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
+  return loaded;
 }
 
 /** Retrieval over a knowledge base that could not be loaded: every search fails, so answers are marked degraded. */
@@ -125,7 +124,7 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
   if (deps.knowledge === undefined) {
     const loaded = loadShippedKnowledge(logger);
     knowledge = loaded.ok ? loaded.value : null;
-    if (!loaded.ok) knowledgeProblem = `the knowledge base could not be loaded (${loaded.message})`;
+    if (!loaded.ok) knowledgeProblem = `the knowledge base could not be loaded (${loaded.error.message})`;
   } else {
     knowledge = deps.knowledge;
   }

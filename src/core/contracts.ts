@@ -5,7 +5,6 @@
  */
 import type { QueryType } from '../knowledge';
 import type { TraceEntry, ValidationResult } from '../parser';
-import type { Result } from '../result';
 
 export type { QueryType };
 
@@ -263,15 +262,11 @@ export interface FewShotInjection {
   selectionDetail?: string;
 }
 
-/**
- * Why a hinted retry gave no answer: `skipped` — it was not due, the request's
- * one retry cycle was already used (RC-08; nothing failed) — or `failed`, with
- * the error of the model call.
- */
-export type RetryNotMade<E> = { kind: 'skipped'; skip: RetrySkip } | { kind: 'failed'; error: E };
-
-/** Extension: the outcome of the one hinted retry a reviewer may ask for (the retried answer's text). */
-export type AnswerRetryOutcome = Result<string, RetryNotMade<{ code: PipelineErrorCode; message: string }>>;
+/** Extension: the outcome of the one hinted retry a reviewer may ask for. */
+export type AnswerRetryOutcome =
+  | { ok: true; answer: string }
+  | { ok: false; skipped: RetrySkip }
+  | { ok: false; error: { code: PipelineErrorCode; message: string } };
 
 export interface AnswerReviewInput {
   question: string;

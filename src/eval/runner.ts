@@ -15,6 +15,7 @@
  * records the retrieval mode it really used.
  */
 import type { GoldenEntry } from '../knowledge';
+import type { ValidationResult } from '../parser';
 import { err, fail, ok, type Failure, type Result } from '../result';
 import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult, LlmPort, AttemptEvent } from '../core';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
@@ -111,10 +112,10 @@ function requestFor(entry: GoldenEntry): PipelineRequest {
   return { query: history ? `${history}\nUser: ${entry.question}` : entry.question };
 }
 
-async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, signal?: AbortSignal) {
+async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, signal?: AbortSignal): Promise<Result<ValidationResult, Failure<'parser-unavailable'>>> {
   const outcome = await target.parser.validate(code, `${entry.id}.avap`, signal);
-  if (outcome.kind === 'unavailable') return { ok: false as const, reason: `${outcome.reason}: ${outcome.detail}` };
-  return { ok: true as const, result: outcome.result };
+  if (outcome.kind === 'unavailable') return fail('parser-unavailable', `${outcome.reason}: ${outcome.detail}`);
+  return ok(outcome.result);
 }
 
 /** The pipeline's answer, through the quality gate when there is one and the judge is on. */
@@ -169,9 +170,9 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
   let trace: EvalEntry['trace'] = [];
   if (codeBearing) {
     const checked = await checkCode(target, entry, result.code, options.signal);
-    if (!checked.ok) return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.reason}` } };
-    valid = checked.result.valid;
-    trace = checked.result.trace;
+    if (!checked.ok) return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.error.message}` } };
+    valid = checked.value.valid;
+    trace = checked.value.trace;
   }
   let faith: number | undefined;
   let relevancy: number | undefined;

@@ -71,7 +71,9 @@ export async function runWithQuality(
     if (answer.queryType !== 'RETRIEVAL') return;
     const input = { question: answer.question, answer: answer.answer, context: deps.passages(answer.sources), queryType: answer.queryType };
     const regenerate: Regenerate = async (hint) => {
-      return retry(hint);
+      const made = await retry(hint);
+      if (made.ok) return { ok: true, value: made.answer };
+      return 'skipped' in made ? { ok: false, skipped: made.skipped } : { ok: false, error: made.error };
     };
     const gate = await qualityGate(deps.validator, input, regenerate, signal);
     quality = report(deps.validator.name, gate.attempts, gate.passed, gate.retryError, gate.retrySkipped);

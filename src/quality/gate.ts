@@ -5,9 +5,8 @@
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
  */
-import { type RetryNotMade, type RetrySkip, type ChatMessage, type LlmError, type LlmPort, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
+import { type RetrySkip, type ChatMessage, type LlmError, type LlmPort, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
-import { err, ok, type Result } from '../result';
 
 export interface GateAttempt {
   answer: string;
@@ -28,7 +27,9 @@ export interface GateResult {
   retrySkipped?: RetrySkip;
 }
 
-export type Regenerate = (hint: string, previous: string, signal?: AbortSignal) => Promise<Result<string, RetryNotMade<LlmError>>>;
+export type Regenerate = (hint: string, previous: string, signal?: AbortSignal) => Promise<
+  { ok: true; value: string } | { ok: false; error: LlmError } | { ok: false; skipped: RetrySkip }
+>;
 
 export async function qualityGate(
   validator: QualityValidator,
@@ -43,7 +44,7 @@ export async function qualityGate(
   }
   const hint = first.value.hint ?? '';
   const retry = await regenerate(hint, input.answer, signal);
-  if (!retry.ok) return { answer: input.answer, attempts, passed: false, ...(retry.error.kind === 'skipped' ? { retrySkipped: retry.error.skip } : { retryError: retry.error.error }) };
+  if (!retry.ok) return { answer: input.answer, attempts, passed: false, ...('skipped' in retry ? { retrySkipped: retry.skipped } : { retryError: retry.error }) };
   const second = await validator.assess({ ...input, answer: retry.value }, signal);
   attempts.push({ answer: retry.value, verdict: second, hint });
   return { answer: retry.value, attempts, passed: second.ok && second.value.passed };
@@ -79,7 +80,7 @@ export function llmRegenerator(
       ...(options.onToken ? { onToken: options.onToken } : {}),
       ...(signal ? { signal } : {}),
     });
-    return reply.ok ? ok(reply.value.text) : err({ kind: 'failed', error: reply.error });
+    return reply.ok ? { ok: true, value: reply.value.text } : { ok: false, error: reply.error };
   };
 }
 

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { type ParserPort, ConfigError, parseParserTimeout } from '../../core';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
 import { validationToJson } from '../../protocol';
@@ -23,7 +24,7 @@ const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--t
   --json            one JSON object per file: {file, valid, trace, parserVersion, truncated}
 Exit codes: 0 all valid, 1 any invalid, 2 usage error, unreadable file or unreachable service.`;
 
-type Validator = (text: string, file: string) => Promise<{ ok: true; result: ValidationResult } | { ok: false; message: string }>;
+type Validator = (text: string, file: string) => Promise<Result<ValidationResult, Failure<'parser-unavailable'>>>;
 
 function integerOption(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -47,8 +48,8 @@ function parserTimeout(flag: string | undefined, env: string | undefined): numbe
 function serviceValidator(port: ParserPort, url: string, timeoutMs: number, signal: AbortSignal): Validator {
   return async (text, file) => {
     const outcome = await port.validate(text, file, signal);
-    if (outcome.kind === 'validated') return { ok: true, result: outcome.result };
-    return { ok: false, message: `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}` };
+    if (outcome.kind === 'validated') return ok(outcome.result);
+    return fail('parser-unavailable', `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}`);
   };
 }
 
@@ -83,7 +84,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const maxBytes = integerOption('--max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 1);
   const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
 
-  let validate: Validator = (text, file) => Promise.resolve({ ok: true, result: validateAvap(text, { maxBytes, filename: file }) });
+  let validate: Validator = (text, file) => Promise.resolve(ok(validateAvap(text, { maxBytes, filename: file })));
   let connection: ParserConnection | undefined;
   if (url) {
     const timeoutMs = parserTimeout(values.timeout, io.env.AVAP_PARSER_TIMEOUT);
@@ -112,10 +113,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
       if (guarded.ok) {
         const verdict = await validate(guarded.value, file);
         if (!verdict.ok) {
-          io.stderr(`avap validate: ${verdict.message}\n`);
+          io.stderr(`avap validate: ${verdict.error.message}\n`);
           return EXIT.usage;
         }
-        result = verdict.result;
+        result = verdict.value;
       } else {
         result = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
       }

@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from '../ports';
 import type { EmbedFn } from '../retrieval/embedded';
 import { cosine } from '../retrieval/rrf';
 import type { FewShotExample } from '../routing/prompts';
+import { fail, ok, type Failure, type Result } from '../../result';
 
 /** What selection needs of a pool example (the knowledge library's PoolExample satisfies it). */
 export interface PoolExampleLike {
@@ -105,7 +106,8 @@ export function nearest(query: readonly number[], ids: readonly string[], vector
     .map((x) => x.id);
 }
 
-type PoolVectors = { ok: true; vectors: number[][] } | { ok: false; reason: string };
+/** The pool's vectors, or why the selection falls back to lexical (the message is the flagged reason). */
+type PoolVectors = Result<number[][], Failure<'embedding-failed'>>;
 
 export function createFewShotSelector(options: FewShotSelectorOptions): FewShotSelector {
   const logger = options.logger ?? silentLogger;
@@ -156,7 +158,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     const cached = await fromCache();
     if (cached) {
       logger.info(`few-shot: ${ids.length} pool vectors (${options.model}) read from ${file}`);
-      return { ok: true, vectors: cached };
+      return ok(cached);
     }
     const vectors: number[][] = [];
     const size = options.batchSize ?? 32;
@@ -166,14 +168,14 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       if (!result.ok) {
         const reason = `the embedding model ${options.model} failed on the example pool (${result.error.code}: ${result.error.message})`;
         if (result.error.code === 'model-missing') permanent = reason;
-        return { ok: false, reason };
+        return fail('embedding-failed', reason);
       }
-      if (result.value.length !== batch.length) return { ok: false, reason: `the embedding model ${options.model} returned ${result.value.length} vectors for ${batch.length} examples` };
+      if (result.value.length !== batch.length) return fail('embedding-failed', `the embedding model ${options.model} returned ${result.value.length} vectors for ${batch.length} examples`);
       vectors.push(...result.value);
     }
     await toCache(vectors);
     logger.info(`few-shot: ${ids.length} pool vectors computed with ${options.model}${file ? ` and cached in ${file}` : ''}`);
-    return { ok: true, vectors };
+    return ok(vectors);
   }
 
   function poolVectors(embed: EmbedFn, signal?: AbortSignal): Promise<PoolVectors> {
@@ -188,12 +190,12 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     const embed = options.embed;
     if (permanent || !embed) return lexical(request, k, permanent ?? 'no embedding model is configured');
     const pool = await poolVectors(embed, signal);
-    if (!pool.ok) return lexical(request, k, pool.reason);
+    if (!pool.ok) return lexical(request, k, pool.error.message);
     const query = await embed([request], signal);
     if (!query.ok || !query.value[0]) {
       return lexical(request, k, query.ok ? 'the embedding model returned no vector for the request' : `the embedding model ${options.model} could not embed the request (${query.error.code}: ${query.error.message})`);
     }
-    const chosen = nearest(query.value[0], ids, pool.vectors, k);
+    const chosen = nearest(query.value[0], ids, pool.value, k);
     return { examples: chosen.map((id) => byId.get(id) as PoolExampleLike).map((e) => ({ request: e.description, code: e.code })), selection: 'embedding' };
   };
 }

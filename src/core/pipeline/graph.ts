@@ -51,7 +51,7 @@ import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
 import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
 import { statusOf, type CodeCheck } from '../validation/status';
-import { err, ok } from '../../result';
+import { ok, type Result } from '../../result';
 
 /** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
@@ -320,7 +320,7 @@ class Run {
 
   private async reformulateAndRetrieve(
     query: string, reformulateNode: string, retrieveNode: string, withHint: boolean,
-  ): Promise<{ ok: true; value: RetrievalResult } | { ok: false; error: Failure }> {
+  ): Promise<Result<RetrievalResult, Failure>> {
     const { config, llm, logger, retrieval } = this.deps;
     const messages = withHint ? reformulateWithHintMessages(query) : reformulateMessages(query);
     const rewritten = await this.timed(reformulateNode, () => llm.chat({ model: config.ollama.model, messages, signal: this.signal, maxTokens: 96 }));
@@ -453,7 +453,7 @@ class Run {
   // ------------------------------------------------------------- answers, validation, retries
 
   private async attemptOnce(spec: AnswerSpec, attempt: number, messages: ChatMessage[], node: string, watch = false): Promise<
-    { ok: true; text: string; validation: AnswerValidation; aborted?: HardFinding } | { ok: false; error: Failure }
+    Result<{ text: string; validation: AnswerValidation; aborted?: HardFinding }, Failure>
   > {
     const { llm, parser } = this.deps;
     this.lastAttempt = attempt;
@@ -473,7 +473,7 @@ class Run {
     const reply = await this.timed(node, () => llm.chat({ model: spec.model, messages, signal, onToken }));
     const hard = check?.finding;
     // Decided by the content alone (a reply that finished before the abort landed is treated the same), so runs are reproducible.
-    if (hard && !this.cancelled) return { ok: true, ...Run.abortedAnswer(streamed, hard), aborted: hard };
+    if (hard && !this.cancelled) return ok({ ...Run.abortedAnswer(streamed, hard), aborted: hard });
     if (!reply.ok) return { ok: false, error: asFailure(reply.error) };
     if (this.cancelled) return { ok: false, error: cancelledError() };
     const text = stripThinking(reply.value.text);
@@ -485,7 +485,7 @@ class Run {
       if (blocks.length) this.result.attempts.push({ attempt, code: validation.code, outcome: validation.outcome, text });
       return { ok: false, error: cancelledError() };
     }
-    return { ok: true, text, validation };
+    return ok({ text, validation });
   }
 
   /**
@@ -569,7 +569,7 @@ class Run {
         this.result.error = outcome.error;
         return this.finish('INVALID_UNRESOLVED');
       }
-      const { text, validation, aborted } = outcome;
+      const { text, validation, aborted } = outcome.value;
       const check = this.adopt(spec, attempt, text, validation);
       const errors = check === 'unavailable' ? [] : this.errorsOf(validation);
       const fields: EventFields = {
@@ -655,12 +655,12 @@ class Run {
   /** The reviewer's hinted retry: made only while the cycle is unused; its code is validated, and its verdict is final. */
   private async hintedRetry(spec: AnswerSpec, hint: string): Promise<AnswerRetryOutcome> {
     const { logger } = this.deps;
-    if (this.cancelled) return err({ kind: 'failed', error: cancelledError() });
+    if (this.cancelled) return { ok: false, error: cancelledError() };
     const claim = claimRetry(this.cycle, 'judge-hint');
     if (!claim.granted) {
       logger.info(`judge retry skipped (${describeSkip(claim.skip)})`);
       if (this.held) this.held.stopReason = skipStopReason(claim.skip);
-      return err({ kind: 'skipped', skip: claim.skip });
+      return { ok: false, skipped: claim.skip };
     }
     const attempt = this.lastAttempt + 1;
     const previous = this.result.text;
@@ -669,14 +669,15 @@ class Run {
     if (!outcome.ok) {
       // The answer before it stands, with the status it earned.
       this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'judge-retry-failed' });
-      return err({ kind: 'failed', error: outcome.error });
+      return { ok: false, error: outcome.error };
     }
-    const check = this.adopt(spec, attempt, outcome.text, outcome.validation);
-    const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(outcome.validation);
+    const { text, validation } = outcome.value;
+    const check = this.adopt(spec, attempt, text, validation);
+    const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(validation);
     this.status = statusOf(check);
     if (check === 'invalid') logger.info('the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
-    this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: outcome.validation.code, stopReason: 'judge-hint' });
-    return ok(outcome.text);
+    this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: validation.code, stopReason: 'judge-hint' });
+    return { ok: true, answer: text };
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { LlmResult } from '../llm/port';
 import type { Logger } from '../ports';
+import { fail, ok, type Failure, type Result } from '../../result';
 import { silentLogger } from '../ports';
 import type { KnowledgeSource, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
 import { cosine, reciprocalRankFusion } from './rrf';
@@ -30,7 +31,8 @@ export interface EmbeddedRetrievalOptions {
 }
 
 /** The chunk vectors, or why there are none. */
-type VectorTable = { ok: true; table: Map<string, number[]> } | { ok: false; reason: string; cancelled?: boolean };
+/** Every chunk's vector, or why there are none (`cancelled`: the caller went away; otherwise the model failed or is missing). */
+type VectorTable = Result<Map<string, number[]>, Failure<'cancelled' | 'embedding-failed'>>;
 
 /** The text that represents a chunk for embedding and for prompts. */
 export function chunkEmbeddingText(chunk: { title: string; heading?: string; text: string }): string {
@@ -48,7 +50,7 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
   async function chunkVectors(signal?: AbortSignal): Promise<VectorTable> {
     const embed = options.embed;
     if (!embed) missingModel ??= 'no embedding model is configured';
-    if (missingModel || !embed) return { ok: false, reason: missingModel ?? '' };
+    if (missingModel || !embed) return fail('embedding-failed', missingModel ?? '');
     vectors ??= (async (): Promise<VectorTable> => {
       const out = new Map<string, number[]>();
       const all = [...kb.chunks];
@@ -60,14 +62,14 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
           const reason = `the embedding model failed (${result.error.code}: ${result.error.message})`;
           if (result.error.code === 'model-missing') missingModel = reason;
           vectors = undefined; // try again next time unless the model is missing
-          return { ok: false, reason, cancelled: result.error.code === 'cancelled' };
+          return fail(result.error.code === 'cancelled' ? 'cancelled' : 'embedding-failed', reason);
         }
         batch.forEach((chunk, j) => {
           const vector = result.value[j];
           if (vector) out.set(chunk.id, vector);
         });
       }
-      return { ok: true, table: out };
+      return ok(out);
     })();
     return vectors;
   }
@@ -94,8 +96,8 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
       const lexical = mode === 'knn_only' ? [] : kb.search(query, window).map((h) => h.id);
       const table = await chunkVectors(signal);
       let queryEmbedding: number[] | undefined;
-      let reason = table.ok ? undefined : table.reason;
-      if (!table.ok && table.cancelled) return cancelled();
+      let reason = table.ok ? undefined : table.error.message;
+      if (!table.ok && table.error.kind === 'cancelled') return cancelled();
       if (table.ok && options.embed) {
         const q = await options.embed([query], signal);
         if (q.ok) queryEmbedding = q.value[0];
@@ -115,7 +117,7 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
         return { ok: true, value: { chunks, mode: 'bm25_only', fallback } };
       }
       const qv = queryEmbedding;
-      const dense = [...table.table.entries()]
+      const dense = [...table.value.entries()]
         .map(([id, v]) => ({ id, s: cosine(qv, v) }))
         .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
         .slice(0, window)
@@ -123,7 +125,7 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
       const fused = mode === 'knn_only'
         ? dense.slice(0, topK).map((id, i) => ({ id, score: 1 / (rrfK + i + 1) }))
         : reciprocalRankFusion([lexical, dense], rrfK, topK);
-      const chunks = fused.map((f) => toChunk(f.id, f.score, table.table.get(f.id))).filter((c): c is RetrievedChunk => Boolean(c));
+      const chunks = fused.map((f) => toChunk(f.id, f.score, table.value.get(f.id))).filter((c): c is RetrievedChunk => Boolean(c));
       return { ok: true, value: { chunks, mode: mode === 'knn_only' ? 'knn_only' : 'hybrid', queryEmbedding: qv } };
     },
   };

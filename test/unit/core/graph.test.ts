@@ -340,8 +340,8 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
           outcomes.push(await retry('again'));
         },
       });
-      assert.deepEqual(outcomes[0], { ok: true, value: `better:\n${VALID}` });
-      assert.deepEqual(outcomes[1], { ok: false, error: { kind: 'skipped', skip: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'judge-hint' } } });
+      assert.deepEqual(outcomes[0], { ok: true, answer: `better:\n${VALID}` });
+      assert.deepEqual(outcomes[1], { ok: false, skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'judge-hint' } });
       assert.equal(result.validationStatus, '');
       assert.match(result.code, /encodeSHA256/);
       assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.final, e.validation_status ?? null]), [[1, false, null], [2, true, '']]);

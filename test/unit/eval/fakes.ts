@@ -2,7 +2,6 @@ import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../s
 import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
 import { hintedRetryMessages } from '../../../src/core/routing/prompts';
 import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';
-import { err, ok } from '../../../src/result';
 
 /** An LLM whose chat answers come from `answer(call)`; embeddings are bag-of-letters vectors; one model listed. */
 export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string }>): FakeLlm {
@@ -25,12 +24,12 @@ export async function reviewed(
   if (!options?.review || result.queryType !== 'RETRIEVAL' || result.error || !result.text.trim()) return result;
   let used = cycleUsed;
   await options.review({ question: request.query, answer: result.text, queryType: result.queryType, sources: result.sources }, async (hint) => {
-    if (used) return err({ kind: 'skipped', skip: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: cycleUsed ? 'relevance' : 'judge-hint' } });
+    if (used) return { ok: false, skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: cycleUsed ? 'relevance' : 'judge-hint' } };
     used = true;
     const made = await retryLlm.chat({ model: 'm', messages: hintedRetryMessages([], result.text, hint) });
-    if (!made.ok) return err({ kind: 'failed', error: made.error });
+    if (!made.ok) return { ok: false, error: made.error };
     result.text = made.value.text;
-    return ok(made.value.text);
+    return { ok: true, answer: made.value.text };
   }, options.signal);
   return result;
 }

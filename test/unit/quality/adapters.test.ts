@@ -38,7 +38,7 @@ describe('quality: gate and rubric (in-memory validator)', () => {
   });
 
   it('when the retry cannot be generated the first answer comes back with its scores and the error', async () => {
-    const gate = await qualityGate(scripted([fail]), input('a'), () => Promise.resolve({ ok: false, error: { kind: 'failed', error: { code: 'llm-timeout', message: 'slow' } } }));
+    const gate = await qualityGate(scripted([fail]), input('a'), () => Promise.resolve({ ok: false, error: { code: 'llm-timeout', message: 'slow' } }));
     assert.equal(gate.answer, 'a');
     assert.equal(gate.retryError?.code, 'llm-timeout');
     assert.equal(gate.attempts.length, 1);

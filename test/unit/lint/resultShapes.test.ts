@@ -1,0 +1,59 @@
+/**
+ * One result type across module boundaries (issue 14.3): `Result<T, E>` from
+ * src/result. A success/failure shape spelled by hand — `{ ok: true; … } |
+ * { ok: false; … }` in a type — is a second way to do the same thing; this
+ * test finds every one in src/ and fails on any that is not listed below with
+ * the reason it is not the Result type.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
+
+/** Hand-written `ok:` shapes that stay, by file, with why. */
+const ALLOWED: Record<string, string> = {
+  // A hinted retry has three outcomes, not two: made, not made because the request's one retry cycle is spent
+  // (RC-08: a budget decision, not an error), or failed. Folding `skipped` into the error would make callers tell
+  // a rule from a failure by looking inside the error.
+  'core/contracts.ts': 'AnswerRetryOutcome: made | skipped (RC-08) | failed',
+  'quality/gate.ts': 'Regenerate: the same three outcomes as AnswerRetryOutcome',
+  // The record written out (REST's quality.attempts[].verdict, the training signal): a wire shape clients read;
+  // in-process code uses QualityVerdict (a Result) and maps it with verdictRecord().
+  'quality/port.ts': 'QualityVerdictRecord: the JSON shape of a verdict',
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** `ok: true;`, `ok: false;` or `ok: boolean;` — a member of a type literal (a value is followed by `,` or `}`). */
+const HAND_WRITTEN = /\bok:\s*(?:true|false|boolean)\s*;/;
+
+describe('lint: one result type', () => {
+  it('src/ spells no success/failure shape of its own outside src/result, except the listed ones', () => {
+    const found = new Map<string, number[]>();
+    for (const file of sourceFiles(SRC)) {
+      const relative = path.relative(SRC, file).split(path.sep).join('/');
+      if (relative.startsWith('result/')) continue;
+      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+        if (HAND_WRITTEN.test(line)) found.set(relative, [...(found.get(relative) ?? []), i + 1]);
+      });
+    }
+    const unexpected = [...found].filter(([file]) => !(file in ALLOWED)).map(([file, lines]) => `src/${file}:${lines.join(',')}`);
+    assert.deepEqual(unexpected, [], 'use Result<T, E> from src/result (or list the shape here with its reason)');
+    const stale = Object.keys(ALLOWED).filter((file) => !found.has(file));
+    assert.deepEqual(stale, [], 'these allowed shapes are gone: remove them from the list');
+  });
+
+  it('the check sees a hand-written shape, and not a value', () => {
+    assert.ok(HAND_WRITTEN.test('type R = { ok: true; value: T } | { ok: false; error: string };'));
+    assert.ok(HAND_WRITTEN.test('  ok: boolean;'));
+    assert.ok(!HAND_WRITTEN.test('return { ok: true, value };'));
+    assert.ok(!HAND_WRITTEN.test("const r = { ok: false, error: 'x' }"));
+  });
+});
