@@ -73,7 +73,7 @@ export {
   openParserConnection, parserUrlProblem, type OpenParserResult, type ParserConnection, type ParserConnectionKind, type ParserConnectionOptions,
 } from './parser/connection';
 export { AdmissionParser, type AdmissionOptions } from './parser/admission';
-export type { ParserTransport, TransportResult } from './parser/transport';
+export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export {
   checkOllama, neededModels, canonicalModelName, pullCommand,
