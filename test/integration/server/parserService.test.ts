@@ -122,8 +122,9 @@ describe('parser service over gRPC (real process, loopback)', function () {
 
   it('reports an expired deadline as a timeout, and a cancelled call as cancelled', async () => {
     const expired = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 1, signal: undefined });
-    // 1 ms can still be enough on an idle machine; what must hold is: a verdict, or a failure classed as a timeout.
-    assert.ok(expired.ok ? expired.value.valid : expired.error.kind === 'timeout', JSON.stringify(expired));
+    // 1 ms can still be enough on an idle machine; what must hold is: a verdict, or a failure classed as a timeout —
+    // or, when other work is queued, the service's own refusal that the deadline cannot be met (overloaded).
+    assert.ok(expired.ok ? expired.value.valid : expired.error.kind === 'timeout' || expired.error.kind === 'overloaded', JSON.stringify(expired));
     const controller = new AbortController();
     controller.abort();
     const cancelled = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 5000, signal: controller.signal });
