@@ -21,7 +21,7 @@
  * scalar present with its default when absent, an absent `fix` as null, unknown
  * fields skipped (an older client reading a newer service, or the reverse).
  * Encoding follows proto3: a field at its default value is left out.
- * test/unit/protocol/wire.test.ts checks both directions against protobufjs
+ * test/unit/protocol/wireCodec.test.ts checks both directions against protobufjs
  * reflection of the .proto files with randomized messages.
  */
 import type { WireFix, WireTextEdit, WireTraceEntry, WireValidateRequest, WireValidateResponse } from './parserProto';
