@@ -17,7 +17,7 @@
 import type { GoldenEntry } from '../knowledge';
 import type { ValidationResult } from '../parser';
 import { err, fail, ok, type Failure, type Result } from '../result';
-import type { AnswerReviewer, ParserPort, PipelineRequest, PipelineResult, LlmPort, AttemptEvent } from '../core';
+import { attemptCount, type AnswerReviewer, type ParserPort, type PipelineRequest, type PipelineResult, type LlmPort, type AttemptEvent } from '../core';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
 import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
@@ -147,7 +147,7 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     run,
     model: options.config.model,
     code: result.code,
-    attempts: result.attempts.length,
+    attempts: attemptCount(result),
     validationStatus: result.validationStatus ?? null,
     judge_failures: [] as string[],
     retrieval_mode: result.retrievalMode,

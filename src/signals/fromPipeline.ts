@@ -2,7 +2,7 @@
  * Builds a training signal from what the pipeline and the quality gate
  * produced. Pure.
  */
-import type { PipelineRequest, PipelineResult, QueryType, ValidationStatus } from '../core';
+import { attemptCount, type PipelineRequest, type PipelineResult, type QueryType, type ValidationStatus } from '../core';
 import type { QualityAssessment, QualityVerdictRecord } from '../quality';
 import type { NewSignal } from './store';
 import type { SignalType } from './schema';
@@ -69,7 +69,7 @@ export function signalFromPipeline(request: PipelineRequest, result: AnsweredRes
       text: result.text,
       code: result.code,
       validation_status: result.validationStatus,
-      attempts: result.attempts.filter((a) => !a.repairedBy).length,
+      attempts: attemptCount(result),
       ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
     },
     automated: {
