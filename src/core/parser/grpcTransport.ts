@@ -56,7 +56,8 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
           const left = call.timeoutMs - (Date.now() - startedAt);
           if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
         }
-        if (result.ok) return ok(result.value);
+        // The protocol's Ok is already the transport's (its `peer` rides along unread): no second object per call.
+        if (result.ok) return result;
         const { kind, message, code, retryAfterMs } = result.error;
         return err({ kind, message: `${message} (gRPC status ${code})`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       },
