@@ -81,24 +81,26 @@ function welcomeShowsWalkthrough(ms: number): Promise<boolean> {
  * Resolves with what was done, for the log.
  */
 async function openOnFirstRun(context: vscode.ExtensionContext): Promise<string> {
+  const SHOWN = 'the Get Started walkthrough is open';
+  const CLOSED = 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
   const watch = watchMovingOn();
   try {
     await openWalkthrough(context, { toSide: true });
     await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
-    if (welcomeTab(showsOurs)) return 'the Get Started walkthrough is open';
-    if (!welcomeTab()) return 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
+    if (welcomeTab(showsOurs)) return SHOWN;
+    if (!welcomeTab()) return CLOSED;
     const movedOn = () => watch.movedOn.why && `the walkthrough is not brought back: the developer has moved on (${watch.movedOn.why})`;
     const before = movedOn();
     if (before) return before;
     await openWalkthrough(context, { toSide: true, inactive: true });
-    if (await welcomeShowsWalkthrough(REPOINT_MS)) return 'the Get Started walkthrough is open';
+    if (await welcomeShowsWalkthrough(REPOINT_MS)) return SHOWN;
     const after = movedOn();
     if (after) return after;
     const still = welcomeTab();
-    if (!still) return 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
+    if (!still) return CLOSED;
     await vscode.window.tabGroups.close(still, true);
     await openWalkthrough(context, { toSide: true, inactive: true });
-    return 'the Get Started walkthrough is open (a fresh Welcome editor, opened without the focus)';
+    return `${SHOWN} (a fresh Welcome editor, opened without the focus)`;
   } finally {
     watch.dispose();
   }
