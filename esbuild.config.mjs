@@ -40,14 +40,16 @@ const healthProtoPlugin = {
 
 /**
  * The editor's lazy bundles. The extension entry (dist/extension.js) holds only
- * what an opened .avap file needs; a module listed here is built as its own
- * bundle, and a dynamic `import()` of it from another bundle stays a run-time
- * `require('./NAME.js')` of that bundle, loaded on first use (see the seam in
- * src/editor/assistant/seam.ts). A static import of it is bundled as usual —
- * test/unit/build/bundles.test.ts keeps the entry free of what these hold.
+ * what activation registers; a module listed here is built as its own bundle,
+ * and a dynamic `import()` of it from another bundle stays a run-time
+ * `require('./NAME.js')` of that bundle (see src/editor/lazy/lazyBundle.ts).
+ * A static import of it is bundled as usual — test/unit/build/bundles.test.ts
+ * keeps each bundle free of what another holds.
  */
 export const LAZY_BUNDLES = {
-  // The gRPC stack of the parser connection (grpc-js, the wire codecs, the breaker): loaded right after activation.
+  // What an opened .avap file needs (diagnostics, the status item, quick fixes, hover…): started right after activate() returns.
+  'editor-features': 'src/editor/features/main.ts',
+  // The gRPC stack of the parser connection (grpc-js, the wire codecs, the breaker): loaded on the first connect.
   'parser-connection': 'src/editor/services/parserStack.ts',
   // The assistant: Ollama, retrieval (Elasticsearch, the embedded index), markdown, the judge, signals, metrics.
   assistant: 'src/editor/assistant/main.ts',

@@ -1,35 +1,29 @@
 /**
- * The composition root of the editor. Activation builds only what an opened
- * `.avap` file needs — the parser connection, diagnostics, the status item —
- * and registers everything else without loading it. A feature is one line
- * below: its module registers what it contributes and returns a Disposable.
+ * Activation: the composition root of the editor, kept to what must exist
+ * when activate() returns — VS Code waits for it before it shows the file
+ * that activated the extension, and runs a command right after the activation
+ * that command triggered. So activation registers, without loading them,
+ * every command (a stand-in each), the chat view and the language-model tools,
+ * and returns; the bundles that implement them load afterwards:
  *
- * Lazy loading: the assistant (model, retrieval, knowledge base, markdown,
- * judge, signals, metrics) is the bundle dist/assistant.js, reached only
- * through the seam (./assistant/seam.ts); an assistant feature registers in
- * ./assistant/main.ts, not here. The parser connection's gRPC stack is a lazy
- * bundle too, loaded on its first connect (./services/parserStack.ts).
- * Failures are reported loudly with a way to the output, never thrown out of
- * the extension host.
+ * - dist/editor-features.js (./features/main.ts), started right after
+ *   activate() returns: what an opened `.avap` file needs — the parser
+ *   connection, diagnostics, the status item, quick fixes, hover, the core
+ *   commands — and the first run;
+ * - dist/assistant.js (./assistant/main.ts), on first use, through the seam
+ *   (./assistant/seam.ts): model, retrieval, knowledge base, markdown, judge,
+ *   signals, metrics.
+ *
+ * A feature belongs in one of those bundles, not here. Failures are reported
+ * loudly with a way to the output, never thrown out of the extension host.
  */
 import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
-import { registerCoreCommands } from './commands/coreCommands';
-import { DiagnosticsController } from './diagnostics/diagnosticsController';
-import { registerFixAll } from './diagnostics/fixAll';
-import { ParserQuickFixes } from './diagnostics/quickFixes';
-import { registerFirstRun } from './firstRun/walkthrough';
-import { TraceDocumentProvider } from './diagnostics/traceDocumentProvider';
-import { GeneratedDocuments } from './generate/generatedDocuments';
-import { StatusCodeLens } from './generate/statusCodeLens';
-import { registerLanguageFeatures } from './language/languageFeatures';
+import { EDITOR_COMMANDS } from './commandIds';
+import type { EditorFeatures, FeaturesBundle } from './features/contract';
+import { LazyBundle } from './lazy/lazyBundle';
 import { OutputLog } from './output/outputLog';
-import { ParserConnection } from './services/parserConnection';
-import { changedSections, type EditorSettings } from './settings/editorSettings';
-import { readSettings } from './settings/readSettings';
-import { signalsFile, telemetryFile } from './settings/storageFiles';
-import { ValidationStatusBar } from './status/statusBar';
 
 let stopServices: (() => Promise<void>) | undefined;
 
@@ -37,7 +31,7 @@ export function activateAvap(context: vscode.ExtensionContext): Promise<AvapExte
   const output = new OutputLog();
   context.subscriptions.push(output);
   try {
-    return Promise.resolve(build(context, output));
+    return Promise.resolve(register(context, output));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     output.write(`activation failed: ${err instanceof Error && err.stack ? err.stack : message}`);
@@ -48,81 +42,43 @@ export function activateAvap(context: vscode.ExtensionContext): Promise<AvapExte
   }
 }
 
-function build(context: vscode.ExtensionContext, output: OutputLog): AvapExtensionApi {
-  const initial = readSettings();
-  for (const problem of initial.problems) output.warn(`settings: ${problem}`);
-  let settings: EditorSettings = initial.settings;
-  const storageDir = context.globalStorageUri.fsPath;
-
-  const parser = new ParserConnection(context.extensionPath, output.logger);
-  let parserReady = connectParser(parser, settings, output);
-  const diagnostics = new DiagnosticsController(parser, () => settings.validation.debounceMs, (line) => output.info(line));
-  const generated = new GeneratedDocuments();
-  const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
-  const assistant = new AssistantSeam({ context, output, parser, diagnostics, generated, settings: () => settings });
+function register(context: vscode.ExtensionContext, output: OutputLog): AvapExtensionApi {
+  // The assistant shares the editor features' services; it asks for them when it loads, after this has returned.
+  const assistant: AssistantSeam = new AssistantSeam({ context, output, services: () => features.load() });
+  const features: LazyBundle<EditorFeatures, FeaturesBundle> = new LazyBundle<EditorFeatures, FeaturesBundle>(output, {
+    name: 'editor features',
+    commands: EDITOR_COMMANDS,
+    importBundle: () => import('./features/main.js'),
+    start: (bundle) => bundle.startEditorFeatures({ context, output, assistant }),
+  });
   stopServices = async () => {
     await assistant.dispose();
-    await parser.dispose();
+    await features.current?.dispose();
   };
-
+  features.registerStandIns();
   context.subscriptions.push(
-    diagnostics,
-    statusBar,
-    generated,
-    // What an opened .avap file needs (this bundle).
-    TraceDocumentProvider.register(diagnostics),
-    vscode.languages.registerCodeActionsProvider({ language: 'avap' }, new ParserQuickFixes(diagnostics), {
-      providedCodeActionKinds: ParserQuickFixes.kinds,
-    }),
-    registerFixAll(parser, diagnostics),
-    (() => {
-      const lens = new StatusCodeLens(diagnostics, generated);
-      return vscode.Disposable.from(lens, vscode.languages.registerCodeLensProvider({ language: 'avap' }, lens));
-    })(),
-    registerLanguageFeatures(),
-    registerCoreCommands({ diagnostics, parser, output }),
-    // First run: the Get Started walkthrough (opened once) and Open an Example.
-    registerFirstRun(context, output),
+    features,
     // The assistant: its commands, chat view and tools answer now; its bundle loads on first use.
     assistant.register(),
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration('avap')) return;
-      const next = readSettings();
-      for (const problem of next.problems) output.warn(`settings: ${problem}`);
-      const changed = changedSections(settings, next.settings);
-      settings = next.settings;
-      if (changed.parser) {
-        output.info('parser settings changed — reconnecting');
-        parserReady = connectParser(parser, settings, output).then(() => diagnostics.revalidateAll('parser settings changed'));
-      }
-      if (changed.assistant && assistant.loaded) {
-        output.info('assistant settings changed — rebuilding');
-        assistant.settingsChanged();
-      }
-    }),
     { dispose: () => void stopServices?.() },
   );
 
-  // Documents that were open before activation.
-  void parserReady.then(() => diagnostics.revalidateAll('activation'));
+  // The editor features start as soon as VS Code has taken the activation (a macrotask after this returns).
+  setImmediate(() => void features.loadOrReport());
 
   return {
-    ready: () => Promise.all([parserReady, assistant.ready()]).then(() => undefined),
-    statusLook: () => statusBar.look(),
+    // A failed start has been reported (and the stand-ins try again); ready() only waits.
+    ready: () => Promise.all([features.load().then((started) => started.ready(), () => undefined), assistant.ready()]).then(() => undefined),
+    statusLook: () => features.current?.statusLook(),
     outputLines: () => output.lines(),
-    parserAddress: () => parser.address(),
-    circuit: () => parser.circuit(),
+    parserAddress: () => features.current?.parser.address(),
+    // No parser connection yet: the connection's own answer when it has none.
+    circuit: () => features.current?.circuit() ?? { state: 'open', consecutiveFailures: 0 },
     chat: assistant.chat,
-    files: { telemetry: () => telemetryFile(settings, storageDir), signals: () => signalsFile(settings, storageDir) },
+    files: { telemetry: () => features.current?.files.telemetry(), signals: () => features.current?.files.signals() },
     // Only the extension-host test runner gets hooks into the webviews.
     ...(context.extensionMode === vscode.ExtensionMode.Test ? { testing: assistant.testing } : {}),
   };
-}
-
-async function connectParser(parser: ParserConnection, settings: EditorSettings, output: OutputLog): Promise<void> {
-  const result = await parser.connect(settings.parser);
-  if (result.ok) output.info(`parser: ${result.value}`);
-  else if (result.error.kind !== 'superseded') output.warn(`parser unavailable: ${result.error.message}`);
 }
 
 export async function deactivateAvap(): Promise<void> {

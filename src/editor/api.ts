@@ -7,11 +7,12 @@ export type { ChatProbe };
 
 export interface AvapExtensionApi {
   /**
-   * Resolves once the parser connection — and the assistant, once it has been loaded (it loads on first use) — is
-   * set up (or failed) with the current settings.
+   * Resolves once the editor features have started (right after activation) and the parser connection — and the
+   * assistant, once it has been loaded (it loads on first use) — is set up (or failed) with the current settings.
+   * The answers below are the features' once this has resolved.
    */
   ready(): Promise<void>;
-  /** What the status bar item shows now; undefined when hidden. */
+  /** What the status bar item shows now; undefined when hidden (or before the editor features have started). */
   statusLook(): StatusLook | undefined;
   /** The last lines of the AVAP Assistant output channel. */
   outputLines(): string[];
@@ -22,8 +23,8 @@ export interface AvapExtensionApi {
   chat: {
     ask(question: string): Promise<PipelineResult>;
   };
-  /** Files the extension writes. */
-  files: { telemetry(): string; signals(): string };
+  /** Files the extension writes (undefined before the editor features have started, which read the settings). */
+  files: { telemetry(): string | undefined; signals(): string | undefined };
   /**
    * Present only when the extension runs in test mode (`ExtensionMode.Test`, the extension-host test runner):
    * hooks into the chat webview. A user's installation has no such surface.

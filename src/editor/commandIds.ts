@@ -1,21 +1,23 @@
 /**
  * Every command the extension contributes, in one table (issue 14.3): its id
- * and the bundle that implements it. `entry` commands are registered on
- * activation (commands/coreCommands.ts); `assistant` commands by the lazy
- * assistant bundle (assistant/main.ts and what it registers), and until it
- * loads by the stand-ins of assistant/seam.ts. A unit test keeps this table
- * and package.json's `contributes.commands` equal.
+ * and the bundle that implements it. `editor` commands by the editor features
+ * bundle (features/main.ts and what it registers), which starts right after
+ * activation; `assistant` commands by the assistant bundle (assistant/main.ts
+ * and what it registers), which loads on first use. Until its bundle has
+ * started, a stand-in registered at activation answers for each command
+ * (lazy/lazyBundle.ts). A unit test keeps this table and package.json's
+ * `contributes.commands` equal.
  *
  * A new command: add a row here, its `contributes.commands` entry in
  * package.json, and register it with `COMMANDS.<name>.id` on its side.
  */
 export const COMMANDS = {
-  validateDocument: { id: 'avap.validateDocument', side: 'entry' },
-  showOutput: { id: 'avap.showOutput', side: 'entry' },
-  resetParserCircuit: { id: 'avap.resetParserCircuit', side: 'entry' },
-  fixAll: { id: 'avap.fixAll', side: 'entry' },
-  openExample: { id: 'avap.openExample', side: 'entry' },
-  openWalkthrough: { id: 'avap.openWalkthrough', side: 'entry' },
+  validateDocument: { id: 'avap.validateDocument', side: 'editor' },
+  showOutput: { id: 'avap.showOutput', side: 'editor' },
+  resetParserCircuit: { id: 'avap.resetParserCircuit', side: 'editor' },
+  fixAll: { id: 'avap.fixAll', side: 'editor' },
+  openExample: { id: 'avap.openExample', side: 'editor' },
+  openWalkthrough: { id: 'avap.openWalkthrough', side: 'editor' },
   generateCode: { id: 'avap.generateCode', side: 'assistant' },
   generateAtCursor: { id: 'avap.generateAtCursor', side: 'assistant' },
   acceptPendingChange: { id: 'avap.acceptPendingChange', side: 'assistant' },
@@ -36,13 +38,17 @@ type Row = (typeof COMMANDS)[keyof typeof COMMANDS];
 
 export type CommandId = Row['id'];
 export type AssistantCommand = Extract<Row, { side: 'assistant' }>['id'];
+export type EditorCommand = Extract<Row, { side: 'editor' }>['id'];
 
 const rows: readonly Row[] = Object.values(COMMANDS);
 
 /** Every contributed command id. */
 export const COMMAND_IDS: readonly CommandId[] = rows.map((row) => row.id);
 
-/** The ids the assistant bundle implements (the entry registers stand-ins for them until it loads). */
+/** The ids the editor features bundle implements (activation registers stand-ins for them until it has started). */
+export const EDITOR_COMMANDS: readonly EditorCommand[] = rows.flatMap((row) => (row.side === 'editor' ? [row.id] : []));
+
+/** The ids the assistant bundle implements (activation registers stand-ins for them until it loads). */
 export const ASSISTANT_COMMANDS: readonly AssistantCommand[] = rows.flatMap((row) => (row.side === 'assistant' ? [row.id] : []));
 
 /** The chat webview view (not a command; `${CHAT_VIEW_ID}.focus` is the workbench's command for it). */

@@ -1,8 +1,8 @@
 /**
  * Activation stays thin (issue 12): an opened .avap file loads the extension's
- * entry bundle and the parser connection, not the assistant; the assistant's
- * bundle loads on first use and answers through the commands registered at
- * activation. This file runs first (the suite loads its files in name order),
+ * entry bundle, the editor features (started right after activation) and the
+ * parser connection, not the assistant; the assistant's bundle loads on first
+ * use and answers through the commands registered at activation. This file runs first (the suite loads its files in name order),
  * before any other test has used the assistant.
  */
 import * as assert from 'node:assert/strict';
@@ -21,23 +21,24 @@ function loadedBundles(): string[] {
 describe('activation (issue 12)', () => {
   afterEach(closeAllEditors);
 
-  it('an opened .avap file loads the entry and the parser connection, not the assistant; its first command loads it', async () => {
+  it('an opened .avap file loads the entry, the editor features and the parser connection, not the assistant; its first command loads it', async () => {
     assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, false, 'nothing activated the extension before this test');
     const editor = await openAvap('invalid.avap');
     const api = await avapApi();
     await waitFor('parser diagnostics', () => (parserDiagnostics(editor.document.uri).length > 0 ? true : undefined));
     await waitFor('the invalid look', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
-    assert.deepEqual(loadedBundles(), ['extension.js', 'parser-connection.js'], 'diagnostics and the status item need no more');
+    assert.deepEqual(loadedBundles(), ['editor-features.js', 'extension.js', 'parser-connection.js'], 'diagnostics and the status item need no more');
+    assert.ok(api.outputLines().some((l) => /editor features loaded in \d+ ms/.test(l)), api.outputLines().slice(-10).join('\n'));
 
     // The commands the assistant implements are registered without it.
     const commands = await vscode.commands.getCommands(true);
     for (const id of ASSISTANT_COMMANDS) assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
-    assert.deepEqual(loadedBundles(), ['extension.js', 'parser-connection.js']);
+    assert.deepEqual(loadedBundles(), ['editor-features.js', 'extension.js', 'parser-connection.js']);
 
     // First use: the stand-in loads the assistant and the real command answers.
     const cancelled = await vscode.commands.executeCommand<number>('avap.cancelGeneration');
     assert.equal(cancelled, 0, 'no generation was running');
-    assert.deepEqual(loadedBundles(), ['assistant.js', 'extension.js', 'parser-connection.js']);
+    assert.deepEqual(loadedBundles(), ['assistant.js', 'editor-features.js', 'extension.js', 'parser-connection.js']);
     assert.ok(api.outputLines().some((l) => /assistant loaded in \d+ ms/.test(l)), api.outputLines().slice(-10).join('\n'));
     // The bundle registered every command in place of its stand-in.
     const after = await vscode.commands.getCommands(true);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { parseSignals } from '../../src/signals/store';
-import { avapApi, chatHooks, waitFor } from './support/vscodeHelpers';
+import { avapApi, chatHooks, extensionFile, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { scriptedOllama, task } from './support/world';
 
@@ -61,7 +61,7 @@ describe('chat view: untrusted output never runs', () => {
     ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: 'You are welcome.' });
     const result = await api.chat.ask('thanks');
     const signalOf = () => {
-      const file = api.files.signals();
+      const file = extensionFile(api, 'signals');
       const read = parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '');
       return read.signals.find((s) => s.id === result.generationId);
     };

@@ -13,7 +13,7 @@ import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/genera
 import { lastUser } from '../support/scriptedOllama';
 import { sampleStoredReport } from '../support/sampleEvalReport';
 import { e2eConfig } from './support/config';
-import { avapApi, closeAllEditors, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
+import { avapApi, closeAllEditors, extensionFile, openUntitledAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, FIXABLE_CODE, FOREIGN_CODE, INVALID_CODE, scriptedOllama, scriptReformulate, startOwnParser, task, VALID_CODE } from './support/world';
 
 const docFor = (uri: string | undefined) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
@@ -140,7 +140,7 @@ describe('generate and regenerate with the scripted model', () => {
 
   it('shows validation metrics from the telemetry log the runs above wrote', async () => {
     const api = await avapApi();
-    const file = api.files.telemetry();
+    const file = extensionFile(api, 'telemetry');
     assert.ok(existsSync(file), file);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     assert.ok(lines.length >= 4, `${lines.length} events`);

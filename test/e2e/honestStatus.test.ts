@@ -13,7 +13,7 @@ import type { GenerateOutcome } from '../../src/editor/generate/generateCommands
 import { parseSignals } from '../../src/signals/store';
 import { unusedPort } from '../support/ports';
 import { captureWorkbench } from './support/workbench';
-import { avapApi, chatHooks, closeAllEditors, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
+import { avapApi, chatHooks, closeAllEditors, extensionFile, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 /** A label that reads as valid ("AVAP: valid", not "AVAP: validating…"), or an Accept action. */
@@ -56,7 +56,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
       assert.ok(!facts.codeLenses.some((t) => VALID_OR_ACCEPT.test(t)), JSON.stringify(facts.codeLenses));
 
       const event = await waitFor('the failed run in the telemetry', () => {
-        const last = lastTelemetryEvent(api.files.telemetry());
+        const last = lastTelemetryEvent(extensionFile(api, 'telemetry'));
         return last?.error_code === 'llm-unreachable' ? last : undefined;
       });
       assert.equal(event.final, true);
@@ -150,7 +150,7 @@ describe('every status is earned, in the editor (issue 11)', () => {
     assert.match(final.lastAnswerMeta, /AVAP: invalid/);
     assert.doesNotMatch(final.lastAnswerMeta, /AVAP: valid/);
     const signal = await waitFor('the signal', () => {
-      const file = api.files.signals();
+      const file = extensionFile(api, 'signals');
       return parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '').signals.find((s) => s.id === result.generationId);
     });
     assert.equal(signal.output.validation_status, 'INVALID_UNRESOLVED');

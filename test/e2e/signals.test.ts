@@ -14,11 +14,11 @@ import { JUDGE_SYSTEM_HEADER } from '../../src/quality/judge';
 import { parseSignals } from '../../src/signals/store';
 import { systemPrompt } from '../support/scriptedOllama';
 import { e2eConfig } from './support/config';
-import { avapApi, closeAllEditors, setSetting, waitFor } from './support/vscodeHelpers';
+import { avapApi, closeAllEditors, extensionFile, setSetting, waitFor } from './support/vscodeHelpers';
 import { fenced, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 async function signalOf(id: string) {
-  const file = (await avapApi()).files.signals();
+  const file = extensionFile(await avapApi(), 'signals');
   return parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '').signals.find((s) => s.id === id);
 }
 
@@ -39,7 +39,7 @@ describe('training signals and the judge in the editor', () => {
       assert.equal(outcome.acceptedUri, editor.document.uri.toString());
       const previewUri = vscode.Uri.parse(outcome.previewUri ?? '');
       const generationId = (await waitFor('the signal', async () => {
-        const all = parseSignals(readFileSync((await avapApi()).files.signals(), 'utf8')).signals;
+        const all = parseSignals(readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8')).signals;
         return all.find((s) => s.output.code === VALID_CODE && s.outcome?.outcome === 'accepted' && s.input.query === 'hash the password parameter');
       })).id;
 
@@ -67,7 +67,7 @@ describe('training signals and the judge in the editor', () => {
       // as its barrier: outcomes are appended to the store in the order the saves happened, so once the edited
       // save's record is there, anything the first save wrote is there before it. The outcome records of this
       // generation are the acceptance and the one edited save, nothing between them.
-      const outcomes = readFileSync((await avapApi()).files.signals(), 'utf8').split('\n').filter((l) => l.trim() !== '')
+      const outcomes = readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8').split('\n').filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as { record: string; signal_id?: string; outcome?: string; final_code?: string })
         .filter((r) => r.record === 'outcome' && r.signal_id === generationId);
       assert.deepEqual(outcomes.map((r) => r.outcome), ['accepted', 'edited'], JSON.stringify(outcomes));

@@ -1,7 +1,7 @@
 /**
- * The typed seam between the extension entry and the assistant bundle: what
- * the entry hands over when it loads the bundle (AssistantHost) and what the
- * bundle gives back (AssistantFeatures). Types only — nothing here is code
+ * The typed seam between activation and the assistant bundle: what the seam
+ * hands over when it loads the bundle (AssistantHost, with the editor
+ * features' services) and what the bundle gives back (AssistantFeatures). Types only — nothing here is code
  * either bundle carries.
  */
 import type * as vscode from 'vscode';
@@ -23,17 +23,27 @@ export interface AssistantHost {
   settings: () => EditorSettings;
 }
 
+/** The editor features' share of AssistantHost: there once the editor features bundle has started. */
+export type AssistantServices = Pick<AssistantHost, 'parser' | 'diagnostics' | 'generated' | 'settings'>;
+
+/** What activation hands the seam: the services come from the editor features, which start right after activation. */
+export interface SeamHost {
+  readonly context: vscode.ExtensionContext;
+  readonly output: OutputLog;
+  services(): Promise<AssistantServices>;
+}
+
 /** What the assistant bundle adds once loaded. Its commands register themselves (see ASSISTANT_COMMANDS). */
 export interface AssistantFeatures {
-  /** Resolves the chat view (the entry registers the view at activation and hands it over). */
+  /** Resolves the chat view (activation registers the view and hands it over). */
   readonly chatView: vscode.WebviewViewProvider;
-  /** The language-model tools by name (the entry registers the names of package.json at activation). */
+  /** The language-model tools by name (activation registers the names of package.json). */
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
   /** The chat view as the extension API shows it. */
   readonly chat: AvapExtensionApi['chat'];
   /** Test mode only (ExtensionMode.Test): the chat webview's test hooks. */
   readonly testing?: AvapTestHooks;
-  /** Rebuilds the assistant with the settings as they are now (the entry calls it when they change). */
+  /** Rebuilds the assistant with the settings as they are now (the editor features call it when they change). */
   rebuild(): void;
   /** Resolves once the assistant is set up (or failed) with the current settings. */
   ready(): Promise<void>;

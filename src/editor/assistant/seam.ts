@@ -1,11 +1,12 @@
 /**
- * The lazy-loading seam (entry side). The extension entry (dist/extension.js)
- * holds only what an opened .avap file needs: the parser connection,
- * diagnostics, the status item. The assistant — Ollama, retrieval
- * (Elasticsearch, the embedded index), the knowledge base, markdown, the
- * judge, training signals, metrics — is the bundle dist/assistant.js, built
- * from ./main.ts and loaded the first time something needs it: one of its
- * commands runs, the chat view opens, a language-model tool is invoked.
+ * The lazy-loading seam of the assistant (activation side). The extension
+ * entry (dist/extension.js) only registers what the extension contributes;
+ * the editor features bundle (dist/editor-features.js) starts right after
+ * activation with what an opened .avap file needs. The assistant — Ollama,
+ * retrieval (Elasticsearch, the embedded index), the knowledge base, markdown,
+ * the judge, training signals, metrics — is the bundle dist/assistant.js,
+ * built from ./main.ts and loaded the first time something needs it: one of
+ * its commands runs, the chat view opens, a language-model tool is invoked.
  *
  * At activation this seam registers, cheaply, everything the assistant
  * answers: each id of ASSISTANT_COMMANDS with a stand-in that loads the
@@ -13,16 +14,16 @@
  * place of the stand-ins), the chat view, and the tools of package.json.
  *
  * Adding an assistant feature: write it in its own module, register it in
- * ./main.ts (one line) and, for a command, add a row to ../commandIds.ts. The entry side
- * may `import type` from assistant modules, never import their code: a static
- * import would pull the bundle into the entry (test/unit/build/bundles.test.ts
- * fails when the entry holds what belongs here).
+ * ./main.ts (one line) and, for a command, add a row to ../commandIds.ts. The
+ * entry and the editor features may `import type` from assistant modules, never
+ * import their code: a static import would pull the bundle into theirs
+ * (test/unit/build/bundles.test.ts fails when a bundle holds what belongs to another).
  */
 import * as vscode from 'vscode';
 import type { AvapExtensionApi, AvapTestHooks } from '../api';
-import type { AssistantBundle, AssistantFeatures, AssistantHost } from './contract';
+import { LazyBundle } from '../lazy/lazyBundle';
+import type { AssistantBundle, AssistantFeatures, SeamHost } from './contract';
 import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
-import { LazyModule } from './lazyModule';
 
 /** The language-model tools the extension contributes (package.json), registered under these names. */
 function contributedTools(context: vscode.ExtensionContext): string[] {
@@ -31,34 +32,28 @@ function contributedTools(context: vscode.ExtensionContext): string[] {
 }
 
 export class AssistantSeam implements vscode.Disposable {
-  private readonly bundle: LazyModule<AssistantFeatures>;
-  private stubs: vscode.Disposable | undefined;
+  private readonly bundle: LazyBundle<AssistantFeatures, { assistant: AssistantBundle; host: Parameters<AssistantBundle['activateAssistant']>[0] }>;
   private readonly registrations: vscode.Disposable[] = [];
 
   constructor(
-    private readonly host: AssistantHost,
+    private readonly host: SeamHost,
     importBundle: () => Promise<AssistantBundle> = () => import('./main.js'),
   ) {
-    this.bundle = new LazyModule(async () => {
-      const started = Date.now();
-      const { activateAssistant } = await importBundle();
-      // The bundle registers the real commands: the stand-ins make way in the same tick.
-      this.stubs?.dispose();
-      this.stubs = undefined;
-      try {
-        const features = activateAssistant(this.host);
-        this.host.output.info(`assistant loaded in ${Date.now() - started} ms`);
-        return features;
-      } catch (err) {
-        this.registerCommandStubs();
-        throw err;
-      }
+    this.bundle = new LazyBundle(host.output, {
+      name: 'assistant',
+      commands: ASSISTANT_COMMANDS,
+      // The assistant shares the editor features' services (one parser connection, one set of diagnostics).
+      importBundle: async () => {
+        const [assistant, services] = await Promise.all([importBundle(), host.services()]);
+        return { assistant, host: { context: host.context, output: host.output, ...services } };
+      },
+      start: ({ assistant, host: full }) => assistant.activateAssistant(full),
     });
   }
 
   /** Registers the assistant's commands, chat view and tools without loading it. */
   register(): vscode.Disposable {
-    this.registerCommandStubs();
+    this.bundle.registerStandIns();
     this.registrations.push(
       vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, {
         resolveWebviewView: async (view, context, token) => {
@@ -86,7 +81,7 @@ export class AssistantSeam implements vscode.Disposable {
       this.host.output.info('language-model tools not registered: this editor has no vscode.lm.registerTool');
     }
     return new vscode.Disposable(() => {
-      this.stubs?.dispose();
+      this.bundle.dispose();
       for (const r of this.registrations.splice(0)) r.dispose();
     });
   }
@@ -137,31 +132,7 @@ export class AssistantSeam implements vscode.Disposable {
     await this.bundle.current?.dispose();
   }
 
-  private registerCommandStubs(): void {
-    const stubs: vscode.Disposable[] = [];
-    for (const id of ASSISTANT_COMMANDS) {
-      try {
-        stubs.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          if (!(await this.loadOrReport())) return undefined;
-          return vscode.commands.executeCommand(id, ...args);
-        }));
-      } catch {
-        // Already registered by the bundle (a load that failed half-way): that one answers.
-      }
-    }
-    this.stubs = vscode.Disposable.from(...stubs);
-  }
-
-  private async loadOrReport(): Promise<AssistantFeatures | undefined> {
-    try {
-      return await this.load();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.host.output.warn(`the assistant could not be loaded: ${err instanceof Error && err.stack ? err.stack : message}`);
-      void vscode.window.showErrorMessage(`AVAP: the assistant could not be loaded — ${message}`, 'Show Output').then((choice) => {
-        if (choice) this.host.output.show();
-      });
-      return undefined;
-    }
+  private loadOrReport(): Promise<AssistantFeatures | undefined> {
+    return this.bundle.loadOrReport();
   }
 }

@@ -5,7 +5,7 @@
  * parser library's fixAll (every proven fix of the trace applied at once,
  * re-validated, as one edit); here the text goes to the parser service and the
  * one edit comes back into the document. Per-diagnostic quick fixes stay
- * (./quickFixes.ts). Part of the entry bundle: it needs only the parser.
+ * (./quickFixes.ts). Part of the editor features bundle: it needs only the parser.
  */
 import * as vscode from 'vscode';
 import type { ParserPort } from '../../core';

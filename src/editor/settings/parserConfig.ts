@@ -1,7 +1,7 @@
 /**
  * The `avap.parser.*` settings as the core's parser configuration (seconds in
- * the settings, milliseconds in the core). Type-only imports: the editor's
- * entry bundle uses it without loading the assistant's configuration code.
+ * the settings, milliseconds in the core). Type-only imports: the editor
+ * features bundle uses it without loading the assistant's configuration code.
  */
 import type { ParserConfig } from '../../core';
 import type { EditorSettings } from './editorSettings';

@@ -16,6 +16,13 @@ export async function avapApi(): Promise<AvapExtensionApi> {
   return api;
 }
 
+/** A file the extension writes: its path is known once the editor features have started, which avapApi() waits for. */
+export function extensionFile(api: AvapExtensionApi, which: keyof AvapExtensionApi['files']): string {
+  const file = api.files[which]();
+  assert.ok(file, `the extension names its ${which} file once its editor features have started`);
+  return file;
+}
+
 /** The chat's test hooks: the extension offers them because the runner starts it in test mode (ExtensionMode.Test). */
 export async function chatHooks(): Promise<AvapTestHooks['chat']> {
   const api = await avapApi();

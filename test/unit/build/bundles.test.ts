@@ -1,7 +1,9 @@
 /**
  * The extension's bundles, built with the project's own esbuild configuration
- * (issue 12): the entry holds only what an opened .avap file needs and reaches
- * the parser connection's gRPC stack and the assistant through lazy bundles;
+ * (issue 12): the entry holds only what activation registers; what an opened
+ * .avap file needs is the editor features bundle, started right after
+ * activation, which reaches the parser connection's gRPC stack through a lazy
+ * bundle of its own; the assistant is a lazy bundle too;
  * production bundles are minified and carry no source maps. Inspects what
  * esbuild puts in each bundle (its metafile), never how long anything takes.
  */
@@ -57,9 +59,23 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     assert.deepEqual(packages, [], 'dependencies of the entry');
   });
 
-  it('the entry bundle holds no assistant code: pipeline, knowledge base, judge, signals, REST, chat, generation, metrics', () => {
+  it('the entry holds only activation: the stand-ins, the assistant seam and the output', () => {
+    const activation = [
+      'src/extension.ts', 'src/editor/index.ts', 'src/editor/activate.ts', 'src/editor/commandIds.ts',
+      'src/editor/lazy/lazyBundle.ts', 'src/editor/lazy/lazyModule.ts', 'src/editor/assistant/seam.ts', 'src/editor/assistant/ids.ts',
+      'src/editor/output/outputLog.ts', 'src/core/ports.ts', 'vscode-once:vscode',
+    ];
+    assert.deepEqual(entry.inputs.filter((f) => !activation.includes(f)), [], 'modules that belong to the editor features or the assistant');
+  });
+
+  it('the editor features hold what an opened .avap file needs, and no assistant code: pipeline, knowledge base, judge, signals, REST, chat, generation, metrics', async () => {
+    const features = await build('editor-features');
+    for (const needed of ['src/editor/diagnostics/diagnosticsController.ts', 'src/editor/status/statusBar.ts', 'src/editor/services/parserConnection.ts', 'src/editor/language/languageFeatures.ts']) {
+      assert.ok(features.inputs.includes(needed), `${needed} is in the editor features`);
+    }
+    assert.deepEqual(features.inputs.filter((f) => f.includes('node_modules/')), [], 'dependencies of the editor features');
     const assistantSide = [
-      // The parser URL check is the one pure protocol/core piece the entry needs (the settings reader checks avap.parser.url).
+      // The parser URL check is the one pure protocol/core piece the features need (the settings reader checks avap.parser.url).
       /^src\/(knowledge|quality|signals|rest|eval|tools|server|cli)\//,
       /^src\/protocol\/(?!parserUrl\.ts$)/,
       /^src\/core\/(?!ports\.ts$|contracts\.ts$|parser\/url\.ts$)/,
@@ -69,19 +85,18 @@ describe('extension bundles (esbuild.config.mjs)', function () {
       /^src\/editor\/tools\//,
       /^src\/editor\/assistant\/main\.ts$/,
     ];
-    const misplaced = entry.inputs.filter((f) => assistantSide.some((re) => re.test(f)));
+    const misplaced = features.inputs.filter((f) => assistantSide.some((re) => re.test(f)));
     assert.deepEqual(misplaced, [], 'modules that belong to a lazy bundle');
-    for (const needed of ['src/editor/diagnostics/diagnosticsController.ts', 'src/editor/status/statusBar.ts', 'src/editor/services/parserConnection.ts']) {
-      assert.ok(entry.inputs.includes(needed), `${needed} is in the entry`);
-    }
   });
 
-  it('the entry loads the parser connection and the assistant as bundles of their own, with require()', async () => {
+  it('the entry loads the editor features and the assistant, the features the parser connection, each a bundle of its own with require()', async () => {
     const { config } = await loadConfig();
-    assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'parser-connection']);
-    for (const name of Object.keys(config.LAZY_BUNDLES)) {
+    assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'editor-features', 'parser-connection']);
+    for (const name of ['editor-features', 'assistant']) {
       assert.match(entry.text, new RegExp(`require\\("\\./${name}\\.js"\\)`), `dist/extension.js requires ./${name}.js`);
     }
+    const features = await build('editor-features');
+    assert.match(features.text, /require\("\.\/parser-connection\.js"\)/, 'dist/editor-features.js requires ./parser-connection.js');
   });
 
   it('the lazy bundles hold what the entry leaves out', async () => {

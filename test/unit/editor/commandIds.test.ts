@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ASSISTANT_COMMANDS, COMMAND_IDS, COMMANDS } from '../../../src/editor/commandIds';
+import { ASSISTANT_COMMANDS, COMMAND_IDS, COMMANDS, EDITOR_COMMANDS } from '../../../src/editor/commandIds';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -35,10 +35,11 @@ describe('editor: the command id table', () => {
     assert.deepEqual(inMenus.filter((id) => !(COMMAND_IDS as readonly string[]).includes(id)), []);
   });
 
-  it('assistant commands are exactly the rows on the assistant side; the entry keeps what needs only the parser', () => {
+  it('assistant commands are exactly the rows on the assistant side; the editor features keep what needs only the parser', () => {
     assert.deepEqual([...ASSISTANT_COMMANDS].sort(), Object.values(COMMANDS).filter((c) => c.side === 'assistant').map((c) => c.id).sort());
-    assert.deepEqual(Object.values(COMMANDS).filter((c) => c.side === 'entry').map((c) => c.id).sort(),
+    assert.deepEqual([...EDITOR_COMMANDS].sort(),
       ['avap.fixAll', 'avap.openExample', 'avap.openWalkthrough', 'avap.resetParserCircuit', 'avap.showOutput', 'avap.validateDocument']);
+    assert.deepEqual([...EDITOR_COMMANDS, ...ASSISTANT_COMMANDS].sort(), [...COMMAND_IDS].sort(), 'every command has a stand-in until its bundle starts');
   });
 
   it('the editor spells no command id outside the table', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { LazyModule } from '../../../src/editor/assistant/lazyModule';
+import { LazyModule } from '../../../src/editor/lazy/lazyModule';
 
-describe('LazyModule (the assistant seam loads its bundle on first use)', () => {
+describe('LazyModule (the editor features and the assistant load as bundles of their own)', () => {
   it('loads nothing until asked, then once for every caller', async () => {
     let loads = 0;
     const lazy = new LazyModule(() => Promise.resolve({ id: ++loads }));

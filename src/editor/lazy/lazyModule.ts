@@ -1,8 +1,9 @@
 /**
  * A module loaded on first use: every caller waits for the same load, a
  * failed load is reported and tried again by the next caller, and `current`
- * says whether it is there without loading it. Editor-free; the seam
- * (./seam.ts) uses it for the assistant bundle.
+ * says whether it is there without loading it. Editor-free: activation
+ * (../activate.ts) uses it for the editor features bundle and the assistant
+ * seam (../assistant/seam.ts) for the assistant bundle.
  */
 export class LazyModule<T> {
   private loading: Promise<T> | undefined;
