@@ -104,9 +104,9 @@ export const editorSuite: BenchSuite = {
         ? `measured once the workbench had finished starting (${workbenches[0]?.signal ?? ''}, ${list(workbenches.map((w) => w.waitedMs / 1000), 1)} s after the suite began); `
         : '';
       const breakdown = a
-        ? `the editor's marks (medians): started ${a.start} ms after the call, loading the code ${a.codeLoading} ms, waiting for the extension context (the editor's storage) ${a.contextWait} ms, activate() ${a.activateCall} ms; `
+        ? `the editor's marks (medians): started ${a.start} ms after the call, loading the code ${a.codeLoading} ms, waiting for the extension context ${a.contextWait} ms (its storage: a round trip to the workbench, which VS Code sends once the code has loaded), activate() ${a.activateCall} ms; `
         : '';
-      const loads = loadCosts({ entry: dist('extension'), parser: dist('parser'), connection: dist('parser-connection'), assistant: dist('assistant') }, LOAD_RUNS);
+      const loads = loadCosts({ entry: dist('extension'), parser: dist('parser'), features: dist('editor-features'), connection: dist('parser-connection'), assistant: dist('assistant') }, LOAD_RUNS);
       const load = (name: string) => median(loads[name] ?? []);
       const ratio = (name: string) => load(name) / Math.max(load('parser'), 0.001);
       const editSamples = runs.flatMap((r) => r.editSamplesMs);
@@ -114,7 +114,8 @@ export const editorSuite: BenchSuite = {
       const edit = { median: median(editSamples), p90: p90(editSamples) };
       const direct = { median: median(directSamples), p90: p90(directSamples) };
       const sizes = `production bundles (minified, no source maps): dist/extension.js ${kb(dist('extension'))}, `
-        + `dist/parser-connection.js ${kb(dist('parser-connection'))} (loaded after activate() returns), `
+        + `dist/editor-features.js ${kb(dist('editor-features'))} (started right after activate() returns), `
+        + `dist/parser-connection.js ${kb(dist('parser-connection'))} (loaded by the features' first connect), `
         + `dist/assistant.js ${kb(dist('assistant'))} (on first use); the parser bundle dist/parser.js ${kb(dist('parser'))}`;
       return [
         {
@@ -133,7 +134,7 @@ export const editorSuite: BenchSuite = {
             + 'The goal above is held against the whole activate() call, which includes them.',
         }] : []),
         {
-          name: 'activation: services ready (parser connection set up; the assistant loads on first use)',
+          name: 'activation: services ready (the editor features started, the parser connection set up; the assistant loads on first use)',
           ratio: readyMs,
           unit: 'ms',
           goal: { text: '≤ 150 ms', met: readyMs <= 150 },
@@ -144,7 +145,8 @@ export const editorSuite: BenchSuite = {
           ratio: ratio('entry'),
           unit: '× the parser bundle',
           detail: `require() in a fresh Node process, median of ${LOAD_RUNS}: dist/extension.js ${load('entry').toFixed(1)} ms, dist/parser.js ${load('parser').toFixed(1)} ms; `
-            + `lazy: dist/parser-connection.js ${load('connection').toFixed(1)} ms (${ratio('connection').toFixed(1)} ×), dist/assistant.js ${load('assistant').toFixed(1)} ms (${ratio('assistant').toFixed(1)} ×)`,
+            + `after activation: dist/editor-features.js ${load('features').toFixed(1)} ms (${ratio('features').toFixed(1)} ×), dist/parser-connection.js ${load('connection').toFixed(1)} ms (${ratio('connection').toFixed(1)} ×); `
+            + `on first use: dist/assistant.js ${load('assistant').toFixed(1)} ms (${ratio('assistant').toFixed(1)} ×)`,
         },
         {
           name: `edit → updated diagnostics, ${runs[0]?.lines ?? 0}-line document (debounce 0)`,

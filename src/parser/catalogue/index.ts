@@ -131,19 +131,17 @@ export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations
  * It answers as a Map of the same entries would (for a repeated name, the last entry).
  */
 class NameTable<T> {
-  private readonly buckets: (readonly (readonly [string, T])[] | undefined)[] = [];
+  /** One slot per shape; filled by a built-in rather than a loop, as the table is built while the module loads. */
+  private readonly buckets: ([string, T][] | undefined)[] = new Array<[string, T][] | undefined>(32 * 128).fill(undefined);
 
   constructor(entries: readonly (readonly [string, T])[]) {
-    const byShape = new Map<number, [string, T][]>();
     for (const [name, value] of entries) {
       const shape = NameTable.shape(name);
-      const bucket = byShape.get(shape) ?? [];
+      const bucket = (this.buckets[shape] ??= []);
       const at = bucket.findIndex(([known]) => known === name);
       if (at >= 0) bucket[at] = [name, value]; // like Map: the last entry of a name wins
       else bucket.push([name, value]);
-      byShape.set(shape, bucket);
     }
-    for (let i = 0; i < 32 * 128; i++) this.buckets.push(byShape.get(i));
   }
 
   private static shape(name: string): number {
