@@ -21,7 +21,7 @@ import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
 import { EDITOR_COMMANDS } from './commandIds';
-import type { EditorFeatures, FeaturesBundle } from './features/contract';
+import type { FeaturesBundle } from './features/contract';
 import { LazyBundle } from './lazy/lazyBundle';
 import { OutputLog } from './output/outputLog';
 
@@ -45,15 +45,18 @@ export function activateAvap(context: vscode.ExtensionContext): Promise<AvapExte
 function register(context: vscode.ExtensionContext, output: OutputLog): AvapExtensionApi {
   // The assistant shares the editor features' services; it asks for them when it loads, after this has returned.
   const assistant: AssistantSeam = new AssistantSeam({ context, output, services: () => features.load() });
-  const features: LazyBundle<EditorFeatures, FeaturesBundle> = new LazyBundle<EditorFeatures, FeaturesBundle>(output, {
+  const features = new LazyBundle(output, {
     name: 'editor features',
     commands: EDITOR_COMMANDS,
-    importBundle: () => import('./features/main.js'),
+    importBundle: (): Promise<FeaturesBundle> => import('./features/main.js'),
     start: (bundle) => bundle.startEditorFeatures({ context, output, assistant }),
   });
+  let stopping = false;
   stopServices = async () => {
+    stopping = true;
     await assistant.dispose();
-    await features.current?.dispose();
+    // Features still starting are waited for, so their parser connection (and the bundled service) is closed too.
+    if (features.requested) await features.load().then((started) => started.dispose(), () => undefined);
   };
   features.registerStandIns();
   context.subscriptions.push(
@@ -63,8 +66,11 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
     { dispose: () => void stopServices?.() },
   );
 
-  // The editor features start as soon as VS Code has taken the activation (a macrotask after this returns).
-  setImmediate(() => void features.loadOrReport());
+  // The editor features start as soon as VS Code has taken the activation (a macrotask after this returns),
+  // unless the extension was deactivated in between.
+  setImmediate(() => {
+    if (!stopping) void features.loadOrReport();
+  });
 
   return {
     // A failed start has been reported (and the stand-ins try again); ready() only waits.
