@@ -22,7 +22,7 @@
 import * as vscode from 'vscode';
 import type { AvapExtensionApi, AvapTestHooks } from '../api';
 import { LazyBundle } from '../lazy/lazyBundle';
-import type { AssistantBundle, AssistantFeatures, SeamHost } from './contract';
+import type { AssistantBundle, AssistantFeatures, AssistantHost, SeamHost } from './contract';
 import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
 
 /** The language-model tools the extension contributes (package.json), registered under these names. */
@@ -32,7 +32,7 @@ function contributedTools(context: vscode.ExtensionContext): string[] {
 }
 
 export class AssistantSeam implements vscode.Disposable {
-  private readonly bundle: LazyBundle<AssistantFeatures, { assistant: AssistantBundle; host: Parameters<AssistantBundle['activateAssistant']>[0] }>;
+  private readonly bundle: LazyBundle<AssistantFeatures, { assistant: AssistantBundle; host: AssistantHost }>;
   private readonly registrations: vscode.Disposable[] = [];
 
   constructor(
