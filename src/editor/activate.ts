@@ -74,7 +74,9 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
 
   return {
     // A failed start has been reported (and the stand-ins try again); ready() only waits.
-    ready: () => Promise.all([features.load().then((started) => started.ready(), () => undefined), assistant.ready()]).then(() => undefined),
+    ready: async () => {
+      await Promise.all([features.load().then((started) => started.ready(), () => undefined), assistant.ready()]);
+    },
     statusLook: () => features.current?.statusLook(),
     outputLines: () => output.lines(),
     parserAddress: () => features.current?.parser.address(),

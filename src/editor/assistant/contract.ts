@@ -1,8 +1,8 @@
 /**
  * The typed seam between activation and the assistant bundle: what the seam
  * hands over when it loads the bundle (AssistantHost, with the editor
- * features' services) and what the bundle gives back (AssistantFeatures). Types only — nothing here is code
- * either bundle carries.
+ * features' services) and what the bundle gives back (AssistantFeatures).
+ * Types only — nothing here is code either bundle carries.
  */
 import type * as vscode from 'vscode';
 import type { AvapExtensionApi, AvapTestHooks } from '../api';
