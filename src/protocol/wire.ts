@@ -282,15 +282,16 @@ export function encodeValidateResponse(response: WireValidateResponse): Buffer {
   return w.finish();
 }
 
+/** The varint fields of TextEdit and TraceEntry, by field number (as ENTRY_STRINGS names TraceEntry's strings). */
+const EDIT_VARINTS = [undefined, 'line', 'column', 'end_line', 'end_column'] as const;
+const ENTRY_VARINTS = [undefined, 'line', 'column', 'end_column'] as const;
+
 function readTextEdit(r: Reader, end: number): WireTextEdit {
   const edit: WireTextEdit = { line: 0, column: 0, end_line: 0, end_column: 0, new_text: '' };
   readFields(r, end, (field, wireType) => {
-    if (field >= 1 && field <= 4 && wireType === VARINT) {
-      const value = r.varint();
-      if (field === 1) edit.line = value;
-      else if (field === 2) edit.column = value;
-      else if (field === 3) edit.end_line = value;
-      else edit.end_column = value;
+    const number = wireType === VARINT ? EDIT_VARINTS[field] : undefined;
+    if (number) {
+      edit[number] = r.varint();
       return true;
     }
     if (field === 5 && wireType === LENGTH_DELIMITED) {
@@ -321,11 +322,9 @@ function readTraceEntry(r: Reader, end: number): WireTraceEntry {
     line: 0, column: 0, end_column: 0, category: '', message: '', suggestion: '', token: '', severity: '', code: '', fix: null,
   };
   readFields(r, end, (field, wireType) => {
-    if (field >= 1 && field <= 3 && wireType === VARINT) {
-      const value = r.varint();
-      if (field === 1) entry.line = value;
-      else if (field === 2) entry.column = value;
-      else entry.end_column = value;
+    const number = wireType === VARINT ? ENTRY_VARINTS[field] : undefined;
+    if (number) {
+      entry[number] = r.varint();
       return true;
     }
     if (wireType !== LENGTH_DELIMITED) return false;
