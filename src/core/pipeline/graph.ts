@@ -51,7 +51,7 @@ import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
 import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
 import { statusOf, type CodeCheck } from '../validation/status';
-import { ok, type Result } from '../../result';
+import { err, ok, type Result } from '../../result';
 
 /** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
@@ -324,13 +324,13 @@ class Run {
     const { config, llm, logger, retrieval } = this.deps;
     const messages = withHint ? reformulateWithHintMessages(query) : reformulateMessages(query);
     const rewritten = await this.timed(reformulateNode, () => llm.chat({ model: config.ollama.model, messages, signal: this.signal, maxTokens: 96 }));
-    if (!rewritten.ok) return { ok: false, error: asFailure(rewritten.error) };
+    if (!rewritten.ok) return err(asFailure(rewritten.error));
     const searchQuery = cleanSearchQuery(rewritten.value.text, query);
     (this.result.searchQueries ??= []).push(searchQuery);
     const found = await this.timed(retrieveNode, () => retrieval.retrieve(searchQuery, { topK: config.retrieval.topK, signal: this.signal }));
-    if (this.cancelled) return { ok: false, error: cancelledError() };
+    if (this.cancelled) return err(cancelledError());
     if (!found.ok) {
-      if (found.error.code === 'cancelled') return { ok: false, error: cancelledError() };
+      if (found.error.code === 'cancelled') return err(cancelledError());
       logger.warn(logRetrievalFailed(retrieval.name, found.error.message));
       this.retrievalMode = 'none';
       this.result.retrieval = { status: 'degraded', reason: `retrieval failed (${retrieval.name}): ${found.error.message}` };
@@ -474,8 +474,8 @@ class Run {
     const hard = check?.finding;
     // Decided by the content alone (a reply that finished before the abort landed is treated the same), so runs are reproducible.
     if (hard && !this.cancelled) return ok({ ...Run.abortedAnswer(streamed, hard), aborted: hard });
-    if (!reply.ok) return { ok: false, error: asFailure(reply.error) };
-    if (this.cancelled) return { ok: false, error: cancelledError() };
+    if (!reply.ok) return err(asFailure(reply.error));
+    if (this.cancelled) return err(cancelledError());
     const text = stripThinking(reply.value.text);
     const blocks = spec.blocks(text);
     const validation = await this.timed('validate_code', () => validateAnswer(parser, blocks, this.request.filename ?? 'generated.avap', this.signal));
@@ -483,7 +483,7 @@ class Run {
     if (this.cancelled || (verdict.kind === 'unavailable' && verdict.outcome.reason === 'cancelled')) {
       // Kept as a record of what happened; the run itself ends without an answer or a status.
       if (blocks.length) this.result.attempts.push({ attempt, code: validation.code, outcome: validation.outcome, text });
-      return { ok: false, error: cancelledError() };
+      return err(cancelledError());
     }
     return ok({ text, validation });
   }
