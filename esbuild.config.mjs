@@ -28,8 +28,10 @@ const healthProtoPlugin = {
       const source = readFileSync(args.path, 'utf8');
       const patched = source
         .replace('`${__dirname}/../../proto`', 'require("path").join(__dirname, "proto")')
-        .replace("path.resolve(__dirname, '../../proto/health/v1/health.proto')",
-          "path.resolve(__dirname, 'proto/health/v1/health.proto')");
+        .replace(
+          "path.resolve(__dirname, '../../proto/health/v1/health.proto')",
+          "path.resolve(__dirname, 'proto/health/v1/health.proto')",
+        );
       if (patched === source) {
         throw new Error('grpc-health-check changed its proto loading; update esbuild.config.mjs');
       }
@@ -79,8 +81,15 @@ const vscodeOncePlugin = {
   name: 'vscode-once',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js', resolveDir: root }));
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "export * from 'vscode';",
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -89,8 +98,10 @@ function copyProtos() {
   mkdirSync(path.join(protoOut, 'health', 'v1'), { recursive: true });
   cpSync(path.join(root, 'src', 'proto', 'avap_parser.proto'), path.join(protoOut, 'avap_parser.proto'));
   const healthPkg = path.dirname(require.resolve('grpc-health-check/package.json'));
-  cpSync(path.join(healthPkg, 'proto', 'health', 'v1', 'health.proto'),
-    path.join(protoOut, 'health', 'v1', 'health.proto'));
+  cpSync(
+    path.join(healthPkg, 'proto', 'health', 'v1', 'health.proto'),
+    path.join(protoOut, 'health', 'v1', 'health.proto'),
+  );
 }
 
 /**
@@ -130,7 +141,9 @@ const LEFT_OUT = {
  * the dynamic import into one), as the extension host loads CommonJS modules.
  */
 const editorBundle = (name, file) => ({
-  entryPoints: { [name]: file }, external: ['vscode', ...(LEFT_OUT[name] ?? [])], supported: { 'dynamic-import': false },
+  entryPoints: { [name]: file },
+  external: ['vscode', ...(LEFT_OUT[name] ?? [])],
+  supported: { 'dynamic-import': false },
 });
 
 export const entries = [
@@ -172,11 +185,17 @@ async function main() {
   if (!watch) rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   copyProtos();
-  const contexts = await Promise.all(entries.map((entry) =>
-    esbuild.context({
-      ...commonOptions({ production, minify }), ...entry, outdir, external: [...(entry.external ?? [])],
-      ...(watch ? { plugins: [...commonOptions({ production, minify }).plugins, watchReporterPlugin] } : {}),
-    })));
+  const contexts = await Promise.all(
+    entries.map((entry) =>
+      esbuild.context({
+        ...commonOptions({ production, minify }),
+        ...entry,
+        outdir,
+        external: [...(entry.external ?? [])],
+        ...(watch ? { plugins: [...commonOptions({ production, minify }).plugins, watchReporterPlugin] } : {}),
+      }),
+    ),
+  );
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
     console.log('[esbuild] watching for changes');

@@ -13,15 +13,23 @@ import layers from './eslint/layers.mjs';
 export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
   { note: 'the AVAP parser library', folders: ['parser'] },
-  { note: 'schema contracts, the parser wire protocol, the knowledge base', folders: ['contract', 'protocol', 'knowledge'] },
+  {
+    note: 'schema contracts, the parser wire protocol, the knowledge base',
+    folders: ['contract', 'protocol', 'knowledge'],
+  },
   { note: 'the pipeline', folders: ['core'] },
   { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
-  { note: 'the front ends: evaluation, REST, the parser service, the CLI, the editor', folders: ['eval', 'rest', 'server', 'cli', 'editor'] },
+  {
+    note: 'the front ends: evaluation, REST, the parser service, the CLI, the editor',
+    folders: ['eval', 'rest', 'server', 'cli', 'editor'],
+  },
   { note: 'the extension entry (src/extension.ts)', folders: ['extension'] },
 ];
 
 /** Every folder but the editor adapter and the extension entry is editor-free: it never imports the editor API. */
-export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders).filter((f) => f !== 'editor' && f !== 'extension').map((f) => `src/${f}/**`);
+export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders)
+  .filter((f) => f !== 'editor' && f !== 'extension')
+  .map((f) => `src/${f}/**`);
 
 /**
  * Cross-folder imports go through a folder's index.ts; these are the only other
@@ -47,7 +55,7 @@ const TYPED = ['**/*.ts'];
 const UNTYPED = ['**/*.js', '**/*.mjs', '**/*.cjs'];
 
 const NO_FOCUSED_TESTS = {
-  selector: "CallExpression[callee.object.name=/^(it|describe|suite|test)$/][callee.property.name=/^(only|skip)$/]",
+  selector: 'CallExpression[callee.object.name=/^(it|describe|suite|test)$/][callee.property.name=/^(only|skip)$/]',
   message: 'Focused or skipped tests silence the suite.',
 };
 
@@ -77,13 +85,22 @@ export default tseslint.config(
   {
     files: EDITOR_FREE,
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'Editor-free code must not import vscode; put editor adapters in src/editor.' }],
-      }],
-      'no-restricted-syntax': ['error', NO_FOCUSED_TESTS, {
-        selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
-        message: 'Editor-free code must not require vscode; put editor adapters in src/editor.',
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Editor-free code must not import vscode; put editor adapters in src/editor.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        NO_FOCUSED_TESTS,
+        {
+          selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
+          message: 'Editor-free code must not require vscode; put editor adapters in src/editor.',
+        },
+      ],
     },
   },
   {

@@ -15,7 +15,9 @@ function line(result: BenchResult): string {
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  process.stdout.write(`AVAP Assistant benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n\n`);
+  process.stdout.write(
+    `AVAP Assistant benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n\n`,
+  );
   let failed = false;
   for (const suite of BENCH_SUITES) {
     if (only.length > 0 && !only.includes(suite.name)) continue;

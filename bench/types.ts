@@ -21,7 +21,11 @@ export function median(samples: number[]): number {
 }
 
 /** Times `fn` `iterations` times after `warmup` untimed calls; returns per-call milliseconds. */
-export async function sample(fn: () => unknown, iterations: number, warmup = Math.ceil(iterations / 5)): Promise<number[]> {
+export async function sample(
+  fn: () => unknown,
+  iterations: number,
+  warmup = Math.ceil(iterations / 5),
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < iterations; i++) {

@@ -28,7 +28,11 @@ function placeOf(file, srcDir) {
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   const parts = rel.split('/');
   const folder = parts.length === 1 ? parts[0].replace(/\.(ts|mts|cts|js|mjs|cjs|json)$/, '') : parts[0];
-  const inner = parts.slice(1).join('/').replace(/\.(ts|js|json)$/, '').replace(/(^|\/)index$/, '');
+  const inner = parts
+    .slice(1)
+    .join('/')
+    .replace(/\.(ts|js|json)$/, '')
+    .replace(/(^|\/)index$/, '');
   return { folder, inner };
 }
 
@@ -61,8 +65,10 @@ const importsRule = {
     docs: { description: 'Imports between src/ folders follow the layer table and go through index.ts.' },
     schema: [{ type: 'object', additionalProperties: true }],
     messages: {
-      unlayered: "src/{{folder}} is in no layer of eslint.config.mjs's LAYERS; place it there (and in ARCHITECTURE.md).",
-      upward: 'src/{{from}} may not import src/{{to}}: {{to}} is not below {{from}} in the layer table (eslint.config.mjs LAYERS, ARCHITECTURE.md).',
+      unlayered:
+        "src/{{folder}} is in no layer of eslint.config.mjs's LAYERS; place it there (and in ARCHITECTURE.md).",
+      upward:
+        'src/{{from}} may not import src/{{to}}: {{to}} is not below {{from}} in the layer table (eslint.config.mjs LAYERS, ARCHITECTURE.md).',
       deep: "Import src/{{to}} through its index.ts ('{{suggest}}'), not its inner module '{{inner}}'{{entries}}.",
     },
   },
@@ -93,24 +99,40 @@ const importsRule = {
         let suggest = path.relative(path.dirname(file), path.join(srcDir, target.folder)).split(path.sep).join('/');
         if (!suggest.startsWith('.')) suggest = `./${suggest}`;
         const list = allowed.length > 0 ? ` (its light entries: ${allowed.join(', ')})` : '';
-        context.report({ node, messageId: 'deep', data: { to: target.folder, inner: target.inner, suggest, entries: list } });
+        context.report({
+          node,
+          messageId: 'deep',
+          data: { to: target.folder, inner: target.inner, suggest, entries: list },
+        });
       }
     }
 
     return {
       Program(node) {
-        if (here.folder !== '' && !at.has(here.folder)) context.report({ node, messageId: 'unlayered', data: { folder: here.folder } });
+        if (here.folder !== '' && !at.has(here.folder))
+          context.report({ node, messageId: 'unlayered', data: { folder: here.folder } });
       },
-      ImportDeclaration(node) { check(node.source, node.source.value); },
-      ExportNamedDeclaration(node) { if (node.source) check(node.source, node.source.value); },
-      ExportAllDeclaration(node) { check(node.source, node.source.value); },
-      ImportExpression(node) { if (node.source.type === 'Literal') check(node.source, node.source.value); },
+      ImportDeclaration(node) {
+        check(node.source, node.source.value);
+      },
+      ExportNamedDeclaration(node) {
+        if (node.source) check(node.source, node.source.value);
+      },
+      ExportAllDeclaration(node) {
+        check(node.source, node.source.value);
+      },
+      ImportExpression(node) {
+        if (node.source.type === 'Literal') check(node.source, node.source.value);
+      },
       CallExpression(node) {
         const [arg] = node.arguments;
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal') check(arg, arg.value);
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal')
+          check(arg, arg.value);
       },
       /** @param {any} node TSImportEqualsDeclaration: `import x = require('…')` */
-      TSExternalModuleReference(node) { check(node.expression, node.expression.value); },
+      TSExternalModuleReference(node) {
+        check(node.expression, node.expression.value);
+      },
     };
   },
 };

@@ -16,7 +16,11 @@
   const STATUS_SYMBOL = { valid: '✓', invalid: '✗', unavailable: '⚠', pending: '⋯' };
   // A block's state → the status item's look.
   const BLOCK_KIND = { valid: 'valid', invalid: 'invalid', unvalidated: 'unavailable', validating: 'pending' };
-  const BLOCK_ACTIONS = [['insert', 'Insert at Cursor'], ['open', 'Open in Editor'], ['copy', 'Copy']];
+  const BLOCK_ACTIONS = [
+    ['insert', 'Insert at Cursor'],
+    ['open', 'Open in Editor'],
+    ['copy', 'Copy'],
+  ];
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -58,28 +62,42 @@
       const kind = BLOCK_KIND[block.state] || 'pending';
       container.classList.add(`block-${block.state}`);
       const header = el('div', 'block-header');
-      header.appendChild(el('span', `status block-badge status-${kind}`, `${STATUS_SYMBOL[kind] || ''} ${block.label}`));
+      header.appendChild(
+        el('span', `status block-badge status-${kind}`, `${STATUS_SYMBOL[kind] || ''} ${block.label}`),
+      );
       if (view.final) {
         const actions = el('span', 'block-actions');
-        const post = (action) => () => vscode.postMessage({ type: 'blockAction', action, id: view.id, block: block.index });
-        for (const [action, label] of BLOCK_ACTIONS) actions.appendChild(button(`block-action action-${action}`, label, '', post(action)));
+        const post = (action) => () =>
+          vscode.postMessage({ type: 'blockAction', action, id: view.id, block: block.index });
+        for (const [action, label] of BLOCK_ACTIONS)
+          actions.appendChild(button(`block-action action-${action}`, label, '', post(action)));
         if (block.state === 'invalid') {
-          actions.appendChild(button('block-action action-regenerate', 'Regenerate with Trace', 'Ask for a corrected version with the parser\'s trace', post('regenerate')));
+          actions.appendChild(
+            button(
+              'block-action action-regenerate',
+              'Regenerate with Trace',
+              "Ask for a corrected version with the parser's trace",
+              post('regenerate'),
+            ),
+          );
         }
         header.appendChild(actions);
       }
       container.insertBefore(header, container.firstChild);
       // An invalid block shows its whole trace; a valid one only its warnings.
-      const shown = (block.trace || []).map((entry, index) => ({ entry, index }))
+      const shown = (block.trace || [])
+        .map((entry, index) => ({ entry, index }))
         .filter(({ entry }) => block.state === 'invalid' || entry.severity === 'warning');
       if (shown.length > 0) {
         const list = el('ul', 'block-trace');
         shown.forEach(({ entry, index }) => {
           const item = el('li', `trace-${entry.severity === 'warning' ? 'warning' : 'error'}`);
           const text = `Line ${entry.line}:${entry.column} ${entry.message}${entry.code ? ` (${entry.code})` : ''}`;
-          item.appendChild(button('trace-line', text, 'Open the code at this line', () => {
-            vscode.postMessage({ type: 'openTrace', id: view.id, block: block.index, entry: index });
-          }));
+          item.appendChild(
+            button('trace-line', text, 'Open the code at this line', () => {
+              vscode.postMessage({ type: 'openTrace', id: view.id, block: block.index, entry: index });
+            }),
+          );
           list.appendChild(item);
         });
         container.appendChild(list);
@@ -104,7 +122,11 @@
     slot.meta.replaceChildren();
     if (view.error) slot.meta.appendChild(el('div', 'error', view.error));
     if (view.status) {
-      const badge = el('div', `status status-${view.status.kind}`, `${STATUS_SYMBOL[view.status.kind] || ''} ${view.status.label}`);
+      const badge = el(
+        'div',
+        `status status-${view.status.kind}`,
+        `${STATUS_SYMBOL[view.status.kind] || ''} ${view.status.label}`,
+      );
       slot.meta.appendChild(badge);
     }
     if (view.route) {
@@ -114,14 +136,17 @@
       if (view.route.relevanceRetry) parts.push('relevance retry');
       route.appendChild(el('span', '', parts.join(' · ')));
       if (view.route.degraded) route.appendChild(el('div', 'degraded', `⚠ ${view.route.degraded}`));
-      for (const skipped of view.route.skippedRetries || []) route.appendChild(el('div', 'skipped', `retry skipped — ${skipped}`));
+      for (const skipped of view.route.skippedRetries || [])
+        route.appendChild(el('div', 'skipped', `retry skipped — ${skipped}`));
       if (view.route.sources.length > 0) {
         const sources = el('div', 'sources');
         sources.appendChild(el('span', 'sources-label', 'Sources: '));
         for (const source of view.route.sources) {
-          sources.appendChild(button('source-link', source.title, 'Open this knowledge document (read-only)', () => {
-            vscode.postMessage({ type: 'openSource', docId: source.docId });
-          }));
+          sources.appendChild(
+            button('source-link', source.title, 'Open this knowledge document (read-only)', () => {
+              vscode.postMessage({ type: 'openSource', docId: source.docId });
+            }),
+          );
         }
         route.appendChild(sources);
       }
@@ -129,10 +154,15 @@
     }
     if (!view.error) {
       const votes = el('div', 'votes');
-      for (const [vote, label] of [['up', '▲ helpful'], ['down', '▼ not helpful']]) {
+      for (const [vote, label] of [
+        ['up', '▲ helpful'],
+        ['down', '▼ not helpful'],
+      ]) {
         const choice = button(`vote vote-${vote}`, label, vote === 'up' ? 'Helpful' : 'Not helpful', () => {
           vscode.postMessage({ type: 'feedback', id: view.id, vote });
-          votes.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+          votes.querySelectorAll('button').forEach((b) => {
+            b.disabled = true;
+          });
           choice.classList.add('chosen');
         });
         votes.appendChild(choice);

@@ -7,12 +7,14 @@ const command = (command, title, extra = {}) => ({ command, title, category: 'AV
 export const activationEvents = ['onLanguage:avap'];
 
 export const contributes = {
-  languages: [{
-    id: 'avap',
-    aliases: ['AVAP', 'avap'],
-    extensions: ['.avap'],
-    configuration: './language-configuration.json',
-  }],
+  languages: [
+    {
+      id: 'avap',
+      aliases: ['AVAP', 'avap'],
+      extensions: ['.avap'],
+      configuration: './language-configuration.json',
+    },
+  ],
   grammars: [{ language: 'avap', scopeName: 'source.avap', path: './syntaxes/avap.tmLanguage.json' }],
   snippets: [{ language: 'avap', path: './snippets/avap.code-snippets' }],
   commands: [
@@ -48,12 +50,8 @@ export const contributes = {
       { command: 'avap.acceptGenerated', when: 'false' },
       { command: 'avap.rateGenerated', when: 'false' },
     ],
-    'editor/title': [
-      { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' },
-    ],
-    'view/title': [
-      { command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' },
-    ],
+    'editor/title': [{ command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' }],
+    'view/title': [{ command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' }],
     'editor/context': [
       { command: 'avap.generateAtCursor', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@1' },
       { command: 'avap.fixAll', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@2' },
@@ -64,43 +62,54 @@ export const contributes = {
     ],
   },
   // First run (issue 13): Help › Welcome › Walkthroughs, opened once by the extension on its first activation.
-  walkthroughs: [{
-    id: 'avap.welcome',
-    title: 'Get Started with AVAP Assistant',
-    description: 'Check that Ollama is ready, open an AVAP example and generate validated code at the cursor.',
-    featuredFor: ['**/*.avap'],
-    steps: [
-      {
-        id: 'avap.welcome.about',
-        title: 'What AVAP Assistant does',
-        description: 'Every AVAP line the assistant writes is checked by the real AVAP parser before you see it: invalid code goes back to the model once with the parser\'s trace, and what stays invalid or unchecked says so.\n[Open the Ask AVAP view](command:avap.ask)',
-        media: { markdown: 'media/walkthrough/about.md' },
-      },
-      {
-        id: 'avap.welcome.checkOllama',
-        title: 'Check Ollama',
-        description: 'The assistant talks to a local Ollama server. Check that it answers at `avap.ollama.url` and that the configured models are pulled; a missing model comes with its exact `ollama pull` line to copy or run.\n[Check Ollama](command:avap.checkOllama)',
-        media: { markdown: 'media/walkthrough/ollama.md' },
-        completionEvents: ['onCommand:avap.checkOllama'],
-      },
-      {
-        id: 'avap.welcome.openExample',
-        title: 'Open an example',
-        description: 'Open an AVAP program: the parser validates it as you type — squiggles, quick fixes and the status item.\n[Open an Example](command:avap.openExample)',
-        media: { markdown: 'media/walkthrough/example.md' },
-        completionEvents: ['onCommand:avap.openExample', 'onLanguage:avap'],
-      },
-      {
-        id: 'avap.welcome.generate',
-        title: 'Generate at the cursor',
-        description: 'In an .avap file, describe what you need: the validated answer goes in at the cursor (or replaces the selection) for you to accept or reject.\n[Generate at Cursor](command:avap.generateAtCursor)',
-        media: { markdown: 'media/walkthrough/generate.md' },
-        completionEvents: ['onCommand:avap.generateAtCursor'],
-      },
-    ],
-  }],
+  walkthroughs: [
+    {
+      id: 'avap.welcome',
+      title: 'Get Started with AVAP Assistant',
+      description: 'Check that Ollama is ready, open an AVAP example and generate validated code at the cursor.',
+      featuredFor: ['**/*.avap'],
+      steps: [
+        {
+          id: 'avap.welcome.about',
+          title: 'What AVAP Assistant does',
+          description:
+            "Every AVAP line the assistant writes is checked by the real AVAP parser before you see it: invalid code goes back to the model once with the parser's trace, and what stays invalid or unchecked says so.\n[Open the Ask AVAP view](command:avap.ask)",
+          media: { markdown: 'media/walkthrough/about.md' },
+        },
+        {
+          id: 'avap.welcome.checkOllama',
+          title: 'Check Ollama',
+          description:
+            'The assistant talks to a local Ollama server. Check that it answers at `avap.ollama.url` and that the configured models are pulled; a missing model comes with its exact `ollama pull` line to copy or run.\n[Check Ollama](command:avap.checkOllama)',
+          media: { markdown: 'media/walkthrough/ollama.md' },
+          completionEvents: ['onCommand:avap.checkOllama'],
+        },
+        {
+          id: 'avap.welcome.openExample',
+          title: 'Open an example',
+          description:
+            'Open an AVAP program: the parser validates it as you type — squiggles, quick fixes and the status item.\n[Open an Example](command:avap.openExample)',
+          media: { markdown: 'media/walkthrough/example.md' },
+          completionEvents: ['onCommand:avap.openExample', 'onLanguage:avap'],
+        },
+        {
+          id: 'avap.welcome.generate',
+          title: 'Generate at the cursor',
+          description:
+            'In an .avap file, describe what you need: the validated answer goes in at the cursor (or replaces the selection) for you to accept or reject.\n[Generate at Cursor](command:avap.generateAtCursor)',
+          media: { markdown: 'media/walkthrough/generate.md' },
+          completionEvents: ['onCommand:avap.generateAtCursor'],
+        },
+      ],
+    },
+  ],
   keybindings: [
-    { command: 'avap.generateAtCursor', key: 'ctrl+i', mac: 'cmd+i', when: 'editorTextFocus && editorLangId == avap && !editorReadonly' },
+    {
+      command: 'avap.generateAtCursor',
+      key: 'ctrl+i',
+      mac: 'cmd+i',
+      when: 'editorTextFocus && editorLangId == avap && !editorReadonly',
+    },
   ],
   viewsContainers: {
     activitybar: [{ id: 'avap', title: 'AVAP', icon: 'media/avap.svg' }],
@@ -112,90 +121,192 @@ export const contributes = {
     title: 'AVAP',
     properties: {
       'avap.parser.url': {
-        type: 'string', default: '', scope: 'machine-overridable', order: 1,
-        markdownDescription: 'Address of the AVAP parser service (`host:port`, `grpc://host:port` or `grpcs://host:port`; env `AVAP_PARSER_URL`). Several replicas: a comma-separated list (`host:port,host:port`) or `dns:///name:port`, balanced round-robin over every address and health-checked. Empty: the extension starts its bundled parser service on a free loopback port.',
+        type: 'string',
+        default: '',
+        scope: 'machine-overridable',
+        order: 1,
+        markdownDescription:
+          'Address of the AVAP parser service (`host:port`, `grpc://host:port` or `grpcs://host:port`; env `AVAP_PARSER_URL`). Several replicas: a comma-separated list (`host:port,host:port`) or `dns:///name:port`, balanced round-robin over every address and health-checked. Empty: the extension starts its bundled parser service on a free loopback port.',
       },
       'avap.parser.timeout': {
-        type: 'number', default: 2, minimum: 0, maximum: 600, scope: 'window', order: 2,
-        markdownDescription: 'Deadline of one parser call, in seconds, decimals allowed (env `AVAP_PARSER_TIMEOUT`, also in seconds — it was milliseconds before). `0` disables validation: answers with code are returned `PARSER_UNAVAILABLE` (unvalidated).',
+        type: 'number',
+        default: 2,
+        minimum: 0,
+        maximum: 600,
+        scope: 'window',
+        order: 2,
+        markdownDescription:
+          'Deadline of one parser call, in seconds, decimals allowed (env `AVAP_PARSER_TIMEOUT`, also in seconds — it was milliseconds before). `0` disables validation: answers with code are returned `PARSER_UNAVAILABLE` (unvalidated).',
       },
       'avap.parser.circuitBreaker.threshold': {
-        type: 'integer', default: 3, minimum: 1, maximum: 100, scope: 'window', order: 3,
-        markdownDescription: 'Consecutive parser failures that open the circuit (env `PARSER_CB_THRESHOLD`). While open, no parser call is made and code is marked unvalidated.',
+        type: 'integer',
+        default: 3,
+        minimum: 1,
+        maximum: 100,
+        scope: 'window',
+        order: 3,
+        markdownDescription:
+          'Consecutive parser failures that open the circuit (env `PARSER_CB_THRESHOLD`). While open, no parser call is made and code is marked unvalidated.',
       },
       'avap.parser.circuitBreaker.cooldown': {
-        type: 'number', default: 30, minimum: 0, maximum: 3600, scope: 'window', order: 4,
-        markdownDescription: 'Seconds an open circuit waits before probing the parser again (env `PARSER_CB_COOLDOWN`).',
+        type: 'number',
+        default: 30,
+        minimum: 0,
+        maximum: 3600,
+        scope: 'window',
+        order: 4,
+        markdownDescription:
+          'Seconds an open circuit waits before probing the parser again (env `PARSER_CB_COOLDOWN`).',
       },
       'avap.ollama.url': {
-        type: 'string', default: 'http://127.0.0.1:11434', scope: 'machine-overridable', order: 10,
+        type: 'string',
+        default: 'http://127.0.0.1:11434',
+        scope: 'machine-overridable',
+        order: 10,
         markdownDescription: 'Base URL of the Ollama server (env `OLLAMA_HOST`).',
       },
       'avap.ollama.model': {
-        type: 'string', default: 'qwen3:1.7b', scope: 'window', order: 11,
-        markdownDescription: 'Model for code generation, retrieval answers, classification and relevance (env `OLLAMA_MODEL_NAME`).',
+        type: 'string',
+        default: 'qwen3:1.7b',
+        scope: 'window',
+        order: 11,
+        markdownDescription:
+          'Model for code generation, retrieval answers, classification and relevance (env `OLLAMA_MODEL_NAME`).',
       },
       'avap.ollama.conversationalModel': {
-        type: 'string', default: 'qwen3:0.6b', scope: 'window', order: 12,
+        type: 'string',
+        default: 'qwen3:0.6b',
+        scope: 'window',
+        order: 12,
         markdownDescription: 'Model for conversational and platform answers (env `OLLAMA_MODEL_NAME_CONVERSATIONAL`).',
       },
       'avap.ollama.embeddingModel': {
-        type: 'string', default: 'qwen3-embedding:0.6b', scope: 'window', order: 13,
+        type: 'string',
+        default: 'qwen3-embedding:0.6b',
+        scope: 'window',
+        order: 13,
         markdownDescription: 'Embedding model for retrieval and cosine relevance (env `OLLAMA_EMBEDDING_MODEL`).',
       },
       'avap.ollama.idleTimeout': {
-        type: 'number', default: 60, minimum: 0, maximum: 3600, scope: 'window', order: 14,
-        markdownDescription: 'Seconds a started answer may stay silent before it is aborted with an error (env `AVAP_LLM_IDLE_TIMEOUT`); `0` = no limit. The wait for the first byte (a cold model load) is separate (env `OLLAMA_TTFB_TIMEOUT`).',
+        type: 'number',
+        default: 60,
+        minimum: 0,
+        maximum: 3600,
+        scope: 'window',
+        order: 14,
+        markdownDescription:
+          'Seconds a started answer may stay silent before it is aborted with an error (env `AVAP_LLM_IDLE_TIMEOUT`); `0` = no limit. The wait for the first byte (a cold model load) is separate (env `OLLAMA_TTFB_TIMEOUT`).',
       },
       'avap.elasticsearch.url': {
-        type: 'string', default: '', scope: 'machine-overridable', order: 20,
-        markdownDescription: 'Elasticsearch URL of the AVAP knowledge index (env `AVAP_ES_URL`). Empty: the embedded index shipped with the extension. The API key is kept in the secret storage: run **AVAP: Set Elasticsearch API Key**.',
+        type: 'string',
+        default: '',
+        scope: 'machine-overridable',
+        order: 20,
+        markdownDescription:
+          'Elasticsearch URL of the AVAP knowledge index (env `AVAP_ES_URL`). Empty: the embedded index shipped with the extension. The API key is kept in the secret storage: run **AVAP: Set Elasticsearch API Key**.',
       },
       'avap.elasticsearch.index': {
-        type: 'string', default: 'avap-knowledge-v1', scope: 'window', order: 21,
+        type: 'string',
+        default: 'avap-knowledge-v1',
+        scope: 'window',
+        order: 21,
         markdownDescription: 'Name of the Elasticsearch index (env `AVAP_ES_INDEX`).',
       },
       'avap.relevance.mode': {
-        type: 'string', enum: ['llm', 'cosine'], default: 'llm', scope: 'window', order: 30,
-        enumDescriptions: ['Ask the model whether the retrieved context is relevant (YES/NO).', 'Compare the query embedding with the mean of the chunk embeddings.'],
-        markdownDescription: 'How retrieved context is checked for relevance before answering (env `AVAP_RELEVANCE_MODE`).',
+        type: 'string',
+        enum: ['llm', 'cosine'],
+        default: 'llm',
+        scope: 'window',
+        order: 30,
+        enumDescriptions: [
+          'Ask the model whether the retrieved context is relevant (YES/NO).',
+          'Compare the query embedding with the mean of the chunk embeddings.',
+        ],
+        markdownDescription:
+          'How retrieved context is checked for relevance before answering (env `AVAP_RELEVANCE_MODE`).',
       },
       'avap.relevance.cosineThreshold': {
-        type: 'number', default: 0.5, minimum: -1, maximum: 1, scope: 'window', order: 31,
-        markdownDescription: 'Cosine relevance: the context is relevant when the similarity reaches this value (env `AVAP_RELEVANCE_THRESHOLD`).',
+        type: 'number',
+        default: 0.5,
+        minimum: -1,
+        maximum: 1,
+        scope: 'window',
+        order: 31,
+        markdownDescription:
+          'Cosine relevance: the context is relevant when the similarity reaches this value (env `AVAP_RELEVANCE_THRESHOLD`).',
       },
       'avap.generation.maxRetries': {
-        type: 'integer', default: 1, enum: [0, 1], scope: 'window', order: 35,
-        enumDescriptions: ['No retry of any kind: invalid code is returned `INVALID_UNRESOLVED` at once.', 'One retry cycle per request, used by whichever comes first: the relevance reformulation, the parser\'s trace or the judge\'s hint.'],
-        markdownDescription: 'The retry cycle of each request, `0` or `1` (env `AVAP_MAX_RETRIES`). With `1`, invalid code goes back to the model once with the parser\'s trace — unless the request already used its one retry (relevance reformulation or judge hint); a skipped retry is logged with its reason.',
+        type: 'integer',
+        default: 1,
+        enum: [0, 1],
+        scope: 'window',
+        order: 35,
+        enumDescriptions: [
+          'No retry of any kind: invalid code is returned `INVALID_UNRESOLVED` at once.',
+          "One retry cycle per request, used by whichever comes first: the relevance reformulation, the parser's trace or the judge's hint.",
+        ],
+        markdownDescription:
+          "The retry cycle of each request, `0` or `1` (env `AVAP_MAX_RETRIES`). With `1`, invalid code goes back to the model once with the parser's trace — unless the request already used its one retry (relevance reformulation or judge hint); a skipped retry is logged with its reason.",
       },
       'avap.generation.fewShotExamples': {
-        type: 'integer', default: 5, minimum: 0, maximum: 20, scope: 'window', order: 36,
-        markdownDescription: 'How many validated AVAP examples, the most similar to the request, go into the prompt before code generation; `0` disables the injection (env `AVAP_FEW_SHOT_K`).',
+        type: 'integer',
+        default: 5,
+        minimum: 0,
+        maximum: 20,
+        scope: 'window',
+        order: 36,
+        markdownDescription:
+          'How many validated AVAP examples, the most similar to the request, go into the prompt before code generation; `0` disables the injection (env `AVAP_FEW_SHOT_K`).',
       },
       'avap.quality.judge': {
-        type: 'boolean', default: false, scope: 'window', order: 37,
-        markdownDescription: 'Score documentation answers (RETRIEVAL) with the LLM judge — grounding 0.5, specificity 0.3, actionability 0.2 — and retry once with the weakest dimension\'s hint when the composite is below the threshold. Costs one more LLM call per answer (env `AVAP_JUDGE`).',
+        type: 'boolean',
+        default: false,
+        scope: 'window',
+        order: 37,
+        markdownDescription:
+          "Score documentation answers (RETRIEVAL) with the LLM judge — grounding 0.5, specificity 0.3, actionability 0.2 — and retry once with the weakest dimension's hint when the composite is below the threshold. Costs one more LLM call per answer (env `AVAP_JUDGE`).",
       },
       'avap.quality.judgeThreshold': {
-        type: 'number', default: 0.6, minimum: 0, maximum: 1, scope: 'window', order: 38,
-        markdownDescription: 'Pass mark of the judge\'s composite score, 0–1 (env `AVAP_JUDGE_THRESHOLD`).',
+        type: 'number',
+        default: 0.6,
+        minimum: 0,
+        maximum: 1,
+        scope: 'window',
+        order: 38,
+        markdownDescription: "Pass mark of the judge's composite score, 0–1 (env `AVAP_JUDGE_THRESHOLD`).",
       },
       'avap.validation.debounce': {
-        type: 'integer', default: 300, minimum: 0, maximum: 10000, scope: 'window', order: 40,
+        type: 'integer',
+        default: 300,
+        minimum: 0,
+        maximum: 10000,
+        scope: 'window',
+        order: 40,
         markdownDescription: 'Milliseconds after the last keystroke before an `.avap` document is validated.',
       },
       'avap.telemetry.file': {
-        type: 'string', default: '', scope: 'machine', order: 50,
-        markdownDescription: 'JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**; env `AVAP_TELEMETRY_FILE`). Empty: a file in the extension\'s storage.',
+        type: 'string',
+        default: '',
+        scope: 'machine',
+        order: 50,
+        markdownDescription:
+          "JSONL file for the validation telemetry log (one event per attempt; read by **AVAP: Show Validation Metrics**; env `AVAP_TELEMETRY_FILE`). Empty: a file in the extension's storage.",
       },
       'avap.signals.enabled': {
-        type: 'boolean', default: true, scope: 'window', order: 51,
-        markdownDescription: 'Record training signals — each answer with its context and scores, your 👍/👎, and whether you accepted or edited generated code — in a local append-only file. Nothing leaves this machine; export with `node dist/cli.js export`.',
+        type: 'boolean',
+        default: true,
+        scope: 'window',
+        order: 51,
+        markdownDescription:
+          'Record training signals — each answer with its context and scores, your 👍/👎, and whether you accepted or edited generated code — in a local append-only file. Nothing leaves this machine; export with `node dist/cli.js export`.',
       },
       'avap.signals.file': {
-        type: 'string', default: '', scope: 'machine', order: 52,
-        markdownDescription: 'JSONL file of the training-signal store (env `AVAP_SIGNALS_FILE`). Empty: a file in the extension\'s storage.',
+        type: 'string',
+        default: '',
+        scope: 'machine',
+        order: 52,
+        markdownDescription:
+          "JSONL file of the training-signal store (env `AVAP_SIGNALS_FILE`). Empty: a file in the extension's storage.",
       },
     },
   },

@@ -25,14 +25,33 @@
 //        .vsix ships, with the production bundles)
 /* global document, getComputedStyle, window -- used inside page.evaluate, which runs in the browser */
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import {
-  CHROMIUM_ARGS, CHROMIUM_BIN, Children, REPO_ROOT, freePort, prepareUserDataDir, requireChromium, requireFile, sleep,
-  startCodeServer, startParserService,
+  CHROMIUM_ARGS,
+  CHROMIUM_BIN,
+  Children,
+  REPO_ROOT,
+  freePort,
+  prepareUserDataDir,
+  requireChromium,
+  requireFile,
+  sleep,
+  startCodeServer,
+  startParserService,
 } from './lib/vscodeHost.mjs';
 import { chooseHost, probeVsCodeDownload } from './lib/hostChoice.mjs';
 
@@ -77,7 +96,9 @@ function findTests(dir) {
 async function bundleSuite() {
   const tests = findTests(E2E_DIR);
   if (tests.length === 0) throw new Error(`no test/e2e/**/*${SUFFIX} found`);
-  const loads = tests.map((file) => `  require(${JSON.stringify('./' + path.relative(REPO_ROOT, file).split(path.sep).join('/'))});`).join('\n');
+  const loads = tests
+    .map((file) => `  require(${JSON.stringify('./' + path.relative(REPO_ROOT, file).split(path.sep).join('/'))});`)
+    .join('\n');
   const entry = `const { runSuite } = require('./test/e2e/index.ts');
 exports.run = () => runSuite(() => {
 ${loads}
@@ -123,33 +144,63 @@ async function serveCaptures(page, bridgeDir, handled) {
       if (request.viewport) await page.setViewportSize(request.viewport);
       // Let the workbench paint what the extension host just changed.
       await page.waitForTimeout(request.settleMs ?? 500);
-      Object.assign(response, await page.evaluate(() => {
-        const visible = (el) => el.getClientRects().length > 0;
-        const count = (selector) => [...document.querySelectorAll(selector)].filter(visible).length;
-        const statusItems = [...document.querySelectorAll('.statusbar-item')].filter(visible).map((el) => ({
-          id: el.id,
-          text: el.innerText.trim(),
-          ariaLabel: el.getAttribute('aria-label') ?? el.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '',
-          className: el.className,
-          icons: [...el.querySelectorAll('.codicon')].map((i) => [...i.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? ''),
-          background: getComputedStyle(el).backgroundColor,
-        }));
-        return {
-          squigglyErrors: count('.squiggly-error'),
-          squigglyWarnings: count('.squiggly-warning'),
-          codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')].filter(visible).map((el) => el.innerText.trim()),
-          // The colour of each token text in the active editor (first occurrence), as the theme paints it.
-          editorTokenColors: Object.fromEntries([...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span span')]
-            .filter(visible).reverse().map((el) => [el.textContent.trim(), getComputedStyle(el).color])),
-          statusItems,
-          notifications: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
-            .filter(visible).map((el) => el.innerText.trim()),
-          editorTabs: [...document.querySelectorAll('.tabs-container .tab')].filter(visible).map((el) => el.innerText.trim()),
-          // The same notifications' severities, from their icons: error, warning or info.
-          notificationSeverities: [...document.querySelectorAll('.notification-toast, .notifications-list-container .notification-list-item')]
-            .filter(visible).map((el) => (el.querySelector('.notification-list-item-icon.codicon-error') ? 'error' : el.querySelector('.notification-list-item-icon.codicon-warning') ? 'warning' : 'info')),
-        };
-      }));
+      Object.assign(
+        response,
+        await page.evaluate(() => {
+          const visible = (el) => el.getClientRects().length > 0;
+          const count = (selector) => [...document.querySelectorAll(selector)].filter(visible).length;
+          const statusItems = [...document.querySelectorAll('.statusbar-item')].filter(visible).map((el) => ({
+            id: el.id,
+            text: el.innerText.trim(),
+            ariaLabel:
+              el.getAttribute('aria-label') ?? el.querySelector('[aria-label]')?.getAttribute('aria-label') ?? '',
+            className: el.className,
+            icons: [...el.querySelectorAll('.codicon')].map(
+              (i) => [...i.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? '',
+            ),
+            background: getComputedStyle(el).backgroundColor,
+          }));
+          return {
+            squigglyErrors: count('.squiggly-error'),
+            squigglyWarnings: count('.squiggly-warning'),
+            codeLenses: [...document.querySelectorAll('.contentWidgets .codelens-decoration')]
+              .filter(visible)
+              .map((el) => el.innerText.trim()),
+            // The colour of each token text in the active editor (first occurrence), as the theme paints it.
+            editorTokenColors: Object.fromEntries(
+              [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span span')]
+                .filter(visible)
+                .reverse()
+                .map((el) => [el.textContent.trim(), getComputedStyle(el).color]),
+            ),
+            statusItems,
+            notifications: [
+              ...document.querySelectorAll(
+                '.notification-toast, .notifications-list-container .notification-list-item',
+              ),
+            ]
+              .filter(visible)
+              .map((el) => el.innerText.trim()),
+            editorTabs: [...document.querySelectorAll('.tabs-container .tab')]
+              .filter(visible)
+              .map((el) => el.innerText.trim()),
+            // The same notifications' severities, from their icons: error, warning or info.
+            notificationSeverities: [
+              ...document.querySelectorAll(
+                '.notification-toast, .notifications-list-container .notification-list-item',
+              ),
+            ]
+              .filter(visible)
+              .map((el) =>
+                el.querySelector('.notification-list-item-icon.codicon-error')
+                  ? 'error'
+                  : el.querySelector('.notification-list-item-icon.codicon-warning')
+                    ? 'warning'
+                    : 'info',
+              ),
+          };
+        }),
+      );
       response.dialogs = dialogs.length;
       // Did anything a model wrote run? Look into every frame, webviews included.
       response.xssMarkers = 0;
@@ -190,11 +241,22 @@ function printResults(results) {
 }
 
 /** The suite in code-server: the payload URL opened in headless Chromium, which also serves the captures. */
-async function runInCodeServer({ timeoutMs, userDataDir, extensionsDir, workspace, bridgeDir, resultsFile, serverLog }) {
+async function runInCodeServer({
+  timeoutMs,
+  userDataDir,
+  extensionsDir,
+  workspace,
+  bridgeDir,
+  resultsFile,
+  serverLog,
+}) {
   const port = await freePort();
   let hostExit;
   const codeServer = await startCodeServer(children, {
-    port, userDataDir, extensionsDir, workspace,
+    port,
+    userDataDir,
+    extensionsDir,
+    workspace,
     onLog: (text) => {
       appendFileSync(serverLog, text);
       const match = /Extension Host Process exited with code: (-?\d+|null)/.exec(text);
@@ -224,7 +286,8 @@ async function runInCodeServer({ timeoutMs, userDataDir, extensionsDir, workspac
   for (;;) {
     await serveCaptures(page, bridgeDir, handled);
     if (existsSync(resultsFile)) break;
-    if (codeServer.exitCode !== null) throw new Error(`code-server exited (${codeServer.exitCode}) before the suite finished`);
+    if (codeServer.exitCode !== null)
+      throw new Error(`code-server exited (${codeServer.exitCode}) before the suite finished`);
     if (hostExit !== undefined) {
       exitSeenAt ??= Date.now();
       // Give the results file a moment; then the host died without reporting.
@@ -246,10 +309,11 @@ function watchPage(page, serverLog) {
     if (msg.type() === 'error') appendFileSync(serverLog, `[browser] ${msg.text()}\n`);
   });
   page.on('pageerror', (err) => appendFileSync(serverLog, `[browser] page error: ${err.message}\n`));
-  const watchDialogs = (p) => p.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss().catch(() => undefined);
-  });
+  const watchDialogs = (p) =>
+    p.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss().catch(() => undefined);
+    });
   watchDialogs(page);
   page.context().on('page', watchDialogs);
 }
@@ -279,10 +343,15 @@ async function runInElectron({ timeoutMs, userDataDir, extensionsDir, workspace,
       '--disable-extensions',
       '--disable-telemetry',
     ],
-  }).then(() => { settled = true; }, (err) => {
-    settled = true;
-    runError = err;
-  });
+  }).then(
+    () => {
+      settled = true;
+    },
+    (err) => {
+      settled = true;
+      runError = err;
+    },
+  );
 
   const handled = new Set();
   const deadline = Date.now() + timeoutMs;
@@ -291,7 +360,10 @@ async function runInElectron({ timeoutMs, userDataDir, extensionsDir, workspace,
     if (!page) {
       try {
         browser ??= await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`, { timeout: 2000 });
-        page = browser.contexts().flatMap((c) => c.pages()).find((p) => /workbench/.test(p.url()));
+        page = browser
+          .contexts()
+          .flatMap((c) => c.pages())
+          .find((p) => /workbench/.test(p.url()));
         if (page) {
           watchPage(page, serverLog);
           log('workbench reached over CDP; running the suite in the extension host');
@@ -302,7 +374,8 @@ async function runInElectron({ timeoutMs, userDataDir, extensionsDir, workspace,
     }
     if (page) await serveCaptures(page, bridgeDir, handled);
     if (existsSync(resultsFile)) break;
-    if (settled) throw new Error(`VS Code exited without writing results${runError ? ` (${runError.message ?? runError})` : ''}`);
+    if (settled)
+      throw new Error(`VS Code exited without writing results${runError ? ` (${runError.message ?? runError})` : ''}`);
     if (Date.now() > deadline) throw new Error(`the suite did not finish within ${opts.timeout} s`);
     await sleep(200);
   }
@@ -348,17 +421,24 @@ async function main() {
     // Nothing listens there: tests that need a model start a scripted Ollama server and point the setting at it.
     'avap.ollama.url': 'http://127.0.0.1:9',
   });
-  writeFileSync(path.join(OUT_DIR, 'config.json'), JSON.stringify({
-    repoRoot: REPO_ROOT,
-    extensionPath: EXTENSION_PATH,
-    workspace,
-    bridgeDir,
-    resultsFile,
-    benchFile,
-    parserAddress: parser.address,
-    parserServerJs: path.join(REPO_ROOT, 'dist', 'parser-server.js'),
-    grep: opts.grep ?? '',
-  }, null, 2));
+  writeFileSync(
+    path.join(OUT_DIR, 'config.json'),
+    JSON.stringify(
+      {
+        repoRoot: REPO_ROOT,
+        extensionPath: EXTENSION_PATH,
+        workspace,
+        bridgeDir,
+        resultsFile,
+        benchFile,
+        parserAddress: parser.address,
+        parserServerJs: path.join(REPO_ROOT, 'dist', 'parser-server.js'),
+        grep: opts.grep ?? '',
+      },
+      null,
+      2,
+    ),
+  );
 
   const run = { timeoutMs, userDataDir, extensionsDir, workspace, bridgeDir, resultsFile, serverLog };
   if (host.host === 'electron') await runInElectron(run);
@@ -378,7 +458,11 @@ async function main() {
 }
 
 async function cleanup() {
-  try { await browser?.close(); } catch { /* already closed */ }
+  try {
+    await browser?.close();
+  } catch {
+    /* already closed */
+  }
   await children.killAll();
   if (workDir && !opts.keep) rmSync(workDir, { recursive: true, force: true });
   else if (workDir) log(`kept ${workDir}`);

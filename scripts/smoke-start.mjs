@@ -18,7 +18,9 @@ const log = (line) => process.stdout.write(`[smoke-start] ${line}\n`);
 const TEST_OUTPUT = path.join(REPO_ROOT, 'test-output');
 
 const start = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'start.mjs'), '--port', '0'], {
-  cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+  cwd: REPO_ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  detached: true,
 });
 let browser;
 
@@ -26,14 +28,22 @@ function stopStart() {
   if (start.exitCode !== null || start.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      try { process.kill(-start.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-start.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       resolve();
     }, 10_000);
     start.once('exit', () => {
       clearTimeout(timer);
       resolve();
     });
-    try { process.kill(start.pid, 'SIGTERM'); } catch { resolve(); }
+    try {
+      process.kill(start.pid, 'SIGTERM');
+    } catch {
+      resolve();
+    }
   });
 }
 
@@ -57,11 +67,19 @@ async function main() {
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   const folder = new URL(url).searchParams.get('folder') ?? '';
   if (!path.isAbsolute(folder) || folder === REPO_ROOT || folder.startsWith(REPO_ROOT + path.sep)) {
-    throw new Error(`the workspace ${folder} is not outside the repository (VS Code would ask about its git repository)`);
+    throw new Error(
+      `the workspace ${folder} is not outside the repository (VS Code would ask about its git repository)`,
+    );
   }
   // First run: the extension (activated by the example the URL opens) shows its walkthrough.
-  await page.waitForFunction(() => [...document.querySelectorAll('.tabs-container .tab')].some((el) => el.innerText.includes('Walkthrough: AVAP Assistant')),
-    undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.tabs-container .tab')].some((el) =>
+        el.innerText.includes('Walkthrough: AVAP Assistant'),
+      ),
+    undefined,
+    { timeout: 60_000 },
+  );
   mkdirSync(TEST_OUTPUT, { recursive: true });
   await page.waitForTimeout(1500);
   await page.screenshot({ path: path.join(TEST_OUTPUT, 'npm-start-walkthrough.png') });
@@ -71,8 +89,11 @@ async function main() {
   // extension reopens it once), which can take the focus from Quick Open: try again until the file's tab is up.
   await page.waitForSelector('.explorer-folders-view', { timeout: 60_000 });
   const example = 'invalid-made-up-command.avap';
-  const exampleTabOpen = () => page.evaluate((name) => [...document.querySelectorAll('.tabs-container .tab')]
-    .some((el) => el.innerText.includes(name)), example);
+  const exampleTabOpen = () =>
+    page.evaluate(
+      (name) => [...document.querySelectorAll('.tabs-container .tab')].some((el) => el.innerText.includes(name)),
+      example,
+    );
   for (let attempt = 1; !(await exampleTabOpen()); attempt++) {
     if (attempt > 4) throw new Error(`Quick Open did not open ${example} in 4 attempts`);
     await page.keyboard.press('Escape');
@@ -81,19 +102,30 @@ async function main() {
     await page.keyboard.type(example);
     await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 15_000 });
     await page.keyboard.press('Enter');
-    await page.waitForFunction((name) => [...document.querySelectorAll('.tabs-container .tab')].some((el) => el.innerText.includes(name)),
-      example, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        (name) => [...document.querySelectorAll('.tabs-container .tab')].some((el) => el.innerText.includes(name)),
+        example,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
   }
   await page.waitForSelector('.squiggly-error', { timeout: 60_000 });
-  const status = await page.waitForFunction(() => {
-    const item = [...document.querySelectorAll('.statusbar-item')].find((el) => el.innerText.includes('AVAP:'));
-    return item && item.innerText.includes('AVAP: invalid') ? item.innerText.trim() : undefined;
-  }, undefined, { timeout: 30_000 });
+  const status = await page.waitForFunction(
+    () => {
+      const item = [...document.querySelectorAll('.statusbar-item')].find((el) => el.innerText.includes('AVAP:'));
+      return item && item.innerText.includes('AVAP: invalid') ? item.innerText.trim() : undefined;
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
   const squiggles = await page.evaluate(() => document.querySelectorAll('.squiggly-error').length);
   mkdirSync(TEST_OUTPUT, { recursive: true });
   const shot = path.join(TEST_OUTPUT, 'npm-start.png');
   await page.screenshot({ path: shot });
-  log(`installed extension works: ${squiggles} error squiggle(s), status "${await status.jsonValue()}", screenshot ${path.relative(REPO_ROOT, shot)}`);
+  log(
+    `installed extension works: ${squiggles} error squiggle(s), status "${await status.jsonValue()}", screenshot ${path.relative(REPO_ROOT, shot)}`,
+  );
 }
 
 let code = 0;
@@ -109,11 +141,17 @@ try {
       await page.screenshot({ path: path.join(TEST_OUTPUT, 'npm-start-failure.png') });
       log('what the browser showed: test-output/npm-start-failure.png');
     }
-  } catch { /* no page to show */ }
+  } catch {
+    /* no page to show */
+  }
   process.stdout.write('smoke-start: 0 passed, 1 failed\n');
   code = 1;
 } finally {
-  try { await browser?.close(); } catch { /* closed */ }
+  try {
+    await browser?.close();
+  } catch {
+    /* closed */
+  }
   await stopStart();
 }
 process.exit(code);

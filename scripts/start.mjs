@@ -23,7 +23,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  Children, REPO_ROOT, TOOLS_DIR, freePort, installVsix, prepareUserDataDir, startCodeServer, startParserService,
+  Children,
+  REPO_ROOT,
+  TOOLS_DIR,
+  freePort,
+  installVsix,
+  prepareUserDataDir,
+  startCodeServer,
+  startParserService,
 } from './lib/vscodeHost.mjs';
 
 const { values: opts } = parseArgs({
@@ -66,9 +73,17 @@ function step(n, label, what, hint) {
 
 /** Runs a command with its output shown; stdout may be kept instead (the installer prints its result there). */
 function run(command, args, { keepStdout = false } = {}) {
-  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: ['inherit', keepStdout ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    cwd: REPO_ROOT,
+    stdio: ['inherit', keepStdout ? 'pipe' : 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
   if (result.error) throw new StepError(`${command} could not be started: ${result.error.message}`, current.hint);
-  if (result.status !== 0) throw new StepError(`${[command, ...args].join(' ')} failed (exit ${result.status ?? result.signal})`, current.hint);
+  if (result.status !== 0)
+    throw new StepError(
+      `${[command, ...args].join(' ')} failed (exit ${result.status ?? result.signal})`,
+      current.hint,
+    );
   return result.stdout;
 }
 
@@ -81,16 +96,32 @@ function portIsFree(port) {
 }
 
 async function main() {
-  step(1, 'VS Code host', 'the VS Code host: code-server 4.100.3 and Chromium (installed on the first run, a few minutes)',
-    'the installer printed what to do just above; it can be run on its own: bash scripts/install-vscode-host.sh');
+  step(
+    1,
+    'VS Code host',
+    'the VS Code host: code-server 4.100.3 and Chromium (installed on the first run, a few minutes)',
+    'the installer printed what to do just above; it can be run on its own: bash scripts/install-vscode-host.sh',
+  );
   run('bash', [path.join(REPO_ROOT, 'scripts', 'install-vscode-host.sh')], { keepStdout: true });
   const vsix = path.join(TOOLS_DIR, 'avap-assistant.vsix');
   if (!opts['skip-build'] || !existsSync(vsix)) {
     // vsce runs `vscode:prepublish` first: the production build (minified, no source maps) into dist/.
-    step(2, 'build and packaging', `building the production bundles and packaging the extension into ${shown(vsix)} (vsce)`,
-      `read the build errors or vsce's message above; \`npm ci\` installs esbuild and @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`);
+    step(
+      2,
+      'build and packaging',
+      `building the production bundles and packaging the extension into ${shown(vsix)} (vsce)`,
+      `read the build errors or vsce's message above; \`npm ci\` installs esbuild and @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`,
+    );
     // The README's screenshots are relative links (no public repository to rewrite them against): keep them as written.
-    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix]);
+    run('npx', [
+      'vsce',
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--out',
+      vsix,
+    ]);
   } else {
     log(`step 2/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
   }
@@ -99,9 +130,19 @@ async function main() {
   const userDataDir = path.join(home, 'user-data');
   const extensionsDir = path.join(home, 'extensions');
   // Outside the repository: a workspace inside it makes VS Code ask about the parent git repository.
-  const workspace = path.resolve(process.env.AVAP_START_WORKSPACE || path.join(os.tmpdir(), `avap-assistant-start-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 8)}`, 'workspace'));
+  const workspace = path.resolve(
+    process.env.AVAP_START_WORKSPACE ||
+      path.join(
+        os.tmpdir(),
+        `avap-assistant-start-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 8)}`,
+        'workspace',
+      ),
+  );
   if (workspace === REPO_ROOT || workspace.startsWith(REPO_ROOT + path.sep)) {
-    throw new StepError(`the workspace ${workspace} is inside the repository`, 'set AVAP_START_WORKSPACE to a folder outside the repository (or unset it)');
+    throw new StepError(
+      `the workspace ${workspace} is inside the repository`,
+      'set AVAP_START_WORKSPACE to a folder outside the repository (or unset it)',
+    );
   }
   mkdirSync(extensionsDir, { recursive: true });
   // A fresh profile each time, so the extension's first run (its Get Started walkthrough) shows on every start.
@@ -113,12 +154,20 @@ async function main() {
     cpSync(path.join(REPO_ROOT, 'examples', file), path.join(workspace, file), { recursive: true });
   }
 
-  step(3, 'extension install', 'installing the .vsix into code-server',
-    `see code-server's output in the message above; delete ${shown(home)}/ and run npm start again`);
+  step(
+    3,
+    'extension install',
+    'installing the .vsix into code-server',
+    `see code-server's output in the message above; delete ${shown(home)}/ and run npm start again`,
+  );
   await installVsix(vsix, extensionsDir, userDataDir);
 
-  step(4, 'services', 'starting the parser service and code-server (loopback only)',
-    `is the port taken? pass --port N (or PORT=N); if code-server exits at once, reinstall it: rm -rf ${shown(path.join(TOOLS_DIR, 'code-server'))} && npm start`);
+  step(
+    4,
+    'services',
+    'starting the parser service and code-server (loopback only)',
+    `is the port taken? pass --port N (or PORT=N); if code-server exits at once, reinstall it: rm -rf ${shown(path.join(TOOLS_DIR, 'code-server'))} && npm start`,
+  );
   const parser = await startParserService(children, { onLog: (text) => process.stderr.write(text) });
   log(`parser service listening on ${parser.address}`);
   prepareUserDataDir(userDataDir, { 'avap.parser.url': parser.address });
@@ -126,15 +175,24 @@ async function main() {
   const wanted = Number(opts.port ?? process.env.PORT ?? 8080);
   const port = wanted > 0 && (await portIsFree(wanted)) ? wanted : await freePort();
   await startCodeServer(children, {
-    port, userDataDir, extensionsDir, workspace,
-    onLog: (text) => { if (/error/i.test(text)) process.stderr.write(text); },
+    port,
+    userDataDir,
+    extensionsDir,
+    workspace,
+    onLog: (text) => {
+      if (/error/i.test(text)) process.stderr.write(text);
+    },
   });
   // Opening an example activates the extension, which shows its walkthrough beside it.
   const firstFile = path.join(workspace, FIRST_EXAMPLE);
-  const payload = existsSync(firstFile) ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${firstFile}`]]))}` : '';
+  const payload = existsSync(firstFile)
+    ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${firstFile}`]]))}`
+    : '';
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}${payload}`;
   log(`ready in ${elapsed()}.`);
-  process.stdout.write(`\n  AVAP Assistant in VS Code: ${url}\n\n  Workspace (a copy of examples/): ${workspace}\n  It opens ${FIRST_EXAMPLE} and the Get Started walkthrough; Ctrl+C here stops code-server and the parser service.\n\n`);
+  process.stdout.write(
+    `\n  AVAP Assistant in VS Code: ${url}\n\n  Workspace (a copy of examples/): ${workspace}\n  It opens ${FIRST_EXAMPLE} and the Get Started walkthrough; Ctrl+C here stops code-server and the parser service.\n\n`,
+  );
   if (opts['exit-when-ready']) return;
   await new Promise(() => undefined);
 }
@@ -149,10 +207,13 @@ async function stop(code) {
 process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
-main().then(() => stop(0), (err) => {
-  const where = current.n ? ` at step ${current.n}/${STEPS} (${current.label}) after ${elapsed()}` : '';
-  process.stderr.write(`[start] FAILED${where}: ${err instanceof Error ? err.message : String(err)}\n`);
-  const hint = err instanceof StepError ? err.hint : current.hint;
-  if (hint) process.stderr.write(`[start] what to do: ${hint}\n`);
-  void stop(1);
-});
+main().then(
+  () => stop(0),
+  (err) => {
+    const where = current.n ? ` at step ${current.n}/${STEPS} (${current.label}) after ${elapsed()}` : '';
+    process.stderr.write(`[start] FAILED${where}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const hint = err instanceof StepError ? err.hint : current.hint;
+    if (hint) process.stderr.write(`[start] what to do: ${hint}\n`);
+    void stop(1);
+  },
+);

@@ -11,11 +11,15 @@ import { activationEvents, contributes } from './contributes.mjs';
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
 const pkg = JSON.parse(readFileSync(file, 'utf8'));
 const current = pkg.contributes ?? {};
-const stale = Object.keys(contributes).filter((key) => JSON.stringify(current[key]) !== JSON.stringify(contributes[key]));
+const stale = Object.keys(contributes).filter(
+  (key) => JSON.stringify(current[key]) !== JSON.stringify(contributes[key]),
+);
 const eventsStale = JSON.stringify(pkg.activationEvents) !== JSON.stringify(activationEvents);
 if (process.argv.includes('--check')) {
   if (stale.length > 0 || eventsStale) {
-    console.error(`package.json differs from scripts/contributes.mjs in: ${[...stale, ...(eventsStale ? ['activationEvents'] : [])].join(', ')} — run node scripts/sync-contributes.mjs`);
+    console.error(
+      `package.json differs from scripts/contributes.mjs in: ${[...stale, ...(eventsStale ? ['activationEvents'] : [])].join(', ')} — run node scripts/sync-contributes.mjs`,
+    );
     process.exit(1);
   }
   process.exit(0);

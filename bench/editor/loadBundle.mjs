@@ -18,9 +18,13 @@ function anything() {
   });
 }
 
-const declarations = readFileSync(path.join(here, '..', '..', 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+const declarations = readFileSync(
+  path.join(here, '..', '..', 'node_modules', '@types', 'vscode', 'index.d.ts'),
+  'utf8',
+);
 const vscode = {};
-for (const [, name] of declarations.matchAll(/^(?:\t| {4})export (?:class|namespace|enum|function|const|let) (\w+)/gm)) vscode[name] = anything();
+for (const [, name] of declarations.matchAll(/^(?:\t| {4})export (?:class|namespace|enum|function|const|let) (\w+)/gm))
+  vscode[name] = anything();
 const load = Module._load;
 Module._load = function (request, ...rest) {
   return request === 'vscode' ? vscode : load.call(this, request, ...rest);

@@ -57,40 +57,53 @@ async function throughput(): Promise<BenchResult[]> {
   // Interleaved rounds so that machine noise hits every side alike.
   for (let round = 0; round < 9; round++) {
     const warmup = round === 0 ? 3 : 0;
-    ours.push(...await sample(() => validateAvap(source), 5, warmup));
-    unproven.push(...await sample(() => validateAvap(source, { maxFixProofs: 0 }), 5, warmup));
-    typescript.push(...await sample(() => ts.createSourceFile('bench.js', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS), 5, warmup));
-    floor.push(...await sample(() => regexLineScan(source), 5, warmup));
+    ours.push(...(await sample(() => validateAvap(source), 5, warmup)));
+    unproven.push(...(await sample(() => validateAvap(source, { maxFixProofs: 0 }), 5, warmup)));
+    typescript.push(
+      ...(await sample(
+        () => ts.createSourceFile('bench.js', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
+        5,
+        warmup,
+      )),
+    );
+    floor.push(...(await sample(() => regexLineScan(source), 5, warmup)));
   }
   const oursMs = median(ours);
   const tsMs = median(typescript);
   const floorMs = median(floor);
-  const mbps = (ms: number) => (bytes / 1024 / 1024) / (ms / 1000);
+  const mbps = (ms: number) => bytes / 1024 / 1024 / (ms / 1000);
   const vsTs = tsMs / oursMs;
   const vsFloor = floorMs / oursMs;
   const unprovenMs = median(unproven);
   const findings = check.trace.length;
-  const proofs = findings === 0 ? 'no finding, no proof'
-    : `${findings} findings; without fix proofs ${unprovenMs.toFixed(2)} ms (${(tsMs / unprovenMs).toFixed(2)}× createSourceFile, ${(floorMs / unprovenMs).toFixed(2)}× the floor)`;
+  const proofs =
+    findings === 0
+      ? 'no finding, no proof'
+      : `${findings} findings; without fix proofs ${unprovenMs.toFixed(2)} ms (${(tsMs / unprovenMs).toFixed(2)}× createSourceFile, ${(floorMs / unprovenMs).toFixed(2)}× the floor)`;
   const ourFigure = `validateAvap ${oursMs.toFixed(2)} ms (${mbps(oursMs).toFixed(1)} MiB/s; ${proofs})`;
-  return [{
-    name: 'parser throughput vs typescript.createSourceFile',
-    ratio: vsTs,
-    unit: '× faster per byte',
-    goal: { text: '≥ 6×', met: vsTs >= 6 },
-    detail: `${(bytes / 1024).toFixed(0)} KiB: ${ourFigure}, createSourceFile ${tsMs.toFixed(2)} ms (${mbps(tsMs).toFixed(1)} MiB/s)`,
-  }, {
-    name: 'parser throughput vs a regex line-scan floor (split lines, match name(args), split on commas)',
-    ratio: vsFloor,
-    unit: '× the floor\'s speed per byte',
-    goal: { text: '≥ 0.6×', met: vsFloor >= 0.6 },
-    detail: `${(bytes / 1024).toFixed(0)} KiB: ${ourFigure}, regex floor ${floorMs.toFixed(2)} ms (${mbps(floorMs).toFixed(1)} MiB/s)`,
-  }];
+  return [
+    {
+      name: 'parser throughput vs typescript.createSourceFile',
+      ratio: vsTs,
+      unit: '× faster per byte',
+      goal: { text: '≥ 6×', met: vsTs >= 6 },
+      detail: `${(bytes / 1024).toFixed(0)} KiB: ${ourFigure}, createSourceFile ${tsMs.toFixed(2)} ms (${mbps(tsMs).toFixed(1)} MiB/s)`,
+    },
+    {
+      name: 'parser throughput vs a regex line-scan floor (split lines, match name(args), split on commas)',
+      ratio: vsFloor,
+      unit: "× the floor's speed per byte",
+      goal: { text: '≥ 0.6×', met: vsFloor >= 0.6 },
+      detail: `${(bytes / 1024).toFixed(0)} KiB: ${ourFigure}, regex floor ${floorMs.toFixed(2)} ms (${mbps(floorMs).toFixed(1)} MiB/s)`,
+    },
+  ];
 }
 
 function healthCheck(client: InstanceType<ReturnType<typeof healthClientConstructor>>): Promise<void> {
   return new Promise((resolve, reject) => {
-    client.Check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err) => (err ? reject(err) : resolve()));
+    client.Check({ service: '' }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err) =>
+      err ? reject(err) : resolve(),
+    );
   });
 }
 
@@ -109,21 +122,23 @@ async function roundTripShare(): Promise<BenchResult[]> {
     const healthRtt: number[] = [];
     const parse: number[] = [];
     for (let round = 0; round < 5; round++) {
-      validateRtt.push(...await sample(validate, 200, round === 0 ? 100 : 0));
-      healthRtt.push(...await sample(() => healthCheck(health), 200, round === 0 ? 100 : 0));
-      parse.push(...await sample(() => validateAvap(program), 200, round === 0 ? 100 : 0));
+      validateRtt.push(...(await sample(validate, 200, round === 0 ? 100 : 0)));
+      healthRtt.push(...(await sample(() => healthCheck(health), 200, round === 0 ? 100 : 0)));
+      parse.push(...(await sample(() => validateAvap(program), 200, round === 0 ? 100 : 0)));
     }
     const v = median(validateRtt);
     const h = median(healthRtt);
     const p = median(parse);
     const share = (100 * p) / v;
-    return [{
-      name: 'parsing share of a loopback Validate round trip (100 lines)',
-      ratio: share,
-      unit: '% of the round trip',
-      goal: { text: '≤ 20 %', met: share <= 20 },
-      detail: `parse ${(p * 1000).toFixed(0)} µs, Validate round trip ${(v * 1000).toFixed(0)} µs, Health round trip ${(h * 1000).toFixed(0)} µs (Validate/Health ${(v / h).toFixed(2)}×)`,
-    }];
+    return [
+      {
+        name: 'parsing share of a loopback Validate round trip (100 lines)',
+        ratio: share,
+        unit: '% of the round trip',
+        goal: { text: '≤ 20 %', met: share <= 20 },
+        detail: `parse ${(p * 1000).toFixed(0)} µs, Validate round trip ${(v * 1000).toFixed(0)} µs, Health round trip ${(h * 1000).toFixed(0)} µs (Validate/Health ${(v / h).toFixed(2)}×)`,
+      },
+    ];
   } finally {
     parser.close();
     health.close();
@@ -140,8 +155,8 @@ async function proofCost(): Promise<BenchResult> {
   const withProofs: number[] = [];
   const without: number[] = [];
   for (let round = 0; round < 7; round++) {
-    withProofs.push(...await sample(() => all(), 20, round === 0 ? 10 : 0));
-    without.push(...await sample(() => all(0), 20, round === 0 ? 10 : 0));
+    withProofs.push(...(await sample(() => all(), 20, round === 0 ? 10 : 0)));
+    without.push(...(await sample(() => all(0), 20, round === 0 ? 10 : 0)));
   }
   const a = median(withProofs);
   const b = median(without);
@@ -149,11 +164,11 @@ async function proofCost(): Promise<BenchResult> {
     name: 'fix proofs on invalid code (failure corpus, with vs without proofs)',
     ratio: a / b,
     unit: '× the validation without proofs',
-    detail: `${programs.length} programs, ${fixes} proven fixes: ${(a * 1000 / programs.length).toFixed(0)} µs vs ${(b * 1000 / programs.length).toFixed(0)} µs per program (median of ${withProofs.length} passes); valid code proves nothing but its semantic warnings`,
+    detail: `${programs.length} programs, ${fixes} proven fixes: ${((a * 1000) / programs.length).toFixed(0)} µs vs ${((b * 1000) / programs.length).toFixed(0)} µs per program (median of ${withProofs.length} passes); valid code proves nothing but its semantic warnings`,
   };
 }
 
 export const parserSuite: BenchSuite = {
   name: 'parser',
-  run: async () => [...await throughput(), ...await roundTripShare(), await proofCost()],
+  run: async () => [...(await throughput()), ...(await roundTripShare()), await proofCost()],
 };

@@ -5,7 +5,9 @@ const CORPUS = path.join(__dirname, '..', '..', 'test', 'corpus', 'valid');
 
 /** The valid corpus concatenated, repeated until it reaches `bytes`. */
 export function largeProgram(bytes: number): string {
-  const files = readdirSync(CORPUS).filter((f) => f.endsWith('.avap') && !f.includes('functions') && !f.includes('async') && !f.includes('globals')).sort();
+  const files = readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.avap') && !f.includes('functions') && !f.includes('async') && !f.includes('globals'))
+    .sort();
   const unit = files.map((f) => readFileSync(path.join(CORPUS, f), 'utf8')).join('\n');
   let out = '';
   while (Buffer.byteLength(out) < bytes) out += `${unit}\n`;
@@ -14,7 +16,13 @@ export function largeProgram(bytes: number): string {
 
 /** A realistic 100-line program: parameters, a loop, a request with error handling, hashing, JSON. */
 export function hundredLineProgram(): string {
-  const lines: string[] = ['// order summary endpoint', 'addParam("customer", customer)', 'addParam("limit", limit)', 'addVar(total, 0)', 'items = []'];
+  const lines: string[] = [
+    '// order summary endpoint',
+    'addParam("customer", customer)',
+    'addParam("limit", limit)',
+    'addVar(total, 0)',
+    'items = []',
+  ];
   let i = 0;
   while (lines.length < 92) {
     lines.push(
@@ -37,12 +45,20 @@ export function hundredLineProgram(): string {
     i++;
   }
   lines.length = 96;
-  lines.push('encodeSHA256(customer, customer_hash)', 'getListLen(items, count)', 'addResult(summary)', 'addResult(count)');
+  lines.push(
+    'encodeSHA256(customer, customer_hash)',
+    'getListLen(items, count)',
+    'addResult(summary)',
+    'addResult(count)',
+  );
   return `${lines.join('\n')}\n`;
 }
 
 /** The failure corpus: programs with the mistakes models make, most of them with proven fixes. */
 export function failurePrograms(): string[] {
   const dir = path.join(__dirname, '..', '..', 'test', 'corpus', 'failures');
-  return readdirSync(dir).filter((f) => f.endsWith('.avap')).sort().map((f) => readFileSync(path.join(dir, f), 'utf8'));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.avap'))
+    .sort()
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'));
 }

@@ -17,7 +17,11 @@ const CORPUS = path.join(__dirname, '..', '..', 'test', 'corpus', 'valid');
 
 /** 100 KiB of the whole valid corpus, repeated (its repeated definitions make the parser report findings too). */
 export function hundredKiBProgram(): string {
-  const unit = readdirSync(CORPUS).filter((f) => f.endsWith('.avap')).sort().map((f) => readFileSync(path.join(CORPUS, f), 'utf8')).join('\n');
+  const unit = readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.avap'))
+    .sort()
+    .map((f) => readFileSync(path.join(CORPUS, f), 'utf8'))
+    .join('\n');
   let out = '';
   while (out.length < 100 * 1024) out += `${unit}\n`;
   return out.slice(0, out.lastIndexOf('\n', 100 * 1024) + 1);
@@ -26,11 +30,14 @@ export function hundredKiBProgram(): string {
 const SMALL = JSON.stringify({ source: 'addParam("q", q)\naddResult(q)\n', filename: 'small.avap' });
 
 function post(server: ServeProcess, body: string): Promise<number> {
-  return fetch(`${server.url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    .then(async (response) => {
-      await response.arrayBuffer();
-      return response.status;
-    });
+  return fetch(`${server.url}/v1/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  }).then(async (response) => {
+    await response.arrayBuffer();
+    return response.status;
+  });
 }
 
 async function burst(server: ServeProcess, body: string, count: number): Promise<{ ok: number; ms: number }> {
@@ -40,15 +47,21 @@ async function burst(server: ServeProcess, body: string, count: number): Promise
 }
 
 async function circuit(server: ServeProcess): Promise<string> {
-  const health = await (await fetch(`${server.url}/health`)).json() as { parser: { circuit: { state: string } } };
+  const health = (await (await fetch(`${server.url}/health`)).json()) as { parser: { circuit: { state: string } } };
   return health.parser.circuit.state;
 }
 
 async function smallLatency(server: ServeProcess, count: number): Promise<number> {
-  return median(await sample(async () => {
-    const status = await post(server, SMALL);
-    if (status !== 200) throw new Error(`a small validation was answered ${status}`);
-  }, count, 0));
+  return median(
+    await sample(
+      async () => {
+        const status = await post(server, SMALL);
+        if (status !== 200) throw new Error(`a small validation was answered ${status}`);
+      },
+      count,
+      0,
+    ),
+  );
 }
 
 const fmt = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
@@ -68,16 +81,19 @@ export async function benchRestLoad(): Promise<BenchResult[]> {
     return [
       {
         name: 'REST /v1/validate: 400 concurrent 100 KiB validations answered 200',
-        ratio: four.ok / 400 * 100,
+        ratio: (four.ok / 400) * 100,
         unit: '% answered 200',
         goal: { text: 'all 400 answered 200', met: four.ok === 400 },
-        detail: `${four.ok}/400 answered 200 in ${(four.ms / 1000).toFixed(1)} s (${(400 * 100 / 1024 / (four.ms / 1000)).toFixed(1)} MiB/s through REST); circuit afterwards: ${afterFour}`,
+        detail: `${four.ok}/400 answered 200 in ${(four.ms / 1000).toFixed(1)} s (${((400 * 100) / 1024 / (four.ms / 1000)).toFixed(1)} MiB/s through REST); circuit afterwards: ${afterFour}`,
       },
       {
         name: 'REST after an 800-request burst: next small request vs an idle one',
         ratio,
         unit: '× the idle latency',
-        goal: { text: 'circuit closed and the next small request answered at once (≤ 3× idle)', met: afterEight === 'closed' && ratio <= 3 },
+        goal: {
+          text: 'circuit closed and the next small request answered at once (≤ 3× idle)',
+          met: afterEight === 'closed' && ratio <= 3,
+        },
         detail: `burst: ${eight.ok}/800 answered 200 in ${(eight.ms / 1000).toFixed(1)} s; circuit afterwards: ${afterEight}; next small request ${fmt(next)} (median of 5) vs idle ${fmt(idle)} (median of 20, before the load)`,
       },
     ];

@@ -29,11 +29,16 @@ export async function chooseHost({ requested, executable, probe }) {
   if (wanted === 'electron') {
     return probed.ok
       ? { host: 'electron', reason: 'asked for; VS Code will be downloaded (or taken from .vscode-test/)' }
-      : { error: `electron asked for, but VS Code cannot be downloaded (${probed.reason}) and AVAP_VSCODE_EXECUTABLE is not set` };
+      : {
+          error: `electron asked for, but VS Code cannot be downloaded (${probed.reason}) and AVAP_VSCODE_EXECUTABLE is not set`,
+        };
   }
   return probed.ok
     ? { host: 'electron', reason: 'the VS Code download server answers' }
-    : { host: 'code-server', reason: `VS Code cannot be downloaded (${probed.reason}); set AVAP_VSCODE_EXECUTABLE to use a local VS Code` };
+    : {
+        host: 'code-server',
+        reason: `VS Code cannot be downloaded (${probed.reason}); set AVAP_VSCODE_EXECUTABLE to use a local VS Code`,
+      };
 }
 
 /** Asks the download server, giving up after `timeoutMs`. Never rejects. */
@@ -43,7 +48,12 @@ export async function probeVsCodeDownload(url = VSCODE_DOWNLOAD_PROBE_URL, timeo
     await response.body?.cancel();
     return response.ok ? { ok: true } : { ok: false, reason: `${url} answered ${response.status}` };
   } catch (err) {
-    const cause = err instanceof Error ? (err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err.cause?.code ?? err.message)) : String(err);
+    const cause =
+      err instanceof Error
+        ? err.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : (err.cause?.code ?? err.message)
+        : String(err);
     return { ok: false, reason: `${new URL(url).host}: ${cause}` };
   }
 }

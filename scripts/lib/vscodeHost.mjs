@@ -32,7 +32,10 @@ export function requireFile(file, hint) {
 
 /** The headless browser the editor tests and the npm start smoke check drive. */
 export function requireChromium() {
-  requireFile(CHROMIUM_BIN, "install Debian's Chromium: sudo apt-get install -y chromium (bash scripts/install-vscode-host.sh does it), or set AVAP_CHROMIUM to a Chromium binary");
+  requireFile(
+    CHROMIUM_BIN,
+    "install Debian's Chromium: sudo apt-get install -y chromium (bash scripts/install-vscode-host.sh does it), or set AVAP_CHROMIUM to a Chromium binary",
+  );
 }
 
 /** A free TCP port on loopback (asks the OS, then releases it). */
@@ -55,7 +58,11 @@ export class Children {
   }
 
   spawn(command, args, options = {}) {
-    const child = spawn(command, args, { ...options, detached: true, stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      ...options,
+      detached: true,
+      stdio: options.stdio ?? ['ignore', 'pipe', 'pipe'],
+    });
     this.list.push(child);
     return child;
   }
@@ -66,7 +73,11 @@ export class Children {
       try {
         process.kill(-child.pid, 'SIGTERM');
       } catch {
-        try { child.kill('SIGTERM'); } catch { /* already gone */ }
+        try {
+          child.kill('SIGTERM');
+        } catch {
+          /* already gone */
+        }
       }
     }
     const stragglers = this.list.filter((c) => c.exitCode === null && c.signalCode === null && c.pid !== undefined);
@@ -74,7 +85,11 @@ export class Children {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         for (const child of stragglers) {
-          try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
         }
         resolve();
       }, 3000);
@@ -97,7 +112,10 @@ export function startParserService(children, { onLog } = {}) {
   const child = children.spawn(process.execPath, [PARSER_SERVER_JS, '--host', '127.0.0.1', '--port', '0']);
   child.stderr.on('data', (chunk) => onLog?.(chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('parser service did not report `listening on` within 15 s')), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error('parser service did not report `listening on` within 15 s')),
+      15_000,
+    );
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`parser service exited with ${code} before listening`));
@@ -115,16 +133,23 @@ export function startParserService(children, { onLog } = {}) {
 export function prepareUserDataDir(dir, settings) {
   const userDir = path.join(dir, 'User');
   mkdirSync(userDir, { recursive: true });
-  writeFileSync(path.join(userDir, 'settings.json'), `${JSON.stringify({
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'update.mode': 'none',
-    ...settings,
-  }, null, 2)}\n`);
+  writeFileSync(
+    path.join(userDir, 'settings.json'),
+    `${JSON.stringify(
+      {
+        'security.workspace.trust.enabled': false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'update.mode': 'none',
+        ...settings,
+      },
+      null,
+      2,
+    )}\n`,
+  );
 }
 
 /**
@@ -135,15 +160,20 @@ export function prepareUserDataDir(dir, settings) {
 export async function startCodeServer(children, { port, userDataDir, extensionsDir, workspace, env = {}, onLog }) {
   requireFile(CODE_SERVER_BIN, 'run `bash scripts/install-vscode-host.sh` first');
   const args = [
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
-    '--config', path.join(userDataDir, 'code-server.yaml'),
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--config',
+    path.join(userDataDir, 'code-server.yaml'),
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     workspace,
   ];
   writeFileSync(path.join(userDataDir, 'code-server.yaml'), 'auth: none\ncert: false\n');
@@ -153,7 +183,10 @@ export async function startCodeServer(children, { port, userDataDir, extensionsD
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const state = await Promise.race([exited.then((code) => ({ exited: code })), probeHttp(port).then((ok) => ({ ok }))]);
+    const state = await Promise.race([
+      exited.then((code) => ({ exited: code })),
+      probeHttp(port).then((ok) => ({ ok })),
+    ]);
     if ('exited' in state) throw new Error(`code-server exited with ${state.exited} before serving`);
     if (state.ok) return child;
     if (Date.now() > deadline) throw new Error('code-server did not answer HTTP within 60 s');
@@ -171,13 +204,21 @@ function probeHttp(port) {
 export function installVsix(vsix, extensionsDir, userDataDir) {
   requireFile(CODE_SERVER_BIN, 'run `bash scripts/install-vscode-host.sh` first');
   return new Promise((resolve, reject) => {
-    const child = spawn(CODE_SERVER_BIN, [
-      '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      CODE_SERVER_BIN,
+      ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
-    child.stdout.on('data', (c) => { out += c; });
-    child.stderr.on('data', (c) => { out += c; });
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`installing ${vsix} failed (${code}):\n${out}`))));
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      out += c;
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`installing ${vsix} failed (${code}):\n${out}`)),
+    );
   });
 }
 

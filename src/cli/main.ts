@@ -21,11 +21,15 @@ runCli(process.argv.slice(2), {
   },
   env: process.env,
   signal: controller.signal,
-  ...(process.stderr.isTTY && process.env.TERM !== 'dumb' ? { stderrTerminal: { columns: () => process.stderr.columns } } : {}),
+  ...(process.stderr.isTTY && process.env.TERM !== 'dumb'
+    ? { stderrTerminal: { columns: () => process.stderr.columns } }
+    : {}),
 }).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: unknown) => {
-    process.stderr.write(`avap: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`avap: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 2;
   },
 );

@@ -9,4 +9,13 @@ import { exportCommand } from './commands/export';
 import { evalCommand } from './commands/eval';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
-export const COMMANDS: readonly CliCommand[] = [validateCommand, generateCommand, askCommand, metricsCommand, indexCommand, serveCommand, exportCommand, evalCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  validateCommand,
+  generateCommand,
+  askCommand,
+  metricsCommand,
+  indexCommand,
+  serveCommand,
+  exportCommand,
+  evalCommand,
+];

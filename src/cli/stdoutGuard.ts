@@ -12,7 +12,10 @@ export interface GuardedStdout {
   restore: () => void;
 }
 
-export function guardStdout(stdout: NodeJS.WriteStream = process.stdout, stderr: NodeJS.WriteStream = process.stderr): GuardedStdout {
+export function guardStdout(
+  stdout: NodeJS.WriteStream = process.stdout,
+  stderr: NodeJS.WriteStream = process.stderr,
+): GuardedStdout {
   const realWrite = stdout.write.bind(stdout);
   // Kept unbound on purpose: restore() puts them back on the same objects they came from.
   // eslint-disable-next-line @typescript-eslint/unbound-method -- stored to be reassigned to stdout.write, never called detached
@@ -20,9 +23,16 @@ export function guardStdout(stdout: NodeJS.WriteStream = process.stdout, stderr:
   const toStderr = ((chunk: unknown, encoding?: unknown, callback?: unknown) =>
     stderr.write(chunk as string, encoding as BufferEncoding, callback as () => void)) as typeof stdout.write;
   stdout.write = toStderr;
-  console.log = console.info = console.debug = (...args: unknown[]) => { console.error(...args); };
+  console.log =
+    console.info =
+    console.debug =
+      (...args: unknown[]) => {
+        console.error(...args);
+      };
   return {
-    write: (text) => { realWrite(text); },
+    write: (text) => {
+      realWrite(text);
+    },
     restore: () => {
       stdout.write = originals.write;
       console.log = originals.log;

@@ -28,11 +28,13 @@ export interface Contract<T> {
   readonly semantic?: (value: T) => SemanticProblem[];
 }
 
-export type PreValidation<T> =
-  | { valid: true; value: T }
-  | { valid: false; error: string; suggestions: string[] };
+export type PreValidation<T> = { valid: true; value: T } | { valid: false; error: string; suggestions: string[] };
 
-export function defineContract<T>(name: string, schema: z.ZodType<T>, semantic?: (value: T) => SemanticProblem[]): Contract<T> {
+export function defineContract<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  semantic?: (value: T) => SemanticProblem[],
+): Contract<T> {
   return semantic ? { name, schema, semantic } : { name, schema };
 }
 
@@ -69,7 +71,11 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 function hasKey(input: unknown, path: readonly PropertyKey[]): boolean {
   if (path.length === 0) return true;
   const parent = valueAt(input, path.slice(0, -1));
-  return parent !== null && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, path[path.length - 1] as string);
+  return (
+    parent !== null &&
+    typeof parent === 'object' &&
+    Object.prototype.hasOwnProperty.call(parent, path[path.length - 1] as string)
+  );
 }
 
 function typeName(value: unknown): string {
@@ -142,7 +148,9 @@ function describe(issue: Issue, contract: Contract<unknown>, input: unknown): { 
       }
       return {
         error: `${param} must be ${article(expected)}, got ${received}`,
-        suggestions: [`Pass ${param} as ${article(expected)}${expected === 'string' && received !== 'string' ? ' (quote the value)' : ''}.`],
+        suggestions: [
+          `Pass ${param} as ${article(expected)}${expected === 'string' && received !== 'string' ? ' (quote the value)' : ''}.`,
+        ],
       };
     }
     case 'unrecognized_keys': {
@@ -168,27 +176,48 @@ function describe(issue: Issue, contract: Contract<unknown>, input: unknown): { 
       if (issue.origin === 'string') {
         return min <= 1
           ? { error: `${param} must not be empty`, suggestions: [`Give ${param} a non-empty value.`] }
-          : { error: `${param} must have ${bound(issue, 'least')} ${min} characters`, suggestions: [`Lengthen ${param}.`] };
+          : {
+              error: `${param} must have ${bound(issue, 'least')} ${min} characters`,
+              suggestions: [`Lengthen ${param}.`],
+            };
       }
       if (issue.origin === 'array' || issue.origin === 'set') {
-        return { error: `${param} must have ${bound(issue, 'least')} ${min} item${min === 1 ? '' : 's'}`, suggestions: [`Add items to ${param}.`] };
+        return {
+          error: `${param} must have ${bound(issue, 'least')} ${min} item${min === 1 ? '' : 's'}`,
+          suggestions: [`Add items to ${param}.`],
+        };
       }
-      return { error: `${param} must be ${bound(issue, 'least')} ${min}, got ${JSON.stringify(valueAt(input, issue.path))}`, suggestions: [`Use a value ≥ ${min} for ${param}.`] };
+      return {
+        error: `${param} must be ${bound(issue, 'least')} ${min}, got ${JSON.stringify(valueAt(input, issue.path))}`,
+        suggestions: [`Use a value ≥ ${min} for ${param}.`],
+      };
     }
     case 'too_big': {
       const max = Number(issue.maximum);
       if (issue.origin === 'string') {
-        return { error: `${param} must have ${bound(issue, 'most')} ${max} characters`, suggestions: [`Shorten ${param} to ${max} characters or fewer.`] };
+        return {
+          error: `${param} must have ${bound(issue, 'most')} ${max} characters`,
+          suggestions: [`Shorten ${param} to ${max} characters or fewer.`],
+        };
       }
       if (issue.origin === 'array' || issue.origin === 'set') {
-        return { error: `${param} must have ${bound(issue, 'most')} ${max} items`, suggestions: [`Split ${param} into parts of ${max} items or fewer.`] };
+        return {
+          error: `${param} must have ${bound(issue, 'most')} ${max} items`,
+          suggestions: [`Split ${param} into parts of ${max} items or fewer.`],
+        };
       }
-      return { error: `${param} must be ${bound(issue, 'most')} ${max}, got ${JSON.stringify(valueAt(input, issue.path))}`, suggestions: [`Use a value ≤ ${max} for ${param}.`] };
+      return {
+        error: `${param} must be ${bound(issue, 'most')} ${max}, got ${JSON.stringify(valueAt(input, issue.path))}`,
+        suggestions: [`Use a value ≤ ${max} for ${param}.`],
+      };
     }
     case 'not_multiple_of':
       return { error: `${param} must be a multiple of ${String(issue.divisor)}`, suggestions: [] };
     case 'invalid_format':
-      return { error: `${param} is not a valid ${issue.format}${issue.format === 'regex' && 'pattern' in issue ? ` (pattern ${String(issue.pattern)})` : ''}`, suggestions: [issue.message] };
+      return {
+        error: `${param} is not a valid ${issue.format}${issue.format === 'regex' && 'pattern' in issue ? ` (pattern ${String(issue.pattern)})` : ''}`,
+        suggestions: [issue.message],
+      };
     case 'invalid_union':
       return { error: `${param} does not match any accepted shape`, suggestions: [issue.message] };
     default:
@@ -215,7 +244,10 @@ export function preValidate<T>(contract: Contract<T>, input: unknown): PreValida
     const described = parsed.error.issues.map((issue) => describe(issue, contract as Contract<unknown>, input));
     return {
       valid: false,
-      error: framed(contract as Contract<unknown>, described.map((d) => d.error)),
+      error: framed(
+        contract as Contract<unknown>,
+        described.map((d) => d.error),
+      ),
       suggestions: unique(described.flatMap((d) => d.suggestions)),
     };
   }
@@ -223,7 +255,10 @@ export function preValidate<T>(contract: Contract<T>, input: unknown): PreValida
   if (problems.length) {
     return {
       valid: false,
-      error: framed(contract as Contract<unknown>, problems.map((p) => (p.field ? `'${p.field}' ${p.message}` : p.message))),
+      error: framed(
+        contract as Contract<unknown>,
+        problems.map((p) => (p.field ? `'${p.field}' ${p.message}` : p.message)),
+      ),
       suggestions: unique(problems.flatMap((p) => (p.suggestion ? [p.suggestion] : []))),
     };
   }
@@ -236,7 +271,10 @@ export function preValidate<T>(contract: Contract<T>, input: unknown): PreValida
  * a repair prompt or a failure report.
  */
 export function preValidateJsonText<T>(contract: Contract<T>, text: string): PreValidation<T> {
-  const trimmed = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const trimmed = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   let data: unknown;
   try {
     data = JSON.parse(trimmed);

@@ -7,6 +7,11 @@
  * the judge's structured output.
  */
 export {
-  defineContract, jsonSchemaOf, preValidate, preValidateJsonText,
-  type Contract, type PreValidation, type SemanticProblem,
+  defineContract,
+  jsonSchemaOf,
+  preValidate,
+  preValidateJsonText,
+  type Contract,
+  type PreValidation,
+  type SemanticProblem,
 } from './contract';

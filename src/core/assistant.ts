@@ -78,7 +78,8 @@ export type CreateAssistantResult = Result<Assistant, BadParserUrl>;
 
 function loadShippedKnowledge(logger: Logger): ReturnType<typeof loadKnowledgeBase> {
   const loaded = loadKnowledgeBase();
-  if (!loaded.ok) logger.warn(`knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
+  if (!loaded.ok)
+    logger.warn(`knowledge base not loaded (${loaded.error.message}) — answering without documentation context`);
   return loaded;
 }
 
@@ -92,7 +93,10 @@ export function unavailableRetrieval(name: string, message: string): RetrievalPo
 
 const emptyKnowledge: KnowledgeSource = { chunks: [], search: () => [], chunk: () => undefined };
 
-export async function createAssistant(config: AssistantConfig, deps: AssistantDeps = {}): Promise<CreateAssistantResult> {
+export async function createAssistant(
+  config: AssistantConfig,
+  deps: AssistantDeps = {},
+): Promise<CreateAssistantResult> {
   const logger = deps.logger ?? silentLogger;
   const clock = deps.clock ?? systemClock;
   const disposers: (() => Promise<void> | void)[] = [];
@@ -130,33 +134,52 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
   }
   let retrieval = deps.retrieval;
   if (!retrieval && config.retrieval.esUrl) {
-    const client = deps.esClient ?? new Client({ node: config.retrieval.esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
+    const client =
+      deps.esClient ??
+      new Client({
+        node: config.retrieval.esUrl,
+        ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}),
+      });
     if (!deps.esClient) disposers.push(() => client.close());
     retrieval = createElasticRetrieval({
-      client, index: config.retrieval.esIndex, embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger, label: config.retrieval.esUrl,
+      client,
+      index: config.retrieval.esIndex,
+      embed,
+      mode: config.retrieval.mode,
+      rrfK: config.retrieval.rrfK,
+      logger,
+      label: config.retrieval.esUrl,
     });
   }
   if (!retrieval && knowledgeProblem) retrieval = unavailableRetrieval('embedded (not loaded)', knowledgeProblem);
-  retrieval ??= createEmbeddedRetrieval(knowledge ?? emptyKnowledge, { embed, mode: config.retrieval.mode, rrfK: config.retrieval.rrfK, logger });
+  retrieval ??= createEmbeddedRetrieval(knowledge ?? emptyKnowledge, {
+    embed,
+    mode: config.retrieval.mode,
+    rrfK: config.retrieval.rrfK,
+    logger,
+  });
 
-  const relevance = deps.relevance ?? (config.relevance.mode === 'cosine'
-    ? createCosineRelevance(llm, config.ollama.embeddingModel, config.relevance.cosineThreshold)
-    : createLlmRelevance(llm, config.ollama.model));
+  const relevance =
+    deps.relevance ??
+    (config.relevance.mode === 'cosine'
+      ? createCosineRelevance(llm, config.ollama.embeddingModel, config.relevance.cosineThreshold)
+      : createLlmRelevance(llm, config.ollama.model));
 
-  const telemetry = deps.telemetry ?? (config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : nullTelemetry);
+  const telemetry =
+    deps.telemetry ?? (config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : nullTelemetry);
 
   // Few-shot: top-K by embedding similarity (pool vectors cached per corpus and model), BM25 as the flagged fallback.
   const examples = knowledge?.selectExamples
     ? createFewShotSelector({
-      pool: knowledge.pool?.examples ?? [],
-      lexical: (request, k) => (knowledge.selectExamples?.(request, k) ?? []).map((s) => s.example),
-      ...(config.ollama.embeddingModel ? { embed } : {}),
-      model: config.ollama.embeddingModel,
-      fingerprint: knowledge.fingerprint ?? 'unversioned',
-      // Without a corpus fingerprint a cache file could not tell it is stale: memory only.
-      ...(config.cache?.dir && knowledge.fingerprint ? { cacheDir: config.cache.dir } : {}),
-      logger,
-    })
+        pool: knowledge.pool?.examples ?? [],
+        lexical: (request, k) => (knowledge.selectExamples?.(request, k) ?? []).map((s) => s.example),
+        ...(config.ollama.embeddingModel ? { embed } : {}),
+        model: config.ollama.embeddingModel,
+        fingerprint: knowledge.fingerprint ?? 'unversioned',
+        // Without a corpus fingerprint a cache file could not tell it is stale: memory only.
+        ...(config.cache?.dir && knowledge.fingerprint ? { cacheDir: config.cache.dir } : {}),
+        logger,
+      })
     : undefined;
 
   const parserVersion = () => (parser as { parserVersion?: string }).parserVersion;
@@ -169,14 +192,24 @@ export async function createAssistant(config: AssistantConfig, deps: AssistantDe
     retrieval,
     async run(request, options = {}) {
       try {
-        return await runPipeline({ config, llm, parser, retrieval, relevance, examples, telemetry, logger, parserVersion }, request, options);
+        return await runPipeline(
+          { config, llm, parser, retrieval, relevance, examples, telemetry, logger, parserVersion },
+          request,
+          options,
+        );
       } catch (err) {
         // Defence in depth: the graph returns failures as data; a bug must not escape to the host.
         const message = err instanceof Error ? err.message : String(err);
         logger.warn(`internal error: ${message}`);
         const result: PipelineResult = {
-          queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
-          relevanceRetry: false, generationId: 'internal-error', error: { code: 'llm-failed', message: `internal error: ${message}` },
+          queryType: request.forceType ?? 'CODE_GENERATION',
+          text: '',
+          code: '',
+          attempts: [],
+          sources: [],
+          relevanceRetry: false,
+          generationId: 'internal-error',
+          error: { code: 'llm-failed', message: `internal error: ${message}` },
         };
         try {
           // A failed run claims nothing: no status.

@@ -161,11 +161,16 @@ export const MAX_PARSER_TIMEOUT_S = 600;
  */
 export function parseParserTimeout(name: string, raw: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
-  if (!match) throw new ConfigError(`${name} must be a number of seconds (decimals allowed, 0 disables validation), like 2 or 0.5, got '${raw}'`);
+  if (!match)
+    throw new ConfigError(
+      `${name} must be a number of seconds (decimals allowed, 0 disables validation), like 2 or 0.5, got '${raw}'`,
+    );
   const ms = parseDuration(name, raw, 's');
   if (ms > MAX_PARSER_TIMEOUT_S * 1000) {
-    throw new ConfigError(`${name} is in seconds (it was read as milliseconds before): '${raw}' would wait ${Math.round(ms / 1000)} s per parser call; `
-      + `the limit is ${MAX_PARSER_TIMEOUT_S} s — write ${match[2] ? '2' : `${Number(match[1]) / 1000} (or ${match[1]}ms)`}`);
+    throw new ConfigError(
+      `${name} is in seconds (it was read as milliseconds before): '${raw}' would wait ${Math.round(ms / 1000)} s per parser call; ` +
+        `the limit is ${MAX_PARSER_TIMEOUT_S} s — write ${match[2] ? '2' : `${Number(match[1]) / 1000} (or ${match[1]}ms)`}`,
+    );
   }
   return ms;
 }
@@ -174,7 +179,9 @@ export function parseParserTimeout(name: string, raw: string): number {
 export function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {
-    throw new ConfigError(`${name} must be 0 or 1 (each request has at most one retry, whatever triggers it), got '${raw}'`);
+    throw new ConfigError(
+      `${name} must be 0 or 1 (each request has at most one retry, whatever triggers it), got '${raw}'`,
+    );
   }
   return Number(value);
 }
@@ -187,13 +194,15 @@ function positiveInteger(name: string, raw: string): number {
 
 function nonNegativeInteger(name: string, raw: string): number {
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
   return value;
 }
 
 function ratio(name: string, raw: string): number {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < -1 || value > 1) throw new ConfigError(`${name} must be a number in [-1, 1], got '${raw}'`);
+  if (!Number.isFinite(value) || value < -1 || value > 1)
+    throw new ConfigError(`${name} must be a number in [-1, 1], got '${raw}'`);
   return value;
 }
 
@@ -209,10 +218,26 @@ export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
 
 /** Names of every environment variable the configuration reads. */
 export const ENV_VARS = [
-  'AVAP_PARSER_URL', 'AVAP_PARSER_TIMEOUT', 'PARSER_CB_THRESHOLD', 'PARSER_CB_COOLDOWN',
-  'OLLAMA_HOST', 'OLLAMA_MODEL_NAME', 'OLLAMA_MODEL_NAME_CONVERSATIONAL', 'OLLAMA_EMBEDDING_MODEL',
-  'OLLAMA_TTFB_TIMEOUT', 'AVAP_LLM_IDLE_TIMEOUT', 'AVAP_ES_URL', 'AVAP_ES_API_KEY', 'AVAP_ES_INDEX', 'AVAP_RETRIEVAL_MODE', 'AVAP_RELEVANCE_MODE',
-  'AVAP_RELEVANCE_THRESHOLD', 'AVAP_MAX_RETRIES', 'AVAP_FEW_SHOT_K', 'AVAP_TELEMETRY_FILE', 'AVAP_CACHE_DIR',
+  'AVAP_PARSER_URL',
+  'AVAP_PARSER_TIMEOUT',
+  'PARSER_CB_THRESHOLD',
+  'PARSER_CB_COOLDOWN',
+  'OLLAMA_HOST',
+  'OLLAMA_MODEL_NAME',
+  'OLLAMA_MODEL_NAME_CONVERSATIONAL',
+  'OLLAMA_EMBEDDING_MODEL',
+  'OLLAMA_TTFB_TIMEOUT',
+  'AVAP_LLM_IDLE_TIMEOUT',
+  'AVAP_ES_URL',
+  'AVAP_ES_API_KEY',
+  'AVAP_ES_INDEX',
+  'AVAP_RETRIEVAL_MODE',
+  'AVAP_RELEVANCE_MODE',
+  'AVAP_RELEVANCE_THRESHOLD',
+  'AVAP_MAX_RETRIES',
+  'AVAP_FEW_SHOT_K',
+  'AVAP_TELEMETRY_FILE',
+  'AVAP_CACHE_DIR',
 ] as const;
 
 /**
@@ -220,7 +245,10 @@ export const ENV_VARS = [
  * variables count as unset. Throws ConfigError (a usage problem) for values
  * that cannot be read.
  */
-export function configFromEnv(env: Record<string, string | undefined>, base: AssistantConfig = defaultConfig()): AssistantConfig {
+export function configFromEnv(
+  env: Record<string, string | undefined>,
+  base: AssistantConfig = defaultConfig(),
+): AssistantConfig {
   const get = (name: string): string | undefined => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
@@ -254,7 +282,10 @@ export function configFromEnv(env: Record<string, string | undefined>, base: Ass
       mode: num('AVAP_RELEVANCE_MODE', parseRelevanceMode),
       cosineThreshold: num('AVAP_RELEVANCE_THRESHOLD', ratio),
     },
-    pipeline: { maxRetries: num('AVAP_MAX_RETRIES', retryBudget), fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger) },
+    pipeline: {
+      maxRetries: num('AVAP_MAX_RETRIES', retryBudget),
+      fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger),
+    },
     telemetry: { file: get('AVAP_TELEMETRY_FILE') },
     cache: { dir: get('AVAP_CACHE_DIR') },
   });

@@ -55,9 +55,23 @@
  */
 export * from './contracts';
 export {
-  configFromEnv, defaultConfig, mergeConfig, normalizeOllamaHost, parseDuration, ConfigError, ENV_VARS, DEFAULT_OLLAMA_HOST,
-  parseParserTimeout, parseRelevanceMode, parseRetrievalMode,
-  type AssistantConfig, type DeepPartial, type OllamaConfig, type ParserConfig, type RelevanceMode, type RetrievalMode,
+  configFromEnv,
+  defaultConfig,
+  mergeConfig,
+  normalizeOllamaHost,
+  parseDuration,
+  ConfigError,
+  ENV_VARS,
+  DEFAULT_OLLAMA_HOST,
+  parseParserTimeout,
+  parseRelevanceMode,
+  parseRetrievalMode,
+  type AssistantConfig,
+  type DeepPartial,
+  type OllamaConfig,
+  type ParserConfig,
+  type RelevanceMode,
+  type RetrievalMode,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
 export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
@@ -65,19 +79,47 @@ export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { prefixed, prefixedLogger, memoryLogger, silentLogger, ManualClock, systemClock, LOG_PREFIX, type Clock, type Logger } from './ports';
+export {
+  prefixed,
+  prefixedLogger,
+  memoryLogger,
+  silentLogger,
+  ManualClock,
+  systemClock,
+  LOG_PREFIX,
+  type Clock,
+  type Logger,
+} from './ports';
 export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
-export { startBundledParser, findParserServerScript, type BundledParser, type StartBundledResult } from './parser/bundled';
+export {
+  startBundledParser,
+  findParserServerScript,
+  type BundledParser,
+  type StartBundledResult,
+} from './parser/bundled';
 export { createGrpcTransport } from './parser/grpcTransport';
 export {
-  openParserConnection, parserUrlProblem, type OpenParserResult, type ParserConnection, type ParserConnectionKind, type ParserConnectionOptions,
+  openParserConnection,
+  parserUrlProblem,
+  type OpenParserResult,
+  type ParserConnection,
+  type ParserConnectionKind,
+  type ParserConnectionOptions,
 } from './parser/connection';
 export { AdmissionParser, type AdmissionOptions } from './parser/admission';
 export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export {
-  checkOllama, neededModels, canonicalModelName, pullCommand,
-  type CheckedModel, type ModelRole, type NeededModel, type OllamaCheck, type OllamaCheckOptions, type OllamaCheckStatus,
+  checkOllama,
+  neededModels,
+  canonicalModelName,
+  pullCommand,
+  type CheckedModel,
+  type ModelRole,
+  type NeededModel,
+  type OllamaCheck,
+  type OllamaCheckOptions,
+  type OllamaCheckStatus,
 } from './llm/ollamaCheck';
 export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
 export { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from './code/extract';
@@ -89,7 +131,14 @@ export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
-export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison, type CompareBy } from './telemetry/comparison';
+export {
+  compareBy,
+  renderComparison,
+  isCompareBy,
+  COMPARE_BY,
+  type Comparison,
+  type CompareBy,
+} from './telemetry/comparison';
 export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
 export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
 export type { BulkBatchFailure } from './retrieval/bulkFailures';

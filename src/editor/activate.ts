@@ -56,7 +56,11 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
     stopping = true;
     await assistant.dispose();
     // Features still starting are waited for, so their parser connection (and the bundled service) is closed too.
-    if (features.requested) await features.load().then((started) => started.dispose(), () => undefined);
+    if (features.requested)
+      await features.load().then(
+        (started) => started.dispose(),
+        () => undefined,
+      );
   };
   features.registerStandIns();
   context.subscriptions.push(
@@ -75,7 +79,13 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
   return {
     // A failed start has been reported (and the stand-ins try again); ready() only waits.
     ready: async () => {
-      await Promise.all([features.load().then((started) => started.ready(), () => undefined), assistant.ready()]);
+      await Promise.all([
+        features.load().then(
+          (started) => started.ready(),
+          () => undefined,
+        ),
+        assistant.ready(),
+      ]);
     },
     statusLook: () => features.current?.statusLook(),
     outputLines: () => output.lines(),

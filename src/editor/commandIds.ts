@@ -49,7 +49,9 @@ export const COMMAND_IDS: readonly CommandId[] = rows.map((row) => row.id);
 export const EDITOR_COMMANDS: readonly EditorCommand[] = rows.flatMap((row) => (row.side === 'editor' ? [row.id] : []));
 
 /** The ids the assistant bundle implements (activation registers stand-ins for them until it loads). */
-export const ASSISTANT_COMMANDS: readonly AssistantCommand[] = rows.flatMap((row) => (row.side === 'assistant' ? [row.id] : []));
+export const ASSISTANT_COMMANDS: readonly AssistantCommand[] = rows.flatMap((row) =>
+  row.side === 'assistant' ? [row.id] : [],
+);
 
 /** The chat webview view (not a command; `${CHAT_VIEW_ID}.focus` is the workbench's command for it). */
 export const CHAT_VIEW_ID = 'avap.chat';

@@ -110,7 +110,9 @@ export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetri
   };
 }
 
-export function qualityCounts(entries: readonly EvalEntry[]): Pick<RunMetrics, 'quality_judged' | 'quality_passed' | 'quality_retried' | 'quality_failures'> {
+export function qualityCounts(
+  entries: readonly EvalEntry[],
+): Pick<RunMetrics, 'quality_judged' | 'quality_passed' | 'quality_retried' | 'quality_failures'> {
   const gated = entries.map((e) => e.quality).filter((q): q is EntryQuality => q !== undefined);
   return {
     quality_judged: gated.length,
@@ -141,10 +143,15 @@ export function reportWarnings(runs: number, entries: readonly EvalEntry[]): str
   const selected = entries.filter((e) => e.few_shot_selection !== undefined);
   const lexical = selected.filter((e) => e.few_shot_selection === 'lexical').length;
   if (lexical > 0) {
-    warnings.push(`few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for ${lexical} of ${selected.length} code answer(s) (few_shot_selection: lexical)`);
+    warnings.push(
+      `few-shot examples were chosen lexically (BM25 fallback), not by embedding similarity, for ${lexical} of ${selected.length} code answer(s) (few_shot_selection: lexical)`,
+    );
   }
   const degraded = entries.filter((e) => e.few_shot_injection === 'degraded').length;
-  if (degraded > 0) warnings.push(`few-shot injection degraded for ${degraded} code answer(s): generated without examples (few_shot_injection: degraded)`);
+  if (degraded > 0)
+    warnings.push(
+      `few-shot injection degraded for ${degraded} code answer(s): generated without examples (few_shot_injection: degraded)`,
+    );
   return warnings;
 }
 
@@ -193,7 +200,13 @@ export function confusionMatrix(entries: readonly EvalEntry[], topN = 15): Confu
       if (token) tokens.set(token, (tokens.get(token) ?? 0) + 1);
     }
   }
-  return { categories: CATEGORIES, byQuestion, byCategory, byRule: sortedCounts(rules, Number.MAX_SAFE_INTEGER), topTokens: sortedCounts(tokens, topN) };
+  return {
+    categories: CATEGORIES,
+    byQuestion,
+    byCategory,
+    byRule: sortedCounts(rules, Number.MAX_SAFE_INTEGER),
+    topTokens: sortedCounts(tokens, topN),
+  };
 }
 
 export interface LeakageAudit {

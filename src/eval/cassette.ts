@@ -16,9 +16,23 @@ export const CASSETTE_VERSION = 1;
 
 export type CassetteMode = 'record' | 'replay';
 
-interface ChatRecord { kind: 'chat'; model: string; summary: string; text: string }
-interface EmbedRecord { kind: 'embed'; model: string; summary: string; vectors: number[][] }
-interface ModelsRecord { kind: 'models'; summary: string; models: string[] }
+interface ChatRecord {
+  kind: 'chat';
+  model: string;
+  summary: string;
+  text: string;
+}
+interface EmbedRecord {
+  kind: 'embed';
+  model: string;
+  summary: string;
+  vectors: number[][];
+}
+interface ModelsRecord {
+  kind: 'models';
+  summary: string;
+  models: string[];
+}
 type CassetteRecord = ChatRecord | EmbedRecord | ModelsRecord;
 
 export interface CassetteFile {
@@ -32,18 +46,30 @@ export interface CassetteFile {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
 
 export function chatKey(call: ChatCall): string {
-  const material = { kind: 'chat', model: call.model, messages: call.messages, format: call.format ?? null, maxTokens: call.maxTokens ?? null };
+  const material = {
+    kind: 'chat',
+    model: call.model,
+    messages: call.messages,
+    format: call.format ?? null,
+    maxTokens: call.maxTokens ?? null,
+  };
   return createHash('sha256').update(canonical(material)).digest('hex').slice(0, 32);
 }
 
 export function embedKey(model: string, texts: readonly string[]): string {
-  return createHash('sha256').update(canonical({ kind: 'embed', model, texts })).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(canonical({ kind: 'embed', model, texts }))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 const MODELS_KEY = 'models';
@@ -62,7 +88,10 @@ export function loadCassette(file: string): LoadedCassette {
   try {
     raw = readFileSync(file, 'utf8');
   } catch (err) {
-    return fail('unreadable', `cannot read cassette ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return fail(
+      'unreadable',
+      `cannot read cassette ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   try {
     const parsed = JSON.parse(raw) as CassetteFile;
@@ -90,7 +119,13 @@ export function cassetteLlm(mode: CassetteMode, file: string, cassette: Cassette
   const misses: string[] = [];
   const miss = (key: string, what: string): LlmResult<never> => {
     misses.push(`${key} ${what}`);
-    return { ok: false, error: { code: 'llm-failed', message: `cassette ${path.basename(file)} has no answer for ${what} (key ${key}); record it again` } };
+    return {
+      ok: false,
+      error: {
+        code: 'llm-failed',
+        message: `cassette ${path.basename(file)} has no answer for ${what} (key ${key}); record it again`,
+      },
+    };
   };
   const needInner = (): LlmPort => {
     if (!inner) throw new Error('record mode needs a real LLM');
@@ -109,7 +144,8 @@ export function cassetteLlm(mode: CassetteMode, file: string, cassette: Cassette
         return { ok: true, value: { text: hit.text } };
       }
       const result = await needInner().chat(call);
-      if (result.ok) cassette.entries[key] = { kind: 'chat', model: call.model, summary: what, text: result.value.text };
+      if (result.ok)
+        cassette.entries[key] = { kind: 'chat', model: call.model, summary: what, text: result.value.text };
       return result;
     },
     async embed(model, texts, signal) {
@@ -137,7 +173,11 @@ export function cassetteLlm(mode: CassetteMode, file: string, cassette: Cassette
       mkdirSync(path.dirname(file), { recursive: true });
       const sorted: CassetteFile = {
         ...cassette,
-        entries: Object.fromEntries(Object.keys(cassette.entries).sort().map((k) => [k, cassette.entries[k] as CassetteRecord])),
+        entries: Object.fromEntries(
+          Object.keys(cassette.entries)
+            .sort()
+            .map((k) => [k, cassette.entries[k] as CassetteRecord]),
+        ),
       };
       const tmp = `${file}.tmp-${process.pid}`;
       writeFileSync(tmp, `${JSON.stringify(sorted, null, 1)}\n`);

@@ -21,8 +21,10 @@ export async function describeIndex(
   embeddedFingerprint: string,
   client?: Client,
 ): Promise<Result<IndexInfo, Failure<'index-unreadable'>>> {
-  if (!target.esUrl && !client) return ok({ name: 'embedded', version: embeddedFingerprint, pipeline: 'in-process BM25 + embeddings' });
-  const es = client ?? new Client({ node: target.esUrl, ...(target.esApiKey ? { auth: { apiKey: target.esApiKey } } : {}) });
+  if (!target.esUrl && !client)
+    return ok({ name: 'embedded', version: embeddedFingerprint, pipeline: 'in-process BM25 + embeddings' });
+  const es =
+    client ?? new Client({ node: target.esUrl, ...(target.esApiKey ? { auth: { apiKey: target.esApiKey } } : {}) });
   try {
     const mapping = await es.indices.getMapping({ index: target.esIndex });
     const meta = Object.values(mapping)[0]?.mappings?._meta;
@@ -32,7 +34,10 @@ export async function describeIndex(
       pipeline: metaText(meta?.ingestion_pipeline),
     });
   } catch (err) {
-    return fail('index-unreadable', `cannot read the index metadata of ${target.esIndex}${target.esUrl ? ` at ${target.esUrl}` : ''}: ${(err as Error).message}`);
+    return fail(
+      'index-unreadable',
+      `cannot read the index metadata of ${target.esIndex}${target.esUrl ? ` at ${target.esUrl}` : ''}: ${(err as Error).message}`,
+    );
   } finally {
     if (!client) await es.close();
   }

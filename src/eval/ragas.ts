@@ -49,10 +49,18 @@ function parseJson<T>(schema: z.ZodType<T>, text: string): Result<T, JudgeFailur
     return fail('judge-malformed', `judge answer is not JSON: ${text.slice(0, 80)}`);
   }
   const checked = schema.safeParse(data);
-  return checked.success ? ok(checked.data) : fail('judge-malformed', `judge answer has the wrong shape: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  return checked.success
+    ? ok(checked.data)
+    : fail('judge-malformed', `judge answer has the wrong shape: ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-export async function faithfulness(llm: LlmPort, models: JudgeModels, answer: string, context: string, signal?: AbortSignal): Promise<JudgeOutcome> {
+export async function faithfulness(
+  llm: LlmPort,
+  models: JudgeModels,
+  answer: string,
+  context: string,
+  signal?: AbortSignal,
+): Promise<JudgeOutcome> {
   const result = await llm.chat({
     model: models.judgeModel,
     format: FAITHFULNESS_FORMAT,
@@ -60,7 +68,8 @@ export async function faithfulness(llm: LlmPort, models: JudgeModels, answer: st
     messages: [
       {
         role: 'system',
-        content: 'You check answers about the AVAP language against documentation. Break the ANSWER into short, self-contained factual statements (code lines count as statements about which commands and arguments to use). For each statement, set supported=true only if the CONTEXT directly supports it. Answer only with JSON.',
+        content:
+          'You check answers about the AVAP language against documentation. Break the ANSWER into short, self-contained factual statements (code lines count as statements about which commands and arguments to use). For each statement, set supported=true only if the CONTEXT directly supports it. Answer only with JSON.',
       },
       { role: 'user', content: `CONTEXT:\n${context || '(no context was retrieved)'}\n\nANSWER:\n${answer}` },
     ],
@@ -74,7 +83,13 @@ export async function faithfulness(llm: LlmPort, models: JudgeModels, answer: st
   return ok({ score: supported / total, detail: `${supported}/${total} statements supported` });
 }
 
-export async function answerRelevancy(llm: LlmPort, models: JudgeModels, question: string, answer: string, signal?: AbortSignal): Promise<JudgeOutcome> {
+export async function answerRelevancy(
+  llm: LlmPort,
+  models: JudgeModels,
+  question: string,
+  answer: string,
+  signal?: AbortSignal,
+): Promise<JudgeOutcome> {
   const result = await llm.chat({
     model: models.judgeModel,
     format: RELEVANCY_FORMAT,
@@ -82,7 +97,8 @@ export async function answerRelevancy(llm: LlmPort, models: JudgeModels, questio
     messages: [
       {
         role: 'system',
-        content: 'Write 3 questions that the ANSWER would answer, as a developer would ask them. Set noncommittal=true if the answer is evasive or vague ("I don\'t know", "it depends" without specifics). Answer only with JSON.',
+        content:
+          'Write 3 questions that the ANSWER would answer, as a developer would ask them. Set noncommittal=true if the answer is evasive or vague ("I don\'t know", "it depends" without specifics). Answer only with JSON.',
       },
       { role: 'user', content: `ANSWER:\n${answer}` },
     ],
@@ -93,8 +109,12 @@ export async function answerRelevancy(llm: LlmPort, models: JudgeModels, questio
   const vectors = await llm.embed(models.embeddingModel, [question, ...parsed.value.questions], signal);
   if (!vectors.ok) return fail('embedding-failed', `embedding failed: ${vectors.error.code}: ${vectors.error.message}`);
   const [q, ...generated] = vectors.value;
-  if (!q || generated.length !== parsed.value.questions.length) return fail('embedding-failed', 'embedding returned the wrong number of vectors');
+  if (!q || generated.length !== parsed.value.questions.length)
+    return fail('embedding-failed', 'embedding returned the wrong number of vectors');
   const similarity = generated.reduce((acc, v) => acc + cosine(q, v), 0) / generated.length;
   const score = parsed.value.noncommittal ? 0 : Math.max(0, similarity);
-  return ok({ score, detail: `${generated.length} generated questions, mean cosine ${similarity.toFixed(3)}${parsed.value.noncommittal ? ', noncommittal' : ''}` });
+  return ok({
+    score,
+    detail: `${generated.length} generated questions, mean cosine ${similarity.toFixed(3)}${parsed.value.noncommittal ? ', noncommittal' : ''}`,
+  });
 }

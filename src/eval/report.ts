@@ -54,7 +54,12 @@ export interface EvalReport {
 }
 
 const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${(100 * v).toFixed(1)} %`);
-const ms = (s: MeanStd, asPct = true) => (s.n === 0 ? 'n/a' : asPct ? `${pct(s.mean)} ± ${(100 * s.std).toFixed(1)}` : `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}`);
+const ms = (s: MeanStd, asPct = true) =>
+  s.n === 0
+    ? 'n/a'
+    : asPct
+      ? `${pct(s.mean)} ± ${(100 * s.std).toFixed(1)}`
+      : `${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}`;
 
 function qualityGate(r: EvalReport): string[] {
   const j = r.config.judge;
@@ -64,22 +69,33 @@ function qualityGate(r: EvalReport): string[] {
   const judged = sum((run) => run.quality_judged);
   const lines = [
     ...head,
-    `LLM judge ${j.model}, pass mark ${j.threshold} on the composite, one hinted retry for an answer that does not pass. `
-      + `Judged ${judged}, passed ${sum((run) => run.quality_passed)}, retried ${sum((run) => run.quality_retried)}, judge failures (counted, not scored) ${sum((run) => run.quality_failures)}.`,
+    `LLM judge ${j.model}, pass mark ${j.threshold} on the composite, one hinted retry for an answer that does not pass. ` +
+      `Judged ${judged}, passed ${sum((run) => run.quality_passed)}, retried ${sum((run) => run.quality_retried)}, judge failures (counted, not scored) ${sum((run) => run.quality_failures)}.`,
     '',
     '| Run | Judged | Passed | Retried | Judge failures |',
     '| --- | --- | --- | --- | --- |',
-    ...r.runs.map((run) => `| ${run.run} | ${run.quality_judged} | ${run.quality_passed} | ${run.quality_retried} | ${run.quality_failures} |`),
+    ...r.runs.map(
+      (run) =>
+        `| ${run.run} | ${run.quality_judged} | ${run.quality_passed} | ${run.quality_retried} | ${run.quality_failures} |`,
+    ),
     '',
   ];
   const gated = r.entries.filter((e) => e.quality);
   if (gated.length > 0) {
-    lines.push('| Question | Run | Passed | Composite | Retried | Judge failure |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '| Question | Run | Passed | Composite | Retried | Judge failure |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
     for (const e of gated) {
       const q = e.quality;
       if (!q) continue;
-      const note = [q.failure, q.retry_error ? `retry not generated: ${q.retry_error}` : undefined].filter(Boolean).join('; ').replace(/\|/g, '\\|');
-      lines.push(`| ${e.id} | ${e.run} | ${q.passed ? 'yes' : 'no'} | ${q.composite === undefined ? 'n/a' : q.composite.toFixed(3)} | ${q.retried ? 'yes' : 'no'} | ${note || '—'} |`);
+      const note = [q.failure, q.retry_error ? `retry not generated: ${q.retry_error}` : undefined]
+        .filter(Boolean)
+        .join('; ')
+        .replace(/\|/g, '\\|');
+      lines.push(
+        `| ${e.id} | ${e.run} | ${q.passed ? 'yes' : 'no'} | ${q.composite === undefined ? 'n/a' : q.composite.toFixed(3)} | ${q.retried ? 'yes' : 'no'} | ${note || '—'} |`,
+      );
     }
     lines.push('');
   }
@@ -126,7 +142,10 @@ export function renderMarkdown(r: EvalReport): string {
     '',
     '| Run | Code answers | Valid | syntactic_validity | faithfulness | answer_relevancy | Judge failures | Pipeline errors |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...r.runs.map((run) => `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`),
+    ...r.runs.map(
+      (run) =>
+        `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`,
+    ),
     '',
     ...pipelineErrors(r),
     ...qualityGate(r),
@@ -139,19 +158,36 @@ export function renderMarkdown(r: EvalReport): string {
   ];
   const questions = Object.keys(r.confusion.byQuestion).sort();
   if (questions.length > 0) {
-    lines.push(`| Question | ${r.confusion.categories.join(' | ')} |`, `| --- |${' --- |'.repeat(r.confusion.categories.length)}`);
-    for (const q of questions) lines.push(`| ${q} | ${r.confusion.categories.map((cat) => r.confusion.byQuestion[q]?.[cat] ?? 0).join(' | ')} |`);
+    lines.push(
+      `| Question | ${r.confusion.categories.join(' | ')} |`,
+      `| --- |${' --- |'.repeat(r.confusion.categories.length)}`,
+    );
+    for (const q of questions)
+      lines.push(
+        `| ${q} | ${r.confusion.categories.map((cat) => r.confusion.byQuestion[q]?.[cat] ?? 0).join(' | ')} |`,
+      );
     lines.push('');
   }
   if (r.confusion.byRule.length > 0) {
     lines.push('Errors by rule: ' + r.confusion.byRule.map(([code, n]) => `\`${code}\` (${n})`).join(', '), '');
   }
   if (r.confusion.topTokens.length > 0) {
-    lines.push('Most frequent offending tokens: ' + r.confusion.topTokens.map(([t, n]) => `\`${t.replace(/`/g, "'")}\` (${n})`).join(', '), '');
+    lines.push(
+      'Most frequent offending tokens: ' +
+        r.confusion.topTokens.map(([t, n]) => `\`${t.replace(/`/g, "'")}\` (${n})`).join(', '),
+      '',
+    );
   }
-  lines.push('## Leakage audit', '', '| Model | AVAP commands | Foreign keywords | Unknown identifiers |', '| --- | --- | --- | --- |');
+  lines.push(
+    '## Leakage audit',
+    '',
+    '| Model | AVAP commands | Foreign keywords | Unknown identifiers |',
+    '| --- | --- | --- | --- |',
+  );
   for (const l of r.leakage) {
-    lines.push(`| ${l.model} | ${l.avap_commands} (${pct(l.shares.avap_commands)}) | ${l.foreign_keywords} (${pct(l.shares.foreign_keywords)}) | ${l.unknown_identifiers} (${pct(l.shares.unknown_identifiers)}) |`);
+    lines.push(
+      `| ${l.model} | ${l.avap_commands} (${pct(l.shares.avap_commands)}) | ${l.foreign_keywords} (${pct(l.shares.foreign_keywords)}) | ${l.unknown_identifiers} (${pct(l.shares.unknown_identifiers)}) |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -159,16 +195,22 @@ export function renderMarkdown(r: EvalReport): string {
 function validityChart(r: EvalReport): string {
   const w = 60;
   const h = 160;
-  const bars = r.runs.map((run, i) => {
-    const v = run.syntactic_validity ?? 0;
-    const bh = Math.round(v * h);
-    return `<rect x="${40 + i * (w + 10)}" y="${10 + h - bh}" width="${w}" height="${bh}" fill="#2e7d32"><title>run ${run.run}: ${pct(run.syntactic_validity)}</title></rect>`
-      + `<text x="${40 + i * (w + 10) + w / 2}" y="${h + 28}" text-anchor="middle">run ${run.run}</text>`
-      + `<text x="${40 + i * (w + 10) + w / 2}" y="${10 + h - bh - 4}" text-anchor="middle">${pct(run.syntactic_validity)}</text>`;
-  }).join('');
+  const bars = r.runs
+    .map((run, i) => {
+      const v = run.syntactic_validity ?? 0;
+      const bh = Math.round(v * h);
+      return (
+        `<rect x="${40 + i * (w + 10)}" y="${10 + h - bh}" width="${w}" height="${bh}" fill="#2e7d32"><title>run ${run.run}: ${pct(run.syntactic_validity)}</title></rect>` +
+        `<text x="${40 + i * (w + 10) + w / 2}" y="${h + 28}" text-anchor="middle">run ${run.run}</text>` +
+        `<text x="${40 + i * (w + 10) + w / 2}" y="${10 + h - bh - 4}" text-anchor="middle">${pct(run.syntactic_validity)}</text>`
+      );
+    })
+    .join('');
   const width = 60 + r.runs.length * (w + 10);
-  return `<svg role="img" aria-label="syntactic validity per run" width="${width}" height="${h + 40}" font-size="11">`
-    + `<line x1="35" y1="10" x2="35" y2="${h + 10}" stroke="#999"/><text x="0" y="16">100%</text><text x="8" y="${h + 12}">0%</text>${bars}</svg>`;
+  return (
+    `<svg role="img" aria-label="syntactic validity per run" width="${width}" height="${h + 40}" font-size="11">` +
+    `<line x1="35" y1="10" x2="35" y2="${h + 10}" stroke="#999"/><text x="0" y="16">100%</text><text x="8" y="${h + 12}">0%</text>${bars}</svg>`
+  );
 }
 
 function heatMap(m: ConfusionMatrix): string {
@@ -178,13 +220,19 @@ function heatMap(m: ConfusionMatrix): string {
   const cw = 130;
   const ch = 22;
   const left = 110;
-  const cells = questions.flatMap((q, row) => m.categories.map((c, col) => {
-    const n = m.byQuestion[q]?.[c] ?? 0;
-    const alpha = n === 0 ? 0.04 : 0.15 + 0.85 * (n / max);
-    return `<rect x="${left + col * cw}" y="${30 + row * ch}" width="${cw - 2}" height="${ch - 2}" fill="rgba(198,40,40,${alpha.toFixed(2)})"><title>${esc(q)} · ${c}: ${n}</title></rect>`
-      + `<text x="${left + col * cw + cw / 2}" y="${30 + row * ch + 15}" text-anchor="middle">${n}</text>`;
-  }));
-  const header = m.categories.map((c, col) => `<text x="${left + col * cw + cw / 2}" y="20" text-anchor="middle">${c}</text>`).join('');
+  const cells = questions.flatMap((q, row) =>
+    m.categories.map((c, col) => {
+      const n = m.byQuestion[q]?.[c] ?? 0;
+      const alpha = n === 0 ? 0.04 : 0.15 + 0.85 * (n / max);
+      return (
+        `<rect x="${left + col * cw}" y="${30 + row * ch}" width="${cw - 2}" height="${ch - 2}" fill="rgba(198,40,40,${alpha.toFixed(2)})"><title>${esc(q)} · ${c}: ${n}</title></rect>` +
+        `<text x="${left + col * cw + cw / 2}" y="${30 + row * ch + 15}" text-anchor="middle">${n}</text>`
+      );
+    }),
+  );
+  const header = m.categories
+    .map((c, col) => `<text x="${left + col * cw + cw / 2}" y="20" text-anchor="middle">${c}</text>`)
+    .join('');
   const labels = questions.map((q, row) => `<text x="4" y="${30 + row * ch + 15}">${esc(q)}</text>`).join('');
   return `<svg role="img" aria-label="parse failures by question and category" width="${left + m.categories.length * cw}" height="${40 + questions.length * ch}" font-size="11">${header}${labels}${cells.join('')}</svg>`;
 }
@@ -192,8 +240,15 @@ function heatMap(m: ConfusionMatrix): string {
 function qualityHtml(r: EvalReport, table: (rows: string[][]) => string): string {
   const j = r.config.judge;
   if (!j.enabled) return '<p>Off (--no-judge): RETRIEVAL answers were not judged.</p>';
-  return `<p>LLM judge ${esc(j.model)}, pass mark ${j.threshold}, one hinted retry; judge failures are counted, not scored.</p>`
-    + table([['Run', 'Judged', 'Passed', 'Retried', 'Judge failures'], ...r.runs.map((run) => [run.run, run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures].map(String))]);
+  return (
+    `<p>LLM judge ${esc(j.model)}, pass mark ${j.threshold}, one hinted retry; judge failures are counted, not scored.</p>` +
+    table([
+      ['Run', 'Judged', 'Passed', 'Retried', 'Judge failures'],
+      ...r.runs.map((run) =>
+        [run.run, run.quality_judged, run.quality_passed, run.quality_retried, run.quality_failures].map(String),
+      ),
+    ])
+  );
 }
 
 function warningsHtml(warnings: readonly string[]): string {
@@ -203,12 +258,16 @@ function warningsHtml(warnings: readonly string[]): string {
 
 export function renderHtml(r: EvalReport): string {
   const md = renderMarkdown(r);
-  const table = (rows: string[][]) => `<table>${rows.map((row, i) => `<tr>${row.map((cell) => (i === 0 ? `<th>${esc(cell)}</th>` : `<td>${esc(cell)}</td>`)).join('')}</tr>`).join('')}</table>`;
+  const table = (rows: string[][]) =>
+    `<table>${rows.map((row, i) => `<tr>${row.map((cell) => (i === 0 ? `<th>${esc(cell)}</th>` : `<td>${esc(cell)}</td>`)).join('')}</tr>`).join('')}</table>`;
   // The summary is the first table of the Markdown (the metrics), and only that table.
   const mdLines = md.split('\n');
   const first = mdLines.findIndex((l) => l.startsWith('| '));
   const end = mdLines.findIndex((l, i) => i > first && !l.startsWith('| '));
-  const summary = mdLines.slice(first, end).filter((l) => !l.startsWith('| ---')).map((l) => l.slice(2, -2).split(' | '));
+  const summary = mdLines
+    .slice(first, end)
+    .filter((l) => !l.startsWith('| ---'))
+    .map((l) => l.slice(2, -2).split(' | '));
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -242,9 +301,16 @@ function writeAtomic(file: string, text: string): void {
 
 export function writeReports(dir: string, report: EvalReport): { json: string; md: string; html: string } {
   mkdirSync(dir, { recursive: true });
-  const files = { json: path.join(dir, 'report.json'), md: path.join(dir, 'report.md'), html: path.join(dir, 'report.html') };
+  const files = {
+    json: path.join(dir, 'report.json'),
+    md: path.join(dir, 'report.md'),
+    html: path.join(dir, 'report.html'),
+  };
   // Undefined (no code, judge failed) is written as null so every entry has every key.
-  writeAtomic(files.json, `${JSON.stringify(report, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
+  writeAtomic(
+    files.json,
+    `${JSON.stringify(report, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`,
+  );
   writeAtomic(files.md, renderMarkdown(report));
   writeAtomic(files.html, renderHtml(report));
   return files;

@@ -23,18 +23,20 @@ const ReportSchema = z.object({
   }),
   /** Absent in reports written before warnings existed. */
   warnings: z.array(z.string()).optional(),
-  runs: z.array(z.object({
-    run: z.number(),
-    codeBearing: z.number(),
-    validCode: z.number(),
-    syntactic_validity: z.number().nullable(),
-    judge_failures: z.number(),
-    pipeline_errors: z.number().optional(),
-    quality_judged: z.number().optional(),
-    quality_passed: z.number().optional(),
-    quality_retried: z.number().optional(),
-    quality_failures: z.number().optional(),
-  })),
+  runs: z.array(
+    z.object({
+      run: z.number(),
+      codeBearing: z.number(),
+      validCode: z.number(),
+      syntactic_validity: z.number().nullable(),
+      judge_failures: z.number(),
+      pipeline_errors: z.number().optional(),
+      quality_judged: z.number().optional(),
+      quality_passed: z.number().optional(),
+      quality_retried: z.number().optional(),
+      quality_failures: z.number().optional(),
+    }),
+  ),
   syntactic_validity: Stat,
   faithfulness: Stat,
   answer_relevancy: Stat,
@@ -48,7 +50,14 @@ const ReportSchema = z.object({
     byRule: z.array(z.tuple([z.string(), z.number()])).optional(),
     topTokens: z.array(z.tuple([z.string(), z.number()])),
   }),
-  leakage: z.array(z.object({ model: z.string(), avap_commands: z.number(), foreign_keywords: z.number(), unknown_identifiers: z.number() })),
+  leakage: z.array(
+    z.object({
+      model: z.string(),
+      avap_commands: z.number(),
+      foreign_keywords: z.number(),
+      unknown_identifiers: z.number(),
+    }),
+  ),
   finishedAt: z.string().optional(),
 });
 
@@ -61,7 +70,8 @@ export const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 export type ReportReadFailure = Failure<'too-large' | 'not-json' | 'not-a-report'>;
 
 export function readEvalReport(text: string): Result<StoredEvalReport, ReportReadFailure> {
-  if (text.length > MAX_REPORT_BYTES) return fail('too-large', `the file is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB; not an evaluation report`);
+  if (text.length > MAX_REPORT_BYTES)
+    return fail('too-large', `the file is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MiB; not an evaluation report`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -71,7 +81,10 @@ export function readEvalReport(text: string): Result<StoredEvalReport, ReportRea
   const parsed = ReportSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail('not-a-report', `not an evaluation report written by 'eval --out': ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape'}`);
+    return fail(
+      'not-a-report',
+      `not an evaluation report written by 'eval --out': ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape'}`,
+    );
   }
   return ok(parsed.data);
 }

@@ -17,9 +17,28 @@
 import type { GoldenEntry } from '../knowledge';
 import type { ValidationResult } from '../parser';
 import { err, fail, ok, type Failure, type Result } from '../result';
-import { attemptCount, type AnswerReviewer, type ParserPort, type PipelineRequest, type PipelineResult, type LlmPort, type AttemptEvent } from '../core';
+import {
+  attemptCount,
+  type AnswerReviewer,
+  type ParserPort,
+  type PipelineRequest,
+  type PipelineResult,
+  type LlmPort,
+  type AttemptEvent,
+} from '../core';
 import { runWithQuality, type QualityReport, type QualityRunDeps } from '../quality';
-import { acrossRuns, applyOverride, confusionMatrix, fewShotSelection, leakageAudit, reportWarnings, runMetrics, type EntryQuality, type EvalEntry, type RunMetrics } from './analysis';
+import {
+  acrossRuns,
+  applyOverride,
+  confusionMatrix,
+  fewShotSelection,
+  leakageAudit,
+  reportWarnings,
+  runMetrics,
+  type EntryQuality,
+  type EvalEntry,
+  type RunMetrics,
+} from './analysis';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
 
@@ -84,8 +103,7 @@ export interface EvalPosition {
 export type EvalVerdict = { outcome: 'valid' | 'invalid' | 'no-code' } | { outcome: 'failed'; code: string };
 
 export type EvalProgressEvent =
-  | ({ kind: 'question-start' } & EvalPosition)
-  | ({ kind: 'question-done'; verdict: EvalVerdict } & EvalPosition);
+  ({ kind: 'question-start' } & EvalPosition) | ({ kind: 'question-done'; verdict: EvalVerdict } & EvalPosition);
 
 export function verdictOf(entry: EvalEntry): EvalVerdict {
   if (entry.error !== undefined) return { outcome: 'failed', code: entry.error.split(':')[0] ?? entry.error };
@@ -100,7 +118,11 @@ export function retrievalHonoured(configured: string, used: string): boolean {
   return used === configured || (configured === 'bm25' && used === 'bm25_only');
 }
 
-function retrievalProblem(configured: string, used: string | undefined, fallback: string | undefined): string | undefined {
+function retrievalProblem(
+  configured: string,
+  used: string | undefined,
+  fallback: string | undefined,
+): string | undefined {
   if (used === undefined && fallback === undefined) return undefined;
   if (used !== undefined && retrievalHonoured(configured, used) && fallback === undefined) return undefined;
   const how = used === 'none' ? 'without any context (the retrieval failed)' : `as ${used ?? 'a fallback'}`;
@@ -108,27 +130,44 @@ function retrievalProblem(configured: string, used: string | undefined, fallback
 }
 
 function requestFor(entry: GoldenEntry): PipelineRequest {
-  const history = (entry.history ?? []).map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`).join('\n');
+  const history = (entry.history ?? [])
+    .map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content}`)
+    .join('\n');
   return { query: history ? `${history}\nUser: ${entry.question}` : entry.question };
 }
 
-async function checkCode(target: EvalTarget, entry: GoldenEntry, code: string, signal?: AbortSignal): Promise<Result<ValidationResult, Failure<'parser-unavailable'>>> {
+async function checkCode(
+  target: EvalTarget,
+  entry: GoldenEntry,
+  code: string,
+  signal?: AbortSignal,
+): Promise<Result<ValidationResult, Failure<'parser-unavailable'>>> {
   const outcome = await target.parser.validate(code, `${entry.id}.avap`, signal);
   if (outcome.kind === 'unavailable') return fail('parser-unavailable', `${outcome.reason}: ${outcome.detail}`);
   return ok(outcome.result);
 }
 
 /** The pipeline's answer, through the quality gate when there is one and the judge is on. */
-async function answer(target: EvalTarget, options: EvalOptions, request: PipelineRequest): Promise<{ result: PipelineResult; quality?: QualityReport }> {
+async function answer(
+  target: EvalTarget,
+  options: EvalOptions,
+  request: PipelineRequest,
+): Promise<{ result: PipelineResult; quality?: QualityReport }> {
   const signal = options.signal ? { signal: options.signal } : {};
   if (!options.judge.enabled || !target.quality) return { result: await target.run(request, signal) };
-  const assistant = { run: (req: PipelineRequest, o?: { signal?: AbortSignal; review?: AnswerReviewer }) => target.run(req, { ...signal, ...(o?.review ? { review: o.review } : {}) }) };
+  const assistant = {
+    run: (req: PipelineRequest, o?: { signal?: AbortSignal; review?: AnswerReviewer }) =>
+      target.run(req, { ...signal, ...(o?.review ? { review: o.review } : {}) }),
+  };
   return runWithQuality({ ...target.quality, assistant }, request, signal);
 }
 
 /** The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored. */
 export function entryQuality(report: QualityReport): EntryQuality {
-  const assessed = report.attempts.map((a) => a.verdict).filter((v) => v.ok).at(-1);
+  const assessed = report.attempts
+    .map((a) => a.verdict)
+    .filter((v) => v.ok)
+    .at(-1);
   return {
     passed: report.passed,
     composite: assessed?.ok ? assessed.assessment.composite : undefined,
@@ -138,7 +177,12 @@ export function entryQuality(report: QualityReport): EntryQuality {
   };
 }
 
-async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: GoldenEntry, run: number): Promise<EvalEntry | { abort: EvalAbort }> {
+async function evaluateEntry(
+  target: EvalTarget,
+  options: EvalOptions,
+  entry: GoldenEntry,
+  run: number,
+): Promise<EvalEntry | { abort: EvalAbort }> {
   const { result, quality } = await answer(target, options, requestFor(entry));
   const base = {
     id: entry.id,
@@ -158,37 +202,81 @@ async function evaluateEntry(target: EvalTarget, options: EvalOptions, entry: Go
     quality: quality ? entryQuality(quality) : undefined,
   };
   if (result.validationStatus === 'PARSER_UNAVAILABLE') {
-    return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code` } };
+    return {
+      abort: {
+        kind: 'parser-unavailable',
+        message: `the parser became unavailable during ${entry.id} (run ${run}); evaluation does not score unvalidated code`,
+      },
+    };
   }
   const retrieval = retrievalProblem(options.config.retrievalMode, result.retrievalMode, result.retrievalFallback);
-  if (retrieval) return { abort: { kind: 'retrieval-mode', message: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes` } };
+  if (retrieval)
+    return {
+      abort: {
+        kind: 'retrieval-mode',
+        message: `${entry.id} (run ${run}): ${retrieval}; evaluation never mixes retrieval modes`,
+      },
+    };
   if (result.error) {
-    return applyOverride({ ...base, codeBearing: false, valid: undefined, trace: [], faithfulness_raw: undefined, answer_relevancy_raw: undefined, error: `${result.error.code}: ${result.error.message}` });
+    return applyOverride({
+      ...base,
+      codeBearing: false,
+      valid: undefined,
+      trace: [],
+      faithfulness_raw: undefined,
+      answer_relevancy_raw: undefined,
+      error: `${result.error.code}: ${result.error.message}`,
+    });
   }
   const codeBearing = result.code.trim().length > 0;
   let valid: boolean | undefined;
   let trace: EvalEntry['trace'] = [];
   if (codeBearing) {
     const checked = await checkCode(target, entry, result.code, options.signal);
-    if (!checked.ok) return { abort: { kind: 'parser-unavailable', message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.error.message}` } };
+    if (!checked.ok)
+      return {
+        abort: {
+          kind: 'parser-unavailable',
+          message: `the parser became unavailable while checking ${entry.id} (run ${run}): ${checked.error.message}`,
+        },
+      };
     valid = checked.value.valid;
     trace = checked.value.trace;
   }
   let faith: number | undefined;
   let relevancy: number | undefined;
   if (options.judge.enabled) {
-    const context = result.sources.map((s) => target.sourceText(s.id)).filter((t): t is string => Boolean(t)).join('\n\n---\n\n');
+    const context = result.sources
+      .map((s) => target.sourceText(s.id))
+      .filter((t): t is string => Boolean(t))
+      .join('\n\n---\n\n');
     const [f, r] = [
       await faithfulness(target.llm, options.judge, result.text, context, options.signal),
       await answerRelevancy(target.llm, options.judge, entry.question, result.text, options.signal),
     ];
-    if (f.ok) faith = f.value.score; else base.judge_failures.push(`faithfulness: ${f.error.message}`);
-    if (r.ok) relevancy = r.value.score; else base.judge_failures.push(`answer_relevancy: ${r.error.message}`);
+    if (f.ok) faith = f.value.score;
+    else base.judge_failures.push(`faithfulness: ${f.error.message}`);
+    if (r.ok) relevancy = r.value.score;
+    else base.judge_failures.push(`answer_relevancy: ${r.error.message}`);
   }
-  return applyOverride({ ...base, codeBearing, valid, trace, faithfulness_raw: faith, answer_relevancy_raw: relevancy });
+  return applyOverride({
+    ...base,
+    codeBearing,
+    valid,
+    trace,
+    faithfulness_raw: faith,
+    answer_relevancy_raw: relevancy,
+  });
 }
 
-function summarize(options: EvalOptions, parserVersion: string, startedAt: string, runs: RunWithConvergence[], entries: EvalEntry[], now: () => Date): EvalReport {
+function summarize(
+  options: EvalOptions,
+  parserVersion: string,
+  startedAt: string,
+  runs: RunWithConvergence[],
+  entries: EvalEntry[],
+  now: () => Date,
+): EvalReport {
   const conv = (key: keyof ConvergenceFigures) => acrossRuns(runs, (r) => r.convergence[key]);
   const selection = fewShotSelection(entries);
   return {
@@ -200,7 +288,9 @@ function summarize(options: EvalOptions, parserVersion: string, startedAt: strin
         ...(entries.some((e) => e.few_shot_injection === 'degraded') ? { status: 'degraded' as const } : {}),
         ...(selection ? { selection } : {}),
       },
-      parserVersion, goldenEntries: options.golden.length, startedAt,
+      parserVersion,
+      goldenEntries: options.golden.length,
+      startedAt,
     },
     warnings: reportWarnings(options.config.runs, entries),
     runs,
@@ -230,7 +320,10 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
   // Before anything is generated: the parser must answer, and its version goes in the report.
   const probe = await target.parser.validate(PROBE, 'probe.avap', options.signal);
   if (probe.kind === 'unavailable') {
-    return fail('parser-unavailable', `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back`);
+    return fail(
+      'parser-unavailable',
+      `the AVAP parser is unreachable (${probe.reason}: ${probe.detail}); evaluation needs it and never falls back`,
+    );
   }
   const parserVersion = probe.result.parserVersion;
   // The retrieval mode must be honoured too, before anything is generated (knn_only exists to compare embedding models).
@@ -238,9 +331,15 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const used = await target.retrievalProbe(options.signal);
     if (options.signal?.aborted) return fail('cancelled', 'cancelled');
     const problem = retrievalProblem(options.config.retrievalMode, used.mode, used.fallback);
-    if (problem) return fail('retrieval-mode', `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back`);
+    if (problem)
+      return fail(
+        'retrieval-mode',
+        `the retrieval mode ${options.config.retrievalMode} cannot be honoured: ${problem}; evaluation never falls back`,
+      );
   }
-  progress(`parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`);
+  progress(
+    `parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`,
+  );
 
   const entries: EvalEntry[] = [];
   const runs: RunWithConvergence[] = [];
@@ -249,7 +348,13 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const runEntries: EvalEntry[] = [];
     for (const [i, entry] of options.golden.entries()) {
       if (options.signal?.aborted) return fail('cancelled', 'cancelled');
-      const position: EvalPosition = { run, runs: options.config.runs, question: i + 1, questions: options.golden.length, id: entry.id };
+      const position: EvalPosition = {
+        run,
+        runs: options.config.runs,
+        question: i + 1,
+        questions: options.golden.length,
+        id: entry.id,
+      };
       onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);
       if ('abort' in evaluated) {
@@ -262,8 +367,12 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const metrics = runMetrics(run, runEntries);
     const convergence = target.convergence(target.events().slice(eventsBefore));
     runs.push({ ...metrics, convergence });
-    const gate = metrics.quality_judged ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)` : '';
-    progress(`run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`);
+    const gate = metrics.quality_judged
+      ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)`
+      : '';
+    progress(
+      `run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`,
+    );
   }
   return ok(summarize(options, parserVersion, startedAt, runs, entries, now));
 }
@@ -298,8 +407,10 @@ export function pinnedModelProblem(model: string, role = 'model'): string | unde
 /** Every pinning problem of the evaluation's models, generation model first. */
 export function unpinnedModels(models: EvalModels): string[] {
   const roles: [string, string | undefined][] = [
-    ['generation model', models.generation], ['conversational model', models.conversational],
-    ['embedding model', models.embedding], ['judge model', models.judge],
+    ['generation model', models.generation],
+    ['conversational model', models.conversational],
+    ['embedding model', models.embedding],
+    ['judge model', models.judge],
   ];
   return roles.flatMap(([role, name]) => {
     const problem = name === undefined ? undefined : pinnedModelProblem(name, role);

@@ -35,7 +35,8 @@ const OK: AppendResult = ok(undefined);
 
 function failure(file: string, verb: string, error: unknown): AppendResult {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EIO';
-  const detail = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+  const detail =
+    (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
   return err({ kind: 'unwritable', code, message: `cannot ${verb} ${file}: ${detail}` });
 }
 
@@ -66,7 +67,10 @@ export class JsonlAppendLog {
   private queue: Promise<unknown> = Promise.resolve();
   private last: AppendResult = OK;
 
-  constructor(readonly file: string, private readonly options: AppendLogOptions = {}) {}
+  constructor(
+    readonly file: string,
+    private readonly options: AppendLogOptions = {},
+  ) {}
 
   /** Appends one record as one JSON line, after every append issued before it. */
   append(record: unknown): Promise<AppendResult> {
@@ -99,7 +103,10 @@ export class JsonlAppendLog {
 
   /** Resolves when every append issued so far has been written (or has failed). */
   flush(): Promise<void> {
-    return this.queue.then(() => undefined, () => undefined);
+    return this.queue.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Whether the file can be written now: the probe's failure first, else the last append's. Never rejects. */

@@ -6,7 +6,16 @@
  * a function may be defined after its first call.
  */
 import { BlockStack, closerOf, type Block, type Site } from './blocks';
-import { isCloseBracket, isIdentifier, isOpenBracket, matchBracket, parseCall, quotedIdentifier, type CallArg, type ParsedCall } from './calls';
+import {
+  isCloseBracket,
+  isIdentifier,
+  isOpenBracket,
+  matchBracket,
+  parseCall,
+  quotedIdentifier,
+  type CallArg,
+  type ParsedCall,
+} from './calls';
 import {
   COMPARATOR_FIXES,
   COMPARATORS,
@@ -29,14 +38,44 @@ import { checkExpression, reportForeignTokens, type ExpressionHost } from './exp
 import type { FixHint } from './fixes/candidates';
 import type { BraceConversion } from './fixes/braces';
 import {
-  allmanBraceConversion, braceBodyConversion, branchWords, closeBlockFix, compoundAssignmentFix, braceLoopConversion, declarationFix,
-  foreignElseFix, foreignIfFix, foreignTryFix, functionColonFix, goFuncFix, inlineBodyFix, isBraceBranchLine, pythonDefFix, pythonLoopFix,
-  hoistFix, oneCallPerName, removeLineFix, swappedArgumentsFix, terminatorFix, topLevelReturnFix, ElseIfRewrite,
+  allmanBraceConversion,
+  braceBodyConversion,
+  branchWords,
+  closeBlockFix,
+  compoundAssignmentFix,
+  braceLoopConversion,
+  declarationFix,
+  foreignElseFix,
+  foreignIfFix,
+  foreignTryFix,
+  functionColonFix,
+  goFuncFix,
+  inlineBodyFix,
+  isBraceBranchLine,
+  pythonDefFix,
+  pythonLoopFix,
+  hoistFix,
+  oneCallPerName,
+  removeLineFix,
+  swappedArgumentsFix,
+  terminatorFix,
+  topLevelReturnFix,
+  ElseIfRewrite,
 } from './fixes/builders';
 import { completedCallFix, inventedCallFix, type CallShape } from './fixes/commands';
 import type { Reporter } from './reporter';
 import { Semantics } from './semantics';
-import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type LexicalProblem, type ScanState, type Token } from './scanner';
+import {
+  isOp,
+  isPunct,
+  isWord,
+  newScanState,
+  scanLine,
+  TokenKind,
+  type LexicalProblem,
+  type ScanState,
+  type Token,
+} from './scanner';
 import { suggestName } from './suggest';
 
 type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
@@ -63,14 +102,24 @@ const MAX_SHOWN = 60;
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
-const LITERAL_WORDS: Readonly<Record<string, string>> = { None: 'null', True: 'a boolean', False: 'a boolean', true: 'a boolean', false: 'a boolean' };
+const LITERAL_WORDS: Readonly<Record<string, string>> = {
+  None: 'null',
+  True: 'a boolean',
+  False: 'a boolean',
+  true: 'a boolean',
+  false: 'a boolean',
+};
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
-  return x !== undefined && (x.kind === TokenKind.Number || (x.kind === TokenKind.String && !x.unterminated)
-    || (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined));
+  return (
+    x !== undefined &&
+    (x.kind === TokenKind.Number ||
+      (x.kind === TokenKind.String && !x.unterminated) ||
+      (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined))
+  );
 }
 
 /** Index after the literal (scalar, or list / dict literal of literals) starting at `i`, or -1. */
@@ -105,10 +154,15 @@ function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): num
 function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   const first = t[arg.first];
   if (!first) return undefined;
-  if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : first.text === FOREIGN_NULL ? 'null' : LITERAL_WORDS[first.text];
+  if (arg.last - arg.first === 1)
+    return first.kind !== TokenKind.Ident
+      ? undefined
+      : first.text === FOREIGN_NULL
+        ? 'null'
+        : LITERAL_WORDS[first.text];
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
-  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : (empty ? 'an empty dictionary' : 'a dictionary');
+  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
 }
 
 /** Shortens long source text for messages. */
@@ -122,7 +176,11 @@ function last<T>(items: readonly T[]): T | undefined {
 }
 
 /** The parameter list `params` as `argc` arguments in `context` match it, or undefined (see Analyzer.checkArity). */
-function matchSignature(params: readonly ParamSpec[], argc: number, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+function matchSignature(
+  params: readonly ParamSpec[],
+  argc: number,
+  context: 'statement' | 'assignment',
+): readonly ParamSpec[] | undefined {
   let optionalTail = 0;
   for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
   if (argc <= params.length && argc >= params.length - optionalTail) return params;
@@ -162,7 +220,10 @@ export class Analyzer implements ExpressionHost {
   private blockComment: { line: number; column: number } | undefined;
   private readonly sem: Semantics;
 
-  constructor(private readonly src: string, private readonly rep: Reporter) {
+  constructor(
+    private readonly src: string,
+    private readonly rep: Reporter,
+  ) {
     this.blocks = new BlockStack(rep, {
       lineStart: () => this.lineStart,
       closer: (block, limit) => closeBlockFix(block, limit),
@@ -210,11 +271,26 @@ export class Analyzer implements ExpressionHost {
     return offset - this.lineStart + 1;
   }
 
-  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string, hint?: FixHint): void {
+  report(
+    rule: RuleDefinition,
+    start: number,
+    end: number,
+    message: string,
+    token: string,
+    suggestion?: string,
+    hint?: FixHint,
+  ): void {
     this.rep.at(rule, this.lineNo, this.col(start), this.col(end), message, abbreviate(token, 80), suggestion, hint);
   }
 
-  private reportTokens(rule: RuleDefinition, from: Token, to: Token, message: string, suggestion?: string, hint?: FixHint): void {
+  private reportTokens(
+    rule: RuleDefinition,
+    from: Token,
+    to: Token,
+    message: string,
+    suggestion?: string,
+    hint?: FixHint,
+  ): void {
     this.report(rule, from.start, to.end, message, this.src.slice(from.start, to.end), suggestion, hint);
   }
 
@@ -225,11 +301,23 @@ export class Analyzer implements ExpressionHost {
   private lexical(problem: LexicalProblem, start: number, end: number): void {
     switch (problem) {
       case 'unterminated-string':
-        this.report(Rule.UnterminatedString, start, end, 'unterminated string — close it with the same quote on this line', this.src.slice(start, end));
+        this.report(
+          Rule.UnterminatedString,
+          start,
+          end,
+          'unterminated string — close it with the same quote on this line',
+          this.src.slice(start, end),
+        );
         return;
       case 'control-character': {
         const code = this.src.charCodeAt(start).toString(16).toUpperCase().padStart(4, '0');
-        this.report(Rule.ControlCharacter, start, end, `stray control character U+${code} — binary data is not AVAP source`, `\\u${code}`);
+        this.report(
+          Rule.ControlCharacter,
+          start,
+          end,
+          `stray control character U+${code} — binary data is not AVAP source`,
+          `\\u${code}`,
+        );
         return;
       }
       case 'hash-comment':
@@ -253,9 +341,17 @@ export class Analyzer implements ExpressionHost {
     const quote = !inner.includes(preferred) ? preferred : !inner.includes(other) ? other : undefined;
     const straight = quote === undefined ? undefined : `${quote}${inner}${quote}`;
     const advice = straight === undefined ? 'use " or \' quotes' : `straighten them: ${straight}`;
-    this.report(Rule.TypographicQuote, start, end,
-      `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`, text, straight,
-      straight === undefined ? undefined : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] });
+    this.report(
+      Rule.TypographicQuote,
+      start,
+      end,
+      `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`,
+      text,
+      straight,
+      straight === undefined
+        ? undefined
+        : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] },
+    );
   }
 
   // ------------------------------------------------------------- expression host
@@ -265,8 +361,13 @@ export class Analyzer implements ExpressionHost {
     if (EXPRESSION_BUILTINS.has(name)) return;
     const spec = findCommand(name);
     if (spec) {
-      this.report(Rule.NestedCommand, nameToken.start, nameToken.end,
-        `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`, name);
+      this.report(
+        Rule.NestedCommand,
+        nameToken.start,
+        nameToken.end,
+        `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`,
+        name,
+      );
       return;
     }
     this.defer(nameToken, argCount, 'expression', name);
@@ -280,13 +381,24 @@ export class Analyzer implements ExpressionHost {
       if (open === -1) return;
       const close = text.indexOf('}', open + 2);
       if (close === -1) {
-        this.report(Rule.UnclosedPlaceholder, token.start + open, token.end, "unclosed '${' in template string — write ${name}", text.slice(open));
+        this.report(
+          Rule.UnclosedPlaceholder,
+          token.start + open,
+          token.end,
+          "unclosed '${' in template string — write ${name}",
+          text.slice(open),
+        );
         return;
       }
       const inner = text.slice(open + 2, close).trim();
       if (!/^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(inner)) {
-        this.report(Rule.PlaceholderNotAName, token.start + open, token.start + close + 1,
-          `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`, text.slice(open, close + 1));
+        this.report(
+          Rule.PlaceholderNotAName,
+          token.start + open,
+          token.start + close + 1,
+          `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`,
+          text.slice(open, close + 1),
+        );
       }
       from = close + 1;
     }
@@ -302,8 +414,14 @@ export class Analyzer implements ExpressionHost {
         if (tokens.length > 1) this.analyzeSegments(tokens.slice(1));
         return;
       }
-      this.rep.at(Rule.FunctionMissingBrace, top.line, top.column, top.endColumn,
-        `function '${top.name ?? ''}' needs '{' to open its body`, top.token);
+      this.rep.at(
+        Rule.FunctionMissingBrace,
+        top.line,
+        top.column,
+        top.endColumn,
+        `function '${top.name ?? ''}' needs '{' to open its body`,
+        top.token,
+      );
     }
     if (this.foreignLine(tokens)) return;
     this.analyzeSegments(tokens);
@@ -324,8 +442,15 @@ export class Analyzer implements ExpressionHost {
       if (isOpenBracket(t)) depth++;
       else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
       else if (t.text === ';' && depth === 0) {
-        this.report(Rule.StatementTerminator, t.start, t.end, "statement terminator ';' is not AVAP — one statement per line, no terminator", ';',
-          undefined, terminatorFix(this.src, tokens, i, this.lineStart));
+        this.report(
+          Rule.StatementTerminator,
+          t.start,
+          t.end,
+          "statement terminator ';' is not AVAP — one statement per line, no terminator",
+          ';',
+          undefined,
+          terminatorFix(this.src, tokens, i, this.lineStart),
+        );
         if (i > from) this.analyzeStatement(tokens.slice(from, i));
         from = i + 1;
         split = true;
@@ -352,29 +477,49 @@ export class Analyzer implements ExpressionHost {
         return;
       }
       switch (t0.text) {
-        case 'if': return this.ifStatement(t);
-        case 'else': return this.elseStatement(t);
-        case 'function': return this.functionDefinition(t);
-        case 'return': return this.returnStatement(t);
-        default: break;
+        case 'if':
+          return this.ifStatement(t);
+        case 'else':
+          return this.elseStatement(t);
+        case 'function':
+          return this.functionDefinition(t);
+        case 'return':
+          return this.returnStatement(t);
+        default:
+          break;
       }
       if (isPunct(t1, '(')) return this.callStatement(t);
       if (isPunct(t1, '.')) return this.dottedStatement(t);
       if (t1?.kind === TokenKind.Ident && isOp(t[2], '=')) {
-        this.reportTokens(Rule.TypedDeclaration, t0, t1,
-          `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`, `${t1.text}`);
+        this.reportTokens(
+          Rule.TypedDeclaration,
+          t0,
+          t1,
+          `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`,
+          `${t1.text}`,
+        );
         return this.assignment(t.slice(1));
       }
       if (t.length === 1) return this.bareWord(t0);
     }
     if (t0.kind === TokenKind.Global && isOp(t1, '=')) {
-      this.reportTokens(Rule.InvalidAssignmentTarget, t0, t0, `cannot assign to the global reference '${t0.text}' — assign to a plain name`, t0.text.slice(1));
+      this.reportTokens(
+        Rule.InvalidAssignmentTarget,
+        t0,
+        t0,
+        `cannot assign to the global reference '${t0.text}' — assign to a plain name`,
+        t0.text.slice(1),
+      );
       return;
     }
     const assignAt = this.topLevelAssign(t);
     if (assignAt > 0) {
-      this.reportTokens(Rule.InvalidAssignmentTarget, t0, t[assignAt - 1] as Token,
-        `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
+      this.reportTokens(
+        Rule.InvalidAssignmentTarget,
+        t0,
+        t[assignAt - 1] as Token,
+        `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+      );
       return;
     }
     this.unrecognized(t);
@@ -404,9 +549,14 @@ export class Analyzer implements ExpressionHost {
       this.reportTokens(Rule.StrayCharacter, t0, lastToken, `stray character '${t0.text}'`);
     } else {
       const value = t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template;
-      this.reportTokens(Rule.NotAStatement, t0, lastToken, value
-        ? 'a value on its own is not a statement — expected a command call or an assignment'
-        : 'expected a command call or an assignment');
+      this.reportTokens(
+        Rule.NotAStatement,
+        t0,
+        lastToken,
+        value
+          ? 'a value on its own is not a statement — expected a command call or an assignment'
+          : 'expected a command call or an assignment',
+      );
     }
     this.pushBraceIfOpened(t);
   }
@@ -419,13 +569,28 @@ export class Analyzer implements ExpressionHost {
       return;
     }
     const t0 = t[0] as Token;
-    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: t0.text, conversion });
+    this.blocks.push({
+      kind: 'brace',
+      line: this.lineNo,
+      column: this.col(t0.start),
+      endColumn: this.col(t0.end),
+      token: t0.text,
+      conversion,
+    });
   }
 
   private foreignOperator(t: Token, hint?: FixHint): void {
     const op = findForeignOperator(t.text);
     if (!op) return;
-    this.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion, hint);
+    this.report(
+      Rule.ForeignOperator,
+      t.start,
+      t.end,
+      `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+      t.text,
+      op.suggestion,
+      hint,
+    );
   }
 
   // --------------------------------------------------------- foreign lines
@@ -439,40 +604,75 @@ export class Analyzer implements ExpressionHost {
 
     if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
       const construct = `for ${t1.text} in ${this.renderIterable(t, 3)}`;
-      this.reportTokens(Rule.ForeignLoop, t0, last(t) as Token,
-        `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`, undefined, pythonLoopFix(t, this.lineStart));
+      this.reportTokens(
+        Rule.ForeignLoop,
+        t0,
+        last(t) as Token,
+        `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
+        undefined,
+        pythonLoopFix(t, this.lineStart),
+      );
       this.pushBraceIfOpened(t);
       return true;
     }
     if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
       const fix = foreignIfFix(t, this.lineStart, (tokens, first, end) => this.conditionArguments(tokens, first, end));
-      this.reportTokens(Rule.ForeignIf, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`, undefined, fix.hint);
+      this.reportTokens(
+        Rule.ForeignIf,
+        t0,
+        last(t) as Token,
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`,
+        undefined,
+        fix.hint,
+      );
       if (isPunct(last(t), '{')) {
         this.blocks.push({
-          kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if', braceBody: true, conversion: fix.conversion,
+          kind: 'if',
+          line: this.lineNo,
+          column: this.col(t0.start),
+          endColumn: this.col(t0.end),
+          token: 'if',
+          braceBody: true,
+          conversion: fix.conversion,
         });
       }
       return true;
     }
     if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
       const fix = foreignTryFix(t, this.lineStart);
-      this.reportTokens(Rule.ForeignTry, t0, last(t) as Token,
-        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`, undefined, fix.hint);
+      this.reportTokens(
+        Rule.ForeignTry,
+        t0,
+        last(t) as Token,
+        `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`,
+        undefined,
+        fix.hint,
+      );
       this.pushBraceIfOpened(t, undefined, fix.conversion);
       return true;
     }
     const foreign = findForeignStatement(t0.text);
     if (!foreign || !this.shapeMatches(foreign, t)) return false;
     const fix = this.foreignStatementFix(foreign, t);
-    this.report(Rule.ForeignKeyword, t0.start, t0.end, `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`, t0.text, undefined, fix.hint);
+    this.report(
+      Rule.ForeignKeyword,
+      t0.start,
+      t0.end,
+      `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`,
+      t0.text,
+      undefined,
+      fix.hint,
+    );
     this.pushBraceIfOpened(t, undefined, fix.conversion);
     if (foreign.shape === 'declaration' && t.length > 1) this.analyzeSegments(t.slice(1));
     return true;
   }
 
   /** The mechanical repair of a line opened by a foreign keyword, where there is one. */
-  private foreignStatementFix(foreign: ForeignStatement, t: readonly Token[]): { hint?: FixHint; conversion?: BraceConversion } {
+  private foreignStatementFix(
+    foreign: ForeignStatement,
+    t: readonly Token[],
+  ): { hint?: FixHint; conversion?: BraceConversion } {
     switch (foreign.keyword) {
       case 'let':
       case 'var':
@@ -498,12 +698,18 @@ export class Analyzer implements ExpressionHost {
   private shapeMatches(foreign: ForeignStatement, t: readonly Token[]): boolean {
     const t1 = t[1];
     switch (foreign.shape) {
-      case 'any': return true;
-      case 'word': return t.length === 2 && t1?.kind === TokenKind.Ident;
-      case 'declaration': return t1 !== undefined && (t1.kind === TokenKind.Ident || isPunct(t1, '{') || isPunct(t1, '['));
-      case 'from-import': return t.some((x) => isWord(x, 'import'));
-      case 'python-except': return !isPunct(t1, '(');
-      case 'js-catch': return isPunct(last(t), '{');
+      case 'any':
+        return true;
+      case 'word':
+        return t.length === 2 && t1?.kind === TokenKind.Ident;
+      case 'declaration':
+        return t1 !== undefined && (t1.kind === TokenKind.Ident || isPunct(t1, '{') || isPunct(t1, '['));
+      case 'from-import':
+        return t.some((x) => isWord(x, 'import'));
+      case 'python-except':
+        return !isPunct(t1, '(');
+      case 'js-catch':
+        return isPunct(last(t), '{');
     }
   }
 
@@ -524,20 +730,39 @@ export class Analyzer implements ExpressionHost {
     const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
     const exact = closers[t0.text];
     if (exact) {
-      this.report(Rule.MissingParentheses, t0.start, t0.end, `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
+      this.report(
+        Rule.MissingParentheses,
+        t0.start,
+        t0.end,
+        `'${t0.text}' needs parentheses: ${exact}`,
+        t0.text,
+        exact,
+      );
       this.applyRole(findCommand(t0.text)?.block, t0);
       return;
     }
     const spec = findCommandIgnoringCase(t0.text);
     if (spec && spec.params.length === 0) {
-      this.report(Rule.UnknownCommand, t0.start, t0.end,
-        `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`, t0.text, `${spec.name}()`);
+      this.report(
+        Rule.UnknownCommand,
+        t0.start,
+        t0.end,
+        `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`,
+        t0.text,
+        `${spec.name}()`,
+      );
       this.applyRole(spec.block, t0);
       return;
     }
     const message = `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'`;
     if (findCommand(t0.text)) {
-      this.report(Rule.MissingParentheses, t0.start, t0.end, `${message} — '${t0.text}' is a command: call it with parentheses`, t0.text);
+      this.report(
+        Rule.MissingParentheses,
+        t0.start,
+        t0.end,
+        `${message} — '${t0.text}' is a command: call it with parentheses`,
+        t0.text,
+      );
     } else {
       this.report(Rule.NotAStatement, t0.start, t0.end, message, t0.text);
     }
@@ -561,10 +786,22 @@ export class Analyzer implements ExpressionHost {
     const target = t[0] as Token;
     const eq = t[1] as Token;
     if (findCommand(target.text)) {
-      this.report(Rule.InvalidAssignmentTarget, target.start, target.end, `'${target.text}' is a command name and cannot be assigned to`, target.text);
+      this.report(
+        Rule.InvalidAssignmentTarget,
+        target.start,
+        target.end,
+        `'${target.text}' is a command name and cannot be assigned to`,
+        target.text,
+      );
     }
     if (t.length === 2) {
-      this.report(Rule.MissingValue, eq.start, eq.end, `missing value after '=' in the assignment to '${target.text}'`, '=');
+      this.report(
+        Rule.MissingValue,
+        eq.start,
+        eq.end,
+        `missing value after '=' in the assignment to '${target.text}'`,
+        '=',
+      );
       return;
     }
     const r0 = t[2] as Token;
@@ -575,7 +812,13 @@ export class Analyzer implements ExpressionHost {
         this.bracketProblems(t, call);
         const spec = findCommand(r0.text);
         if (spec?.block && spec.block !== 'exception') {
-          this.report(Rule.BlockCommandAssigned, r0.start, r0.end, `'${r0.text}' opens or closes a block and cannot be assigned`, r0.text);
+          this.report(
+            Rule.BlockCommandAssigned,
+            r0.start,
+            r0.end,
+            `'${r0.text}' opens or closes a block and cannot be assigned`,
+            r0.text,
+          );
           return;
         }
         this.checkCommand(t, call, 'assignment');
@@ -600,23 +843,38 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     if (wellFormed && !this.connectors.has(t0.text)) {
       const method = t[2];
-      this.reportTokens(Rule.UnknownConnector, t0, method ?? t0,
-        `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`);
+      this.reportTokens(
+        Rule.UnknownConnector,
+        t0,
+        method ?? t0,
+        `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`,
+      );
     }
   }
 
   private analyzeStatementFallback(t: Token[]): void {
     const assignAt = this.topLevelAssign(t);
     const t0 = t[0] as Token;
-    this.reportTokens(Rule.InvalidAssignmentTarget, t0, t[assignAt - 1] as Token,
-      `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`);
+    this.reportTokens(
+      Rule.InvalidAssignmentTarget,
+      t0,
+      t[assignAt - 1] as Token,
+      `assignment target '${abbreviate(this.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+    );
   }
 
   private returnStatement(t: Token[]): void {
     const t0 = t[0] as Token;
     if (!this.blocks.insideFunction) {
-      this.report(Rule.ReturnOutsideFunction, t0.start, t0.end, 'return outside a function — at the top level, put values in the response with addResult(variable)', 'return',
-        undefined, topLevelReturnFix(t, this.lineStart));
+      this.report(
+        Rule.ReturnOutsideFunction,
+        t0.start,
+        t0.end,
+        'return outside a function — at the top level, put values in the response with addResult(variable)',
+        'return',
+        undefined,
+        topLevelReturnFix(t, this.lineStart),
+      );
     }
     if (t.length > 1) checkExpression(t, 1, t.length, this);
   }
@@ -627,13 +885,30 @@ export class Analyzer implements ExpressionHost {
     const t0 = t[0] as Token;
     if (!isPunct(t[1], '(')) {
       // e.g. `if#(…)` or `if x:`; still open the block so its end() matches.
-      this.reportTokens(Rule.MissingParentheses, t0, last(t) as Token, "expected '(' after 'if' — if(variable, value, comparator)");
-      this.blocks.push({ kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' });
+      this.reportTokens(
+        Rule.MissingParentheses,
+        t0,
+        last(t) as Token,
+        "expected '(' after 'if' — if(variable, value, comparator)",
+      );
+      this.blocks.push({
+        kind: 'if',
+        line: this.lineNo,
+        column: this.col(t0.start),
+        endColumn: this.col(t0.end),
+        token: 'if',
+      });
       return;
     }
     const call = parseCall(this.src, t, 1, this.lineEnd);
     this.bracketProblems(t, call);
-    const block: Block = { kind: 'if', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: 'if' };
+    const block: Block = {
+      kind: 'if',
+      line: this.lineNo,
+      column: this.col(t0.start),
+      endColumn: this.col(t0.end),
+      token: 'if',
+    };
     this.blocks.push(block);
     this.checkIfArguments(t, call);
     this.checkArgumentContents(t, call);
@@ -655,8 +930,13 @@ export class Analyzer implements ExpressionHost {
       return;
     }
     if (args.length === 4) {
-      this.report(Rule.LegacyIf, t0.start, t0.end,
-        'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")', 'if');
+      this.report(
+        Rule.LegacyIf,
+        t0.start,
+        t0.end,
+        'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")',
+        'if',
+      );
       this.checkComparator(t, args[2] as CallArg);
       return;
     }
@@ -666,20 +946,36 @@ export class Analyzer implements ExpressionHost {
       reportForeignTokens(t, arg.first, arg.last, this);
       const fix = this.ifExpressionFix(t, arg);
       if (fix !== undefined) {
-        this.report(Rule.IfExpression, arg.start, arg.end,
-          `'if' takes (left, right, comparator), not an expression — write if(${fix})`, arg.text, fix);
+        this.report(
+          Rule.IfExpression,
+          arg.start,
+          arg.end,
+          `'if' takes (left, right, comparator), not an expression — write if(${fix})`,
+          arg.text,
+          fix,
+        );
         return;
       }
     }
-    this.reportTokens(Rule.Arity, t0, closeToken,
-      `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`);
+    this.reportTokens(
+      Rule.Arity,
+      t0,
+      closeToken,
+      `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`,
+    );
   }
 
   /** The arguments of if() for a foreign condition written as tokens [first, end) (`if x > 5:`). */
   private conditionArguments(t: readonly Token[], first: number, end: number): string | undefined {
     const a = t[first] as Token;
     const b = t[end - 1] as Token;
-    return this.ifExpressionFix(t, { first, last: end, start: a.start, end: b.end, text: this.src.slice(a.start, b.end) });
+    return this.ifExpressionFix(t, {
+      first,
+      last: end,
+      start: a.start,
+      end: b.end,
+      text: this.src.slice(a.start, b.end),
+    });
   }
 
   /** For `if(x > 5)` returns `x, 5, >`; for `if(a > 1 and b)` the expression form. */
@@ -717,15 +1013,28 @@ export class Analyzer implements ExpressionHost {
 
   private checkComparator(t: readonly Token[], arg: CallArg): void {
     if (arg.text === '') {
-      this.report(Rule.InvalidComparator, arg.start, arg.end, 'missing comparator (argument 3 of if) — one of = == != < > <= >= in', '');
+      this.report(
+        Rule.InvalidComparator,
+        arg.start,
+        arg.end,
+        'missing comparator (argument 3 of if) — one of = == != < > <= >= in',
+        '',
+      );
       return;
     }
     const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
-    const value = single && single.kind === TokenKind.String && !single.unterminated ? single.text.slice(1, -1).trim() : arg.text;
+    const value =
+      single && single.kind === TokenKind.String && !single.unterminated ? single.text.slice(1, -1).trim() : arg.text;
     if (COMPARATORS.has(value)) return;
     const fix = COMPARATOR_FIXES.get(value);
-    this.report(Rule.InvalidComparator, arg.start, arg.end,
-      `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`, arg.text, fix);
+    this.report(
+      Rule.InvalidComparator,
+      arg.start,
+      arg.end,
+      `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`,
+      arg.text,
+      fix,
+    );
   }
 
   /** The quoted condition of if(None, None, "…") is an expression. */
@@ -758,14 +1067,25 @@ export class Analyzer implements ExpressionHost {
       return;
     }
     if (isWord(t1, 'if')) {
-      this.reportTokens(Rule.ElseIf, t0, lastToken,
+      this.reportTokens(
+        Rule.ElseIf,
+        t0,
+        lastToken,
         `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`,
-        undefined, this.elseIfFix(t));
+        undefined,
+        this.elseIfFix(t),
+      );
       return;
     }
     if (isPunct(t1, '{') || isPunct(t1, ':')) {
-      this.reportTokens(Rule.ForeignElse, t0, lastToken,
-        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`, undefined, foreignElseFix(t));
+      this.reportTokens(
+        Rule.ForeignElse,
+        t0,
+        lastToken,
+        `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+        undefined,
+        foreignElseFix(t),
+      );
       this.blocks.else(this.site(t0));
       return;
     }
@@ -776,12 +1096,17 @@ export class Analyzer implements ExpressionHost {
   /** `else if(a, b, >)` (or `else if (x > 5)`) of an open if() without else(): nested into else(). */
   private elseIfFix(t: Token[]): FixHint | undefined {
     const top = this.blocks.top;
-    if (top?.kind !== 'if' || top.hasElse || top.braceBody || top.lineStart === undefined || !isPunct(t[2], '(')) return undefined;
+    if (top?.kind !== 'if' || top.hasElse || top.braceBody || top.lineStart === undefined || !isPunct(t[2], '('))
+      return undefined;
     if (matchBracket(t, 2) !== t.length - 1) return undefined;
     const call = parseCall(this.src, t, 2, this.lineEnd);
     const only = call.args[0];
-    const args = call.args.length === 3 ? this.src.slice((t[2] as Token).end, (t[t.length - 1] as Token).start).trim()
-      : call.args.length === 1 && only ? this.ifExpressionFix(t, only) : undefined;
+    const args =
+      call.args.length === 3
+        ? this.src.slice((t[2] as Token).end, (t[t.length - 1] as Token).start).trim()
+        : call.args.length === 1 && only
+          ? this.ifExpressionFix(t, only)
+          : undefined;
     if (args === undefined) return undefined;
     const rewrite = new ElseIfRewrite(t, args, top.lineStart);
     (top.elseIfs ??= []).push(rewrite);
@@ -794,7 +1119,12 @@ export class Analyzer implements ExpressionHost {
     const lastToken = last(t) as Token;
     if (!nameToken || nameToken.kind !== TokenKind.Ident) {
       if (isPunct(nameToken, '(')) {
-        this.reportTokens(Rule.AnonymousFunction, t0, lastToken, 'anonymous functions are not AVAP — name it: function name(a, b) { … }');
+        this.reportTokens(
+          Rule.AnonymousFunction,
+          t0,
+          lastToken,
+          'anonymous functions are not AVAP — name it: function name(a, b) { … }',
+        );
       } else {
         this.reportTokens(Rule.FunctionHeader, t0, lastToken, "expected a function name after 'function'");
       }
@@ -808,23 +1138,51 @@ export class Analyzer implements ExpressionHost {
       return;
     }
     const close = matchBracket(t, 2);
-    const block: Block = { kind: 'function', name, line: this.lineNo, column: this.col(t0.start), endColumn: this.col(nameToken.end), token: name };
+    const block: Block = {
+      kind: 'function',
+      name,
+      line: this.lineNo,
+      column: this.col(t0.start),
+      endColumn: this.col(nameToken.end),
+      token: name,
+    };
     if (close === -1) {
-      this.reportTokens(Rule.FunctionHeader, t[2] as Token, lastToken, `missing ')' in the parameter list of '${name}'`);
+      this.reportTokens(
+        Rule.FunctionHeader,
+        t[2] as Token,
+        lastToken,
+        `missing ')' in the parameter list of '${name}'`,
+      );
       if (isPunct(lastToken, '{')) this.blocks.push(block);
       return;
     }
     const arity = this.checkParameters(t, 3, close);
     if (findCommand(name)) {
-      this.report(Rule.CommandRedefined, nameToken.start, nameToken.end, `'${name}' is a built-in command and cannot be redefined`, name);
+      this.report(
+        Rule.CommandRedefined,
+        nameToken.start,
+        nameToken.end,
+        `'${name}' is a built-in command and cannot be redefined`,
+        name,
+      );
     } else if (this.functions.has(name)) {
-      this.report(Rule.DuplicateFunction, nameToken.start, nameToken.end,
-        `function '${name}' is already defined on line ${this.functions.get(name)?.line ?? 0}`, name);
+      this.report(
+        Rule.DuplicateFunction,
+        nameToken.start,
+        nameToken.end,
+        `function '${name}' is already defined on line ${this.functions.get(name)?.line ?? 0}`,
+        name,
+      );
     } else {
       this.functions.set(name, { arity, line: this.lineNo });
     }
     if (this.blocks.insideAvapBlock) {
-      this.reportTokens(Rule.NestedFunction, t0, nameToken, `function '${name}' must be defined at the top level, not inside another block`);
+      this.reportTokens(
+        Rule.NestedFunction,
+        t0,
+        nameToken,
+        `function '${name}' must be defined at the top level, not inside another block`,
+      );
     }
     const rest = t.slice(close + 1);
     if (rest.length === 0) {
@@ -837,18 +1195,36 @@ export class Analyzer implements ExpressionHost {
       if (rest.length === 1) {
         this.blocks.push(block);
       } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
-        this.reportTokens(Rule.FunctionBodyInline, rest[1] as Token, last(rest) as Token, "put the function body on the lines after '{'",
-          undefined, inlineBodyFix(this.src, t, close + 1, this.lineStart));
+        this.reportTokens(
+          Rule.FunctionBodyInline,
+          rest[1] as Token,
+          last(rest) as Token,
+          "put the function body on the lines after '{'",
+          undefined,
+          inlineBodyFix(this.src, t, close + 1, this.lineStart),
+        );
         if (!isPunct(last(rest), '}')) this.blocks.push(block);
       }
       return;
     }
     if (isPunct(r0, ':')) {
-      this.report(Rule.PythonColon, r0.start, r0.end, "Python-style ':' — AVAP function bodies are enclosed in { … }", ':', '{',
-        rest.length === 1 ? functionColonFix(t[close] as Token, r0, this.lineStart) : undefined);
+      this.report(
+        Rule.PythonColon,
+        r0.start,
+        r0.end,
+        "Python-style ':' — AVAP function bodies are enclosed in { … }",
+        ':',
+        '{',
+        rest.length === 1 ? functionColonFix(t[close] as Token, r0, this.lineStart) : undefined,
+      );
       return;
     }
-    this.reportTokens(Rule.TrailingText, r0, last(rest) as Token, `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`);
+    this.reportTokens(
+      Rule.TrailingText,
+      r0,
+      last(rest) as Token,
+      `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
+    );
   }
 
   /** Checks `a, b, c` between the parentheses; returns the number of parameters. */
@@ -865,8 +1241,12 @@ export class Analyzer implements ExpressionHost {
         this.report(Rule.FunctionParameter, at.start, at.end, 'empty function parameter', at.text);
       } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
         const lastToken = t[i - 1] as Token;
-        this.reportTokens(Rule.FunctionParameter, first, lastToken,
-          `function parameters are plain names, got '${abbreviate(this.src.slice(first.start, lastToken.end), 30)}'`);
+        this.reportTokens(
+          Rule.FunctionParameter,
+          first,
+          lastToken,
+          `function parameters are plain names, got '${abbreviate(this.src.slice(first.start, lastToken.end), 30)}'`,
+        );
       }
       segment = i + 1;
     }
@@ -882,18 +1262,30 @@ export class Analyzer implements ExpressionHost {
       // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
       top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
       if (isWord(r0, 'else')) {
-        this.reportTokens(Rule.ForeignElse, t0, lastToken,
-          `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`, undefined, foreignElseFix(t));
+        this.reportTokens(
+          Rule.ForeignElse,
+          t0,
+          lastToken,
+          `unexpected construct '${abbreviate(this.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+          undefined,
+          foreignElseFix(t),
+        );
         if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
         return;
       }
       const word = r0 as Token;
-      this.report(Rule.ForeignKeyword, word.start, word.end,
-        `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`, word.text);
+      this.report(
+        Rule.ForeignKeyword,
+        word.start,
+        word.end,
+        `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`,
+        word.text,
+      );
       return;
     }
     const closed = this.blocks.closeBrace(this.site(t0));
-    const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
+    const trailingJunk =
+      t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
     if (closed?.conversion && !trailingJunk) closed.conversion.closedByBrace(this.src, t0.start, lastToken.end);
     if (closed?.kind === 'function') {
       if (trailingJunk) this.reportTokens(Rule.TrailingText, t[1] as Token, lastToken, "unexpected text after '}'");
@@ -904,19 +1296,47 @@ export class Analyzer implements ExpressionHost {
       const message = closer
         ? `unexpected construct '}' — close ${closed.kind === 'loop' ? 'startLoop()' : `'${closed.token}'`} with ${closer}; braces only enclose function bodies`
         : "unexpected construct '}' — AVAP closes blocks with end() or endLoop(); braces only enclose function bodies";
-      this.reportTokens(Rule.BraceClosesBlock, t0, t.length > 1 ? lastToken : t0, message, t.length === 1 ? closer : undefined);
+      this.reportTokens(
+        Rule.BraceClosesBlock,
+        t0,
+        t.length > 1 ? lastToken : t0,
+        message,
+        t.length === 1 ? closer : undefined,
+      );
       return;
     }
-    this.reportTokens(Rule.UnmatchedBrace, t0, lastToken, "'}' without an opening function body — AVAP closes blocks with end() or endLoop()");
+    this.reportTokens(
+      Rule.UnmatchedBrace,
+      t0,
+      lastToken,
+      "'}' without an opening function body — AVAP closes blocks with end() or endLoop()",
+    );
   }
 
   private openingBrace(t: Token[]): void {
     const t0 = t[0] as Token;
     const under = this.blocks.top;
-    const conversion = under && under.line === this.lineNo - 1 && t.length === 1 ? allmanBraceConversion(this.src, under, t0) : undefined;
-    this.report(Rule.BraceBody, t0.start, t0.end, "curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()", '{',
-      undefined, conversion?.hint());
-    this.blocks.push({ kind: 'brace', line: this.lineNo, column: this.col(t0.start), endColumn: this.col(t0.end), token: '{', conversion });
+    const conversion =
+      under && under.line === this.lineNo - 1 && t.length === 1
+        ? allmanBraceConversion(this.src, under, t0)
+        : undefined;
+    this.report(
+      Rule.BraceBody,
+      t0.start,
+      t0.end,
+      'curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()',
+      '{',
+      undefined,
+      conversion?.hint(),
+    );
+    this.blocks.push({
+      kind: 'brace',
+      line: this.lineNo,
+      column: this.col(t0.start),
+      endColumn: this.col(t0.end),
+      token: '{',
+      conversion,
+    });
   }
 
   /** Text after the closing `)` of a call: a brace body, a Python colon, or junk. */
@@ -927,9 +1347,15 @@ export class Analyzer implements ExpressionHost {
     const name = (t[call.nameIndex] as Token).text;
     if (isPunct(r0, '{')) {
       const conversion = block && !block.conversion ? braceBodyConversion(block, t, r0) : undefined;
-      this.report(Rule.BraceBody, r0.start, r0.end,
-        `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`, '{',
-        undefined, conversion?.hint());
+      this.report(
+        Rule.BraceBody,
+        r0.start,
+        r0.end,
+        `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`,
+        '{',
+        undefined,
+        conversion?.hint(),
+      );
       if (block) {
         block.braceBody = true;
         block.conversion ??= conversion;
@@ -938,12 +1364,27 @@ export class Analyzer implements ExpressionHost {
     }
     if (isPunct(r0, ':')) {
       const close = t[call.closeIndex] as Token;
-      const hint = block && r0 === lastToken ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] } : undefined;
-      this.report(Rule.PythonColon, r0.start, r0.end,
-        `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`, ':', undefined, hint);
+      const hint =
+        block && r0 === lastToken
+          ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] }
+          : undefined;
+      this.report(
+        Rule.PythonColon,
+        r0.start,
+        r0.end,
+        `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`,
+        ':',
+        undefined,
+        hint,
+      );
       return;
     }
-    this.reportTokens(Rule.TrailingText, r0, lastToken, `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`);
+    this.reportTokens(
+      Rule.TrailingText,
+      r0,
+      lastToken,
+      `unexpected '${abbreviate(this.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`,
+    );
   }
 
   private bracketProblems(t: readonly Token[], call: ParsedCall): void {
@@ -953,11 +1394,23 @@ export class Analyzer implements ExpressionHost {
     if (problem.kind === 'unclosed') {
       const end = (last(t) as Token).end;
       const closable = !t.some((x) => x.unterminated);
-      this.report(Rule.UnclosedCall, problem.token.start, this.lineEnd, `missing ')' — the call to '${name}' is not closed on this line`, '(',
-        undefined, closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined);
+      this.report(
+        Rule.UnclosedCall,
+        problem.token.start,
+        this.lineEnd,
+        `missing ')' — the call to '${name}' is not closed on this line`,
+        '(',
+        undefined,
+        closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined,
+      );
     } else {
-      this.report(Rule.MismatchedBracket, problem.token.start, problem.token.end,
-        `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`, problem.token.text);
+      this.report(
+        Rule.MismatchedBracket,
+        problem.token.start,
+        problem.token.end,
+        `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`,
+        problem.token.text,
+      );
     }
   }
 
@@ -974,8 +1427,14 @@ export class Analyzer implements ExpressionHost {
       const block = role ? this.applyRole(role, nameToken) : undefined;
       const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : nameToken;
       this.pending.push({
-        name, argCount: call.args.length, line: this.lineNo, column: this.col(nameToken.start), endColumn: this.col(nameToken.end),
-        context, text: this.src.slice(nameToken.start, closeToken.end), shape: this.callShape(t, call, context),
+        name,
+        argCount: call.args.length,
+        line: this.lineNo,
+        column: this.col(nameToken.start),
+        endColumn: this.col(nameToken.end),
+        context,
+        text: this.src.slice(nameToken.start, closeToken.end),
+        shape: this.callShape(t, call, context),
       });
       return block;
     }
@@ -985,8 +1444,13 @@ export class Analyzer implements ExpressionHost {
       this.semanticChecks(t, call, spec, params, context);
     }
     if (spec.resultOnlyByAssignment && context === 'statement') {
-      this.report(Rule.DiscardedResult, nameToken.start, nameToken.end,
-        `the result of '${name}' is discarded — assign it: conn = ${name}(…)`, name);
+      this.report(
+        Rule.DiscardedResult,
+        nameToken.start,
+        nameToken.end,
+        `the result of '${name}' is discarded — assign it: conn = ${name}(…)`,
+        name,
+      );
     }
     return this.applyRole(spec.block, nameToken);
   }
@@ -996,7 +1460,13 @@ export class Analyzer implements ExpressionHost {
    * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
    * of a call is read before its target is written), and addVar's literals.
    */
-  private semanticChecks(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[], context: 'statement' | 'assignment'): void {
+  private semanticChecks(
+    t: readonly Token[],
+    call: ParsedCall,
+    spec: CommandSpec,
+    params: readonly ParamSpec[],
+    context: 'statement' | 'assignment',
+  ): void {
     const args = call.args;
     for (let i = 0; i < args.length; i++) {
       const param = params[i] as ParamSpec;
@@ -1005,7 +1475,13 @@ export class Analyzer implements ExpressionHost {
       const x = t[arg.first];
       if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
       this.sem.key({
-        name: x.text, command: spec.name, line: this.lineNo, column: this.col(x.start), endColumn: this.col(x.end), start: x.start, end: x.end,
+        name: x.text,
+        command: spec.name,
+        line: this.lineNo,
+        column: this.col(x.start),
+        endColumn: this.col(x.end),
+        start: x.start,
+        end: x.end,
       });
     }
     if (spec.name === 'addVar' && context === 'statement') this.addVarLiteral(t, call);
@@ -1028,12 +1504,23 @@ export class Analyzer implements ExpressionHost {
     const assignment = name === undefined ? undefined : `${name} = ${literal}`;
     const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
     const first = t[0] as Token;
-    const hint = assignment !== undefined && whole
-      ? { title: `Assign the value: ${abbreviate(assignment, 40)}`, edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }] }
-      : undefined;
-    this.report(Rule.LiteralStoredAsText, value.start, value.end,
-      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — `
-      + `assign the value instead: ${assignment ?? `name = ${literal}`}`, value.text, undefined, hint);
+    const hint =
+      assignment !== undefined && whole
+        ? {
+            title: `Assign the value: ${abbreviate(assignment, 40)}`,
+            edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }],
+          }
+        : undefined;
+    this.report(
+      Rule.LiteralStoredAsText,
+      value.start,
+      value.end,
+      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
+        `assign the value instead: ${assignment ?? `name = ${literal}`}`,
+      value.text,
+      undefined,
+      hint,
+    );
   }
 
   /** A call that is the whole statement, as a fix that rewrites it needs it. */
@@ -1060,41 +1547,87 @@ export class Analyzer implements ExpressionHost {
   private applyRole(role: BlockRole | undefined, at: Token): Block | undefined {
     if (!role) return undefined;
     switch (role) {
-      case 'open-if': return this.openBlock('if', at);
-      case 'open-loop': return this.openBlock('loop', at);
-      case 'open-try': return this.openBlock('try', at);
-      case 'open-async': return this.openBlock('async', at);
-      case 'else': this.blocks.else(this.site(at)); return this.blocks.top;
-      case 'exception': this.blocks.exception(this.site(at)); return this.blocks.top;
-      case 'end': this.blocks.end(this.site(at)); return undefined;
-      case 'end-loop': this.blocks.endLoop(this.site(at)); return undefined;
+      case 'open-if':
+        return this.openBlock('if', at);
+      case 'open-loop':
+        return this.openBlock('loop', at);
+      case 'open-try':
+        return this.openBlock('try', at);
+      case 'open-async':
+        return this.openBlock('async', at);
+      case 'else':
+        this.blocks.else(this.site(at));
+        return this.blocks.top;
+      case 'exception':
+        this.blocks.exception(this.site(at));
+        return this.blocks.top;
+      case 'end':
+        this.blocks.end(this.site(at));
+        return undefined;
+      case 'end-loop':
+        this.blocks.endLoop(this.site(at));
+        return undefined;
     }
   }
 
   private openBlock(kind: Block['kind'], at: Token): Block {
-    const block: Block = { kind, line: this.lineNo, column: this.col(at.start), endColumn: this.col(at.end), token: at.text };
+    const block: Block = {
+      kind,
+      line: this.lineNo,
+      column: this.col(at.start),
+      endColumn: this.col(at.end),
+      token: at.text,
+    };
     this.blocks.push(block);
     return block;
   }
 
   /** Returns the parameter list the arguments match, or undefined after reporting. */
-  private checkArity(t: readonly Token[], call: ParsedCall, spec: CommandSpec, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+  private checkArity(
+    t: readonly Token[],
+    call: ParsedCall,
+    spec: CommandSpec,
+    context: 'statement' | 'assignment',
+  ): readonly ParamSpec[] | undefined {
     const argc = call.args.length;
-    const matched = matchSignature(spec.params, argc, context) ?? (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
+    const matched =
+      matchSignature(spec.params, argc, context) ??
+      (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
     if (matched) return matched;
     const nameToken = t[call.nameIndex] as Token;
     const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
-    const forms = signaturesOf(spec).map((params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`);
+    const forms = signaturesOf(spec).map(
+      (params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`,
+    );
     const single = spec.params.length === 1 && spec.params[0]?.kind === 'name' && !spec.altParams;
     const shape = this.callShape(t, call, context);
     let hint: FixHint | undefined;
-    if (shape && single && context === 'statement') hint = oneCallPerName(spec.name, nameToken, closeToken, call.args.map((a) => a.text), this.lineStart);
+    if (shape && single && context === 'statement')
+      hint = oneCallPerName(
+        spec.name,
+        nameToken,
+        closeToken,
+        call.args.map((a) => a.text),
+        this.lineStart,
+      );
     else if (shape) hint = completedCallFix(spec, shape);
-    this.reportTokens(Rule.Arity, nameToken, closeToken, `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`, undefined, hint);
+    this.reportTokens(
+      Rule.Arity,
+      nameToken,
+      closeToken,
+      `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`,
+      undefined,
+      hint,
+    );
     return undefined;
   }
 
-  private checkArgumentKinds(t: readonly Token[], call: ParsedCall, spec: CommandSpec, params: readonly ParamSpec[]): void {
+  private checkArgumentKinds(
+    t: readonly Token[],
+    call: ParsedCall,
+    spec: CommandSpec,
+    params: readonly ParamSpec[],
+  ): void {
     const args = call.args;
     for (let index = 0; index < args.length; index++) {
       const param = params[index];
@@ -1102,10 +1635,18 @@ export class Analyzer implements ExpressionHost {
     }
   }
 
-  private checkArgumentKind(t: readonly Token[], call: ParsedCall, spec: CommandSpec, arg: CallArg, index: number, param: ParamSpec): void {
+  private checkArgumentKind(
+    t: readonly Token[],
+    call: ParsedCall,
+    spec: CommandSpec,
+    arg: CallArg,
+    index: number,
+    param: ParamSpec,
+  ): void {
     if (arg.text === '') {
       const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
-      if (mustHave) this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${argumentName(spec, index, param)}`, spec.name);
+      if (mustHave)
+        this.report(Rule.MissingArgument, arg.start, arg.end, `missing ${argumentName(spec, index, param)}`, spec.name);
       return;
     }
     const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
@@ -1115,21 +1656,50 @@ export class Analyzer implements ExpressionHost {
       const swapped = spec.name === 'addVar' && index === 0;
       const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
       const value = call.args[1];
-      const hint = swapped && call.args.length === 2 && value && isIdentifier(value.text) ? swappedArgumentsFix(this.src, arg, value) : undefined;
-      this.report(Rule.InvalidTarget, arg.start, arg.end, `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`, arg.text, undefined, hint);
+      const hint =
+        swapped && call.args.length === 2 && value && isIdentifier(value.text)
+          ? swappedArgumentsFix(this.src, arg, value)
+          : undefined;
+      this.report(
+        Rule.InvalidTarget,
+        arg.start,
+        arg.end,
+        `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`,
+        arg.text,
+        undefined,
+        hint,
+      );
       return;
     }
     if (param.kind === 'number') {
       const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
-      if (NUMBER_RE.test(arg.text) || isIdentifier(arg.text) || isGlobal || (quoted !== undefined && NUMBER_RE.test(quoted))) return;
-      const expression = arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
+      if (
+        NUMBER_RE.test(arg.text) ||
+        isIdentifier(arg.text) ||
+        isGlobal ||
+        (quoted !== undefined && NUMBER_RE.test(quoted))
+      )
+        return;
+      const expression =
+        arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
       // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
-      const counter = spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
-      const names = param.name === 'to' ? [counter ? `${counter}_last` : 'last'] : param.name === 'from' ? [counter ? `${counter}_first` : 'first']
-        : [param.name.toLowerCase(), 'value'];
-      this.report(Rule.InvalidNumber, arg.start, arg.end,
-        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`, arg.text,
-        undefined, expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined);
+      const counter =
+        spec.name === 'startLoop' && this.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+      const names =
+        param.name === 'to'
+          ? [counter ? `${counter}_last` : 'last']
+          : param.name === 'from'
+            ? [counter ? `${counter}_first` : 'first']
+            : [param.name.toLowerCase(), 'value'];
+      this.report(
+        Rule.InvalidNumber,
+        arg.start,
+        arg.end,
+        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
+        arg.text,
+        undefined,
+        expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
+      );
     }
   }
 
@@ -1146,9 +1716,15 @@ export class Analyzer implements ExpressionHost {
       const name = head.text;
       const spec = findCommand(name);
       if (spec) {
-        this.report(Rule.NestedCommand, arg.start, arg.end,
-          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`, name,
-          undefined, this.nestedCommandFix(t, arg, spec));
+        this.report(
+          Rule.NestedCommand,
+          arg.start,
+          arg.end,
+          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`,
+          name,
+          undefined,
+          this.nestedCommandFix(t, arg, spec),
+        );
       } else if (EXPRESSION_BUILTINS.has(name)) {
         this.literalCallWarning(arg.start, arg.end, arg.text);
       } else {
@@ -1159,9 +1735,15 @@ export class Analyzer implements ExpressionHost {
   }
 
   private literalCallWarning(start: number, end: number, text: string): void {
-    this.report(Rule.LiteralCall, start, end,
-      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`, text,
-      undefined, hoistFix(this.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`));
+    this.report(
+      Rule.LiteralCall,
+      start,
+      end,
+      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`,
+      text,
+      undefined,
+      hoistFix(this.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
+    );
   }
 
   /** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */
@@ -1170,7 +1752,8 @@ export class Analyzer implements ExpressionHost {
     const inner = parseCall(this.src, t, arg.first + 1, this.lineEnd);
     const params = spec.params;
     const target = params[params.length - 1];
-    if (inner.problem || target?.kind !== 'target' || params.some((p) => p.kind === 'target' && p !== target)) return undefined;
+    if (inner.problem || target?.kind !== 'target' || params.some((p) => p.kind === 'target' && p !== target))
+      return undefined;
     const args = inner.args.map((a) => a.text);
     const call = (name: string) => `${spec.name}(${[...args, name].join(', ')})`;
     if (args.length === params.length) {
@@ -1184,7 +1767,13 @@ export class Analyzer implements ExpressionHost {
 
   private defer(nameToken: Token, argCount: number, context: CallContext, text: string): void {
     this.pending.push({
-      name: nameToken.text, argCount, line: this.lineNo, column: this.col(nameToken.start), endColumn: this.col(nameToken.end), context, text,
+      name: nameToken.text,
+      argCount,
+      line: this.lineNo,
+      column: this.col(nameToken.start),
+      endColumn: this.col(nameToken.end),
+      context,
+      text,
     });
   }
 
@@ -1193,11 +1782,25 @@ export class Analyzer implements ExpressionHost {
   private finish(state: ScanState): void {
     if (state.inBlockComment && this.blockComment) {
       const { line, column } = this.blockComment;
-      this.rep.at(Rule.UnterminatedComment, line, column, column + 2, "unterminated block comment — close it with '*/'", '/*');
+      this.rep.at(
+        Rule.UnterminatedComment,
+        line,
+        column,
+        column + 2,
+        "unterminated block comment — close it with '*/'",
+        '/*',
+      );
     }
     const top = this.blocks.top;
     if (top?.awaitingBrace) {
-      this.rep.at(Rule.FunctionMissingBrace, top.line, top.column, top.endColumn, `function '${top.name ?? ''}' needs '{' to open its body`, top.token);
+      this.rep.at(
+        Rule.FunctionMissingBrace,
+        top.line,
+        top.column,
+        top.endColumn,
+        `function '${top.name ?? ''}' needs '{' to open its body`,
+        top.token,
+      );
     }
     this.blocks.finish();
     this.resolvePending();
@@ -1209,11 +1812,23 @@ export class Analyzer implements ExpressionHost {
       const fn = this.functions.get(p.name);
       if (fn) {
         if (p.context === 'argument') {
-          this.rep.at(Rule.LiteralCall, p.line, p.column, p.endColumn,
-            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`, p.name);
+          this.rep.at(
+            Rule.LiteralCall,
+            p.line,
+            p.column,
+            p.endColumn,
+            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`,
+            p.name,
+          );
         } else if (p.argCount !== fn.arity) {
-          this.rep.at(Rule.FunctionArity, p.line, p.column, p.endColumn,
-            `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`, p.name);
+          this.rep.at(
+            Rule.FunctionArity,
+            p.line,
+            p.column,
+            p.endColumn,
+            `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`,
+            p.name,
+          );
         }
         continue;
       }
@@ -1224,7 +1839,16 @@ export class Analyzer implements ExpressionHost {
         ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
       const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
-      this.rep.at(kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name, hint);
+      this.rep.at(
+        kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction,
+        p.line,
+        p.column,
+        p.endColumn,
+        message,
+        p.name,
+        suggestion.name,
+        hint,
+      );
     }
   }
 }

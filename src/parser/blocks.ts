@@ -84,7 +84,10 @@ function labelOf(block: Block): string {
 export class BlockStack {
   private readonly blocks: Block[] = [];
 
-  constructor(private readonly rep: Reporter, private readonly fixes?: BlockFixes) {}
+  constructor(
+    private readonly rep: Reporter,
+    private readonly fixes?: BlockFixes,
+  ) {}
 
   get top(): Block | undefined {
     // No read at index -1 when the stack is empty: that is a slow property look-up, on most lines.
@@ -154,9 +157,16 @@ export class BlockStack {
     while (this.blocks.length - 1 > keep) {
       const b = this.blocks.pop() as Block;
       if (b.kind === 'brace') continue;
-      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn,
-        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`, b.token, undefined,
-        this.fixes?.closer(b, this.fixes.lineStart()));
+      this.rep.at(
+        Rule.UnclosedBlock,
+        b.line,
+        b.column,
+        b.endColumn,
+        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`,
+        b.token,
+        undefined,
+        this.fixes?.closer(b, this.fixes.lineStart()),
+      );
     }
   }
 
@@ -206,16 +216,32 @@ export class BlockStack {
         this.closedByCloser(this.blocks.pop());
         return;
       case 'try':
-        if (!top.hasHandler) this.error(Rule.TryWithoutException, at, `try() opened on line ${top.line} is closed without an exception() handler`);
+        if (!top.hasHandler)
+          this.error(
+            Rule.TryWithoutException,
+            at,
+            `try() opened on line ${top.line} is closed without an exception() handler`,
+          );
         this.closedByCloser(this.blocks.pop());
         return;
       case 'loop':
-        this.rep.at(Rule.LoopClosedByEnd, at.line, at.column, at.endColumn,
-          `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`, at.token, 'endLoop');
+        this.rep.at(
+          Rule.LoopClosedByEnd,
+          at.line,
+          at.column,
+          at.endColumn,
+          `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`,
+          at.token,
+          'endLoop',
+        );
         this.closedByCloser(this.blocks.pop());
         return;
       case 'function':
-        this.error(Rule.EndClosesFunction, at, `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`);
+        this.error(
+          Rule.EndClosesFunction,
+          at,
+          `end() cannot close the body of function '${top.name ?? ''}' opened on line ${top.line} — close it with }`,
+        );
         return;
     }
   }
@@ -229,8 +255,13 @@ export class BlockStack {
     const i = this.find('loop');
     if (i === -1) {
       const closesOther = top && (top.kind === 'if' || top.kind === 'try' || top.kind === 'async');
-      this.error(Rule.UnmatchedCloser, at, 'endLoop() without a matching startLoop()' + (closesOther ? ` — the open block is ${labelOf(top)} from line ${top.line}, closed by end()` : ''),
-        closesOther ? 'end' : undefined);
+      this.error(
+        Rule.UnmatchedCloser,
+        at,
+        'endLoop() without a matching startLoop()' +
+          (closesOther ? ` — the open block is ${labelOf(top)} from line ${top.line}, closed by end()` : ''),
+        closesOther ? 'end' : undefined,
+      );
       return;
     }
     this.closeAbove(i, at);
@@ -256,8 +287,16 @@ export class BlockStack {
       let hint = `add ${CLOSER[b.kind]}`;
       if (b.kind === 'try' && !b.hasHandler) hint = 'add exception(err) … end()';
       if (b.kind === 'function' && b.awaitingBrace) continue; // reported as a missing '{'
-      this.rep.at(Rule.UnclosedBlock, b.line, b.column, b.endColumn, `${labelOf(b)} opened here is never closed — ${hint}`, b.token, undefined,
-        this.fixes?.closer(b, Number.MAX_SAFE_INTEGER));
+      this.rep.at(
+        Rule.UnclosedBlock,
+        b.line,
+        b.column,
+        b.endColumn,
+        `${labelOf(b)} opened here is never closed — ${hint}`,
+        b.token,
+        undefined,
+        this.fixes?.closer(b, Number.MAX_SAFE_INTEGER),
+      );
     }
     this.blocks.length = 0;
   }

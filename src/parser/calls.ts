@@ -47,7 +47,14 @@ export function isCloseBracket(t: Token): boolean {
 }
 
 /** One argument: tokens[first, last) as raw text, or an empty one at [startOffset, endOffset). */
-function callArg(src: string, tokens: readonly Token[], first: number, last: number, startOffset: number, endOffset: number): CallArg {
+function callArg(
+  src: string,
+  tokens: readonly Token[],
+  first: number,
+  last: number,
+  startOffset: number,
+  endOffset: number,
+): CallArg {
   if (last > first) {
     const a = tokens[first] as Token;
     const b = tokens[last - 1] as Token;
@@ -117,7 +124,16 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
   const lastArgEnd = closeIndex === -1 ? tokens.length : closeIndex;
   // `f()` has no arguments, not one empty argument.
   if (args.length > 0 || lastArgEnd > argFirst) {
-    args.push(callArg(src, tokens, argFirst, lastArgEnd, argStartOffset, closeIndex === -1 ? lineEnd : (tokens[closeIndex] as Token).start));
+    args.push(
+      callArg(
+        src,
+        tokens,
+        argFirst,
+        lastArgEnd,
+        argStartOffset,
+        closeIndex === -1 ? lineEnd : (tokens[closeIndex] as Token).start,
+      ),
+    );
   }
   if (closeIndex === -1) problem ??= { kind: 'unclosed', token: open };
   return { nameIndex: openIndex - 1, openIndex, closeIndex, args, problem };

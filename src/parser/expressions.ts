@@ -24,7 +24,15 @@ import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(rule: RuleDefinition, start: number, end: number, message: string, token: string, suggestion?: string, hint?: FixHint): void;
+  report(
+    rule: RuleDefinition,
+    start: number,
+    end: number,
+    message: string,
+    token: string,
+    suggestion?: string,
+    hint?: FixHint,
+  ): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -40,7 +48,12 @@ const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
  * Reports the foreign tokens of tokens[from, to) and returns the set of their
  * start offsets, so the structural check does not report them a second time.
  */
-export function reportForeignTokens(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): ReadonlySet<number> {
+export function reportForeignTokens(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  host: ExpressionHost,
+): ReadonlySet<number> {
   // Made on the first report: most expressions have nothing foreign.
   let reported: Set<number> | undefined;
   for (let i = from; i < to; i++) {
@@ -53,7 +66,14 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
       }
       const op = findForeignOperator(t.text);
       if (op) {
-        host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '${t.text}' (${op.language}) — ${op.hint}`, t.text, op.suggestion);
+        host.report(
+          Rule.ForeignOperator,
+          t.start,
+          t.end,
+          `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+          t.text,
+          op.suggestion,
+        );
         (reported ??= new Set()).add(t.start);
       }
       continue;
@@ -72,8 +92,15 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
           let hint: FixHint | undefined;
           if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
           else if (plainOwner && t.text === 'push' && i - 2 === from) hint = pushFix(tokens, i, to);
-          host.report(Rule.ForeignMethod, (prev as Token).start, t.end, `foreign method '.${t.text}' (${method.language}) — ${method.hint}`, `.${t.text}`,
-            undefined, hint);
+          host.report(
+            Rule.ForeignMethod,
+            (prev as Token).start,
+            t.end,
+            `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
+            `.${t.text}`,
+            undefined,
+            hint,
+          );
           (reported ??= new Set()).add(t.start);
         }
       }
@@ -82,11 +109,20 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     // Dotted foreign calls such as console.log( and fmt.Println(
     const dottedEnd = dottedNameEnd(tokens, i, to);
     if (dottedEnd > i + 1 && isPunct(tokens[dottedEnd], '(')) {
-      const text = tokens.slice(i, dottedEnd).map((x) => x.text).join('');
+      const text = tokens
+        .slice(i, dottedEnd)
+        .map((x) => x.text)
+        .join('');
       const call = findForeignCall(text);
       if (call) {
         const last = tokens[dottedEnd - 1] as Token;
-        host.report(Rule.ForeignCall, t.start, last.end, `foreign call '${text}' (${call.language}) — ${call.hint}`, text);
+        host.report(
+          Rule.ForeignCall,
+          t.start,
+          last.end,
+          `foreign call '${text}' (${call.language}) — ${call.hint}`,
+          text,
+        );
         for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add((tokens[k] as Token).start);
         i = dottedEnd - 1;
         continue;
@@ -95,14 +131,28 @@ export function reportForeignTokens(tokens: readonly Token[], from: number, to: 
     const word = findForeignWord(t.text);
     if (word) {
       const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
-      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${word.language})${fix}`, t.text, word.suggestion);
+      host.report(
+        Rule.ForeignKeyword,
+        t.start,
+        t.end,
+        `foreign keyword '${t.text}' (${word.language})${fix}`,
+        t.text,
+        word.suggestion,
+      );
       (reported ??= new Set()).add(t.start);
       continue;
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(Rule.ForeignKeyword, t.start, t.end, `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`, t.text,
-        undefined, t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined);
+      host.report(
+        Rule.ForeignKeyword,
+        t.start,
+        t.end,
+        `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`,
+        t.text,
+        undefined,
+        t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined,
+      );
       (reported ??= new Set()).add(t.start);
     }
   }
@@ -151,7 +201,12 @@ class ExpressionParser {
     this.expression();
     if (!this.failed && this.pos < this.to) {
       const t = this.tokens[this.pos] as Token;
-      this.fail(t, `unexpected '${t.text}' in expression`, Rule.InvalidExpression, formatStringFix(this.tokens[this.pos - 1], t));
+      this.fail(
+        t,
+        `unexpected '${t.text}' in expression`,
+        Rule.InvalidExpression,
+        formatStringFix(this.tokens[this.pos - 1], t),
+      );
     }
     return !this.failed;
   }

@@ -23,7 +23,10 @@ function formatBytes(n: number): string {
 
 /** The size-limit entry, shared by callers that refuse a file before reading it all. */
 export function oversizeEntry(byteLength: number, maxBytes: number): TraceEntry {
-  const outcome = refuse(Rule.SourceTooLarge, `source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`);
+  const outcome = refuse(
+    Rule.SourceTooLarge,
+    `source is ${formatBytes(byteLength)}, over the ${formatBytes(maxBytes)} limit — split it into smaller files`,
+  );
   return (outcome as Err<TraceEntry>).error;
 }
 
@@ -96,13 +99,22 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   const n = bytes.length;
   while (i < n) {
     const b = bytes[i] as number;
-    if (b < 0x80) { i++; continue; }
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
     let need: number;
     let min: number;
-    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
-    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
-    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
-    else return i;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
     let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
     for (let k = 1; k <= need; k++) {
       const c = bytes[i + k];
@@ -119,11 +131,18 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
   let text: string;
   if (typeof source === 'string') {
     const counted = wellFormedUtf8Length(source);
-    const { bytes, badSurrogateAt } = counted !== undefined ? { bytes: counted, badSurrogateAt: -1 } : utf8Length(source, maxBytes);
+    const { bytes, badSurrogateAt } =
+      counted !== undefined ? { bytes: counted, badSurrogateAt: -1 } : utf8Length(source, maxBytes);
     if (bytes > maxBytes) return { ok: false, error: oversizeEntry(counted ?? utf8LengthFull(source), maxBytes) };
     if (badSurrogateAt >= 0) {
       const { line, column } = position(source, badSurrogateAt);
-      return refuse(Rule.InvalidEncoding, 'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode', '', line, column);
+      return refuse(
+        Rule.InvalidEncoding,
+        'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode',
+        '',
+        line,
+        column,
+      );
     }
     text = source;
   } else {
@@ -132,11 +151,18 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     if (bad >= 0) {
       const before = new TextDecoder('utf-8').decode(source.subarray(0, bad));
       const { line, column } = position(before, before.length);
-      return refuse(Rule.InvalidEncoding, `invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`, `0x${(source[bad] as number).toString(16).padStart(2, '0')}`, line, column);
+      return refuse(
+        Rule.InvalidEncoding,
+        `invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`,
+        `0x${(source[bad] as number).toString(16).padStart(2, '0')}`,
+        line,
+        column,
+      );
     }
     text = new TextDecoder('utf-8').decode(source);
   }
-  if (looksBinary(text)) return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
+  if (looksBinary(text))
+    return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
   return { ok: true, value: text };
 }
 

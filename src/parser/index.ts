@@ -7,7 +7,14 @@ import { guardInput } from './guard';
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FIX_PROOFS, DEFAULT_MAX_TRACE_ENTRIES, type ParseOptions, type TraceEntry, type ValidationResult } from './types';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_FIX_PROOFS,
+  DEFAULT_MAX_TRACE_ENTRIES,
+  type ParseOptions,
+  type TraceEntry,
+  type ValidationResult,
+} from './types';
 import { PARSER_VERSION } from './version';
 
 export * from './types';
@@ -17,14 +24,28 @@ export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export { closestName, editDistance, type NameSuggestion } from './suggest';
 export * as catalogue from './catalogue';
 export {
-  applyTextEdits, compatibleFixes, repairWithFixes,
-  type RepairOptions, type RepairOutcome, type RepairStop, type RepairValidator,
+  applyTextEdits,
+  compatibleFixes,
+  repairWithFixes,
+  type RepairOptions,
+  type RepairOutcome,
+  type RepairStop,
+  type RepairValidator,
 } from './fixes/repair';
 export { fixAll, hasAutoFixes, minimalEdit, type FixAllResult } from './fixes/fixAll';
 export type { OffsetEdit } from './fixes/text';
 export {
-  isRuleCode, Rule, RULE_CODES, ruleOf, RULES, UNSPECIFIED_RULE,
-  type RuleCode, type RuleDefinition, type RuleName, type RuleSpec, type SuggestionStyle,
+  isRuleCode,
+  Rule,
+  RULE_CODES,
+  ruleOf,
+  RULES,
+  UNSPECIFIED_RULE,
+  type RuleCode,
+  type RuleDefinition,
+  type RuleName,
+  type RuleSpec,
+  type SuggestionStyle,
 } from './catalogue/rules';
 
 const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic === true;
@@ -74,7 +95,9 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const detail = err instanceof Error ? err.message : String(err);
     return {
       valid: false,
-      trace: [traceEntry(Rule.InternalError, 1, 1, 2, `internal parser error (${detail}) — please report this input`, '')],
+      trace: [
+        traceEntry(Rule.InternalError, 1, 1, 2, `internal parser error (${detail}) — please report this input`, ''),
+      ],
       truncated: false,
       parserVersion: PARSER_VERSION,
     };

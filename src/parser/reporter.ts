@@ -62,13 +62,26 @@ export class Reporter {
   }
 
   /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry), with a candidate fix when there is one. */
-  at(rule: RuleDefinition, line: number, column: number, endColumn: number, message: string, token: string, suggestion?: string, hint?: FixHint): void {
+  at(
+    rule: RuleDefinition,
+    line: number,
+    column: number,
+    endColumn: number,
+    message: string,
+    token: string,
+    suggestion?: string,
+    hint?: FixHint,
+  ): void {
     this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion), hint);
   }
 }
 
 /** Orders entries by position and applies the cap, keeping errors before warnings. */
-export function finalizeTrace(entries: TraceEntry[], cap: number, overflowed: boolean): { trace: TraceEntry[]; truncated: boolean } {
+export function finalizeTrace(
+  entries: TraceEntry[],
+  cap: number,
+  overflowed: boolean,
+): { trace: TraceEntry[]; truncated: boolean } {
   const byPosition = (a: TraceEntry, b: TraceEntry) => a.line - b.line || a.column - b.column;
   if (entries.length <= cap && !overflowed) {
     return { trace: [...entries].sort(byPosition), truncated: false };

@@ -152,12 +152,42 @@ function isSpace(c: number): boolean {
 
 /** Operators of two or three characters, longest first. */
 const OPERATORS3 = new Set(['===', '!==']);
-const OPERATORS2 = new Set(['==', '!=', '<=', '>=', '=>', ':=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '->', '::', '**', '<>']);
+const OPERATORS2 = new Set([
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '=>',
+  ':=',
+  '&&',
+  '||',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '->',
+  '::',
+  '**',
+  '<>',
+]);
 
 function isOperatorStart(c: number): boolean {
   switch (c) {
-    case CH_EQ: case CH_LT: case CH_GT: case CH_PLUS: case CH_MINUS: case CH_STAR: case CH_SLASH:
-    case CH_PERCENT: case CH_BANG: case CH_QUESTION: case CH_COLON: case CH_AMP: case CH_PIPE:
+    case CH_EQ:
+    case CH_LT:
+    case CH_GT:
+    case CH_PLUS:
+    case CH_MINUS:
+    case CH_STAR:
+    case CH_SLASH:
+    case CH_PERCENT:
+    case CH_BANG:
+    case CH_QUESTION:
+    case CH_COLON:
+    case CH_AMP:
+    case CH_PIPE:
       return true;
     default:
       return false;
@@ -373,7 +403,10 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
       continue;
     }
 
-    if (isSpace(c)) { i++; continue; }
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
 
     if (isControlChar(c)) {
       let j = i + 1;
@@ -414,8 +447,15 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
   let closed = false;
   while (j < end) {
     const c = src.charCodeAt(j);
-    if (c === CH_BACKSLASH) { j += 2; continue; }
-    if (c === quote) { closed = true; j++; break; }
+    if (c === CH_BACKSLASH) {
+      j += 2;
+      continue;
+    }
+    if (c === quote) {
+      closed = true;
+      j++;
+      break;
+    }
     if (isControlChar(c)) sink('control-character', j, j + 1);
     j++;
   }
@@ -437,7 +477,14 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
  * at the next ASCII quote of that family (`“ok"`). Returns the offset after it,
  * or `i` when it is not one (no closer).
  */
-function scanTypographic(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
+function scanTypographic(
+  src: string,
+  i: number,
+  end: number,
+  quote: number,
+  tokens: Token[],
+  sink: LexicalSink,
+): number {
   if (i > 0 && identCharLength(src, i - 1, false) > 0) return i;
   const double = quote >= CH_LDQUO;
   let close = -1;
@@ -452,4 +499,3 @@ function scanTypographic(src: string, i: number, end: number, quote: number, tok
   sink('typographic-quote', i, close + 1);
   return close + 1;
 }
-

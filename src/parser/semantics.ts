@@ -49,7 +49,10 @@ function what(command: string): string {
 }
 
 function quoteFix(use: KeyUse): FixHint {
-  return { title: `Quote the ${what(use.command)}: "${use.name}"`, edits: [{ start: use.start, end: use.end, newText: `"${use.name}"` }] };
+  return {
+    title: `Quote the ${what(use.command)}: "${use.name}"`,
+    edits: [{ start: use.start, end: use.end, newText: `"${use.name}"` }],
+  };
 }
 
 export class Semantics {
@@ -58,7 +61,10 @@ export class Semantics {
   /** Keys inside a loop whose name was not assigned yet, by name. */
   private readonly pending = new Map<string, PendingKey[]>();
 
-  constructor(private readonly rep: Reporter, private readonly blocks: BlockStack) {}
+  constructor(
+    private readonly rep: Reporter,
+    private readonly blocks: BlockStack,
+  ) {}
 
   /** `name` is assigned on `line` (in the current scope). */
   assign(name: string, line: number): void {
@@ -89,9 +95,17 @@ export class Semantics {
     const assignedOn = this.scopes.get(scope)?.get(use.name);
     if (assignedOn !== undefined) {
       const noun = what(use.command);
-      this.rep.at(Rule.KeyNamesVariable, use.line, use.column, use.endColumn,
-        `the ${noun} '${use.name}' of ${use.command} is the value of the variable '${use.name}' (assigned on line ${assignedOn}), not the text `
-        + `'${use.name}' — quote a literal ${noun}: "${use.name}" (or write \`\${${use.name}}\` for the value)`, use.name, undefined, quoteFix(use));
+      this.rep.at(
+        Rule.KeyNamesVariable,
+        use.line,
+        use.column,
+        use.endColumn,
+        `the ${noun} '${use.name}' of ${use.command} is the value of the variable '${use.name}' (assigned on line ${assignedOn}), not the text ` +
+          `'${use.name}' — quote a literal ${noun}: "${use.name}" (or write \`\${${use.name}}\` for the value)`,
+        use.name,
+        undefined,
+        quoteFix(use),
+      );
       return;
     }
     const loop = this.blocks.outermostLoop;
@@ -105,8 +119,16 @@ export class Semantics {
   private overwritten(use: PendingKey, line: number): void {
     const noun = what(use.command);
     const where = line === use.line ? 'this line' : `line ${line}`;
-    this.rep.at(Rule.KeyOverwrittenInLoop, use.line, use.column, use.endColumn,
-      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where} — `
-      + `from the second pass the ${noun} is its value; quote a literal ${noun}: "${use.name}"`, use.name, undefined, quoteFix(use));
+    this.rep.at(
+      Rule.KeyOverwrittenInLoop,
+      use.line,
+      use.column,
+      use.endColumn,
+      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where} — ` +
+        `from the second pass the ${noun} is its value; quote a literal ${noun}: "${use.name}"`,
+      use.name,
+      undefined,
+      quoteFix(use),
+    );
   }
 }

@@ -3,7 +3,13 @@
  * table of names models invent, with their real equivalent), then a case-only
  * mismatch, then the closest catalogue name or user function by edit distance.
  */
-import { COMMANDS, findCommandIgnoringCase, findHallucination, findHallucinationIgnoringCase, type Hallucination } from './catalogue';
+import {
+  COMMANDS,
+  findCommandIgnoringCase,
+  findHallucination,
+  findHallucinationIgnoringCase,
+  type Hallucination,
+} from './catalogue';
 
 export interface NameSuggestion {
   /** Replacement name, or undefined when there is no equivalent. */
@@ -34,7 +40,12 @@ export function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEG
     for (let j = 1; j < cols; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         value = Math.min(value, (prevPrev[j - 2] as number) + 1);
       }
       cur[j] = value;

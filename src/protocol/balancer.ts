@@ -40,7 +40,10 @@ export interface HealthCheckSettings {
 }
 
 class HealthCheckedConfig implements TypedLoadBalancingConfig {
-  constructor(readonly settings: HealthCheckSettings, readonly child: TypedLoadBalancingConfig) {}
+  constructor(
+    readonly settings: HealthCheckSettings,
+    readonly child: TypedLoadBalancingConfig,
+  ) {}
 
   getLoadBalancerName(): string {
     return HEALTH_CHECKED_POLICY;
@@ -54,13 +57,18 @@ class HealthCheckedConfig implements TypedLoadBalancingConfig {
     const raw = (obj ?? {}) as Partial<HealthCheckSettings> & { childPolicy?: object[] };
     if (typeof raw.serviceName !== 'string') throw new Error(`${HEALTH_CHECKED_POLICY}: serviceName must be a string`);
     const positive = (value: unknown, name: string) => {
-      if (typeof value !== 'number' || !(value > 0)) throw new Error(`${HEALTH_CHECKED_POLICY}: ${name} must be a positive number`);
+      if (typeof value !== 'number' || !(value > 0))
+        throw new Error(`${HEALTH_CHECKED_POLICY}: ${name} must be a positive number`);
       return value;
     };
     const child = experimental.selectLbConfigFromList((raw.childPolicy ?? [{ round_robin: {} }]) as never[]);
     if (!child) throw new Error(`${HEALTH_CHECKED_POLICY}: no usable childPolicy`);
     return new HealthCheckedConfig(
-      { serviceName: raw.serviceName, intervalMs: positive(raw.intervalMs, 'intervalMs'), timeoutMs: positive(raw.timeoutMs, 'timeoutMs') },
+      {
+        serviceName: raw.serviceName,
+        intervalMs: positive(raw.intervalMs, 'intervalMs'),
+        timeoutMs: positive(raw.timeoutMs, 'timeoutMs'),
+      },
       child,
     );
   }
@@ -72,7 +80,11 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
   private timer: NodeJS.Timeout | undefined;
   private call: grpc.ClientUnaryCall | undefined;
   private stopped = false;
-  private readonly onState = (_s: SubchannelInterface, _previous: grpc.connectivityState, next: grpc.connectivityState) => {
+  private readonly onState = (
+    _s: SubchannelInterface,
+    _previous: grpc.connectivityState,
+    next: grpc.connectivityState,
+  ) => {
     if (next === grpc.connectivityState.READY) {
       this.schedule(0);
     } else {
@@ -82,7 +94,10 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
     }
   };
 
-  constructor(child: SubchannelInterface, private readonly settings: () => HealthCheckSettings | undefined) {
+  constructor(
+    child: SubchannelInterface,
+    private readonly settings: () => HealthCheckSettings | undefined,
+  ) {
     super(child);
     child.addConnectivityStateListener(this.onState);
     if (child.getConnectivityState() === grpc.connectivityState.READY) this.schedule(0);
@@ -107,14 +122,21 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
     if (this.stopped || !settings || this.child.getConnectivityState() !== grpc.connectivityState.READY) return;
     const Health = healthClientConstructor();
     // The override makes the check travel over this subchannel's own connection, with its credentials.
-    this.client ??= new Health('unused', grpc.credentials.createInsecure(), { channelOverride: this.child.getChannel() });
-    this.call = this.client.Check({ service: settings.serviceName }, new grpc.Metadata(), { deadline: Date.now() + settings.timeoutMs }, (err, response) => {
-      this.call = undefined;
-      if (this.stopped) return;
-      // A server without the health service cannot be checked; trust it (gRFC A17 does the same).
-      this.setHealthy(err ? err.code === grpc.status.UNIMPLEMENTED : response?.status === 'SERVING');
-      this.schedule(settings.intervalMs);
+    this.client ??= new Health('unused', grpc.credentials.createInsecure(), {
+      channelOverride: this.child.getChannel(),
     });
+    this.call = this.client.Check(
+      { service: settings.serviceName },
+      new grpc.Metadata(),
+      { deadline: Date.now() + settings.timeoutMs },
+      (err, response) => {
+        this.call = undefined;
+        if (this.stopped) return;
+        // A server without the health service cannot be checked; trust it (gRFC A17 does the same).
+        this.setHealthy(err ? err.code === grpc.status.UNIMPLEMENTED : response?.status === 'SERVING');
+        this.schedule(settings.intervalMs);
+      },
+    );
   }
 
   private cancel(): void {
@@ -141,7 +163,10 @@ class UnwrappingPicker implements experimental.Picker {
 
   pick(args: experimental.PickArgs): experimental.PickResult {
     const result = this.inner.pick(args);
-    if (result.pickResultType === experimental.PickResultType.COMPLETE && result.subchannel instanceof HealthCheckedSubchannel) {
+    if (
+      result.pickResultType === experimental.PickResultType.COMPLETE &&
+      result.subchannel instanceof HealthCheckedSubchannel
+    ) {
       return { ...result, subchannel: result.subchannel.unwrap() };
     }
     return result;
@@ -153,13 +178,21 @@ class HealthCheckedBalancer implements experimental.LoadBalancer {
   private config: HealthCheckedConfig | undefined;
 
   constructor(helper: ChannelControlHelper) {
-    this.child = new experimental.ChildLoadBalancerHandler(experimental.createChildChannelControlHelper(helper, {
-      createSubchannel: (address, args) => new HealthCheckedSubchannel(helper.createSubchannel(address, args), () => this.config?.settings),
-      updateState: (state, picker, error) => helper.updateState(state, new UnwrappingPicker(picker), error),
-    }));
+    this.child = new experimental.ChildLoadBalancerHandler(
+      experimental.createChildChannelControlHelper(helper, {
+        createSubchannel: (address, args) =>
+          new HealthCheckedSubchannel(helper.createSubchannel(address, args), () => this.config?.settings),
+        updateState: (state, picker, error) => helper.updateState(state, new UnwrappingPicker(picker), error),
+      }),
+    );
   }
 
-  updateAddressList(endpoints: StatusOr<Endpoint[]>, config: TypedLoadBalancingConfig, options: grpc.ChannelOptions, note: string): boolean {
+  updateAddressList(
+    endpoints: StatusOr<Endpoint[]>,
+    config: TypedLoadBalancingConfig,
+    options: grpc.ChannelOptions,
+    note: string,
+  ): boolean {
     if (!(config instanceof HealthCheckedConfig)) return false;
     this.config = config;
     return this.child.updateAddressList(endpoints, config.child, options, note);
@@ -187,14 +220,24 @@ class HostListResolver implements experimental.Resolver {
   private readonly children: experimental.Resolver[];
   private readonly latest: (StatusOr<Endpoint[]> | undefined)[];
 
-  constructor(target: experimental.GrpcUri, private readonly listener: experimental.ResolverListener, options: grpc.ChannelOptions) {
+  constructor(
+    target: experimental.GrpcUri,
+    private readonly listener: experimental.ResolverListener,
+    options: grpc.ChannelOptions,
+  ) {
     const hosts = target.path.split(',').filter(Boolean);
     this.latest = hosts.map(() => undefined);
-    this.children = hosts.map((host, index) => experimental.createResolver({ scheme: 'dns', path: host }, (endpoints) => {
-      this.latest[index] = endpoints;
-      this.report();
-      return true;
-    }, options));
+    this.children = hosts.map((host, index) =>
+      experimental.createResolver(
+        { scheme: 'dns', path: host },
+        (endpoints) => {
+          this.latest[index] = endpoints;
+          this.report();
+          return true;
+        },
+        options,
+      ),
+    );
   }
 
   private report(): void {
@@ -237,7 +280,9 @@ export function registerBalancing(): void {
 export function balancedChannelOptions(settings: HealthCheckSettings): grpc.ChannelOptions {
   registerBalancing();
   return {
-    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [HEALTH_CHECKED_POLICY]: { ...settings, childPolicy: [{ round_robin: {} }] } }] }),
+    'grpc.service_config': JSON.stringify({
+      loadBalancingConfig: [{ [HEALTH_CHECKED_POLICY]: { ...settings, childPolicy: [{ round_robin: {} }] } }],
+    }),
     // The service config is ours; do not look for one in DNS TXT records.
     'grpc.service_config_disable_resolution': 1,
   };

@@ -5,8 +5,13 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import {
-  decodeHealthCheckRequest, decodeHealthCheckResponse, encodeHealthCheckRequest, encodeHealthCheckResponse,
-  type HealthCheckRequest, type HealthCheckResponse, type ServingStatus,
+  decodeHealthCheckRequest,
+  decodeHealthCheckResponse,
+  encodeHealthCheckRequest,
+  encodeHealthCheckResponse,
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+  type ServingStatus,
 } from './wire';
 
 export type { ServingStatus } from './wire';
@@ -20,10 +25,17 @@ export interface HealthClient extends grpc.Client {
     options: Partial<grpc.CallOptions>,
     callback: (err: grpc.ServiceError | null, response?: { status: ServingStatus }) => void,
   ): grpc.ClientUnaryCall;
-  Watch(request: HealthCheckRequest, options?: Partial<grpc.CallOptions>): grpc.ClientReadableStream<HealthCheckResponse>;
+  Watch(
+    request: HealthCheckRequest,
+    options?: Partial<grpc.CallOptions>,
+  ): grpc.ClientReadableStream<HealthCheckResponse>;
 }
 
-export type HealthClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => HealthClient;
+export type HealthClientConstructor = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ClientOptions,
+) => HealthClient;
 
 const codecs = {
   requestSerialize: encodeHealthCheckRequest,

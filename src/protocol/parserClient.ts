@@ -9,7 +9,12 @@ import { balancedChannelOptions, type HealthCheckSettings } from './balancer';
 import { overloadWaitMs } from './overload';
 import type { ParserTarget } from './parserUrl';
 import { err, ok, type Failure, type Result } from '../result';
-import { fromWireResponse, parserClientConstructor, PARSER_SERVICE_NAME, type ParserServiceClient } from './parserProto';
+import {
+  fromWireResponse,
+  parserClientConstructor,
+  PARSER_SERVICE_NAME,
+  type ParserServiceClient,
+} from './parserProto';
 
 export { parseParserUrl, type ParsedUrl, type ParserTarget } from './parserUrl';
 
@@ -62,11 +67,15 @@ export interface ValidateCallOptions {
 function classify(code: grpc.status, metadata?: grpc.Metadata): ValidateFailureKind {
   if (code === grpc.status.RESOURCE_EXHAUSTED && overloadWaitMs(metadata) !== undefined) return 'overloaded';
   switch (code) {
-    case grpc.status.DEADLINE_EXCEEDED: return 'timeout';
-    case grpc.status.CANCELLED: return 'cancelled';
+    case grpc.status.DEADLINE_EXCEEDED:
+      return 'timeout';
+    case grpc.status.CANCELLED:
+      return 'cancelled';
     case grpc.status.INVALID_ARGUMENT:
-    case grpc.status.RESOURCE_EXHAUSTED: return 'rejected';
-    default: return 'unavailable';
+    case grpc.status.RESOURCE_EXHAUSTED:
+      return 'rejected';
+    default:
+      return 'unavailable';
   }
 }
 
@@ -102,7 +111,12 @@ export function callValidate(
         const kind = classify(code, error?.metadata);
         const retryAfterMs = kind === 'overloaded' ? overloadWaitMs(error?.metadata) : undefined;
         resolve({
-          ...err({ kind, code, message: error?.details || error?.message || 'empty response', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
+          ...err({
+            kind,
+            code,
+            message: error?.details || error?.message || 'empty response',
+            ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+          }),
           ...(peer ? { peer } : {}),
         });
         return;

@@ -10,7 +10,13 @@ import * as grpc from '@grpc/grpc-js';
 // The types and the rule catalogue alone, not the parser: the editor's parser connection bundles this module.
 import { isRuleCode, UNSPECIFIED_RULE, type RuleCode } from '../parser/catalogue/rules';
 import {
-  TRACE_CATEGORIES, type Severity, type TextEdit, type TraceCategory, type TraceEntry, type TraceFix, type ValidationResult,
+  TRACE_CATEGORIES,
+  type Severity,
+  type TextEdit,
+  type TraceCategory,
+  type TraceEntry,
+  type TraceFix,
+  type ValidationResult,
 } from '../parser/types';
 import { decodeValidateRequest, decodeValidateResponse, encodeValidateRequest, encodeValidateResponse } from './wire';
 
@@ -65,7 +71,11 @@ export interface ParserServiceClient extends grpc.Client {
   ): grpc.ClientUnaryCall;
 }
 
-export type ParserClientConstructor = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => ParserServiceClient;
+export type ParserClientConstructor = new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ClientOptions,
+) => ParserServiceClient;
 
 /** avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages. */
 export const PARSER_METHODS = {
@@ -84,14 +94,23 @@ let clientConstructor: ParserClientConstructor | undefined;
 
 /** The client class of the parser service (made once). */
 export function parserClientConstructor(): ParserClientConstructor {
-  clientConstructor ??= grpc.makeGenericClientConstructor(PARSER_METHODS, 'AvapParser') as unknown as ParserClientConstructor;
+  clientConstructor ??= grpc.makeGenericClientConstructor(
+    PARSER_METHODS,
+    'AvapParser',
+  ) as unknown as ParserClientConstructor;
   return clientConstructor;
 }
 
 function toWireFix(fix: TraceFix): WireFix {
   return {
     title: fix.title,
-    edits: fix.edits.map((e) => ({ line: e.line, column: e.column, end_line: e.endLine, end_column: e.endColumn, new_text: e.newText })),
+    edits: fix.edits.map((e) => ({
+      line: e.line,
+      column: e.column,
+      end_line: e.endLine,
+      end_column: e.endColumn,
+      new_text: e.newText,
+    })),
   };
 }
 
@@ -147,8 +166,17 @@ function fromWireFix(wire: WireFix | null | undefined): TraceFix | undefined {
   if (!wire || !Array.isArray(wire.edits) || wire.edits.length === 0) return undefined;
   const edits: TextEdit[] = [];
   for (const e of wire.edits) {
-    const edit = { line: e.line, column: e.column, endLine: e.end_line, endColumn: e.end_column, newText: e.new_text ?? '' };
-    const ordered = edit.line >= 1 && edit.column >= 1 && (edit.endLine > edit.line || (edit.endLine === edit.line && edit.endColumn >= edit.column));
+    const edit = {
+      line: e.line,
+      column: e.column,
+      endLine: e.end_line,
+      endColumn: e.end_column,
+      newText: e.new_text ?? '',
+    };
+    const ordered =
+      edit.line >= 1 &&
+      edit.column >= 1 &&
+      (edit.endLine > edit.line || (edit.endLine === edit.line && edit.endColumn >= edit.column));
     if (!ordered) return undefined;
     edits.push(edit);
   }

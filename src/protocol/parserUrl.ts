@@ -26,7 +26,8 @@ export type ParsedUrl = Result<ParserTarget, BadParserUrl>;
 const HOST = String.raw`(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)`;
 const ENTRY = new RegExp(String.raw`^(?:(grpcs?):\/\/)?${HOST}:(\d{1,5})\/?$`);
 const DNS = new RegExp(String.raw`^(?:(grpcs?):\/\/)?dns:(?:\/\/\/)?${HOST}:(\d{1,5})\/?$`);
-const EXPECTED = 'expected host:port, grpc://host:port, grpcs://host:port, a comma-separated list of those, or dns:///name:port';
+const EXPECTED =
+  'expected host:port, grpc://host:port, grpcs://host:port, a comma-separated list of those, or dns:///name:port';
 
 function checkPort(raw: string, port: number): string | undefined {
   return port < 1 || port > 65535 ? `port ${port} in '${raw}' is out of range` : undefined;
@@ -47,7 +48,12 @@ export function parseParserUrl(raw: string): ParsedUrl {
     const port = Number(dns[3]);
     const bad = checkPort(raw, port);
     if (bad) return fail('bad-url', bad);
-    return ok({ address: `dns:///${dns[2]}:${port}`, tls: dns[1] === 'grpcs', endpoints: [`${dns[2]}:${port}`], balanced: true });
+    return ok({
+      address: `dns:///${dns[2]}:${port}`,
+      tls: dns[1] === 'grpcs',
+      endpoints: [`${dns[2]}:${port}`],
+      balanced: true,
+    });
   }
   const entries: { host: string; port: number; tls: boolean }[] = [];
   for (const part of text.split(',').map((p) => p.trim())) {
@@ -65,8 +71,10 @@ export function parseParserUrl(raw: string): ParsedUrl {
     return fail('bad-url', `'${raw}' mixes TLS (grpcs://) and plaintext endpoints; use one kind for all`);
   }
   if (entries.length === 1) return ok({ address: endpoints[0] as string, tls, endpoints, balanced: false });
-  const scheme = entries.every((e) => IPV4.test(e.host)) ? 'ipv4'
-    : entries.every((e) => e.host.startsWith('[')) ? 'ipv6'
+  const scheme = entries.every((e) => IPV4.test(e.host))
+    ? 'ipv4'
+    : entries.every((e) => e.host.startsWith('['))
+      ? 'ipv6'
       : HOST_LIST_SCHEME;
   return ok({ address: `${scheme}:${endpoints.join(',')}`, tls, endpoints, balanced: true });
 }

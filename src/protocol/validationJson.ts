@@ -43,7 +43,16 @@ export function entryToJson(entry: TraceEntry): TraceEntryJson {
     suggestion: entry.suggestion ?? '',
     token: entry.token,
     fix: entry.fix
-      ? { title: entry.fix.title, edits: entry.fix.edits.map((e) => ({ line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn, newText: e.newText })) }
+      ? {
+          title: entry.fix.title,
+          edits: entry.fix.edits.map((e) => ({
+            line: e.line,
+            column: e.column,
+            endLine: e.endLine,
+            endColumn: e.endColumn,
+            newText: e.newText,
+          })),
+        }
       : null,
   };
 }

@@ -148,7 +148,11 @@ class Writer {
 class Reader {
   pos: number;
 
-  constructor(readonly buf: Buffer, start: number, readonly end: number) {
+  constructor(
+    readonly buf: Buffer,
+    start: number,
+    readonly end: number,
+  ) {
     this.pos = start;
   }
 
@@ -190,17 +194,26 @@ class Reader {
   /** Skips a field this decoder does not read (unknown, or of an unexpected wire type). */
   skip(wireType: number): void {
     switch (wireType) {
-      case VARINT: this.varint(); return;
-      case FIXED64: this.advance(8); return;
-      case LENGTH_DELIMITED: this.pos = this.delimited(); return;
-      case FIXED32: this.advance(4); return;
+      case VARINT:
+        this.varint();
+        return;
+      case FIXED64:
+        this.advance(8);
+        return;
+      case LENGTH_DELIMITED:
+        this.pos = this.delimited();
+        return;
+      case FIXED32:
+        this.advance(4);
+        return;
       case START_GROUP:
         for (;;) {
           const tag = this.varint();
           if ((tag & 7) === END_GROUP) return;
           this.skip(tag & 7);
         }
-      default: throw new Error(`protobuf: invalid wire type ${wireType} at offset ${this.pos}`);
+      default:
+        throw new Error(`protobuf: invalid wire type ${wireType} at offset ${this.pos}`);
     }
   }
 
@@ -315,11 +328,31 @@ function readFix(r: Reader, end: number): WireFix {
   return fix;
 }
 
-const ENTRY_STRINGS = [undefined, undefined, undefined, undefined, 'category', 'message', 'suggestion', 'token', 'severity', 'code'] as const;
+const ENTRY_STRINGS = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  'category',
+  'message',
+  'suggestion',
+  'token',
+  'severity',
+  'code',
+] as const;
 
 function readTraceEntry(r: Reader, end: number): WireTraceEntry {
   const entry: WireTraceEntry = {
-    line: 0, column: 0, end_column: 0, category: '', message: '', suggestion: '', token: '', severity: '', code: '', fix: null,
+    line: 0,
+    column: 0,
+    end_column: 0,
+    category: '',
+    message: '',
+    suggestion: '',
+    token: '',
+    severity: '',
+    code: '',
+    fix: null,
   };
   readFields(r, end, (field, wireType) => {
     const number = wireType === VARINT ? ENTRY_VARINTS[field] : undefined;

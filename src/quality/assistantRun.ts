@@ -13,12 +13,29 @@
  * holds the final message until the review is done, so the final
  * `validation_status` is the earned verdict on the answer handed over.
  */
-import type { AnswerReviewer, PipelineRequest, PipelineResult, ResponseMessage, RetrievedSource, RetrySkip, LlmError } from '../core';
+import type {
+  AnswerReviewer,
+  PipelineRequest,
+  PipelineResult,
+  ResponseMessage,
+  RetrievedSource,
+  RetrySkip,
+  LlmError,
+} from '../core';
 import { qualityGate, type GateAttempt, type Regenerate } from './gate';
-import { verdictRecord, type ContextPassage, type QualityFailure, type QualityValidator, type QualityVerdictRecord } from './port';
+import {
+  verdictRecord,
+  type ContextPassage,
+  type QualityFailure,
+  type QualityValidator,
+  type QualityVerdictRecord,
+} from './port';
 
 export interface AssistantLike {
-  run(request: PipelineRequest, options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void; review?: AnswerReviewer }): Promise<PipelineResult>;
+  run(
+    request: PipelineRequest,
+    options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void; review?: AnswerReviewer },
+  ): Promise<PipelineResult>;
 }
 
 export interface QualityRunDeps {
@@ -48,13 +65,23 @@ export interface QualityRunResult {
   quality?: QualityReport;
 }
 
-function report(validator: string, attempts: readonly GateAttempt[], passed: boolean, retryError?: LlmError, retrySkipped?: RetrySkip): QualityReport {
+function report(
+  validator: string,
+  attempts: readonly GateAttempt[],
+  passed: boolean,
+  retryError?: LlmError,
+  retrySkipped?: RetrySkip,
+): QualityReport {
   const last = attempts[attempts.length - 1]?.verdict;
   return {
     validator,
     passed,
     retried: attempts.length > 1,
-    attempts: attempts.map((a, i) => ({ attempt: i + 1, verdict: verdictRecord(a.verdict), ...(a.hint ? { hint: a.hint } : {}) })),
+    attempts: attempts.map((a, i) => ({
+      attempt: i + 1,
+      verdict: verdictRecord(a.verdict),
+      ...(a.hint ? { hint: a.hint } : {}),
+    })),
     ...(last && !last.ok ? { failure: last.error } : {}),
     ...(retryError ? { retryError } : {}),
     ...(retrySkipped ? { retrySkipped } : {}),
@@ -69,7 +96,12 @@ export async function runWithQuality(
   let quality: QualityReport | undefined;
   const review: AnswerReviewer = async (answer, retry, signal) => {
     if (answer.queryType !== 'RETRIEVAL') return;
-    const input = { question: answer.question, answer: answer.answer, context: deps.passages(answer.sources), queryType: answer.queryType };
+    const input = {
+      question: answer.question,
+      answer: answer.answer,
+      context: deps.passages(answer.sources),
+      queryType: answer.queryType,
+    };
     const regenerate: Regenerate = async (hint) => {
       const made = await retry(hint);
       if (made.ok) return { ok: true, value: made.answer };

@@ -37,7 +37,10 @@ export function parseThreshold(name: string, raw: string): number {
 }
 
 /** Reads the environment over the defaults; throws QualityConfigError for unreadable values. */
-export function qualityConfigFromEnv(env: Record<string, string | undefined>, base: QualityConfig = defaultQualityConfig()): QualityConfig {
+export function qualityConfigFromEnv(
+  env: Record<string, string | undefined>,
+  base: QualityConfig = defaultQualityConfig(),
+): QualityConfig {
   const get = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
   const enabled = get('AVAP_JUDGE');
   const threshold = get('AVAP_JUDGE_THRESHOLD');
@@ -46,7 +49,7 @@ export function qualityConfigFromEnv(env: Record<string, string | undefined>, ba
     judge: {
       enabled: enabled === undefined ? base.judge.enabled : parseSwitch('AVAP_JUDGE', enabled),
       threshold: threshold === undefined ? base.judge.threshold : parseThreshold('AVAP_JUDGE_THRESHOLD', threshold),
-      ...(model ?? base.judge.model ? { model: model ?? base.judge.model } : {}),
+      ...((model ?? base.judge.model) ? { model: model ?? base.judge.model } : {}),
     },
   };
 }

@@ -5,7 +5,13 @@
  */
 import { extractCode, stripThinking } from '../core';
 import { detectCommands, stripAvap, tokenize } from '../knowledge';
-import { findCommand, findForeignCall, findForeignStatement, findForeignWord, findHallucination } from '../parser/catalogue';
+import {
+  findCommand,
+  findForeignCall,
+  findForeignStatement,
+  findForeignWord,
+  findHallucination,
+} from '../parser/catalogue';
 import type { QualityInput } from './port';
 
 export interface AnswerFeatures {
@@ -78,7 +84,8 @@ export function answerFeatures(input: QualityInput): AnswerFeatures {
   const novelty = answerSet.size ? own.length / answerSet.size : 0;
   const contextText = input.context.map((c) => `${c.title}\n${c.text}`).join('\n');
   const contextSet = distinct(tokenize(contextText));
-  const contextOverlap = answerSet.size && contextSet.size ? [...answerSet].filter((t) => contextSet.has(t)).length / answerSet.size : 0;
+  const contextOverlap =
+    answerSet.size && contextSet.size ? [...answerSet].filter((t) => contextSet.has(t)).length / answerSet.size : 0;
 
   const blocks = extractCode(answer);
   const code = blocks.map((b) => b.code).join('\n');
@@ -121,7 +128,19 @@ export function numericFeatures(f: AnswerFeatures): Record<string, number> {
   };
 }
 
-export const FEATURE_NAMES: readonly string[] = Object.keys(numericFeatures({
-  answerTerms: 0, novelty: 0, restatesQuestion: false, commandsNamed: [], hallucinations: [], commandsInContext: [],
-  contextOverlap: 0, hasContext: false, codeBlocks: 0, commandsCalledInCode: [], foreignMarkers: [], hasSteps: false,
-}));
+export const FEATURE_NAMES: readonly string[] = Object.keys(
+  numericFeatures({
+    answerTerms: 0,
+    novelty: 0,
+    restatesQuestion: false,
+    commandsNamed: [],
+    hallucinations: [],
+    commandsInContext: [],
+    contextOverlap: 0,
+    hasContext: false,
+    codeBlocks: 0,
+    commandsCalledInCode: [],
+    foreignMarkers: [],
+    hasSteps: false,
+  }),
+);

@@ -5,7 +5,14 @@
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
  */
-import { type RetrySkip, type ChatMessage, type LlmError, type LlmPort, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
+import {
+  type RetrySkip,
+  type ChatMessage,
+  type LlmError,
+  type LlmPort,
+  hintedRetryMessages,
+  QUALITY_RETRY_HEAD,
+} from '../core';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
 
 export interface GateAttempt {
@@ -27,9 +34,11 @@ export interface GateResult {
   retrySkipped?: RetrySkip;
 }
 
-export type Regenerate = (hint: string, previous: string, signal?: AbortSignal) => Promise<
-  { ok: true; value: string } | { ok: false; error: LlmError } | { ok: false; skipped: RetrySkip }
->;
+export type Regenerate = (
+  hint: string,
+  previous: string,
+  signal?: AbortSignal,
+) => Promise<{ ok: true; value: string } | { ok: false; error: LlmError } | { ok: false; skipped: RetrySkip }>;
 
 export async function qualityGate(
   validator: QualityValidator,
@@ -44,7 +53,13 @@ export async function qualityGate(
   }
   const hint = first.value.hint ?? '';
   const retry = await regenerate(hint, input.answer, signal);
-  if (!retry.ok) return { answer: input.answer, attempts, passed: false, ...('skipped' in retry ? { retrySkipped: retry.skipped } : { retryError: retry.error }) };
+  if (!retry.ok)
+    return {
+      answer: input.answer,
+      attempts,
+      passed: false,
+      ...('skipped' in retry ? { retrySkipped: retry.skipped } : { retryError: retry.error }),
+    };
   const second = await validator.assess({ ...input, answer: retry.value }, signal);
   attempts.push({ answer: retry.value, verdict: second, hint });
   return { answer: retry.value, attempts, passed: second.ok && second.value.passed };

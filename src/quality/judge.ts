@@ -30,7 +30,8 @@ export const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSch
 /** Sent as Ollama's `format`. */
 export const JUDGE_JSON_SCHEMA: Record<string, unknown> = jsonSchemaOf(JudgeAnswerContract as never);
 
-export const JUDGE_SYSTEM_HEADER = 'You are a strict reviewer of answers about AVAP, a proprietary API-programming language.';
+export const JUDGE_SYSTEM_HEADER =
+  'You are a strict reviewer of answers about AVAP, a proprietary API-programming language.';
 
 /** Characters of documentation put in front of the judge (the whole top-k usually fits). */
 export const MAX_CONTEXT_CHARS = 12_000;
@@ -58,7 +59,10 @@ export function judgeMessages(input: QualityInput): ChatMessage[] {
     `RETRIEVED DOCUMENTATION:\n${passages.length ? passages.join('\n\n') : '(none was retrieved)'}`,
     `ANSWER:\n${input.answer}`,
   ].join('\n\n');
-  return [{ role: 'system', content: system }, { role: 'user', content: user }];
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
 }
 
 export interface JudgeOptions {
@@ -78,16 +82,23 @@ export function assessmentFromJudge(answer: JudgeAnswer, threshold: number, mode
   };
   const total = composite(scores);
   const passed = total >= threshold;
-  const dimensions: DimensionScore[] = DIMENSIONS.map((d) => ({ name: d.name, score: scores[d.name], weight: d.weight, reason: answer[d.name].reason }));
+  const dimensions: DimensionScore[] = DIMENSIONS.map((d) => ({
+    name: d.name,
+    score: scores[d.name],
+    weight: d.weight,
+    reason: answer[d.name].reason,
+  }));
   return ok({
-      validator: 'llm-judge',
-      composite: total,
-      threshold,
-      passed,
-      dimensions,
-      findings: dimensions.filter((d) => d.score < threshold).map((d) => `${d.name} ${d.score}: ${d.reason ?? ''}`.trim()),
-      ...(passed ? {} : { hint: weakestDimension(scores).hint }),
-      model,
+    validator: 'llm-judge',
+    composite: total,
+    threshold,
+    passed,
+    dimensions,
+    findings: dimensions
+      .filter((d) => d.score < threshold)
+      .map((d) => `${d.name} ${d.score}: ${d.reason ?? ''}`.trim()),
+    ...(passed ? {} : { hint: weakestDimension(scores).hint }),
+    model,
   });
 }
 

@@ -48,11 +48,7 @@ export interface QualityAssessment {
 }
 
 export type QualityFailureCode =
-  | 'judge-unavailable'
-  | 'judge-malformed'
-  | 'parser-unavailable'
-  | 'model-unavailable'
-  | 'cancelled';
+  'judge-unavailable' | 'judge-malformed' | 'parser-unavailable' | 'model-unavailable' | 'cancelled';
 
 export interface QualityFailure {
   validator: ValidatorName;

@@ -34,10 +34,30 @@ export const DIMENSIONS: readonly Dimension[] = [
     weight: 0.5,
     question: 'Is every claim supported by the retrieved AVAP documentation?',
     bands: [
-      { min: 0.9, max: 1.0, description: 'Every command, argument and behaviour stated appears in the retrieved documentation; nothing is invented.' },
-      { min: 0.6, max: 0.89, description: 'Nearly everything is supported; at most one minor detail goes beyond the documentation without contradicting it.' },
-      { min: 0.3, max: 0.59, description: 'Some claims are unsupported, or a command/argument is used in a way the documentation does not show.' },
-      { min: 0.0, max: 0.29, description: 'Invents commands or behaviour (e.g. getSHA256 instead of encodeSHA256), borrows syntax from Python/JavaScript/Go, or contradicts the documentation.' },
+      {
+        min: 0.9,
+        max: 1.0,
+        description:
+          'Every command, argument and behaviour stated appears in the retrieved documentation; nothing is invented.',
+      },
+      {
+        min: 0.6,
+        max: 0.89,
+        description:
+          'Nearly everything is supported; at most one minor detail goes beyond the documentation without contradicting it.',
+      },
+      {
+        min: 0.3,
+        max: 0.59,
+        description:
+          'Some claims are unsupported, or a command/argument is used in a way the documentation does not show.',
+      },
+      {
+        min: 0.0,
+        max: 0.29,
+        description:
+          'Invents commands or behaviour (e.g. getSHA256 instead of encodeSHA256), borrows syntax from Python/JavaScript/Go, or contradicts the documentation.',
+      },
     ],
     hint: 'Only state what the retrieved AVAP documentation supports: use the command names exactly as documented and drop any claim or syntax the documentation does not show.',
   },
@@ -46,8 +66,17 @@ export const DIMENSIONS: readonly Dimension[] = [
     weight: 0.3,
     question: 'Does it name the exact AVAP commands, their argument order and concrete values?',
     bands: [
-      { min: 0.9, max: 1.0, description: 'Names the exact commands with their arguments in the documented order and concrete values or variable names.' },
-      { min: 0.6, max: 0.89, description: 'Names the right commands, but argument order or values are only partly given.' },
+      {
+        min: 0.9,
+        max: 1.0,
+        description:
+          'Names the exact commands with their arguments in the documented order and concrete values or variable names.',
+      },
+      {
+        min: 0.6,
+        max: 0.89,
+        description: 'Names the right commands, but argument order or values are only partly given.',
+      },
       { min: 0.3, max: 0.59, description: 'Mentions the topic or a command family without exact names or arguments.' },
       { min: 0.0, max: 0.29, description: 'Generic or restates the question; no AVAP command is named.' },
     ],
@@ -58,7 +87,11 @@ export const DIMENSIONS: readonly Dimension[] = [
     weight: 0.2,
     question: 'Can the user act on it: runnable AVAP code or exact steps?',
     bands: [
-      { min: 0.9, max: 1.0, description: 'Gives a complete, runnable AVAP snippet (or exact numbered steps) that does what was asked.' },
+      {
+        min: 0.9,
+        max: 1.0,
+        description: 'Gives a complete, runnable AVAP snippet (or exact numbered steps) that does what was asked.',
+      },
       { min: 0.6, max: 0.89, description: 'Gives code or steps that need small additions to run.' },
       { min: 0.3, max: 0.59, description: 'Describes what to do in prose, without code or exact steps.' },
       { min: 0.0, max: 0.29, description: 'Nothing the user could act on.' },
@@ -102,8 +135,10 @@ export function weakestDimension(scores: Record<DimensionName, number>): Dimensi
 
 /** The rubric as prompt text. */
 export function rubricText(): string {
-  return DIMENSIONS.map((d) => [
-    `${d.name} (weight ${d.weight}): ${d.question}`,
-    ...d.bands.map((b) => `  ${b.min.toFixed(1)}–${b.max === 1 ? '1.0' : b.max.toFixed(2)}: ${b.description}`),
-  ].join('\n')).join('\n\n');
+  return DIMENSIONS.map((d) =>
+    [
+      `${d.name} (weight ${d.weight}): ${d.question}`,
+      ...d.bands.map((b) => `  ${b.min.toFixed(1)}–${b.max === 1 ? '1.0' : b.max.toFixed(2)}: ${b.description}`),
+    ].join('\n'),
+  ).join('\n\n');
 }

@@ -6,7 +6,15 @@
  * `validate --json` reports it, one recorded generation and its final fields.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { firstAttemptFields, type ParserOutcome, type ParserPort, type PipelineRequest, type PipelineResult, type ResponseMessage, type LlmPort } from '../core';
+import {
+  firstAttemptFields,
+  type ParserOutcome,
+  type ParserPort,
+  type PipelineRequest,
+  type PipelineResult,
+  type ResponseMessage,
+  type LlmPort,
+} from '../core';
 import { preValidate, type Contract, type PreValidation } from '../contract';
 import type { AppendResult } from '../jsonl';
 import { guardInput, DEFAULT_MAX_BYTES, type ValidationResult, PARSER_VERSION } from '../parser';
@@ -18,7 +26,10 @@ import type { HostRule } from './hostGuard';
 import { redactInternals } from './redact';
 
 export interface RestAssistant {
-  run(request: PipelineRequest, options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void }): Promise<PipelineResult>;
+  run(
+    request: PipelineRequest,
+    options?: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void },
+  ): Promise<PipelineResult>;
   readonly parser: ParserPort;
   readonly parserEndpoint: string;
   readonly retrievalName: string;
@@ -88,7 +99,10 @@ export function invalidBody(contract: string, error: string, suggestions: string
 export const ROUTE_CONTRACTS: Record<string, { name: string; keys: string }> = {
   '/v1/validate': { name: 'POST /v1/validate body', keys: '{"source": "...", "filename": "main.avap"}' },
   '/v1/generate': { name: 'POST /v1/generate body', keys: '{"query": "..."}' },
-  '/v1/batch': { name: 'POST /v1/batch body', keys: '{"requests": [{"kind": "validate", "source": "...", "filename": "a.avap"}]}' },
+  '/v1/batch': {
+    name: 'POST /v1/batch body',
+    keys: '{"requests": [{"kind": "validate", "source": "...", "filename": "a.avap"}]}',
+  },
   '/v1/feedback': { name: 'POST /v1/feedback body', keys: '{"generation_id": "...", "thumbs": "up"}' },
 };
 
@@ -100,7 +114,13 @@ export function routeOf(url: string): string {
 export function checkBody<T>(contract: Contract<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
   if (request.body === undefined || request.body === null) {
     const route = ROUTE_CONTRACTS[routeOf(request.url)];
-    void reply.code(400).send(invalidBody(contract.name, 'the request has no JSON body.', [`Send Content-Type: application/json with a body like ${route?.keys ?? '{…}'}.`]));
+    void reply
+      .code(400)
+      .send(
+        invalidBody(contract.name, 'the request has no JSON body.', [
+          `Send Content-Type: application/json with a body like ${route?.keys ?? '{…}'}.`,
+        ]),
+      );
     return undefined;
   }
   const checked: PreValidation<T> = preValidate(contract, request.body);
@@ -120,11 +140,19 @@ export interface HttpRefusal {
 
 /** One source, as `validate --json` reports it: local guard, then the parser. */
 export async function validateOne(
-  parser: ParserPort, source: string, filename: string, signal?: AbortSignal,
+  parser: ParserPort,
+  source: string,
+  filename: string,
+  signal?: AbortSignal,
 ): Promise<Result<ValidationJson, HttpRefusal>> {
   const guarded = guardInput(source, DEFAULT_MAX_BYTES);
   if (!guarded.ok) {
-    const refused: ValidationResult = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
+    const refused: ValidationResult = {
+      valid: false,
+      trace: [guarded.error],
+      truncated: false,
+      parserVersion: PARSER_VERSION,
+    };
     return ok(validationToJson(filename, refused));
   }
   let outcome: ParserOutcome;
@@ -143,7 +171,10 @@ export async function validateOne(
 }
 
 /** A request's lifetime as an AbortSignal: aborted when the client goes away before the answer is complete. */
-export function clientSignal(reply: FastifyReply, inflight: Set<AbortController>): { signal: AbortSignal; done: () => void } {
+export function clientSignal(
+  reply: FastifyReply,
+  inflight: Set<AbortController>,
+): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController();
   inflight.add(controller);
   const onClose = () => {
@@ -172,7 +203,11 @@ export interface RestContext {
   /** An internal failure: the client gets the redacted text, the log the whole of it. */
   internal: (where: string, error: string, message: string) => ErrorBody;
   /** One generation through the recorded run (signals, judge). */
-  runOne: (request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void) => Promise<{ result: PipelineResult; quality?: QualityReport }>;
+  runOne: (
+    request: PipelineRequest,
+    signal: AbortSignal,
+    onMessage?: (m: ResponseMessage) => void,
+  ) => Promise<{ result: PipelineResult; quality?: QualityReport }>;
   /** The fields of a generation's final message beyond the response message itself. */
   finalExtras: (run: { result: PipelineResult; quality?: QualityReport }) => Record<string, unknown>;
 }
@@ -192,21 +227,29 @@ export function createRestContext(deps: RestDeps, options: RestOptions): RestCon
     return { error, message: redacted };
   };
 
-  async function runOne(request: PipelineRequest, signal: AbortSignal, onMessage?: (m: ResponseMessage) => void): Promise<{ result: PipelineResult; quality?: QualityReport }> {
-    return runRecorded({
-      assistant: deps.assistant,
-      ...(deps.quality ? { quality: { validator: deps.quality.validator } } : {}),
-      passages: deps.passages,
-      ...(deps.signals ? { signals: deps.signals } : {}),
-      signal: {
-        source: 'rest',
-        model: deps.models.main,
-        ...(deps.models.judge ? { judgeModel: deps.models.judge } : {}),
-        parserVersion: PARSER_VERSION,
-        assistantVersion: options.version,
+  async function runOne(
+    request: PipelineRequest,
+    signal: AbortSignal,
+    onMessage?: (m: ResponseMessage) => void,
+  ): Promise<{ result: PipelineResult; quality?: QualityReport }> {
+    return runRecorded(
+      {
+        assistant: deps.assistant,
+        ...(deps.quality ? { quality: { validator: deps.quality.validator } } : {}),
+        passages: deps.passages,
+        ...(deps.signals ? { signals: deps.signals } : {}),
+        signal: {
+          source: 'rest',
+          model: deps.models.main,
+          ...(deps.models.judge ? { judgeModel: deps.models.judge } : {}),
+          parserVersion: PARSER_VERSION,
+          assistantVersion: options.version,
+        },
+        log: (line) => log(`[rest] ${line}`),
       },
-      log: (line) => log(`[rest] ${line}`),
-    }, request, { signal, ...(onMessage ? { onMessage } : {}) });
+      request,
+      { signal, ...(onMessage ? { onMessage } : {}) },
+    );
   }
 
   function finalExtras(run: { result: PipelineResult; quality?: QualityReport }) {

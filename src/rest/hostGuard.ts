@@ -18,7 +18,11 @@ export interface HostRule {
 }
 
 /** The names a loopback server always answers to, on any port. */
-export const LOOPBACK_HOST_RULES: readonly HostRule[] = [{ name: 'localhost' }, { name: '127.0.0.1' }, { name: '[::1]' }];
+export const LOOPBACK_HOST_RULES: readonly HostRule[] = [
+  { name: 'localhost' },
+  { name: '127.0.0.1' },
+  { name: '[::1]' },
+];
 
 const NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*\.?$/;
 

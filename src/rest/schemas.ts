@@ -15,26 +15,42 @@ export const MAX_BATCH_ITEMS = 32;
 
 export const GenerateBodySchema = z.strictObject({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The request or question.'),
-  force_type: z.enum(QUERY_TYPES).optional().describe('Skip classification and take this route (CODE_GENERATION for "generate code").'),
-  stream: z.enum(['ndjson', 'sse']).optional()
+  force_type: z
+    .enum(QUERY_TYPES)
+    .optional()
+    .describe('Skip classification and take this route (CODE_GENERATION for "generate code").'),
+  stream: z
+    .enum(['ndjson', 'sse'])
+    .optional()
     .describe('Stream format; default from the Accept header (text/event-stream → sse), else ndjson.'),
   filename: z.string().min(1).max(MAX_FILENAME_CHARS).optional().describe('Name used in parser messages.'),
 });
 export type GenerateBody = z.infer<typeof GenerateBodySchema>;
 
 const nonBlank = (field: string) => (value: { [k: string]: unknown }) =>
-  (typeof value[field] === 'string' && value[field].trim() === ''
+  typeof value[field] === 'string' && value[field].trim() === ''
     ? [{ field, message: 'is empty (only whitespace)', suggestion: `Give '${field}' some text.` }]
-    : []);
+    : [];
 
-export const GenerateBodyContract: Contract<GenerateBody> = defineContract('POST /v1/generate body', GenerateBodySchema, nonBlank('query'));
+export const GenerateBodyContract: Contract<GenerateBody> = defineContract(
+  'POST /v1/generate body',
+  GenerateBodySchema,
+  nonBlank('query'),
+);
 
 export const ValidateBodySchema = z.strictObject({
   source: z.string().describe('The AVAP source text.'),
-  filename: z.string().min(1).max(MAX_FILENAME_CHARS).describe('The file name reported back (the "file" field of the answer).'),
+  filename: z
+    .string()
+    .min(1)
+    .max(MAX_FILENAME_CHARS)
+    .describe('The file name reported back (the "file" field of the answer).'),
 });
 export type ValidateBody = z.infer<typeof ValidateBodySchema>;
-export const ValidateBodyContract: Contract<ValidateBody> = defineContract('POST /v1/validate body', ValidateBodySchema);
+export const ValidateBodyContract: Contract<ValidateBody> = defineContract(
+  'POST /v1/validate body',
+  ValidateBodySchema,
+);
 
 export const BatchValidateItemSchema = z.strictObject({
   kind: z.literal('validate'),
@@ -57,13 +73,19 @@ export const BATCH_ITEM_CONTRACTS = {
 
 /** The outer shape; each item is then checked by its kind's contract (precise errors per item). */
 export const BatchBodyOuterSchema = z.strictObject({
-  requests: z.array(z.looseObject({ kind: z.enum(['validate', 'generate']) })).min(1).max(MAX_BATCH_ITEMS),
+  requests: z
+    .array(z.looseObject({ kind: z.enum(['validate', 'generate']) }))
+    .min(1)
+    .max(MAX_BATCH_ITEMS),
 });
 export const BatchBodyOuterContract = defineContract('POST /v1/batch body', BatchBodyOuterSchema);
 
 /** For the OpenAPI document only. */
 export const BatchBodySchema = z.strictObject({
-  requests: z.array(z.discriminatedUnion('kind', [BatchValidateItemSchema, BatchGenerateItemSchema])).min(1).max(MAX_BATCH_ITEMS),
+  requests: z
+    .array(z.discriminatedUnion('kind', [BatchValidateItemSchema, BatchGenerateItemSchema]))
+    .min(1)
+    .max(MAX_BATCH_ITEMS),
 });
 
 export const FeedbackBodySchema = z.strictObject({
@@ -74,10 +96,20 @@ export const FeedbackBodySchema = z.strictObject({
   final_code: z.string().optional().describe('The code as the user kept it (with outcome "edited").'),
 });
 export type FeedbackBody = z.infer<typeof FeedbackBodySchema>;
-export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract('POST /v1/feedback body', FeedbackBodySchema, (body) =>
-  (body.thumbs === undefined && body.outcome === undefined
-    ? [{ field: '', message: 'needs thumbs or outcome', suggestion: 'Send "thumbs": "up" | "down" and/or "outcome": "accepted" | "edited" | "discarded".' }]
-    : []));
+export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract(
+  'POST /v1/feedback body',
+  FeedbackBodySchema,
+  (body) =>
+    body.thumbs === undefined && body.outcome === undefined
+      ? [
+          {
+            field: '',
+            message: 'needs thumbs or outcome',
+            suggestion: 'Send "thumbs": "up" | "down" and/or "outcome": "accepted" | "edited" | "discarded".',
+          },
+        ]
+      : [],
+);
 
 // ------------------------------------------------------------------ responses (documentation)
 
@@ -89,21 +121,33 @@ export const InvalidRequestSchema = z.object({
 
 export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
 
-export const TextEditJsonSchema = z.object({
-  line: z.number().int(), column: z.number().int(), endLine: z.number().int(), endColumn: z.number().int(),
-  newText: z.string(),
-}).describe('Replace [line:column, endLine:endColumn) with newText: 1-based, UTF-16 columns, end exclusive.');
+export const TextEditJsonSchema = z
+  .object({
+    line: z.number().int(),
+    column: z.number().int(),
+    endLine: z.number().int(),
+    endColumn: z.number().int(),
+    newText: z.string(),
+  })
+  .describe('Replace [line:column, endLine:endColumn) with newText: 1-based, UTF-16 columns, end exclusive.');
 
-export const TraceFixJsonSchema = z.object({
-  title: z.string(),
-  edits: z.array(TextEditJsonSchema),
-}).describe('A repair the parser proved on this program: applying the edits removes the entry and adds no other.');
+export const TraceFixJsonSchema = z
+  .object({
+    title: z.string(),
+    edits: z.array(TextEditJsonSchema),
+  })
+  .describe('A repair the parser proved on this program: applying the edits removes the entry and adds no other.');
 
 export const TraceEntryJsonSchema = z.object({
-  line: z.number().int(), column: z.number().int(), endColumn: z.number().int(),
-  severity: z.string(), category: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  endColumn: z.number().int(),
+  severity: z.string(),
+  category: z.string(),
   code: z.string().describe('Stable code of the parser rule that reported the entry, e.g. unknown-command.'),
-  message: z.string(), suggestion: z.string(), token: z.string(),
+  message: z.string(),
+  suggestion: z.string(),
+  token: z.string(),
   fix: TraceFixJsonSchema.nullable(),
 });
 
@@ -119,32 +163,69 @@ export const ResponseMessageSchema = z.object({
   text: z.string(),
   avap_code: z.string(),
   is_final: z.boolean(),
-  draft: z.literal(true).optional().describe('On every message but the last: streamed text the parser has not judged yet (no validation_status, empty avap_code).'),
-  validation_status: z.enum(['', 'INVALID_UNRESOLVED', 'PARSER_UNAVAILABLE']).optional()
-    .describe('On the final message only: "" when the parser validated every AVAP code block of the answer (or it shows none). Absent when the run failed or was cancelled (see error).'),
+  draft: z
+    .literal(true)
+    .optional()
+    .describe(
+      'On every message but the last: streamed text the parser has not judged yet (no validation_status, empty avap_code).',
+    ),
+  validation_status: z
+    .enum(['', 'INVALID_UNRESOLVED', 'PARSER_UNAVAILABLE'])
+    .optional()
+    .describe(
+      'On the final message only: "" when the parser validated every AVAP code block of the answer (or it shows none). Absent when the run failed or was cancelled (see error).',
+    ),
   attempt: z.number().int().optional(),
   generation_id: z.string().optional().describe('On the final message.'),
   query_type: z.enum(QUERY_TYPES).optional().describe('On the final message.'),
   quality: z.unknown().optional().describe('On the final message, when the judge is on: scores of every attempt.'),
-  parser_trace: z.string().optional().describe('On the final message of a code generation: the raw trace of the first validation (Line N: message per error), empty when it was valid or got no verdict.'),
-  context_relevant: z.boolean().optional().describe('On the final message of a RETRIEVAL answer: the relevance check\'s verdict on the first retrieval.'),
-  few_shot_injection: z.literal('degraded').optional().describe('On the final message of a code generation whose few-shot example retrieval failed (generation went on without examples).'),
+  parser_trace: z
+    .string()
+    .optional()
+    .describe(
+      'On the final message of a code generation: the raw trace of the first validation (Line N: message per error), empty when it was valid or got no verdict.',
+    ),
+  context_relevant: z
+    .boolean()
+    .optional()
+    .describe("On the final message of a RETRIEVAL answer: the relevance check's verdict on the first retrieval."),
+  few_shot_injection: z
+    .literal('degraded')
+    .optional()
+    .describe(
+      'On the final message of a code generation whose few-shot example retrieval failed (generation went on without examples).',
+    ),
   error: ErrorSchema.optional().describe('On the final message, when no answer could be produced.'),
-  retrieval: z.object({ status: z.enum(['ok', 'degraded']), reason: z.string().optional() }).optional()
+  retrieval: z
+    .object({ status: z.enum(['ok', 'degraded']), reason: z.string().optional() })
+    .optional()
     .describe('On the final message of a route that retrieves: degraded when the answer had no documentation context.'),
-  retry: z.object({
-    limit: z.number().int(), usedBy: z.string().optional(),
-    skipped: z.array(z.object({ trigger: z.string(), reason: z.string(), usedBy: z.string().optional() })),
-  }).optional().describe('On the final message: the request\'s one retry cycle — what used it, and retries skipped with their reason.'),
+  retry: z
+    .object({
+      limit: z.number().int(),
+      usedBy: z.string().optional(),
+      skipped: z.array(z.object({ trigger: z.string(), reason: z.string(), usedBy: z.string().optional() })),
+    })
+    .optional()
+    .describe(
+      "On the final message: the request's one retry cycle — what used it, and retries skipped with their reason.",
+    ),
 });
 
-const StorageStateSchema = z.object({ enabled: z.boolean(), writable: z.boolean().optional(), code: z.string().optional() });
+const StorageStateSchema = z.object({
+  enabled: z.boolean(),
+  writable: z.boolean().optional(),
+  code: z.string().optional(),
+});
 
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   /** Why the server is degraded (empty when ok): a store that cannot be written. */
   reasons: z.array(z.string()),
-  parser: z.object({ endpoint: z.string(), circuit: z.object({ state: z.string(), consecutiveFailures: z.number(), nextProbeAt: z.number().optional() }) }),
+  parser: z.object({
+    endpoint: z.string(),
+    circuit: z.object({ state: z.string(), consecutiveFailures: z.number(), nextProbeAt: z.number().optional() }),
+  }),
   llm: z.object({ host: z.string(), model: z.string() }),
   judge: z.object({ enabled: z.boolean(), threshold: z.number() }),
   retrieval: z.string(),

@@ -24,7 +24,16 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { bearerMatches, PUBLIC_ROUTES } from './auth';
-import { createRestContext, DEFAULT_TIMEOUTS, invalidBody, ROUTE_CONTRACTS, routeOf, type RestDeps, type RestOptions, type RestTimeouts } from './context';
+import {
+  createRestContext,
+  DEFAULT_TIMEOUTS,
+  invalidBody,
+  ROUTE_CONTRACTS,
+  routeOf,
+  type RestDeps,
+  type RestOptions,
+  type RestTimeouts,
+} from './context';
 import { formatHostRule, hostAllowed } from './hostGuard';
 import { batchRoutes } from './routes/batch';
 import { feedbackRoutes } from './routes/feedback';
@@ -34,8 +43,16 @@ import { modelsRoutes } from './routes/models';
 import { validateRoutes } from './routes/validate';
 
 export {
-  DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUTS, GENERATION_ERROR_STATUS, validateOne,
-  type RestAssistant, type RestContext, type RestDeps, type RestOptions, type RestQuality, type RestTimeouts,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_TIMEOUTS,
+  GENERATION_ERROR_STATUS,
+  validateOne,
+  type RestAssistant,
+  type RestContext,
+  type RestDeps,
+  type RestOptions,
+  type RestQuality,
+  type RestTimeouts,
 } from './context';
 export { storageHealth, storageReasons, type StorageState } from './storage';
 
@@ -60,7 +77,11 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     forceCloseConnections: true,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
-    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checkingIntervalMs(timeouts) },
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: checkingIntervalMs(timeouts),
+    },
   });
   // JSON only: fastify also parses text/plain by default.
   app.removeContentTypeParser('text/plain');
@@ -73,7 +94,9 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     app.addHook('onRequest', async (request, reply) => {
       const host = request.headers.host;
       if (hostAllowed(host, rules)) return;
-      log(`[rest] refused ${request.method} ${routeOf(request.url)} for Host ${JSON.stringify(host ?? null)} from ${request.ip}`);
+      log(
+        `[rest] refused ${request.method} ${routeOf(request.url)} for Host ${JSON.stringify(host ?? null)} from ${request.ip}`,
+      );
       return reply.code(421).send({
         error: 'misdirected-request',
         message: `this server does not answer for the host ${host === undefined ? '(none)' : `'${host}'`}; it answers for ${names} (start it with --allowed-host NAME to add one)`,
@@ -85,10 +108,13 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     if (!options.token || PUBLIC_ROUTES.has(routeOf(request.url))) return;
     if (bearerMatches(request.headers.authorization, options.token)) return;
     const sent = request.headers.authorization !== undefined;
-    return reply.code(401).header('WWW-Authenticate', 'Bearer').send({
-      error: 'unauthorized',
-      message: sent ? 'the bearer token is not valid' : 'this server requires Authorization: Bearer <token>',
-    });
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Bearer')
+      .send({
+        error: 'unauthorized',
+        message: sent ? 'the bearer token is not valid' : 'this server requires Authorization: Bearer <token>',
+      });
   });
 
   app.addHook('preClose', (done) => {
@@ -100,19 +126,32 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
     const route = ROUTE_CONTRACTS[routeOf(request.url)];
     const name = route?.name ?? `${request.method} ${routeOf(request.url)} body`;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      void reply.code(413).send({ error: 'body-too-large', message: `the request body is larger than ${options.bodyLimit} bytes` });
+      void reply
+        .code(413)
+        .send({ error: 'body-too-large', message: `the request body is larger than ${options.bodyLimit} bytes` });
       return;
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      void reply.code(415).send({ error: 'unsupported-media-type', message: `send the body as application/json (got ${request.headers['content-type'] ?? 'no content type'})` });
+      void reply.code(415).send({
+        error: 'unsupported-media-type',
+        message: `send the body as application/json (got ${request.headers['content-type'] ?? 'no content type'})`,
+      });
       return;
     }
     if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      void reply.code(400).send(invalidBody(name, 'the JSON body is empty.', [`Send a body like ${route?.keys ?? '{…}'}.`]));
+      void reply
+        .code(400)
+        .send(invalidBody(name, 'the JSON body is empty.', [`Send a body like ${route?.keys ?? '{…}'}.`]));
       return;
     }
     if (error.statusCode === 400 || error instanceof SyntaxError) {
-      void reply.code(400).send(invalidBody(name, `not JSON (${error.message}).`, ['Send one JSON object; check quotes, commas and escapes.']));
+      void reply
+        .code(400)
+        .send(
+          invalidBody(name, `not JSON (${error.message}).`, [
+            'Send one JSON object; check quotes, commas and escapes.',
+          ]),
+        );
       return;
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -121,11 +160,17 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
       return;
     }
     log(`[rest] ${request.method} ${request.url} failed (request ${request.id}): ${error.stack ?? error.message}`);
-    void reply.code(status).send({ error: 'internal-error', message: `the server failed to answer (request ${request.id}); the details are in its log` });
+    void reply.code(status).send({
+      error: 'internal-error',
+      message: `the server failed to answer (request ${request.id}); the details are in its log`,
+    });
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${routeOf(request.url)}; the API is described at /openapi.json` });
+    void reply.code(404).send({
+      error: 'not-found',
+      message: `no route ${request.method} ${routeOf(request.url)}; the API is described at /openapi.json`,
+    });
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -89,19 +89,31 @@ async function main(): Promise<void> {
   const tls = readTls(values);
   const plaintextBeyondLoopback = !tls && !isLoopbackHost(host);
   if (plaintextBeyondLoopback && !values.insecure) {
-    fail(`refusing to serve plaintext gRPC on ${host}, beyond loopback: pass --tls-cert FILE --tls-key FILE, or --insecure to accept unencrypted, unauthenticated calls from the network (or bind 127.0.0.1)`);
+    fail(
+      `refusing to serve plaintext gRPC on ${host}, beyond loopback: pass --tls-cert FILE --tls-key FILE, or --insecure to accept unencrypted, unauthenticated calls from the network (or bind 127.0.0.1)`,
+    );
   }
   const graceMs = positiveInt('grace-ms', values['grace-ms'], 10_000);
   const log = (line: string) => process.stderr.write(`[parser-server] ${line}\n`);
-  const workers = positiveInt('workers', values.workers ?? (process.env.AVAP_PARSER_WORKERS?.trim() || undefined), defaultWorkerCount()) ?? 1;
+  const workers =
+    positiveInt(
+      'workers',
+      values.workers ?? (process.env.AVAP_PARSER_WORKERS?.trim() || undefined),
+      defaultWorkerCount(),
+    ) ?? 1;
   if (workers < 1) fail('--workers must be at least 1');
-  const server = await startParserServer(host, port, {
-    maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
-    maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
-    workers,
-    maxConnectionAgeMs: positiveInt('max-connection-age-ms', values['max-connection-age-ms']),
-    log,
-  }, tls).catch((err: Error) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
+  const server = await startParserServer(
+    host,
+    port,
+    {
+      maxSourceBytes: positiveInt('max-source-bytes', values['max-source-bytes']),
+      maxMessageBytes: positiveInt('max-message-bytes', values['max-message-bytes']),
+      workers,
+      maxConnectionAgeMs: positiveInt('max-connection-age-ms', values['max-connection-age-ms']),
+      log,
+    },
+    tls,
+  ).catch((err: Error) => fail(`cannot listen on ${host}:${port}: ${err.message}`));
 
   const stop = (signal: string) => {
     log(`${signal}: draining in-flight calls`);
@@ -113,8 +125,11 @@ async function main(): Promise<void> {
   // Handlers and warnings before the banner: whoever waits for it may signal at once.
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-  if (plaintextBeyondLoopback) log(`WARNING: --insecure: plaintext gRPC on ${host}; anyone who can reach this port can call the parser`);
-  log(`${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${tls ? ' over TLS' : ''} with ${server.workers} parser worker${server.workers === 1 ? '' : 's'}`);
+  if (plaintextBeyondLoopback)
+    log(`WARNING: --insecure: plaintext gRPC on ${host}; anyone who can reach this port can call the parser`);
+  log(
+    `${PARSER_VERSION} serving avap.parser.v1.AvapParser and grpc.health.v1.Health${tls ? ' over TLS' : ''} with ${server.workers} parser worker${server.workers === 1 ? '' : 's'}`,
+  );
   process.stdout.write(`listening on ${server.address}\n`);
 }
 

@@ -13,7 +13,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { DEFAULT_MAX_BYTES } from '../parser';
-import { overloadMetadata, PARSER_SERVICE_NAME, toWireResponse, type WireValidateRequest, type WireValidateResponse } from '../protocol';
+import {
+  overloadMetadata,
+  PARSER_SERVICE_NAME,
+  toWireResponse,
+  type WireValidateRequest,
+  type WireValidateResponse,
+} from '../protocol';
 import { loadParserPackage } from '../protocol/parserDefinition';
 import { ParseScheduler, type SchedulerOptions } from './scheduler';
 import { defaultWorkerCount, startWorkerPool } from './workerPool';
@@ -90,13 +96,21 @@ export function validateHandler(maxSourceBytes: number, log: (line: string) => v
     const bytes = Buffer.byteLength(source, 'utf8');
     if (bytes > maxSourceBytes) {
       log(`refused ${call.request.filename || '<unnamed>'}: ${bytes} bytes over the ${maxSourceBytes}-byte limit`);
-      callback(refusal(
-        grpc.status.INVALID_ARGUMENT,
-        `source is ${bytes} bytes; this service accepts at most ${maxSourceBytes} bytes per call`,
-      ));
+      callback(
+        refusal(
+          grpc.status.INVALID_ARGUMENT,
+          `source is ${bytes} bytes; this service accepts at most ${maxSourceBytes} bytes per call`,
+        ),
+      );
       return;
     }
-    const ticket = scheduler.submit({ source, filename: call.request.filename ?? '', bytes, deadline, cancelled: () => call.cancelled });
+    const ticket = scheduler.submit({
+      source,
+      filename: call.request.filename ?? '',
+      bytes,
+      deadline,
+      cancelled: () => call.cancelled,
+    });
     const onCancelled = () => ticket.cancel();
     call.once?.('cancelled', onCancelled);
     void ticket.outcome.then((outcome) => {
@@ -107,12 +121,23 @@ export function validateHandler(maxSourceBytes: number, log: (line: string) => v
           callback(null, toWireResponse(outcome.result));
           return;
         case 'expired':
-          callback(refusal(grpc.status.DEADLINE_EXCEEDED, 'deadline passed while the call waited for a parser worker; it was not parsed'));
+          callback(
+            refusal(
+              grpc.status.DEADLINE_EXCEEDED,
+              'deadline passed while the call waited for a parser worker; it was not parsed',
+            ),
+          );
           return;
         case 'cancelled':
           return;
         case 'overloaded':
-          callback(refusal(grpc.status.RESOURCE_EXHAUSTED, `parser service overloaded: ${outcome.reason}`, overloadMetadata(outcome.estimatedMs)));
+          callback(
+            refusal(
+              grpc.status.RESOURCE_EXHAUSTED,
+              `parser service overloaded: ${outcome.reason}`,
+              overloadMetadata(outcome.estimatedMs),
+            ),
+          );
           return;
         case 'failed':
           log(`validation of ${call.request.filename || '<unnamed>'} failed: ${outcome.message}`);
@@ -144,14 +169,23 @@ export async function startParserServer(
     ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
   });
   const workers = Math.max(1, options.workers ?? defaultWorkerCount());
-  const pool = startWorkerPool({ size: workers, maxBytes: maxSourceBytes, log, ...(options.workerScript ? { script: options.workerScript } : {}) });
+  const pool = startWorkerPool({
+    size: workers,
+    maxBytes: maxSourceBytes,
+    log,
+    ...(options.workerScript ? { script: options.workerScript } : {}),
+  });
   const scheduler = new ParseScheduler(pool.executors, options.scheduler);
   const health = new HealthImplementation({ '': 'SERVING', [PARSER_SERVICE_NAME]: 'SERVING' });
   health.addToServer(server);
   server.addService(loadParserPackage().service, { Validate: validateHandler(maxSourceBytes, log, scheduler) });
 
   const credentials = tls
-    ? grpc.ServerCredentials.createSsl(tls.clientCa ?? null, [{ private_key: tls.key, cert_chain: tls.cert }], Boolean(tls.clientCa))
+    ? grpc.ServerCredentials.createSsl(
+        tls.clientCa ?? null,
+        [{ private_key: tls.key, cert_chain: tls.cert }],
+        Boolean(tls.clientCa),
+      )
     : grpc.ServerCredentials.createInsecure();
 
   const boundPort = await new Promise<number>((resolve, reject) => {

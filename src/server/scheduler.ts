@@ -104,7 +104,11 @@ export interface Ticket {
 export class ThroughputEstimate {
   private msPerUnit: number;
 
-  constructor(priorBytesPerMs: number, private readonly fixedCostBytes: number, private readonly smoothing: number) {
+  constructor(
+    priorBytesPerMs: number,
+    private readonly fixedCostBytes: number,
+    private readonly smoothing: number,
+  ) {
     this.msPerUnit = 1 / Math.max(1e-9, priorBytesPerMs);
   }
 
@@ -169,7 +173,11 @@ export class ParseScheduler {
     this.safety = options.safety ?? 2;
     this.reserve = options.reserve ?? 0.25;
     this.setTimer = options.setTimer ?? realTimer;
-    this.estimate = new ThroughputEstimate(options.priorBytesPerMs ?? 1000, options.fixedCostBytes ?? 4096, options.smoothing ?? 0.2);
+    this.estimate = new ThroughputEstimate(
+      options.priorBytesPerMs ?? 1000,
+      options.fixedCostBytes ?? 4096,
+      options.smoothing ?? 0.2,
+    );
     this.slots = executors.map((executor) => ({ executor }));
   }
 
@@ -206,7 +214,9 @@ export class ParseScheduler {
 
   submit(job: ParseJob): Ticket {
     let settle!: (outcome: JobOutcome) => void;
-    const outcome = new Promise<JobOutcome>((resolve) => { settle = resolve; });
+    const outcome = new Promise<JobOutcome>((resolve) => {
+      settle = resolve;
+    });
     const now = this.clock.now();
     if (job.cancelled?.()) {
       this.counters.cancelled += 1;
@@ -220,11 +230,12 @@ export class ParseScheduler {
     }
     this.sweep(now);
     const estimatedMs = this.estimateMs(job.bytes);
-    const refusal = this.queuedBytes + job.bytes > this.maxQueuedBytes
-      ? `the queue holds ${this.queuedBytes} bytes (limit ${this.maxQueuedBytes})`
-      : job.deadline !== Infinity && estimatedMs * this.safety > job.deadline - now
-        ? `queued work needs ~${Math.ceil(estimatedMs)} ms; the deadline leaves ${Math.max(0, Math.floor(job.deadline - now))} ms`
-        : undefined;
+    const refusal =
+      this.queuedBytes + job.bytes > this.maxQueuedBytes
+        ? `the queue holds ${this.queuedBytes} bytes (limit ${this.maxQueuedBytes})`
+        : job.deadline !== Infinity && estimatedMs * this.safety > job.deadline - now
+          ? `queued work needs ~${Math.ceil(estimatedMs)} ms; the deadline leaves ${Math.max(0, Math.floor(job.deadline - now))} ms`
+          : undefined;
     if (refusal) {
       this.counters.refused += 1;
       settle({ kind: 'overloaded', estimatedMs: Math.ceil(estimatedMs), reason: refusal });
@@ -294,22 +305,30 @@ export class ParseScheduler {
       return;
     }
     const waitMs = Math.ceil(this.estimateMs(entry.job.bytes));
-    this.finish(entry, { kind: 'overloaded', estimatedMs: waitMs, reason: `waited in the queue too long to finish before its deadline (~${waitMs} ms of work ahead now)` });
+    this.finish(entry, {
+      kind: 'overloaded',
+      estimatedMs: waitMs,
+      reason: `waited in the queue too long to finish before its deadline (~${waitMs} ms of work ahead now)`,
+    });
   }
 
   /** Arms one timer for the earliest moment a queued call stops being able to finish in time. */
   private watchLate(): void {
     let earliest = Number.POSITIVE_INFINITY;
-    for (const lane of [this.smallLane, this.bulkLane]) for (const entry of lane) earliest = Math.min(earliest, this.latestStart(entry));
+    for (const lane of [this.smallLane, this.bulkLane])
+      for (const entry of lane) earliest = Math.min(earliest, this.latestStart(entry));
     if (this.lateCheck && this.lateCheck.at <= earliest) return;
     this.lateCheck?.handle.cancel();
     this.lateCheck = undefined;
     if (earliest === Number.POSITIVE_INFINITY) return;
-    const handle = this.setTimer(() => {
-      this.lateCheck = undefined;
-      this.sweep(this.clock.now());
-      this.watchLate();
-    }, Math.max(0, Math.ceil(earliest - this.clock.now()) + 1));
+    const handle = this.setTimer(
+      () => {
+        this.lateCheck = undefined;
+        this.sweep(this.clock.now());
+        this.watchLate();
+      },
+      Math.max(0, Math.ceil(earliest - this.clock.now()) + 1),
+    );
     this.lateCheck = { at: earliest, handle };
   }
 
@@ -339,16 +358,19 @@ export class ParseScheduler {
     slot.running = { cost: entry.cost, startedAt };
     this.counters.computed += 1;
     const { job } = entry;
-    void slot.executor.parse(job.source, job.filename).then(
-      (result) => {
-        this.estimate.observe(job.bytes, this.clock.now() - startedAt);
-        return { kind: 'verdict', result } as const;
-      },
-      (err: unknown) => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) } as const),
-    ).then((outcome) => {
-      slot.running = undefined;
-      this.finish(entry, outcome);
-      this.pump();
-    });
+    void slot.executor
+      .parse(job.source, job.filename)
+      .then(
+        (result) => {
+          this.estimate.observe(job.bytes, this.clock.now() - startedAt);
+          return { kind: 'verdict', result } as const;
+        },
+        (err: unknown) => ({ kind: 'failed', message: err instanceof Error ? err.message : String(err) }) as const,
+      )
+      .then((outcome) => {
+        slot.running = undefined;
+        this.finish(entry, outcome);
+        this.pump();
+      });
   }
 }

@@ -57,12 +57,17 @@ class ThreadExecutor implements ParseExecutor {
   private current: { id: number; resolve: (r: ValidationResult) => void; reject: (e: Error) => void } | undefined;
   private closed = false;
 
-  constructor(private readonly index: number, private readonly options: WorkerPoolOptions & { script: string }) {
+  constructor(
+    private readonly index: number,
+    private readonly options: WorkerPoolOptions & { script: string },
+  ) {
     this.worker = this.spawn();
   }
 
   private spawn(): Worker {
-    const worker = new Worker(this.options.script, { workerData: { maxBytes: this.options.maxBytes, niceness: this.options.niceness ?? 10 } });
+    const worker = new Worker(this.options.script, {
+      workerData: { maxBytes: this.options.maxBytes, niceness: this.options.niceness ?? 10 },
+    });
     worker.on('message', (reply: WorkerReply) => {
       const current = this.current;
       if (!current || current.id !== reply.id) return;
@@ -109,7 +114,10 @@ export function startWorkerPool(options: WorkerPoolOptions): WorkerPool {
   if (!script || !existsSync(script)) {
     throw new Error(`parser worker script not found (${script ?? WORKER_SCRIPT}); run npm run build`);
   }
-  const executors = Array.from({ length: Math.max(1, options.size) }, (_, i) => new ThreadExecutor(i + 1, { ...options, script }));
+  const executors = Array.from(
+    { length: Math.max(1, options.size) },
+    (_, i) => new ThreadExecutor(i + 1, { ...options, script }),
+  );
   let closing: Promise<void> | undefined;
   return {
     executors,

@@ -27,10 +27,12 @@ export function selectSignals(signals: readonly TrainingSignal[], filter: Export
     if (filter.types?.length && !filter.types.includes(s.signal_type)) return false;
     if (filter.feedback === 'any' && !s.feedback) return false;
     if (filter.feedback === 'none' && s.feedback) return false;
-    if ((filter.feedback === 'up' || filter.feedback === 'down') && s.feedback?.thumbs !== filter.feedback) return false;
+    if ((filter.feedback === 'up' || filter.feedback === 'down') && s.feedback?.thumbs !== filter.feedback)
+      return false;
     if (filter.outcome === 'any' && !s.outcome) return false;
     if (filter.outcome === 'none' && s.outcome) return false;
-    if (filter.outcome && !['any', 'none'].includes(filter.outcome) && s.outcome?.outcome !== filter.outcome) return false;
+    if (filter.outcome && !['any', 'none'].includes(filter.outcome) && s.outcome?.outcome !== filter.outcome)
+      return false;
     const score = s.automated.score?.composite;
     if (filter.minScore !== undefined && (score === undefined || score < filter.minScore)) return false;
     if (filter.maxScore !== undefined && (score === undefined || score >= filter.maxScore)) return false;
@@ -42,10 +44,12 @@ export function selectSignals(signals: readonly TrainingSignal[], filter: Export
 /** One exported line: the folded signal, plus the quality feature vector when asked. */
 export function exportLine(signal: TrainingSignal, withFeatures: boolean): Record<string, unknown> {
   if (!withFeatures) return { ...signal };
-  const features = numericFeatures(answerFeatures({
-    question: signal.input.query,
-    answer: signal.output.text,
-    context: signal.input.context.map((c) => ({ id: c.id, title: c.title, text: c.text ?? '' })),
-  }));
+  const features = numericFeatures(
+    answerFeatures({
+      question: signal.input.query,
+      answer: signal.output.text,
+      context: signal.input.context.map((c) => ({ id: c.id, title: c.title, text: c.text ?? '' })),
+    }),
+  );
   return { ...signal, features };
 }

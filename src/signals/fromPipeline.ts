@@ -2,7 +2,13 @@
  * Builds a training signal from what the pipeline and the quality gate
  * produced. Pure.
  */
-import { attemptCount, type PipelineRequest, type PipelineResult, type QueryType, type ValidationStatus } from '../core';
+import {
+  attemptCount,
+  type PipelineRequest,
+  type PipelineResult,
+  type QueryType,
+  type ValidationStatus,
+} from '../core';
 import type { QualityAssessment, QualityVerdictRecord } from '../quality';
 import type { NewSignal } from './store';
 import type { SignalType } from './schema';
@@ -10,10 +16,14 @@ import { renderEntry } from '../parser';
 
 export function signalTypeOf(queryType: QueryType): SignalType {
   switch (queryType) {
-    case 'CODE_GENERATION': return 'code_generation';
-    case 'RETRIEVAL': return 'retrieval';
-    case 'CONVERSATIONAL': return 'conversational';
-    case 'PLATFORM': return 'platform';
+    case 'CODE_GENERATION':
+      return 'code_generation';
+    case 'RETRIEVAL':
+      return 'retrieval';
+    case 'CONVERSATIONAL':
+      return 'conversational';
+    case 'PLATFORM':
+      return 'platform';
   }
 }
 
@@ -47,7 +57,11 @@ export function isAnswered(result: PipelineResult): result is AnsweredResult {
   return result.validationStatus !== undefined;
 }
 
-export function signalFromPipeline(request: PipelineRequest, result: AnsweredResult, context: SignalContext): NewSignal {
+export function signalFromPipeline(
+  request: PipelineRequest,
+  result: AnsweredResult,
+  context: SignalContext,
+): NewSignal {
   const verdicts = context.quality ?? [];
   const history = verdicts.flatMap((v, i) => (v.ok ? [scoreRecord(v.assessment, i + 1)] : []));
   const last = verdicts[verdicts.length - 1];
@@ -63,7 +77,9 @@ export function signalFromPipeline(request: PipelineRequest, result: AnsweredRes
         const text = context.contextTexts?.get(s.id);
         return { id: s.id, title: s.title, score: s.score, ...(text !== undefined ? { text } : {}) };
       }),
-      ...(request.correction ? { correction: { code: request.correction.code, trace: request.correction.trace.map((e) => renderEntry(e)) } } : {}),
+      ...(request.correction
+        ? { correction: { code: request.correction.code, trace: request.correction.trace.map((e) => renderEntry(e)) } }
+        : {}),
     },
     output: {
       text: result.text,
@@ -75,8 +91,13 @@ export function signalFromPipeline(request: PipelineRequest, result: AnsweredRes
     automated: {
       score: last?.ok ? scoreRecord(last.assessment, verdicts.length) : null,
       history,
-      failure: last && !last.ok ? { validator: last.failure.validator, code: last.failure.code, message: last.failure.message } : null,
-      parser: result.attempts.map((a) => (a.outcome.kind === 'validated' ? (a.outcome.result.valid ? 'valid' : 'invalid') : a.outcome.kind)),
+      failure:
+        last && !last.ok
+          ? { validator: last.failure.validator, code: last.failure.code, message: last.failure.message }
+          : null,
+      parser: result.attempts.map((a) =>
+        a.outcome.kind === 'validated' ? (a.outcome.result.valid ? 'valid' : 'invalid') : a.outcome.kind,
+      ),
     },
     model: {
       name: context.model,

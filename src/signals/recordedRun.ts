@@ -6,7 +6,13 @@
  * written is logged, never fails the answer.
  */
 import type { PipelineRequest, PipelineResult, ResponseMessage } from '../core';
-import { runWithQuality, type AssistantLike, type QualityReport, type ContextPassage, type QualityValidator } from '../quality';
+import {
+  runWithQuality,
+  type AssistantLike,
+  type QualityReport,
+  type ContextPassage,
+  type QualityValidator,
+} from '../quality';
 import { isAnswered, signalFromPipeline, type SignalContext } from './fromPipeline';
 import type { SignalStore } from './store';
 
@@ -37,16 +43,22 @@ export async function runRecorded(
   options: { signal?: AbortSignal; onMessage?: (message: ResponseMessage) => void } = {},
 ): Promise<RecordedRun> {
   const run: RecordedRun = deps.quality
-    ? await runWithQuality({ assistant: deps.assistant, validator: deps.quality.validator, passages: deps.passages }, request, options)
+    ? await runWithQuality(
+        { assistant: deps.assistant, validator: deps.quality.validator, passages: deps.passages },
+        request,
+        options,
+      )
     : { result: await deps.assistant.run(request, options) };
   // A run without an answer (failed, cancelled) is no training signal: it claims nothing.
   if (!deps.signals || !isAnswered(run.result)) return run;
   const passages = deps.passages(run.result.sources);
-  const recorded = await deps.signals.recordSignal(signalFromPipeline(request, run.result, {
-    ...deps.signal,
-    quality: run.quality?.attempts.map((a) => a.verdict) ?? [],
-    contextTexts: new Map(passages.map((p) => [p.id ?? '', p.text])),
-  }));
+  const recorded = await deps.signals.recordSignal(
+    signalFromPipeline(request, run.result, {
+      ...deps.signal,
+      quality: run.quality?.attempts.map((a) => a.verdict) ?? [],
+      contextTexts: new Map(passages.map((p) => [p.id ?? '', p.text])),
+    }),
+  );
   if (recorded.ok) run.signalId = recorded.value;
   else deps.log(`training signal not recorded: ${recorded.error.message}`);
   return run;

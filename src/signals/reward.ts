@@ -55,7 +55,11 @@ export function rewardComponents(signal: RewardInput): RewardComponents {
   const lastVerdict = signal.automated.parser.at(-1);
   const automated = signal.automated.score
     ? signal.automated.score.composite
-    : lastVerdict === 'valid' ? 1 : lastVerdict === 'invalid' ? 0 : null;
+    : lastVerdict === 'valid'
+      ? 1
+      : lastVerdict === 'invalid'
+        ? 0
+        : null;
   return {
     automated,
     human_feedback: signal.feedback ? signal.feedback.score : null,

@@ -62,7 +62,9 @@ export const SignalRecordSchema = z.object({
     query_type: z.string().optional(),
     forced: z.boolean().optional(),
     /** The retrieved documentation the answer was built from. */
-    context: z.array(z.object({ id: z.string(), title: z.string(), score: z.number().optional(), text: z.string().optional() })).default([]),
+    context: z
+      .array(z.object({ id: z.string(), title: z.string(), score: z.number().optional(), text: z.string().optional() }))
+      .default([]),
     /** Code and trace a "regenerate with trace" started from. */
     correction: z.object({ code: z.string(), trace: z.array(z.string()) }).optional(),
   }),
@@ -130,7 +132,12 @@ export const TrainingRecordSchema = z.object({
 });
 export type TrainingRecord = z.infer<typeof TrainingRecordSchema>;
 
-export const StoreRecordSchema = z.discriminatedUnion('record', [SignalRecordSchema, FeedbackRecordSchema, OutcomeRecordSchema, TrainingRecordSchema]);
+export const StoreRecordSchema = z.discriminatedUnion('record', [
+  SignalRecordSchema,
+  FeedbackRecordSchema,
+  OutcomeRecordSchema,
+  TrainingRecordSchema,
+]);
 export type StoreRecord = z.infer<typeof StoreRecordSchema>;
 
 /** A signal with every later fact folded in, and its reward: what `read()` and `export` give. */

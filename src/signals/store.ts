@@ -18,8 +18,16 @@ import { JsonlAppendLog, type AppendResult } from '../jsonl';
 import { err, ok, type Failure, type Result } from '../result';
 import { computeReward, THUMBS_SCORE, type Reward } from './reward';
 import {
-  SIGNALS_SCHEMA_VERSION, StoreRecordSchema, type FeedbackRecord, type Outcome, type OutcomeRecord, type SignalRecord,
-  type StoreRecord, type Thumbs, type TrainingRecord, type TrainingSignal,
+  SIGNALS_SCHEMA_VERSION,
+  StoreRecordSchema,
+  type FeedbackRecord,
+  type Outcome,
+  type OutcomeRecord,
+  type SignalRecord,
+  type StoreRecord,
+  type Thumbs,
+  type TrainingRecord,
+  type TrainingSignal,
 } from './schema';
 
 /**
@@ -41,7 +49,10 @@ export interface ReadReport {
   orphans: number;
 }
 
-export type NewSignal = Omit<SignalRecord, 'record' | 'schema_version' | 'id' | 'created_at'> & { id?: string; created_at?: string };
+export type NewSignal = Omit<SignalRecord, 'record' | 'schema_version' | 'id' | 'created_at'> & {
+  id?: string;
+  created_at?: string;
+};
 
 export interface SignalStoreOptions {
   /** Injectable time (tests). */
@@ -58,7 +69,14 @@ function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingS
   for (const { record } of records) {
     if (record.record === 'signal') {
       const { record: _kind, ...rest } = record;
-      byId.set(record.id, { ...rest, feedback: null, outcome: null, used_for_training: false, training_batch_id: null, updated_at: record.created_at });
+      byId.set(record.id, {
+        ...rest,
+        feedback: null,
+        outcome: null,
+        used_for_training: false,
+        training_batch_id: null,
+        updated_at: record.created_at,
+      });
       continue;
     }
     const ids = record.record === 'training' ? record.signal_ids : [record.signal_id];
@@ -71,11 +89,19 @@ function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingS
       signal.updated_at = record.at;
       if (record.record === 'feedback') {
         signal.feedback = {
-          thumbs: record.thumbs, score: record.score ?? THUMBS_SCORE[record.thumbs], at: record.at, source: record.source,
+          thumbs: record.thumbs,
+          score: record.score ?? THUMBS_SCORE[record.thumbs],
+          at: record.at,
+          source: record.source,
           ...(record.comment ? { comment: record.comment } : {}),
         };
       } else if (record.record === 'outcome') {
-        signal.outcome = { outcome: record.outcome, at: record.at, source: record.source, ...(record.final_code !== undefined ? { final_code: record.final_code } : {}) };
+        signal.outcome = {
+          outcome: record.outcome,
+          at: record.at,
+          source: record.source,
+          ...(record.final_code !== undefined ? { final_code: record.final_code } : {}),
+        };
       } else {
         signal.used_for_training = true;
         if (record.batch_id) signal.training_batch_id = record.batch_id;
@@ -107,7 +133,10 @@ export function parseSignals(text: string): ReadReport {
     }
     const parsed = StoreRecordSchema.safeParse(data);
     if (!parsed.success) {
-      skipped.push({ line: index + 1, reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ') });
+      skipped.push({
+        line: index + 1,
+        reason: parsed.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; '),
+      });
       return;
     }
     records.push({ record: parsed.data });
@@ -119,11 +148,21 @@ export class SignalStore {
   private readonly log: JsonlAppendLog;
   private readonly now: () => Date;
 
-  constructor(readonly file: string, options: SignalStoreOptions = {}) {
+  constructor(
+    readonly file: string,
+    options: SignalStoreOptions = {},
+  ) {
     this.now = options.now ?? (() => new Date());
     const warn = options.warn;
     this.log = new JsonlAppendLog(file, {
-      ...(warn ? { onTornTail: (f: string) => warn(`training signals: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next record starts on a fresh line`) } : {}),
+      ...(warn
+        ? {
+            onTornTail: (f: string) =>
+              warn(
+                `training signals: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next record starts on a fresh line`,
+              ),
+          }
+        : {}),
     });
   }
 
@@ -140,17 +179,38 @@ export class SignalStore {
     return this.append(record).then((r) => (r.ok ? ok(id) : r));
   }
 
-  recordFeedback(signalId: string, thumbs: Thumbs, source: FeedbackRecord['source'], comment?: string): Promise<StoreResult<void>> {
+  recordFeedback(
+    signalId: string,
+    thumbs: Thumbs,
+    source: FeedbackRecord['source'],
+    comment?: string,
+  ): Promise<StoreResult<void>> {
     const record: FeedbackRecord = {
-      record: 'feedback', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), thumbs,
-      score: THUMBS_SCORE[thumbs], source, ...(comment ? { comment } : {}),
+      record: 'feedback',
+      schema_version: SIGNALS_SCHEMA_VERSION,
+      signal_id: signalId,
+      at: this.now().toISOString(),
+      thumbs,
+      score: THUMBS_SCORE[thumbs],
+      source,
+      ...(comment ? { comment } : {}),
     };
     return this.append(record);
   }
 
-  recordOutcome(signalId: string, outcome: Outcome, source: OutcomeRecord['source'], finalCode?: string): Promise<StoreResult<void>> {
+  recordOutcome(
+    signalId: string,
+    outcome: Outcome,
+    source: OutcomeRecord['source'],
+    finalCode?: string,
+  ): Promise<StoreResult<void>> {
     const record: OutcomeRecord = {
-      record: 'outcome', schema_version: SIGNALS_SCHEMA_VERSION, signal_id: signalId, at: this.now().toISOString(), outcome, source,
+      record: 'outcome',
+      schema_version: SIGNALS_SCHEMA_VERSION,
+      signal_id: signalId,
+      at: this.now().toISOString(),
+      outcome,
+      source,
       ...(finalCode !== undefined ? { final_code: finalCode } : {}),
     };
     return this.append(record);
@@ -160,8 +220,12 @@ export class SignalStore {
   markUsedForTraining(signalIds: readonly string[], label?: string, batchId?: string): Promise<StoreResult<void>> {
     if (signalIds.length === 0) return Promise.resolve(ok(undefined));
     const record: TrainingRecord = {
-      record: 'training', schema_version: SIGNALS_SCHEMA_VERSION, at: this.now().toISOString(), signal_ids: [...signalIds],
-      ...(label ? { label } : {}), ...(batchId ? { batch_id: batchId } : {}),
+      record: 'training',
+      schema_version: SIGNALS_SCHEMA_VERSION,
+      at: this.now().toISOString(),
+      signal_ids: [...signalIds],
+      ...(label ? { label } : {}),
+      ...(batchId ? { batch_id: batchId } : {}),
     };
     return this.append(record);
   }
@@ -172,9 +236,14 @@ export class SignalStore {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok({ signals: [], skipped: [], tornTail: false, orphans: 0 });
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return ok({ signals: [], skipped: [], tornTail: false, orphans: 0 });
       const code = (error as NodeJS.ErrnoException).code;
-      return err({ kind: 'unreadable', message: `cannot read ${this.file}: ${code ?? (error as Error).message}`, ...(code ? { code } : {}) });
+      return err({
+        kind: 'unreadable',
+        message: `cannot read ${this.file}: ${code ?? (error as Error).message}`,
+        ...(code ? { code } : {}),
+      });
     }
     return ok(parseSignals(text));
   }

@@ -21,18 +21,38 @@ export const DOC_KINDS = ['any', 'command', 'chapter'] as const;
 
 export const ValidateInputSchema = z.strictObject({
   code: z.string().min(1).describe('The complete AVAP source to check, as plain text without Markdown fences.'),
-  filename: z.string().min(1).max(MAX_FILENAME_CHARS).optional()
+  filename: z
+    .string()
+    .min(1)
+    .max(MAX_FILENAME_CHARS)
+    .optional()
     .describe('Name shown in the trace (e.g. "handler.avap"). Optional.'),
 });
 export type ValidateInput = z.infer<typeof ValidateInputSchema>;
 
 export const SearchDocsInputSchema = z.strictObject({
-  query: z.string().min(1).max(MAX_QUERY_CHARS)
-    .describe('What to look up: an AVAP command name (e.g. "encodeSHA256"), a construct ("startLoop", "try/exception") or a short topic ("read a request parameter").'),
-  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional()
-    .describe(`How many documentation sections to return (1–${MAX_SEARCH_RESULTS}, default ${DEFAULT_SEARCH_RESULTS}).`),
-  kind: z.enum(DOC_KINDS).optional()
-    .describe('Restrict to command reference pages ("command"), topic chapters ("chapter") or both ("any", the default).'),
+  query: z
+    .string()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe(
+      'What to look up: an AVAP command name (e.g. "encodeSHA256"), a construct ("startLoop", "try/exception") or a short topic ("read a request parameter").',
+    ),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_RESULTS)
+    .optional()
+    .describe(
+      `How many documentation sections to return (1–${MAX_SEARCH_RESULTS}, default ${DEFAULT_SEARCH_RESULTS}).`,
+    ),
+  kind: z
+    .enum(DOC_KINDS)
+    .optional()
+    .describe(
+      'Restrict to command reference pages ("command"), topic chapters ("chapter") or both ("any", the default).',
+    ),
 });
 export type SearchDocsInput = z.infer<typeof SearchDocsInputSchema>;
 
@@ -42,7 +62,11 @@ const FENCE_LINE = /^\s*(```|~~~)/m;
 export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
   const problems: SemanticProblem[] = [];
   if (input.code.trim() === '') {
-    problems.push({ field: 'code', message: 'is empty (only whitespace)', suggestion: 'Pass the AVAP source you want checked; an empty program has nothing to validate.' });
+    problems.push({
+      field: 'code',
+      message: 'is empty (only whitespace)',
+      suggestion: 'Pass the AVAP source you want checked; an empty program has nothing to validate.',
+    });
     return problems;
   }
   if (FENCE_LINE.test(input.code)) {
@@ -61,7 +85,11 @@ export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
     });
   }
   if (input.filename !== undefined && /[\\/]/.test(input.filename)) {
-    problems.push({ field: 'filename', message: 'must be a file name, not a path', suggestion: `Use only the last part, e.g. "${input.filename.split(/[\\/]/).pop() || 'handler.avap'}".` });
+    problems.push({
+      field: 'filename',
+      message: 'must be a file name, not a path',
+      suggestion: `Use only the last part, e.g. "${input.filename.split(/[\\/]/).pop() || 'handler.avap'}".`,
+    });
   }
   return problems;
 }
@@ -69,20 +97,36 @@ export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
 /** Semantic checks for avap_search_docs beyond the schema. Pure. */
 export function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   if (input.query.trim() === '') {
-    return [{ field: 'query', message: 'is empty (only whitespace)', suggestion: 'Give a command name or a few words about the topic, e.g. "encodeSHA256" or "loop over a list".' }];
+    return [
+      {
+        field: 'query',
+        message: 'is empty (only whitespace)',
+        suggestion: 'Give a command name or a few words about the topic, e.g. "encodeSHA256" or "loop over a list".',
+      },
+    ];
   }
   if (tokenize(input.query).length === 0) {
-    return [{
-      field: 'query',
-      message: 'has no searchable terms (only punctuation or common words)',
-      suggestion: 'Name the AVAP command or the concept, e.g. "addParam" or "database query".',
-    }];
+    return [
+      {
+        field: 'query',
+        message: 'has no searchable terms (only punctuation or common words)',
+        suggestion: 'Name the AVAP command or the concept, e.g. "addParam" or "database query".',
+      },
+    ];
   }
   return [];
 }
 
-export const ValidateInputContract: Contract<ValidateInput> = defineContract('avap_validate input', ValidateInputSchema, validateInputProblems);
-export const SearchDocsInputContract: Contract<SearchDocsInput> = defineContract('avap_search_docs input', SearchDocsInputSchema, searchInputProblems);
+export const ValidateInputContract: Contract<ValidateInput> = defineContract(
+  'avap_validate input',
+  ValidateInputSchema,
+  validateInputProblems,
+);
+export const SearchDocsInputContract: Contract<SearchDocsInput> = defineContract(
+  'avap_search_docs input',
+  SearchDocsInputSchema,
+  searchInputProblems,
+);
 
 export interface ToolDefinition<T> {
   name: string;

@@ -15,8 +15,13 @@ import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
 import { preValidate } from '../contract';
 import {
-  DEFAULT_SEARCH_RESULTS, SEARCH_DOCS_TOOL, SEARCH_DOCS_TOOL_DEFINITION, VALIDATE_TOOL, VALIDATE_TOOL_DEFINITION,
-  type SearchDocsInput, type ValidateInput,
+  DEFAULT_SEARCH_RESULTS,
+  SEARCH_DOCS_TOOL,
+  SEARCH_DOCS_TOOL_DEFINITION,
+  VALIDATE_TOOL,
+  VALIDATE_TOOL_DEFINITION,
+  type SearchDocsInput,
+  type ValidateInput,
 } from './definitions';
 
 export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
@@ -88,7 +93,9 @@ function traceFact(entry: TraceEntry): TraceFact {
 }
 
 function uniqueTokens(trace: readonly TraceEntry[], category: TraceEntry['category']): string[] {
-  return [...new Set(trace.filter((e) => e.category === category && e.severity === 'error' && e.token).map((e) => e.token))];
+  return [
+    ...new Set(trace.filter((e) => e.category === category && e.severity === 'error' && e.token).map((e) => e.token)),
+  ];
 }
 
 /** The facts and status of a parser outcome. Pure. */
@@ -127,7 +134,9 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
     return {
       tool: VALIDATE_TOOL,
       status: 'SATISFIED',
-      summary: warnings.length ? `Valid AVAP (${warnings.length} warning${warnings.length === 1 ? '' : 's'}).` : 'Valid AVAP.',
+      summary: warnings.length
+        ? `Valid AVAP (${warnings.length} warning${warnings.length === 1 ? '' : 's'}).`
+        : 'Valid AVAP.',
       facts,
       next: [],
     };
@@ -143,7 +152,10 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
       next.push(`Look up the right command for '${name}' with ${SEARCH_DOCS_TOOL} {"query": ${JSON.stringify(name)}}.`);
     }
   }
-  if (foreignTokens.length) next.push(`Rewrite the ${foreignTokens.map((t) => `'${t}'`).join(', ')} construct${foreignTokens.length > 1 ? 's' : ''} in AVAP.`);
+  if (foreignTokens.length)
+    next.push(
+      `Rewrite the ${foreignTokens.map((t) => `'${t}'`).join(', ')} construct${foreignTokens.length > 1 ? 's' : ''} in AVAP.`,
+    );
   next.push(`Validate the corrected code again with ${VALIDATE_TOOL}.`);
   return {
     tool: VALIDATE_TOOL,
@@ -154,7 +166,11 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
   };
 }
 
-export async function executeValidate(input: ValidateInput, validate: ValidateFn, signal?: AbortSignal): Promise<ToolOutcome<ValidateFacts>> {
+export async function executeValidate(
+  input: ValidateInput,
+  validate: ValidateFn,
+  signal?: AbortSignal,
+): Promise<ToolOutcome<ValidateFacts>> {
   const filename = input.filename ?? DEFAULT_TOOL_FILENAME;
   const guarded = guardInput(input.code, DEFAULT_MAX_BYTES);
   if (!guarded.ok) {
@@ -180,15 +196,17 @@ export async function executeValidate(input: ValidateInput, validate: ValidateFn
 /** What the search tool needs from a knowledge base (the knowledge library's KnowledgeBase fits). */
 export interface DocsIndex {
   search(query: string, k: number): { id: string; score: number }[];
-  chunk(id: string): {
-    id: string;
-    title: string;
-    heading?: string;
-    text: string;
-    commands?: readonly string[];
-    docKind?: string;
-    sourceDoc?: string;
-  } | undefined;
+  chunk(id: string):
+    | {
+        id: string;
+        title: string;
+        heading?: string;
+        text: string;
+        commands?: readonly string[];
+        docKind?: string;
+        sourceDoc?: string;
+      }
+    | undefined;
 }
 
 /** The knowledge base, or why it could not be loaded. */
@@ -284,17 +302,26 @@ export interface ToolDeps {
 export async function runTool(name: string, input: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolRun> {
   if (name === VALIDATE_TOOL) {
     const checked = preValidate(VALIDATE_TOOL_DEFINITION.input, input);
-    if (!checked.valid) return { kind: 'invalid', result: { valid: false, error: checked.error, suggestions: checked.suggestions } };
-    return { kind: 'done', result: await executeValidate(checked.value, deps.validate, signal) as unknown as ToolOutcome };
+    if (!checked.valid)
+      return { kind: 'invalid', result: { valid: false, error: checked.error, suggestions: checked.suggestions } };
+    return {
+      kind: 'done',
+      result: (await executeValidate(checked.value, deps.validate, signal)) as unknown as ToolOutcome,
+    };
   }
   if (name === SEARCH_DOCS_TOOL) {
     const checked = preValidate(SEARCH_DOCS_TOOL_DEFINITION.input, input);
-    if (!checked.valid) return { kind: 'invalid', result: { valid: false, error: checked.error, suggestions: checked.suggestions } };
+    if (!checked.valid)
+      return { kind: 'invalid', result: { valid: false, error: checked.error, suggestions: checked.suggestions } };
     return { kind: 'done', result: executeSearchDocs(checked.value, deps.docs) as unknown as ToolOutcome };
   }
   return {
     kind: 'invalid',
-    result: { valid: false, error: `Unknown tool '${name}'.`, suggestions: [`Use ${VALIDATE_TOOL} or ${SEARCH_DOCS_TOOL}.`] },
+    result: {
+      valid: false,
+      error: `Unknown tool '${name}'.`,
+      suggestions: [`Use ${VALIDATE_TOOL} or ${SEARCH_DOCS_TOOL}.`],
+    },
   };
 }
 

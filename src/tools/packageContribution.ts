@@ -39,6 +39,8 @@ export function languageModelToolsContribution(): LanguageModelToolContribution[
  * touched (key order kept; a missing `contributes` is created).
  */
 export function withLanguageModelTools(manifest: Record<string, unknown>): Record<string, unknown> {
-  const contributes = (manifest.contributes && typeof manifest.contributes === 'object' ? manifest.contributes : {}) as Record<string, unknown>;
+  const contributes = (
+    manifest.contributes && typeof manifest.contributes === 'object' ? manifest.contributes : {}
+  ) as Record<string, unknown>;
   return { ...manifest, contributes: { ...contributes, languageModelTools: languageModelToolsContribution() } };
 }

@@ -15,35 +15,56 @@ import { avapApi, closeAllEditors, EXTENSION_ID, openAvap, parserDiagnostics, wa
 /** The extension's bundles the extension host has loaded (dist/*.js in Node's module cache). */
 function loadedBundles(): string[] {
   const dist = path.join(e2eConfig().extensionPath, 'dist') + path.sep;
-  return Object.keys(require.cache).filter((file) => file.startsWith(dist)).map((file) => path.basename(file)).sort();
+  return Object.keys(require.cache)
+    .filter((file) => file.startsWith(dist))
+    .map((file) => path.basename(file))
+    .sort();
 }
 
 describe('activation (issue 12)', () => {
   afterEach(closeAllEditors);
 
   it('an opened .avap file loads the entry, the editor features and the parser connection, not the assistant; its first command loads it', async () => {
-    assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, false, 'nothing activated the extension before this test');
+    assert.equal(
+      vscode.extensions.getExtension(EXTENSION_ID)?.isActive,
+      false,
+      'nothing activated the extension before this test',
+    );
     const editor = await openAvap('invalid.avap');
     const api = await avapApi();
     await waitFor('parser diagnostics', () => (parserDiagnostics(editor.document.uri).length > 0 ? true : undefined));
     await waitFor('the invalid look', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
-    assert.deepEqual(loadedBundles(), ['editor-features.js', 'extension.js', 'parser-connection.js'], 'diagnostics and the status item need no more');
-    assert.ok(api.outputLines().some((l) => /editor features loaded in \d+ ms/.test(l)), api.outputLines().slice(-10).join('\n'));
+    assert.deepEqual(
+      loadedBundles(),
+      ['editor-features.js', 'extension.js', 'parser-connection.js'],
+      'diagnostics and the status item need no more',
+    );
+    assert.ok(
+      api.outputLines().some((l) => /editor features loaded in \d+ ms/.test(l)),
+      api.outputLines().slice(-10).join('\n'),
+    );
 
     // The commands the assistant implements are registered without it.
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ASSISTANT_COMMANDS) assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
+    for (const id of ASSISTANT_COMMANDS)
+      assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
     assert.deepEqual(loadedBundles(), ['editor-features.js', 'extension.js', 'parser-connection.js']);
 
     // First use: the stand-in loads the assistant and the real command answers.
     const cancelled = await vscode.commands.executeCommand<number>('avap.cancelGeneration');
     assert.equal(cancelled, 0, 'no generation was running');
     assert.deepEqual(loadedBundles(), ['assistant.js', 'editor-features.js', 'extension.js', 'parser-connection.js']);
-    assert.ok(api.outputLines().some((l) => /assistant loaded in \d+ ms/.test(l)), api.outputLines().slice(-10).join('\n'));
+    assert.ok(
+      api.outputLines().some((l) => /assistant loaded in \d+ ms/.test(l)),
+      api.outputLines().slice(-10).join('\n'),
+    );
     // The bundle registered every command in place of its stand-in.
     const after = await vscode.commands.getCommands(true);
     for (const id of ASSISTANT_COMMANDS) assert.ok(after.includes(id), `${id} is answered by the assistant bundle`);
     await api.ready();
-    assert.ok(api.outputLines().some((l) => l.includes('[ptvl] assistant ready: model')), api.outputLines().slice(-10).join('\n'));
+    assert.ok(
+      api.outputLines().some((l) => l.includes('[ptvl] assistant ready: model')),
+      api.outputLines().slice(-10).join('\n'),
+    );
   });
 });

@@ -16,7 +16,7 @@ const HOSTILE = [
   '',
   '<img src="x" onerror="window.__avapXss = \'img\'; alert(\'xss-img\')">',
   '',
-  '[click for docs](javascript:window.__avapXss=\'link\';alert(\'xss-link\'))',
+  "[click for docs](javascript:window.__avapXss='link';alert('xss-link'))",
   '',
   'Real docs: [AVAP reference](https://example.com/avap-reference)',
 ].join('\n');

@@ -85,16 +85,23 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
 
     // Insert at Cursor: into the editor the user was in, at its cursor.
     assert.equal(await hooks.click('Insert at Cursor', 0), true);
-    await waitFor('the code inserted at the cursor', () => (target.document.getText() === `// before\n${VALID_CODE}\n// after\n` ? true : undefined));
+    await waitFor('the code inserted at the cursor', () =>
+      target.document.getText() === `// before\n${VALID_CODE}\n// after\n` ? true : undefined,
+    );
 
     // Copy: the block's code on the clipboard.
     await vscode.env.clipboard.writeText('');
     assert.equal(await hooks.click('Copy', 0), true);
-    await waitFor('the code on the clipboard', async () => ((await vscode.env.clipboard.readText()) === VALID_CODE ? true : undefined));
+    await waitFor('the code on the clipboard', async () =>
+      (await vscode.env.clipboard.readText()) === VALID_CODE ? true : undefined,
+    );
 
     // Open in Editor: an untitled AVAP document with the code.
     assert.equal(await hooks.click('Open in Editor', 0), true);
-    const opened = await activeEditorWhere('an untitled AVAP editor with the code', (e) => e.document.isUntitled && e.document.getText() === VALID_CODE);
+    const opened = await activeEditorWhere(
+      'an untitled AVAP editor with the code',
+      (e) => e.document.isUntitled && e.document.getText() === VALID_CODE,
+    );
     assert.equal(opened.document.languageId, 'avap');
     // The chat colours the code as the editor does (the theme's colours for the grammar's scopes).
     const editorColors = await waitFor('the editor tokenized', async () => {
@@ -102,7 +109,11 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
       return facts.editorTokenColors.encodeSHA256 ? facts.editorTokenColors : undefined;
     });
     for (const word of ['addParam', 'encodeSHA256', 'addResult']) {
-      assert.equal(block?.tokenColors[word], editorColors[word], `${word}: chat ${block?.tokenColors[word]}, editor ${editorColors[word]}`);
+      assert.equal(
+        block?.tokenColors[word],
+        editorColors[word],
+        `${word}: chat ${block?.tokenColors[word]}, editor ${editorColors[word]}`,
+      );
     }
 
     // A source opens its knowledge document, read-only.
@@ -127,29 +138,43 @@ describe('chat view: code blocks with actions, verdicts and traces (issue 13)', 
     const [block] = probe.blocks;
     assert.equal(block?.badge, '✗ AVAP: invalid');
     assert.deepEqual(block?.actions, [...ACTIONS, 'Regenerate with Trace']);
-    assert.ok(block?.trace.some((line) => /^Line 2:1 .*sha256Encode/.test(line)), `trace lines: ${block?.trace.join(' | ')}`);
+    assert.ok(
+      block?.trace.some((line) => /^Line 2:1 .*sha256Encode/.test(line)),
+      `trace lines: ${block?.trace.join(' | ')}`,
+    );
     const facts = await captureWorkbench({ screenshot: 'chat-code-blocks', settleMs: 800 });
     assert.equal(facts.xssMarkers, 0);
 
     // A trace line opens the code in an editor at that line.
     assert.equal(await hooks.click('Line 2', 0), true);
-    const atLine = await activeEditorWhere('the block opened at line 2', (e) => e.document.isUntitled && e.document.getText() === INVALID_CODE);
+    const atLine = await activeEditorWhere(
+      'the block opened at line 2',
+      (e) => e.document.isUntitled && e.document.getText() === INVALID_CODE,
+    );
     assert.equal(atLine.selection.start.line, 1);
     assert.equal(atLine.document.languageId, 'avap');
 
     // Regenerate with Trace: a new turn, the correction prompt carries the trace, the answer is valid.
     const before = ollama.calls('chat').filter(task('generate_code')).length;
     assert.equal(await hooks.click('Regenerate with Trace', 0), true);
-    const regenerated = await waitFor('the regenerated answer', async () => {
-      const p = await hooks.probe();
-      return p.questions.at(-1)?.startsWith('Regenerate with Trace') && p.lastAnswerFinal ? p : undefined;
-    }, 60_000);
+    const regenerated = await waitFor(
+      'the regenerated answer',
+      async () => {
+        const p = await hooks.probe();
+        return p.questions.at(-1)?.startsWith('Regenerate with Trace') && p.lastAnswerFinal ? p : undefined;
+      },
+      60_000,
+    );
     assert.equal(regenerated.lastTurnInSight, true, `the new turn is in sight: ${regenerated.scroll}`);
     assert.equal(regenerated.blocks[0]?.badge, '✓ AVAP: valid');
     assert.equal(regenerated.blocks[0]?.code, VALID_CODE);
     const calls = ollama.calls('chat').filter(task('generate_code'));
     assert.equal(calls.length, before + 1, 'one correction call');
-    assert.match(JSON.stringify(calls.at(-1)?.body), /sha256Encode/, 'the correction prompt carries the invalid code and its trace');
+    assert.match(
+      JSON.stringify(calls.at(-1)?.body),
+      /sha256Encode/,
+      'the correction prompt carries the invalid code and its trace',
+    );
     await captureWorkbench({ screenshot: 'chat-regenerate-with-trace', settleMs: 800 });
   });
 

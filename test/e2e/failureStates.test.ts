@@ -49,7 +49,9 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
     await api.ready();
     const editor = await openAvap('invalid.avap');
     await waitFor('diagnostics', () => (parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined));
-    const look = await waitFor('invalid look', () => (api.statusLook()?.kind === 'invalid' ? api.statusLook() : undefined));
+    const look = await waitFor('invalid look', () =>
+      api.statusLook()?.kind === 'invalid' ? api.statusLook() : undefined,
+    );
     assert.equal(look.icon, 'error');
     assert.equal(look.background, 'error');
 
@@ -67,23 +69,36 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
     assert.ok(own, 'runs after the INVALID test, which starts the parser it stops');
     const api = await avapApi();
     const editor = await openAvap('invalid.avap');
-    await waitFor('diagnostics while the parser is up', () => (parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined));
+    await waitFor('diagnostics while the parser is up', () =>
+      parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined,
+    );
     await own.stop();
     // An edit asks the (now stopped) parser again.
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), '// edited while the parser is down\n'));
-    const look = await waitFor('unavailable look', () => (api.statusLook()?.kind === 'unavailable' ? api.statusLook() : undefined));
+    const look = await waitFor('unavailable look', () =>
+      api.statusLook()?.kind === 'unavailable' ? api.statusLook() : undefined,
+    );
     assert.equal(parserDiagnostics(editor.document.uri).length, 0, 'nothing was proven wrong: no squiggles');
     assert.equal(look.icon, 'debug-disconnect');
     assert.equal(look.background, 'warning');
     assert.equal(look.label, 'AVAP: unvalidated — parser unavailable');
     assert.match(look.tooltip, /Circuit: (CLOSED|OPEN)/);
     // The document carries a visible "unvalidated" label until it is validated.
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
-    assert.ok(lenses.some((l) => l.command?.title.includes('unvalidated')), lenses.map((l) => l.command?.title).join(' | '));
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      editor.document.uri,
+    );
+    assert.ok(
+      lenses.some((l) => l.command?.title.includes('unvalidated')),
+      lenses.map((l) => l.command?.title).join(' | '),
+    );
 
     const facts = await captureWorkbench({ screenshot: 'failure-parser-unavailable', settleMs: 1200 });
     assert.equal(facts.squigglyErrors, 0);
-    assert.ok(facts.codeLenses.some((t) => t.includes('unvalidated')), `the label is shown: ${JSON.stringify(facts.codeLenses)}`);
+    assert.ok(
+      facts.codeLenses.some((t) => t.includes('unvalidated')),
+      `the label is shown: ${JSON.stringify(facts.codeLenses)}`,
+    );
     const item = avapStatusItem(facts);
     assert.ok(item, JSON.stringify(facts.statusItems));
     assert.match(item.text, /AVAP: unvalidated — parser unavailable/);
@@ -106,9 +121,16 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
 
     // The parser comes back on the same port: open documents are re-validated on their own.
     own = await startOwnParser(own.port);
-    await waitFor('squiggles back after the parser returns', () => (parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined), 30_000);
+    await waitFor(
+      'squiggles back after the parser returns',
+      () => (parserDiagnostics(editor.document.uri).length >= 2 ? true : undefined),
+      30_000,
+    );
     assert.equal(api.statusLook()?.kind, 'invalid');
     const back = await captureWorkbench({ settleMs: 1200 });
-    assert.ok(!back.codeLenses.some((t) => t.includes('unvalidated')), `the label is gone: ${JSON.stringify(back.codeLenses)}`);
+    assert.ok(
+      !back.codeLenses.some((t) => t.includes('unvalidated')),
+      `the label is gone: ${JSON.stringify(back.codeLenses)}`,
+    );
   });
 });

@@ -10,7 +10,14 @@ import * as vscode from 'vscode';
 import type { OllamaCheck } from '../../src/core/llm/ollamaCheck';
 import { startScriptedOllama, type ScriptedOllama } from '../support/scriptedOllama';
 import { unusedPort } from '../support/ports';
-import { avapApi, closeAllEditors, EXTENSION_ID, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
+import {
+  avapApi,
+  closeAllEditors,
+  EXTENSION_ID,
+  parserDiagnostics,
+  setSetting,
+  waitFor,
+} from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { MODELS } from './support/world';
 
@@ -22,7 +29,8 @@ async function notificationWith(text: string, screenshot?: string): Promise<stri
     if (found) return found;
     // A toast the workbench has already tucked away is still in the notification centre: show it there.
     await vscode.commands.executeCommand('notifications.showList');
-    if (Date.now() > deadline) throw new Error(`no notification with "${text}"; on screen: ${JSON.stringify(facts.notifications)}`);
+    if (Date.now() > deadline)
+      throw new Error(`no notification with "${text}"; on screen: ${JSON.stringify(facts.notifications)}`);
   }
 }
 
@@ -43,7 +51,9 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
 
   it('contributes the Get Started walkthrough and opens it', async () => {
     await avapApi();
-    const json = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { walkthroughs?: { id: string; title: string; steps: unknown[] }[] } };
+    const json = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+      contributes: { walkthroughs?: { id: string; title: string; steps: unknown[] }[] };
+    };
     const walkthrough = json.contributes.walkthroughs?.find((w) => w.id === 'avap.welcome');
     assert.ok(walkthrough, 'contributes.walkthroughs has avap.welcome');
     assert.equal(walkthrough.steps.length, 4);
@@ -51,13 +61,17 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
     // another walkthrough, so it is asked again until the tab on screen is ours.
     let opened = 0;
     let facts = await captureWorkbench({ settleMs: 0 });
-    await waitFor('the AVAP walkthrough tab', async () => {
-      await closeAllEditors();
-      await vscode.commands.executeCommand('avap.openWalkthrough');
-      opened += 1;
-      facts = await captureWorkbench({ settleMs: 1000 });
-      return facts.editorTabs.includes('Walkthrough: AVAP Assistant') ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'the AVAP walkthrough tab',
+      async () => {
+        await closeAllEditors();
+        await vscode.commands.executeCommand('avap.openWalkthrough');
+        opened += 1;
+        facts = await captureWorkbench({ settleMs: 1000 });
+        return facts.editorTabs.includes('Walkthrough: AVAP Assistant') ? true : undefined;
+      },
+      30_000,
+    );
     assert.ok(opened >= 1);
     await captureWorkbench({ screenshot: 'first-run-walkthrough', settleMs: 1500 });
     assert.deepEqual(facts.editorTabs, ['Walkthrough: AVAP Assistant']);
@@ -69,7 +83,10 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
     const check = await vscode.commands.executeCommand<OllamaCheck>('avap.checkOllama');
     assert.equal(check.status, 'ready', check.summary);
     assert.equal(check.host, server.url);
-    assert.deepEqual(check.models.map((m) => m.name), MODELS);
+    assert.deepEqual(
+      check.models.map((m) => m.name),
+      MODELS,
+    );
     assert.ok(server.calls('tags').length >= 1, 'the list of pulled models was asked for over the socket');
     await notificationWith('every model the assistant needs is pulled', 'check-ollama-ready');
   });
@@ -83,7 +100,9 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
     const toast = await notificationWith('ollama pull qwen3:1.7b', 'check-ollama-missing');
     assert.match(toast, /Copy Pull Command/);
     assert.match(toast, /Run in Terminal/);
-    assert.ok((await avapApi()).outputLines().some((l) => l.includes('Ollama check:') && l.includes('ollama pull qwen3:1.7b')));
+    assert.ok(
+      (await avapApi()).outputLines().some((l) => l.includes('Ollama check:') && l.includes('ollama pull qwen3:1.7b')),
+    );
   });
 
   it('Check Ollama: no server says so as an error, with Check Again', async () => {
@@ -98,9 +117,11 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
 
   it('Open an Example opens a workspace .avap file, which the parser validates', async () => {
     let settled = false;
-    const opened = Promise.resolve(vscode.commands.executeCommand<vscode.Uri | undefined>('avap.openExample')).finally(() => {
-      settled = true;
-    });
+    const opened = Promise.resolve(vscode.commands.executeCommand<vscode.Uri | undefined>('avap.openExample')).finally(
+      () => {
+        settled = true;
+      },
+    );
     // The workspace has several: a quick pick asks which; accept its first item once it is up.
     await waitFor('the example picked', async () => {
       if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -110,6 +131,8 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
     assert.ok(uri && uri.path.endsWith('.avap'), String(uri));
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
     const api = await avapApi();
-    await waitFor('a verdict', () => (api.statusLook()?.kind === 'valid' || parserDiagnostics(uri).length > 0 ? true : undefined));
+    await waitFor('a verdict', () =>
+      api.statusLook()?.kind === 'valid' || parserDiagnostics(uri).length > 0 ? true : undefined,
+    );
   });
 });

@@ -13,22 +13,34 @@ import type { GenerateOutcome } from '../../src/editor/generate/generateCommands
 import { parseSignals } from '../../src/signals/store';
 import { unusedPort } from '../support/ports';
 import { captureWorkbench } from './support/workbench';
-import { avapApi, chatHooks, closeAllEditors, extensionFile, loadAssistant, setSetting, waitFor } from './support/vscodeHelpers';
+import {
+  avapApi,
+  chatHooks,
+  closeAllEditors,
+  extensionFile,
+  loadAssistant,
+  setSetting,
+  waitFor,
+} from './support/vscodeHelpers';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
 /** A label that reads as valid ("AVAP: valid", not "AVAP: validating…"), or an Accept action. */
 const VALID_OR_ACCEPT = /AVAP: valid(?!ating)|Accept/;
 const VALID_LOOK = /AVAP: valid(?!ating)/;
 
-const generatedTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'avap-generated');
+const generatedTabs = () =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'avap-generated');
 const lensTitles = async (uri: vscode.Uri) =>
-  (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)).map((l) => l.command?.title ?? '');
+  (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)).map(
+    (l) => l.command?.title ?? '',
+  );
 
 function lastTelemetryEvent(file: string): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
-  return lines.length ? JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown> : undefined;
+  return lines.length ? (JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>) : undefined;
 }
 
 describe('every status is earned, in the editor (issue 11)', () => {
@@ -43,16 +55,27 @@ describe('every status is earned, in the editor (issue 11)', () => {
     await setSetting('ollama.url', dead);
     try {
       await api.ready();
-      await waitFor('the dead Ollama URL in use', () => (api.outputLines().some((l) => l.includes(`at ${dead}`)) ? true : undefined));
-      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+      await waitFor('the dead Ollama URL in use', () =>
+        api.outputLines().some((l) => l.includes(`at ${dead}`)) ? true : undefined,
+      );
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', {
+        request: 'hash the password',
+        accept: 'none',
+      });
       assert.equal(outcome.status, 'error');
       assert.equal(outcome.previewUri, undefined, 'no preview for a run without an answer');
       assert.match(outcome.error ?? '', /Ollama is not running at .*ollama serve/);
       assert.equal(generatedTabs().length, 0);
 
       const facts = await captureWorkbench({ screenshot: 'failure-ollama-unreachable', settleMs: 1000 });
-      assert.ok(facts.notifications.some((n) => /code generation failed — Ollama is not running at .*ollama serve/.test(n)), JSON.stringify(facts.notifications));
-      assert.ok(facts.notifications.some((n) => /Retry/.test(n) && /Show Output/.test(n)), 'the notification offers what to do');
+      assert.ok(
+        facts.notifications.some((n) => /code generation failed — Ollama is not running at .*ollama serve/.test(n)),
+        JSON.stringify(facts.notifications),
+      );
+      assert.ok(
+        facts.notifications.some((n) => /Retry/.test(n) && /Show Output/.test(n)),
+        'the notification offers what to do',
+      );
       assert.ok(!facts.codeLenses.some((t) => VALID_OR_ACCEPT.test(t)), JSON.stringify(facts.codeLenses));
 
       const event = await waitFor('the failed run in the telemetry', () => {
@@ -77,20 +100,29 @@ describe('every status is earned, in the editor (issue 11)', () => {
     scriptReformulate(ollama);
     // Three pieces, then silence until the user cancels.
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), stallAfterChunks: 3 });
-    const running = vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+    const running = vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', {
+      request: 'hash the password',
+      accept: 'none',
+    });
     const previewUri = await waitFor('the draft preview', () => {
       const tab = generatedTabs()[0];
       return tab?.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
     });
-    const draftLenses = await waitFor('the draft\'s label', async () => {
+    const draftLenses = await waitFor("the draft's label", async () => {
       const titles = await lensTitles(previewUri);
       return titles.some((t) => t.includes('validating… (draft)')) ? titles : undefined;
     });
     assert.ok(!draftLenses.some((t) => VALID_OR_ACCEPT.test(t)), draftLenses.join(' | '));
-    assert.equal(await vscode.commands.executeCommand('avap.acceptGenerated', previewUri), undefined, 'a draft cannot be accepted');
+    assert.equal(
+      await vscode.commands.executeCommand('avap.acceptGenerated', previewUri),
+      undefined,
+      'a draft cannot be accepted',
+    );
     // Focused, the draft's status bar item reads "validating…" too, whatever its partial text parses as.
     await vscode.window.showTextDocument(previewUri, { preview: true, preserveFocus: false });
-    const look = await waitFor('the draft look', () => (api.statusLook()?.label.includes('validating… (draft)') ? api.statusLook() : undefined));
+    const look = await waitFor('the draft look', () =>
+      api.statusLook()?.label.includes('validating… (draft)') ? api.statusLook() : undefined,
+    );
     assert.equal(look.kind, 'pending');
     const facts = await captureWorkbench({ screenshot: 'draft-validating', settleMs: 300 });
     assert.ok(!facts.codeLenses.some((t) => VALID_OR_ACCEPT.test(t)), JSON.stringify(facts.codeLenses));
@@ -100,9 +132,16 @@ describe('every status is earned, in the editor (issue 11)', () => {
     assert.equal(outcome.status, 'cancelled');
     await waitFor('the preview withdrawn', () => (generatedTabs().length === 0 ? true : undefined));
     const after = await lensTitles(previewUri);
-    assert.ok(after.some((t) => t.includes('generation failed — nothing was validated')), after.join(' | '));
+    assert.ok(
+      after.some((t) => t.includes('generation failed — nothing was validated')),
+      after.join(' | '),
+    );
     assert.ok(!after.some((t) => VALID_OR_ACCEPT.test(t)), after.join(' | '));
-    assert.equal(await vscode.commands.executeCommand('avap.acceptGenerated', previewUri), undefined, 'a cancelled run cannot be accepted');
+    assert.equal(
+      await vscode.commands.executeCommand('avap.acceptGenerated', previewUri),
+      undefined,
+      'a cancelled run cannot be accepted',
+    );
   });
 
   it('a model that stalls mid-answer is stopped at avap.ollama.idleTimeout with an error that says what to do', async () => {
@@ -112,11 +151,20 @@ describe('every status is earned, in the editor (issue 11)', () => {
     try {
       await api.ready();
       scriptReformulate(ollama);
-      ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), stallAfterChunks: 2 });
-      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+      ollama.on(
+        { endpoint: 'chat', when: task('generate_code') },
+        { content: fenced(VALID_CODE), stallAfterChunks: 2 },
+      );
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', {
+        request: 'hash the password',
+        accept: 'none',
+      });
       assert.equal(outcome.status, 'error');
       assert.equal(outcome.previewUri, undefined);
-      assert.match(outcome.error ?? '', /stopped sending mid-answer: nothing for 1 s .*raise AVAP_LLM_IDLE_TIMEOUT \(avap\.ollama\.idleTimeout\)/);
+      assert.match(
+        outcome.error ?? '',
+        /stopped sending mid-answer: nothing for 1 s .*raise AVAP_LLM_IDLE_TIMEOUT \(avap\.ollama\.idleTimeout\)/,
+      );
       await waitFor('the preview withdrawn', () => (generatedTabs().length === 0 ? true : undefined));
     } finally {
       await setSetting('ollama.idleTimeout', undefined);
@@ -151,7 +199,9 @@ describe('every status is earned, in the editor (issue 11)', () => {
     assert.doesNotMatch(final.lastAnswerMeta, /AVAP: valid/);
     const signal = await waitFor('the signal', () => {
       const file = extensionFile(api, 'signals');
-      return parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '').signals.find((s) => s.id === result.generationId);
+      return parseSignals(existsSync(file) ? readFileSync(file, 'utf8') : '').signals.find(
+        (s) => s.id === result.generationId,
+      );
     });
     assert.equal(signal.output.validation_status, 'INVALID_UNRESOLVED');
   });
@@ -166,7 +216,10 @@ describe('every status is earned, in the editor (issue 11)', () => {
       ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"RETRIEVAL"}' });
       ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'addParam' });
       ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: 'YES' });
-      ollama.on({ endpoint: 'chat', when: task('generate') }, { content: 'The documentation is not available right now.' });
+      ollama.on(
+        { endpoint: 'chat', when: task('generate') },
+        { content: 'The documentation is not available right now.' },
+      );
       const result = await api.chat.ask('What does addParam do?');
       assert.equal(result.retrieval?.status, 'degraded');
       const probe = await waitFor('the final answer', async () => {
@@ -177,9 +230,17 @@ describe('every status is earned, in the editor (issue 11)', () => {
 
       scriptReformulate(ollama);
       ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
-      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password', accept: 'none' });
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', {
+        request: 'hash the password',
+        accept: 'none',
+      });
       assert.equal(outcome.status, '');
-      assert.ok(api.outputLines().some((l) => /generate: 1 attempt\(s\), AVAP: valid — answered without documentation context/.test(l)), api.outputLines().slice(-5).join('\n'));
+      assert.ok(
+        api
+          .outputLines()
+          .some((l) => /generate: 1 attempt\(s\), AVAP: valid — answered without documentation context/.test(l)),
+        api.outputLines().slice(-5).join('\n'),
+      );
     } finally {
       await setSetting('elasticsearch.url', undefined);
       await api.ready();

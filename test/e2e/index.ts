@@ -26,7 +26,12 @@ export function runSuite(loadTests: () => void): Promise<void> {
     const runner = mocha.run((failures) => {
       const stats = runner.stats ?? { passes: 0, failures, pending: 0, tests: 0 };
       const results = {
-        stats: { passes: stats.passes, failures: stats.failures, pending: stats.pending, tests: stats.passes + stats.failures },
+        stats: {
+          passes: stats.passes,
+          failures: stats.failures,
+          pending: stats.pending,
+          tests: stats.passes + stats.failures,
+        },
         tests,
       };
       const tmp = `${config.resultsFile}.tmp`;
@@ -36,11 +41,13 @@ export function runSuite(loadTests: () => void): Promise<void> {
     });
     runner.on('pass', (test) => tests.push({ fullTitle: test.fullTitle(), state: 'passed', duration: test.duration }));
     runner.on('pending', (test) => tests.push({ fullTitle: test.fullTitle(), state: 'pending' }));
-    runner.on('fail', (test, err: Error) => tests.push({
-      fullTitle: test.fullTitle(),
-      state: 'failed',
-      duration: test.duration,
-      error: err?.stack ?? String(err),
-    }));
+    runner.on('fail', (test, err: Error) =>
+      tests.push({
+        fullTitle: test.fullTitle(),
+        state: 'failed',
+        duration: test.duration,
+        error: err?.stack ?? String(err),
+      }),
+    );
   });
 }

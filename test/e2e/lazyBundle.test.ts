@@ -57,7 +57,10 @@ describe('lazy bundles: stand-ins answer until the bundle has loaded', () => {
     });
     bundle.registerStandIns();
     registered.push(bundle);
-    assert.ok((await vscode.commands.getCommands(true)).includes(ID), 'the stand-in is registered before anything loads');
+    assert.ok(
+      (await vscode.commands.getCommands(true)).includes(ID),
+      'the stand-in is registered before anything loads',
+    );
     assert.equal(imports, 0, 'registering loads nothing');
 
     // A load that fails: the error reaches the caller, the stand-in stays, nothing is half-loaded.
@@ -74,7 +77,10 @@ describe('lazy bundles: stand-ins answer until the bundle has loaded', () => {
     importGate.open();
     assert.equal(await answer, 'real:hello', 'the real command answered, with the arguments given to the stand-in');
     assert.deepEqual(bundle.current, { prefix: 'real:' });
-    assert.ok(output.lines().some((l) => /test bundle loaded in \d+ ms/.test(l)), output.lines().join('\n'));
+    assert.ok(
+      output.lines().some((l) => /test bundle loaded in \d+ ms/.test(l)),
+      output.lines().join('\n'),
+    );
 
     // Loaded: the real command answers directly, and nothing loads again.
     assert.equal(await vscode.commands.executeCommand<string>(ID, 'again'), 'real:again');

@@ -25,7 +25,7 @@ async function signalOf(id: string) {
 describe('training signals and the judge in the editor', () => {
   afterEach(closeAllEditors);
 
-  it('a generated preview: thumbs, accepted, then edited before saving — all on the generation\'s signal', async () => {
+  it("a generated preview: thumbs, accepted, then edited before saving — all on the generation's signal", async () => {
     const ollama = await scriptedOllama();
     scriptReformulate(ollama);
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
@@ -33,25 +33,56 @@ describe('training signals and the judge in the editor', () => {
     const file = path.join(e2eConfig().workspace, `signals-${process.pid}-${Date.now()}.avap`);
     writeFileSync(file, '');
     try {
-      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
-      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', { request: 'hash the password parameter', accept: 'editor' });
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), {
+        preview: false,
+      });
+      const outcome = await vscode.commands.executeCommand<GenerateOutcome>('avap.generateCode', {
+        request: 'hash the password parameter',
+        accept: 'editor',
+      });
       assert.equal(outcome.status, '');
       assert.equal(outcome.acceptedUri, editor.document.uri.toString());
       const previewUri = vscode.Uri.parse(outcome.previewUri ?? '');
-      const generationId = (await waitFor('the signal', async () => {
-        const all = parseSignals(readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8')).signals;
-        return all.find((s) => s.output.code === VALID_CODE && s.outcome?.outcome === 'accepted' && s.input.query === 'hash the password parameter');
-      })).id;
+      const generationId = (
+        await waitFor('the signal', async () => {
+          const all = parseSignals(readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8')).signals;
+          return all.find(
+            (s) =>
+              s.output.code === VALID_CODE &&
+              s.outcome?.outcome === 'accepted' &&
+              s.input.query === 'hash the password parameter',
+          );
+        })
+      ).id;
 
-      const lensesBefore = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', previewUri);
-      const thumbsDown = lensesBefore.find((l) => l.command?.command === 'avap.rateGenerated' && l.command.arguments?.[1] === 'down');
+      const lensesBefore = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        previewUri,
+      );
+      const thumbsDown = lensesBefore.find(
+        (l) => l.command?.command === 'avap.rateGenerated' && l.command.arguments?.[1] === 'down',
+      );
       assert.ok(thumbsDown, lensesBefore.map((l) => l.command?.title).join(' | '));
-      assert.equal(await vscode.commands.executeCommand<boolean>(thumbsDown.command!.command, ...(thumbsDown.command!.arguments as unknown[] | undefined ?? [])), true);
-      const rated = await waitFor('the thumbs', async () => ((await signalOf(generationId))?.feedback ? signalOf(generationId) : undefined));
+      assert.equal(
+        await vscode.commands.executeCommand<boolean>(
+          thumbsDown.command!.command,
+          ...((thumbsDown.command!.arguments as unknown[] | undefined) ?? []),
+        ),
+        true,
+      );
+      const rated = await waitFor('the thumbs', async () =>
+        (await signalOf(generationId))?.feedback ? signalOf(generationId) : undefined,
+      );
       assert.equal(rated?.feedback?.thumbs, 'down');
       assert.equal(rated?.feedback?.source, 'editor');
-      const lensesAfter = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', previewUri);
-      assert.ok(lensesAfter.some((l) => l.command?.title.includes('rated')), lensesAfter.map((l) => l.command?.title).join(' | '));
+      const lensesAfter = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        previewUri,
+      );
+      assert.ok(
+        lensesAfter.some((l) => l.command?.title.includes('rated')),
+        lensesAfter.map((l) => l.command?.title).join(' | '),
+      );
 
       // Saved as accepted: still "accepted". Edited, then saved: "edited", with the saved text.
       await editor.document.save();
@@ -67,10 +98,16 @@ describe('training signals and the judge in the editor', () => {
       // as its barrier: outcomes are appended to the store in the order the saves happened, so once the edited
       // save's record is there, anything the first save wrote is there before it. The outcome records of this
       // generation are the acceptance and the one edited save, nothing between them.
-      const outcomes = readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8').split('\n').filter((l) => l.trim() !== '')
+      const outcomes = readFileSync(extensionFile(await avapApi(), 'signals'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as { record: string; signal_id?: string; outcome?: string; final_code?: string })
         .filter((r) => r.record === 'outcome' && r.signal_id === generationId);
-      assert.deepEqual(outcomes.map((r) => r.outcome), ['accepted', 'edited'], JSON.stringify(outcomes));
+      assert.deepEqual(
+        outcomes.map((r) => r.outcome),
+        ['accepted', 'edited'],
+        JSON.stringify(outcomes),
+      );
       assert.match(outcomes[1]?.final_code ?? '', /encodeSHA256\(p, digest\)/);
     } finally {
       rmSync(file, { force: true });
@@ -82,14 +119,20 @@ describe('training signals and the judge in the editor', () => {
     ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"RETRIEVAL"}' });
     scriptReformulate(ollama);
     ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: 'YES' });
-    ollama.on({ endpoint: 'chat', when: task('generate') }, { content: 'encodeSHA256(source, target) stores the SHA-256 hex digest of source in target.' });
-    const judge = ollama.on({ endpoint: 'chat', when: (r) => systemPrompt(r).startsWith(JUDGE_SYSTEM_HEADER) }, {
-      content: JSON.stringify({
-        grounding: { reason: 'stated in the reference', score: 0.9 },
-        specificity: { reason: 'names the command and its arguments', score: 0.8 },
-        actionability: { reason: 'no program', score: 0.7 },
-      }),
-    });
+    ollama.on(
+      { endpoint: 'chat', when: task('generate') },
+      { content: 'encodeSHA256(source, target) stores the SHA-256 hex digest of source in target.' },
+    );
+    const judge = ollama.on(
+      { endpoint: 'chat', when: (r) => systemPrompt(r).startsWith(JUDGE_SYSTEM_HEADER) },
+      {
+        content: JSON.stringify({
+          grounding: { reason: 'stated in the reference', score: 0.9 },
+          specificity: { reason: 'names the command and its arguments', score: 0.8 },
+          actionability: { reason: 'no program', score: 0.7 },
+        }),
+      },
+    );
     await setSetting('quality.judge', true);
     try {
       const api = await avapApi();
@@ -100,10 +143,19 @@ describe('training signals and the judge in the editor', () => {
       assert.equal(signal.signal_type, 'retrieval');
       assert.equal(signal.automated.score?.validator, 'llm-judge');
       assert.equal(signal.automated.score?.passed, true);
-      assert.ok(Math.abs((signal.automated.score?.composite ?? 0) - 0.83) < 1e-9, String(signal.automated.score?.composite));
+      assert.ok(
+        Math.abs((signal.automated.score?.composite ?? 0) - 0.83) < 1e-9,
+        String(signal.automated.score?.composite),
+      );
       assert.deepEqual(signal.automated.score?.dimensions, { grounding: 0.9, specificity: 0.8, actionability: 0.7 });
-      assert.ok(signal.input.context.length > 0 && signal.input.context.every((c) => (c.text ?? '').length > 0), 'the judged passages are on the signal');
-      assert.ok(api.outputLines().some((l) => l.includes('[ptvl] judge: composite 0.83, passed')), api.outputLines().slice(-10).join('\n'));
+      assert.ok(
+        signal.input.context.length > 0 && signal.input.context.every((c) => (c.text ?? '').length > 0),
+        'the judged passages are on the signal',
+      );
+      assert.ok(
+        api.outputLines().some((l) => l.includes('[ptvl] judge: composite 0.83, passed')),
+        api.outputLines().slice(-10).join('\n'),
+      );
     } finally {
       await setSetting('quality.judge', undefined);
       await avapApi();

@@ -60,7 +60,10 @@ export interface RunCliOptions {
 
 /** Runs `node dist/cli.js ...args` and collects its output. */
 export function runCliProcess(args: string[], options: RunCliOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [distFile('cli.js'), ...args], { env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [distFile('cli.js'), ...args], {
+    env: childEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let interrupted = false;
@@ -74,7 +77,9 @@ export function runCliProcess(args: string[], options: RunCliOptions = {}): Prom
       child.kill('SIGINT');
     }
   });
-  child.stderr.on('data', (chunk: string) => { stderr += chunk; });
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   child.stdin.end(options.input ?? '');
   const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
   return new Promise((resolve) => {

@@ -25,7 +25,11 @@ export interface MockElasticsearch {
 
 function decodeBody(raw: string, contentType: string): unknown {
   if (!raw) return null;
-  if (contentType.includes('x-ndjson')) return raw.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+  if (contentType.includes('x-ndjson'))
+    return raw
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
   return JSON.parse(raw) as unknown;
 }
 
@@ -43,8 +47,13 @@ export async function startMockElasticsearch(mock = new Mock()): Promise<MockEla
       let payload: unknown;
       try {
         const params = {
-          method, path, querystring: Object.fromEntries(url.searchParams),
-          body: decodeBody(Buffer.concat(chunks).toString('utf8'), String(req.headers['content-type'] ?? '')) as Record<string, unknown>,
+          method,
+          path,
+          querystring: Object.fromEntries(url.searchParams),
+          body: decodeBody(Buffer.concat(chunks).toString('utf8'), String(req.headers['content-type'] ?? '')) as Record<
+            string,
+            unknown
+          >,
         };
         const resolver = mock.get(params);
         if (!resolver) {
@@ -75,9 +84,10 @@ export async function startMockElasticsearch(mock = new Mock()): Promise<MockEla
     url: `http://127.0.0.1:${port}`,
     mock,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

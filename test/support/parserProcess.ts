@@ -26,10 +26,16 @@ export function startParserProcess(extraArgs: string[] = [], readyTimeoutMs = 15
   if (!existsSync(PARSER_SERVER_JS)) {
     return Promise.reject(new Error(`${PARSER_SERVER_JS} is missing — run npm run build first`));
   }
-  const child = spawn(process.execPath, [PARSER_SERVER_JS, '--host', '127.0.0.1', '--port', '0', ...extraArgs], { stdio: 'pipe' });
+  const child = spawn(process.execPath, [PARSER_SERVER_JS, '--host', '127.0.0.1', '--port', '0', ...extraArgs], {
+    stdio: 'pipe',
+  });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -21,7 +21,11 @@ export interface RunningParserService {
 
 export async function startParserService(extraArgs: string[] = []): Promise<RunningParserService> {
   const log: string[] = [];
-  const started = await startBundledParser({ script: distFile('parser-server.js'), onLog: (line) => log.push(line), extraArgs });
+  const started = await startBundledParser({
+    script: distFile('parser-server.js'),
+    onLog: (line) => log.push(line),
+    extraArgs,
+  });
   if (!started.ok) throw new Error(started.error.message);
   const parser: BundledParser = started.value;
   return {

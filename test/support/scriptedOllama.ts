@@ -185,7 +185,8 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
   const dims = options.embeddingDims ?? 64;
 
   const modelKnown = (name: unknown) =>
-    !options.models || (typeof name === 'string' && (options.models.includes(name) || options.models.includes(`${name}:latest`)));
+    !options.models ||
+    (typeof name === 'string' && (options.models.includes(name) || options.models.includes(`${name}:latest`)));
 
   function pick(request: RecordedRequest): ScriptedReply | undefined {
     for (const entry of rules) {
@@ -215,14 +216,28 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     return Promise.resolve();
   }
 
-  async function answerGeneration(req: http.IncomingMessage, res: http.ServerResponse, request: RecordedRequest, reply: ScriptedReply): Promise<void> {
+  async function answerGeneration(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    request: RecordedRequest,
+    reply: ScriptedReply,
+  ): Promise<void> {
     const model = request.body.model ?? 'scripted';
     const created = () => new Date().toISOString();
     const isChat = request.endpoint === 'chat';
-    const frame = (piece: string, done: boolean) => (isChat
-      ? { model, created_at: created(), message: { role: 'assistant', content: piece }, done }
-      : { model, created_at: created(), response: piece, done });
-    const finalFields = { done_reason: 'stop', total_duration: 1, load_duration: 0, prompt_eval_count: 1, prompt_eval_duration: 1, eval_count: 1, eval_duration: 1 };
+    const frame = (piece: string, done: boolean) =>
+      isChat
+        ? { model, created_at: created(), message: { role: 'assistant', content: piece }, done }
+        : { model, created_at: created(), response: piece, done };
+    const finalFields = {
+      done_reason: 'stop',
+      total_duration: 1,
+      load_duration: 0,
+      prompt_eval_count: 1,
+      prompt_eval_duration: 1,
+      eval_count: 1,
+      eval_duration: 1,
+    };
     const stream = request.body.stream ?? true;
     const content = reply.content ?? (reply.chunks ?? []).join('');
     if (!stream) {
@@ -236,7 +251,9 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     const delay = reply.tokensPerSecond ? 1000 / reply.tokensPerSecond : reply.chunkDelayMs;
     request.piecesSent = 0;
     request.piecesTotal = pieces.length;
-    res.once('close', () => { if (!res.writableFinished) request.clientClosed = true; });
+    res.once('close', () => {
+      if (!res.writableFinished) request.clientClosed = true;
+    });
     for (const [index, piece] of pieces.entries()) {
       if (reply.stallAfterChunks !== undefined && index >= reply.stallAfterChunks) return; // silent until the client gives up
       if (reply.cutAfterChunks !== undefined && index >= reply.cutAfterChunks) {
@@ -265,21 +282,30 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const endpoint: RecordedRequest['endpoint'] =
-      path === '/api/chat' ? 'chat'
-        : path === '/api/generate' ? 'generate'
-          : path === '/api/embed' ? 'embed'
-            : path === '/api/tags' ? 'tags'
-              : path === '/api/version' ? 'version' : 'other';
+      path === '/api/chat'
+        ? 'chat'
+        : path === '/api/generate'
+          ? 'generate'
+          : path === '/api/embed'
+            ? 'embed'
+            : path === '/api/tags'
+              ? 'tags'
+              : path === '/api/version'
+                ? 'version'
+                : 'other';
     let parsed: unknown;
     try {
       parsed = raw ? JSON.parse(raw) : undefined;
     } catch {
       parsed = undefined;
     }
-    const body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as OllamaRequestBody : {};
+    const body =
+      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as OllamaRequestBody) : {};
     const request: RecordedRequest = { endpoint, method: req.method ?? 'GET', path, body, raw, answered: false };
     record(request);
-    const done = () => { request.answered = true; };
+    const done = () => {
+      request.answered = true;
+    };
     res.once('close', done);
 
     if (endpoint === 'other') return writeJson(res, 404, { error: `scripted ollama: no route ${path}` });
@@ -287,7 +313,14 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     if (endpoint === 'tags') {
       const names = options.models ?? [];
       return writeJson(res, 200, {
-        models: names.map((name) => ({ name, model: name, modified_at: new Date(0).toISOString(), size: 1, digest: 'scripted', details: {} })),
+        models: names.map((name) => ({
+          name,
+          model: name,
+          modified_at: new Date(0).toISOString(),
+          size: 1,
+          digest: 'scripted',
+          details: {},
+        })),
       });
     }
     const { model } = request.body;
@@ -307,15 +340,23 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
       res.end(reply.rawError);
       return;
     }
-    if (reply?.status || reply?.error) return writeJson(res, reply.status ?? 500, { error: reply.error ?? 'scripted failure' });
+    if (reply?.status || reply?.error)
+      return writeJson(res, reply.status ?? 500, { error: reply.error ?? 'scripted failure' });
     if (endpoint === 'embed') {
       const { input } = request.body;
       const texts = Array.isArray(input) ? input : [input ?? ''];
       return writeJson(res, 200, {
-        model, embeddings: reply?.embeddings ?? texts.map((t) => hashEmbedding(t, dims)), total_duration: 1, load_duration: 0, prompt_eval_count: texts.length,
+        model,
+        embeddings: reply?.embeddings ?? texts.map((t) => hashEmbedding(t, dims)),
+        total_duration: 1,
+        load_duration: 0,
+        prompt_eval_count: texts.length,
       });
     }
-    if (!reply) return writeJson(res, 500, { error: `scripted ollama: no scripted reply for ${endpoint} (${lastUser(request).slice(0, 80)})` });
+    if (!reply)
+      return writeJson(res, 500, {
+        error: `scripted ollama: no scripted reply for ${endpoint} (${lastUser(request).slice(0, 80)})`,
+      });
     return answerGeneration(req, res, request, reply);
   }
 
@@ -339,7 +380,11 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions = {}): 
     on(rule, reply) {
       const entry = { rule, reply, used: 0 };
       rules.push(entry);
-      return { get used() { return entry.used; } };
+      return {
+        get used() {
+          return entry.used;
+        },
+      };
     },
     reset() {
       rules.length = 0;

@@ -76,7 +76,11 @@ class FrameSplitter {
   }
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
+export async function startTcpProxy(
+  targetHost: string,
+  targetPort: number,
+  options: TcpProxyOptions = {},
+): Promise<TcpProxy> {
   let mode: ProxyMode = 'pass';
   let connections = 0;
   let bytesFromClient = 0;
@@ -87,7 +91,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
 
   const track = (socket: net.Socket) => {
     open.add(socket);
-    socket.once('close', () => { open.delete(socket); held.delete(socket); });
+    socket.once('close', () => {
+      open.delete(socket);
+      held.delete(socket);
+    });
     socket.on('error', () => undefined);
   };
   const notify = () => {
@@ -98,7 +105,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
       }
     }
   };
-  const waitUntil = (ready: () => boolean) => (ready() ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ ready, resolve })));
+  const waitUntil = (ready: () => boolean) =>
+    ready() ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ ready, resolve }));
 
   const server = net.createServer((client) => {
     connections += 1;
@@ -118,7 +126,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
         client.destroy();
         return;
       }
-      const forward = (chunk: Buffer) => { if (mode === 'pass' || mode === 'hold-responses') upstream.write(chunk); };
+      const forward = (chunk: Buffer) => {
+        if (mode === 'pass' || mode === 'hold-responses') upstream.write(chunk);
+      };
       if (fromClient) {
         fromClient.push(data, (chunk, frame) => {
           if (frame && frame.type === HEADERS && frame.streamId % 2 === 1) requestsSeen += 1;
@@ -135,7 +145,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
           if (mode === 'pass') client.write(chunk);
           else if (mode === 'hold-responses') {
             if (!frame || frame.streamId === 0) client.write(chunk);
-            else { held.add(client); held.add(upstream); }
+            else {
+              held.add(client);
+              held.add(upstream);
+            }
           }
         });
       } else if (mode === 'pass') {
@@ -151,9 +164,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
   return {
     address: `127.0.0.1:${port}`,
     port,
-    get mode() { return mode; },
+    get mode() {
+      return mode;
+    },
     setMode(next) {
-      if (next === 'hold-responses' && !options.http2) throw new Error("'hold-responses' needs startTcpProxy(…, { http2: true })");
+      if (next === 'hold-responses' && !options.http2)
+        throw new Error("'hold-responses' needs startTcpProxy(…, { http2: true })");
       if (mode === 'hold-responses' && next !== 'hold-responses') for (const socket of held) socket.destroy();
       mode = next;
       if (next === 'reset') for (const socket of open) socket.destroy();
@@ -161,9 +177,15 @@ export async function startTcpProxy(targetHost: string, targetPort: number, opti
     cutAll() {
       for (const socket of open) socket.destroy();
     },
-    get connections() { return connections; },
-    get bytesFromClient() { return bytesFromClient; },
-    get requestsSeen() { return requestsSeen; },
+    get connections() {
+      return connections;
+    },
+    get bytesFromClient() {
+      return bytesFromClient;
+    },
+    get requestsSeen() {
+      return requestsSeen;
+    },
     waitForClientBytes: (atLeast) => waitUntil(() => bytesFromClient >= atLeast),
     waitForRequests: (atLeast) => waitUntil(() => requestsSeen >= atLeast),
     close() {

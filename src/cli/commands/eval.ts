@@ -9,10 +9,32 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeMetrics, createAssistant, createOllamaLlm, memoryTelemetry, prefixedLogger, type LlmPort } from '../../core';
-import { cassetteLlm, emptyCassette, loadCassette, type CassetteLlm, describeIndex, writeReports, runEvaluation, unpinnedModels } from '../../eval';
+import {
+  computeMetrics,
+  createAssistant,
+  createOllamaLlm,
+  memoryTelemetry,
+  prefixedLogger,
+  type LlmPort,
+} from '../../core';
+import {
+  cassetteLlm,
+  emptyCassette,
+  loadCassette,
+  type CassetteLlm,
+  describeIndex,
+  writeReports,
+  runEvaluation,
+  unpinnedModels,
+} from '../../eval';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
-import { parseThreshold, QualityConfigError, createLlmJudge, type ContextPassage, DEFAULT_THRESHOLD } from '../../quality';
+import {
+  parseThreshold,
+  QualityConfigError,
+  createLlmJudge,
+  type ContextPassage,
+  DEFAULT_THRESHOLD,
+} from '../../quality';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';
@@ -30,7 +52,16 @@ const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   --few-shot K           validated examples injected before code generation (default 5; 0 disables)
   --cassette FILE        record/replay LLM answers (keyed by request) in FILE
   --cassette-mode MODE   record | replay (default replay when FILE exists)
-${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.includes('--telemetry') && !l.includes('--quiet') && !l.startsWith('Exit') && !l.startsWith('            2')).join('\n')}
+${PIPELINE_OPTIONS_USAGE.split('\n')
+  .filter(
+    (l) =>
+      !l.includes('--json') &&
+      !l.includes('--telemetry') &&
+      !l.includes('--quiet') &&
+      !l.startsWith('Exit') &&
+      !l.startsWith('            2'),
+  )
+  .join('\n')}
   --quiet               no progress on stderr (errors still print)
 Progress goes to stderr: on a terminal one live line (run, question, answered / failed, elapsed, time left,
 the current question); otherwise one line per question: run k/N · question i/M · <id> · <verdict> · <elapsed>.
@@ -64,13 +95,21 @@ function judgeThreshold(flag: string | undefined, env: string | undefined): numb
 
 function selectEntries(all: readonly GoldenEntry[], only: string | undefined): GoldenEntry[] {
   if (!only) return [...all];
-  const ids = only.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = ids.filter((id) => !all.some((e) => e.id === id));
   if (unknown.length) throw new UsageError(`unknown question id(s): ${unknown.join(', ')}`);
   return all.filter((e) => ids.includes(e.id));
 }
 
-function openCassette(file: string | undefined, mode: string | undefined, inner: LlmPort, model: string): CassetteLlm | undefined {
+function openCassette(
+  file: string | undefined,
+  mode: string | undefined,
+  inner: LlmPort,
+  model: string,
+): CassetteLlm | undefined {
   if (!file) {
     if (mode) throw new UsageError('--cassette-mode needs --cassette FILE');
     return undefined;
@@ -107,7 +146,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const judgeModel = values['judge-model'] ?? config.ollama.model;
   // Every model the evaluation calls is pinned, by the same rule: generation, conversation, embedding, judge.
   const unpinned = unpinnedModels({
-    generation: config.ollama.model, conversational: config.ollama.conversationalModel, embedding: config.ollama.embeddingModel,
+    generation: config.ollama.model,
+    conversational: config.ollama.conversationalModel,
+    embedding: config.ollama.embeddingModel,
     ...(judgeOn ? { judge: judgeModel } : {}),
   });
   if (unpinned.length) throw new UsageError(unpinned.join('; '));
@@ -134,54 +175,78 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const described = await describeIndex(config.retrieval, kb.value.fingerprint);
   if (!described.ok) throw new UsageError(described.error.message);
   const index = described.value;
-  const created = await createAssistant(config, { llm, telemetry, logger: prefixedLogger(() => undefined), knowledge: kb.value, bundled: { onLog: () => undefined } });
+  const created = await createAssistant(config, {
+    llm,
+    telemetry,
+    logger: prefixedLogger(() => undefined),
+    knowledge: kb.value,
+    bundled: { onLog: () => undefined },
+  });
   if (!created.ok) throw new UsageError(created.error.message);
   const assistant = created.value;
   const fewShotK = config.pipeline.fewShotExamples;
-  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] => sources.map((s) => {
-    const chunk = kb.value.chunk(s.id);
-    return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
-  });
+  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] =>
+    sources.map((s) => {
+      const chunk = kb.value.chunk(s.id);
+      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
+    });
   const display = createEvalProgress({
-    mode: progressMode(io, Boolean(values.quiet)), write: io.stderr, columns: io.stderrTerminal?.columns, ids: entries.map((e) => e.id),
+    mode: progressMode(io, Boolean(values.quiet)),
+    write: io.stderr,
+    columns: io.stderrTerminal?.columns,
+    ids: entries.map((e) => e.id),
   });
   const releaseAbort = stopOnAbort(display, io.signal);
   try {
-    const outcome = await runEvaluation({
-      run: (request, options) => assistant.run(request, options),
-      parser: assistant.parser,
-      llm,
-      sourceText: (id) => kb.value.chunk(id)?.text,
-      events: () => telemetry.events,
-      convergence: (events) => {
-        const m = computeMetrics(events);
-        const opt = (v: number | null) => (v === null ? undefined : v);
-        return {
-          first_attempt_invalid_rate: opt(m.firstAttemptInvalidRate),
-          convergence_rate: opt(m.multiAttemptConvergenceRate),
-          mean_attempts_converged: opt(m.meanAttemptsAmongConverged),
-          non_convergence_rate: opt(m.nonConvergenceRate),
-        };
+    const outcome = await runEvaluation(
+      {
+        run: (request, options) => assistant.run(request, options),
+        parser: assistant.parser,
+        llm,
+        sourceText: (id) => kb.value.chunk(id)?.text,
+        events: () => telemetry.events,
+        convergence: (events) => {
+          const m = computeMetrics(events);
+          const opt = (v: number | null) => (v === null ? undefined : v);
+          return {
+            first_attempt_invalid_rate: opt(m.firstAttemptInvalidRate),
+            convergence_rate: opt(m.multiAttemptConvergenceRate),
+            mean_attempts_converged: opt(m.meanAttemptsAmongConverged),
+            non_convergence_rate: opt(m.nonConvergenceRate),
+          };
+        },
+        retrievalProbe: async (signal) => {
+          const probe = await assistant.retrieval.retrieve(RETRIEVAL_PROBE, { topK: 1, signal });
+          return probe.ok
+            ? { mode: probe.value.mode, ...(probe.value.fallback ? { fallback: probe.value.fallback } : {}) }
+            : { mode: 'none', fallback: probe.error.message };
+        },
+        ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
       },
-      retrievalProbe: async (signal) => {
-        const probe = await assistant.retrieval.retrieve(RETRIEVAL_PROBE, { topK: 1, signal });
-        return probe.ok ? { mode: probe.value.mode, ...(probe.value.fallback ? { fallback: probe.value.fallback } : {}) } : { mode: 'none', fallback: probe.error.message };
+      {
+        config: {
+          seed,
+          model: config.ollama.model,
+          judgeModel,
+          embeddingModel: config.ollama.embeddingModel,
+          temperature: 0,
+          index,
+          retrievalMode: config.retrieval.mode,
+          fewShot: { status: fewShotK > 0 ? 'enabled' : 'disabled', k: fewShotK },
+          runs,
+          goldenVersion: golden.value.goldenVersion,
+          llm: cassette
+            ? `${values['cassette-mode'] ?? 'replay'} cassette ${path.basename(values.cassette ?? '')}`
+            : `ollama ${config.ollama.host}`,
+          judge: { enabled: judgeOn, model: judgeModel, threshold },
+        },
+        golden: entries,
+        judge: { enabled: judgeOn, judgeModel, embeddingModel: config.ollama.embeddingModel },
+        signal: io.signal,
+        progress: display.note,
+        onProgress: display.onEvent,
       },
-      ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
-    }, {
-      config: {
-        seed, model: config.ollama.model, judgeModel, embeddingModel: config.ollama.embeddingModel, temperature: 0,
-        index, retrievalMode: config.retrieval.mode, fewShot: { status: fewShotK > 0 ? 'enabled' : 'disabled', k: fewShotK },
-        runs, goldenVersion: golden.value.goldenVersion,
-        llm: cassette ? `${values['cassette-mode'] ?? 'replay'} cassette ${path.basename(values.cassette ?? '')}` : `ollama ${config.ollama.host}`,
-        judge: { enabled: judgeOn, model: judgeModel, threshold },
-      },
-      golden: entries,
-      judge: { enabled: judgeOn, judgeModel, embeddingModel: config.ollama.embeddingModel },
-      signal: io.signal,
-      progress: display.note,
-      onProgress: display.onEvent,
-    });
+    );
     display.stop();
     const out = path.resolve(values.out ?? 'eval-report');
     if (!outcome.ok) {
@@ -190,14 +255,18 @@ async function run(args: string[], io: CliIO): Promise<number> {
       return EXIT.usage;
     }
     if (cassette && cassette.misses.length > 0) {
-      io.stderr(`avap eval: aborted — the cassette had no answer for ${cassette.misses.length} request(s), first: ${cassette.misses[0]}\n`);
+      io.stderr(
+        `avap eval: aborted — the cassette had no answer for ${cassette.misses.length} request(s), first: ${cassette.misses[0]}\n`,
+      );
       return EXIT.usage;
     }
     const files = writeReports(out, outcome.value);
     const v = outcome.value.syntactic_validity;
     const figure = v.n === 0 ? 'n/a (no code answers)' : `${(100 * v.mean).toFixed(1)} % ± ${(100 * v.std).toFixed(1)}`;
     const errors = outcome.value.runs.reduce((n, r) => n + r.pipeline_errors, 0);
-    io.stdout(`syntactic_validity ${figure} over ${runs} run(s)${errors ? `; ${errors} question(s) unanswered (see the report)` : ''}\n${files.json}\n${files.md}\n${files.html}\n`);
+    io.stdout(
+      `syntactic_validity ${figure} over ${runs} run(s)${errors ? `; ${errors} question(s) unanswered (see the report)` : ''}\n${files.json}\n${files.md}\n${files.html}\n`,
+    );
     return EXIT.ok;
   } finally {
     display.stop();

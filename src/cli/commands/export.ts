@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
-  OUTCOMES, REWARD_VERSION, SIGNAL_TYPES, SignalStore, THUMBS, exportLine, selectSignals, type ExportFilter, type SignalType,
+  OUTCOMES,
+  REWARD_VERSION,
+  SIGNAL_TYPES,
+  SignalStore,
+  THUMBS,
+  exportLine,
+  selectSignals,
+  type ExportFilter,
+  type SignalType,
 } from '../../signals';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
@@ -35,13 +43,15 @@ Exit codes: 0 exported (possibly nothing), 2 usage error or unreadable store.`;
 function score(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`${name} must be a number between 0 and 1, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new UsageError(`${name} must be a number between 0 and 1, got '${raw}'`);
   return value;
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 
@@ -49,7 +59,10 @@ function parseFilter(values: Record<string, string | boolean | undefined>): Expo
   const filter: ExportFilter = {};
   if (values.unused) filter.unused = true;
   if (typeof values.type === 'string') {
-    const types = values.type.split(',').map((t) => t.trim()).filter(Boolean);
+    const types = values.type
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     for (const t of types) oneOf('--type', t, SIGNAL_TYPES);
     filter.types = types as SignalType[];
   }
@@ -94,8 +107,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (!file) throw new UsageError('no signals file given (argument or $AVAP_SIGNALS_FILE)');
   if (values.label !== undefined && !values.mark) throw new UsageError('--label goes with --mark');
   if (values.batch !== undefined && !values.mark) throw new UsageError('--batch goes with --mark');
-  if (values.batch !== undefined && !/^[^\s]{1,200}$/.test(values.batch)) throw new UsageError(`--batch must be 1 to 200 characters without spaces, got '${values.batch}'`);
-  const batch = values.mark ? values.batch ?? randomUUID() : undefined;
+  if (values.batch !== undefined && !/^[^\s]{1,200}$/.test(values.batch))
+    throw new UsageError(`--batch must be 1 to 200 characters without spaces, got '${values.batch}'`);
+  const batch = values.mark ? (values.batch ?? randomUUID()) : undefined;
   const filter = parseFilter(values);
 
   try {
@@ -112,13 +126,17 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const selected = selectSignals(read.value.signals, filter);
   // With --mark the lines are the batch: they say so (the store gets the same facts once they are written).
-  const lines = batch === undefined ? selected : selected.map((s) => ({ ...s, used_for_training: true, training_batch_id: batch }));
-  const text = lines.map((s) => JSON.stringify(exportLine(s, values.features ?? false))).join('\n') + (lines.length ? '\n' : '');
+  const lines =
+    batch === undefined ? selected : selected.map((s) => ({ ...s, used_for_training: true, training_batch_id: batch }));
+  const text =
+    lines.map((s) => JSON.stringify(exportLine(s, values.features ?? false))).join('\n') + (lines.length ? '\n' : '');
   if (values.out) {
     try {
       await writeFile(values.out, text);
     } catch (err) {
-      io.stderr(`avap export: cannot write ${values.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      io.stderr(
+        `avap export: cannot write ${values.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+      );
       return EXIT.usage;
     }
   } else {
@@ -126,13 +144,21 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const { skipped, tornTail, orphans } = read.value;
   const notes = [
-    skipped.length ? `${skipped.length} malformed line${skipped.length === 1 ? '' : 's'} skipped (line ${skipped.map((s) => s.line).join(', ')})` : '',
+    skipped.length
+      ? `${skipped.length} malformed line${skipped.length === 1 ? '' : 's'} skipped (line ${skipped.map((s) => s.line).join(', ')})`
+      : '',
     tornTail ? 'a torn last line skipped' : '',
     orphans ? `${orphans} record${orphans === 1 ? '' : 's'} about unknown signals ignored` : '',
   ].filter(Boolean);
-  io.stderr(`avap export: ${selected.length} of ${read.value.signals.length} signals exported${notes.length ? `; ${notes.join('; ')}` : ''}\n`);
+  io.stderr(
+    `avap export: ${selected.length} of ${read.value.signals.length} signals exported${notes.length ? `; ${notes.join('; ')}` : ''}\n`,
+  );
   if (values.mark && selected.length) {
-    const marked = await store.markUsedForTraining(selected.map((s) => s.id), values.label, batch);
+    const marked = await store.markUsedForTraining(
+      selected.map((s) => s.id),
+      values.label,
+      batch,
+    );
     if (!marked.ok) {
       io.stderr(`avap export: ${marked.error.message}\n`);
       return EXIT.usage;
@@ -142,4 +168,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-export const exportCommand: CliCommand = { name: 'export', summary: 'export training signals as JSON lines for a training pipeline', usage: USAGE, run };
+export const exportCommand: CliCommand = {
+  name: 'export',
+  summary: 'export training signals as JSON lines for a training pipeline',
+  usage: USAGE,
+  run,
+};

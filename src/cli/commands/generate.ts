@@ -4,7 +4,24 @@
  * Shares its machinery with `ask` (exported below).
  */
 import { parseArgs } from 'node:util';
-import { attemptCount, ConfigError, configFromEnv, createAssistant, mergeConfig, normalizeOllamaHost, prefixedLogger, type AssistantConfig, type PipelineResult, type QueryType, type ResponseMessage, parseParserTimeout, parseRelevanceMode, parseRetrievalMode, firstAttemptFields, describeSkip } from '../../core';
+import {
+  attemptCount,
+  ConfigError,
+  configFromEnv,
+  createAssistant,
+  mergeConfig,
+  normalizeOllamaHost,
+  prefixedLogger,
+  type AssistantConfig,
+  type PipelineResult,
+  type QueryType,
+  type ResponseMessage,
+  parseParserTimeout,
+  parseRelevanceMode,
+  parseRetrievalMode,
+  firstAttemptFields,
+  describeSkip,
+} from '../../core';
 import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -62,9 +79,18 @@ export const PIPELINE_OPTIONS = {
 } as const;
 
 type PipelineFlags = {
-  json?: boolean; 'parser-url'?: string; 'parser-timeout'?: string; 'ollama-url'?: string; model?: string;
-  'embedding-model'?: string; 'es-url'?: string; 'es-index'?: string; retrieval?: string; relevance?: string;
-  telemetry?: string; quiet?: boolean;
+  json?: boolean;
+  'parser-url'?: string;
+  'parser-timeout'?: string;
+  'ollama-url'?: string;
+  model?: string;
+  'embedding-model'?: string;
+  'es-url'?: string;
+  'es-index'?: string;
+  retrieval?: string;
+  relevance?: string;
+  telemetry?: string;
+  quiet?: boolean;
 };
 
 /** The configuration from the environment with the flags on top. Throws UsageError for bad values. */
@@ -74,7 +100,10 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
     const config = mergeConfig(base, {
       parser: {
         url: flags['parser-url'],
-        timeoutMs: flags['parser-timeout'] === undefined ? undefined : parseParserTimeout('--parser-timeout', flags['parser-timeout']),
+        timeoutMs:
+          flags['parser-timeout'] === undefined
+            ? undefined
+            : parseParserTimeout('--parser-timeout', flags['parser-timeout']),
       },
       ollama: { host: flags['ollama-url'], model: flags.model, embeddingModel: flags['embedding-model'] },
       retrieval: {
@@ -82,7 +111,9 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
         esIndex: flags['es-index'],
         mode: flags.retrieval === undefined ? undefined : parseRetrievalMode('--retrieval', flags.retrieval),
       },
-      relevance: { mode: flags.relevance === undefined ? undefined : parseRelevanceMode('--relevance', flags.relevance) },
+      relevance: {
+        mode: flags.relevance === undefined ? undefined : parseRelevanceMode('--relevance', flags.relevance),
+      },
       telemetry: { file: flags.telemetry },
     });
     config.ollama.host = normalizeOllamaHost(config.ollama.host);
@@ -115,23 +146,34 @@ function lastTrace(result: PipelineResult) {
 export function outcomeLines(result: PipelineResult): string[] {
   const lines: string[] = [];
   const attempts = `after ${attemptCount(result)} attempt(s)`;
-  if (result.retrieval?.status === 'degraded') lines.push(`retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`);
+  if (result.retrieval?.status === 'degraded')
+    lines.push(
+      `retrieval: degraded — answered without documentation context (${result.retrieval.reason ?? 'retrieval failed'})`,
+    );
   for (const skip of result.retry?.skipped ?? []) lines.push(`retry: skipped — ${describeSkip(skip)}`);
   if (result.earlyAbort) {
     const { attempt, line, rule } = result.earlyAbort;
-    lines.push(`stream: attempt ${attempt} stopped early — line ${line} (${rule}) is certain to be rejected; the model was stopped and asked again with the trace`);
+    lines.push(
+      `stream: attempt ${attempt} stopped early — line ${line} (${rule}) is certain to be rejected; the model was stopped and asked again with the trace`,
+    );
   }
   if (result.repair) {
     const { attempt, applied, rounds } = result.repair;
-    lines.push(`repair: attempt ${attempt} repaired by the parser's fixes — ${applied.length} fix(es) in ${rounds} round(s), validated by the parser service; no LLM retry spent`);
+    lines.push(
+      `repair: attempt ${attempt} repaired by the parser's fixes — ${applied.length} fix(es) in ${rounds} round(s), validated by the parser service; no LLM retry spent`,
+    );
   }
   if (result.error) lines.push(`avap: ${result.error.message}`);
   switch (result.validationStatus) {
     case undefined:
-      lines.push(`validation: none — the run ${result.error?.code === 'cancelled' ? 'was cancelled' : 'failed'} before any code was validated (${result.error?.code ?? 'failed'})`);
+      lines.push(
+        `validation: none — the run ${result.error?.code === 'cancelled' ? 'was cancelled' : 'failed'} before any code was validated (${result.error?.code ?? 'failed'})`,
+      );
       break;
     case 'INVALID_UNRESOLVED': {
-      lines.push(`validation: INVALID_UNRESOLVED ${attempts}${result.error ? ' (the retry could not be generated)' : ''}`);
+      lines.push(
+        `validation: INVALID_UNRESOLVED ${attempts}${result.error ? ' (the retry could not be generated)' : ''}`,
+      );
       const trace = renderTrace(lastTrace(result));
       if (trace) lines.push(trace);
       break;
@@ -139,7 +181,9 @@ export function outcomeLines(result: PipelineResult): string[] {
     case 'PARSER_UNAVAILABLE': {
       const outcome = lastAttempt(result)?.outcome;
       const why = outcome?.kind === 'unavailable' ? ` (${outcome.reason}: ${outcome.detail})` : '';
-      lines.push(`validation: PARSER_UNAVAILABLE ${attempts} — the code was not validated${why}; it may or may not be valid`);
+      lines.push(
+        `validation: PARSER_UNAVAILABLE ${attempts} — the code was not validated${why}; it may or may not be valid`,
+      );
       break;
     }
     case '':
@@ -150,13 +194,20 @@ export function outcomeLines(result: PipelineResult): string[] {
 }
 
 /** Runs one request end to end and prints it; returns the exit code. */
-export async function runRequest(args: string[], io: CliIO, forceType: QueryType | undefined, usageWhat: string): Promise<number> {
+export async function runRequest(
+  args: string[],
+  io: CliIO,
+  forceType: QueryType | undefined,
+  usageWhat: string,
+): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: PIPELINE_OPTIONS, allowPositionals: true, strict: true });
   const query = positionals.join(' ').trim();
   if (!query) throw new UsageError(`no ${usageWhat} given`);
   const config = configFromFlags(values, io.env);
   const json = Boolean(values.json);
-  const logger = prefixedLogger((line) => { if (!values.quiet) io.stderr(`${line}\n`); });
+  const logger = prefixedLogger((line) => {
+    if (!values.quiet) io.stderr(`${line}\n`);
+  });
 
   const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined } });
   if (!created.ok) throw new UsageError(created.error.message);
@@ -185,23 +236,25 @@ export async function runRequest(args: string[], io: CliIO, forceType: QueryType
 
   if (json) {
     // The final message, with the run's summary alongside the four fields of the contract.
-    io.stdout(`${JSON.stringify({
-      text: '',
-      avap_code: result.code,
-      is_final: true,
-      ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
-      query_type: result.queryType,
-      attempts: attemptCount(result),
-      generation_id: result.generationId,
-      trace: lastTrace(result),
-      ...(result.retrieval ? { retrieval: result.retrieval } : {}),
-      ...(result.retry ? { retry: result.retry } : {}),
-      ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
-      ...(result.earlyAbort ? { early_abort: result.earlyAbort } : {}),
-      ...firstAttemptFields(result),
-      ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
-      ...(result.error ? { error: result.error } : {}),
-    })}\n`);
+    io.stdout(
+      `${JSON.stringify({
+        text: '',
+        avap_code: result.code,
+        is_final: true,
+        ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
+        query_type: result.queryType,
+        attempts: attemptCount(result),
+        generation_id: result.generationId,
+        trace: lastTrace(result),
+        ...(result.retrieval ? { retrieval: result.retrieval } : {}),
+        ...(result.retry ? { retry: result.retry } : {}),
+        ...(result.repair && result.validationStatus === '' ? { repaired_by: result.repair.by } : {}),
+        ...(result.earlyAbort ? { early_abort: result.earlyAbort } : {}),
+        ...firstAttemptFields(result),
+        ...(result.fewShot?.status === 'degraded' ? { few_shot_injection: 'degraded' } : {}),
+        ...(result.error ? { error: result.error } : {}),
+      })}\n`,
+    );
   } else {
     if (printedText) io.stdout('\n');
     const lines = outcomeLines(result);

@@ -58,8 +58,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   const llm = createOllamaLlm({ ...config.ollama, host: normalizeOllamaHost(config.ollama.host) });
-  const client = new Client({ node: esUrl, ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}) });
-  const display = createIndexProgress({ mode: progressMode(io, values.quiet), write: io.stderr, columns: io.stderrTerminal?.columns });
+  const client = new Client({
+    node: esUrl,
+    ...(config.retrieval.esApiKey ? { auth: { apiKey: config.retrieval.esApiKey } } : {}),
+  });
+  const display = createIndexProgress({
+    mode: progressMode(io, values.quiet),
+    write: io.stderr,
+    columns: io.stderrTerminal?.columns,
+  });
   const releaseAbort = stopOnAbort(display, io.signal);
   try {
     const result = await ingestKnowledge({
@@ -81,9 +88,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
     const total = kb.value.chunks.length;
     const ingested = result.value;
     const refused = total - ingested.indexed;
-    io.stdout(`indexed ${refused ? `${ingested.indexed} of ${total}` : ingested.indexed} chunks into ${config.retrieval.esIndex} (index version ${ingested.meta.index_version}, pipeline ${ingested.meta.ingestion_pipeline}, ${ingested.meta.dims}-d ${ingested.meta.embedding_model}, corpus ${ingested.meta.corpus_fingerprint})\n`);
+    io.stdout(
+      `indexed ${refused ? `${ingested.indexed} of ${total}` : ingested.indexed} chunks into ${config.retrieval.esIndex} (index version ${ingested.meta.index_version}, pipeline ${ingested.meta.ingestion_pipeline}, ${ingested.meta.dims}-d ${ingested.meta.embedding_model}, corpus ${ingested.meta.corpus_fingerprint})\n`,
+    );
     if (ingested.failures.length) {
-      io.stderr(`avap index: Elasticsearch refused ${refused} of ${total} documents in ${ingested.failures.length} of ${ingested.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`);
+      io.stderr(
+        `avap index: Elasticsearch refused ${refused} of ${total} documents in ${ingested.failures.length} of ${ingested.failures[0]?.batches} bulk batches (listed above); the index is incomplete — fix the cause and run again with --recreate\n`,
+      );
       return EXIT.usage;
     }
     return EXIT.ok;

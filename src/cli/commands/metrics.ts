@@ -6,7 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
-  COMPARE_BY, compareBy, computeMetrics, isCompareBy, parseTelemetry, renderComparison, renderMetrics, REVIEW_THRESHOLD,
+  COMPARE_BY,
+  compareBy,
+  computeMetrics,
+  isCompareBy,
+  parseTelemetry,
+  renderComparison,
+  renderMetrics,
+  REVIEW_THRESHOLD,
 } from '../../core';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 
@@ -24,10 +31,17 @@ const USAGE = `Usage: node dist/cli.js metrics [--json] [--by parser_version|mod
 Exit codes: 0 ok, 2 usage error or unreadable log.`;
 
 async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean', default: false }, by: { type: 'string' } }, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give exactly one telemetry log' : 'no telemetry log given');
+  const { values, positionals } = parseArgs({
+    args,
+    options: { json: { type: 'boolean', default: false }, by: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? 'give exactly one telemetry log' : 'no telemetry log given');
   const by = values.by;
-  if (by !== undefined && !isCompareBy(by)) throw new UsageError(`--by must be one of ${COMPARE_BY.join(', ')}, got '${by}'`);
+  if (by !== undefined && !isCompareBy(by))
+    throw new UsageError(`--by must be one of ${COMPARE_BY.join(', ')}, got '${by}'`);
   const file = positionals[0] as string;
   let text: string;
   try {
@@ -42,7 +56,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (values.json) io.stdout(`${JSON.stringify(comparison ? { ...metrics, comparison } : metrics)}\n`);
   else io.stdout(renderMetrics(metrics, file) + (comparison ? `\n${renderComparison(comparison)}` : ''));
   if (log.skipped.length && !values.json) {
-    io.stderr(`avap metrics: skipped ${log.skipped.length} unreadable line(s): ${log.skipped.map((s) => s.line).join(', ')}\n`);
+    io.stderr(
+      `avap metrics: skipped ${log.skipped.length} unreadable line(s): ${log.skipped.map((s) => s.line).join(', ')}\n`,
+    );
   }
   return EXIT.ok;
 }

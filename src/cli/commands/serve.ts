@@ -9,8 +9,28 @@
 import { parseArgs } from 'node:util';
 import { createAssistant, prefixedLogger, createOllamaLlm, jsonlTelemetry } from '../../core';
 import { loadKnowledgeBase } from '../../knowledge';
-import { createLlmJudge, parseSwitch, parseThreshold, QualityConfigError, qualityConfigFromEnv, type ContextPassage } from '../../quality';
-import { isLoopbackHost, MIN_TOKEN_CHARS, formatHostRule, LOOPBACK_HOST_RULES, parseHostRules, splitHost, type HostRule, createRestServer, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUTS, type RestQuality, type RestTimeouts } from '../../rest';
+import {
+  createLlmJudge,
+  parseSwitch,
+  parseThreshold,
+  QualityConfigError,
+  qualityConfigFromEnv,
+  type ContextPassage,
+} from '../../quality';
+import {
+  isLoopbackHost,
+  MIN_TOKEN_CHARS,
+  formatHostRule,
+  LOOPBACK_HOST_RULES,
+  parseHostRules,
+  splitHost,
+  type HostRule,
+  createRestServer,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_TIMEOUTS,
+  type RestQuality,
+  type RestTimeouts,
+} from '../../rest';
 import { SignalStore } from '../../signals';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
@@ -37,7 +57,9 @@ const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--toke
   --judge-threshold X    pass mark of the judge's composite, 0–1 (default $AVAP_JUDGE_THRESHOLD, else 0.6)
   --judge-model NAME     judge model (default $AVAP_JUDGE_MODEL, else the main model)
   --signals FILE         record training signals (JSONL) and accept /v1/feedback (default $AVAP_SIGNALS_FILE)
-${PIPELINE_OPTIONS_USAGE.split('\n').filter((l) => !l.includes('--json') && !l.startsWith('Exit codes') && !l.trim().startsWith('2 usage')).join('\n')}
+${PIPELINE_OPTIONS_USAGE.split('\n')
+  .filter((l) => !l.includes('--json') && !l.startsWith('Exit codes') && !l.trim().startsWith('2 usage'))
+  .join('\n')}
   A signal store or telemetry log that cannot be written is reported on stderr at start and in
   GET /health ("status": "degraded" with reasons); /v1/feedback then answers 503.
 Exit codes: 0 stopped by a signal, 2 usage error or the address could not be bound.`;
@@ -47,45 +69,83 @@ const { json: _json, ...SERVE_PIPELINE_OPTIONS } = PIPELINE_OPTIONS;
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max)
+    throw new UsageError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
   return value;
 }
 
 /** Seconds (decimals allowed) from a flag, else the environment, else the default; in ms. */
-function seconds(flag: string, raw: string | undefined, envName: string, env: NodeJS.ProcessEnv, fallbackMs: number): number {
+function seconds(
+  flag: string,
+  raw: string | undefined,
+  envName: string,
+  env: NodeJS.ProcessEnv,
+  fallbackMs: number,
+): number {
   const fromEnv = env[envName]?.trim() || undefined;
   const text = raw ?? fromEnv;
   if (text === undefined) return fallbackMs;
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value <= 0 || value > 3600) {
-    throw new UsageError(`${raw !== undefined ? flag : envName} must be a number of seconds above 0 and at most 3600, got '${text}'`);
+    throw new UsageError(
+      `${raw !== undefined ? flag : envName} must be a number of seconds above 0 and at most 3600, got '${text}'`,
+    );
   }
   return Math.max(1, Math.round(value * 1000));
 }
 
-function timeoutsFrom(values: { 'headers-timeout'?: string; 'request-timeout'?: string; 'keep-alive-timeout'?: string }, env: NodeJS.ProcessEnv): RestTimeouts {
+function timeoutsFrom(
+  values: { 'headers-timeout'?: string; 'request-timeout'?: string; 'keep-alive-timeout'?: string },
+  env: NodeJS.ProcessEnv,
+): RestTimeouts {
   const timeouts = {
-    headersMs: seconds('--headers-timeout', values['headers-timeout'], 'AVAP_API_HEADERS_TIMEOUT', env, DEFAULT_TIMEOUTS.headersMs),
-    requestMs: seconds('--request-timeout', values['request-timeout'], 'AVAP_API_REQUEST_TIMEOUT', env, DEFAULT_TIMEOUTS.requestMs),
-    keepAliveMs: seconds('--keep-alive-timeout', values['keep-alive-timeout'], 'AVAP_API_KEEP_ALIVE_TIMEOUT', env, DEFAULT_TIMEOUTS.keepAliveMs),
+    headersMs: seconds(
+      '--headers-timeout',
+      values['headers-timeout'],
+      'AVAP_API_HEADERS_TIMEOUT',
+      env,
+      DEFAULT_TIMEOUTS.headersMs,
+    ),
+    requestMs: seconds(
+      '--request-timeout',
+      values['request-timeout'],
+      'AVAP_API_REQUEST_TIMEOUT',
+      env,
+      DEFAULT_TIMEOUTS.requestMs,
+    ),
+    keepAliveMs: seconds(
+      '--keep-alive-timeout',
+      values['keep-alive-timeout'],
+      'AVAP_API_KEEP_ALIVE_TIMEOUT',
+      env,
+      DEFAULT_TIMEOUTS.keepAliveMs,
+    ),
   };
   if (timeouts.headersMs > timeouts.requestMs) {
-    throw new UsageError(`the headers timeout (${timeouts.headersMs / 1000} s) cannot be longer than the request timeout (${timeouts.requestMs / 1000} s)`);
+    throw new UsageError(
+      `the headers timeout (${timeouts.headersMs / 1000} s) cannot be longer than the request timeout (${timeouts.requestMs / 1000} s)`,
+    );
   }
   return timeouts;
 }
 
 /** The Host allow-list: on loopback always (loopback names, the bound address, extras); beyond loopback only when extras are given. */
 function hostRulesFor(host: string, flags: string[] | undefined, env: NodeJS.ProcessEnv): HostRule[] | undefined {
-  const extras = flags ?? (env.AVAP_API_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const extras =
+    flags ??
+    (env.AVAP_API_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
   const parsed = parseHostRules(extras);
   if (!parsed.ok) {
     throw new UsageError(`${flags ? '--allowed-host' : 'AVAP_API_ALLOWED_HOSTS'}: ${parsed.error.message}`);
   }
   if (!isLoopbackHost(host) && parsed.value.length === 0) return undefined;
   const bound = splitHost(host);
-  return [...LOOPBACK_HOST_RULES, ...(bound && isLoopbackHost(host) ? [bound] : []), ...parsed.value]
-    .filter((rule, i, all) => all.findIndex((r) => formatHostRule(r) === formatHostRule(rule)) === i);
+  return [...LOOPBACK_HOST_RULES, ...(bound && isLoopbackHost(host) ? [bound] : []), ...parsed.value].filter(
+    (rule, i, all) => all.findIndex((r) => formatHostRule(r) === formatHostRule(rule)) === i,
+  );
 }
 
 function formatAddress(address: string, port: number): string {
@@ -118,9 +178,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const port = integer('--port', values.port, 8000, 0, 65535);
   const bodyLimit = integer('--max-body-bytes', values['max-body-bytes'], DEFAULT_BODY_LIMIT, 1024, 1024 * 1024 * 1024);
   const token = values.token ?? (io.env.AVAP_API_TOKEN?.trim() || undefined);
-  if (token !== undefined && token.length < MIN_TOKEN_CHARS) throw new UsageError(`the bearer token must have at least ${MIN_TOKEN_CHARS} characters`);
+  if (token !== undefined && token.length < MIN_TOKEN_CHARS)
+    throw new UsageError(`the bearer token must have at least ${MIN_TOKEN_CHARS} characters`);
   if (!token && !isLoopbackHost(host)) {
-    throw new UsageError(`refusing to listen on ${host} without a bearer token: pass --token or set AVAP_API_TOKEN (or bind 127.0.0.1)`);
+    throw new UsageError(
+      `refusing to listen on ${host} without a bearer token: pass --token or set AVAP_API_TOKEN (or bind 127.0.0.1)`,
+    );
   }
   const allowedHosts = hostRulesFor(host, values['allowed-host'], io.env);
   const timeouts = timeoutsFrom(values, io.env);
@@ -129,7 +192,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
   try {
     quality = qualityConfigFromEnv(io.env);
     if (values.judge !== undefined) quality.judge.enabled = parseSwitch('--judge', values.judge);
-    if (values['judge-threshold'] !== undefined) quality.judge.threshold = parseThreshold('--judge-threshold', values['judge-threshold']);
+    if (values['judge-threshold'] !== undefined)
+      quality.judge.threshold = parseThreshold('--judge-threshold', values['judge-threshold']);
     if (values['judge-model'] !== undefined) quality.judge.model = values['judge-model'];
   } catch (err) {
     if (err instanceof QualityConfigError) throw new UsageError(err.message);
@@ -137,24 +201,35 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const signalsFile = values.signals ?? (io.env.AVAP_SIGNALS_FILE?.trim() || undefined);
 
-  const logLine = (line: string) => { if (!values.quiet) io.stderr(`${line}\n`); };
+  const logLine = (line: string) => {
+    if (!values.quiet) io.stderr(`${line}\n`);
+  };
   const logger = prefixedLogger(logLine);
   // Built here rather than inside the assistant so /health can ask whether it is writable.
   const telemetry = config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : undefined;
-  const created = await createAssistant(config, { logger, bundled: { onLog: () => undefined }, ...(telemetry ? { telemetry } : {}) });
+  const created = await createAssistant(config, {
+    logger,
+    bundled: { onLog: () => undefined },
+    ...(telemetry ? { telemetry } : {}),
+  });
   if (!created.ok) throw new UsageError(created.error.message);
   const assistant = created.value;
 
   const llm = createOllamaLlm(config.ollama);
   const kb = loadKnowledgeBase();
   if (!kb.ok) logLine(`[rest] knowledge base not loaded (${kb.error.message}) — the judge sees only retrieved titles`);
-  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] => sources.map((s) => {
-    const chunk = kb.ok ? kb.value.chunk(s.id) : undefined;
-    return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
-  });
+  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] =>
+    sources.map((s) => {
+      const chunk = kb.ok ? kb.value.chunk(s.id) : undefined;
+      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
+    });
   const judgeModel = quality.judge.model ?? config.ollama.model;
   const restQuality: RestQuality | undefined = quality.judge.enabled
-    ? { validator: createLlmJudge({ llm, model: judgeModel, threshold: quality.judge.threshold }), model: config.ollama.model, threshold: quality.judge.threshold }
+    ? {
+        validator: createLlmJudge({ llm, model: judgeModel, threshold: quality.judge.threshold }),
+        model: config.ollama.model,
+        threshold: quality.judge.threshold,
+      }
     : undefined;
 
   const signals = signalsFile ? new SignalStore(signalsFile, { warn: (line) => logLine(`[rest] ${line}`) }) : undefined;
@@ -164,31 +239,48 @@ async function run(args: string[], io: CliIO): Promise<number> {
     ['telemetry log', telemetry, 'attempt events are not recorded'],
   ] as const) {
     const health = await target?.health();
-    if (health && !health.ok) io.stderr(`[rest] degraded: the ${what} is not writable — ${health.error.message}; ${consequence} until it is (GET /health)\n`);
+    if (health && !health.ok)
+      io.stderr(
+        `[rest] degraded: the ${what} is not writable — ${health.error.message}; ${consequence} until it is (GET /health)\n`,
+      );
   }
 
-  const app = createRestServer({
-    assistant,
-    llm,
-    ...(restQuality ? { quality: restQuality } : {}),
-    passages,
-    ...(signals ? { signals } : {}),
-    ...(telemetry ? { telemetry } : {}),
-    models: { main: config.ollama.model, host: config.ollama.host, ...(restQuality ? { judge: judgeModel } : {}) },
-    log: logLine,
-  }, { ...(token ? { token } : {}), bodyLimit, version: PACKAGE_VERSION, timeouts, ...(allowedHosts ? { allowedHosts } : {}) });
+  const app = createRestServer(
+    {
+      assistant,
+      llm,
+      ...(restQuality ? { quality: restQuality } : {}),
+      passages,
+      ...(signals ? { signals } : {}),
+      ...(telemetry ? { telemetry } : {}),
+      models: { main: config.ollama.model, host: config.ollama.host, ...(restQuality ? { judge: judgeModel } : {}) },
+      log: logLine,
+    },
+    {
+      ...(token ? { token } : {}),
+      bodyLimit,
+      version: PACKAGE_VERSION,
+      timeouts,
+      ...(allowedHosts ? { allowedHosts } : {}),
+    },
+  );
 
   try {
     await app.listen({ host, port });
   } catch (err) {
-    io.stderr(`avap serve: cannot listen on ${host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+    io.stderr(
+      `avap serve: cannot listen on ${host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+    );
     await assistant.dispose();
     return EXIT.usage;
   }
   const address = app.server.address();
-  const bound = address && typeof address === 'object' ? formatAddress(address.address, address.port) : `${host}:${port}`;
+  const bound =
+    address && typeof address === 'object' ? formatAddress(address.address, address.port) : `${host}:${port}`;
   io.stdout(`listening on ${bound}\n`);
-  logLine(`[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${restQuality ? `on (${judgeModel}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}; hosts ${allowedHosts ? allowedHosts.map(formatHostRule).join(', ') : 'any (token required)'}; timeouts headers ${timeouts.headersMs / 1000} s, request ${timeouts.requestMs / 1000} s, keep-alive ${timeouts.keepAliveMs / 1000} s`);
+  logLine(
+    `[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${restQuality ? `on (${judgeModel}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}; hosts ${allowedHosts ? allowedHosts.map(formatHostRule).join(', ') : 'any (token required)'}; timeouts headers ${timeouts.headersMs / 1000} s, request ${timeouts.requestMs / 1000} s, keep-alive ${timeouts.keepAliveMs / 1000} s`,
+  );
 
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
@@ -200,4 +292,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-export const serveCommand: CliCommand = { name: 'serve', summary: 'serve the assistant over HTTP (REST, NDJSON/SSE streaming, OpenAPI)', usage: USAGE, run };
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'serve the assistant over HTTP (REST, NDJSON/SSE streaming, OpenAPI)',
+  usage: USAGE,
+  run,
+};

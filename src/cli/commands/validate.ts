@@ -6,7 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_BYTES, guardInput, PARSER_VERSION, renderEntry, validateAvap, type ValidationResult } from '../../parser';
+import {
+  DEFAULT_MAX_BYTES,
+  guardInput,
+  PARSER_VERSION,
+  renderEntry,
+  validateAvap,
+  type ValidationResult,
+} from '../../parser';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { type ParserPort, ConfigError, parseParserTimeout } from '../../core';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
@@ -29,7 +36,8 @@ type Validator = (text: string, file: string) => Promise<Result<ValidationResult
 function integerOption(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
+  if (!Number.isInteger(value) || value < min)
+    throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
   return value;
 }
 
@@ -49,7 +57,10 @@ function serviceValidator(port: ParserPort, url: string, timeoutMs: number, sign
   return async (text, file) => {
     const outcome = await port.validate(text, file, signal);
     if (outcome.kind === 'validated') return ok(outcome.result);
-    return fail('parser-unavailable', `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}`);
+    return fail(
+      'parser-unavailable',
+      `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}`,
+    );
   };
 }
 
@@ -104,7 +115,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
       try {
         bytes = await readSource(file, io);
       } catch (err) {
-        io.stderr(`avap validate: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        io.stderr(
+          `avap validate: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+        );
         exit = EXIT.usage;
         continue;
       }
@@ -129,4 +142,9 @@ async function run(args: string[], io: CliIO): Promise<number> {
   return exit;
 }
 
-export const validateCommand: CliCommand = { name: 'validate', summary: 'validate AVAP files with the parser (in-process or over gRPC)', usage: USAGE, run };
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'validate AVAP files with the parser (in-process or over gRPC)',
+  usage: USAGE,
+  run,
+};

@@ -70,7 +70,11 @@ export class EtaEstimator {
  * long is "about to finish", not "finished"), plus the expected time of
  * everything after it. Undefined while there is no estimate.
  */
-export function timeLeftMs(current: number | undefined, rest: number | undefined, spentOnCurrentMs: number): number | undefined {
+export function timeLeftMs(
+  current: number | undefined,
+  rest: number | undefined,
+  spentOnCurrentMs: number,
+): number | undefined {
   if (current === undefined || rest === undefined) return undefined;
   return Math.max(0, current - Math.max(0, spentOnCurrentMs)) + rest;
 }

@@ -29,10 +29,14 @@ export interface EvalLiveState {
 
 export function verdictText(verdict: EvalVerdict): string {
   switch (verdict.outcome) {
-    case 'valid': return 'valid';
-    case 'invalid': return 'invalid';
-    case 'no-code': return 'no code';
-    case 'failed': return `failed (${verdict.code})`;
+    case 'valid':
+      return 'valid';
+    case 'invalid':
+      return 'invalid';
+    case 'no-code':
+      return 'no code';
+    case 'failed':
+      return `failed (${verdict.code})`;
   }
 }
 
@@ -47,13 +51,16 @@ export function evalLiveLine(state: EvalLiveState, now: number, width: number): 
   if (!p) return undefined;
   const spent = state.currentSince === undefined ? 0 : now - state.currentSince;
   const left = timeLeftMs(state.expectedCurrentMs, state.expectedRestMs, spent);
-  return fitSegments([
-    { text: `run ${p.run}/${p.runs} · question ${p.question}/${p.questions}`, priority: 0 },
-    { text: `${state.answered} answered, ${state.failed} failed`, priority: 4 },
-    { text: `${formatDuration(now - state.startedAt)} elapsed`, priority: 3 },
-    { text: left === undefined ? 'estimating time left' : `~${formatDuration(left)} left`, priority: 1 },
-    { text: p.id, priority: 2 },
-  ], width);
+  return fitSegments(
+    [
+      { text: `run ${p.run}/${p.runs} · question ${p.question}/${p.questions}`, priority: 0 },
+      { text: `${state.answered} answered, ${state.failed} failed`, priority: 4 },
+      { text: `${formatDuration(now - state.startedAt)} elapsed`, priority: 3 },
+      { text: left === undefined ? 'estimating time left' : `~${formatDuration(left)} left`, priority: 1 },
+      { text: p.id, priority: 2 },
+    ],
+    width,
+  );
 }
 
 /** The questions still to ask after `position`: the rest of this run, then every later run in full. */
@@ -94,7 +101,13 @@ export function createEvalProgress(options: EvalProgressOptions): EvalProgress {
         else state.answered++;
         output.step(evalPlainLine(event, event.verdict, t - state.startedAt));
       }
-      state.position = { run: event.run, runs: event.runs, question: event.question, questions: event.questions, id: event.id };
+      state.position = {
+        run: event.run,
+        runs: event.runs,
+        question: event.question,
+        questions: event.questions,
+        id: event.id,
+      };
       state.expectedRestMs = eta.forKeys(questionsAfter(state.position, options.ids));
       output.redraw();
     },

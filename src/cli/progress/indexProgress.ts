@@ -35,7 +35,10 @@ function segments(state: IndexLiveState, now: number, phase: IngestPhase): Segme
   const left = timeLeftMs(state.expectedBatchMs, state.expectedRestMs, now - state.batchSince);
   return [
     ...(phase === 'bulk' ? [{ text: `${state.failed} failed`, priority: 0 }] : []),
-    { text: state.perSecond === undefined ? 'measuring rate' : `${formatRate(state.perSecond)} documents/s`, priority: 3 },
+    {
+      text: state.perSecond === undefined ? 'measuring rate' : `${formatRate(state.perSecond)} documents/s`,
+      priority: 3,
+    },
     { text: `${formatDuration(now - state.startedAt)} elapsed`, priority: 2 },
     { text: left === undefined ? 'estimating time left' : `~${formatDuration(left)} left`, priority: 1 },
   ];
@@ -44,13 +47,24 @@ function segments(state: IndexLiveState, now: number, phase: IngestPhase): Segme
 /** The live line at time `now`, at most `width` characters; undefined before the first phase. */
 export function indexLiveLine(state: IndexLiveState, now: number, width: number): string | undefined {
   if (!state.phase) return undefined;
-  return fitSegments([{ text: `${LABEL[state.phase]} ${state.done}/${state.total} documents`, priority: 0 }, ...segments(state, now, state.phase)], width);
+  return fitSegments(
+    [
+      { text: `${LABEL[state.phase]} ${state.done}/${state.total} documents`, priority: 0 },
+      ...segments(state, now, state.phase),
+    ],
+    width,
+  );
 }
 
 /** The plain line of a finished batch. */
 export function indexPlainLine(state: IndexLiveState, batch: number, batches: number, now: number): string {
   const phase = state.phase ?? 'embedding';
-  const parts = [`${LABEL[phase]}`, `batch ${batch}/${batches}`, `${state.done}/${state.total} documents`, ...segments(state, now, phase).map((s) => s.text)];
+  const parts = [
+    `${LABEL[phase]}`,
+    `batch ${batch}/${batches}`,
+    `${state.done}/${state.total} documents`,
+    ...segments(state, now, phase).map((s) => s.text),
+  ];
   return parts.join(' · ');
 }
 
@@ -86,7 +100,14 @@ export function createIndexProgress(options: DisplayOptions): IndexProgress {
           return;
         case 'phase':
           eta = new EtaEstimator();
-          Object.assign(state, { phase: event.phase, total: event.total, done: 0, failed: 0, batchSince: t, perSecond: undefined });
+          Object.assign(state, {
+            phase: event.phase,
+            total: event.total,
+            done: 0,
+            failed: 0,
+            batchSince: t,
+            perSecond: undefined,
+          });
           break;
         case 'batch':
           eta.record(t - state.batchSince, event.documents);
@@ -95,7 +116,10 @@ export function createIndexProgress(options: DisplayOptions): IndexProgress {
       }
       // The batch under way is the next one of the same size (the last may be smaller; the estimate is per document).
       const left = state.total - state.done;
-      const next = Math.min(left, event.kind === 'batch' ? event.documents : Math.ceil(event.total / Math.max(1, event.batches)));
+      const next = Math.min(
+        left,
+        event.kind === 'batch' ? event.documents : Math.ceil(event.total / Math.max(1, event.batches)),
+      );
       state.expectedBatchMs = eta.forUnits(next);
       state.expectedRestMs = eta.forUnits(left - next);
       if (event.kind === 'batch') output.step(indexPlainLine(state, event.batch, event.batches, t));

@@ -123,7 +123,9 @@ export function createProgressOutput(options: ProgressOutputOptions): ProgressOu
 
   return {
     mode,
-    step: (line) => { if (mode === 'lines' && !stopped) write(`${line}\n`); },
+    step: (line) => {
+      if (mode === 'lines' && !stopped) write(`${line}\n`);
+    },
     note: (line) => {
       if (mode === 'off' || stopped) return;
       if (mode === 'lines') write(`${line}\n`);

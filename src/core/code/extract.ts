@@ -22,7 +22,27 @@ export interface CodeBlock {
 }
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)[^\n]*$/;
-const NON_CODE_LABELS = new Set(['json', 'jsonc', 'yaml', 'yml', 'bash', 'sh', 'shell', 'console', 'text', 'txt', 'plaintext', 'output', 'http', 'xml', 'html', 'markdown', 'md', 'csv', 'diff']);
+const NON_CODE_LABELS = new Set([
+  'json',
+  'jsonc',
+  'yaml',
+  'yml',
+  'bash',
+  'sh',
+  'shell',
+  'console',
+  'text',
+  'txt',
+  'plaintext',
+  'output',
+  'http',
+  'xml',
+  'html',
+  'markdown',
+  'md',
+  'csv',
+  'diff',
+]);
 
 /** Removes `<think>…</think>` reasoning some models emit before the answer. */
 export function stripThinking(text: string): string {
@@ -96,7 +116,8 @@ function bareBlocks(lines: readonly string[], isCode: (line: string) => boolean 
   const flush = () => {
     if (!current) return;
     while (current.lines.length && !current.lines[current.lines.length - 1]?.trim()) current.lines.pop();
-    if (current.lines.length) out.push({ code: current.lines.join('\n'), startLine: current.start, label: '', fenced: false });
+    if (current.lines.length)
+      out.push({ code: current.lines.join('\n'), startLine: current.start, label: '', fenced: false });
     current = undefined;
   };
   lines.forEach((line, index) => {
@@ -116,7 +137,12 @@ function bareBlocks(lines: readonly string[], isCode: (line: string) => boolean 
 /** The fenced blocks that hold code (`undefined` when the response has no fences at all). */
 function fencedCode(lines: readonly string[]): CodeBlock[] | undefined {
   const all = fences(lines).filter((f) => f.lines.some((l) => l.trim()));
-  const toBlock = (f: Fence): CodeBlock => ({ code: f.lines.join('\n'), startLine: f.startLine, label: f.label, fenced: true });
+  const toBlock = (f: Fence): CodeBlock => ({
+    code: f.lines.join('\n'),
+    startLine: f.startLine,
+    label: f.label,
+    fenced: true,
+  });
   const preferred = all.filter((f) => isAvapFenceLabel(f.label));
   if (preferred.length) return preferred.map(toBlock);
   const otherCode = all.filter((f) => !NON_CODE_LABELS.has(f.label));
@@ -186,6 +212,7 @@ export function isWholeCodeLine(line: string): boolean {
  */
 export function shownCodeBlocks(response: string): CodeBlock[] {
   const lines = response.split(/\r?\n/);
-  const statement = (line: string) => /^\s*[A-Za-z_$][\w.$]*\s*(\(|(\[[^\]]*\])?\s*=)/.test(line) && !/^\s*(return|function)\b/.test(line);
+  const statement = (line: string) =>
+    /^\s*[A-Za-z_$][\w.$]*\s*(\(|(\[[^\]]*\])?\s*=)/.test(line) && !/^\s*(return|function)\b/.test(line);
   return fencedCode(lines) ?? bareBlocks(lines, isWholeCodeLine).filter((b) => b.code.split('\n').some(statement));
 }

@@ -16,7 +16,8 @@ import type { ParserPort } from '../contracts';
 import type { CodeBlock } from './extract';
 import { validateAnswer, type AnswerValidation } from './validateBlocks';
 
-export const LOG_REPAIRED_BY_FIXES = 'repaired by the parser\'s fixes — every error had a proven fix and the parser service validated the result; no LLM retry spent';
+export const LOG_REPAIRED_BY_FIXES =
+  "repaired by the parser's fixes — every error had a proven fix and the parser service validated the result; no LLM retry spent";
 
 /** How the run records a repaired answer (answer object, telemetry, signals, editor). */
 export const REPAIRED_BY_FIXES = 'parser-fixes';
@@ -44,7 +45,12 @@ export function everyErrorFixed(trace: readonly TraceEntry[]): boolean {
 const asResult = (validation: AnswerValidation): ValidationResult | undefined => {
   const verdict = validation.verdict;
   if (verdict.kind !== 'valid' && verdict.kind !== 'invalid') return undefined;
-  return { valid: verdict.kind === 'valid', trace: verdict.responseTrace, truncated: false, parserVersion: verdict.parserVersion };
+  return {
+    valid: verdict.kind === 'valid',
+    trace: verdict.responseTrace,
+    truncated: false,
+    parserVersion: verdict.parserVersion,
+  };
 };
 
 export async function repairAnswer(
@@ -58,15 +64,25 @@ export async function repairAnswer(
   const initial = asResult(validation);
   if (!initial || initial.valid || !everyErrorFixed(initial.trace)) return { kind: 'not-repairable' };
   const seen = new Map<string, AnswerValidation>();
-  const outcome = await repairWithFixes(text, async (source) => {
-    if (signal?.aborted) return undefined;
-    const checked = await validateAnswer(parser, blocksOf(source), filename, signal);
-    seen.set(source, checked);
-    return asResult(checked);
-  }, { initial });
+  const outcome = await repairWithFixes(
+    text,
+    async (source) => {
+      if (signal?.aborted) return undefined;
+      const checked = await validateAnswer(parser, blocksOf(source), filename, signal);
+      seen.set(source, checked);
+      return asResult(checked);
+    },
+    { initial },
+  );
   const final = seen.get(outcome.source);
   if (outcome.repaired && final?.verdict.kind === 'valid') {
-    return { kind: 'repaired', text: outcome.source, validation: final, applied: outcome.applied, rounds: outcome.rounds };
+    return {
+      kind: 'repaired',
+      text: outcome.source,
+      validation: final,
+      applied: outcome.applied,
+      rounds: outcome.rounds,
+    };
   }
   return { kind: 'unrepaired', stop: outcome.stop };
 }

@@ -33,7 +33,8 @@
 import { catalogue, Rule, validateAvap, type RuleCode, type TraceEntry } from '../../parser';
 import { closesFence, fenceOpening, isAvapFenceLabel } from './extract';
 
-export const LOG_EARLY_ABORT = 'early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
+export const LOG_EARLY_ABORT =
+  'early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
 
 /** Rules whose finding on a complete line no later line can resolve. */
 export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
@@ -100,7 +101,10 @@ export class StreamCheck {
    * hard candidate is parsed again with proofs, to leave fixable findings to
    * the repair.
    */
-  constructor(private readonly parse: (code: string, proofs: boolean) => readonly TraceEntry[] = (code, proofs) => validateAvap(code, proofs ? {} : { maxFixProofs: 0 }).trace) {}
+  constructor(
+    private readonly parse: (code: string, proofs: boolean) => readonly TraceEntry[] = (code, proofs) =>
+      validateAvap(code, proofs ? {} : { maxFixProofs: 0 }).trace,
+  ) {}
 
   /** The hard finding, once there is one. */
   get finding(): HardFinding | undefined {
@@ -137,7 +141,13 @@ export class StreamCheck {
     }
     if (!this.fence) {
       const opening = fenceOpening(line);
-      if (opening) this.fence = { marker: opening.marker, avap: isAvapFenceLabel(opening.label), startLine: this.lineNo + 1, lines: [] };
+      if (opening)
+        this.fence = {
+          marker: opening.marker,
+          avap: isAvapFenceLabel(opening.label),
+          startLine: this.lineNo + 1,
+          lines: [],
+        };
       return undefined;
     }
     if (closesFence(line, this.fence.marker)) {

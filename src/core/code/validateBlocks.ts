@@ -30,7 +30,11 @@ export interface AnswerValidation {
 function shift(trace: readonly TraceEntry[], offset: number): TraceEntry[] {
   return trace.map((e) => {
     const moved: TraceEntry = { ...e, line: e.line + offset };
-    if (e.fix) moved.fix = { ...e.fix, edits: e.fix.edits.map((x) => ({ ...x, line: x.line + offset, endLine: x.endLine + offset })) };
+    if (e.fix)
+      moved.fix = {
+        ...e.fix,
+        edits: e.fix.edits.map((x) => ({ ...x, line: x.line + offset, endLine: x.endLine + offset })),
+      };
     return moved;
   });
 }
@@ -59,7 +63,11 @@ export async function validateAnswer(
   let unavailable: Extract<ParserOutcome, { kind: 'unavailable' }> | undefined;
   let calls = 0;
   for (const [index, block] of blocks.entries()) {
-    const outcome = await parser.validate(block.code, blocks.length > 1 ? `${filename}#${index + 1}` : filename, signal);
+    const outcome = await parser.validate(
+      block.code,
+      blocks.length > 1 ? `${filename}#${index + 1}` : filename,
+      signal,
+    );
     calls += 1;
     if (outcome.kind === 'unavailable') {
       checks.push('unavailable');
@@ -77,7 +85,7 @@ export async function validateAnswer(
   }
   const perBlock = blocks.map((_, i) => {
     const check = checks[i];
-    return check === 'valid' || check === 'invalid' ? check : 'unavailable' as const;
+    return check === 'valid' || check === 'invalid' ? check : ('unavailable' as const);
   });
   // Evidence of invalid code wins; then a block without a verdict; "valid" only when every block was validated.
   const check = combineChecks(checks);
@@ -90,7 +98,14 @@ export async function validateAnswer(
       blocks: perBlock,
     };
   }
-  if (check === 'unavailable' && unavailable) return { verdict: { kind: 'unavailable', outcome: unavailable, calls }, code, outcome: unavailable, calls, blocks: perBlock };
+  if (check === 'unavailable' && unavailable)
+    return {
+      verdict: { kind: 'unavailable', outcome: unavailable, calls },
+      code,
+      outcome: unavailable,
+      calls,
+      blocks: perBlock,
+    };
   return {
     verdict: { kind: 'valid', trace, responseTrace, parserVersion },
     code,

@@ -69,35 +69,57 @@ interface CacheFile {
 
 /** The text embedded for a pool example: what it does and the commands it uses (requests are prose). */
 export function exampleEmbeddingText(example: PoolExampleLike): string {
-  return example.commands?.length ? `${example.description}\nCommands: ${example.commands.join(', ')}` : example.description;
+  return example.commands?.length
+    ? `${example.description}\nCommands: ${example.commands.join(', ')}`
+    : example.description;
 }
 
 /** The cache file of a fingerprint and model: both in the name (the model made file-safe, plus a hash of it). */
 export function fewShotCacheFile(cacheDir: string, fingerprint: string, model: string): string {
   const safe = model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   const hash = createHash('sha256').update(model).digest('hex').slice(0, 8);
-  return path.join(cacheDir, FEW_SHOT_CACHE_SUBDIR, `pool-${fingerprint.replace(/[^A-Za-z0-9]/g, '')}-${safe}-${hash}.json`);
+  return path.join(
+    cacheDir,
+    FEW_SHOT_CACHE_SUBDIR,
+    `pool-${fingerprint.replace(/[^A-Za-z0-9]/g, '')}-${safe}-${hash}.json`,
+  );
 }
 
 /** The cached vectors when the file is for this fingerprint, model and pool; undefined otherwise. Pure. */
-export function readCache(text: string, fingerprint: string, model: string, ids: readonly string[]): number[][] | undefined {
+export function readCache(
+  text: string,
+  fingerprint: string,
+  model: string,
+  ids: readonly string[],
+): number[][] | undefined {
   let data: Partial<CacheFile>;
   try {
     data = JSON.parse(text) as Partial<CacheFile>;
   } catch {
     return undefined;
   }
-  if (data.cacheVersion !== FEW_SHOT_CACHE_VERSION || data.fingerprint !== fingerprint || data.model !== model) return undefined;
-  if (!Array.isArray(data.ids) || data.ids.length !== ids.length || data.ids.some((id, i) => id !== ids[i])) return undefined;
+  if (data.cacheVersion !== FEW_SHOT_CACHE_VERSION || data.fingerprint !== fingerprint || data.model !== model)
+    return undefined;
+  if (!Array.isArray(data.ids) || data.ids.length !== ids.length || data.ids.some((id, i) => id !== ids[i]))
+    return undefined;
   const vectors = data.vectors;
   if (!Array.isArray(vectors) || vectors.length !== ids.length) return undefined;
   const dims = Array.isArray(vectors[0]) ? vectors[0].length : 0;
-  const sound = dims > 0 && vectors.every((v) => Array.isArray(v) && v.length === dims && v.every((x) => typeof x === 'number' && Number.isFinite(x)));
+  const sound =
+    dims > 0 &&
+    vectors.every(
+      (v) => Array.isArray(v) && v.length === dims && v.every((x) => typeof x === 'number' && Number.isFinite(x)),
+    );
   return sound ? vectors : undefined;
 }
 
 /** The top-`k` ids by cosine similarity to `query`, ties by id. Pure. */
-export function nearest(query: readonly number[], ids: readonly string[], vectors: readonly (readonly number[])[], k: number): string[] {
+export function nearest(
+  query: readonly number[],
+  ids: readonly string[],
+  vectors: readonly (readonly number[])[],
+  k: number,
+): string[] {
   const n = Math.max(0, Math.trunc(k));
   return ids
     .map((id, i) => ({ id, s: cosine(query, vectors[i] ?? []) }))
@@ -119,7 +141,9 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
   /** A reason that will not change (no model configured, model missing): no point asking again. */
   let permanent: string | undefined = !options.embed
     ? 'no embedding model is configured'
-    : ids.length === 0 ? 'there is no example pool to embed' : undefined;
+    : ids.length === 0
+      ? 'there is no example pool to embed'
+      : undefined;
 
   const lexical = (request: string, k: number, detail: string): FewShotSelection => ({
     examples: options.lexical(request, k).map((e) => ({ request: e.description, code: e.code })),
@@ -143,9 +167,16 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       await mkdir(dir, { recursive: true });
       // Vectors of another corpus can never match again: remove them.
       for (const name of await readdir(dir)) {
-        if (name.startsWith('pool-') && !name.startsWith(`pool-${options.fingerprint.replace(/[^A-Za-z0-9]/g, '')}-`)) await rm(path.join(dir, name), { force: true });
+        if (name.startsWith('pool-') && !name.startsWith(`pool-${options.fingerprint.replace(/[^A-Za-z0-9]/g, '')}-`))
+          await rm(path.join(dir, name), { force: true });
       }
-      const body: CacheFile = { cacheVersion: FEW_SHOT_CACHE_VERSION, fingerprint: options.fingerprint, model: options.model, ids, vectors };
+      const body: CacheFile = {
+        cacheVersion: FEW_SHOT_CACHE_VERSION,
+        fingerprint: options.fingerprint,
+        model: options.model,
+        ids,
+        vectors,
+      };
       const tmp = `${file}.tmp-${process.pid}`;
       await writeFile(tmp, `${JSON.stringify(body)}\n`);
       await rename(tmp, file);
@@ -170,11 +201,17 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
         if (result.error.code === 'model-missing') permanent = reason;
         return fail('embedding-failed', reason);
       }
-      if (result.value.length !== batch.length) return fail('embedding-failed', `the embedding model ${options.model} returned ${result.value.length} vectors for ${batch.length} examples`);
+      if (result.value.length !== batch.length)
+        return fail(
+          'embedding-failed',
+          `the embedding model ${options.model} returned ${result.value.length} vectors for ${batch.length} examples`,
+        );
       vectors.push(...result.value);
     }
     await toCache(vectors);
-    logger.info(`few-shot: ${ids.length} pool vectors computed with ${options.model}${file ? ` and cached in ${file}` : ''}`);
+    logger.info(
+      `few-shot: ${ids.length} pool vectors computed with ${options.model}${file ? ` and cached in ${file}` : ''}`,
+    );
     return ok(vectors);
   }
 
@@ -182,7 +219,9 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     const current = loading ?? computeVectors(embed, signal);
     loading = current;
     // A failure is not kept: the next request tries again (unless the reason is permanent).
-    void current.then((v) => { if (!v.ok && loading === current) loading = undefined; });
+    void current.then((v) => {
+      if (!v.ok && loading === current) loading = undefined;
+    });
     return current;
   }
 
@@ -193,9 +232,20 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     if (!pool.ok) return lexical(request, k, pool.error.message);
     const query = await embed([request], signal);
     if (!query.ok || !query.value[0]) {
-      return lexical(request, k, query.ok ? 'the embedding model returned no vector for the request' : `the embedding model ${options.model} could not embed the request (${query.error.code}: ${query.error.message})`);
+      return lexical(
+        request,
+        k,
+        query.ok
+          ? 'the embedding model returned no vector for the request'
+          : `the embedding model ${options.model} could not embed the request (${query.error.code}: ${query.error.message})`,
+      );
     }
     const chosen = nearest(query.value[0], ids, pool.value, k);
-    return { examples: chosen.map((id) => byId.get(id) as PoolExampleLike).map((e) => ({ request: e.description, code: e.code })), selection: 'embedding' };
+    return {
+      examples: chosen
+        .map((id) => byId.get(id) as PoolExampleLike)
+        .map((e) => ({ request: e.description, code: e.code })),
+      selection: 'embedding',
+    };
   };
 }

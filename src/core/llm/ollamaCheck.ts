@@ -65,7 +65,10 @@ export interface OllamaCheckOptions {
 
 /** The models an assistant configuration needs, by role; the judge only when it is on. */
 export function neededModels(config: {
-  model: string; conversationalModel: string; embeddingModel: string; judgeModel?: string;
+  model: string;
+  conversationalModel: string;
+  embeddingModel: string;
+  judgeModel?: string;
 }): NeededModel[] {
   const needs: NeededModel[] = [
     { name: config.model, role: 'generation' },
@@ -116,7 +119,10 @@ export async function checkOllama(options: OllamaCheckOptions): Promise<OllamaCh
     models: merged.map((m) => ({ ...m, pulled: false })),
     missing: [],
     pullCommands: [],
-    summary: error.code === 'cancelled' ? 'The Ollama check was cancelled.' : `Ollama does not answer at ${host}: ${error.message}.`,
+    summary:
+      error.code === 'cancelled'
+        ? 'The Ollama check was cancelled.'
+        : `Ollama does not answer at ${host}: ${error.message}.`,
   });
   if (options.signal?.aborted) return unreachable({ code: 'cancelled', message: 'the check was cancelled' });
 
@@ -129,12 +135,19 @@ export async function checkOllama(options: OllamaCheckOptions): Promise<OllamaCh
     pulled = (await client.list()).models.map((m) => m.name);
   } catch (err) {
     const error = classifyOllamaError(err, {
-      host, timedOut: context.timedOut(), cancelled: Boolean(options.signal?.aborted), ttfbTimeoutMs: timeoutMs, started: false,
+      host,
+      timedOut: context.timedOut(),
+      cancelled: Boolean(options.signal?.aborted),
+      ttfbTimeoutMs: timeoutMs,
+      started: false,
       responded: context.responded(),
     });
     // No model was asked for: a 404 here means the URL is not an Ollama server (or not its API root).
     if (error.code === 'model-missing') {
-      return unreachable({ code: 'llm-failed', message: `the server at ${host} has no Ollama API (${err instanceof Error ? err.message : String(err)}) — is avap.ollama.url the Ollama server?` });
+      return unreachable({
+        code: 'llm-failed',
+        message: `the server at ${host} has no Ollama API (${err instanceof Error ? err.message : String(err)}) — is avap.ollama.url the Ollama server?`,
+      });
     }
     return unreachable(error);
   } finally {
@@ -147,16 +160,25 @@ export async function checkOllama(options: OllamaCheckOptions): Promise<OllamaCh
   const server = `Ollama${version ? ` ${version}` : ''} answers at ${host}`;
   if (missing.length === 0) {
     return {
-      status: 'ready', host, ...(version ? { version } : {}), models, missing: [], pullCommands: [],
+      status: 'ready',
+      host,
+      ...(version ? { version } : {}),
+      models,
+      missing: [],
+      pullCommands: [],
       summary: `${server}; every model the assistant needs is pulled: ${models.map(describe).join('; ')}.`,
     };
   }
   const pullCommands = missing.map((m) => pullCommand(m.name));
   return {
-    status: 'models-missing', host, ...(version ? { version } : {}), models,
+    status: 'models-missing',
+    host,
+    ...(version ? { version } : {}),
+    models,
     missing: missing.map((m) => m.name),
     pullCommands,
-    summary: `${server}, but ${missing.length === 1 ? 'a model is' : `${missing.length} models are`} not pulled: `
-      + `${missing.map(describe).join('; ')}. Run: ${pullCommands.join(' && ')}`,
+    summary:
+      `${server}, but ${missing.length === 1 ? 'a model is' : `${missing.length} models are`} not pulled: ` +
+      `${missing.map(describe).join('; ')}. Run: ${pullCommands.join(' && ')}`,
   };
 }

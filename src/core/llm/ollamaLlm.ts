@@ -49,7 +49,12 @@ interface CallContext {
  * body byte does not arrive in time, or when a started body goes silent for
  * `idleTimeoutMs` (0: no idle limit).
  */
-export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSignal?: AbortSignal, idleTimeoutMs = 0): CallContext {
+export function callFetch(
+  baseFetch: FetchLike,
+  ttfbTimeoutMs: number,
+  callerSignal?: AbortSignal,
+  idleTimeoutMs = 0,
+): CallContext {
   let timedOut = false;
   let stalled = false;
   let responded = false;
@@ -91,22 +96,29 @@ export function callFetch(baseFetch: FetchLike, ttfbTimeoutMs: number, callerSig
       stop();
       return response;
     }
-    const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        idle();
-        controller.enqueue(chunk);
-      },
-      flush() {
-        stop();
-      },
-    }));
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          idle();
+          controller.enqueue(chunk);
+        },
+        flush() {
+          stop();
+        },
+      }),
+    );
     // A reader that stops reading (cancel) must not leave a timer running.
     signal.addEventListener('abort', stop, { once: true });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
   return {
-    fetch: wrapped, timedOut: () => timedOut, stalled: () => stalled, responded: () => responded,
-    done: () => { for (const stop of stops) stop(); },
+    fetch: wrapped,
+    timedOut: () => timedOut,
+    stalled: () => stalled,
+    responded: () => responded,
+    done: () => {
+      for (const stop of stops) stop();
+    },
   };
 }
 
@@ -126,13 +138,29 @@ function causeCode(err: unknown): string | undefined {
 }
 
 /** Failures to reach the server at all (before any response). */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export function classifyOllamaError(
   err: unknown,
   context: {
-    host: string; model?: string; timedOut: boolean; cancelled: boolean; ttfbTimeoutMs: number; started: boolean; responded?: boolean;
-    stalled?: boolean; idleTimeoutMs?: number;
+    host: string;
+    model?: string;
+    timedOut: boolean;
+    cancelled: boolean;
+    ttfbTimeoutMs: number;
+    started: boolean;
+    responded?: boolean;
+    stalled?: boolean;
+    idleTimeoutMs?: number;
   },
 ): LlmError {
   const message = err instanceof Error ? err.message : String(err);
@@ -141,8 +169,9 @@ export function classifyOllamaError(
     const seconds = Math.round((context.idleTimeoutMs ?? 0) / 100) / 10;
     return {
       code: 'llm-timeout',
-      message: `Ollama at ${context.host} stopped sending mid-answer: nothing for ${seconds} s — the model may be stuck or the server overloaded; `
-        + 'the partial answer was discarded. Try again, or raise AVAP_LLM_IDLE_TIMEOUT (avap.ollama.idleTimeout)',
+      message:
+        `Ollama at ${context.host} stopped sending mid-answer: nothing for ${seconds} s — the model may be stuck or the server overloaded; ` +
+        'the partial answer was discarded. Try again, or raise AVAP_LLM_IDLE_TIMEOUT (avap.ollama.idleTimeout)',
     };
   }
   if (context.timedOut) {
@@ -170,10 +199,20 @@ export function classifyOllamaError(
     };
   }
   if (beforeResponse && /fetch failed/i.test(message)) {
-    return { code: 'llm-unreachable', message: `Ollama is not reachable at ${context.host} (${code ?? message}) — start it with 'ollama serve' or set OLLAMA_HOST` };
+    return {
+      code: 'llm-unreachable',
+      message: `Ollama is not reachable at ${context.host} (${code ?? message}) — start it with 'ollama serve' or set OLLAMA_HOST`,
+    };
   }
-  if (context.started || context.responded || /terminated|did not receive done|other side closed|premature/i.test(message)) {
-    return { code: 'llm-failed', message: `the answer from Ollama at ${context.host} was cut off (${code ?? message}); partial output was discarded` };
+  if (
+    context.started ||
+    context.responded ||
+    /terminated|did not receive done|other side closed|premature/i.test(message)
+  ) {
+    return {
+      code: 'llm-failed',
+      message: `the answer from Ollama at ${context.host} was cut off (${code ?? message}); partial output was discarded`,
+    };
   }
   return { code: 'llm-failed', message: `Ollama at ${context.host} failed: ${message}` };
 }
@@ -197,13 +236,25 @@ export function createOllamaLlm(config: OllamaConfig, options: OllamaLlmOptions 
     const client = new Ollama({ host, fetch: context.fetch });
     let started = false;
     try {
-      return { ok: true, value: await body(client, () => { started = true; }) };
+      return {
+        ok: true,
+        value: await body(client, () => {
+          started = true;
+        }),
+      };
     } catch (err) {
       return {
         ok: false,
         error: classifyOllamaError(err, {
-          host, model, timedOut: context.timedOut(), cancelled: Boolean(signal?.aborted), ttfbTimeoutMs: config.ttfbTimeoutMs, started,
-          responded: context.responded(), stalled: context.stalled(), idleTimeoutMs: config.idleTimeoutMs,
+          host,
+          model,
+          timedOut: context.timedOut(),
+          cancelled: Boolean(signal?.aborted),
+          ttfbTimeoutMs: config.ttfbTimeoutMs,
+          started,
+          responded: context.responded(),
+          stalled: context.stalled(),
+          idleTimeoutMs: config.idleTimeoutMs,
         }),
       };
     } finally {

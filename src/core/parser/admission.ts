@@ -69,7 +69,10 @@ export class AdmissionParser implements ParserPort {
   /** Counts decreases; a call sent before the latest one belongs to a round that has already halved the limit. */
   private round = 0;
 
-  constructor(private readonly inner: ParserPort & { readonly parserVersion?: string }, options: AdmissionOptions = {}) {
+  constructor(
+    private readonly inner: ParserPort & { readonly parserVersion?: string },
+    options: AdmissionOptions = {},
+  ) {
     this.limitValue = Math.max(1, options.initialLimit ?? 16);
     this.maxLimit = Math.max(this.limitValue, options.maxLimit ?? 1024);
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
@@ -85,7 +88,11 @@ export class AdmissionParser implements ParserPort {
 
   /** The current in-flight limit, waiting calls and calls in flight. */
   load(): { limit: number; waiting: number; inFlight: number } {
-    return { limit: Math.floor(this.limitValue), waiting: this.smallLane.length + this.bulkLane.length, inFlight: this.inFlight };
+    return {
+      limit: Math.floor(this.limitValue),
+      waiting: this.smallLane.length + this.bulkLane.length,
+      inFlight: this.inFlight,
+    };
   }
 
   circuit(): CircuitSnapshot {
@@ -101,9 +108,17 @@ export class AdmissionParser implements ParserPort {
   }
 
   validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome> {
-    if (signal?.aborted) return Promise.resolve({ kind: 'unavailable', reason: 'cancelled', detail: 'cancelled before validation' });
+    if (signal?.aborted)
+      return Promise.resolve({ kind: 'unavailable', reason: 'cancelled', detail: 'cancelled before validation' });
     return new Promise((resolve) => {
-      const entry: Waiting = { source, filename, small: source.length <= this.smallChars, enqueuedAt: this.clock.now(), resolve, ...(signal ? { signal } : {}) };
+      const entry: Waiting = {
+        source,
+        filename,
+        small: source.length <= this.smallChars,
+        enqueuedAt: this.clock.now(),
+        resolve,
+        ...(signal ? { signal } : {}),
+      };
       if (signal) {
         entry.onAbort = () => {
           if (!this.remove(entry)) return;
@@ -145,7 +160,10 @@ export class AdmissionParser implements ParserPort {
       if (!entry) return;
       const waited = this.clock.now() - entry.enqueuedAt;
       if (entry.lastOverload && waited >= this.maxWaitMs) {
-        this.settle(entry, { ...entry.lastOverload, detail: `${entry.lastOverload.detail}; gave up after waiting ${waited} ms for parser capacity` });
+        this.settle(entry, {
+          ...entry.lastOverload,
+          detail: `${entry.lastOverload.detail}; gave up after waiting ${waited} ms for parser capacity`,
+        });
         continue;
       }
       void this.send(entry);
@@ -190,7 +208,10 @@ export class AdmissionParser implements ParserPort {
 
   private grow(): void {
     if (this.smallLane.length + this.bulkLane.length === 0) return;
-    this.limitValue = Math.min(this.maxLimit, this.limitValue < this.threshold ? this.limitValue + 1 : this.limitValue + 1 / this.limitValue);
+    this.limitValue = Math.min(
+      this.maxLimit,
+      this.limitValue < this.threshold ? this.limitValue + 1 : this.limitValue + 1 / this.limitValue,
+    );
   }
 
   private retryLater(estimatedMs: number | undefined): void {

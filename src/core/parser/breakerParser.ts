@@ -70,7 +70,11 @@ class CallerCancelled extends Error {}
  * is +Infinity (stay open), after it -Infinity (let the probe through).
  */
 class ClockCooldown implements IBackoffFactory<IHalfOpenAfterBackoffContext> {
-  constructor(private readonly clock: Clock, private readonly cooldownMs: number, private readonly opened: (at: number) => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly cooldownMs: number,
+    private readonly opened: (at: number) => void,
+  ) {}
 
   next(): IBackoff<IHalfOpenAfterBackoffContext> {
     const openedAt = this.clock.now();
@@ -98,7 +102,10 @@ export class BreakerParser implements ParserPort {
   private answers = 0;
   private aliveCheck: Promise<boolean> | undefined;
 
-  constructor(private readonly transport: ParserTransport, private readonly options: BreakerParserOptions) {
+  constructor(
+    private readonly transport: ParserTransport,
+    private readonly options: BreakerParserOptions,
+  ) {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.build();
@@ -113,13 +120,20 @@ export class BreakerParser implements ParserPort {
     for (const sub of this.subscriptions) sub.dispose();
     this.counter = new ConsecutiveBreaker(Math.max(1, this.options.threshold));
     this.openedAt = undefined;
-    this.policy = circuitBreaker(handleWhen((err) => err instanceof TransportFailure), {
-      halfOpenAfter: new ClockCooldown(this.clock, this.options.cooldownMs, (at) => { this.openedAt = at; }),
-      breaker: this.counter,
-    });
+    this.policy = circuitBreaker(
+      handleWhen((err) => err instanceof TransportFailure),
+      {
+        halfOpenAfter: new ClockCooldown(this.clock, this.options.cooldownMs, (at) => {
+          this.openedAt = at;
+        }),
+        breaker: this.counter,
+      },
+    );
     this.subscriptions = [
       this.policy.onBreak(() => {
-        this.logger.warn(`circuit OPEN after ${this.options.threshold} consecutive parser failures — next probe in ${Math.round(this.options.cooldownMs / 1000)} s`);
+        this.logger.warn(
+          `circuit OPEN after ${this.options.threshold} consecutive parser failures — next probe in ${Math.round(this.options.cooldownMs / 1000)} s`,
+        );
       }),
       this.policy.onHalfOpen(() => this.logger.info(LOG_HALF_OPEN)),
       this.policy.onReset(() => {
@@ -137,9 +151,12 @@ export class BreakerParser implements ParserPort {
 
   circuit(): CircuitSnapshot {
     if (this.disabled) return { state: 'disabled', consecutiveFailures: 0 };
-    const state: CircuitState = this.policy.state === CockatielState.Closed
-      ? 'closed'
-      : this.policy.state === CockatielState.HalfOpen ? 'half-open' : 'open';
+    const state: CircuitState =
+      this.policy.state === CockatielState.Closed
+        ? 'closed'
+        : this.policy.state === CockatielState.HalfOpen
+          ? 'half-open'
+          : 'open';
     const snapshot: CircuitSnapshot = { state, consecutiveFailures: this.counter.state };
     if (state === 'open' && this.openedAt !== undefined) snapshot.nextProbeAt = this.openedAt + this.options.cooldownMs;
     return snapshot;
@@ -176,7 +193,8 @@ export class BreakerParser implements ParserPort {
   }
 
   async validate(source: string, filename: string, signal?: AbortSignal): Promise<ParserOutcome> {
-    if (this.disabled) return { kind: 'unavailable', reason: 'disabled', detail: 'validation is disabled (parser timeout 0)' };
+    if (this.disabled)
+      return { kind: 'unavailable', reason: 'disabled', detail: 'validation is disabled (parser timeout 0)' };
     if (signal?.aborted) return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled before validation' };
 
     if (this.policy.state === CockatielState.Open) {
@@ -187,17 +205,21 @@ export class BreakerParser implements ParserPort {
           return this.attempt(CANARY_SOURCE, CANARY_FILENAME, undefined);
         });
       } catch (err) {
-        if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
-        if (err instanceof TransportFailure) return this.skipped(`circuit re-opened: the probe failed (${err.message})`);
+        if (err instanceof BrokenCircuitError)
+          return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
+        if (err instanceof TransportFailure)
+          return this.skipped(`circuit re-opened: the probe failed (${err.message})`);
         return this.skipped(`circuit probe failed: ${(err as Error).message}`);
       }
-      if (signal?.aborted) return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled during the circuit probe' };
+      if (signal?.aborted)
+        return { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled during the circuit probe' };
     }
 
     try {
       return await this.policy.execute(() => this.attempt(source, filename, signal));
     } catch (err) {
-      if (err instanceof BrokenCircuitError) return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
+      if (err instanceof BrokenCircuitError)
+        return this.skipped('circuit open: parser failed repeatedly; waiting for the cooldown');
       if (err instanceof CallerCancelled) return { kind: 'unavailable', reason: 'cancelled', detail: err.message };
       if (err instanceof TransportFailure) {
         const { kind, message } = err.failure;
@@ -218,15 +240,25 @@ export class BreakerParser implements ParserPort {
     }
     const failure = result.error;
     if (failure.kind === 'rejected' || failure.kind === 'overloaded') this.answers += 1;
-    if (failure.kind === 'cancelled' && signal?.aborted) throw new CallerCancelled('validation cancelled by the caller');
+    if (failure.kind === 'cancelled' && signal?.aborted)
+      throw new CallerCancelled('validation cancelled by the caller');
     if (failure.kind === 'rejected') return { kind: 'unavailable', reason: 'rejected', detail: failure.message };
     if (failure.kind === 'overloaded') {
-      return { kind: 'unavailable', reason: 'overloaded', detail: failure.message, ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}) };
+      return {
+        kind: 'unavailable',
+        reason: 'overloaded',
+        detail: failure.message,
+        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+      };
     }
-    if (this.answers > answersBefore || await this.alive()) {
+    if (this.answers > answersBefore || (await this.alive())) {
       // The service answered meanwhile: busy, not down.
       return failure.kind === 'timeout'
-        ? { kind: 'unavailable', reason: 'overloaded', detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${failure.message})` }
+        ? {
+            kind: 'unavailable',
+            reason: 'overloaded',
+            detail: `no answer within ${this.options.timeoutMs} ms, but the parser service is up (${failure.message})`,
+          }
         : { kind: 'unavailable', reason: 'transport', detail: `${failure.message} (the parser service is up)` };
     }
     throw new TransportFailure(failure);
@@ -235,11 +267,14 @@ export class BreakerParser implements ParserPort {
   /** One health check at a time, shared by the failures that arrive while it runs. */
   private alive(): Promise<boolean> {
     if (!this.transport.alive) return Promise.resolve(false);
-    this.aliveCheck ??= this.transport.alive(this.options.timeoutMs).catch(() => false).then((up) => {
-      this.aliveCheck = undefined;
-      if (up) this.answers += 1;
-      return up;
-    });
+    this.aliveCheck ??= this.transport
+      .alive(this.options.timeoutMs)
+      .catch(() => false)
+      .then((up) => {
+        this.aliveCheck = undefined;
+        if (up) this.answers += 1;
+        return up;
+      });
     return this.aliveCheck;
   }
 }

@@ -52,13 +52,20 @@ const LISTENING = /^listening on (\S+)\s*$/;
 export async function startBundledParser(options: StartBundledOptions = {}): Promise<StartBundledResult> {
   const script = options.script ?? findParserServerScript();
   if (!script || !existsSync(script)) {
-    return fail('not-found', `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL`);
+    return fail(
+      'not-found',
+      `bundled parser service not found (${script ?? 'parser-server.js'}); run npm run build or set a parser URL`,
+    );
   }
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [script, '--host', options.host ?? '127.0.0.1', '--port', '0', ...(options.extraArgs ?? [])], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [script, '--host', options.host ?? '127.0.0.1', '--port', '0', ...(options.extraArgs ?? [])],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stderrTail: string[] = [];
   let stderrBuffer = '';
   child.stderr?.setEncoding('utf8');
@@ -86,7 +93,12 @@ export async function startBundledParser(options: StartBundledOptions = {}): Pro
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(fail('no-address', `bundled parser service did not report its address within ${options.startTimeoutMs ?? 15_000} ms`));
+      finish(
+        fail(
+          'no-address',
+          `bundled parser service did not report its address within ${options.startTimeoutMs ?? 15_000} ms`,
+        ),
+      );
     }, options.startTimeoutMs ?? 15_000);
     const onData = (chunk: string) => {
       stdoutBuffer += chunk;
@@ -103,11 +115,17 @@ export async function startBundledParser(options: StartBundledOptions = {}): Pro
     };
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', onData);
-    child.once('error', (error) => finish(fail('spawn-failed', `cannot start the bundled parser service: ${error.message}`)));
-    child.once('exit', (code, signal) => finish(fail(
-      'exited',
-      `bundled parser service exited (${signal ?? `code ${code}`}) before listening${stderrTail.length ? `: ${stderrTail.join(' | ')}` : ''}`,
-    )));
+    child.once('error', (error) =>
+      finish(fail('spawn-failed', `cannot start the bundled parser service: ${error.message}`)),
+    );
+    child.once('exit', (code, signal) =>
+      finish(
+        fail(
+          'exited',
+          `bundled parser service exited (${signal ?? `code ${code}`}) before listening${stderrTail.length ? `: ${stderrTail.join(' | ')}` : ''}`,
+        ),
+      ),
+    );
   });
 }
 

@@ -89,20 +89,36 @@ const NO_TRANSPORT: ParserTransport = {
 
 export { parserUrlProblem } from './url';
 
-export async function openParserConnection(config: ParserConfig, options: ParserConnectionOptions = {}): Promise<OpenParserResult> {
+export async function openParserConnection(
+  config: ParserConfig,
+  options: ParserConnectionOptions = {},
+): Promise<OpenParserResult> {
   const logger = options.logger ?? silentLogger;
-  const breaker = (transport: ParserTransport) => new BreakerParser(transport, {
-    timeoutMs: config.timeoutMs,
-    threshold: config.breakerThreshold,
-    cooldownMs: config.breakerCooldownMs,
-    ...(options.clock ? { clock: options.clock } : {}),
-    logger,
-  });
-  const live = (kind: ParserConnectionKind, endpoint: string, transport: ParserTransport, address?: string, stop?: () => Promise<void>): OpenParserResult => {
-    const port = new AdmissionParser(breaker(transport), { ...options.admission, ...(options.clock ? { clock: options.clock } : {}) });
+  const breaker = (transport: ParserTransport) =>
+    new BreakerParser(transport, {
+      timeoutMs: config.timeoutMs,
+      threshold: config.breakerThreshold,
+      cooldownMs: config.breakerCooldownMs,
+      ...(options.clock ? { clock: options.clock } : {}),
+      logger,
+    });
+  const live = (
+    kind: ParserConnectionKind,
+    endpoint: string,
+    transport: ParserTransport,
+    address?: string,
+    stop?: () => Promise<void>,
+  ): OpenParserResult => {
+    const port = new AdmissionParser(breaker(transport), {
+      ...options.admission,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     let closing: Promise<void> | undefined;
     return ok({
-      kind, port, endpoint, ...(address ? { address } : {}),
+      kind,
+      port,
+      endpoint,
+      ...(address ? { address } : {}),
       reconnect: () => transport.reconnect?.(),
       close() {
         closing ??= (async () => {
@@ -115,7 +131,13 @@ export async function openParserConnection(config: ParserConfig, options: Parser
   };
 
   if (config.timeoutMs <= 0) {
-    return ok({ kind: 'disabled', port: breaker(NO_TRANSPORT), endpoint: 'disabled', reconnect: () => undefined, close: () => Promise.resolve() });
+    return ok({
+      kind: 'disabled',
+      port: breaker(NO_TRANSPORT),
+      endpoint: 'disabled',
+      reconnect: () => undefined,
+      close: () => Promise.resolve(),
+    });
   }
   if (options.transport) return live('injected', 'injected transport', options.transport);
 
@@ -134,7 +156,14 @@ export async function openParserConnection(config: ParserConfig, options: Parser
     const { message } = started.error;
     logger.warn(`${message}`);
     const port = new UnavailablePort(message);
-    return ok({ kind: 'failed', port, endpoint: FAILED_ENDPOINT, error: message, reconnect: () => undefined, close: () => Promise.resolve() });
+    return ok({
+      kind: 'failed',
+      port,
+      endpoint: FAILED_ENDPOINT,
+      error: message,
+      reconnect: () => undefined,
+      close: () => Promise.resolve(),
+    });
   }
   const bundled = started.value;
   const { address, pid } = bundled;

@@ -10,7 +10,18 @@
  * replica dying does not cost a verdict while another serves.
  */
 import * as grpc from '@grpc/grpc-js';
-import { healthClientConstructor, type HealthClient, callValidate, createParserClient, DEFAULT_HEALTH_CHECK, parseParserUrl, type ClientTlsOptions, type ValidateCallResult, PARSER_SERVICE_NAME, type BadParserUrl } from '../../protocol';
+import {
+  healthClientConstructor,
+  type HealthClient,
+  callValidate,
+  createParserClient,
+  DEFAULT_HEALTH_CHECK,
+  parseParserUrl,
+  type ClientTlsOptions,
+  type ValidateCallResult,
+  PARSER_SERVICE_NAME,
+  type BadParserUrl,
+} from '../../protocol';
 import { err, ok, type Result } from '../../result';
 import type { ParserTransport } from './transport';
 
@@ -33,11 +44,17 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
   const parsed = parseParserUrl(url);
   if (!parsed.ok) return err(parsed.error);
   const target = parsed.value;
-  const connect = () => createParserClient(target, options.tls ?? {}, {
-    // Reconnect quickly after the service comes back: the breaker already limits how often we try.
-    'grpc.initial_reconnect_backoff_ms': 200,
-    'grpc.max_reconnect_backoff_ms': 2000,
-  }, options.healthCheck ?? DEFAULT_HEALTH_CHECK);
+  const connect = () =>
+    createParserClient(
+      target,
+      options.tls ?? {},
+      {
+        // Reconnect quickly after the service comes back: the breaker already limits how often we try.
+        'grpc.initial_reconnect_backoff_ms': 200,
+        'grpc.max_reconnect_backoff_ms': 2000,
+      },
+      options.healthCheck ?? DEFAULT_HEALTH_CHECK,
+    );
   let client = connect();
   // A health client riding on the same channel (closing it would close that channel: it is dropped, never closed).
   let health: HealthClient | undefined;
@@ -59,7 +76,11 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
         // The protocol's Ok is already the transport's (its `peer` rides along unread): no second object per call.
         if (result.ok) return result;
         const { kind, message, code, retryAfterMs } = result.error;
-        return err({ kind, message: `${message} (gRPC status ${code})`, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+        return err({
+          kind,
+          message: `${message} (gRPC status ${code})`,
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        });
       },
       reconnect() {
         client.close();
@@ -69,13 +90,20 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       alive(timeoutMs) {
         // Over the same channel (so the same balancing and credentials) as the calls themselves.
         const Health = healthClientConstructor();
-        health ??= new Health(target.address, grpc.credentials.createInsecure(), { channelOverride: client.getChannel() });
+        health ??= new Health(target.address, grpc.credentials.createInsecure(), {
+          channelOverride: client.getChannel(),
+        });
         const checker = health;
         return new Promise<boolean>((resolve) => {
           try {
-            checker.Check({ service: PARSER_SERVICE_NAME }, new grpc.Metadata(), { deadline: Date.now() + Math.max(1, timeoutMs) }, (err, response) => {
-              resolve(!err && response?.status === 'SERVING');
-            });
+            checker.Check(
+              { service: PARSER_SERVICE_NAME },
+              new grpc.Metadata(),
+              { deadline: Date.now() + Math.max(1, timeoutMs) },
+              (err, response) => {
+                resolve(!err && response?.status === 'SERVING');
+              },
+            );
           } catch {
             resolve(false); // the channel is closed
           }

@@ -17,7 +17,11 @@ export interface TransportFailure extends Failure<TransportFailureKind> {
 export type TransportResult = Result<ValidationResult, TransportFailure>;
 
 export interface ParserTransport {
-  call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult>;
+  call(
+    source: string,
+    filename: string,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<TransportResult>;
   /**
    * Drops the current connection state and starts afresh (a new channel), so
    * the half-open probe tries the service now rather than waiting out the

@@ -21,7 +21,8 @@ export function firstAttemptTrace(result: PipelineResult): string | undefined {
   const first = result.attempts[0];
   const outcome = first?.outcome;
   // Every route validates the code it shows; another route has a trace only when its first answer showed code.
-  if (result.queryType !== 'CODE_GENERATION' && (outcome?.kind !== 'validated' || first?.attempt !== 1)) return undefined;
+  if (result.queryType !== 'CODE_GENERATION' && (outcome?.kind !== 'validated' || first?.attempt !== 1))
+    return undefined;
   if (!outcome || outcome.kind !== 'validated' || outcome.result.valid) return '';
   const text = renderTrace(outcome.result.trace, { includeWarnings: false, truncated: outcome.result.truncated });
   return text || NO_CODE_TRACE;

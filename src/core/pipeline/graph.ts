@@ -30,7 +30,15 @@ import { LOG_EARLY_ABORT, StreamCheck, type HardFinding } from '../code/streamCh
 import { PARSER_VERSION } from '../../parser';
 import type { AssistantConfig } from '../config';
 import type {
-  AnswerRetryOutcome, AnswerReviewer, AttemptRecord, ParserPort, PipelineRequest, PipelineResult, QueryType, ResponseMessage, RetryCycle,
+  AnswerRetryOutcome,
+  AnswerReviewer,
+  AttemptRecord,
+  ParserPort,
+  PipelineRequest,
+  PipelineResult,
+  QueryType,
+  ResponseMessage,
+  RetryCycle,
   ValidationStatus,
 } from '../contracts';
 import type { ChatMessage, LlmError, LlmPort } from '../llm/port';
@@ -39,10 +47,24 @@ import type { RelevancePort } from '../relevance/port';
 import type { RetrievalPort, RetrievalResult, RetrievedChunk } from '../retrieval/port';
 import { classify, DEFAULT_ROUTE } from '../routing/classifier';
 import {
-  answerRetryMessages, conversationalMessages, generateCodeMessages, generateCodeRetryMessages, generateMessages, hintedRetryMessages,
-  platformMessages, reformulateMessages, reformulateWithHintMessages, type FewShotExample,
+  answerRetryMessages,
+  conversationalMessages,
+  generateCodeMessages,
+  generateCodeRetryMessages,
+  generateMessages,
+  hintedRetryMessages,
+  platformMessages,
+  reformulateMessages,
+  reformulateWithHintMessages,
+  type FewShotExample,
 } from '../routing/prompts';
-import { calledNames, type AttemptEvent, type AttemptVerdict, type TelemetrySink, TELEMETRY_SCHEMA_VERSION } from '../telemetry/events';
+import {
+  calledNames,
+  type AttemptEvent,
+  type AttemptVerdict,
+  type TelemetrySink,
+  TELEMETRY_SCHEMA_VERSION,
+} from '../telemetry/events';
 import type { FewShotSelection } from '../fewShot/selector';
 import { withFirstAttempt } from './firstAttempt';
 import { blocking, type ValidationError } from '../validation/contract';
@@ -56,9 +78,11 @@ import { err, ok, type Result } from '../../result';
 /** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
 /** Logged when retrieval fails and the answer goes on without documentation context. */
-export const logRetrievalFailed = (source: string, message: string): string => `retrieval failed (${source}: ${message}) — answering without documentation context`;
+export const logRetrievalFailed = (source: string, message: string): string =>
+  `retrieval failed (${source}: ${message}) — answering without documentation context`;
 /** Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'. */
-export const logFewShot = (k: number, injected: number, how = ''): string => `few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
+export const logFewShot = (k: number, injected: number, how = ''): string =>
+  `few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
 
 export interface PipelineDeps {
   config: AssistantConfig;
@@ -100,8 +124,16 @@ function asFailure(error: LlmError | { code: string; message: string }): Failure
 
 /** First meaningful line of a reformulation; the original query when the model gave nothing usable. Pure. */
 export function cleanSearchQuery(text: string, fallback: string): string {
-  const line = stripThinking(text).split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  const cleaned = line.replace(/^(search query|query)\s*:\s*/i, '').replace(/^["'`]+|["'`]+$/g, '').trim().slice(0, 300);
+  const line =
+    stripThinking(text)
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
+  const cleaned = line
+    .replace(/^(search query|query)\s*:\s*/i, '')
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .trim()
+    .slice(0, 300);
   return cleaned || fallback;
 }
 
@@ -129,7 +161,12 @@ interface AnswerSpec {
   /** The code blocks of an answer that the parser must see. */
   blocks: (text: string) => CodeBlock[];
   /** The trace-guided retry. */
-  retryMessages: (text: string, validation: AnswerValidation, traceLines: string[], errors: ValidationError[]) => ChatMessage[];
+  retryMessages: (
+    text: string,
+    validation: AnswerValidation,
+    traceLines: string[],
+    errors: ValidationError[],
+  ) => ChatMessage[];
   /** The attempt the loop starts at (2 for Regenerate with Trace: the given code is attempt 1). */
   firstAttempt?: number;
 }
@@ -151,7 +188,11 @@ class Run {
   private status: ValidationStatus = '';
   private lastAttempt = 0;
 
-  constructor(private readonly deps: PipelineDeps, private readonly request: PipelineRequest, private readonly options: RunOptions) {
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly request: PipelineRequest,
+    private readonly options: RunOptions,
+  ) {
     this.id = deps.newId?.() ?? randomUUID();
     this.signal = options.signal;
     this.cycle = newRetryCycle(deps.config.pipeline.maxRetries);
@@ -203,7 +244,13 @@ class Run {
       query_type: this.result.queryType,
       verdict: fields.verdict,
       errors: fields.errors.map((e) => ({
-        code: e.code, ...(e.rule ? { rule: e.rule } : {}), field: e.field, ...(e.line !== undefined ? { line: e.line } : {}), expected: e.expected, received: e.received, severity: e.severity,
+        code: e.code,
+        ...(e.rule ? { rule: e.rule } : {}),
+        field: e.field,
+        ...(e.line !== undefined ? { line: e.line } : {}),
+        expected: e.expected,
+        received: e.received,
+        severity: e.severity,
       })),
       converged: isCode && final && status !== undefined ? fields.verdict === 'valid' : null,
       ...(final && status !== undefined ? { validation_status: status } : {}),
@@ -253,7 +300,13 @@ class Run {
     }
     this.result.validationStatus = status;
     this.result.latenciesMs = { ...this.all };
-    this.emit({ text: '', avap_code: this.result.code, is_final: true, validation_status: status, ...(this.result.repair && status === '' ? { repaired_by: this.result.repair.by } : {}) });
+    this.emit({
+      text: '',
+      avap_code: this.result.code,
+      is_final: true,
+      validation_status: status,
+      ...(this.result.repair && status === '' ? { repaired_by: this.result.repair.by } : {}),
+    });
     return this.result;
   }
 
@@ -281,9 +334,19 @@ class Run {
     if (this.request.correction) return this.correct(this.request.correction);
     if (this.cancelled) return this.fail(cancelledError(), config.ollama.model);
 
-    const classified = await this.timed('classify', () => classify(llm, config.ollama.model, {
-      query: this.request.query, forceType: this.request.forceType, history: this.request.history,
-    }, logger, this.signal));
+    const classified = await this.timed('classify', () =>
+      classify(
+        llm,
+        config.ollama.model,
+        {
+          query: this.request.query,
+          forceType: this.request.forceType,
+          history: this.request.history,
+        },
+        logger,
+        this.signal,
+      ),
+    );
     if (!classified.ok) return this.fail(asFailure(classified.error), config.ollama.model);
     const route = classified.value;
     this.result.queryType = route.type;
@@ -297,20 +360,35 @@ class Run {
     this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
 
     if (route.type === 'RETRIEVAL') {
-      const verdict = await this.timed('check_context_relevance', () => this.deps.relevance.judge(this.request.query, context, this.signal));
+      const verdict = await this.timed('check_context_relevance', () =>
+        this.deps.relevance.judge(this.request.query, context, this.signal),
+      );
       if (!verdict.ok) return this.fail(asFailure(verdict.error), config.ollama.model);
-      this.result.relevance = { mode: this.deps.relevance.mode, relevant: verdict.value.relevant, detail: verdict.value.detail };
+      this.result.relevance = {
+        mode: this.deps.relevance.mode,
+        relevant: verdict.value.relevant,
+        detail: verdict.value.detail,
+      };
       if (!verdict.value.relevant) {
         const claim = claimRetry(this.cycle, 'relevance');
         if (claim.granted) {
-          logger.info(`context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`);
+          logger.info(
+            `context not relevant (${verdict.value.detail}) — reformulating with hint and retrieving once more`,
+          );
           this.result.relevanceRetry = true;
-          const again = await this.reformulateAndRetrieve(this.request.query, 'reformulate_with_hint', 'retrieve_retry', true);
+          const again = await this.reformulateAndRetrieve(
+            this.request.query,
+            'reformulate_with_hint',
+            'retrieve_retry',
+            true,
+          );
           if (!again.ok) return this.fail(again.error, config.ollama.model);
           context = again.value;
           this.result.retrievalMode = this.retrievalMode as PipelineResult['retrievalMode'];
         } else {
-          logger.info(`context not relevant (${verdict.value.detail}) — retry skipped (${describeSkip(claim.skip)}); answering with this context`);
+          logger.info(
+            `context not relevant (${verdict.value.detail}) — retry skipped (${describeSkip(claim.skip)}); answering with this context`,
+          );
         }
       }
       return this.answer(context.chunks);
@@ -319,21 +397,31 @@ class Run {
   }
 
   private async reformulateAndRetrieve(
-    query: string, reformulateNode: string, retrieveNode: string, withHint: boolean,
+    query: string,
+    reformulateNode: string,
+    retrieveNode: string,
+    withHint: boolean,
   ): Promise<Result<RetrievalResult, Failure>> {
     const { config, llm, logger, retrieval } = this.deps;
     const messages = withHint ? reformulateWithHintMessages(query) : reformulateMessages(query);
-    const rewritten = await this.timed(reformulateNode, () => llm.chat({ model: config.ollama.model, messages, signal: this.signal, maxTokens: 96 }));
+    const rewritten = await this.timed(reformulateNode, () =>
+      llm.chat({ model: config.ollama.model, messages, signal: this.signal, maxTokens: 96 }),
+    );
     if (!rewritten.ok) return err(asFailure(rewritten.error));
     const searchQuery = cleanSearchQuery(rewritten.value.text, query);
     (this.result.searchQueries ??= []).push(searchQuery);
-    const found = await this.timed(retrieveNode, () => retrieval.retrieve(searchQuery, { topK: config.retrieval.topK, signal: this.signal }));
+    const found = await this.timed(retrieveNode, () =>
+      retrieval.retrieve(searchQuery, { topK: config.retrieval.topK, signal: this.signal }),
+    );
     if (this.cancelled) return err(cancelledError());
     if (!found.ok) {
       if (found.error.code === 'cancelled') return err(cancelledError());
       logger.warn(logRetrievalFailed(retrieval.name, found.error.message));
       this.retrievalMode = 'none';
-      this.result.retrieval = { status: 'degraded', reason: `retrieval failed (${retrieval.name}): ${found.error.message}` };
+      this.result.retrieval = {
+        status: 'degraded',
+        reason: `retrieval failed (${retrieval.name}): ${found.error.message}`,
+      };
       this.result.sources = [];
       return { ok: true, value: { chunks: [], mode: 'bm25_only' } };
     }
@@ -346,9 +434,10 @@ class Run {
 
   /** CONVERSATIONAL and PLATFORM: the conversational model, no retrieval; any code it shows is validated all the same. */
   private respond(type: QueryType): Promise<PipelineResult> {
-    const messages = type === 'PLATFORM'
-      ? platformMessages(this.request.query, this.request.history)
-      : conversationalMessages(this.request.query, this.request.history);
+    const messages =
+      type === 'PLATFORM'
+        ? platformMessages(this.request.query, this.request.history)
+        : conversationalMessages(this.request.query, this.request.history);
     const node = type === 'PLATFORM' ? 'respond_platform' : 'respond_conversational';
     return this.answerLoop(this.proseSpec(this.deps.config.ollama.conversationalModel, node, messages));
   }
@@ -367,7 +456,8 @@ class Run {
       messages,
       codeRequired: false,
       blocks: shownCodeBlocks,
-      retryMessages: (text, validation, traceLines, errors) => answerRetryMessages(messages, text, validation.code, traceLines, repairInstructions(errors)),
+      retryMessages: (text, validation, traceLines, errors) =>
+        answerRetryMessages(messages, text, validation.code, traceLines, repairInstructions(errors)),
     };
   }
 
@@ -387,19 +477,28 @@ class Run {
       const picked = Array.isArray(choice) ? { examples: choice } : choice;
       const chosen = picked.examples;
       this.result.fewShot = {
-        status: 'enabled', k, injected: chosen.length,
-        ...('selection' in picked ? { selection: picked.selection, ...(picked.detail ? { selectionDetail: picked.detail } : {}) } : {}),
+        status: 'enabled',
+        k,
+        injected: chosen.length,
+        ...('selection' in picked
+          ? { selection: picked.selection, ...(picked.detail ? { selectionDetail: picked.detail } : {}) }
+          : {}),
       };
-      const how = 'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
+      const how =
+        'selection' in picked ? ` by ${picked.selection === 'embedding' ? 'embedding similarity' : 'BM25'}` : '';
       logger.info(logFewShot(k, chosen.length, how));
       if ('selection' in picked && picked.selection === 'lexical') {
-        logger.warn(`few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`);
+        logger.warn(
+          `few-shot: no embedding similarity (${picked.detail ?? 'unavailable'}) — examples chosen lexically; few_shot_selection: lexical`,
+        );
       }
       return (this.fewShot = chosen);
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       this.result.fewShot = { status: 'degraded', k, injected: 0, detail };
-      logger.warn(`few-shot example retrieval failed (${detail}) — generating without examples; few_shot_injection: degraded`);
+      logger.warn(
+        `few-shot example retrieval failed (${detail}) — generating without examples; few_shot_injection: degraded`,
+      );
       return (this.fewShot = []);
     }
   }
@@ -411,7 +510,12 @@ class Run {
     return [{ code: text, startLine: 1, label: '', fenced: false }];
   }
 
-  private codeSpec(messages: ChatMessage[], chunks: RetrievedChunk[], examples: FewShotExample[], firstAttempt = 1): AnswerSpec {
+  private codeSpec(
+    messages: ChatMessage[],
+    chunks: RetrievedChunk[],
+    examples: FewShotExample[],
+    firstAttempt = 1,
+  ): AnswerSpec {
     return {
       model: this.deps.config.ollama.model,
       node: 'generate_code',
@@ -419,16 +523,24 @@ class Run {
       messages,
       codeRequired: true,
       blocks: (text) => Run.codeBlocksOf(text),
-      retryMessages: (text, validation, traceLines, errors) => generateCodeRetryMessages(
-        this.request.query, validation.code || text, traceLines, repairInstructions(errors), chunks, examples,
-      ),
+      retryMessages: (text, validation, traceLines, errors) =>
+        generateCodeRetryMessages(
+          this.request.query,
+          validation.code || text,
+          traceLines,
+          repairInstructions(errors),
+          chunks,
+          examples,
+        ),
       firstAttempt,
     };
   }
 
   private async generateCode(chunks: RetrievedChunk[]): Promise<PipelineResult> {
     const examples = await this.examples();
-    return this.answerLoop(this.codeSpec(generateCodeMessages(this.request.query, chunks, examples, this.request.history), chunks, examples));
+    return this.answerLoop(
+      this.codeSpec(generateCodeMessages(this.request.query, chunks, examples, this.request.history), chunks, examples),
+    );
   }
 
   /** "Regenerate with trace": the given code and trace are attempt 1; this run is the retry (it uses the request's cycle). */
@@ -441,20 +553,39 @@ class Run {
     this.result.attempts.push({
       attempt: 1,
       code: correction.code,
-      outcome: { kind: 'validated', result: { valid: !blocking(errors).length, trace: correction.trace, truncated: false, parserVersion: this.deps.parserVersion?.() ?? '' } },
+      outcome: {
+        kind: 'validated',
+        result: {
+          valid: !blocking(errors).length,
+          trace: correction.trace,
+          truncated: false,
+          parserVersion: this.deps.parserVersion?.() ?? '',
+        },
+      },
     });
     const traceLines = renderTrace(correction.trace).split('\n').filter(Boolean);
     const examples = await this.examples();
-    const messages = generateCodeRetryMessages(this.request.query, correction.code, traceLines, repairInstructions(errors), [], examples);
+    const messages = generateCodeRetryMessages(
+      this.request.query,
+      correction.code,
+      traceLines,
+      repairInstructions(errors),
+      [],
+      examples,
+    );
     const spec = this.codeSpec(messages, [], examples, 2);
     return this.answerLoop({ ...spec, node: 'generate_code_retry' });
   }
 
   // ------------------------------------------------------------- answers, validation, retries
 
-  private async attemptOnce(spec: AnswerSpec, attempt: number, messages: ChatMessage[], node: string, watch = false): Promise<
-    Result<{ text: string; validation: AnswerValidation; aborted?: HardFinding }, Failure>
-  > {
+  private async attemptOnce(
+    spec: AnswerSpec,
+    attempt: number,
+    messages: ChatMessage[],
+    node: string,
+    watch = false,
+  ): Promise<Result<{ text: string; validation: AnswerValidation; aborted?: HardFinding }, Failure>> {
     const { llm, parser } = this.deps;
     this.lastAttempt = attempt;
     // Early abort: complete code lines are checked as they stream; a hard error stops the model (see code/streamCheck.ts).
@@ -478,11 +609,14 @@ class Run {
     if (this.cancelled) return err(cancelledError());
     const text = stripThinking(reply.value.text);
     const blocks = spec.blocks(text);
-    const validation = await this.timed('validate_code', () => validateAnswer(parser, blocks, this.request.filename ?? 'generated.avap', this.signal));
+    const validation = await this.timed('validate_code', () =>
+      validateAnswer(parser, blocks, this.request.filename ?? 'generated.avap', this.signal),
+    );
     const verdict = validation.verdict;
     if (this.cancelled || (verdict.kind === 'unavailable' && verdict.outcome.reason === 'cancelled')) {
       // Kept as a record of what happened; the run itself ends without an answer or a status.
-      if (blocks.length) this.result.attempts.push({ attempt, code: validation.code, outcome: validation.outcome, text });
+      if (blocks.length)
+        this.result.attempts.push({ attempt, code: validation.code, outcome: validation.outcome, text });
       return err(cancelledError());
     }
     return ok({ text, validation });
@@ -504,7 +638,10 @@ class Run {
       validation: {
         verdict: { kind: 'invalid', trace, responseTrace, parserVersion: PARSER_VERSION },
         code: hard.code,
-        outcome: { kind: 'validated', result: { valid: false, trace, truncated: false, parserVersion: PARSER_VERSION } },
+        outcome: {
+          kind: 'validated',
+          result: { valid: false, trace, truncated: false, parserVersion: PARSER_VERSION },
+        },
         // The cut answer's one (open) block holds the hard findings; it was not sent to the service.
         blocks: ['invalid'],
         calls: 0,
@@ -523,7 +660,8 @@ class Run {
       if (validation.blocks.length) record.blocks = validation.blocks;
       this.result.attempts.push(record);
     }
-    if (verdict.kind === 'unavailable') this.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
+    if (verdict.kind === 'unavailable')
+      this.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
     // A code request answered with no code at all is a failed attempt (E009), not a valid one.
     return verdict.kind === 'no-code' && spec.codeRequired ? 'invalid' : verdict.kind;
   }
@@ -532,7 +670,17 @@ class Run {
     const verdict = validation.verdict;
     if (verdict.kind === 'valid' || verdict.kind === 'invalid') return contractFromTrace(verdict.trace).errors;
     if (verdict.kind === 'no-code') {
-      return [{ code: 'E009', field: 'response', expected: 'an AVAP program', received: '', severity: 'error', line: 1, message: 'the answer contained no AVAP code' }];
+      return [
+        {
+          code: 'E009',
+          field: 'response',
+          expected: 'an AVAP program',
+          received: '',
+          severity: 'error',
+          line: 1,
+          message: 'the answer contained no AVAP code',
+        },
+      ];
     }
     return [];
   }
@@ -560,12 +708,29 @@ class Run {
     for (let attempt = first; ; attempt += 1) {
       // Stopping a stream early only makes sense when the trace-guided retry can follow it.
       const watch = attempt === 1 && retryAvailable(this.cycle);
-      const outcome = await this.attemptOnce(spec, attempt, messages, attempt === first ? spec.node : spec.retryNode, watch);
+      const outcome = await this.attemptOnce(
+        spec,
+        attempt,
+        messages,
+        attempt === first ? spec.node : spec.retryNode,
+        watch,
+      );
       if (!outcome.ok) {
-        if (attempt === first || outcome.error.code === 'cancelled') return this.fail(outcome.error, spec.model, attempt);
+        if (attempt === first || outcome.error.code === 'cancelled')
+          return this.fail(outcome.error, spec.model, attempt);
         // The retry could not be generated: the invalid answer before it stands, unresolved.
-        logger.warn(`retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`);
-        this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'retry-failed' });
+        logger.warn(
+          `retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`,
+        );
+        this.hold({
+          attempt,
+          verdict: 'skipped',
+          errors: [],
+          model: spec.model,
+          code: '',
+          errorCode: outcome.error.code,
+          stopReason: 'retry-failed',
+        });
         this.result.error = outcome.error;
         return this.finish('INVALID_UNRESOLVED');
       }
@@ -573,7 +738,11 @@ class Run {
       const check = this.adopt(spec, attempt, text, validation);
       const errors = check === 'unavailable' ? [] : this.errorsOf(validation);
       const fields: EventFields = {
-        attempt, verdict: Run.telemetryVerdict(check), errors: check === 'no-code' ? [] : errors, model: spec.model, code: validation.code,
+        attempt,
+        verdict: Run.telemetryVerdict(check),
+        errors: check === 'no-code' ? [] : errors,
+        model: spec.model,
+        code: validation.code,
       };
       if (aborted) {
         const where = { line: aborted.responseLine, rule: aborted.entry.code };
@@ -585,9 +754,16 @@ class Run {
       }
       if (check === 'invalid' && !aborted) {
         // Deterministic repair first: when every error has a proven fix, the parser's fixes may spare the LLM retry.
-        const repaired = await this.timed('repair_with_fixes', () => repairAnswer(
-          this.deps.parser, text, validation, spec.blocks, this.request.filename ?? 'generated.avap', this.signal,
-        ));
+        const repaired = await this.timed('repair_with_fixes', () =>
+          repairAnswer(
+            this.deps.parser,
+            text,
+            validation,
+            spec.blocks,
+            this.request.filename ?? 'generated.avap',
+            this.signal,
+          ),
+        );
         if (this.cancelled) return this.fail(cancelledError(), spec.model, attempt);
         if (repaired.kind === 'repaired') {
           this.hold(fields);
@@ -595,23 +771,41 @@ class Run {
           const fixed = repaired.validation;
           this.result.text = repaired.text;
           this.result.code = fixed.code;
-          const record: AttemptRecord = { attempt, code: fixed.code, outcome: fixed.outcome, text: repaired.text, repairedBy: REPAIRED_BY_FIXES };
+          const record: AttemptRecord = {
+            attempt,
+            code: fixed.code,
+            outcome: fixed.outcome,
+            text: repaired.text,
+            repairedBy: REPAIRED_BY_FIXES,
+          };
           if (fixed.verdict.kind === 'valid') record.responseTrace = fixed.verdict.responseTrace;
           if (fixed.blocks.length) record.blocks = fixed.blocks;
           this.result.attempts.push(record);
           this.result.repair = { by: REPAIRED_BY_FIXES, attempt, applied: repaired.applied, rounds: repaired.rounds };
-          logger.info(`${LOG_REPAIRED_BY_FIXES} (attempt ${attempt}: ${repaired.applied.length} fix(es) in ${repaired.rounds} round(s))`);
+          logger.info(
+            `${LOG_REPAIRED_BY_FIXES} (attempt ${attempt}: ${repaired.applied.length} fix(es) in ${repaired.rounds} round(s))`,
+          );
           this.hold({
-            attempt, verdict: 'valid', errors: this.errorsOf(fixed), model: spec.model, code: fixed.code, stopReason: 'repaired-by-fixes', repairedBy: REPAIRED_BY_FIXES,
+            attempt,
+            verdict: 'valid',
+            errors: this.errorsOf(fixed),
+            model: spec.model,
+            code: fixed.code,
+            stopReason: 'repaired-by-fixes',
+            repairedBy: REPAIRED_BY_FIXES,
           });
           this.status = statusOf('valid');
           break;
         }
-        if (repaired.kind === 'unrepaired') logger.info(`attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
+        if (repaired.kind === 'unrepaired')
+          logger.info(`attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
       }
       if (check !== 'invalid') {
         const verdict = validation.verdict;
-        this.hold({ ...fields, stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check });
+        this.hold({
+          ...fields,
+          stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check,
+        });
         this.status = statusOf(check);
         break;
       }
@@ -622,12 +816,16 @@ class Run {
         if (claim.granted) {
           this.hold(fields);
           this.supersede();
-          logger.info(`attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`);
+          logger.info(
+            `attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`,
+          );
           messages = spec.retryMessages(text, validation, this.traceLinesOf(validation, errors), errors);
           continue;
         }
         stopReason = skipStopReason(claim.skip);
-        logger.info(`attempt ${attempt} invalid — retry skipped (${describeSkip(claim.skip)}) — returning INVALID_UNRESOLVED`);
+        logger.info(
+          `attempt ${attempt} invalid — retry skipped (${describeSkip(claim.skip)}) — returning INVALID_UNRESOLVED`,
+        );
       } else {
         stopReason = decision.retry ? 'budget-exhausted' : decision.reason;
         logger.info(`code still invalid after ${attempt} attempt(s) (${stopReason}) — returning INVALID_UNRESOLVED`);
@@ -639,7 +837,12 @@ class Run {
     if (review && this.result.text.trim()) {
       try {
         await review(
-          { question: this.request.query, answer: this.result.text, queryType: this.result.queryType, sources: [...this.result.sources] },
+          {
+            question: this.request.query,
+            answer: this.result.text,
+            queryType: this.result.queryType,
+            sources: [...this.result.sources],
+          },
           (hint) => this.hintedRetry(spec, hint),
           this.signal,
         );
@@ -665,23 +868,48 @@ class Run {
     const attempt = this.lastAttempt + 1;
     const previous = this.result.text;
     this.supersede();
-    const outcome = await this.attemptOnce(spec, attempt, hintedRetryMessages(spec.messages, previous, hint), 'generate_judge_retry');
+    const outcome = await this.attemptOnce(
+      spec,
+      attempt,
+      hintedRetryMessages(spec.messages, previous, hint),
+      'generate_judge_retry',
+    );
     if (!outcome.ok) {
       // The answer before it stands, with the status it earned.
-      this.hold({ attempt, verdict: 'skipped', errors: [], model: spec.model, code: '', errorCode: outcome.error.code, stopReason: 'judge-retry-failed' });
+      this.hold({
+        attempt,
+        verdict: 'skipped',
+        errors: [],
+        model: spec.model,
+        code: '',
+        errorCode: outcome.error.code,
+        stopReason: 'judge-retry-failed',
+      });
       return { ok: false, error: outcome.error };
     }
     const { text, validation } = outcome.value;
     const check = this.adopt(spec, attempt, text, validation);
     const errors = check === 'unavailable' || check === 'no-code' ? [] : this.errorsOf(validation);
     this.status = statusOf(check);
-    if (check === 'invalid') logger.info('the judge\'s retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED');
-    this.hold({ attempt, verdict: Run.telemetryVerdict(check), errors, model: spec.model, code: validation.code, stopReason: 'judge-hint' });
+    if (check === 'invalid')
+      logger.info("the judge's retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED");
+    this.hold({
+      attempt,
+      verdict: Run.telemetryVerdict(check),
+      errors,
+      model: spec.model,
+      code: validation.code,
+      stopReason: 'judge-hint',
+    });
     return { ok: true, answer: text };
   }
 }
 
 /** Runs one request through the graph. Never throws for expected failures: they come back in `result.error`. */
-export function runPipeline(deps: PipelineDeps, request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
+export function runPipeline(
+  deps: PipelineDeps,
+  request: PipelineRequest,
+  options: RunOptions = {},
+): Promise<PipelineResult> {
   return new Run(deps, request, options).run().then(withFirstAttempt);
 }

@@ -12,7 +12,8 @@ export function createCosineRelevance(llm: LlmPort, embeddingModel: string, thre
   return {
     mode: 'cosine',
     async judge(query, retrieved, signal): Promise<RelevanceOutcome> {
-      if (retrieved.chunks.length === 0) return { ok: true, value: { relevant: false, score: 0, detail: 'no context was retrieved' } };
+      if (retrieved.chunks.length === 0)
+        return { ok: true, value: { relevant: false, score: 0, detail: 'no context was retrieved' } };
       const missing: string[] = [];
       if (!retrieved.queryEmbedding) missing.push(query);
       const withoutVector = retrieved.chunks.filter((c) => !c.embedding);
@@ -28,7 +29,10 @@ export function createCosineRelevance(llm: LlmPort, embeddingModel: string, thre
       const chunkVectors = retrieved.chunks.map((c) => c.embedding ?? computed[next++] ?? []);
       const score = cosine(queryVector, meanVector(chunkVectors));
       const relevant = score >= threshold;
-      return { ok: true, value: { relevant, score, detail: `cosine ${score.toFixed(3)} ${relevant ? '>=' : '<'} ${threshold}` } };
+      return {
+        ok: true,
+        value: { relevant, score, detail: `cosine ${score.toFixed(3)} ${relevant ? '>=' : '<'} ${threshold}` },
+      };
     },
   };
 }

@@ -15,14 +15,23 @@ export function createLlmRelevance(llm: LlmPort, model: string): RelevancePort {
   return {
     mode: 'llm',
     async judge(query, retrieved, signal): Promise<RelevanceOutcome> {
-      if (retrieved.chunks.length === 0) return { ok: true, value: { relevant: false, detail: 'no context was retrieved' } };
-      const result = await llm.chat({ model, messages: relevanceMessages(query, retrieved.chunks), signal, maxTokens: 8 });
+      if (retrieved.chunks.length === 0)
+        return { ok: true, value: { relevant: false, detail: 'no context was retrieved' } };
+      const result = await llm.chat({
+        model,
+        messages: relevanceMessages(query, retrieved.chunks),
+        signal,
+        maxTokens: 8,
+      });
       if (!result.ok) return result;
       const verdict = readYesNo(result.value.text);
       const said = result.value.text.trim().slice(0, 40);
       return {
         ok: true,
-        value: { relevant: verdict.relevant, detail: verdict.readable ? `LLM said ${said}` : `unreadable LLM answer '${said}' — treated as YES` },
+        value: {
+          relevant: verdict.relevant,
+          detail: verdict.readable ? `LLM said ${said}` : `unreadable LLM answer '${said}' — treated as YES`,
+        },
       };
     },
   };

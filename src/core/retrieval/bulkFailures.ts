@@ -45,7 +45,10 @@ function describeError(error: BulkItemError): string {
 }
 
 /** The refused items of a bulk response (items with an error), grouped by cause in order of first appearance. */
-export function bulkItemFailures(items: readonly Partial<Record<string, BulkItemOutcome>>[]): { failed: number; causes: FailureCause[] } {
+export function bulkItemFailures(items: readonly Partial<Record<string, BulkItemOutcome>>[]): {
+  failed: number;
+  causes: FailureCause[];
+} {
   const causes = new Map<string, FailureCause>();
   let failed = 0;
   for (const item of items) {

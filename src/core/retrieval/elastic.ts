@@ -165,27 +165,48 @@ export function createElasticRetrieval(options: ElasticRetrievalOptions): Retrie
         const embedded = await options.embed([query], signal);
         if (embedded.ok) vector = embedded.value[0];
         else if (embedded.error.code === 'cancelled') return { ok: false, error: embedded.error };
-        fallback = embedded.ok ? 'the embedding model returned no vector for the query' : `the embedding model could not embed the query (${embedded.error.code}: ${embedded.error.message})`;
+        fallback = embedded.ok
+          ? 'the embedding model returned no vector for the query'
+          : `the embedding model could not embed the query (${embedded.error.code}: ${embedded.error.message})`;
       }
       try {
         if (!vector) {
           // The configured mode cannot be honoured: BM25 alone, tagged and logged (evaluation aborts on it).
-          logger.warn(`cannot embed the query (${fallback}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'} (bm25_only)`);
+          logger.warn(
+            `cannot embed the query (${fallback}) — ${mode === 'knn_only' ? 'kNN impossible, using BM25' : 'using BM25 only'} (bm25_only)`,
+          );
           const hits = await search(bm25Body(query, topK), signal);
-          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'bm25_only', fallback: `${mode} needs embeddings: ${fallback}` } };
+          return {
+            ok: true,
+            value: {
+              chunks: hits.map((h) => toChunk(h, h._score ?? 0)),
+              mode: 'bm25_only',
+              fallback: `${mode} needs embeddings: ${fallback}`,
+            },
+          };
         }
         if (mode === 'knn_only') {
           const hits = await search(knnBody(vector, topK), signal);
-          return { ok: true, value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'knn_only', queryEmbedding: vector } };
+          return {
+            ok: true,
+            value: { chunks: hits.map((h) => toChunk(h, h._score ?? 0)), mode: 'knn_only', queryEmbedding: vector },
+          };
         }
-        const [lexical, dense] = await Promise.all([search(bm25Body(query, window), signal), search(knnBody(vector, window), signal)]);
+        const [lexical, dense] = await Promise.all([
+          search(bm25Body(query, window), signal),
+          search(knnBody(vector, window), signal),
+        ]);
         const byId = new Map<string, Hit>();
         const idOf = (h: Hit) => h._source?.chunk_id ?? h._id ?? '';
         for (const h of [...lexical, ...dense]) if (!byId.has(idOf(h))) byId.set(idOf(h), h);
         const fused = reciprocalRankFusion([lexical.map(idOf), dense.map(idOf)], rrfK, topK);
         return {
           ok: true,
-          value: { chunks: fused.map((f) => toChunk(byId.get(f.id) as Hit, f.score)), mode: 'hybrid', queryEmbedding: vector },
+          value: {
+            chunks: fused.map((f) => toChunk(byId.get(f.id) as Hit, f.score)),
+            mode: 'hybrid',
+            queryEmbedding: vector,
+          },
         };
       } catch (err) {
         if (signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
@@ -204,7 +225,16 @@ export type IngestPhase = 'embedding' | 'bulk';
  */
 export type IngestEvent =
   | { kind: 'phase'; phase: IngestPhase; total: number; batches: number }
-  | { kind: 'batch'; phase: IngestPhase; batch: number; batches: number; documents: number; done: number; total: number; failed: number }
+  | {
+      kind: 'batch';
+      phase: IngestPhase;
+      batch: number;
+      batches: number;
+      documents: number;
+      done: number;
+      total: number;
+      failed: number;
+    }
   | { kind: 'batch-failed'; failure: BulkBatchFailure }
   | { kind: 'note'; message: string };
 
@@ -263,16 +293,32 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
       const batch = batchOf(b);
       const result = await options.embed(batch.map(chunkEmbeddingText), signal);
       const where = `batch ${b + 1}/${batches}, documents ${b * size + 1}–${b * size + batch.length} of ${total}`;
-      if (!result.ok) return result.error.code === 'cancelled' ? CANCELLED : fail('embedding-failed', `cannot embed the knowledge base (${where}): ${result.error.message}`);
+      if (!result.ok)
+        return result.error.code === 'cancelled'
+          ? CANCELLED
+          : fail('embedding-failed', `cannot embed the knowledge base (${where}): ${result.error.message}`);
       if (result.value.length !== batch.length) {
-        return fail('embedding-failed', `the embedding model returned ${result.value.length} vectors for ${batch.length} texts (${where})`);
+        return fail(
+          'embedding-failed',
+          `the embedding model returned ${result.value.length} vectors for ${batch.length} texts (${where})`,
+        );
       }
       embeddings.push(...result.value);
-      emit({ kind: 'batch', phase: 'embedding', batch: b + 1, batches, documents: batch.length, done: embeddings.length, total, failed: 0 });
+      emit({
+        kind: 'batch',
+        phase: 'embedding',
+        batch: b + 1,
+        batches,
+        documents: batch.length,
+        done: embeddings.length,
+        total,
+        failed: 0,
+      });
     }
     const dims = embeddings[0]?.length ?? 0;
     if (!dims) return fail('embedding-failed', 'the embedding model returned no vectors');
-    if (embeddings.some((v) => v.length !== dims)) return fail('embedding-failed', 'the embedding model returned vectors of different lengths');
+    if (embeddings.some((v) => v.length !== dims))
+      return fail('embedding-failed', 'the embedding model returned vectors of different lengths');
 
     if (exists) {
       await client.indices.delete({ index });
@@ -307,17 +353,35 @@ export async function ingestKnowledge(options: IngestOptions): Promise<IngestRes
         response = await client.bulk({ refresh: b === batches - 1 ? 'wait_for' : false, operations }, { signal });
       } catch (err) {
         if (signal?.aborted) return CANCELLED;
-        return fail('elasticsearch-failed', `Elasticsearch: bulk batch ${b + 1}/${batches} failed: ${describe(err)} (${indexed} of ${total} documents were loaded before it)`);
+        return fail(
+          'elasticsearch-failed',
+          `Elasticsearch: bulk batch ${b + 1}/${batches} failed: ${describe(err)} (${indexed} of ${total} documents were loaded before it)`,
+        );
       }
       const refused = bulkItemFailures(response.items);
       indexed += batch.length - refused.failed;
       failed += refused.failed;
       if (refused.failed > 0) {
-        const failure: BulkBatchFailure = { batch: b + 1, batches, documents: batch.length, failed: refused.failed, causes: refused.causes };
+        const failure: BulkBatchFailure = {
+          batch: b + 1,
+          batches,
+          documents: batch.length,
+          failed: refused.failed,
+          causes: refused.causes,
+        };
         failures.push(failure);
         emit({ kind: 'batch-failed', failure });
       }
-      emit({ kind: 'batch', phase: 'bulk', batch: b + 1, batches, documents: batch.length, done: b * size + batch.length, total, failed });
+      emit({
+        kind: 'batch',
+        phase: 'bulk',
+        batch: b + 1,
+        batches,
+        documents: batch.length,
+        done: b * size + batch.length,
+        total,
+        failed,
+      });
     }
     return ok({ meta, indexed, failures });
   } catch (err) {

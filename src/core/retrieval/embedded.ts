@@ -87,7 +87,10 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
     };
   };
 
-  const cancelled = (): RetrievalOutcome => ({ ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } });
+  const cancelled = (): RetrievalOutcome => ({
+    ok: false,
+    error: { code: 'cancelled', message: 'the request was cancelled' },
+  });
 
   return {
     name: 'embedded',
@@ -110,7 +113,8 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
         // The configured mode cannot be honoured: answer from BM25, tagged and logged (evaluation aborts on it).
         const fallback = `${mode} needs embeddings: ${reason ?? 'no query embedding'}`;
         // A missing model is for good: said once; a transient failure every time it happens.
-        if (!missingModel || !warnedMissing) logger.warn(`embedded retrieval: ${fallback} — using BM25 only (bm25_only)`);
+        if (!missingModel || !warnedMissing)
+          logger.warn(`embedded retrieval: ${fallback} — using BM25 only (bm25_only)`);
         if (missingModel) warnedMissing = true;
         const hits = kb.search(query, topK);
         const chunks = hits.map((h) => toChunk(h.id, h.score)).filter((c): c is RetrievedChunk => Boolean(c));
@@ -122,10 +126,13 @@ export function createEmbeddedRetrieval(kb: KnowledgeSource, options: EmbeddedRe
         .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
         .slice(0, window)
         .map((x) => x.id);
-      const fused = mode === 'knn_only'
-        ? dense.slice(0, topK).map((id, i) => ({ id, score: 1 / (rrfK + i + 1) }))
-        : reciprocalRankFusion([lexical, dense], rrfK, topK);
-      const chunks = fused.map((f) => toChunk(f.id, f.score, table.value.get(f.id))).filter((c): c is RetrievedChunk => Boolean(c));
+      const fused =
+        mode === 'knn_only'
+          ? dense.slice(0, topK).map((id, i) => ({ id, score: 1 / (rrfK + i + 1) }))
+          : reciprocalRankFusion([lexical, dense], rrfK, topK);
+      const chunks = fused
+        .map((f) => toChunk(f.id, f.score, table.value.get(f.id)))
+        .filter((c): c is RetrievedChunk => Boolean(c));
       return { ok: true, value: { chunks, mode: mode === 'knn_only' ? 'knn_only' : 'hybrid', queryEmbedding: qv } };
     },
   };

@@ -60,5 +60,7 @@ export interface KnowledgeSource {
   /** Lexical few-shot selection (BM25), the fallback of the embedding-based one. */
   selectExamples?(request: string, k?: number): { example: { description: string; code: string }; score: number }[];
   /** The validated example pool (few-shot selection by embedding similarity embeds it). */
-  readonly pool?: { readonly examples: readonly { id: string; description: string; code: string; commands?: readonly string[] }[] };
+  readonly pool?: {
+    readonly examples: readonly { id: string; description: string; code: string; commands?: readonly string[] }[];
+  };
 }

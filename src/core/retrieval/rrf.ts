@@ -10,7 +10,11 @@ export interface Fused {
   ranks: (number | undefined)[];
 }
 
-export function reciprocalRankFusion(lists: readonly (readonly string[])[], k = 60, top = Number.POSITIVE_INFINITY): Fused[] {
+export function reciprocalRankFusion(
+  lists: readonly (readonly string[])[],
+  k = 60,
+  top = Number.POSITIVE_INFINITY,
+): Fused[] {
   const byId = new Map<string, Fused>();
   lists.forEach((list, listIndex) => {
     const seen = new Set<string>();

@@ -13,9 +13,11 @@ import type { ValidationError } from '../validation/contract';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
 
-export const ClassificationSchema = z.object({
-  type: z.enum(CLASSIFY_TYPES as [QueryType, ...QueryType[]]),
-}).strict();
+export const ClassificationSchema = z
+  .object({
+    type: z.enum(CLASSIFY_TYPES as [QueryType, ...QueryType[]]),
+  })
+  .strict();
 
 export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
   const schema = z.toJSONSchema(ClassificationSchema) as Record<string, unknown>;
@@ -24,9 +26,7 @@ export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
 })();
 
 /** Messages the platform injects; they go straight to PLATFORM (the design's fast path). */
-export const PLATFORM_PREFIXES: readonly string[] = [
-  'You have a project usage percentage of',
-];
+export const PLATFORM_PREFIXES: readonly string[] = ['You have a project usage percentage of'];
 
 /** Where a malformed classification goes: an explanation with retrieval is the least harmful answer. */
 export const DEFAULT_ROUTE: QueryType = 'RETRIEVAL';
@@ -59,7 +59,8 @@ export function parseClassification(text: string): Result<QueryType, Classificat
 }
 
 /** Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error. */
-export const logClassifierMalformed = (reason: string): string => `classifier answer malformed (${reason}) — asking once more`;
+export const logClassifierMalformed = (reason: string): string =>
+  `classifier answer malformed (${reason}) — asking once more`;
 /** Logged when the repaired answer cannot be read either. */
 export const LOG_CLASSIFIER_DEFAULT_ROUTE = `classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`;
 
@@ -89,7 +90,8 @@ export async function classify(
 ): Promise<ClassifyOutcome> {
   if (input.forceType) return ok({ type: input.forceType, how: 'forced', errors: [] });
   const text = input.query.trimStart();
-  if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix))) return ok({ type: 'PLATFORM', how: 'fast-path', errors: [] });
+  if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix)))
+    return ok({ type: 'PLATFORM', how: 'fast-path', errors: [] });
 
   const messages = classifyMessages(input.query, input.history);
   const first = await llm.chat({ model, messages, format: CLASSIFICATION_JSON_SCHEMA, signal, maxTokens: 64 });

@@ -8,13 +8,7 @@ import type { ConversationTurn, QueryType } from '../contracts';
 import type { ChatMessage } from '../llm/port';
 
 export type PromptTask =
-  | 'classify'
-  | 'reformulate'
-  | 'relevance'
-  | 'generate'
-  | 'generate_code'
-  | 'conversational'
-  | 'platform';
+  'classify' | 'reformulate' | 'relevance' | 'generate' | 'generate_code' | 'conversational' | 'platform';
 
 export const PROMPT_HEADERS: Record<PromptTask, string> = {
   classify: 'AVAP Assistant — query classifier.',
@@ -51,7 +45,9 @@ export const AVAP_RULES = `AVAP rules:
 export const CLASSIFY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'];
 
 export function classifyMessages(query: string, history: readonly ConversationTurn[] = []): ChatMessage[] {
-  const recent = history.filter((t) => t.role === 'user').slice(-5)
+  const recent = history
+    .filter((t) => t.role === 'user')
+    .slice(-5)
     .map((t) => `- ${t.queryType ?? 'UNKNOWN'}: ${t.content.slice(0, 120).replace(/\s+/g, ' ')}`);
   const system = `${PROMPT_HEADERS.classify}
 Decide what kind of request the user's message is. Answer with a JSON object {"type": TYPE} and nothing else.
@@ -62,11 +58,18 @@ TYPE is one of:
 - PLATFORM: questions about the user's account, project, plan, usage, quotas or billing on the platform.
 Platform questions win over everything else. Earlier turns are listed only to resolve follow-ups; classify the new message on its own merits.`;
   const user = `${recent.length ? `Earlier requests (type: text):\n${recent.join('\n')}\n\n` : ''}New message:\n${query}`;
-  return [{ role: 'system', content: system }, { role: 'user', content: user }];
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
 }
 
 /** The second chance for a malformed classification: the validation error goes back verbatim. */
-export function classifyRepairMessages(original: ChatMessage[], badAnswer: string, validationError: string): ChatMessage[] {
+export function classifyRepairMessages(
+  original: ChatMessage[],
+  badAnswer: string,
+  validationError: string,
+): ChatMessage[] {
   return [
     ...original,
     { role: 'assistant', content: badAnswer },
@@ -122,7 +125,11 @@ function historyMessages(history: readonly ConversationTurn[]): ChatMessage[] {
   return history.slice(-6).map((t) => ({ role: t.role, content: t.content }));
 }
 
-export function generateMessages(query: string, chunks: readonly ContextChunk[], history: readonly ConversationTurn[] = []): ChatMessage[] {
+export function generateMessages(
+  query: string,
+  chunks: readonly ContextChunk[],
+  history: readonly ConversationTurn[] = [],
+): ChatMessage[] {
   return [
     {
       role: 'system',
@@ -186,11 +193,16 @@ export function generateCodeRetryMessages(
   examples: readonly FewShotExample[] = [],
 ): ChatMessage[] {
   const base = generateCodeMessages(query, chunks, examples);
-  const hints = repairInstructions.length ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}` : '';
+  const hints = repairInstructions.length
+    ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}`
+    : '';
   return [
     ...base,
     { role: 'assistant', content: `\`\`\`avap\n${previousCode.trimEnd()}\n\`\`\`` },
-    { role: 'user', content: `${correctionContext(traceLines)}${hints}\n\nWrite the whole corrected program in one \`\`\`avap block.` },
+    {
+      role: 'user',
+      content: `${correctionContext(traceLines)}${hints}\n\nWrite the whole corrected program in one \`\`\`avap block.`,
+    },
   ];
 }
 
@@ -207,14 +219,17 @@ export function answerRetryMessages(
   traceLines: readonly string[],
   repairInstructions: readonly string[],
 ): ChatMessage[] {
-  const hints = repairInstructions.length ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}` : '';
+  const hints = repairInstructions.length
+    ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}`
+    : '';
   return [
     ...base,
     { role: 'assistant', content: previousAnswer },
     {
       role: 'user',
-      content: `The AVAP code of your answer, as the parser checked it:\n\`\`\`avap\n${checkedCode.trimEnd()}\n\`\`\`\n${correctionContext(traceLines)}${hints}\n\n`
-        + 'Rewrite the whole answer with every AVAP code block corrected, each in an ```avap block.',
+      content:
+        `The AVAP code of your answer, as the parser checked it:\n\`\`\`avap\n${checkedCode.trimEnd()}\n\`\`\`\n${correctionContext(traceLines)}${hints}\n\n` +
+        'Rewrite the whole answer with every AVAP code block corrected, each in an ```avap block.',
     },
   ];
 }
@@ -230,7 +245,10 @@ export function hintedRetryMessages(base: readonly ChatMessage[], previous: stri
   return [
     ...base,
     { role: 'assistant', content: previous },
-    { role: 'user', content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question, using only the documentation provided.` },
+    {
+      role: 'user',
+      content: `${QUALITY_RETRY_HEAD} ${hint}\nRewrite the whole answer to the question, using only the documentation provided.`,
+    },
   ];
 }
 

@@ -31,7 +31,8 @@ export interface ComparisonGroup extends GroupFigures {
   to: string;
 }
 
-type Rate = 'firstAttemptInvalidRate' | 'multiAttemptConvergenceRate' | 'meanAttemptsAmongConverged' | 'nonConvergenceRate';
+type Rate =
+  'firstAttemptInvalidRate' | 'multiAttemptConvergenceRate' | 'meanAttemptsAmongConverged' | 'nonConvergenceRate';
 
 /** after − before for each rate; null when either side is undefined. */
 export interface ComparisonDelta extends Record<Rate, number | null> {
@@ -47,7 +48,12 @@ export interface Comparison {
   uncontrolled: string[];
 }
 
-const RATES: Rate[] = ['firstAttemptInvalidRate', 'multiAttemptConvergenceRate', 'meanAttemptsAmongConverged', 'nonConvergenceRate'];
+const RATES: Rate[] = [
+  'firstAttemptInvalidRate',
+  'multiAttemptConvergenceRate',
+  'meanAttemptsAmongConverged',
+  'nonConvergenceRate',
+];
 const UNKNOWN = '(unknown)';
 
 const fieldOf = (event: AttemptEvent, by: CompareBy | 'temperature'): string => {
@@ -79,9 +85,15 @@ export function compareBy(events: readonly AttemptEvent[], by: CompareBy): Compa
     .map(([value, g]) => {
       const m = computeMetrics(g.events);
       return {
-        value, from: g.from, to: g.to, generations: m.generations, validatedGenerations: m.validatedGenerations,
-        firstAttemptInvalidRate: m.firstAttemptInvalidRate, multiAttemptConvergenceRate: m.multiAttemptConvergenceRate,
-        meanAttemptsAmongConverged: m.meanAttemptsAmongConverged, nonConvergenceRate: m.nonConvergenceRate,
+        value,
+        from: g.from,
+        to: g.to,
+        generations: m.generations,
+        validatedGenerations: m.validatedGenerations,
+        firstAttemptInvalidRate: m.firstAttemptInvalidRate,
+        multiAttemptConvergenceRate: m.multiAttemptConvergenceRate,
+        meanAttemptsAmongConverged: m.meanAttemptsAmongConverged,
+        nonConvergenceRate: m.nonConvergenceRate,
         needs_review: needsReview(m.firstAttemptInvalidRate),
       };
     })
@@ -105,24 +117,34 @@ export function compareBy(events: readonly AttemptEvent[], by: CompareBy): Compa
 }
 
 const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`);
-const signedPts = (value: number | null) => (value === null ? 'n/a' : `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`);
-const signed = (value: number | null) => (value === null ? 'n/a' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`);
+const signedPts = (value: number | null) =>
+  value === null ? 'n/a' : `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`;
+const signed = (value: number | null) =>
+  value === null ? 'n/a' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
 
 /** The human rendering of a comparison (appended to `metrics` output with --by). */
 export function renderComparison(c: Comparison): string {
   const lines = [`Before/after by ${c.by} (first seen first):`];
   if (c.groups.length === 0) lines.push('  no generations');
   for (const g of c.groups) {
-    lines.push(`  ${g.value}  ${g.from.slice(0, 10)}…${g.to.slice(0, 10)}  ${g.generations} generation(s), ${g.validatedGenerations} validated`);
-    lines.push(`    first-attempt invalid ${pct(g.firstAttemptInvalidRate)}, converged after retry ${pct(g.multiAttemptConvergenceRate)}, `
-      + `mean attempts ${g.meanAttemptsAmongConverged === null ? 'n/a' : g.meanAttemptsAmongConverged.toFixed(2)}, non-convergence ${pct(g.nonConvergenceRate)}${g.needs_review ? '  [needs review]' : ''}`);
+    lines.push(
+      `  ${g.value}  ${g.from.slice(0, 10)}…${g.to.slice(0, 10)}  ${g.generations} generation(s), ${g.validatedGenerations} validated`,
+    );
+    lines.push(
+      `    first-attempt invalid ${pct(g.firstAttemptInvalidRate)}, converged after retry ${pct(g.multiAttemptConvergenceRate)}, ` +
+        `mean attempts ${g.meanAttemptsAmongConverged === null ? 'n/a' : g.meanAttemptsAmongConverged.toFixed(2)}, non-convergence ${pct(g.nonConvergenceRate)}${g.needs_review ? '  [needs review]' : ''}`,
+    );
   }
   for (const d of c.deltas) {
-    lines.push(`  ${d.before} → ${d.after}: first-attempt invalid ${signedPts(d.firstAttemptInvalidRate)}, converged after retry ${signedPts(d.multiAttemptConvergenceRate)}, `
-      + `mean attempts ${signed(d.meanAttemptsAmongConverged)}, non-convergence ${signedPts(d.nonConvergenceRate)}`);
+    lines.push(
+      `  ${d.before} → ${d.after}: first-attempt invalid ${signedPts(d.firstAttemptInvalidRate)}, converged after retry ${signedPts(d.multiAttemptConvergenceRate)}, ` +
+        `mean attempts ${signed(d.meanAttemptsAmongConverged)}, non-convergence ${signedPts(d.nonConvergenceRate)}`,
+    );
   }
   if (c.uncontrolled.length) {
-    lines.push(`  not controlled — other settings changed too, so the delta is not attributable to ${c.by} alone: ${c.uncontrolled.join('; ')}`);
+    lines.push(
+      `  not controlled — other settings changed too, so the delta is not attributable to ${c.by} alone: ${c.uncontrolled.join('; ')}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

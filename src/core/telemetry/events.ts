@@ -76,13 +76,22 @@ export const nullTelemetry: TelemetrySink = { record: () => undefined, flush: ()
 /** Keeps events in memory (tests, and the REST server's recent-events view). */
 export function memoryTelemetry(): TelemetrySink & { events: AttemptEvent[] } {
   const events: AttemptEvent[] = [];
-  return { events, record: (e) => { events.push(e); }, flush: () => Promise.resolve() };
+  return {
+    events,
+    record: (e) => {
+      events.push(e);
+    },
+    flush: () => Promise.resolve(),
+  };
 }
 
 /** Names called like commands in AVAP code: `name(`, excluding block words. Pure. */
 export function calledNames(code: string): string[] {
   const names = new Set<string>();
-  const stripped = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '').replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+  const stripped = code
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
   for (const match of stripped.matchAll(/(?<![\w.$])([A-Za-z_][\w]*)\s*\(/g)) {
     if (match[1] && match[1] !== 'function') names.add(match[1]);
   }

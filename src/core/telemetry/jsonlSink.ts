@@ -19,7 +19,10 @@ export interface JsonlTelemetrySink extends TelemetrySink {
 
 export function jsonlTelemetry(file: string, logger: Logger = silentLogger): JsonlTelemetrySink {
   const log = new JsonlAppendLog(file, {
-    onTornTail: (f) => logger.warn(`telemetry: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next event starts on a fresh line`),
+    onTornTail: (f) =>
+      logger.warn(
+        `telemetry: the last line of ${f} was cut short (a crash mid-write); it is skipped on read and the next event starts on a fresh line`,
+      ),
   });
   let failing = false;
   return {

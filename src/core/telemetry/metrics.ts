@@ -134,7 +134,10 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
   let convergedAttempts = 0;
   let nonConverged = 0;
   let failed = 0;
-  const rejected = new Map<string, { code: string; rule?: string; value: string; occurrences: number; generations: Set<string> }>();
+  const rejected = new Map<
+    string,
+    { code: string; rule?: string; value: string; occurrences: number; generations: Set<string> }
+  >();
   const byRule = new Map<string, number>();
   const commands = new Map<string, { used: number; rejected: number }>();
   const endings = new Map<string, keyof RejectionOutcomes>();
@@ -159,7 +162,11 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
         byRule.set(kind, (byRule.get(kind) ?? 0) + 1);
         const key = `${kind}\u0000${error.received}`;
         const entry = rejected.get(key) ?? {
-          code: error.code, ...(error.rule ? { rule: error.rule } : {}), value: error.received, occurrences: 0, generations: new Set<string>(),
+          code: error.code,
+          ...(error.rule ? { rule: error.rule } : {}),
+          value: error.received,
+          occurrences: 0,
+          generations: new Set<string>(),
         };
         entry.occurrences += 1;
         entry.generations.add(id);
@@ -210,20 +217,35 @@ export function computeMetrics(events: readonly AttemptEvent[], skippedLines = 0
         const outcomes: RejectionOutcomes = { converged: 0, unresolved: 0, undetermined: 0 };
         for (const id of r.generations) outcomes[endings.get(id) ?? 'undetermined'] += 1;
         return {
-          code: r.code, ...(r.rule ? { rule: r.rule } : {}), value: r.value, occurrences: r.occurrences, generations: r.generations.size,
-          outcomes, convergenceRate: outcomes.converged / r.generations.size,
+          code: r.code,
+          ...(r.rule ? { rule: r.rule } : {}),
+          value: r.value,
+          occurrences: r.occurrences,
+          generations: r.generations.size,
+          outcomes,
+          convergenceRate: outcomes.converged / r.generations.size,
         };
       })
       .sort((a, b) => b.occurrences - a.occurrences || b.generations - a.generations || a.value.localeCompare(b.value)),
     byRule: [...byRule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
     perCommand: [...commands.entries()]
-      .map(([command, c]) => ({ command, usedInAttempts: c.used, rejectedInAttempts: c.rejected, rate: c.used ? c.rejected / c.used : 0 }))
+      .map(([command, c]) => ({
+        command,
+        usedInAttempts: c.used,
+        rejectedInAttempts: c.rejected,
+        rate: c.used ? c.rejected / c.used : 0,
+      }))
       .sort((a, b) => b.rate - a.rate || b.usedInAttempts - a.usedInAttempts || a.command.localeCompare(b.command)),
     statusCounts,
     failed,
-    trend: [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([day, d]) => ({
-      day, validatedGenerations: d.validated, firstAttemptInvalid: d.invalid, firstAttemptInvalidRate: ratio(d.invalid, d.validated),
-    })),
+    trend: [...days.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([day, d]) => ({
+        day,
+        validatedGenerations: d.validated,
+        firstAttemptInvalid: d.invalid,
+        firstAttemptInvalidRate: ratio(d.invalid, d.validated),
+      })),
     needs_review: needsReview(ratio(firstInvalid, validated)),
     reviewThreshold: REVIEW_THRESHOLD,
   };
@@ -252,21 +274,42 @@ const pct = (value: number | null) => (value === null ? 'n/a' : `${(value * 100)
 /** The human report of `metrics`. */
 export function renderMetrics(m: Metrics, source: string): string {
   const lines: string[] = [];
-  lines.push(`Telemetry: ${source} — ${m.events} events, ${m.generations} generations${m.skippedLines ? `, ${m.skippedLines} unreadable line(s) skipped` : ''}`);
-  lines.push(`Query types: ${Object.entries(m.byQueryType).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  lines.push(
+    `Telemetry: ${source} — ${m.events} events, ${m.generations} generations${m.skippedLines ? `, ${m.skippedLines} unreadable line(s) skipped` : ''}`,
+  );
+  lines.push(
+    `Query types: ${
+      Object.entries(m.byQueryType)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }`,
+  );
   lines.push('');
   lines.push(`Code generations: ${m.codeGenerations} (validated: ${m.validatedGenerations})`);
-  lines.push(`  first-attempt invalid rate     ${pct(m.firstAttemptInvalidRate)}  (${m.firstAttemptInvalid}/${m.validatedGenerations})`);
-  lines.push(`  multi-attempt convergence rate ${pct(m.multiAttemptConvergenceRate)}  (${m.convergedAfterRetry}/${m.firstAttemptInvalid})`);
-  lines.push(`  mean attempts among converged  ${m.meanAttemptsAmongConverged === null ? 'n/a' : m.meanAttemptsAmongConverged.toFixed(2)}  (${m.converged} converged)`);
-  lines.push(`  non-convergence rate           ${pct(m.nonConvergenceRate)}  (${m.nonConverged}/${m.validatedGenerations})`);
+  lines.push(
+    `  first-attempt invalid rate     ${pct(m.firstAttemptInvalidRate)}  (${m.firstAttemptInvalid}/${m.validatedGenerations})`,
+  );
+  lines.push(
+    `  multi-attempt convergence rate ${pct(m.multiAttemptConvergenceRate)}  (${m.convergedAfterRetry}/${m.firstAttemptInvalid})`,
+  );
+  lines.push(
+    `  mean attempts among converged  ${m.meanAttemptsAmongConverged === null ? 'n/a' : m.meanAttemptsAmongConverged.toFixed(2)}  (${m.converged} converged)`,
+  );
+  lines.push(
+    `  non-convergence rate           ${pct(m.nonConvergenceRate)}  (${m.nonConverged}/${m.validatedGenerations})`,
+  );
   if (m.needs_review) {
-    lines.push(`  needs review: the first-attempt invalid rate is above ${pct(m.reviewThreshold)} — look at the rejected values and the prompt, model and catalogue`);
+    lines.push(
+      `  needs review: the first-attempt invalid rate is above ${pct(m.reviewThreshold)} — look at the rejected values and the prompt, model and catalogue`,
+    );
   }
   lines.push('');
   lines.push('First-attempt invalid rate per day (UTC):');
   if (!m.trend.length) lines.push('  none');
-  for (const t of m.trend) lines.push(`  ${t.day}  ${pct(t.firstAttemptInvalidRate).padStart(8)}  (${t.firstAttemptInvalid}/${t.validatedGenerations})`);
+  for (const t of m.trend)
+    lines.push(
+      `  ${t.day}  ${pct(t.firstAttemptInvalidRate).padStart(8)}  (${t.firstAttemptInvalid}/${t.validatedGenerations})`,
+    );
   lines.push('');
   lines.push('Final status:');
   lines.push(`  "" (valid)          ${m.statusCounts['']}`);
@@ -278,7 +321,9 @@ export function renderMetrics(m: Metrics, source: string): string {
   if (!m.rejectedValues.length) lines.push('  none');
   for (const r of m.rejectedValues.slice(0, 20)) {
     const o = r.outcomes;
-    lines.push(`  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}   converged ${o.converged}/${r.generations} (${pct(r.convergenceRate)}), unresolved ${o.unresolved}${o.undetermined ? `, no verdict ${o.undetermined}` : ''}${r.rule ? `  ${r.rule}` : ''}`);
+    lines.push(
+      `  ${r.code} ${r.value.padEnd(28)} ${String(r.occurrences).padStart(4)} / ${r.generations}   converged ${o.converged}/${r.generations} (${pct(r.convergenceRate)}), unresolved ${o.unresolved}${o.undetermined ? `, no verdict ${o.undetermined}` : ''}${r.rule ? `  ${r.rule}` : ''}`,
+    );
   }
   lines.push('');
   lines.push('Blocking errors per rule:');

@@ -13,8 +13,13 @@ export interface ReadLog {
 function isEvent(value: unknown): value is AttemptEvent {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return typeof v.generation_id === 'string' && typeof v.attempt === 'number' && typeof v.query_type === 'string'
-    && typeof v.verdict === 'string' && Array.isArray(v.errors);
+  return (
+    typeof v.generation_id === 'string' &&
+    typeof v.attempt === 'number' &&
+    typeof v.query_type === 'string' &&
+    typeof v.verdict === 'string' &&
+    Array.isArray(v.errors)
+  );
 }
 
 export function parseTelemetry(text: string): ReadLog {

@@ -48,7 +48,7 @@ export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   'else-if': 'E003',
   'unspecified-unexpected-construct': 'E003',
   // E004 — a command called with the wrong number of arguments
-  'arity': 'E004',
+  arity: 'E004',
   // E005 — unbalanced blocks
   'block-command-assigned': 'E005',
   'unclosed-block': 'E005',

@@ -15,7 +15,10 @@ export function repairInstructions(errors: readonly ValidationError[]): string[]
   const seen = new Set<string>();
   const out: string[] = [];
   const byLine = (a: ValidationError, b: ValidationError) => (a.line ?? 0) - (b.line ?? 0);
-  const sorted = [...errors.filter((e) => e.severity === 'error').sort(byLine), ...errors.filter((e) => e.severity !== 'error').sort(byLine)];
+  const sorted = [
+    ...errors.filter((e) => e.severity === 'error').sort(byLine),
+    ...errors.filter((e) => e.severity !== 'error').sort(byLine),
+  ];
   for (const error of sorted) {
     const text = instruction(error);
     if (seen.has(text)) continue;
@@ -32,7 +35,8 @@ function quoted(value: string): string {
 export function instruction(error: ValidationError): string {
   const at = `${error.line !== undefined ? `Line ${error.line}: ` : ''}${error.severity === 'warning' ? 'warning: ' : ''}`;
   // The parser checked this repair on the program itself: say exactly that, whatever the E-code.
-  if (error.fix) return `${at}${error.fix.title.charAt(0).toLowerCase()}${error.fix.title.slice(1)} — the parser checked this fix.`;
+  if (error.fix)
+    return `${at}${error.fix.title.charAt(0).toLowerCase()}${error.fix.title.slice(1)} — the parser checked this fix.`;
   switch (error.code) {
     case 'E001':
       return /^[A-Za-z_]\w*$/.test(error.expected)

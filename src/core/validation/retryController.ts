@@ -10,7 +10,11 @@ import { errorKey } from './normalizer';
 
 export type RetryDecision =
   | { retry: true }
-  | { retry: false; reason: 'valid' | 'only-warnings' | 'budget-exhausted' | 'repeated-error' | 'no-verdict'; repeated?: ValidationError[] };
+  | {
+      retry: false;
+      reason: 'valid' | 'only-warnings' | 'budget-exhausted' | 'repeated-error' | 'no-verdict';
+      repeated?: ValidationError[];
+    };
 
 export class RetryController {
   private readonly seen = new Set<string>();

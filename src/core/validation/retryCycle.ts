@@ -24,9 +24,10 @@ export function claimRetry(cycle: RetryCycle, trigger: RetryTrigger): RetryClaim
     cycle.usedBy = trigger;
     return { granted: true };
   }
-  const skip: RetrySkip = cycle.limit === 0
-    ? { trigger, reason: 'retries-disabled' }
-    : { trigger, reason: 'cycle-used', ...(cycle.usedBy ? { usedBy: cycle.usedBy } : {}) };
+  const skip: RetrySkip =
+    cycle.limit === 0
+      ? { trigger, reason: 'retries-disabled' }
+      : { trigger, reason: 'cycle-used', ...(cycle.usedBy ? { usedBy: cycle.usedBy } : {}) };
   cycle.skipped.push(skip);
   return { granted: false, skip };
 }
@@ -40,5 +41,7 @@ export function describeSkip(skip: RetrySkip): string {
 
 /** The telemetry `stop_reason` of a skipped retry. */
 export function skipStopReason(skip: RetrySkip): string {
-  return skip.reason === 'retries-disabled' ? 'retries-disabled' : `retry-cycle-used${skip.usedBy ? `-by-${skip.usedBy}` : ''}`;
+  return skip.reason === 'retries-disabled'
+    ? 'retries-disabled'
+    : `retry-cycle-used${skip.usedBy ? `-by-${skip.usedBy}` : ''}`;
 }

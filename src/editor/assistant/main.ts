@@ -58,7 +58,12 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   };
   const docs: DocsIndexSource = () => {
     const kb = knowledgeBase();
-    return kb ? ok(kb) : fail('knowledge-unavailable', knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded');
+    return kb
+      ? ok(kb)
+      : fail(
+          'knowledge-unavailable',
+          knowledge && !knowledge.ok ? knowledge.error.message : 'knowledge base not loaded',
+        );
   };
   const { version: declared } = context.extension.packageJSON as { version?: unknown };
   const version = typeof declared === 'string' ? declared : '0.0.0';
@@ -86,12 +91,18 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
       await chat.reveal();
       return undefined;
     }),
-    vscode.commands.registerCommand(COMMANDS.showValidationMetrics.id, () => showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir))),
-    vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) => showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined)),
+    vscode.commands.registerCommand(COMMANDS.showValidationMetrics.id, () =>
+      showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir)),
+    ),
+    vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) =>
+      showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined),
+    ),
     vscode.commands.registerCommand(COMMANDS.setElasticsearchApiKey.id, async () => {
       const key = await vscode.window.showInputBox({
-        title: 'AVAP: Elasticsearch API key', prompt: 'Stored in the editor\'s secret storage. Leave empty to remove it.',
-        password: true, ignoreFocusOut: true,
+        title: 'AVAP: Elasticsearch API key',
+        prompt: "Stored in the editor's secret storage. Leave empty to remove it.",
+        password: true,
+        ignoreFocusOut: true,
       });
       if (key === undefined) return;
       if (key.trim()) await context.secrets.store(ES_API_KEY_SECRET, key.trim());

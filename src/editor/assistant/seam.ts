@@ -28,7 +28,9 @@ import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
 /** The language-model tools the extension contributes (package.json), registered under these names. */
 function contributedTools(context: vscode.ExtensionContext): string[] {
   const json = context.extension.packageJSON as { contributes?: { languageModelTools?: { name?: unknown }[] } };
-  return (json.contributes?.languageModelTools ?? []).map((t) => t.name).filter((n): n is string => typeof n === 'string');
+  return (json.contributes?.languageModelTools ?? [])
+    .map((t) => t.name)
+    .filter((n): n is string => typeof n === 'string');
 }
 
 export class AssistantSeam implements vscode.Disposable {
@@ -55,26 +57,37 @@ export class AssistantSeam implements vscode.Disposable {
   register(): vscode.Disposable {
     this.bundle.registerStandIns();
     this.registrations.push(
-      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, {
-        resolveWebviewView: async (view, context, token) => {
-          const features = await this.loadOrReport();
-          if (features) await features.chatView.resolveWebviewView(view, context, token);
-          else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP Assistant output.</p>';
+      vscode.window.registerWebviewViewProvider(
+        CHAT_VIEW_ID,
+        {
+          resolveWebviewView: async (view, context, token) => {
+            const features = await this.loadOrReport();
+            if (features) await features.chatView.resolveWebviewView(view, context, token);
+            else view.webview.html = '<p>The AVAP assistant could not be loaded; see the AVAP Assistant output.</p>';
+          },
         },
-      }, { webviewOptions: { retainContextWhenHidden: true } }),
+        { webviewOptions: { retainContextWhenHidden: true } },
+      ),
     );
     if (typeof vscode.lm?.registerTool === 'function') {
       const names = contributedTools(this.host.context);
       for (const name of names) {
-        this.registrations.push(vscode.lm.registerTool<unknown>(name, {
-          prepareInvocation: async (options, token) => (await this.loadOrReport())?.tools.get(name)?.prepareInvocation?.(options, token),
-          invoke: async (options, token) => {
-            const tool = (await this.loadOrReport())?.tools.get(name);
-            if (tool) return tool.invoke(options, token);
-            const summary = 'the AVAP assistant could not be loaded (see the AVAP Assistant output)';
-            return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ tool: name, status: 'FAILED', summary, facts: {}, next: [] }, null, 2))]);
-          },
-        }));
+        this.registrations.push(
+          vscode.lm.registerTool<unknown>(name, {
+            prepareInvocation: async (options, token) =>
+              (await this.loadOrReport())?.tools.get(name)?.prepareInvocation?.(options, token),
+            invoke: async (options, token) => {
+              const tool = (await this.loadOrReport())?.tools.get(name);
+              if (tool) return tool.invoke(options, token);
+              const summary = 'the AVAP assistant could not be loaded (see the AVAP Assistant output)';
+              return new vscode.LanguageModelToolResult([
+                new vscode.LanguageModelTextPart(
+                  JSON.stringify({ tool: name, status: 'FAILED', summary, facts: {}, next: [] }, null, 2),
+                ),
+              ]);
+            },
+          }),
+        );
       }
       this.host.output.info(`language-model tools registered: ${names.join(', ')}`);
     } else {
@@ -94,7 +107,10 @@ export class AssistantSeam implements vscode.Disposable {
   /** Resolves once the assistant is set up with the current settings; at once while it is not loaded. */
   ready(): Promise<void> {
     if (!this.bundle.requested) return Promise.resolve();
-    return this.bundle.load().then((features) => features.ready(), () => undefined);
+    return this.bundle.load().then(
+      (features) => features.ready(),
+      () => undefined,
+    );
   }
 
   /** True once the assistant bundle is loaded and set up. */

@@ -2,9 +2,24 @@
  * What the chat view shows for one answer. Pure: the view provider sends
  * these to the webview.
  */
-import { attemptCount, describeSkip, extractCode, shownCodeBlocks, type CodeBlock, type PipelineResult, type QueryType } from '../../core';
+import {
+  attemptCount,
+  describeSkip,
+  extractCode,
+  shownCodeBlocks,
+  type CodeBlock,
+  type PipelineResult,
+  type QueryType,
+} from '../../core';
 import type { TraceEntry } from '../../parser';
-import { LABEL_INVALID, LABEL_NO_CONTEXT, LABEL_REPAIRED, LABEL_VALID, LABEL_VALIDATING, lookForPipelineStatus } from '../status/statusLook';
+import {
+  LABEL_INVALID,
+  LABEL_NO_CONTEXT,
+  LABEL_REPAIRED,
+  LABEL_VALID,
+  LABEL_VALIDATING,
+  lookForPipelineStatus,
+} from '../status/statusLook';
 import { renderMarkdown } from './renderMarkdown';
 
 /** A code block's verdict, in the status item's looks (`unvalidated` is its amber look). */
@@ -93,7 +108,10 @@ function renderWithBlocks(text: string, blocks: readonly CodeBlock[]): string {
 }
 
 /** The document behind a retrieved passage: chunk ids are `<docId>::<section>`. */
-function sourceDocuments(sources: PipelineResult['sources'], docTitle: (docId: string) => string | undefined): SourceView[] {
+function sourceDocuments(
+  sources: PipelineResult['sources'],
+  docTitle: (docId: string) => string | undefined,
+): SourceView[] {
   const seen = new Map<string, SourceView>();
   for (const source of sources) {
     const docId = source.id.split('::')[0] || source.id;
@@ -116,14 +134,14 @@ function blockViews(result: PipelineResult, blocks: readonly CodeBlock[]): CodeB
     const errors = own.some((e) => e.severity === 'error');
     let state: BlockState;
     if (result.validationStatus === undefined) state = 'unvalidated';
-    else if (verdicts) state = verdicts[index] === 'unavailable' ? 'unvalidated' : verdicts[index] === 'invalid' ? 'invalid' : 'valid';
+    else if (verdicts)
+      state = verdicts[index] === 'unavailable' ? 'unvalidated' : verdicts[index] === 'invalid' ? 'invalid' : 'valid';
     else if (errors) state = 'invalid';
     else state = result.validationStatus === '' ? 'valid' : 'unvalidated';
     const shown = state === 'invalid' || state === 'valid' ? own : [];
     return { index, code: block.code, state, label: BLOCK_LABELS[state], trace: shown };
   });
 }
-
 
 /** A streaming answer: pieces accumulate per attempt; a new attempt starts the text afresh. */
 export class AnswerStream {
@@ -148,12 +166,22 @@ export class AnswerStream {
       html: renderWithBlocks(this.text, blocks),
       final: false,
       draft: { label: LABEL_VALIDATING },
-      blocks: blocks.map((b, index) => ({ index, code: b.code, state: 'validating', label: BLOCK_LABELS.validating, trace: [] })),
+      blocks: blocks.map((b, index) => ({
+        index,
+        code: b.code,
+        state: 'validating',
+        label: BLOCK_LABELS.validating,
+        trace: [],
+      })),
     };
   }
 }
 
-export function finalAnswerView(id: string, result: PipelineResult, docTitle: (docId: string) => string | undefined = () => undefined): AnswerView {
+export function finalAnswerView(
+  id: string,
+  result: PipelineResult,
+  docTitle: (docId: string) => string | undefined = () => undefined,
+): AnswerView {
   const text = result.text || (result.code ? `\`\`\`avap\n${result.code}\n\`\`\`` : '');
   const blocks = answerCodeBlocks(text, result.queryType);
   const view: AnswerView = {
@@ -171,8 +199,13 @@ export function finalAnswerView(id: string, result: PipelineResult, docTitle: (d
     generationId: result.generationId,
   };
   // A failed or cancelled run has no status: it shows its error and claims nothing.
-  const look = result.validationStatus === undefined ? undefined : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
-  if (look) view.status = result.validationStatus === '' && result.repair ? { ...look, label: `${look.label} — ${LABEL_REPAIRED}` } : look;
+  const look =
+    result.validationStatus === undefined
+      ? undefined
+      : lookForPipelineStatus(result.validationStatus, result.code.trim() !== '');
+  if (look)
+    view.status =
+      result.validationStatus === '' && result.repair ? { ...look, label: `${look.label} — ${LABEL_REPAIRED}` } : look;
   if (result.error) view.error = `${result.error.message} (${result.error.code})`;
   if (blocks.length) view.blocks = blockViews(result, blocks);
   return view;

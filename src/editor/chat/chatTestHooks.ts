@@ -26,7 +26,15 @@ export interface ChatProbe {
   lastAnswerFinal: boolean;
   links: string[];
   /** The code blocks of the last answer: badge, action labels, trace lines, highlighted tokens, code. */
-  blocks: { badge: string; badgeColor: string; actions: string[]; trace: string[]; highlighted: number; tokenColors: Record<string, string>; code: string }[];
+  blocks: {
+    badge: string;
+    badgeColor: string;
+    actions: string[];
+    trace: string[];
+    highlighted: number;
+    tokenColors: Record<string, string>;
+    code: string;
+  }[];
   /** The source titles under the last answer. */
   sources: string[];
   /** Some of the newest turn is in sight above the question box. */

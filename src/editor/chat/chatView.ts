@@ -95,13 +95,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private static deferred(): { promise: Promise<void>; resolve: () => void } {
     let resolve!: () => void;
-    const promise = new Promise<void>((r) => { resolve = r; });
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
     return { promise, resolve };
   }
 
   /** Editors code may be inserted into (not the output panel, not read-only views). */
   private static editable(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
-    return editor && ['file', 'untitled', 'vscode-remote', 'vscode-userdata'].includes(editor.document.uri.scheme) ? editor : undefined;
+    return editor && ['file', 'untitled', 'vscode-remote', 'vscode-userdata'].includes(editor.document.uri.scheme)
+      ? editor
+      : undefined;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -109,7 +113,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     const hooks = vscode.Uri.joinPath(this.extensionUri, 'test', 'e2e', 'webview');
     view.webview.options = {
-      enableScripts: true, enableCommandUris: false, localResourceRoots: this.testBridge ? [media, hooks] : [media],
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: this.testBridge ? [media, hooks] : [media],
     };
     const nonce = newNonce();
     const script = (uri: vscode.Uri) => view.webview.asWebviewUri(uri).toString();
@@ -175,7 +181,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The conversation kept for this workspace. */
   turns(): StoredTurn[] {
     const stored = this.options.state.get<unknown>(CHAT_STATE_KEY);
-    return Array.isArray(stored) ? stored.filter((t: unknown): t is StoredTurn => typeof (t as Partial<StoredTurn> | null)?.id === 'string' && typeof (t as Partial<StoredTurn> | null)?.answer === 'object') : [];
+    return Array.isArray(stored)
+      ? stored.filter(
+          (t: unknown): t is StoredTurn =>
+            typeof (t as Partial<StoredTurn> | null)?.id === 'string' &&
+            typeof (t as Partial<StoredTurn> | null)?.answer === 'object',
+        )
+      : [];
   }
 
   private async keep(turn: StoredTurn): Promise<void> {
@@ -203,10 +215,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const controller = new AbortController();
     this.inFlight = controller;
     const id = `a${Date.now().toString(36)}${++this.counter}`;
-    const history: ConversationTurn[] = this.turns().filter((t) => t.text).slice(-6).flatMap((t) => [
-      { role: 'user' as const, content: t.query },
-      { role: 'assistant' as const, content: t.text, ...(t.queryType ? { queryType: t.queryType } : {}) },
-    ]);
+    const history: ConversationTurn[] = this.turns()
+      .filter((t) => t.text)
+      .slice(-6)
+      .flatMap((t) => [
+        { role: 'user' as const, content: t.query },
+        { role: 'assistant' as const, content: t.text, ...(t.queryType ? { queryType: t.queryType } : {}) },
+      ]);
     void this.post({ type: 'question', id, text: shown });
     const stream = new AnswerStream(id);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -214,18 +229,32 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       timer = undefined;
       void this.post({ type: 'answer', answer: stream.view() });
     };
-    const result = await this.assistant.run({ ...request, history }, {
-      signal: controller.signal,
-      onMessage: (message) => {
-        if (message.is_final) return;
-        stream.push(message.text, message.attempt);
-        timer ??= setTimeout(flush, 50);
+    const result = await this.assistant.run(
+      { ...request, history },
+      {
+        signal: controller.signal,
+        onMessage: (message) => {
+          if (message.is_final) return;
+          stream.push(message.text, message.attempt);
+          timer ??= setTimeout(flush, 50);
+        },
       },
-    });
+    );
     if (timer) clearTimeout(timer);
     if (this.inFlight === controller) this.inFlight = undefined;
-    const answer = finalAnswerView(id, result, (docId) => this.options.knowledge()?.docs.find((d) => d.id === docId)?.title);
-    await this.keep({ id, query: shown, answer, queryType: result.queryType, text: result.text, generationId: result.generationId });
+    const answer = finalAnswerView(
+      id,
+      result,
+      (docId) => this.options.knowledge()?.docs.find((d) => d.id === docId)?.title,
+    );
+    await this.keep({
+      id,
+      query: shown,
+      answer,
+      queryType: result.queryType,
+      text: result.text,
+      generationId: result.generationId,
+    });
     await this.post({ type: 'answer', answer });
     return result;
   }
@@ -254,7 +283,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         break;
       case 'regenerate':
         if (block.state !== 'invalid') return;
-        this.output.info(`chat: regenerate with trace, block ${block.index + 1} of ${turn.id} (${block.trace.length} trace entries)`);
+        this.output.info(
+          `chat: regenerate with trace, block ${block.index + 1} of ${turn.id} (${block.trace.length} trace entries)`,
+        );
         await this.run(`Regenerate with Trace: ${turn.query}`, {
           query: turn.query,
           forceType: 'CODE_GENERATION',
@@ -270,7 +301,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async insertAtCursor(code: string): Promise<void> {
     const editor = ChatViewProvider.editable(vscode.window.activeTextEditor) ?? this.visible(this.lastEditor);
     if (!editor) {
-      const choice = await vscode.window.showWarningMessage('AVAP: open an editor to insert the code at its cursor.', 'Open in Editor');
+      const choice = await vscode.window.showWarningMessage(
+        'AVAP: open an editor to insert the code at its cursor.',
+        'Open in Editor',
+      );
       if (choice) await this.showUntitled(code);
       return;
     }
@@ -278,11 +312,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       for (const selection of editor.selections) edit.replace(selection, code);
     });
     if (!done) {
-      void vscode.window.showWarningMessage('AVAP: the code could not be inserted (the document changed or is read-only).');
+      void vscode.window.showWarningMessage(
+        'AVAP: the code could not be inserted (the document changed or is read-only).',
+      );
       return;
     }
     await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-    this.output.info(`chat: inserted ${code.split('\n').length} line(s) at the cursor of ${editor.document.uri.path.split('/').pop()}`);
+    this.output.info(
+      `chat: inserted ${code.split('\n').length} line(s) at the cursor of ${editor.document.uri.path.split('/').pop()}`,
+    );
   }
 
   private visible(editor: vscode.TextEditor | undefined): vscode.TextEditor | undefined {
@@ -298,7 +336,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async openBlock(turn: StoredTurn, block: CodeBlockView): Promise<vscode.TextEditor> {
     const key = `${turn.id}#${block.index}`;
     const known = this.opened.get(key);
-    const open = known && vscode.workspace.textDocuments.find((d) => d.uri.toString() === known.toString() && !d.isClosed);
+    const open =
+      known && vscode.workspace.textDocuments.find((d) => d.uri.toString() === known.toString() && !d.isClosed);
     if (open) return vscode.window.showTextDocument(open, { preview: false });
     const editor = await this.showUntitled(block.code);
     this.opened.set(key, editor.document.uri);
@@ -321,7 +360,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (typeof docId !== 'string') return;
     const doc = this.options.knowledge()?.docs.find((d) => d.id === docId);
     if (!doc) {
-      void vscode.window.showInformationMessage(`AVAP: "${docId}" is not in the knowledge base that ships with the extension.`);
+      void vscode.window.showInformationMessage(
+        `AVAP: "${docId}" is not in the knowledge base that ships with the extension.`,
+      );
       return;
     }
     const text = await vscode.workspace.openTextDocument(knowledgeUri(doc.id, doc.title));
@@ -351,7 +392,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const turn = this.turns().find((t) => t.id === id);
     if (!turn?.generationId || (vote !== 'up' && vote !== 'down')) return;
     const recorded = await this.assistant.recordFeedback(turn.generationId, vote);
-    this.output.info(`chat: feedback ${vote} for ${turn.generationId}${recorded ? '' : ' (not recorded: training signals are off or the store cannot be written)'}`);
+    this.output.info(
+      `chat: feedback ${vote} for ${turn.generationId}${recorded ? '' : ' (not recorded: training signals are off or the store cannot be written)'}`,
+    );
   }
 
   dispose(): void {

@@ -10,7 +10,9 @@
 import grammarJson from '../../../syntaxes/avap.tmLanguage.json';
 import { escapeHtml } from '../../html';
 
-interface RawCapture { name?: string }
+interface RawCapture {
+  name?: string;
+}
 interface RawRule {
   include?: string;
   name?: string;
@@ -22,11 +24,22 @@ interface RawRule {
   endCaptures?: Record<string, RawCapture>;
   patterns?: RawRule[];
 }
-export interface RawGrammar { patterns: RawRule[]; repository?: Record<string, RawRule> }
+export interface RawGrammar {
+  patterns: RawRule[];
+  repository?: Record<string, RawRule>;
+}
 
 type Rule =
   | { kind: 'match'; re: RegExp; name?: string; captures?: Record<string, RawCapture> }
-  | { kind: 'block'; begin: RegExp; end: string; name?: string; beginCaptures?: Record<string, RawCapture>; endCaptures?: Record<string, RawCapture>; patterns: Rule[] };
+  | {
+      kind: 'block';
+      begin: RegExp;
+      end: string;
+      name?: string;
+      beginCaptures?: Record<string, RawCapture>;
+      endCaptures?: Record<string, RawCapture>;
+      patterns: Rule[];
+    };
 
 /** The scope families the chat colours, most specific first (the innermost scope with a family wins). */
 const FAMILIES: [prefix: string, cls: string][] = [
@@ -62,10 +75,20 @@ function compile(grammar: RawGrammar): Rule[] {
       const target = raw.include.startsWith('#') ? grammar.repository?.[raw.include.slice(1)] : undefined;
       out = target ? one(target) : [];
     } else if (raw.match) {
-      out = [{ kind: 'match', re: new RegExp(raw.match, 'g'), ...(raw.name ? { name: raw.name } : {}), ...(raw.captures ? { captures: raw.captures } : {}) }];
+      out = [
+        {
+          kind: 'match',
+          re: new RegExp(raw.match, 'g'),
+          ...(raw.name ? { name: raw.name } : {}),
+          ...(raw.captures ? { captures: raw.captures } : {}),
+        },
+      ];
     } else if (raw.begin && raw.end) {
       const block: Rule = {
-        kind: 'block', begin: new RegExp(raw.begin, 'g'), end: raw.end, patterns: [],
+        kind: 'block',
+        begin: new RegExp(raw.begin, 'g'),
+        end: raw.end,
+        patterns: [],
         ...(raw.name ? { name: raw.name } : {}),
         ...(raw.beginCaptures ? { beginCaptures: raw.beginCaptures } : {}),
         ...(raw.endCaptures ? { endCaptures: raw.endCaptures } : {}),
@@ -83,9 +106,15 @@ function compile(grammar: RawGrammar): Rule[] {
   return rules(grammar.patterns);
 }
 
-export interface Token { text: string; scopes: string[] }
+export interface Token {
+  text: string;
+  scopes: string[];
+}
 
-interface Frame { rule: Extract<Rule, { kind: 'block' }>; end: RegExp }
+interface Frame {
+  rule: Extract<Rule, { kind: 'block' }>;
+  end: RegExp;
+}
 
 /** The first match at or after `from`. */
 function exec(re: RegExp, line: string, from: number): RegExpExecArray | null {
@@ -115,7 +144,10 @@ export class Highlighter {
     };
     const withCaptures = (match: RegExpExecArray, captures: Record<string, RawCapture> | undefined, name?: string) => {
       const whole = captures?.['0']?.name;
-      const groups = Object.keys(captures ?? {}).filter((k) => k !== '0').map(Number).sort((a, b) => a - b);
+      const groups = Object.keys(captures ?? {})
+        .filter((k) => k !== '0')
+        .map(Number)
+        .sort((a, b) => a - b);
       if (!groups.length) {
         push(match[0], [name, whole]);
         return;
@@ -177,17 +209,21 @@ export class Highlighter {
 
   /** The source as HTML: escaped text in spans classed by scope family. */
   html(source: string): string {
-    return this.tokenize(source).map((line) => {
-      // Neighbouring tokens of one colour make one span.
-      const runs: { cls: string | undefined; text: string }[] = [];
-      for (const token of line) {
-        const cls = [...token.scopes].reverse().map(scopeClass).find(Boolean);
-        const last = runs[runs.length - 1];
-        if (last && last.cls === cls) last.text += token.text;
-        else runs.push({ cls, text: token.text });
-      }
-      return runs.map(({ cls, text }) => (cls ? `<span class="${cls}">${escapeHtml(text)}</span>` : escapeHtml(text))).join('');
-    }).join('\n');
+    return this.tokenize(source)
+      .map((line) => {
+        // Neighbouring tokens of one colour make one span.
+        const runs: { cls: string | undefined; text: string }[] = [];
+        for (const token of line) {
+          const cls = [...token.scopes].reverse().map(scopeClass).find(Boolean);
+          const last = runs[runs.length - 1];
+          if (last && last.cls === cls) last.text += token.text;
+          else runs.push({ cls, text: token.text });
+        }
+        return runs
+          .map(({ cls, text }) => (cls ? `<span class="${cls}">${escapeHtml(text)}</span>` : escapeHtml(text)))
+          .join('');
+      })
+      .join('\n');
   }
 }
 

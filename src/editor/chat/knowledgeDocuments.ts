@@ -25,6 +25,9 @@ export class KnowledgeDocumentProvider implements vscode.TextDocumentContentProv
   }
 
   static register(knowledge: () => KnowledgeBase | undefined): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(KNOWLEDGE_SCHEME, new KnowledgeDocumentProvider(knowledge));
+    return vscode.workspace.registerTextDocumentContentProvider(
+      KNOWLEDGE_SCHEME,
+      new KnowledgeDocumentProvider(knowledge),
+    );
   }
 }

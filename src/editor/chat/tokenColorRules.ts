@@ -60,7 +60,9 @@ export function colorFor(scope: string, rules: readonly TokenColorRule[]): strin
   for (const rule of rules) {
     const color = rule.settings?.foreground;
     if (!color) continue;
-    const selectors = (Array.isArray(rule.scope) ? rule.scope : (rule.scope ?? '').split(',')).map((s) => s.trim()).filter(Boolean);
+    const selectors = (Array.isArray(rule.scope) ? rule.scope : (rule.scope ?? '').split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const selector of selectors) {
       if (selector.includes(' ')) continue;
       if (scope !== selector && !scope.startsWith(`${selector}.`)) continue;

@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { escapeHtml } from '../../html';
 
 export function newNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export interface ShellOptions {
@@ -36,12 +38,13 @@ export function contentSecurityPolicy(cspSource: string, nonce: string, withScri
   ].join('; ');
 }
 
-
 export function webviewShell(options: ShellOptions): string {
   const scripts = options.scriptUris ?? [];
   const csp = contentSecurityPolicy(options.cspSource, options.nonce, scripts.length > 0);
   const styles = options.styleUris.map((uri) => `<link rel="stylesheet" href="${escapeHtml(uri)}">`).join('\n  ');
-  const script = scripts.map((uri) => `<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(uri)}"></script>`).join('\n');
+  const script = scripts
+    .map((uri) => `<script nonce="${escapeHtml(options.nonce)}" src="${escapeHtml(uri)}"></script>`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -8,7 +8,13 @@ import * as vscode from 'vscode';
 import type { ParserOutcome, ParserPort } from '../../core';
 import type { ValidationResult } from '../../parser';
 import type { DocumentValidation } from '../status/statusLook';
-import { countSeverities, DIAGNOSTIC_SOURCE, tracedLineLengths, traceToDiagnosticSpecs, type DiagnosticSpec } from './traceToDiagnostics';
+import {
+  countSeverities,
+  DIAGNOSTIC_SOURCE,
+  tracedLineLengths,
+  traceToDiagnosticSpecs,
+  type DiagnosticSpec,
+} from './traceToDiagnostics';
 import { TRACE_SCHEME, traceUriParts } from './traceDocument';
 import { ValidationScheduler } from './validationScheduler';
 
@@ -32,7 +38,9 @@ export function traceUriFor(uri: vscode.Uri): vscode.Uri {
 
 function stateFromOutcome(outcome: ParserOutcome): DocumentValidation {
   if (outcome.kind === 'unavailable') {
-    return outcome.reason === 'disabled' ? { kind: 'disabled' } : { kind: 'unavailable', reason: outcome.reason, detail: outcome.detail };
+    return outcome.reason === 'disabled'
+      ? { kind: 'disabled' }
+      : { kind: 'unavailable', reason: outcome.reason, detail: outcome.detail };
   }
   const { errors, warnings } = countSeverities(outcome.result.trace);
   return errors > 0 ? { kind: 'invalid', errors, warnings } : { kind: 'valid', warnings };
@@ -84,7 +92,8 @@ export class DiagnosticsController implements vscode.Disposable {
         for (const uri of [...this.closedWhileShown.values()]) this.tabClosed(uri);
         for (const editor of editors) {
           const key = editor.document.uri.toString();
-          if (isAvapDocument(editor.document) && !this.verdicts.has(key) && !this.scheduler.isPending(key)) this.request(editor.document, 0);
+          if (isAvapDocument(editor.document) && !this.verdicts.has(key) && !this.scheduler.isPending(key))
+            this.request(editor.document, 0);
         }
       }),
     );
@@ -125,7 +134,8 @@ export class DiagnosticsController implements vscode.Disposable {
       };
       const sub = this.onDidChange((uri) => {
         const verdict = this.verdicts.get(key);
-        if (uri.toString() === key && verdict && verdict.version >= version && !this.scheduler.isPending(key)) finish(verdict);
+        if (uri.toString() === key && verdict && verdict.version >= version && !this.scheduler.isPending(key))
+          finish(verdict);
       });
       // A document closed meanwhile, or a parser call that never settles, must not hang the caller.
       const timer = setTimeout(() => finish(this.verdicts.get(key)), 60_000);
@@ -150,9 +160,14 @@ export class DiagnosticsController implements vscode.Disposable {
 
   private hasTab(uri: vscode.Uri): boolean {
     const key = uri.toString();
-    return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) =>
-      (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key)
-      || (tab.input instanceof vscode.TabInputTextDiff && (tab.input.modified.toString() === key || tab.input.original.toString() === key))));
+    return vscode.window.tabGroups.all.some((group) =>
+      group.tabs.some(
+        (tab) =>
+          (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key) ||
+          (tab.input instanceof vscode.TabInputTextDiff &&
+            (tab.input.modified.toString() === key || tab.input.original.toString() === key)),
+      ),
+    );
   }
 
   /** A tab of `uri` closed: forget its verdict once no tab and no editor shows it. */
@@ -192,7 +207,10 @@ export class DiagnosticsController implements vscode.Disposable {
     if (outcome.kind === 'validated') {
       const lengths = tracedLineLengths(outcome.result.trace, doc.lineCount, (line) => doc.lineAt(line).text.length);
       specs = traceToDiagnosticSpecs(outcome.result.trace, lengths);
-      this.collection.set(uri, specs.map((spec) => this.toDiagnostic(uri, spec)));
+      this.collection.set(
+        uri,
+        specs.map((spec) => this.toDiagnostic(uri, spec)),
+      );
     } else {
       // No evidence either way: nothing was proven wrong, so no squiggles.
       this.collection.delete(uri);
@@ -224,9 +242,10 @@ export class DiagnosticsController implements vscode.Disposable {
     if (!waiting) return;
     const circuit = this.parser.circuit();
     if (circuit.state === 'disabled') return;
-    const delay = circuit.state === 'open' && circuit.nextProbeAt !== undefined
-      ? Math.max(250, circuit.nextProbeAt - Date.now() + 50)
-      : 5000;
+    const delay =
+      circuit.state === 'open' && circuit.nextProbeAt !== undefined
+        ? Math.max(250, circuit.nextProbeAt - Date.now() + 50)
+        : 5000;
     this.recheckTimer = setTimeout(() => {
       this.recheckTimer = undefined;
       for (const doc of vscode.workspace.textDocuments.filter(isAvapDocument)) {

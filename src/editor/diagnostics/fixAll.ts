@@ -29,19 +29,33 @@ export interface FixAllOutcome {
 }
 
 /** The fixes of `doc`'s current text as one workspace edit (undefined when there is nothing to fix). */
-async function computeFixAll(parser: ParserPort, diagnostics: DiagnosticsController, doc: vscode.TextDocument, signal?: AbortSignal): Promise<{ result: FixAllResult; edit?: vscode.WorkspaceEdit }> {
+async function computeFixAll(
+  parser: ParserPort,
+  diagnostics: DiagnosticsController,
+  doc: vscode.TextDocument,
+  signal?: AbortSignal,
+): Promise<{ result: FixAllResult; edit?: vscode.WorkspaceEdit }> {
   const text = doc.getText();
   const name = doc.uri.path.split('/').pop() ?? 'document.avap';
   // The verdict the diagnostics hold for this very text spares the first parser call (it matters on save).
   const verdict = diagnostics.verdict(doc.uri);
-  const initial = verdict?.version === doc.version && verdict.outcome.kind === 'validated' ? verdict.outcome.result : undefined;
-  const result = await fixAll(text, async (source) => {
-    const outcome = await parser.validate(source, name, signal);
-    return outcome.kind === 'validated' ? outcome.result : undefined;
-  }, initial ? { initial } : {});
+  const initial =
+    verdict?.version === doc.version && verdict.outcome.kind === 'validated' ? verdict.outcome.result : undefined;
+  const result = await fixAll(
+    text,
+    async (source) => {
+      const outcome = await parser.validate(source, name, signal);
+      return outcome.kind === 'validated' ? outcome.result : undefined;
+    },
+    initial ? { initial } : {},
+  );
   if (!result.edit) return { result };
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(doc.uri, new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)), result.edit.newText);
+  edit.replace(
+    doc.uri,
+    new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)),
+    result.edit.newText,
+  );
   return { result, edit };
 }
 
@@ -51,13 +65,22 @@ function summary(applied: FixAllOutcome['applied']): string {
 
 /** The source.fixAll.avap action: computed at once when asked for that kind (on save), otherwise when resolved. */
 class FixAllCodeActions implements vscode.CodeActionProvider<FixAllAction> {
-  constructor(private readonly parser: ParserPort, private readonly diagnostics: DiagnosticsController) {}
+  constructor(
+    private readonly parser: ParserPort,
+    private readonly diagnostics: DiagnosticsController,
+  ) {}
 
-  async provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext, token: vscode.CancellationToken): Promise<FixAllAction[]> {
+  async provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+    token: vscode.CancellationToken,
+  ): Promise<FixAllAction[]> {
     if (!isAvapDocument(document)) return [];
     const asked = context.only !== undefined && FIX_ALL_KIND.intersects(context.only);
     const verdict = this.diagnostics.verdict(document.uri);
-    const fixable = verdict?.version === document.version ? verdict.specs.some((s) => s.fix && s.severity === 'error') : undefined;
+    const fixable =
+      verdict?.version === document.version ? verdict.specs.some((s) => s.fix && s.severity === 'error') : undefined;
     // Offered in the Source Action menu only when there is something to fix; on save (asked for the kind) always checked afresh.
     if (!asked && !fixable) return [];
     const action = new FixAllAction(document);
@@ -100,9 +123,11 @@ class FixAllAction extends vscode.CodeAction {
 
 export function registerFixAll(parser: ParserPort, diagnostics: DiagnosticsController): vscode.Disposable {
   async function run(uri?: vscode.Uri): Promise<FixAllOutcome | undefined> {
-    const doc = uri instanceof vscode.Uri
-      ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? await vscode.workspace.openTextDocument(uri)
-      : vscode.window.activeTextEditor?.document;
+    const doc =
+      uri instanceof vscode.Uri
+        ? (vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ??
+          (await vscode.workspace.openTextDocument(uri)))
+        : vscode.window.activeTextEditor?.document;
     if (!doc || !isAvapDocument(doc)) {
       void vscode.window.showInformationMessage('AVAP: open an .avap document to fix it.');
       return undefined;
@@ -113,16 +138,24 @@ export function registerFixAll(parser: ParserPort, diagnostics: DiagnosticsContr
       () => computeFixAll(parser, diagnostics, doc),
     );
     if (result.stop === 'unavailable' && !edit) {
-      void vscode.window.showWarningMessage('AVAP: nothing was fixed — the parser is unavailable, so no fix can be proven.');
+      void vscode.window.showWarningMessage(
+        'AVAP: nothing was fixed — the parser is unavailable, so no fix can be proven.',
+      );
       return { applied: [], stop: 'unavailable' };
     }
     if (!edit) {
       const state = (await diagnostics.validateNow(doc))?.state;
-      void vscode.window.showInformationMessage(result.result?.valid ? 'AVAP: no problems to fix.' : 'AVAP: no auto-fixable problems — the remaining ones need a rewrite (try Regenerate with Trace).');
+      void vscode.window.showInformationMessage(
+        result.result?.valid
+          ? 'AVAP: no problems to fix.'
+          : 'AVAP: no auto-fixable problems — the remaining ones need a rewrite (try Regenerate with Trace).',
+      );
       return { applied: [], stop: result.stop, ...(state ? { state } : {}) };
     }
     if (doc.version !== version || !(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showWarningMessage('AVAP: the document changed while the fixes were computed; nothing was applied.');
+      void vscode.window.showWarningMessage(
+        'AVAP: the document changed while the fixes were computed; nothing was applied.',
+      );
       return { applied: [], stop: 'changed' };
     }
     const state = (await diagnostics.validateNow(doc))?.state;

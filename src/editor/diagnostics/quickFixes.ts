@@ -23,7 +23,11 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
 
   constructor(private readonly diagnostics: DiagnosticsController) {}
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     const verdict = this.diagnostics.verdict(document.uri);
@@ -32,15 +36,20 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of ours) {
       const code = codeValue(diagnostic);
-      const spec = specs.find((s) => s.code === code
-        && s.line === diagnostic.range.start.line && s.start === diagnostic.range.start.character
-        && s.end === diagnostic.range.end.character);
+      const spec = specs.find(
+        (s) =>
+          s.code === code &&
+          s.line === diagnostic.range.start.line &&
+          s.start === diagnostic.range.start.character &&
+          s.end === diagnostic.range.end.character,
+      );
       if (!spec) continue;
       const edit = new vscode.WorkspaceEdit();
       let title: string;
       if (spec.fix) {
         title = spec.fix.title;
-        for (const e of spec.fix.edits) edit.replace(document.uri, new vscode.Range(e.line, e.character, e.endLine, e.endCharacter), e.newText);
+        for (const e of spec.fix.edits)
+          edit.replace(document.uri, new vscode.Range(e.line, e.character, e.endLine, e.endCharacter), e.newText);
       } else {
         const fix = replacementFix(spec, document.getText(diagnostic.range));
         if (!fix) continue;
@@ -60,7 +69,10 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
       all.command = { title: FIX_ALL_TITLE, command: FIX_ALL_COMMAND, arguments: [document.uri] };
       actions.push(all);
     }
-    const regenerate = new vscode.CodeAction('Regenerate with Trace (ask the model to fix this document)', vscode.CodeActionKind.QuickFix);
+    const regenerate = new vscode.CodeAction(
+      'Regenerate with Trace (ask the model to fix this document)',
+      vscode.CodeActionKind.QuickFix,
+    );
     regenerate.diagnostics = ours;
     // Only the document: the command reads the current text and trace when it runs.
     regenerate.command = { title: 'Regenerate with Trace', command: REGENERATE_COMMAND, arguments: [document.uri] };

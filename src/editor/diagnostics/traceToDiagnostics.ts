@@ -46,9 +46,16 @@ export interface DocumentFix {
 export function documentFix(fix: TraceFix, lineLengths: readonly number[]): DocumentFix | undefined {
   const edits: DocumentEdit[] = [];
   for (const e of fix.edits) {
-    const fits = (line: number, column: number) => line >= 1 && line <= lineLengths.length && column >= 1 && column <= (lineLengths[line - 1] ?? 0) + 1;
+    const fits = (line: number, column: number) =>
+      line >= 1 && line <= lineLengths.length && column >= 1 && column <= (lineLengths[line - 1] ?? 0) + 1;
     if (!fits(e.line, e.column) || !fits(e.endLine, e.endColumn)) return undefined;
-    edits.push({ line: e.line - 1, character: e.column - 1, endLine: e.endLine - 1, endCharacter: e.endColumn - 1, newText: e.newText });
+    edits.push({
+      line: e.line - 1,
+      character: e.column - 1,
+      endLine: e.endLine - 1,
+      endCharacter: e.endColumn - 1,
+      newText: e.newText,
+    });
   }
   return edits.length > 0 ? { title: fix.title, edits } : undefined;
 }
@@ -67,7 +74,11 @@ export function diagnosticMessage(entry: Pick<TraceEntry, 'code' | 'message' | '
  * others stay unset and are never read), so a long document costs nothing.
  * `lineLength(i)` reads line i (0-based) of the document.
  */
-export function tracedLineLengths(trace: readonly TraceEntry[], lineCount: number, lineLength: (line: number) => number): number[] {
+export function tracedLineLengths(
+  trace: readonly TraceEntry[],
+  lineCount: number,
+  lineLength: (line: number) => number,
+): number[] {
   const lengths: number[] = new Array<number>(lineCount);
   const measure = (oneBased: number) => {
     const line = Math.min(Math.max(0, oneBased - 1), lineCount - 1);
@@ -103,7 +114,9 @@ export function traceToDiagnosticSpecs(trace: readonly TraceEntry[], lineLengths
       end = text.end;
     }
     const spec: DiagnosticSpec = {
-      line, start, end,
+      line,
+      start,
+      end,
       severity: entry.severity,
       code: entry.code,
       message: diagnosticMessage(entry),
@@ -133,7 +146,10 @@ export interface ReplacementFix {
  * entry declares a suggestion style offers its entry's suggestion as a
  * replacement of the range (`current` is the text there now).
  */
-export function replacementFix(spec: Pick<DiagnosticSpec, 'code' | 'suggestion'>, current: string): ReplacementFix | undefined {
+export function replacementFix(
+  spec: Pick<DiagnosticSpec, 'code' | 'suggestion'>,
+  current: string,
+): ReplacementFix | undefined {
   if (spec.suggestion === undefined || ruleOf(spec.code).suggestion === undefined) return undefined;
   return { title: `Replace '${current}' with '${spec.suggestion}'`, replacement: spec.suggestion };
 }

@@ -38,7 +38,11 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
 
   const parser = new ParserConnection(context.extensionPath, output.logger);
   let parserReady = connectParser(parser, settings, output);
-  const diagnostics = new DiagnosticsController(parser, () => settings.validation.debounceMs, (line) => output.info(line));
+  const diagnostics = new DiagnosticsController(
+    parser,
+    () => settings.validation.debounceMs,
+    (line) => output.info(line),
+  );
   const generated = new GeneratedDocuments();
   const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
 
@@ -67,7 +71,9 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
       settings = next.settings;
       if (changed.parser) {
         output.info('parser settings changed — reconnecting');
-        parserReady = connectParser(parser, settings, output).then(() => diagnostics.revalidateAll('parser settings changed'));
+        parserReady = connectParser(parser, settings, output).then(() =>
+          diagnostics.revalidateAll('parser settings changed'),
+        );
       }
       if (changed.assistant && assistant.loaded) {
         output.info('assistant settings changed — rebuilding');

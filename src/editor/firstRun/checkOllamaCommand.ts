@@ -10,7 +10,12 @@ import * as vscode from 'vscode';
 import { checkOllama, type OllamaCheck } from '../../core';
 import type { OutputLog } from '../output/outputLog';
 import type { EditorSettings } from '../settings/editorSettings';
-import { CHECK_OLLAMA_ACTIONS, checkOllamaMessage, editorNeededModels, type CheckOllamaAction } from './ollamaCheckMessage';
+import {
+  CHECK_OLLAMA_ACTIONS,
+  checkOllamaMessage,
+  editorNeededModels,
+  type CheckOllamaAction,
+} from './ollamaCheckMessage';
 import { COMMANDS } from '../commandIds';
 
 export const CHECK_OLLAMA_COMMAND = COMMANDS.checkOllama.id;
@@ -29,18 +34,30 @@ export function registerCheckOllama(deps: CheckOllamaDeps): vscode.Disposable {
   async function run(): Promise<OllamaCheck> {
     const settings = deps.settings();
     const check = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `AVAP: checking Ollama at ${settings.ollama.url}…`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `AVAP: checking Ollama at ${settings.ollama.url}…`,
+        cancellable: true,
+      },
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return checkOllama({ host: settings.ollama.url, models: editorNeededModels(settings), signal: controller.signal });
+        return checkOllama({
+          host: settings.ollama.url,
+          models: editorNeededModels(settings),
+          signal: controller.signal,
+        });
       },
     );
     const message = checkOllamaMessage(check);
     if (message.severity === 'info') deps.output.info(`Ollama check: ${check.summary}`);
     else deps.output.warn(`Ollama check: ${check.summary}`);
-    const show = message.severity === 'error' ? vscode.window.showErrorMessage
-      : message.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show =
+      message.severity === 'error'
+        ? vscode.window.showErrorMessage
+        : message.severity === 'warning'
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
     // Not awaited: the command answers with the check while the notification waits for the developer.
     void Promise.resolve(show(message.text, ...message.actions)).then((choice) => act(choice, message.shellLine));
     return check;
@@ -65,8 +82,5 @@ export function registerCheckOllama(deps: CheckOllamaDeps): vscode.Disposable {
     }
   }
 
-  return vscode.Disposable.from(
-    closed,
-    vscode.commands.registerCommand(CHECK_OLLAMA_COMMAND, run),
-  );
+  return vscode.Disposable.from(closed, vscode.commands.registerCommand(CHECK_OLLAMA_COMMAND, run));
 }

@@ -57,7 +57,8 @@ export class MovedOn {
 
   /** A document the developer works on was edited (the output channels' documents do not count). */
   edit(scheme: string): void {
-    if (scheme === 'file' || scheme === 'untitled' || scheme === 'vscode-remote' || scheme === 'vscode-userdata') this.note(`edited a document (${scheme})`);
+    if (scheme === 'file' || scheme === 'untitled' || scheme === 'vscode-remote' || scheme === 'vscode-userdata')
+      this.note(`edited a document (${scheme})`);
   }
 
   terminal(): void {

@@ -39,7 +39,12 @@ export function checkOllamaMessage(check: OllamaCheck): CheckOllamaMessage {
       return { severity: 'info', text: `AVAP: ${check.summary}`, actions: [] };
     case 'models-missing': {
       const shellLine = check.pullCommands.join(' && ');
-      return { severity: 'warning', text: `AVAP: ${check.summary}`, actions: [CHECK_OLLAMA_ACTIONS.copy, CHECK_OLLAMA_ACTIONS.terminal], shellLine };
+      return {
+        severity: 'warning',
+        text: `AVAP: ${check.summary}`,
+        actions: [CHECK_OLLAMA_ACTIONS.copy, CHECK_OLLAMA_ACTIONS.terminal],
+        shellLine,
+      };
     }
     case 'unreachable':
       if (check.error?.code === 'cancelled') return { severity: 'info', text: `AVAP: ${check.summary}`, actions: [] };

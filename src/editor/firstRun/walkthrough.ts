@@ -30,7 +30,10 @@ export function walkthroughId(context: vscode.ExtensionContext): string {
  * Opens the walkthrough. Beside the file it opens without taking the focus (`toSide` implies `preserveFocus`);
  * `inactive` also leaves the group's active editor as it is when the Welcome editor is opened anew.
  */
-function openWalkthrough(context: vscode.ExtensionContext, where: boolean | { toSide: boolean; inactive?: boolean }): Thenable<unknown> {
+function openWalkthrough(
+  context: vscode.ExtensionContext,
+  where: boolean | { toSide: boolean; inactive?: boolean },
+): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), where);
 }
 
@@ -38,7 +41,9 @@ const asTabLike = (tab: vscode.Tab): TabLike => ({ label: tab.label, hasInput: t
 
 /** The workbench's Welcome editor (walkthroughs): the API shows it as a tab with no input it knows. */
 function welcomeTab(label?: (label: string) => boolean): vscode.Tab | undefined {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((tab) => isWelcomeTab(asTabLike(tab)) && (label?.(tab.label) ?? true));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((tab) => isWelcomeTab(asTabLike(tab)) && (label?.(tab.label) ?? true));
 }
 
 const showsOurs = (label: string) => label === WALKTHROUGH_TAB;
@@ -50,11 +55,20 @@ function watchMovingOn(): vscode.Disposable & { movedOn: MovedOn } {
     vscode.window.tabGroups.onDidChangeTabs((e) => movedOn.tabs(e.opened.map(asTabLike), e.closed.map(asTabLike))),
     vscode.window.onDidChangeActiveTextEditor((editor) => movedOn.activeEditor(editor?.document.uri.toString())),
     vscode.window.onDidChangeTextEditorSelection((e) => movedOn.selection(e.kind !== undefined)),
-    vscode.workspace.onDidChangeTextDocument((e) => { if (e.contentChanges.length > 0) movedOn.edit(e.document.uri.scheme); }),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) movedOn.edit(e.document.uri.scheme);
+    }),
     vscode.window.onDidOpenTerminal(() => movedOn.terminal()),
-    vscode.window.onDidChangeActiveTerminal((terminal) => { if (terminal) movedOn.terminal(); }),
+    vscode.window.onDidChangeActiveTerminal((terminal) => {
+      if (terminal) movedOn.terminal();
+    }),
   ];
-  return { movedOn, dispose: () => { for (const s of subscriptions) s.dispose(); } };
+  return {
+    movedOn,
+    dispose: () => {
+      for (const s of subscriptions) s.dispose();
+    },
+  };
 }
 
 /** Resolves true when a Welcome tab shows our walkthrough (its label says so), false after `ms`. */
@@ -66,7 +80,9 @@ function welcomeShowsWalkthrough(ms: number): Promise<boolean> {
       sub.dispose();
       resolve(shown);
     };
-    const sub = vscode.window.tabGroups.onDidChangeTabs(() => { if (welcomeTab(showsOurs)) done(true); });
+    const sub = vscode.window.tabGroups.onDidChangeTabs(() => {
+      if (welcomeTab(showsOurs)) done(true);
+    });
     const timer = setTimeout(() => done(false), ms);
   });
 }
@@ -89,7 +105,8 @@ async function openOnFirstRun(context: vscode.ExtensionContext): Promise<string>
     await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
     if (welcomeTab(showsOurs)) return SHOWN;
     if (!welcomeTab()) return CLOSED;
-    const movedOn = () => watch.movedOn.why && `the walkthrough is not brought back: the developer has moved on (${watch.movedOn.why})`;
+    const movedOn = () =>
+      watch.movedOn.why && `the walkthrough is not brought back: the developer has moved on (${watch.movedOn.why})`;
     const before = movedOn();
     if (before) return before;
     await openWalkthrough(context, { toSide: true, inactive: true });
@@ -112,7 +129,10 @@ export function registerFirstRun(context: vscode.ExtensionContext, output: Outpu
     void context.globalState.update(SHOWN_KEY, true);
     void openOnFirstRun(context).then(
       (what) => output.info(`first run: ${what}`),
-      (err: unknown) => output.warn(`first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) =>
+        output.warn(
+          `first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`,
+        ),
     );
   }
   return vscode.Disposable.from(
@@ -145,23 +165,41 @@ async function openExample(context: vscode.ExtensionContext, output: OutputLog):
       const entries = await vscode.workspace.fs.readDirectory(dir);
       picks = entries
         .filter(([name, type]) => type === vscode.FileType.File && name.endsWith('.avap'))
-        .map(([name]) => ({ label: name, description: 'example shipped with the extension', uri: vscode.Uri.joinPath(dir, name), bundled: true }))
+        .map(([name]) => ({
+          label: name,
+          description: 'example shipped with the extension',
+          uri: vscode.Uri.joinPath(dir, name),
+          bundled: true,
+        }))
         .sort((a, b) => a.label.localeCompare(b.label));
     }
     if (picks.length === 0) {
-      void vscode.window.showWarningMessage('AVAP: no example found (neither .avap files in the workspace nor examples in the extension).');
+      void vscode.window.showWarningMessage(
+        'AVAP: no example found (neither .avap files in the workspace nor examples in the extension).',
+      );
       return undefined;
     }
-    const picked = picks.length === 1 ? picks[0] : await vscode.window.showQuickPick(picks, { title: 'AVAP: Open an Example', placeHolder: 'An AVAP program to open' });
+    const picked =
+      picks.length === 1
+        ? picks[0]
+        : await vscode.window.showQuickPick(picks, {
+            title: 'AVAP: Open an Example',
+            placeHolder: 'An AVAP program to open',
+          });
     if (!picked) return undefined;
     const document = picked.bundled
-      ? await vscode.workspace.openTextDocument({ language: 'avap', content: new TextDecoder().decode(await vscode.workspace.fs.readFile(picked.uri)) })
+      ? await vscode.workspace.openTextDocument({
+          language: 'avap',
+          content: new TextDecoder().decode(await vscode.workspace.fs.readFile(picked.uri)),
+        })
       : await vscode.workspace.openTextDocument(picked.uri);
     await vscode.window.showTextDocument(document, { preview: false });
     return document.uri;
   } catch (err) {
     output.warn(`open an example: ${err instanceof Error ? err.message : String(err)}`);
-    void vscode.window.showErrorMessage(`AVAP: the example could not be opened — ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(
+      `AVAP: the example could not be opened — ${err instanceof Error ? err.message : String(err)}`,
+    );
     return undefined;
   }
 }

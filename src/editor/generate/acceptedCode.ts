@@ -38,7 +38,10 @@ export class AcceptedCodeTracker {
    * @param openDocument the open document with this key, if any (to match an untitled one by its text).
    * @param maxClosed how many closed untitled documents are remembered.
    */
-  constructor(private readonly openDocument: (key: string) => TrackedDocument | undefined, private readonly maxClosed = 20) {}
+  constructor(
+    private readonly openDocument: (key: string) => TrackedDocument | undefined,
+    private readonly maxClosed = 20,
+  ) {}
 
   /** Code of a generation was accepted into the document `key` (the latest acceptance wins). */
   accept(key: string, watch: AcceptedWatch): void {

@@ -36,11 +36,18 @@ export function failureFix(code: PipelineErrorCode, model: string, url: string):
       return {
         hint: `Pull it: \`${pull}\`.`,
         // Three buttons at most: more are cut to "R…" in a toast.
-        actions: [{ label: 'Pull Model', kind: 'terminal', command: pull }, { label: 'Copy Command', kind: 'copy', text: pull }, RETRY],
+        actions: [
+          { label: 'Pull Model', kind: 'terminal', command: pull },
+          { label: 'Copy Command', kind: 'copy', text: pull },
+          RETRY,
+        ],
       };
     }
     case 'llm-timeout':
-      return { hint: 'The model took too long; a smaller model or a longer avap.ollama.idleTimeout may help.', actions: [RETRY, OUTPUT] };
+      return {
+        hint: 'The model took too long; a smaller model or a longer avap.ollama.idleTimeout may help.',
+        actions: [RETRY, OUTPUT],
+      };
     case 'cancelled':
       return { hint: '', actions: [] };
     case 'llm-failed':

@@ -67,14 +67,18 @@ interface Pending {
 
 /** The label of a pending change, as the preview's: its verdict, never "valid" for code the parser did not accept. */
 function verdictLabel(p: Pick<Pending, 'status' | 'edited' | 'degraded'>): string {
-  if (p.edited) return '$(edit) AVAP: generated code, edited — the squiggles show the parser\'s verdict';
+  if (p.edited) return "$(edit) AVAP: generated code, edited — the squiggles show the parser's verdict";
   const look = lookForPipelineStatus(p.status, true);
   const label = look ? `$(${look.icon}) ${look.label}${p.status ? ` — ${p.status}` : ''}` : 'AVAP: generated code';
   return p.degraded ? `${label} — ${LABEL_NO_CONTEXT}` : label;
 }
 
 /** The code as it goes into the line at `at`: the indentation of the line carried on, line breaks around it where needed. */
-function shapeInsertion(doc: vscode.TextDocument, at: vscode.Position, code: string): { prefix: string; body: string; suffix: string } {
+function shapeInsertion(
+  doc: vscode.TextDocument,
+  at: vscode.Position,
+  code: string,
+): { prefix: string; body: string; suffix: string } {
   const line = doc.lineAt(at.line).text;
   const before = line.slice(0, at.character);
   const after = line.slice(at.character);
@@ -97,7 +101,11 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
-  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({ key: doc.uri.toString(), isUntitled: doc.isUntitled, text: doc.getText() });
+  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({
+    key: doc.uri.toString(),
+    isUntitled: doc.isUntitled,
+    text: doc.getText(),
+  });
   const accepted = new AcceptedCodeTracker((key) => {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
     return open ? tracked(open) : undefined;
@@ -120,13 +128,21 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
   }
 
   function find(uri?: unknown): Pending | undefined {
-    const key = uri instanceof vscode.Uri ? uri.toString() : typeof uri === 'string' ? uri : vscode.window.activeTextEditor?.document.uri.toString();
+    const key =
+      uri instanceof vscode.Uri
+        ? uri.toString()
+        : typeof uri === 'string'
+          ? uri
+          : vscode.window.activeTextEditor?.document.uri.toString();
     return key ? pending.get(key) : undefined;
   }
 
   async function closeDiff(p: Pending): Promise<void> {
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === p.beforeUri.toString());
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === p.beforeUri.toString(),
+      );
     if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
@@ -151,38 +167,56 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     edit.replace(p.doc.uri, rangeOf(p), p.original);
     const reverted = await vscode.workspace.applyEdit(edit);
     record(p.generationId, 'discarded');
-    output.info(`generate at cursor: rejected ${p.generationId || 'the change'}${reverted ? '' : ' (the document could not be reverted)'}`);
+    output.info(
+      `generate at cursor: rejected ${p.generationId || 'the change'}${reverted ? '' : ' (the document could not be reverted)'}`,
+    );
     await closeDiff(p);
     refresh();
     return reverted;
   }
 
-  async function generateAtCursor(args?: { request?: string; uri?: vscode.Uri | string; decide?: 'accept' | 'reject' }): Promise<AtCursorOutcome | undefined> {
+  async function generateAtCursor(args?: {
+    request?: string;
+    uri?: vscode.Uri | string;
+    decide?: 'accept' | 'reject';
+  }): Promise<AtCursorOutcome | undefined> {
     const wanted = args?.uri === undefined ? undefined : typeof args.uri === 'string' ? args.uri : args.uri.toString();
     const editor = wanted
       ? vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === wanted)
       : vscode.window.activeTextEditor;
     if (!editor || !isAvapDocument(editor.document) || editor.document.uri.scheme === 'avap-generated') {
-      void vscode.window.showInformationMessage('AVAP: Generate at Cursor works in an .avap editor — open one, or use AVAP: Generate Code… for a new document.');
+      void vscode.window.showInformationMessage(
+        'AVAP: Generate at Cursor works in an .avap editor — open one, or use AVAP: Generate Code… for a new document.',
+      );
       return undefined;
     }
     const doc = editor.document;
     if (pending.has(doc.uri.toString())) {
-      void vscode.window.showWarningMessage('AVAP: this document has a generated change pending — accept or reject it first.', 'Accept', 'Reject').then((c) => {
-        if (c === 'Accept') void acceptPending(doc.uri);
-        else if (c === 'Reject') void rejectPending(doc.uri);
-      });
+      void vscode.window
+        .showWarningMessage(
+          'AVAP: this document has a generated change pending — accept or reject it first.',
+          'Accept',
+          'Reject',
+        )
+        .then((c) => {
+          if (c === 'Accept') void acceptPending(doc.uri);
+          else if (c === 'Reject') void rejectPending(doc.uri);
+        });
       return undefined;
     }
     const selection = editor.selection;
     const replacing = !selection.isEmpty;
     const selected = doc.getText(selection);
-    const request = args?.request ?? await vscode.window.showInputBox({
-      title: 'AVAP: Generate at Cursor',
-      prompt: replacing ? 'Describe how to rewrite the selected code' : 'Describe the code to insert at the cursor',
-      placeHolder: replacing ? 'e.g. also return the hash in a "hash" field' : 'e.g. read the "user" parameter and return it upper-cased',
-      ignoreFocusOut: true,
-    });
+    const request =
+      args?.request ??
+      (await vscode.window.showInputBox({
+        title: 'AVAP: Generate at Cursor',
+        prompt: replacing ? 'Describe how to rewrite the selected code' : 'Describe the code to insert at the cursor',
+        placeHolder: replacing
+          ? 'e.g. also return the hash in a "hash" field'
+          : 'e.g. read the "user" parameter and return it upper-cased',
+        ignoreFocusOut: true,
+      }));
     if (!request?.trim()) return undefined;
     const version = doc.version;
     const query = replacing
@@ -190,35 +224,54 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       : request.trim();
     output.info(`generate at cursor: ${request.trim()}`);
     const name = doc.uri.path.split('/').pop() ?? 'document.avap';
-    const result = await runWithProgress(assistant, 'AVAP: generating at the cursor', { query, forceType: 'CODE_GENERATION', filename: name }, () => undefined);
+    const result = await runWithProgress(
+      assistant,
+      'AVAP: generating at the cursor',
+      { query, forceType: 'CODE_GENERATION', filename: name },
+      () => undefined,
+    );
     const base = { replaced: replacing, uri: doc.uri.toString() };
     if (result.validationStatus === undefined) {
       const error = result.error ?? { code: 'llm-failed' as const, message: 'the generation produced no answer' };
-      output.info(`generate at cursor: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was inserted`);
+      output.info(
+        `generate at cursor: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was inserted`,
+      );
       if (error.code === 'cancelled') return { ...base, status: 'cancelled', code: '', change: 'none' };
       notifyFailure('generate at cursor failed', error, deps.settings(), output, () => generateAtCursor(args));
       return { ...base, status: 'error', code: '', change: 'none', error: error.message };
     }
     const status = result.validationStatus;
     if (result.code.trim() === '') {
-      void vscode.window.showWarningMessage('AVAP: the answer has no code; nothing was inserted.', 'Show Output').then((c) => c && output.show());
+      void vscode.window
+        .showWarningMessage('AVAP: the answer has no code; nothing was inserted.', 'Show Output')
+        .then((c) => c && output.show());
       return { ...base, status, code: '', change: 'none' };
     }
     if (doc.isClosed || doc.version !== version) {
-      void vscode.window.showWarningMessage('AVAP: the document changed while the code was generated; nothing was inserted. Run Generate at Cursor again.');
+      void vscode.window.showWarningMessage(
+        'AVAP: the document changed while the code was generated; nothing was inserted. Run Generate at Cursor again.',
+      );
       return { ...base, status, code: result.code, change: 'none' };
     }
     // The document before the change, for the diff of a replacement.
     const beforeUri = generated.create('original', { content: doc.getText(), status: '', request: '' });
     const at = selection.start;
     const shaped = replacing
-      ? { prefix: '', body: result.code.replace(/\n+$/, '') + (selected.endsWith('\n') ? (doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n') : ''), suffix: '' }
+      ? {
+          prefix: '',
+          body:
+            result.code.replace(/\n+$/, '') +
+            (selected.endsWith('\n') ? (doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n') : ''),
+          suffix: '',
+        }
       : shapeInsertion(doc, at, result.code);
     const startOffset = doc.offsetAt(at) + shaped.prefix.length;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, selection, shaped.prefix + shaped.body + shaped.suffix);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showWarningMessage('AVAP: the generated code could not be inserted (the document is read-only?).');
+      void vscode.window.showWarningMessage(
+        'AVAP: the generated code could not be inserted (the document is read-only?).',
+      );
       return { ...base, status, code: result.code, change: 'none' };
     }
     // A selection of whole lines and its replacement both end with a line break: the pending range and what
@@ -227,8 +280,16 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     const codeLength = shaped.body.length - trailing.length;
     const original = trailing && selected.endsWith(trailing) ? selected.slice(0, -trailing.length) : selected;
     const p: Pending = {
-      doc, range: new PendingRange(startOffset, startOffset + codeLength), original, replaced: replacing, code: result.code, status,
-      generationId: result.generationId, beforeUri, edited: false, degraded: result.retrieval?.status === 'degraded',
+      doc,
+      range: new PendingRange(startOffset, startOffset + codeLength),
+      original,
+      replaced: replacing,
+      code: result.code,
+      status,
+      generationId: result.generationId,
+      beforeUri,
+      edited: false,
+      degraded: result.retrieval?.status === 'degraded',
     };
     pending.set(doc.uri.toString(), p);
     const end = doc.positionAt(p.range.end);
@@ -236,20 +297,39 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     editor.revealRange(rangeOf(p), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     refresh();
     const label = verdictLabel(p).replace(/^\$\([^)]*\) /, '');
-    output.info(`generate at cursor: ${attemptCount(result)} attempt(s), ${label}, ${replacing ? 'replacing the selection' : 'inserted'} — pending`);
+    output.info(
+      `generate at cursor: ${attemptCount(result)} attempt(s), ${label}, ${replacing ? 'replacing the selection' : 'inserted'} — pending`,
+    );
     if (replacing) {
-      await vscode.commands.executeCommand('vscode.diff', beforeUri, doc.uri, `${name}: before ↔ generated (${label})`, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        beforeUri,
+        doc.uri,
+        `${name}: before ↔ generated (${label})`,
+        { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside },
+      );
     }
     const outcome: AtCursorOutcome = {
-      ...base, status, code: result.code, change: 'pending',
-      range: { start: { line: rangeOf(p).start.line, character: rangeOf(p).start.character }, end: { line: end.line, character: end.character } },
+      ...base,
+      status,
+      code: result.code,
+      change: 'pending',
+      range: {
+        start: { line: rangeOf(p).start.line, character: rangeOf(p).start.character },
+        end: { line: end.line, character: end.character },
+      },
       ...(result.error ? { error: result.error.message } : {}),
     };
     if (args?.decide === 'accept') outcome.change = (await acceptPending(doc.uri)) ? 'accepted' : outcome.change;
     else if (args?.decide === 'reject') outcome.change = (await rejectPending(doc.uri)) ? 'rejected' : outcome.change;
     else {
       const retryNote = result.error ? ` (the corrective retry failed: ${result.error.message})` : '';
-      void notifyVerdict(status, `Generated code at the cursor: ${label}${retryNote}. Keep it?`, 'Accept', 'Reject').then((choice) => {
+      void notifyVerdict(
+        status,
+        `Generated code at the cursor: ${label}${retryNote}. Keep it?`,
+        'Accept',
+        'Reject',
+      ).then((choice) => {
         if (choice === 'Accept') void acceptPending(doc.uri);
         else if (choice === 'Reject') void rejectPending(doc.uri);
       });
@@ -265,17 +345,37 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       const top = new vscode.Range(rangeOf(p).start, rangeOf(p).start);
       const list = [
         new vscode.CodeLens(top, { title: verdictLabel(p), command: '' }),
-        new vscode.CodeLens(top, { title: '$(check) Accept', tooltip: 'Keep the generated code', command: ACCEPT_PENDING_COMMAND, arguments: [document.uri] }),
-        new vscode.CodeLens(top, { title: '$(discard) Reject', tooltip: 'Put back what was there before', command: REJECT_PENDING_COMMAND, arguments: [document.uri] }),
+        new vscode.CodeLens(top, {
+          title: '$(check) Accept',
+          tooltip: 'Keep the generated code',
+          command: ACCEPT_PENDING_COMMAND,
+          arguments: [document.uri],
+        }),
+        new vscode.CodeLens(top, {
+          title: '$(discard) Reject',
+          tooltip: 'Put back what was there before',
+          command: REJECT_PENDING_COMMAND,
+          arguments: [document.uri],
+        }),
       ];
       if (p.replaced) {
-        list.push(new vscode.CodeLens(top, { title: '$(diff) Show Diff', command: 'vscode.diff', arguments: [p.beforeUri, document.uri, `${document.uri.path.split('/').pop() ?? ''}: before ↔ generated`] }));
+        list.push(
+          new vscode.CodeLens(top, {
+            title: '$(diff) Show Diff',
+            command: 'vscode.diff',
+            arguments: [p.beforeUri, document.uri, `${document.uri.path.split('/').pop() ?? ''}: before ↔ generated`],
+          }),
+        );
       }
       if (p.status === 'INVALID_UNRESOLVED' || p.edited) {
-        list.push(new vscode.CodeLens(top, {
-          title: '$(sparkle) Regenerate with Trace', tooltip: 'Ask the model to correct these lines with the parser\'s trace',
-          command: COMMANDS.regenerateWithTrace.id, arguments: [{ uri: document.uri, range: rangeOf(p) }],
-        }));
+        list.push(
+          new vscode.CodeLens(top, {
+            title: '$(sparkle) Regenerate with Trace',
+            tooltip: "Ask the model to correct these lines with the parser's trace",
+            command: COMMANDS.regenerateWithTrace.id,
+            arguments: [{ uri: document.uri, range: rangeOf(p) }],
+          }),
+        );
       }
       return list;
     },
@@ -292,9 +392,13 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       const p = pending.get(event.document.uri.toString());
       if (!p || event.contentChanges.length === 0) return;
       for (const change of event.contentChanges) {
-        const inside = change.rangeOffset >= p.range.start && change.rangeOffset + change.rangeLength <= p.range.end
-          && !(change.rangeLength === 0 && (change.rangeOffset === p.range.start || change.rangeOffset === p.range.end));
-        if (!p.range.follow({ offset: change.rangeOffset, length: change.rangeLength, newLength: change.text.length })) {
+        const inside =
+          change.rangeOffset >= p.range.start &&
+          change.rangeOffset + change.rangeLength <= p.range.end &&
+          !(change.rangeLength === 0 && (change.rangeOffset === p.range.start || change.rangeOffset === p.range.end));
+        if (
+          !p.range.follow({ offset: change.rangeOffset, length: change.rangeLength, newLength: change.text.length })
+        ) {
           // Edited across its edge: no longer one piece to accept or reject; it stays in the document as it is.
           pending.delete(event.document.uri.toString());
           record(p.generationId, 'edited', event.document.getText());

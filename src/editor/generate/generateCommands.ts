@@ -61,20 +61,29 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return open ? tracked(open) : undefined;
   });
 
-  function recordOutcome(generationId: string | undefined, outcome: 'accepted' | 'edited' | 'discarded', finalCode?: string): void {
+  function recordOutcome(
+    generationId: string | undefined,
+    outcome: 'accepted' | 'edited' | 'discarded',
+    finalCode?: string,
+  ): void {
     if (generationId) void deps.assistant.recordOutcome(generationId, outcome, finalCode);
   }
 
   /** A failed run's preview: marked failed (no label, no Accept) and its tabs closed. */
   async function discardPreview(uri: vscode.Uri, why: string): Promise<void> {
     generated.update(uri, { failed: why, content: '', status: undefined });
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
       .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
     if (tabs.length) await Promise.resolve(vscode.window.tabGroups.close(tabs)).catch(() => undefined);
   }
 
   /** An error notification that says what went wrong and offers the fix (start Ollama, pull the model) and Retry. */
-  function notifyFailure(what: string, error: { code: PipelineErrorCode; message: string }, retry: () => unknown): void {
+  function notifyFailure(
+    what: string,
+    error: { code: PipelineErrorCode; message: string },
+    retry: () => unknown,
+  ): void {
     showFailure(what, error, deps.settings(), output, retry);
   }
 
@@ -85,7 +94,8 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const into = await place(entry);
     if (into) {
       recordOutcome(entry.generationId, 'accepted', entry.content);
-      if (entry.generationId) accepted.accept(into.toString(), { generationId: entry.generationId, code: entry.content });
+      if (entry.generationId)
+        accepted.accept(into.toString(), { generationId: entry.generationId, code: entry.content });
     }
     return into;
   }
@@ -95,7 +105,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (target) {
       const doc = await vscode.workspace.openTextDocument(target.uri);
       if (doc.version !== target.version) {
-        void vscode.window.showWarningMessage('AVAP: the document changed since the code was generated; nothing was replaced.');
+        void vscode.window.showWarningMessage(
+          'AVAP: the document changed since the code was generated; nothing was replaced.',
+        );
         return undefined;
       }
       const edit = new vscode.WorkspaceEdit();
@@ -116,11 +128,18 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (!entry?.generationId) return false;
     const recorded = await deps.assistant.recordFeedback(entry.generationId, vote);
     if (recorded) generated.update(previewUri, { vote });
-    else void vscode.window.showWarningMessage('AVAP: the rating was not recorded (training signals are off, or the store cannot be written — see the output).');
+    else
+      void vscode.window.showWarningMessage(
+        'AVAP: the rating was not recorded (training signals are off, or the store cannot be written — see the output).',
+      );
     return recorded;
   }
 
-  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({ key: doc.uri.toString(), isUntitled: doc.isUntitled, text: doc.getText() });
+  const tracked = (doc: vscode.TextDocument): TrackedDocument => ({
+    key: doc.uri.toString(),
+    isUntitled: doc.isUntitled,
+    text: doc.getText(),
+  });
 
   function onSaved(doc: vscode.TextDocument): void {
     const edited = accepted.saved(tracked(doc));
@@ -129,18 +148,27 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     output.info(`generate: accepted code of ${edited.generationId} was edited before saving`);
   }
 
-  async function generate(args?: { request?: string; accept?: 'editor' | 'new' | 'none' }): Promise<GenerateOutcome | undefined> {
-    const request = args?.request ?? await vscode.window.showInputBox({
-      title: 'AVAP: Generate Code',
-      prompt: 'Describe the endpoint logic to generate',
-      placeHolder: 'e.g. return the SHA-256 of the "password" parameter',
-      ignoreFocusOut: true,
-    });
+  async function generate(args?: {
+    request?: string;
+    accept?: 'editor' | 'new' | 'none';
+  }): Promise<GenerateOutcome | undefined> {
+    const request =
+      args?.request ??
+      (await vscode.window.showInputBox({
+        title: 'AVAP: Generate Code',
+        prompt: 'Describe the endpoint logic to generate',
+        placeHolder: 'e.g. return the SHA-256 of the "password" parameter',
+        ignoreFocusOut: true,
+      }));
     if (!request?.trim()) return undefined;
     const active = vscode.window.activeTextEditor;
-    const target = args?.accept === 'new' || !active || !isAvapDocument(active.document) || active.document.uri.scheme === 'avap-generated'
-      ? undefined
-      : { uri: active.document.uri, range: active.selection, version: active.document.version };
+    const target =
+      args?.accept === 'new' ||
+      !active ||
+      !isAvapDocument(active.document) ||
+      active.document.uri.scheme === 'avap-generated'
+        ? undefined
+        : { uri: active.document.uri, range: active.selection, version: active.document.version };
     // The preview opens with the first streamed piece: a run that fails before producing anything shows none.
     let previewUri: vscode.Uri | undefined;
     let showing: Thenable<unknown> = Promise.resolve();
@@ -149,28 +177,48 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
       previewUri = generated.create('generated', { content: '', request, target });
       // Beside the editor being worked in; with no editor open, in the active group (not beside an empty one).
       const viewColumn = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
-      showing = vscode.window.showTextDocument(previewUri, { preview: true, viewColumn, preserveFocus: true })
+      showing = vscode.window
+        .showTextDocument(previewUri, { preview: true, viewColumn, preserveFocus: true })
         .then(undefined, () => undefined);
       return previewUri;
     };
     output.info(`generate: ${request}`);
-    const result = await runWithProgress(deps.assistant, 'AVAP: generating code', { query: request, forceType: 'CODE_GENERATION' }, (text) => {
-      generated.update(preview(), { content: text });
-    });
+    const result = await runWithProgress(
+      deps.assistant,
+      'AVAP: generating code',
+      { query: request, forceType: 'CODE_GENERATION' },
+      (text) => {
+        generated.update(preview(), { content: text });
+      },
+    );
     await showing;
     if (result.validationStatus === undefined) {
       const error = result.error ?? { code: 'llm-failed' as const, message: 'the generation produced no answer' };
       if (previewUri) await discardPreview(previewUri, error.message);
-      output.info(`generate: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was validated`);
+      output.info(
+        `generate: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was validated`,
+      );
       if (error.code === 'cancelled') return { status: 'cancelled', code: '' };
-      notifyFailure('code generation failed', error, () => generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }));
+      notifyFailure('code generation failed', error, () =>
+        generate({ request, ...(args?.accept ? { accept: args.accept } : {}) }),
+      );
       return { status: 'error', code: '', error: error.message };
     }
     const uri = preview();
     const repairedBy = result.validationStatus === '' ? result.repair?.by : undefined;
-    generated.update(uri, { content: result.code || result.text, status: result.validationStatus, generationId: result.generationId, ...(repairedBy ? { repairedBy } : {}) });
+    generated.update(uri, {
+      content: result.code || result.text,
+      status: result.validationStatus,
+      generationId: result.generationId,
+      ...(repairedBy ? { repairedBy } : {}),
+    });
     await showing;
-    const outcome: GenerateOutcome = { status: result.validationStatus, code: result.code, previewUri: uri.toString(), ...(repairedBy ? { repairedBy } : {}) };
+    const outcome: GenerateOutcome = {
+      status: result.validationStatus,
+      code: result.code,
+      previewUri: uri.toString(),
+      ...(repairedBy ? { repairedBy } : {}),
+    };
     const context = result.retrieval?.status === 'degraded' ? ` — ${LABEL_NO_CONTEXT}` : '';
     const repaired = repairedBy ? ` — ${LABEL_REPAIRED}` : '';
     const label = `${statusText(result.validationStatus, result.code !== '')}${repaired}${context}`;
@@ -178,13 +226,22 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     if (result.error) {
       // The retry could not be generated: the invalid first answer stands, flagged as such.
       outcome.error = result.error.message;
-      void vscode.window.showWarningMessage(`AVAP: the corrective retry failed (${result.error.message}); the code shown is the invalid first attempt.`, 'Show Output')
+      void vscode.window
+        .showWarningMessage(
+          `AVAP: the corrective retry failed (${result.error.message}); the code shown is the invalid first attempt.`,
+          'Show Output',
+        )
         .then((c) => c && output.show());
     }
     if (args?.accept === 'editor' || args?.accept === 'new') {
       outcome.acceptedUri = (await accept(uri))?.toString();
     } else if (args?.accept !== 'none') {
-      void notifyVerdict(result.validationStatus, `Generated code: ${label}`, target ? 'Accept into Editor' : 'Open as New Document', 'Discard').then(async (choice) => {
+      void notifyVerdict(
+        result.validationStatus,
+        `Generated code: ${label}`,
+        target ? 'Accept into Editor' : 'Open as New Document',
+        'Discard',
+      ).then(async (choice) => {
         if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
         else if (choice) await accept(uri);
       });
@@ -192,7 +249,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     return outcome;
   }
 
-  async function regenerate(arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean; range?: vscode.Range }): Promise<RegenerateOutcome | undefined> {
+  async function regenerate(
+    arg?: vscode.Uri | { uri?: vscode.Uri | string; accept?: boolean; range?: vscode.Range },
+  ): Promise<RegenerateOutcome | undefined> {
     const given = arg instanceof vscode.Uri ? arg : typeof arg?.uri === 'string' ? vscode.Uri.parse(arg.uri) : arg?.uri;
     const autoAccept = !(arg instanceof vscode.Uri) && arg?.accept === true;
     const editor = given
@@ -205,7 +264,8 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     }
     // Context is computed now: the current text (or selection) and a fresh trace.
     // A given range (the lines of a pending Generate at Cursor change), else the selection, else the document.
-    const givenRange = !(arg instanceof vscode.Uri) && arg?.range instanceof vscode.Range && !arg.range.isEmpty ? arg.range : undefined;
+    const givenRange =
+      !(arg instanceof vscode.Uri) && arg?.range instanceof vscode.Range && !arg.range.isEmpty ? arg.range : undefined;
     const selection = givenRange ?? (editor && !editor.selection.isEmpty ? editor.selection : undefined);
     const range = selection ?? new vscode.Range(0, 0, doc.lineCount, 0);
     const code = doc.getText(range);
@@ -213,22 +273,31 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     const name = doc.uri.path.split('/').pop() ?? 'document.avap';
     const outcome = await deps.parser.validate(code, name);
     if (outcome.kind === 'unavailable') {
-      void vscode.window.showWarningMessage(`AVAP: cannot regenerate with a trace — the parser is unavailable (${outcome.detail}).`);
+      void vscode.window.showWarningMessage(
+        `AVAP: cannot regenerate with a trace — the parser is unavailable (${outcome.detail}).`,
+      );
       return { status: 'no-trace', code, applied: false, error: outcome.detail };
     }
     if (outcome.result.valid) {
       void vscode.window.showInformationMessage('AVAP: the parser accepts this code; nothing to correct.');
       return { status: 'already-valid', code, applied: false };
     }
-    output.info(`regenerate with trace: ${name}, ${outcome.result.trace.length} trace entr${outcome.result.trace.length === 1 ? 'y' : 'ies'}`);
+    output.info(
+      `regenerate with trace: ${name}, ${outcome.result.trace.length} trace entr${outcome.result.trace.length === 1 ? 'y' : 'ies'}`,
+    );
     const target = { uri: doc.uri, range: doc.validateRange(range), version };
     const correctedUri = generated.create('corrected', { content: '', request: `correct ${name}`, target });
-    const result = await runWithProgress(deps.assistant, 'AVAP: regenerating with the parser trace', {
-      query: `Correct the AVAP code of ${name} so that the parser accepts it.`,
-      forceType: 'CODE_GENERATION',
-      correction: { code, trace: outcome.result.trace },
-      filename: name,
-    }, (text) => generated.update(correctedUri, { content: text }));
+    const result = await runWithProgress(
+      deps.assistant,
+      'AVAP: regenerating with the parser trace',
+      {
+        query: `Correct the AVAP code of ${name} so that the parser accepts it.`,
+        forceType: 'CODE_GENERATION',
+        correction: { code, trace: outcome.result.trace },
+        filename: name,
+      },
+      (text) => generated.update(correctedUri, { content: text }),
+    );
     if (result.validationStatus === undefined) {
       const error = result.error ?? { code: 'llm-failed' as const, message: 'the correction produced no answer' };
       generated.update(correctedUri, { failed: error.message, content: '' });
@@ -238,14 +307,25 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     }
     const corrected = result.code.endsWith('\n') || !code.endsWith('\n') ? result.code : `${result.code}\n`;
     const repairedBy = result.validationStatus === '' ? result.repair?.by : undefined;
-    generated.update(correctedUri, { content: corrected, status: result.validationStatus, generationId: result.generationId, ...(repairedBy ? { repairedBy } : {}) });
+    generated.update(correctedUri, {
+      content: corrected,
+      status: result.validationStatus,
+      generationId: result.generationId,
+      ...(repairedBy ? { repairedBy } : {}),
+    });
     const originalUri = generated.create('original', { content: code, status: '', request: '' });
     const label = `${statusText(result.validationStatus, corrected !== '')}${repairedBy ? ` — ${LABEL_REPAIRED}` : ''}`;
-    await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', originalUri, correctedUri, `${name} ↔ corrected (${label})`, {
+      preview: true,
+    });
     const applied = autoAccept
       ? (await accept(correctedUri)) !== undefined
-      : await notifyVerdict(result.validationStatus, `Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`, 'Accept', 'Discard')
-        .then(async (choice) => {
+      : await notifyVerdict(
+          result.validationStatus,
+          `Corrected code: ${label}. Replace the ${selection ? 'selection' : 'document'}?`,
+          'Accept',
+          'Discard',
+        ).then(async (choice) => {
           if (choice === 'Discard') recordOutcome(result.generationId, 'discarded');
           return choice === 'Accept' && (await accept(correctedUri)) !== undefined;
         });
@@ -255,7 +335,9 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(COMMANDS.generateCode.id, generate),
     vscode.commands.registerCommand(COMMANDS.regenerateWithTrace.id, regenerate),
-    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) => (uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined)),
+    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) =>
+      uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined,
+    ),
     vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
     vscode.workspace.onDidSaveTextDocument(onSaved),
     vscode.workspace.onDidCloseTextDocument((doc) => accepted.closed(tracked(doc))),

@@ -11,7 +11,11 @@ import type { EditorSettings } from '../settings/editorSettings';
 import { failureFix, type FailureAction } from './failureFix';
 
 /** Shows the verdict on generated code with its buttons: information when valid, a warning otherwise. */
-export function notifyVerdict<T extends string>(status: ValidationStatus, message: string, ...buttons: T[]): Thenable<T | undefined> {
+export function notifyVerdict<T extends string>(
+  status: ValidationStatus,
+  message: string,
+  ...buttons: T[]
+): Thenable<T | undefined> {
   return status === ''
     ? vscode.window.showInformationMessage(message, ...buttons)
     : vscode.window.showWarningMessage(message, ...buttons);

@@ -15,7 +15,10 @@ export interface TextChange {
 }
 
 export class PendingRange {
-  constructor(public start: number, public end: number) {}
+  constructor(
+    public start: number,
+    public end: number,
+  ) {}
 
   /** Follows one change; false when the change crossed the range's boundary (the range is gone). */
   follow(change: TextChange): boolean {

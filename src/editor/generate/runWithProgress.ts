@@ -17,30 +17,33 @@ export async function runWithProgress(
   request: PipelineRequest,
   onPiece: (text: string) => void,
 ): Promise<PipelineResult> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    let text = '';
-    let attempt = 1;
-    try {
-      return await assistant.run(request, {
-        signal: controller.signal,
-        onMessage: (message) => {
-          if (message.is_final) return;
-          if ((message.attempt ?? 1) !== attempt) {
-            attempt = message.attempt ?? 1;
-            text = '';
-            progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
-          }
-          text += message.text;
-          onPiece(text);
-          progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
-        },
-      });
-    } finally {
-      cancel.dispose();
-      inFlight.delete(controller);
-    }
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      inFlight.add(controller);
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      let text = '';
+      let attempt = 1;
+      try {
+        return await assistant.run(request, {
+          signal: controller.signal,
+          onMessage: (message) => {
+            if (message.is_final) return;
+            if ((message.attempt ?? 1) !== attempt) {
+              attempt = message.attempt ?? 1;
+              text = '';
+              progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
+            }
+            text += message.text;
+            onPiece(text);
+            progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
+          },
+        });
+      } finally {
+        cancel.dispose();
+        inFlight.delete(controller);
+      }
+    },
+  );
 }

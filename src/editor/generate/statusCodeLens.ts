@@ -21,7 +21,10 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
   /** Documents whose top shows the "unvalidated" label. */
   private readonly labelled = new Set<string>();
 
-  constructor(private readonly diagnostics: DiagnosticsController, private readonly generated: GeneratedDocuments) {
+  constructor(
+    private readonly diagnostics: DiagnosticsController,
+    private readonly generated: GeneratedDocuments,
+  ) {
     this.subscriptions = [
       // Ask the workbench for lenses again only when a document gains or keeps (its version moved on) or loses the
       // label — not on every keystroke of a validated document, which has no lens.
@@ -44,29 +47,70 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
       const entry = this.generated.get(document.uri);
       if (!entry) return [];
       if (entry.failed !== undefined) {
-        lenses.push(new vscode.CodeLens(top, { title: '$(error) AVAP: generation failed — nothing was validated', tooltip: entry.failed, command: '' }));
+        lenses.push(
+          new vscode.CodeLens(top, {
+            title: '$(error) AVAP: generation failed — nothing was validated',
+            tooltip: entry.failed,
+            command: '',
+          }),
+        );
         return lenses;
       }
       if (entry.status === undefined) {
         // A draft: streamed text the parser has not judged; no label that could read as valid, no Accept.
-        lenses.push(new vscode.CodeLens(top, { title: `$(sync~spin) ${LABEL_VALIDATING}`, tooltip: 'Streaming; the code is validated before it can be accepted.', command: '' }));
+        lenses.push(
+          new vscode.CodeLens(top, {
+            title: `$(sync~spin) ${LABEL_VALIDATING}`,
+            tooltip: 'Streaming; the code is validated before it can be accepted.',
+            command: '',
+          }),
+        );
         return lenses;
       }
       const look = lookForPipelineStatus(entry.status, entry.content.trim() !== '');
       const repaired = entry.status === '' && entry.repairedBy ? ` — ${LABEL_REPAIRED}` : '';
-      const label = look ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}${repaired}` : 'AVAP: no code in the answer';
-      lenses.push(new vscode.CodeLens(top, { title: label, command: entry.status === 'PARSER_UNAVAILABLE' ? COMMANDS.resetParserCircuit.id : '' }));
+      const label = look
+        ? `$(${look.icon}) ${look.label}${entry.status ? ` — ${entry.status}` : ''}${repaired}`
+        : 'AVAP: no code in the answer';
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: label,
+          command: entry.status === 'PARSER_UNAVAILABLE' ? COMMANDS.resetParserCircuit.id : '',
+        }),
+      );
       if (!document.uri.path.startsWith('/original-')) {
-        lenses.push(new vscode.CodeLens(top, {
-          title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
-          command: ACCEPT_COMMAND, arguments: [document.uri],
-        }));
+        lenses.push(
+          new vscode.CodeLens(top, {
+            title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
+            command: ACCEPT_COMMAND,
+            arguments: [document.uri],
+          }),
+        );
         if (entry.generationId) {
           if (entry.vote) {
-            lenses.push(new vscode.CodeLens(top, { title: `$(${entry.vote === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled'}) rated`, command: '' }));
+            lenses.push(
+              new vscode.CodeLens(top, {
+                title: `$(${entry.vote === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled'}) rated`,
+                command: '',
+              }),
+            );
           } else {
-            lenses.push(new vscode.CodeLens(top, { title: '$(thumbsup)', tooltip: 'Good answer (recorded as a training signal)', command: RATE_COMMAND, arguments: [document.uri, 'up'] }));
-            lenses.push(new vscode.CodeLens(top, { title: '$(thumbsdown)', tooltip: 'Bad answer (recorded as a training signal)', command: RATE_COMMAND, arguments: [document.uri, 'down'] }));
+            lenses.push(
+              new vscode.CodeLens(top, {
+                title: '$(thumbsup)',
+                tooltip: 'Good answer (recorded as a training signal)',
+                command: RATE_COMMAND,
+                arguments: [document.uri, 'up'],
+              }),
+            );
+            lenses.push(
+              new vscode.CodeLens(top, {
+                title: '$(thumbsdown)',
+                tooltip: 'Bad answer (recorded as a training signal)',
+                command: RATE_COMMAND,
+                arguments: [document.uri, 'down'],
+              }),
+            );
           }
         }
       }
@@ -74,11 +118,13 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const verdict = this.diagnostics.verdict(document.uri);
     if (verdict?.state.kind === 'unavailable' && verdict.version === document.version) {
-      lenses.push(new vscode.CodeLens(top, {
-        title: `$(debug-disconnect) ${LABEL_UNAVAILABLE}`,
-        tooltip: `Not validated: ${verdict.state.detail}. Click to reset the parser circuit and validate again.`,
-        command: COMMANDS.resetParserCircuit.id,
-      }));
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(debug-disconnect) ${LABEL_UNAVAILABLE}`,
+          tooltip: `Not validated: ${verdict.state.detail}. Click to reset the parser circuit and validate again.`,
+          command: COMMANDS.resetParserCircuit.id,
+        }),
+      );
     }
     return lenses;
   }

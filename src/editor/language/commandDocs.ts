@@ -2,7 +2,15 @@
  * Hover text and completion entries for AVAP commands, from the parser's
  * catalogue (the single source of command names and signatures). Pure.
  */
-import { COMMANDS, findCommand, findCommandIgnoringCase, findHallucination, signaturesOf, signatureOf, type CommandSpec } from '../../parser/catalogue';
+import {
+  COMMANDS,
+  findCommand,
+  findCommandIgnoringCase,
+  findHallucination,
+  signaturesOf,
+  signatureOf,
+  type CommandSpec,
+} from '../../parser/catalogue';
 
 const PARAM_KIND_TEXT: Record<string, string> = {
   target: 'variable written',
@@ -23,15 +31,19 @@ export function hoverMarkdown(word: string): string | undefined {
       : `**${word}** is not an AVAP command.${hallucination.note ? `\n\n${hallucination.note}` : ''}`;
   }
   const caseMismatch = findCommandIgnoringCase(word);
-  if (caseMismatch) return `**${word}** is not an AVAP command (AVAP is case-sensitive) — did you mean \`${caseMismatch.name}\`?`;
+  if (caseMismatch)
+    return `**${word}** is not an AVAP command (AVAP is case-sensitive) — did you mean \`${caseMismatch.name}\`?`;
   return undefined;
 }
 
 export function commandMarkdown(spec: CommandSpec): string {
-  const signatures = signaturesOf(spec).map((params) => `    ${signatureOf(spec, params)}`).join('\n');
-  const params = spec.params.length === 0
-    ? ''
-    : `\n\n${spec.params.map((p) => `- \`${p.name}\` — ${PARAM_KIND_TEXT[p.kind] ?? p.kind}${p.optional ? ' (may be empty)' : ''}`).join('\n')}`;
+  const signatures = signaturesOf(spec)
+    .map((params) => `    ${signatureOf(spec, params)}`)
+    .join('\n');
+  const params =
+    spec.params.length === 0
+      ? ''
+      : `\n\n${spec.params.map((p) => `- \`${p.name}\` — ${PARAM_KIND_TEXT[p.kind] ?? p.kind}${p.optional ? ' (may be empty)' : ''}`).join('\n')}`;
   return `${signatures}\n\n${spec.summary}${params}\n\nExample:\n\n    ${spec.example}\n\n*${spec.category} · AVAP command*`;
 }
 

@@ -28,7 +28,10 @@ export class LazyBundle<T, M = unknown> implements vscode.Disposable {
   private readonly module: LazyModule<T>;
   private standIns: vscode.Disposable | undefined;
 
-  constructor(private readonly output: OutputLog, private readonly spec: LazyBundleSpec<M, T>) {
+  constructor(
+    private readonly output: OutputLog,
+    private readonly spec: LazyBundleSpec<M, T>,
+  ) {
     this.module = new LazyModule(async () => {
       const started = Date.now();
       const bundle = await spec.importBundle();
@@ -51,10 +54,12 @@ export class LazyBundle<T, M = unknown> implements vscode.Disposable {
     const registered: vscode.Disposable[] = [];
     for (const id of this.spec.commands) {
       try {
-        registered.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          if (!(await this.loadOrReport())) return undefined;
-          return vscode.commands.executeCommand(id, ...args);
-        }));
+        registered.push(
+          vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+            if (!(await this.loadOrReport())) return undefined;
+            return vscode.commands.executeCommand(id, ...args);
+          }),
+        );
       } catch {
         // Already registered by the bundle (a start that failed half-way): that one answers.
       }
@@ -73,10 +78,14 @@ export class LazyBundle<T, M = unknown> implements vscode.Disposable {
       return await this.module.load();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.output.warn(`the ${this.spec.name} could not be loaded: ${err instanceof Error && err.stack ? err.stack : message}`);
-      void vscode.window.showErrorMessage(`AVAP: the ${this.spec.name} could not be loaded — ${message}`, 'Show Output').then((choice) => {
-        if (choice) this.output.show();
-      });
+      this.output.warn(
+        `the ${this.spec.name} could not be loaded: ${err instanceof Error && err.stack ? err.stack : message}`,
+      );
+      void vscode.window
+        .showErrorMessage(`AVAP: the ${this.spec.name} could not be loaded — ${message}`, 'Show Output')
+        .then((choice) => {
+          if (choice) this.output.show();
+        });
       return undefined;
     }
   }

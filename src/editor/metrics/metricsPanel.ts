@@ -47,15 +47,29 @@ export async function showMetricsPanel(extensionUri: vscode.Uri, telemetryFile: 
   const metrics = computeMetrics(log.events, log.skipped.length);
   const comparisons = COMPARE_BY.map((by) => compareBy(log.events, by));
   const link = `<p class="source"><a href="command:${OPEN_EVAL_REPORT_COMMAND}">Open an evaluation report (report.json from <code>eval --out</code>)…</a></p>`;
-  return scriptFreePanel(extensionUri, 'avap.metrics', 'AVAP Validation Metrics', metricsBody(metrics, telemetryFile, comparisons) + link);
+  return scriptFreePanel(
+    extensionUri,
+    'avap.metrics',
+    'AVAP Validation Metrics',
+    metricsBody(metrics, telemetryFile, comparisons) + link,
+  );
 }
 
 /** Reads a report.json (asking for one when `file` is not given) and shows it; undefined when the user cancels. */
-export async function showEvalReportPanel(extensionUri: vscode.Uri, file?: vscode.Uri): Promise<vscode.WebviewPanel | undefined> {
-  const chosen = file ?? (await vscode.window.showOpenDialog({
-    title: 'AVAP: Open Evaluation Report', openLabel: 'Open report', canSelectMany: false,
-    filters: { 'Evaluation report': ['json'] },
-  }))?.[0];
+export async function showEvalReportPanel(
+  extensionUri: vscode.Uri,
+  file?: vscode.Uri,
+): Promise<vscode.WebviewPanel | undefined> {
+  const chosen =
+    file ??
+    (
+      await vscode.window.showOpenDialog({
+        title: 'AVAP: Open Evaluation Report',
+        openLabel: 'Open report',
+        canSelectMany: false,
+        filters: { 'Evaluation report': ['json'] },
+      })
+    )?.[0];
   if (!chosen) return undefined;
   const source = chosen.fsPath;
   let body: string;
@@ -64,7 +78,8 @@ export async function showEvalReportPanel(extensionUri: vscode.Uri, file?: vscod
     if (size > MAX_REPORT_BYTES) throw new Error(`${size} bytes is more than a report can be`);
     const read = readEvalReport(await readFile(source, 'utf8'));
     body = read.ok ? evalReportBody(read.value, source) : evalReportError(source, read.error.message);
-    if (!read.ok) void vscode.window.showWarningMessage(`AVAP: ${source} is not an evaluation report — ${read.error.message}`);
+    if (!read.ok)
+      void vscode.window.showWarningMessage(`AVAP: ${source} is not an evaluation report — ${read.error.message}`);
   } catch (err) {
     body = evalReportError(source, (err as Error).message);
     void vscode.window.showWarningMessage(`AVAP: cannot read ${source}: ${(err as Error).message}`);

@@ -9,7 +9,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import { createAssistant, type Assistant, type PipelineRequest, type PipelineResult, createOllamaLlm, type LlmPort, type RunOptions } from '../../core';
+import {
+  createAssistant,
+  type Assistant,
+  type PipelineRequest,
+  type PipelineResult,
+  createOllamaLlm,
+  type LlmPort,
+  type RunOptions,
+} from '../../core';
 import type { Logger } from '../../core/ports';
 import type { KnowledgeBase } from '../../knowledge';
 import { PARSER_VERSION } from '../../parser';
@@ -66,19 +74,31 @@ export class AssistantService {
         // telemetry then reports its own write failure
       }
       const esApiKey = await Promise.resolve(this.secrets.get(ES_API_KEY_SECRET)).catch(() => undefined);
-      const config = toAssistantConfig(settings, { esApiKey, defaultTelemetryFile: this.defaultTelemetryFile, cacheDir: path.join(this.storageDir, 'cache') });
+      const config = toAssistantConfig(settings, {
+        esApiKey,
+        defaultTelemetryFile: this.defaultTelemetryFile,
+        cacheDir: path.join(this.storageDir, 'cache'),
+      });
       const llm = createOllamaLlm(config.ollama);
       const knowledge = this.knowledge();
-      const created = await createAssistant(config, { parser: this.parser, logger: this.logger, llm, ...(knowledge ? { knowledge } : {}) });
+      const created = await createAssistant(config, {
+        parser: this.parser,
+        logger: this.logger,
+        llm,
+        ...(knowledge ? { knowledge } : {}),
+      });
       if (!created.ok) {
         this.logger.warn(`assistant not available: ${created.error.message}`);
         return created;
       }
       const built: Built = { assistant: created.value, llm, model: config.ollama.model };
-      if (settings.quality.judge) built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
+      if (settings.quality.judge)
+        built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
       if (settings.signals.enabled) built.signals = new SignalStore(this.signalsFile(settings));
-      this.logger.info(`assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.value.retrievalName}; `
-        + `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`);
+      this.logger.info(
+        `assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.value.retrievalName}; ` +
+          `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`,
+      );
       return ok(built);
     })();
     this.current = next;
@@ -91,38 +111,66 @@ export class AssistantService {
       const message = current ? current.error.message : 'the assistant is not set up';
       options.onMessage?.({ text: '', avap_code: '', is_final: true });
       return {
-        queryType: request.forceType ?? 'CODE_GENERATION', text: '', code: '', attempts: [], sources: [],
-        relevanceRetry: false, generationId: 'not-started', error: { code: 'llm-failed', message },
+        queryType: request.forceType ?? 'CODE_GENERATION',
+        text: '',
+        code: '',
+        attempts: [],
+        sources: [],
+        relevanceRetry: false,
+        generationId: 'not-started',
+        error: { code: 'llm-failed', message },
       };
     }
     const built = current.value;
-    const run = await runRecorded({
-      assistant: built.assistant,
-      ...(built.judge ? { quality: { validator: built.judge } } : {}),
-      passages: (sources) => this.passages(sources),
-      ...(built.signals ? { signals: built.signals } : {}),
-      signal: { source: 'editor', model: built.model, ...(built.judge ? { judgeModel: built.model } : {}), parserVersion: PARSER_VERSION, assistantVersion: this.version },
-      log: (line) => this.logger.warn(`${line}`),
-    }, request, options);
+    const run = await runRecorded(
+      {
+        assistant: built.assistant,
+        ...(built.judge ? { quality: { validator: built.judge } } : {}),
+        passages: (sources) => this.passages(sources),
+        ...(built.signals ? { signals: built.signals } : {}),
+        signal: {
+          source: 'editor',
+          model: built.model,
+          ...(built.judge ? { judgeModel: built.model } : {}),
+          parserVersion: PARSER_VERSION,
+          assistantVersion: this.version,
+        },
+        log: (line) => this.logger.warn(`${line}`),
+      },
+      request,
+      options,
+    );
     if (run.quality) {
       const last = run.quality.attempts[run.quality.attempts.length - 1]?.verdict;
-      const figure = last?.ok ? `composite ${last.assessment.composite.toFixed(2)}` : `judge failed (${run.quality.failure?.message ?? 'no verdict'})`;
-      this.logger.info(`judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`);
+      const figure = last?.ok
+        ? `composite ${last.assessment.composite.toFixed(2)}`
+        : `judge failed (${run.quality.failure?.message ?? 'no verdict'})`;
+      this.logger.info(
+        `judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`,
+      );
     }
     return run.result;
   }
 
   /** Thumbs from the chat view or a generated preview, on the signal of that generation. */
   async recordFeedback(generationId: string, thumbs: Thumbs): Promise<boolean> {
-    return this.recordFact(generationId, `feedback ${thumbs}`, (store) => store.recordFeedback(generationId, thumbs, 'editor'));
+    return this.recordFact(generationId, `feedback ${thumbs}`, (store) =>
+      store.recordFeedback(generationId, thumbs, 'editor'),
+    );
   }
 
   /** What the user did with generated code: accepted it, edited it before saving, or discarded it. */
   async recordOutcome(generationId: string, outcome: Outcome, finalCode?: string): Promise<boolean> {
-    return this.recordFact(generationId, `outcome ${outcome}`, (store) => store.recordOutcome(generationId, outcome, 'editor', finalCode));
+    return this.recordFact(generationId, `outcome ${outcome}`, (store) =>
+      store.recordOutcome(generationId, outcome, 'editor', finalCode),
+    );
   }
 
-  private async recordFact(generationId: string, what: string, write: (store: SignalStore) => Promise<StoreResult<void>>): Promise<boolean> {
+  private async recordFact(
+    generationId: string,
+    what: string,
+    write: (store: SignalStore) => Promise<StoreResult<void>>,
+  ): Promise<boolean> {
     const current = await this.current;
     if (!current?.ok || !current.value.signals) return false;
     const written = await write(current.value.signals);

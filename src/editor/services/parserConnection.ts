@@ -58,7 +58,9 @@ export class ParserConnection implements ParserPort {
       // The gRPC stack is a bundle of its own, loaded on the first connect; activation does not wait for it, and
       // loading it waits for the next turn of the event loop so the editor finishes activating the extension first.
       await new Promise((resolve) => setImmediate(resolve));
-      const stack = await this.loadStack().catch((err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+      const stack = await this.loadStack().catch(
+        (err: unknown) => `the parser client could not be loaded: ${err instanceof Error ? err.message : String(err)}`,
+      );
       if (typeof stack === 'string') {
         this.lastError = stack;
         this.logger.warn(`${stack}`);
@@ -79,7 +81,7 @@ export class ParserConnection implements ParserPort {
       const connection = opened.value;
       const live: Live = {
         connection,
-        address: connection.kind === 'disabled' ? '(validation disabled)' : connection.address ?? connection.endpoint,
+        address: connection.kind === 'disabled' ? '(validation disabled)' : (connection.address ?? connection.endpoint),
         unsubscribe: connection.port.onCircuitChange((snapshot) => this.emit(snapshot)),
       };
       if (generation !== this.generation) {

@@ -16,7 +16,13 @@ export interface EditorSettings {
     breakerCooldownSeconds: number;
   };
   /** `idleTimeoutSeconds`: silence that ends a started answer (AVAP_LLM_IDLE_TIMEOUT); 0 = no limit. */
-  ollama: { url: string; model: string; conversationalModel: string; embeddingModel: string; idleTimeoutSeconds: number };
+  ollama: {
+    url: string;
+    model: string;
+    conversationalModel: string;
+    embeddingModel: string;
+    idleTimeoutSeconds: number;
+  };
   elasticsearch: { url: string; index: string };
   relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
   /** The request's one retry cycle (0 or 1, RC-08), and validated examples injected before code generation (0 = none). */
@@ -31,7 +37,13 @@ export interface EditorSettings {
 
 export const SETTING_DEFAULTS: EditorSettings = {
   parser: { url: '', timeoutSeconds: 2, breakerThreshold: 3, breakerCooldownSeconds: 30 },
-  ollama: { url: 'http://127.0.0.1:11434', model: 'qwen3:1.7b', conversationalModel: 'qwen3:0.6b', embeddingModel: 'qwen3-embedding:0.6b', idleTimeoutSeconds: 60 },
+  ollama: {
+    url: 'http://127.0.0.1:11434',
+    model: 'qwen3:1.7b',
+    conversationalModel: 'qwen3:0.6b',
+    embeddingModel: 'qwen3-embedding:0.6b',
+    idleTimeoutSeconds: 60,
+  },
   elasticsearch: { url: '', index: 'avap-knowledge-v1' },
   relevance: { mode: 'llm', cosineThreshold: 0.5 },
   generation: { maxRetries: 1, fewShotExamples: 5 },
@@ -91,21 +103,43 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
   };
 
   const mode = str('relevance.mode', d.relevance.mode);
-  if (mode !== 'llm' && mode !== 'cosine') problems.push(`avap.relevance.mode must be 'llm' or 'cosine', got '${mode}'; using 'llm'`);
+  if (mode !== 'llm' && mode !== 'cosine')
+    problems.push(`avap.relevance.mode must be 'llm' or 'cosine', got '${mode}'; using 'llm'`);
 
   const settings: EditorSettings = {
     parser: {
       url: url('parser.url', d.parser.url, (value) => parserUrlProblem(value) === undefined),
-      timeoutSeconds: num('parser.timeout', d.parser.timeoutSeconds, (n) => n >= 0 && n <= 600, 'a number of seconds between 0 and 600'),
-      breakerThreshold: num('parser.circuitBreaker.threshold', d.parser.breakerThreshold, (n) => Number.isInteger(n) && n >= 1 && n <= 100, 'an integer between 1 and 100'),
-      breakerCooldownSeconds: num('parser.circuitBreaker.cooldown', d.parser.breakerCooldownSeconds, (n) => n >= 0 && n <= 3600, 'a number of seconds between 0 and 3600'),
+      timeoutSeconds: num(
+        'parser.timeout',
+        d.parser.timeoutSeconds,
+        (n) => n >= 0 && n <= 600,
+        'a number of seconds between 0 and 600',
+      ),
+      breakerThreshold: num(
+        'parser.circuitBreaker.threshold',
+        d.parser.breakerThreshold,
+        (n) => Number.isInteger(n) && n >= 1 && n <= 100,
+        'an integer between 1 and 100',
+      ),
+      breakerCooldownSeconds: num(
+        'parser.circuitBreaker.cooldown',
+        d.parser.breakerCooldownSeconds,
+        (n) => n >= 0 && n <= 3600,
+        'a number of seconds between 0 and 3600',
+      ),
     },
     ollama: {
       url: url('ollama.url', d.ollama.url, /^https?:\/\/\S+$/) || d.ollama.url,
       model: str('ollama.model', d.ollama.model) || d.ollama.model,
-      conversationalModel: str('ollama.conversationalModel', d.ollama.conversationalModel) || d.ollama.conversationalModel,
+      conversationalModel:
+        str('ollama.conversationalModel', d.ollama.conversationalModel) || d.ollama.conversationalModel,
       embeddingModel: str('ollama.embeddingModel', d.ollama.embeddingModel) || d.ollama.embeddingModel,
-      idleTimeoutSeconds: num('ollama.idleTimeout', d.ollama.idleTimeoutSeconds, (n) => n >= 0 && n <= 3600, 'a number of seconds between 0 and 3600'),
+      idleTimeoutSeconds: num(
+        'ollama.idleTimeout',
+        d.ollama.idleTimeoutSeconds,
+        (n) => n >= 0 && n <= 3600,
+        'a number of seconds between 0 and 3600',
+      ),
     },
     elasticsearch: {
       url: url('elasticsearch.url', d.elasticsearch.url, /^https?:\/\/\S+$/),
@@ -113,18 +147,43 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
     },
     relevance: {
       mode: mode === 'cosine' ? 'cosine' : 'llm',
-      cosineThreshold: num('relevance.cosineThreshold', d.relevance.cosineThreshold, (n) => n >= -1 && n <= 1, 'a number in [-1, 1]'),
+      cosineThreshold: num(
+        'relevance.cosineThreshold',
+        d.relevance.cosineThreshold,
+        (n) => n >= -1 && n <= 1,
+        'a number in [-1, 1]',
+      ),
     },
     generation: {
-      maxRetries: num('generation.maxRetries', d.generation.maxRetries, (n) => n === 0 || n === 1, '0 or 1 (one retry cycle per request at most)'),
-      fewShotExamples: num('generation.fewShotExamples', d.generation.fewShotExamples, (n) => Number.isInteger(n) && n >= 0 && n <= 20, 'an integer between 0 and 20'),
+      maxRetries: num(
+        'generation.maxRetries',
+        d.generation.maxRetries,
+        (n) => n === 0 || n === 1,
+        '0 or 1 (one retry cycle per request at most)',
+      ),
+      fewShotExamples: num(
+        'generation.fewShotExamples',
+        d.generation.fewShotExamples,
+        (n) => Number.isInteger(n) && n >= 0 && n <= 20,
+        'an integer between 0 and 20',
+      ),
     },
     quality: {
       judge: bool('quality.judge', d.quality.judge),
-      judgeThreshold: num('quality.judgeThreshold', d.quality.judgeThreshold, (n) => n >= 0 && n <= 1, 'a number between 0 and 1'),
+      judgeThreshold: num(
+        'quality.judgeThreshold',
+        d.quality.judgeThreshold,
+        (n) => n >= 0 && n <= 1,
+        'a number between 0 and 1',
+      ),
     },
     validation: {
-      debounceMs: num('validation.debounce', d.validation.debounceMs, (n) => Number.isInteger(n) && n >= 0 && n <= 10_000, 'an integer number of milliseconds between 0 and 10000'),
+      debounceMs: num(
+        'validation.debounce',
+        d.validation.debounceMs,
+        (n) => Number.isInteger(n) && n >= 0 && n <= 10_000,
+        'an integer number of milliseconds between 0 and 10000',
+      ),
     },
     telemetry: { file: str('telemetry.file', d.telemetry.file) },
     signals: { enabled: bool('signals.enabled', d.signals.enabled), file: str('signals.file', d.signals.file) },
@@ -133,10 +192,30 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
 }
 
 /** Which services must be rebuilt when settings change from `before` to `after`. */
-export function changedSections(before: EditorSettings, after: EditorSettings): { parser: boolean; assistant: boolean } {
+export function changedSections(
+  before: EditorSettings,
+  after: EditorSettings,
+): { parser: boolean; assistant: boolean } {
   const parser = JSON.stringify(before.parser) !== JSON.stringify(after.parser);
-  const assistant = parser
-    || JSON.stringify([before.ollama, before.elasticsearch, before.relevance, before.generation, before.quality, before.telemetry, before.signals])
-      !== JSON.stringify([after.ollama, after.elasticsearch, after.relevance, after.generation, after.quality, after.telemetry, after.signals]);
+  const assistant =
+    parser ||
+    JSON.stringify([
+      before.ollama,
+      before.elasticsearch,
+      before.relevance,
+      before.generation,
+      before.quality,
+      before.telemetry,
+      before.signals,
+    ]) !==
+      JSON.stringify([
+        after.ollama,
+        after.elasticsearch,
+        after.relevance,
+        after.generation,
+        after.quality,
+        after.telemetry,
+        after.signals,
+      ]);
   return { parser, assistant };
 }

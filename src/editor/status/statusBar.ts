@@ -58,13 +58,16 @@ export class ValidationStatusBar implements vscode.Disposable {
     if (!this.shown || !sameLook(look, this.current)) {
       this.item.text = `$(${look.icon}) ${look.label}`;
       this.item.tooltip = look.tooltip;
-      this.item.backgroundColor = look.background ? new vscode.ThemeColor(`statusBarItem.${look.background}Background`) : undefined;
+      this.item.backgroundColor = look.background
+        ? new vscode.ThemeColor(`statusBarItem.${look.background}Background`)
+        : undefined;
       this.item.accessibilityInformation = { label: look.label };
-      this.item.command = look.kind === 'invalid'
-        ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
-        : look.kind === 'unavailable'
-          ? { title: 'Reset parser circuit', command: COMMANDS.resetParserCircuit.id }
-          : { title: 'Show AVAP Assistant output', command: COMMANDS.showOutput.id };
+      this.item.command =
+        look.kind === 'invalid'
+          ? { title: 'Show problems', command: 'workbench.actions.view.problems' }
+          : look.kind === 'unavailable'
+            ? { title: 'Reset parser circuit', command: COMMANDS.resetParserCircuit.id }
+            : { title: 'Show AVAP Assistant output', command: COMMANDS.showOutput.id };
       this.item.show();
       this.shown = true;
     }

@@ -35,7 +35,14 @@ export const LABEL_VALIDATING = 'AVAP: validating… (draft)';
 
 /** True when two looks show the same (the status item is only updated when its look changes). */
 export function sameLook(a: StatusLook, b: StatusLook | undefined): boolean {
-  return b !== undefined && a.kind === b.kind && a.icon === b.icon && a.label === b.label && a.background === b.background && a.tooltip === b.tooltip;
+  return (
+    b !== undefined &&
+    a.kind === b.kind &&
+    a.icon === b.icon &&
+    a.label === b.label &&
+    a.background === b.background &&
+    a.tooltip === b.tooltip
+  );
 }
 
 /** How an open circuit and its next probe read for a person. */
@@ -67,7 +74,10 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
       return {
         kind: 'valid',
         icon: 'check',
-        label: state.warnings > 0 ? `${LABEL_VALID} (${state.warnings} warning${state.warnings === 1 ? '' : 's'})` : LABEL_VALID,
+        label:
+          state.warnings > 0
+            ? `${LABEL_VALID} (${state.warnings} warning${state.warnings === 1 ? '' : 's'})`
+            : LABEL_VALID,
         tooltip: `The AVAP parser accepts this document.\n${circuitLine}`,
       };
     case 'invalid':
@@ -76,8 +86,9 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
         icon: 'error',
         label: `${LABEL_INVALID} (${state.errors} error${state.errors === 1 ? '' : 's'})`,
         background: 'error',
-        tooltip: `The AVAP parser rejects this document: ${state.errors} error(s), ${state.warnings} warning(s). `
-          + `See the Problems panel; quick fixes apply the parser's suggestions.\n${circuitLine}`,
+        tooltip:
+          `The AVAP parser rejects this document: ${state.errors} error(s), ${state.warnings} warning(s). ` +
+          `See the Problems panel; quick fixes apply the parser's suggestions.\n${circuitLine}`,
       };
     case 'unavailable':
       return {
@@ -85,11 +96,17 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
         icon: 'debug-disconnect',
         label: LABEL_UNAVAILABLE,
         background: 'warning',
-        tooltip: `Not validated: ${state.detail}. Nothing was proven wrong, so no squiggles are shown.\n${circuitLine}\n`
-          + 'Click to reset the parser circuit and validate again.',
+        tooltip:
+          `Not validated: ${state.detail}. Nothing was proven wrong, so no squiggles are shown.\n${circuitLine}\n` +
+          'Click to reset the parser circuit and validate again.',
       };
     case 'pending':
-      return { kind: 'pending', icon: 'sync~spin', label: 'AVAP: validating…', tooltip: `Asking the AVAP parser.\n${circuitLine}` };
+      return {
+        kind: 'pending',
+        icon: 'sync~spin',
+        label: 'AVAP: validating…',
+        tooltip: `Asking the AVAP parser.\n${circuitLine}`,
+      };
     case 'disabled':
       return {
         kind: 'disabled',
@@ -103,15 +120,26 @@ export function statusLook(state: DocumentValidation, circuit: CircuitSnapshot, 
 
 /** A generated answer still streaming: no verdict yet, so nothing that could read as valid. */
 export function draftLook(): StatusLook {
-  return { kind: 'pending', icon: 'sync~spin', label: LABEL_VALIDATING, tooltip: 'A draft: the answer is still being generated; it is validated before it can be accepted.' };
+  return {
+    kind: 'pending',
+    icon: 'sync~spin',
+    label: LABEL_VALIDATING,
+    tooltip: 'A draft: the answer is still being generated; it is validated before it can be accepted.',
+  };
 }
 
 /** The pipeline's final status in the same visual language (chat view, generated-code preview). */
-export function lookForPipelineStatus(status: ValidationStatus, hasCode: boolean): { kind: LookKind; icon: string; label: string } | undefined {
+export function lookForPipelineStatus(
+  status: ValidationStatus,
+  hasCode: boolean,
+): { kind: LookKind; icon: string; label: string } | undefined {
   if (!hasCode) return undefined;
   switch (status) {
-    case '': return { kind: 'valid', icon: 'check', label: LABEL_VALID };
-    case 'INVALID_UNRESOLVED': return { kind: 'invalid', icon: 'error', label: LABEL_INVALID };
-    case 'PARSER_UNAVAILABLE': return { kind: 'unavailable', icon: 'debug-disconnect', label: LABEL_UNAVAILABLE };
+    case '':
+      return { kind: 'valid', icon: 'check', label: LABEL_VALID };
+    case 'INVALID_UNRESOLVED':
+      return { kind: 'invalid', icon: 'error', label: LABEL_INVALID };
+    case 'PARSER_UNAVAILABLE':
+      return { kind: 'unavailable', icon: 'debug-disconnect', label: LABEL_UNAVAILABLE };
   }
 }

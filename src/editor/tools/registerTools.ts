@@ -7,7 +7,15 @@
  * as `{valid: false, error, suggestions}`; nothing throws out of the host.
  */
 import * as vscode from 'vscode';
-import { TOOL_DEFINITIONS, type ToolDefinition, runTool, toolResultText, type DocsIndexSource, type ToolRun, type ValidateFn } from '../../tools';
+import {
+  TOOL_DEFINITIONS,
+  type ToolDefinition,
+  runTool,
+  toolResultText,
+  type DocsIndexSource,
+  type ToolRun,
+  type ValidateFn,
+} from '../../tools';
 
 export interface LanguageModelToolDeps {
   /** Validates through the editor's parser connection (ParserPort.validate). */
@@ -22,7 +30,12 @@ function signalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispo
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, dispose: () => { subscription.dispose(); } };
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      subscription.dispose();
+    },
+  };
 }
 
 function tool(definition: ToolDefinition<unknown>, deps: LanguageModelToolDeps): vscode.LanguageModelTool<unknown> {
@@ -38,11 +51,22 @@ function tool(definition: ToolDefinition<unknown>, deps: LanguageModelToolDeps):
       } catch (err) {
         // runTool returns failures as data; this only guards the host against a bug.
         const message = err instanceof Error ? err.message : String(err);
-        run = { kind: 'done', result: { tool: definition.name, status: 'FAILED', summary: `internal error: ${message}`, facts: {}, next: [] } };
+        run = {
+          kind: 'done',
+          result: {
+            tool: definition.name,
+            status: 'FAILED',
+            summary: `internal error: ${message}`,
+            facts: {},
+            next: [],
+          },
+        };
       } finally {
         dispose();
       }
-      deps.log?.(`tool ${definition.name}: ${run.kind === 'invalid' ? `invalid input — ${run.result.error}` : run.result.status}`);
+      deps.log?.(
+        `tool ${definition.name}: ${run.kind === 'invalid' ? `invalid input — ${run.result.error}` : run.result.status}`,
+      );
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(toolResultText(run))]);
     },
   };
@@ -54,5 +78,7 @@ function tool(definition: ToolDefinition<unknown>, deps: LanguageModelToolDeps):
  * loaded with the assistant on the first call.
  */
 export function languageModelTools(deps: LanguageModelToolDeps): Map<string, vscode.LanguageModelTool<unknown>> {
-  return new Map(TOOL_DEFINITIONS.map((definition) => [definition.name, tool(definition as ToolDefinition<unknown>, deps)]));
+  return new Map(
+    TOOL_DEFINITIONS.map((definition) => [definition.name, tool(definition as ToolDefinition<unknown>, deps)]),
+  );
 }

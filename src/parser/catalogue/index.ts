@@ -7,15 +7,7 @@ import data from './avap-catalogue.json';
 
 export type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
 
-export type BlockRole =
-  | 'open-if'
-  | 'else'
-  | 'end'
-  | 'open-loop'
-  | 'end-loop'
-  | 'open-try'
-  | 'exception'
-  | 'open-async';
+export type BlockRole = 'open-if' | 'else' | 'end' | 'open-loop' | 'end-loop' | 'open-try' | 'exception' | 'open-async';
 
 export interface ParamSpec {
   readonly name: string;
@@ -132,14 +124,17 @@ export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations
  */
 class NameTable<T> {
   /** One slot per shape; filled by a built-in rather than a loop, as the table is built while the module loads. */
-  private readonly buckets: ([string, T][] | undefined)[] = new Array<[string, T][] | undefined>(32 * 128).fill(undefined);
+  private readonly buckets: ([string, T][] | undefined)[] = new Array<[string, T][] | undefined>(32 * 128).fill(
+    undefined,
+  );
 
   constructor(entries: readonly (readonly [string, T])[]) {
     for (const [name, value] of entries) {
       const shape = NameTable.shape(name);
       const bucket = (this.buckets[shape] ??= []);
       const at = bucket.findIndex(([known]) => known === name);
-      if (at >= 0) bucket[at] = [name, value]; // like Map: the last entry of a name wins
+      if (at >= 0)
+        bucket[at] = [name, value]; // like Map: the last entry of a name wins
       else bucket.push([name, value]);
     }
   }

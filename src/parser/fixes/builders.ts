@@ -9,12 +9,29 @@ import { isIdentifier, matchBracket, parseCall } from '../calls';
 import { isOp, isPunct, isWord, newScanState, scanLine, TokenKind, type Token } from '../scanner';
 import { BraceConversion, type BranchRewrite } from './braces';
 import {
-  closerAfterBody, deleteLine, indentAt, indentedBody, lineEndOf, lineStartOf, nextLineStart, quote,
-  type BranchTest, type Candidate, type FixContext, type FixHint,
+  closerAfterBody,
+  deleteLine,
+  indentAt,
+  indentedBody,
+  lineEndOf,
+  lineStartOf,
+  nextLineStart,
+  quote,
+  type BranchTest,
+  type Candidate,
+  type FixContext,
+  type FixHint,
 } from './candidates';
 import type { OffsetEdit } from './text';
 
-const LABEL: Record<BlockKind, string> = { if: 'if()', loop: 'startLoop()', try: 'try()', async: 'go_async()', function: 'function', brace: '{' };
+const LABEL: Record<BlockKind, string> = {
+  if: 'if()',
+  loop: 'startLoop()',
+  try: 'try()',
+  async: 'go_async()',
+  function: 'function',
+  brace: '{',
+};
 
 const IDENT = '[\\p{L}_][\\p{L}\\p{N}_]*';
 const AVAP_ELSE = /^else\s*\(\s*\)/;
@@ -35,7 +52,10 @@ export function closeBlockFix(block: Block, limit: number): FixHint | undefined 
   return (ctx) => {
     const body = indentedBody(ctx.src, lineStart, limit, AVAP_BRANCHES[block.kind]);
     if (!body) return undefined;
-    return { title: `Close ${LABEL[block.kind]} with '${closer}' where its indentation ends`, edits: [closerAfterBody(ctx, lineStart, body, closer)] };
+    return {
+      title: `Close ${LABEL[block.kind]} with '${closer}' where its indentation ends`,
+      edits: [closerAfterBody(ctx, lineStart, body, closer)],
+    };
   };
 }
 
@@ -73,7 +93,10 @@ export function removeLineFix(src: string, t: readonly Token[]): FixHint {
       const end = lineEndOf(src, pos);
       if (src.slice(pos, end).trim() === ')') {
         const last = deleteLine(src, pos);
-        return { title: "Remove the 'import' block", edits: [{ start: lineStartOf(src, keyword.start), end: last.end, newText: '' }] };
+        return {
+          title: "Remove the 'import' block",
+          edits: [{ start: lineStartOf(src, keyword.start), end: last.end, newText: '' }],
+        };
       }
       pos = nextLineStart(src, pos);
     }
@@ -124,7 +147,14 @@ function loopName(ctx: FixContext, indent: string, short: string, own: string): 
  * bound is `limit - 1` — computed when it is a literal, else in a variable
  * assigned on the line before.
  */
-function loopHeader(ctx: FixContext, counter: string, from: string, limit: string, inclusive: boolean, indent: string): string | undefined {
+function loopHeader(
+  ctx: FixContext,
+  counter: string,
+  from: string,
+  limit: string,
+  inclusive: boolean,
+  indent: string,
+): string | undefined {
   if (inclusive) return `startLoop(${counter}, ${from}, ${limit})`;
   if (INTEGER.test(limit)) return `startLoop(${counter}, ${from}, ${Number(limit) - 1})`;
   if (/\b(and|or|not|if|else|in)\b|[<>=!]/.test(limit)) return undefined;
@@ -137,7 +167,13 @@ function loopHeader(ctx: FixContext, counter: string, from: string, limit: strin
  * as AVAP lines, or undefined when it is not one of those shapes. A list is
  * walked by index: getListLen, then itemFromList inside the loop.
  */
-function pythonForHeader(ctx: FixContext, t: readonly Token[], end: number, indent: string, bodyIndent: string): string | undefined {
+function pythonForHeader(
+  ctx: FixContext,
+  t: readonly Token[],
+  end: number,
+  indent: string,
+  bodyIndent: string,
+): string | undefined {
   const counter = t[1] as Token;
   const iterable = t[3];
   if (!iterable || iterable.kind !== TokenKind.Ident) return undefined;
@@ -162,7 +198,14 @@ function pythonForHeader(ctx: FixContext, t: readonly Token[], end: number, inde
  * loop, and the element read first thing in the body. `index` names the
  * counter when the source gave one (Go's `for i, x := range xs`).
  */
-function listLoopHeader(ctx: FixContext, item: string, list: string, indent: string, bodyIndent: string, index = loopName(ctx, indent, 'i', `${item}_index`)): string {
+function listLoopHeader(
+  ctx: FixContext,
+  item: string,
+  list: string,
+  indent: string,
+  bodyIndent: string,
+  index = loopName(ctx, indent, 'i', `${item}_index`),
+): string {
   const size = ctx.fresh(`${list}_len`, `${list}_size`);
   const last = ctx.fresh(`${list}_last`, `last_${index}`);
   const eol = ctx.eol;
@@ -182,7 +225,10 @@ export function pythonLoopFix(t: readonly Token[], lineStart: number): FixHint |
     const loopLine = header.split(/\r\n|\n|\r/).find((line) => line.trimStart().startsWith('startLoop(')) ?? header;
     return {
       title: `Rewrite as an AVAP loop: ${quote(loopLine)} … 'endLoop()'`,
-      edits: [{ start: first.start, end: colon.end, newText: header }, closerAfterBody(ctx, lineStart, body, 'endLoop()')],
+      edits: [
+        { start: first.start, end: colon.end, newText: header },
+        closerAfterBody(ctx, lineStart, body, 'endLoop()'),
+      ],
     };
   };
 }
@@ -216,14 +262,24 @@ export function braceBodyConversion(block: Block, t: readonly Token[], brace: To
   const before = t[t.indexOf(brace) - 1];
   if (t[t.length - 1] !== brace || !before || block.kind === 'function' || block.kind === 'brace') return undefined;
   const closer = closerOf(block.kind);
-  return new BraceConversion(`Drop the braces: close with '${closer}'`, [{ start: before.end, end: brace.end, newText: '' }], closer, braceBranch(block.kind));
+  return new BraceConversion(
+    `Drop the braces: close with '${closer}'`,
+    [{ start: before.end, end: brace.end, newText: '' }],
+    closer,
+    braceBranch(block.kind),
+  );
 }
 
 /** `{` alone on the line after an AVAP opener: drop that line, and close with the opener's closer. */
 export function allmanBraceConversion(src: string, under: Block, brace: Token): BraceConversion | undefined {
   if (under.kind === 'function' || under.kind === 'brace' || under.braceBody) return undefined;
   const closer = closerOf(under.kind);
-  return new BraceConversion(`Drop the braces: close with '${closer}'`, [deleteLine(src, brace.start)], closer, braceBranch(under.kind));
+  return new BraceConversion(
+    `Drop the braces: close with '${closer}'`,
+    [deleteLine(src, brace.start)],
+    closer,
+    braceBranch(under.kind),
+  );
 }
 
 /**
@@ -234,12 +290,19 @@ export function allmanBraceConversion(src: string, under: Block, brace: Token): 
 export type ConditionTranslator = (tokens: readonly Token[], first: number, end: number) => string | undefined;
 
 /** `elif x > 5:` at offset `start` → `else()` and a nested `if(x, 5, >)` on the next line; undefined when its condition does not translate. */
-function elifBranch(ctx: FixContext, start: number, indent: string, toArgs: ConditionTranslator): { length: number; newText: string } | undefined {
+function elifBranch(
+  ctx: FixContext,
+  start: number,
+  indent: string,
+  toArgs: ConditionTranslator,
+): { length: number; newText: string } | undefined {
   const tokens = scanLine(ctx.src, start, lineEndOf(ctx.src, start), newScanState(), () => undefined);
   const colon = tokens[tokens.length - 1];
   if (!isWord(tokens[0], 'elif') || !colon || !isPunct(colon, ':') || tokens.length < 3) return undefined;
   const args = toArgs(tokens, 1, tokens.length - 1);
-  return args === undefined ? undefined : { length: colon.end - start, newText: `else()${ctx.eol}${indent}if(${args})` };
+  return args === undefined
+    ? undefined
+    : { length: colon.end - start, newText: `else()${ctx.eol}${indent}if(${args})` };
 }
 
 /**
@@ -247,7 +310,11 @@ function elifBranch(ctx: FixContext, start: number, indent: string, toArgs: Cond
  * `if x > 5 {` → `if(x, 5, >)` … `else()` … `end()`; each `elif` becomes an
  * `else()` holding a nested `if(…)`, closed by one more `end()`.
  */
-export function foreignIfFix(t: readonly Token[], lineStart: number, toArgs: ConditionTranslator): { hint?: FixHint; conversion?: BraceConversion } {
+export function foreignIfFix(
+  t: readonly Token[],
+  lineStart: number,
+  toArgs: ConditionTranslator,
+): { hint?: FixHint; conversion?: BraceConversion } {
   const first = t[0] as Token;
   const last = t[t.length - 1] as Token;
   const opensBrace = isPunct(last, '{');
@@ -292,17 +359,25 @@ export function foreignElseFix(t: readonly Token[]): Candidate | undefined {
   const first = t[0] as Token;
   const last = t[t.length - 1] as Token;
   const words = branchWords(t);
-  const shapes = t.length === 2 ? isWord(first, 'else') && (isPunct(last, ':') || isPunct(last, '{'))
-    : t.length === 3 && isPunct(first, '}') && words[0] === 'else' && (isPunct(last, '{') || isPunct(last, ':'));
+  const shapes =
+    t.length === 2
+      ? isWord(first, 'else') && (isPunct(last, ':') || isPunct(last, '{'))
+      : t.length === 3 && isPunct(first, '}') && words[0] === 'else' && (isPunct(last, '{') || isPunct(last, ':'));
   if (!shapes) return undefined;
   return { title: "Replace with 'else()'", edits: [{ start: first.start, end: last.end, newText: 'else()' }] };
 }
 
 /** `except:`, `except ValueError:`, `except (A, B) as e:` — the name after `as` is the handler's variable. */
-const PY_EXCEPT = new RegExp(`^except\\b(?:\\s*\\(?\\s*[\\w.]+(?:\\s*,\\s*[\\w.]+)*\\s*\\)?)?(?:\\s+as\\s+(${IDENT}))?\\s*:`, 'u');
+const PY_EXCEPT = new RegExp(
+  `^except\\b(?:\\s*\\(?\\s*[\\w.]+(?:\\s*,\\s*[\\w.]+)*\\s*\\)?)?(?:\\s+as\\s+(${IDENT}))?\\s*:`,
+  'u',
+);
 
 /** JavaScript `try {` … `} catch (e) {` … `}` or Python `try:` … `except … as e:` → `try()` … `exception(e)` … `end()`. */
-export function foreignTryFix(t: readonly Token[], lineStart: number): { hint?: FixHint; conversion?: BraceConversion } {
+export function foreignTryFix(
+  t: readonly Token[],
+  lineStart: number,
+): { hint?: FixHint; conversion?: BraceConversion } {
   const [first, second] = t;
   if (!first || !second || t.length !== 2 || first.text !== 'try') return {};
   const header: OffsetEdit = { start: first.start, end: second.end, newText: 'try()' };
@@ -353,7 +428,11 @@ export function pythonDefFix(t: readonly Token[], lineStart: number): FixHint | 
     if (!body) return undefined;
     return {
       title: `Rewrite as 'function ${name.text}(…) {' … '}'`,
-      edits: [{ start: def.start, end: def.end, newText: 'function' }, { start: closeParen.end, end: colon.end, newText: ' {' }, closerAfterBody(ctx, lineStart, body, '}')],
+      edits: [
+        { start: def.start, end: def.end, newText: 'function' },
+        { start: closeParen.end, end: colon.end, newText: ' {' },
+        closerAfterBody(ctx, lineStart, body, '}'),
+      ],
     };
   };
 }
@@ -363,7 +442,10 @@ export function functionColonFix(closeParen: Token, colon: Token, lineStart: num
   return (ctx) => {
     const body = indentedBody(ctx.src, lineStart, Number.MAX_SAFE_INTEGER);
     if (!body) return undefined;
-    return { title: "Enclose the body in '{' … '}'", edits: [{ start: closeParen.end, end: colon.end, newText: ' {' }, closerAfterBody(ctx, lineStart, body, '}')] };
+    return {
+      title: "Enclose the body in '{' … '}'",
+      edits: [{ start: closeParen.end, end: colon.end, newText: ' {' }, closerAfterBody(ctx, lineStart, body, '}')],
+    };
   };
 }
 
@@ -381,7 +463,12 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
     const conversion = new BraceConversion("Unwrap the body of 'func main()'", [deleteLine(src, func.start)], '');
     return { conversion, hint: conversion.hint() };
   }
-  return { hint: { title: "Replace 'func' with 'function'", edits: [{ start: func.start, end: func.end, newText: 'function' }] } };
+  return {
+    hint: {
+      title: "Replace 'func' with 'function'",
+      edits: [{ start: func.start, end: func.end, newText: 'function' }],
+    },
+  };
 }
 
 /**
@@ -415,9 +502,19 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
   if (parts.length === 3 && a?.kind === TokenKind.Ident && isWord(b, 'of') && c?.kind === TokenKind.Ident) {
     return header((ctx, indent) => listLoopHeader(ctx, a.text, c.text, indent, bodyIndent(ctx, indent)));
   }
-  if (parts.length === 6 && a?.kind === TokenKind.Ident && isPunct(b, ',') && c?.kind === TokenKind.Ident && isOp(d, ':=') && isWord(e, 'range') && parts[5]?.kind === TokenKind.Ident) {
+  if (
+    parts.length === 6 &&
+    a?.kind === TokenKind.Ident &&
+    isPunct(b, ',') &&
+    c?.kind === TokenKind.Ident &&
+    isOp(d, ':=') &&
+    isWord(e, 'range') &&
+    parts[5]?.kind === TokenKind.Ident
+  ) {
     const list = parts[5].text;
-    return header((ctx, indent) => listLoopHeader(ctx, c.text, list, indent, bodyIndent(ctx, indent), a.text === '_' ? undefined : a.text));
+    return header((ctx, indent) =>
+      listLoopHeader(ctx, c.text, list, indent, bodyIndent(ctx, indent), a.text === '_' ? undefined : a.text),
+    );
   }
   const sections: Token[][] = [[]];
   for (const x of parts) {
@@ -427,13 +524,15 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
   const [init, test, step] = sections;
   if (sections.length !== 3 || !init || !test || !step) return undefined;
   const counter = init[0];
-  if (counter?.kind !== TokenKind.Ident || !(isOp(init[1], '=') || isOp(init[1], ':=')) || init.length !== 3) return undefined;
+  if (counter?.kind !== TokenKind.Ident || !(isOp(init[1], '=') || isOp(init[1], ':=')) || init.length !== 3)
+    return undefined;
   const from = plainOperand(init, 2, 3);
   if (!from || !isWord(test[0], counter.text) || test.length !== 3) return undefined;
   const op = test[1] as Token;
   if (!(isOp(op, '<') || isOp(op, '<=')) || !plainOperand(test, 2, 3)) return undefined;
-  const increments = (step.length === 2 && isWord(step[0], counter.text) && isOp(step[1], '++'))
-    || (step.length === 3 && isWord(step[0], counter.text) && isOp(step[1], '+=') && step[2]?.text === '1');
+  const increments =
+    (step.length === 2 && isWord(step[0], counter.text) && isOp(step[1], '++')) ||
+    (step.length === 3 && isWord(step[0], counter.text) && isOp(step[1], '+=') && step[2]?.text === '1');
   if (!increments) return undefined;
   const bound = (test[2] as Token).text;
   return header((ctx, indent) => loopHeader(ctx, counter.text, from.text, bound, op.text === '<=', indent));
@@ -451,7 +550,8 @@ export function pushFix(t: readonly Token[], i: number, to: number): Candidate |
   const item = t[i + 2];
   const close = t[i + 3];
   if (!isPunct(t[i + 1], '(') || !item || !isPunct(close, ')') || i + 4 !== to) return undefined;
-  if (item.kind !== TokenKind.Ident && item.kind !== TokenKind.Number && item.kind !== TokenKind.String) return undefined;
+  if (item.kind !== TokenKind.Ident && item.kind !== TokenKind.Number && item.kind !== TokenKind.String)
+    return undefined;
   const text = `variableToList(${item.text}, ${owner.text})`;
   return { title: `Rewrite as '${text}'`, edits: [{ start: owner.start, end: (close as Token).end, newText: text }] };
 }
@@ -460,7 +560,8 @@ const PLACEHOLDER = /\{\s*([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\
 
 /** A Python f-string `f"Hello {name}"` (the `f` right before the string) → the template `` `Hello ${name}` ``, when every placeholder is a name. */
 export function formatStringFix(prefix: Token | undefined, string: Token): Candidate | undefined {
-  if (!prefix || prefix.kind !== TokenKind.Ident || !['f', 'F'].includes(prefix.text) || prefix.end !== string.start) return undefined;
+  if (!prefix || prefix.kind !== TokenKind.Ident || !['f', 'F'].includes(prefix.text) || prefix.end !== string.start)
+    return undefined;
   if (string.kind !== TokenKind.String || string.unterminated) return undefined;
   const inner = string.text.slice(1, -1);
   if (/[`\\]|\$\{|\{\{|\}\}/.test(inner)) return undefined;
@@ -481,7 +582,12 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
   const ret = t[0] as Token;
   if (ret.start !== lineStart) return undefined;
   const name = isPunct(t[1], '(') && isPunct(t[3], ')') && t.length === 4 ? t[2] : t.length === 2 ? t[1] : undefined;
-  if (name?.kind !== TokenKind.Ident || !isIdentifier(name.text) || ['None', 'True', 'False', 'true', 'false'].includes(name.text)) return undefined;
+  if (
+    name?.kind !== TokenKind.Ident ||
+    !isIdentifier(name.text) ||
+    ['None', 'True', 'False', 'true', 'false'].includes(name.text)
+  )
+    return undefined;
   const text = `addResult(${name.text})`;
   const last = t[t.length - 1] as Token;
   return { title: `Rewrite as '${text}'`, edits: [{ start: ret.start, end: last.end, newText: text }] };
@@ -520,7 +626,13 @@ export function inlineBodyFix(src: string, t: readonly Token[], brace: number, l
  * which the argument then names. `before` is what goes on that line, given the
  * variable's name.
  */
-export function hoistFix(lineStart: number, arg: { start: number; end: number }, names: readonly string[], before: (name: string) => string, given?: string): FixHint {
+export function hoistFix(
+  lineStart: number,
+  arg: { start: number; end: number },
+  names: readonly string[],
+  before: (name: string) => string,
+  given?: string,
+): FixHint {
   return (ctx) => {
     const name = given ?? ctx.fresh(...names);
     const line = before(name);
@@ -535,7 +647,13 @@ export function hoistFix(lineStart: number, arg: { start: number; end: number },
 }
 
 /** `addResult(a, b)` for a command that reads one variable: one call per name, each on its own line. */
-export function oneCallPerName(command: string, name: Token, close: Token, args: readonly string[], lineStart: number): FixHint | undefined {
+export function oneCallPerName(
+  command: string,
+  name: Token,
+  close: Token,
+  args: readonly string[],
+  lineStart: number,
+): FixHint | undefined {
   if (args.length < 2 || !args.every(isIdentifier)) return undefined;
   return (ctx) => {
     const separator = `${ctx.eol}${indentAt(ctx.src, lineStart)}`;
@@ -547,10 +665,17 @@ export function oneCallPerName(command: string, name: Token, close: Token, args:
 }
 
 /** `addVar(1, total)`: the value came first; AVAP takes the target first. */
-export function swappedArgumentsFix(src: string, first: { start: number; end: number }, second: { start: number; end: number }): Candidate {
+export function swappedArgumentsFix(
+  src: string,
+  first: { start: number; end: number },
+  second: { start: number; end: number },
+): Candidate {
   const a = src.slice(first.start, first.end);
   const b = src.slice(second.start, second.end);
-  return { title: `Swap to 'addVar(${b}, ${a})'`, edits: [{ start: first.start, end: second.end, newText: `${b}, ${a}` }] };
+  return {
+    title: `Swap to 'addVar(${b}, ${a})'`,
+    edits: [{ start: first.start, end: second.end, newText: `${b}, ${a}` }],
+  };
 }
 
 /**
@@ -566,7 +691,11 @@ export class ElseIfRewrite {
    * @param args the arguments its if() gets
    * @param ifLineStart where the line of the chain's first if() starts
    */
-  constructor(private readonly line: readonly Token[], private readonly args: string, private readonly ifLineStart: number) {}
+  constructor(
+    private readonly line: readonly Token[],
+    private readonly args: string,
+    private readonly ifLineStart: number,
+  ) {}
 
   /** The if() of the chain was closed by the end() whose line ends at `offset`. */
   closedAt(offset: number): void {

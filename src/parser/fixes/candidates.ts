@@ -35,7 +35,11 @@ export class FixContext {
     if (this.unitCache === undefined) {
       const match = /(?:^|[\r\n])([ \t]+)\S/.exec(this.src.slice(0, 64 * 1024));
       const found = match?.[1] ?? '';
-      this.unitCache = found.startsWith('\t') ? '\t' : found.length >= 2 && found.length <= 8 ? ' '.repeat(found.length) : '  ';
+      this.unitCache = found.startsWith('\t')
+        ? '\t'
+        : found.length >= 2 && found.length <= 8
+          ? ' '.repeat(found.length)
+          : '  ';
     }
     return this.unitCache;
   }
@@ -134,7 +138,12 @@ const MAX_SCANNED_PREFIX = 200;
  * Undefined when no line is indented under the opener: then the block's
  * extent is a guess, and no closer is offered.
  */
-export function indentedBody(src: string, openerLineStart: number, limit: number, branch?: BranchTest): IndentedBody | undefined {
+export function indentedBody(
+  src: string,
+  openerLineStart: number,
+  limit: number,
+  branch?: BranchTest,
+): IndentedBody | undefined {
   const openerIndent = indentAt(src, openerLineStart);
   let pos = nextLineStart(src, openerLineStart);
   let end = -1;
@@ -150,10 +159,14 @@ export function indentedBody(src: string, openerLineStart: number, limit: number
         bodyIndent ??= indent;
         end = lineEnd;
       } else if (indent === openerIndent && branch && end !== -1) {
-        const verdict = branch(src.slice(contentStart, Math.min(lineEnd, contentStart + MAX_SCANNED_PREFIX)), contentStart);
+        const verdict = branch(
+          src.slice(contentStart, Math.min(lineEnd, contentStart + MAX_SCANNED_PREFIX)),
+          contentStart,
+        );
         if (verdict === 'abort') return undefined;
         if (!verdict) break;
-        if (verdict.newText !== undefined) branchEdits.push({ start: contentStart, end: contentStart + verdict.length, newText: verdict.newText });
+        if (verdict.newText !== undefined)
+          branchEdits.push({ start: contentStart, end: contentStart + verdict.length, newText: verdict.newText });
         end = lineEnd;
       } else {
         break;
@@ -168,7 +181,12 @@ export function indentedBody(src: string, openerLineStart: number, limit: number
 }
 
 /** Inserts `closer` on its own line, at the opener's indentation, after the indented body. */
-export function closerAfterBody(ctx: FixContext, openerLineStart: number, body: IndentedBody, closer: string): OffsetEdit {
+export function closerAfterBody(
+  ctx: FixContext,
+  openerLineStart: number,
+  body: IndentedBody,
+  closer: string,
+): OffsetEdit {
   return { start: body.end, end: body.end, newText: `${ctx.eol}${indentAt(ctx.src, openerLineStart)}${closer}` };
 }
 

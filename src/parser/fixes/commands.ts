@@ -11,7 +11,14 @@
  * arguments are taken in the real command's order, and only when they fill
  * every parameter but the target.
  */
-import { findCommand, findCommandIgnoringCase, findHallucinationIgnoringCase, signaturesOf, type CommandSpec, type ParamSpec } from '../catalogue';
+import {
+  findCommand,
+  findCommandIgnoringCase,
+  findHallucinationIgnoringCase,
+  signaturesOf,
+  type CommandSpec,
+  type ParamSpec,
+} from '../catalogue';
 import type { Candidate } from './candidates';
 
 export interface CallArgument {
@@ -29,7 +36,12 @@ export interface CallShape {
 }
 
 /** Where the arguments go in one of the real command's signatures, or undefined when they do not fit it. */
-function fill(params: readonly ParamSpec[], names: readonly string[], shape: CallShape, targetFrom: string | undefined): string[] | undefined {
+function fill(
+  params: readonly ParamSpec[],
+  names: readonly string[],
+  shape: CallShape,
+  targetFrom: string | undefined,
+): string[] | undefined {
   if (shape.args.length > names.length) return undefined;
   if (names.slice(0, shape.args.length).some((n) => !params.some((p) => p.name === n))) return undefined; // never drop an argument
   const slots = new Map<string, string>();
@@ -64,13 +76,25 @@ export function inventedCallFix(name: string, shape: CallShape): Candidate | und
     for (const params of signaturesOf(spec)) {
       const targetGiven = shape.target !== undefined || invented.targetFrom !== undefined;
       const complete = shape.args.length === params.length || (targetGiven && shape.args.length === params.length - 1);
-      values = complete ? fill(params, params.map((p) => p.name), shape, invented.targetFrom) : undefined;
+      values = complete
+        ? fill(
+            params,
+            params.map((p) => p.name),
+            shape,
+            invented.targetFrom,
+          )
+        : undefined;
       if (values) break;
     }
   }
   if (!values) return undefined;
   // Same arguments in the same places: the rename (the entry's suggestion) is the smaller edit.
-  if (shape.target === undefined && values.length === shape.args.length && values.every((v, i) => v === shape.args[i]?.text)) return undefined;
+  if (
+    shape.target === undefined &&
+    values.length === shape.args.length &&
+    values.every((v, i) => v === shape.args[i]?.text)
+  )
+    return undefined;
   const text = `${spec.name}(${values.join(', ')})`;
   return { title: `Rewrite as '${text}'`, edits: [{ start: shape.start, end: shape.end, newText: text }] };
 }

@@ -41,7 +41,12 @@ export function minimalEdit(before: string, after: string): OffsetEdit | undefin
     endBefore++;
     endAfter++;
   }
-  if (endBefore < before.length && before.charCodeAt(endBefore) === 10 && endBefore > 0 && before.charCodeAt(endBefore - 1) === 13) {
+  if (
+    endBefore < before.length &&
+    before.charCodeAt(endBefore) === 10 &&
+    endBefore > 0 &&
+    before.charCodeAt(endBefore - 1) === 13
+  ) {
     endBefore++;
     endAfter++;
   }
@@ -56,7 +61,11 @@ const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
  * and repeats while it helps (repairWithFixes), and returns the whole change as
  * one edit. `initial` spares the first validation when the caller holds it.
  */
-export async function fixAll(source: string, validate: RepairValidator, options: RepairOptions = {}): Promise<FixAllResult> {
+export async function fixAll(
+  source: string,
+  validate: RepairValidator,
+  options: RepairOptions = {},
+): Promise<FixAllResult> {
   const outcome = await repairWithFixes(source, validate, options);
   return {
     edit: outcome.applied.length > 0 ? minimalEdit(source, outcome.source) : undefined,

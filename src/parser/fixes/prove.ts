@@ -74,7 +74,12 @@ function counts(entries: readonly TraceEntry[], map: (line: number) => number): 
 }
 
 /** True when `after` has one finding fewer under `target`'s key and none more under any key. */
-function proven(before: readonly TraceEntry[], after: readonly TraceEntry[], target: TraceEntry, spans: readonly EditSpan[]): boolean {
+function proven(
+  before: readonly TraceEntry[],
+  after: readonly TraceEntry[],
+  target: TraceEntry,
+  spans: readonly EditSpan[],
+): boolean {
   const old = counts(before, (line) => canonicalOld(line, spans));
   const now = counts(after, (line) => canonicalNew(line, spans));
   const targetKey = keyOf(canonicalOld(target.line, spans), target.code);
@@ -90,7 +95,10 @@ function suggestionCandidate(entry: TraceEntry, index: LineIndex): Candidate | u
   const end = index.offset(entry.line, entry.endColumn);
   if (start === undefined || end === undefined) return undefined;
   const current = index.text.slice(start, end);
-  return { title: `Replace '${current}' with '${entry.suggestion}'`, edits: [{ start, end, newText: entry.suggestion }] };
+  return {
+    title: `Replace '${current}' with '${entry.suggestion}'`,
+    edits: [{ start, end, newText: entry.suggestion }],
+  };
 }
 
 export interface ProofInput {
@@ -121,7 +129,10 @@ export function proveFixes(input: ProofInput): void {
     // The finding's own candidate first; when it fails, the plain replacement its suggestion names.
     for (const candidate of [hint && materialize(hint, ctx), suggestionCandidate(entry, index)]) {
       if (!candidate || budget <= 0) continue;
-      const edits = orderedEdits(candidate.edits.filter((e) => text.slice(e.start, e.end) !== e.newText), text.length);
+      const edits = orderedEdits(
+        candidate.edits.filter((e) => text.slice(e.start, e.end) !== e.newText),
+        text.length,
+      );
       if (!edits || edits.length === 0) continue;
       budget--;
       const after = reparse(applyOrdered(text, edits));

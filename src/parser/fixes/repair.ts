@@ -43,7 +43,9 @@ export interface RepairOutcome {
 /** Fewer errors is better; with as many errors, fewer findings. */
 function better(after: ValidationResult, before: ValidationResult): boolean {
   const errors = (r: ValidationResult) => r.trace.filter((e) => e.severity === 'error').length + (r.valid ? 0 : 1);
-  return errors(after) < errors(before) || (errors(after) === errors(before) && after.trace.length < before.trace.length);
+  return (
+    errors(after) < errors(before) || (errors(after) === errors(before) && after.trace.length < before.trace.length)
+  );
 }
 
 /** Applies one fix's edits to a text; undefined when they do not fit it. */
@@ -56,7 +58,11 @@ export function applyTextEdits(source: string, edits: readonly TextEdit[]): stri
 }
 
 /** The fixes of a trace that can be applied together: in trace order, each skipped when it overlaps one taken before. */
-export function compatibleFixes(source: string, trace: readonly TraceEntry[], include: 'errors' | 'all' = 'errors'): { entries: TraceEntry[]; edits: OffsetEdit[] } {
+export function compatibleFixes(
+  source: string,
+  trace: readonly TraceEntry[],
+  include: 'errors' | 'all' = 'errors',
+): { entries: TraceEntry[]; edits: OffsetEdit[] } {
   const index = new LineIndex(source);
   const entries: TraceEntry[] = [];
   let edits: OffsetEdit[] = [];
@@ -72,16 +78,30 @@ export function compatibleFixes(source: string, trace: readonly TraceEntry[], in
   return { entries, edits };
 }
 
-const record = (entry: TraceEntry & { fix: TraceFix }) => ({ line: entry.line, code: entry.code, title: entry.fix.title });
+const record = (entry: TraceEntry & { fix: TraceFix }) => ({
+  line: entry.line,
+  code: entry.code,
+  title: entry.fix.title,
+});
 
-export async function repairWithFixes(source: string, validate: RepairValidator, options: RepairOptions = {}): Promise<RepairOutcome> {
+export async function repairWithFixes(
+  source: string,
+  validate: RepairValidator,
+  options: RepairOptions = {},
+): Promise<RepairOutcome> {
   const maxRounds = Math.max(0, options.maxRounds ?? 3);
   const include = options.include ?? 'errors';
   let current = source;
-  let result = options.initial ?? await validate(source);
+  let result = options.initial ?? (await validate(source));
   const applied: RepairOutcome['applied'] = [];
-  const done = (stop: RepairStop, rounds: number): RepairOutcome =>
-    ({ source: current, result, repaired: result?.valid === true, applied, rounds, stop });
+  const done = (stop: RepairStop, rounds: number): RepairOutcome => ({
+    source: current,
+    result,
+    repaired: result?.valid === true,
+    applied,
+    rounds,
+    stop,
+  });
   if (!result) return done('unavailable', 0);
   for (let round = 0; round < maxRounds; round++) {
     if (result.valid && include === 'errors') return done('valid', round);

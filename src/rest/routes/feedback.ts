@@ -10,7 +10,10 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     const body = checkBody(FeedbackBodyContract, request, reply);
     if (!body) return reply;
     if (!deps.signals) {
-      return reply.code(409).send({ error: 'no-signal-store', message: 'this server records no training signals; start it with --signals FILE or AVAP_SIGNALS_FILE' });
+      return reply.code(409).send({
+        error: 'no-signal-store',
+        message: 'this server records no training signals; start it with --signals FILE or AVAP_SIGNALS_FILE',
+      });
     }
     // Nothing is lost silently: a store that cannot take the feedback says so
     // (503, with the reason; the log has the file), never "unknown generation".
@@ -24,20 +27,44 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       });
     };
     const codeOf = (code: string | undefined) => (code ? ` (${code})` : '');
-    const unwritable = (code: string | undefined) => `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
+    const unwritable = (code: string | undefined) =>
+      `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
     const known = await deps.signals.has(body.generation_id);
-    if (!known.ok) return refuse(503, 'signal-store-unreadable', `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.error.code)}`, known.error.message, known.error.code);
+    if (!known.ok)
+      return refuse(
+        503,
+        'signal-store-unreadable',
+        `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.error.code)}`,
+        known.error.message,
+        known.error.code,
+      );
     if (!known.value) {
       const health = await deps.signals.health();
-      if (!health.ok) return refuse(503, 'signal-store-unwritable', unwritable(health.error.code), health.error.message, health.error.code);
+      if (!health.ok)
+        return refuse(
+          503,
+          'signal-store-unwritable',
+          unwritable(health.error.code),
+          health.error.message,
+          health.error.code,
+        );
       if (unrecorded.has(body.generation_id)) {
-        return refuse(409, 'signal-not-recorded', `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`, 'its signal was lost');
+        return refuse(
+          409,
+          'signal-not-recorded',
+          `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`,
+          'its signal was lost',
+        );
       }
-      return reply.code(404).send({ error: 'unknown-generation', message: `no generation '${body.generation_id}' in the signal store` });
+      return reply
+        .code(404)
+        .send({ error: 'unknown-generation', message: `no generation '${body.generation_id}' in the signal store` });
     }
     const writes = [];
-    if (body.thumbs) writes.push(await deps.signals.recordFeedback(body.generation_id, body.thumbs, 'rest', body.comment));
-    if (body.outcome) writes.push(await deps.signals.recordOutcome(body.generation_id, body.outcome, 'rest', body.final_code));
+    if (body.thumbs)
+      writes.push(await deps.signals.recordFeedback(body.generation_id, body.thumbs, 'rest', body.comment));
+    if (body.outcome)
+      writes.push(await deps.signals.recordOutcome(body.generation_id, body.outcome, 'rest', body.final_code));
     const failed = writes.find((w) => !w.ok);
     if (failed && !failed.ok) {
       const why = writes.some((w) => w.ok)

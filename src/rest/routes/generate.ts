@@ -37,7 +37,9 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       if (raw.destroyed || raw.writableEnded) return;
       start();
       sequence += 1;
-      raw.write(sse ? `id: ${sequence}\nevent: message\ndata: ${JSON.stringify(message)}\n\n` : `${JSON.stringify(message)}\n`);
+      raw.write(
+        sse ? `id: ${sequence}\nevent: message\ndata: ${JSON.stringify(message)}\n\n` : `${JSON.stringify(message)}\n`,
+      );
     };
     const fail = (status: number, body: Record<string, unknown>) => {
       if (raw.destroyed || raw.writableEnded) return;
@@ -48,7 +50,11 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     let outcome = 'ok';
     try {
       const run = await runOne(
-        { query: body.query, ...(body.force_type ? { forceType: body.force_type } : {}), ...(body.filename ? { filename: body.filename } : {}) },
+        {
+          query: body.query,
+          ...(body.force_type ? { forceType: body.force_type } : {}),
+          ...(body.filename ? { filename: body.filename } : {}),
+        },
         signal,
         (message) => {
           if (message.is_final) held = message;
@@ -59,11 +65,15 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       const { error } = run.result;
       if (error && !started) {
         fail(GENERATION_ERROR_STATUS[error.code] ?? 502, {
-          ...internal(`generation ${run.result.generationId}`, error.code, error.message), generation_id: run.result.generationId, query_type: run.result.queryType,
+          ...internal(`generation ${run.result.generationId}`, error.code, error.message),
+          generation_id: run.result.generationId,
+          query_type: run.result.queryType,
         });
       } else {
         const final: ResponseMessage = held ?? {
-          text: '', avap_code: run.result.code, is_final: true,
+          text: '',
+          avap_code: run.result.code,
+          is_final: true,
           ...(run.result.validationStatus !== undefined ? { validation_status: run.result.validationStatus } : {}),
         };
         write({ ...final, ...finalExtras(run) });
@@ -71,10 +81,13 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       outcome = error ? error.code : `${run.result.queryType} status="${run.result.validationStatus}"`;
     } catch (err) {
       // runOne does not throw by contract; keep the answer well-formed if it ever does.
-      const body = { error: 'internal-error', message: `the server failed to answer (request ${request.id}); the details are in its log` };
+      const body = {
+        error: 'internal-error',
+        message: `the server failed to answer (request ${request.id}); the details are in its log`,
+      };
       if (started) write({ text: '', avap_code: '', is_final: true, error: body });
       else fail(500, body);
-      outcome = `failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
+      outcome = `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     } finally {
       done();
       if (!raw.writableEnded) raw.end();

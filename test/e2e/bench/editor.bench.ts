@@ -55,7 +55,14 @@ async function workbenchStarted(): Promise<{ waitedMs: number; signal: string }>
   const watched = startupFinishedExtensions();
   if (watched.length === 0) return { waitedMs: 0, signal: 'no extension in this editor waits for onStartupFinished' };
   while (!watched.every((e) => e.isActive)) {
-    if (now() - t0 > 60_000) return { waitedMs: now() - t0, signal: `timed out: ${watched.filter((e) => !e.isActive).map((e) => e.id).join(', ')} not active` };
+    if (now() - t0 > 60_000)
+      return {
+        waitedMs: now() - t0,
+        signal: `timed out: ${watched
+          .filter((e) => !e.isActive)
+          .map((e) => e.id)
+          .join(', ')} not active`,
+      };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { waitedMs: now() - t0, signal: `onStartupFinished (${watched.map((e) => e.id).join(', ')} active)` };
@@ -87,11 +94,24 @@ describe('editor benchmarks', () => {
     record.readyMs = t2 - t0;
     // Where the time went, from the editor's own performance marks (millisecond resolution): loading the
     // extension's code, waiting for its context (the editor's storage), and its activate() function.
-    const marks = (globalThis as { MonacoPerformanceMarks?: { getMarks(): { name: string; startTime: number }[] } }).MonacoPerformanceMarks?.getMarks() ?? [];
+    const marks =
+      (
+        globalThis as { MonacoPerformanceMarks?: { getMarks(): { name: string; startTime: number }[] } }
+      ).MonacoPerformanceMarks?.getMarks() ?? [];
     const mark = (what: string) => marks.find((m) => m.name === `code/extHost/${what}/${extension.id}`)?.startTime;
-    const [willLoad, didLoad, willActivate, didActivate] = ['willLoadExtensionCode', 'didLoadExtensionCode', 'willActivateExtension', 'didActivateExtension'].map(mark);
+    const [willLoad, didLoad, willActivate, didActivate] = [
+      'willLoadExtensionCode',
+      'didLoadExtensionCode',
+      'willActivateExtension',
+      'didActivateExtension',
+    ].map(mark);
     if (willLoad !== undefined && didLoad !== undefined && willActivate !== undefined && didActivate !== undefined) {
-      record.activation = { start: willLoad - epoch0, codeLoading: didLoad - willLoad, contextWait: willActivate - didLoad, activateCall: didActivate - willActivate };
+      record.activation = {
+        start: willLoad - epoch0,
+        codeLoading: didLoad - willLoad,
+        contextWait: willActivate - didLoad,
+        activateCall: didActivate - willActivate,
+      };
     }
   });
 
@@ -101,19 +121,20 @@ describe('editor benchmarks', () => {
     const doc = await vscode.workspace.openTextDocument({ language: 'avap', content: source });
     const editor = await vscode.window.showTextDocument(doc);
     const uri = doc.uri;
-    const settle = (errors: number) => new Promise<void>((resolve) => {
-      const check = () => parserDiagnostics(uri).length === errors;
-      if (check()) {
-        resolve();
-        return;
-      }
-      const sub = vscode.languages.onDidChangeDiagnostics((event) => {
-        if (event.uris.some((u) => u.toString() === uri.toString()) && check()) {
-          sub.dispose();
+    const settle = (errors: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => parserDiagnostics(uri).length === errors;
+        if (check()) {
           resolve();
+          return;
         }
+        const sub = vscode.languages.onDidChangeDiagnostics((event) => {
+          if (event.uris.some((u) => u.toString() === uri.toString()) && check()) {
+            sub.dispose();
+            resolve();
+          }
+        });
       });
-    });
     await settle(0);
     const line = 500;
     const samples: number[] = [];
@@ -122,7 +143,9 @@ describe('editor benchmarks', () => {
     for (let i = 0; samples.length < EDITS; i++) {
       const broken = i % 2 === 0;
       const t0 = now();
-      await editor.edit((edit) => edit.replace(doc.lineAt(line).range, broken ? `getSHA256(v${line}, h)` : `addVar(v${line}, ${line})`));
+      await editor.edit((edit) =>
+        edit.replace(doc.lineAt(line).range, broken ? `getSHA256(v${line}, h)` : `addVar(v${line}, ${line})`),
+      );
       const applied = now() - t0;
       await settle(broken ? 1 : 0);
       if (warmup < 0) {

@@ -50,7 +50,11 @@ export async function openUntitledAvap(content: string): Promise<vscode.TextEdit
 }
 
 /** Polls `probe` until it returns a value other than undefined (or times out). */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {

@@ -40,7 +40,9 @@ export interface WorkbenchFacts {
 let counter = 0;
 
 /** `viewport`: the browser window's size for this capture (restored after it), e.g. to see a view at sidebar width. */
-export async function captureWorkbench(options: { screenshot?: string; settleMs?: number; viewport?: { width: number; height: number } } = {}): Promise<WorkbenchFacts> {
+export async function captureWorkbench(
+  options: { screenshot?: string; settleMs?: number; viewport?: { width: number; height: number } } = {},
+): Promise<WorkbenchFacts> {
   const { bridgeDir } = e2eConfig();
   const id = `${Date.now()}-${++counter}`;
   const request = path.join(bridgeDir, `${id}.request.json`);

@@ -6,7 +6,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { startScriptedOllama, systemPrompt, type RecordedRequest, type ScriptedOllama } from '../../support/scriptedOllama';
+import {
+  startScriptedOllama,
+  systemPrompt,
+  type RecordedRequest,
+  type ScriptedOllama,
+} from '../../support/scriptedOllama';
 import { e2eConfig } from './config';
 import { setSetting } from './vscodeHelpers';
 
@@ -65,10 +70,14 @@ export async function startOwnParser(port = 0): Promise<OwnParser> {
 }
 
 function spawnParser(port: number): Promise<OwnParser> {
-  const child: ChildProcess = spawn(process.execPath, [e2eConfig().parserServerJs, '--host', '127.0.0.1', '--port', String(port)], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [e2eConfig().parserServerJs, '--host', '127.0.0.1', '--port', String(port)],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stderr?.resume();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('own parser service did not start')), 15_000);
@@ -83,14 +92,15 @@ function spawnParser(port: number): Promise<OwnParser> {
       resolve({
         address: `${match[1]}:${match[2]}`,
         port: Number(match[2]),
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) {
-            done();
-            return;
-          }
-          child.once('exit', () => done());
-          child.kill('SIGKILL');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) {
+              done();
+              return;
+            }
+            child.once('exit', () => done());
+            child.kill('SIGKILL');
+          }),
       });
     });
   });

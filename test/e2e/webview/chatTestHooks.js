@@ -3,7 +3,11 @@
 // through messages; the hooks describe the DOM and click what a user would click, by its label.
 (function () {
   let vscode;
-  window.avapChatTestHooks = { attach(api) { vscode = api; } };
+  window.avapChatTestHooks = {
+    attach(api) {
+      vscode = api;
+    },
+  };
 
   const text = (node) => (node ? node.textContent || '' : '');
   const lastAnswer = () => [...document.querySelectorAll('#log .answer')].pop();
@@ -15,11 +19,16 @@
     return {
       // The webview host injects a script of its own; what matters is that no answer holds one
       // and that no script carries code from the answer.
-      scripts: log.querySelectorAll('script').length
-        + [...document.querySelectorAll('script')].filter((s) => (s.textContent || '').includes('__avapXss')).length,
-      inlineHandlers: all.filter((node) => [...node.attributes].some((a) => a.name.toLowerCase().startsWith('on'))).length,
-      javascriptLinks: [...document.querySelectorAll('[href],[src],[data-href]')]
-        .filter((node) => /^\s*javascript:/i.test(node.getAttribute('href') || node.getAttribute('src') || node.getAttribute('data-href') || '')).length,
+      scripts:
+        log.querySelectorAll('script').length +
+        [...document.querySelectorAll('script')].filter((s) => (s.textContent || '').includes('__avapXss')).length,
+      inlineHandlers: all.filter((node) => [...node.attributes].some((a) => a.name.toLowerCase().startsWith('on')))
+        .length,
+      javascriptLinks: [...document.querySelectorAll('[href],[src],[data-href]')].filter((node) =>
+        /^\s*javascript:/i.test(
+          node.getAttribute('href') || node.getAttribute('src') || node.getAttribute('data-href') || '',
+        ),
+      ).length,
       iframes: document.querySelectorAll('iframe').length,
       images: document.querySelectorAll('img').length,
       xssMarker: typeof window.__avapXss !== 'undefined',
@@ -31,16 +40,23 @@
       // The verdict (or the error) is shown: neither waiting for the first piece nor a draft.
       lastAnswerFinal: Boolean(answer && !answer.classList.contains('pending') && !answer.classList.contains('draft')),
       links: [...document.querySelectorAll('a.avap-link')].map((a) => a.getAttribute('data-href')),
-      blocks: answer ? [...answer.querySelectorAll('.codeblock')].map((block) => ({
-        badge: text(block.querySelector('.block-badge')).trim(),
-        badgeColor: getComputedStyle(block.querySelector('.block-badge') || block).backgroundColor,
-        actions: [...block.querySelectorAll('.block-actions button')].map(text),
-        trace: [...block.querySelectorAll('.block-trace button')].map(text),
-        highlighted: block.querySelectorAll('pre code span[class^="tok-"]').length,
-        // The colour each token text is shown in (e.g. { addParam: 'rgb(…)' }).
-        tokenColors: Object.fromEntries([...block.querySelectorAll('pre code span[class^="tok-"]')].map((s) => [text(s), getComputedStyle(s).color])),
-        code: text(block.querySelector('pre code')),
-      })) : [],
+      blocks: answer
+        ? [...answer.querySelectorAll('.codeblock')].map((block) => ({
+            badge: text(block.querySelector('.block-badge')).trim(),
+            badgeColor: getComputedStyle(block.querySelector('.block-badge') || block).backgroundColor,
+            actions: [...block.querySelectorAll('.block-actions button')].map(text),
+            trace: [...block.querySelectorAll('.block-trace button')].map(text),
+            highlighted: block.querySelectorAll('pre code span[class^="tok-"]').length,
+            // The colour each token text is shown in (e.g. { addParam: 'rgb(…)' }).
+            tokenColors: Object.fromEntries(
+              [...block.querySelectorAll('pre code span[class^="tok-"]')].map((s) => [
+                text(s),
+                getComputedStyle(s).color,
+              ]),
+            ),
+            code: text(block.querySelector('pre code')),
+          }))
+        : [],
       sources: answer ? [...answer.querySelectorAll('.source-link')].map(text) : [],
       // Whether the newest turn is in sight (the view follows an answer as it streams).
       lastTurnInSight: (() => {
@@ -50,7 +66,15 @@
         const rect = turn.getBoundingClientRect();
         return rect.top < form.top && rect.bottom > 0;
       })(),
-      scroll: [document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, document.scrollingElement.clientHeight, document.body.scrollTop, document.body.scrollHeight, document.body.clientHeight, window.innerHeight].join(','),
+      scroll: [
+        document.scrollingElement.scrollTop,
+        document.scrollingElement.scrollHeight,
+        document.scrollingElement.clientHeight,
+        document.body.scrollTop,
+        document.body.scrollHeight,
+        document.body.clientHeight,
+        window.innerHeight,
+      ].join(','),
     };
   }
 
@@ -68,9 +92,14 @@
   window.addEventListener('message', (event) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || !vscode) return;
-    if (message.type === 'test.probe') vscode.postMessage({ type: 'test.result', requestId: message.requestId, value: probe() });
+    if (message.type === 'test.probe')
+      vscode.postMessage({ type: 'test.result', requestId: message.requestId, value: probe() });
     else if (message.type === 'test.click') {
-      vscode.postMessage({ type: 'test.result', requestId: message.requestId, value: click(String(message.label), message.block) });
+      vscode.postMessage({
+        type: 'test.result',
+        requestId: message.requestId,
+        value: click(String(message.label), message.block),
+      });
     } else if (message.type === 'test.type') {
       // Types into the question box and presses Enter (or Shift+Enter) as a user does.
       const box = document.getElementById('question');

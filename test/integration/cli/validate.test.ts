@@ -5,15 +5,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLI_JS, REPO_ROOT, startParserProcess, type RunningParser } from '../../support/parserProcess';
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function cli(args: string[], options: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_JS, ...args], { env: { ...process.env, AVAP_PARSER_URL: '', ...options.env } });
+    const child = spawn(process.execPath, [CLI_JS, ...args], {
+      env: { ...process.env, AVAP_PARSER_URL: '', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
@@ -30,22 +40,31 @@ describe('cli validate', function () {
   writeFileSync(bad, 'addVar(a, 1)\ngetSHA256(a, h)\nfor i in range(3):\nreturnResult(h)\n');
   writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3, 0, 0]));
   writeFileSync(big, 'addVar(a, 1)\n'.repeat(200));
-  const corpus = readdirSync(path.join(REPO_ROOT, 'test', 'corpus', 'valid')).map((f) => path.join(REPO_ROOT, 'test', 'corpus', 'valid', f));
+  const corpus = readdirSync(path.join(REPO_ROOT, 'test', 'corpus', 'valid')).map((f) =>
+    path.join(REPO_ROOT, 'test', 'corpus', 'valid', f),
+  );
   let service: RunningParser;
 
-  before(async () => { service = await startParserProcess(); });
-  after(async () => { await service?.stop('SIGKILL'); });
+  before(async () => {
+    service = await startParserProcess();
+  });
+  after(async () => {
+    await service?.stop('SIGKILL');
+  });
 
   it('prints Line N lines prefixed by the file and exits 1 when a file is invalid', async () => {
     const run = await cli(['validate', good, bad]);
     assert.equal(run.code, 1);
-    assert.equal(run.stdout, [
-      `${good}: valid`,
-      `${bad}: Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?`,
-      `${bad}: Line 3: unexpected construct 'for i in range(...)' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
-      `${bad}: Line 4: 'returnResult' not defined — did you mean 'addResult'?`,
-      '',
-    ].join('\n'));
+    assert.equal(
+      run.stdout,
+      [
+        `${good}: valid`,
+        `${bad}: Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?`,
+        `${bad}: Line 3: unexpected construct 'for i in range(...)' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
+        `${bad}: Line 4: 'returnResult' not defined — did you mean 'addResult'?`,
+        '',
+      ].join('\n'),
+    );
   });
 
   it('exits 0 on the valid corpus', async () => {
@@ -55,18 +74,35 @@ describe('cli validate', function () {
 
   it('prints one JSON object per file with --json', async () => {
     const run = await cli(['validate', '--json', good, bad]);
-    const objects = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const objects = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(objects.length, 2);
     assert.deepEqual(Object.keys(objects[1] ?? {}), ['file', 'valid', 'trace', 'parserVersion', 'truncated']);
     const trace = (objects[1]?.trace ?? []) as Record<string, unknown>[];
-    assert.deepEqual(Object.keys(trace[0] ?? {}), ['line', 'column', 'endColumn', 'severity', 'category', 'code', 'message', 'suggestion', 'token', 'fix']);
+    assert.deepEqual(Object.keys(trace[0] ?? {}), [
+      'line',
+      'column',
+      'endColumn',
+      'severity',
+      'category',
+      'code',
+      'message',
+      'suggestion',
+      'token',
+      'fix',
+    ]);
     assert.equal(trace[0]?.suggestion, 'encodeSHA256');
     assert.deepEqual(trace[0]?.fix, {
       title: "Replace 'getSHA256' with 'encodeSHA256'",
       edits: [{ line: 2, column: 1, endLine: 2, endColumn: 10, newText: 'encodeSHA256' }],
     });
     assert.equal(trace[1]?.fix, null, 'no proven fix: null');
-    assert.deepEqual(trace.map((e) => e.code), ['unknown-command', 'foreign-loop', 'unknown-command']);
+    assert.deepEqual(
+      trace.map((e) => e.code),
+      ['unknown-command', 'foreign-loop', 'unknown-command'],
+    );
     assert.equal(objects[0]?.valid, true);
   });
 
@@ -77,7 +113,9 @@ describe('cli validate', function () {
       const remote = await cli(['validate', ...mode, '--max-bytes', '1000', '--parser-url', service.address, ...files]);
       assert.equal(remote.stdout, local.stdout);
       assert.equal(remote.code, local.code);
-      const viaEnv = await cli(['validate', ...mode, '--max-bytes', '1000', ...files], { env: { AVAP_PARSER_URL: `grpc://${service.address}` } });
+      const viaEnv = await cli(['validate', ...mode, '--max-bytes', '1000', ...files], {
+        env: { AVAP_PARSER_URL: `grpc://${service.address}` },
+      });
       assert.equal(viaEnv.stdout, local.stdout);
     }
   });

@@ -17,24 +17,40 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
   let ollama: ScriptedOllama;
   let env: Record<string, string | undefined>;
 
-  before(async () => { ollama = await startScriptedOllama({ models: MODELS }); });
-  after(async () => { await ollama.close(); });
+  before(async () => {
+    ollama = await startScriptedOllama({ models: MODELS });
+  });
+  after(async () => {
+    await ollama.close();
+  });
   beforeEach(() => {
     ollama.reset();
     ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256 addParam' });
     env = {
-      OLLAMA_HOST: ollama.url, AVAP_PARSER_URL: undefined, AVAP_PARSER_TIMEOUT: undefined, AVAP_ES_URL: undefined, AVAP_TELEMETRY_FILE: undefined,
-      AVAP_RELEVANCE_MODE: undefined, AVAP_MAX_RETRIES: undefined, AVAP_LLM_IDLE_TIMEOUT: undefined, PARSER_CB_THRESHOLD: undefined, PARSER_CB_COOLDOWN: undefined,
+      OLLAMA_HOST: ollama.url,
+      AVAP_PARSER_URL: undefined,
+      AVAP_PARSER_TIMEOUT: undefined,
+      AVAP_ES_URL: undefined,
+      AVAP_TELEMETRY_FILE: undefined,
+      AVAP_RELEVANCE_MODE: undefined,
+      AVAP_MAX_RETRIES: undefined,
+      AVAP_LLM_IDLE_TIMEOUT: undefined,
+      PARSER_CB_THRESHOLD: undefined,
+      PARSER_CB_COOLDOWN: undefined,
     };
   });
 
-  const jsonOnly = (stdout: string) => stdout.trim().split('\n').map((line) => {
-    try {
-      return JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new Error(`stdout holds a line that is not JSON: ${line}\n--- stdout ---\n${stdout}`);
-    }
-  });
+  const jsonOnly = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          throw new Error(`stdout holds a line that is not JSON: ${line}\n--- stdout ---\n${stdout}`);
+        }
+      });
 
   it('AVAP_PARSER_TIMEOUT is seconds as the design writes it: 2 validates, 0.5 too', async () => {
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
@@ -50,7 +66,10 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
   it('a leftover millisecond figure is refused with the unit and what to write (exit 2)', async () => {
     const byEnv = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_TIMEOUT: '2000' } });
     assert.equal(byEnv.code, 2);
-    assert.match(byEnv.stderr, /AVAP_PARSER_TIMEOUT is in seconds \(it was read as milliseconds before\).*write 2 \(or 2000ms\)/);
+    assert.match(
+      byEnv.stderr,
+      /AVAP_PARSER_TIMEOUT is in seconds \(it was read as milliseconds before\).*write 2 \(or 2000ms\)/,
+    );
     const byFlag = await runCliProcess(['generate', '--parser-timeout', '2000', 'hash'], { env });
     assert.equal(byFlag.code, 2);
     assert.match(byFlag.stderr, /--parser-timeout is in seconds/);
@@ -82,12 +101,18 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     const run = await runCliProcess(['generate', 'hash'], { env });
     assert.equal(run.code, 3, run.stderr);
     assert.match(run.stderr, /avap: .*Ollama/);
-    assert.match(run.stderr, /validation: INVALID_UNRESOLVED after 1 attempt\(s\) \(the retry could not be generated\)/);
+    assert.match(
+      run.stderr,
+      /validation: INVALID_UNRESOLVED after 1 attempt\(s\) \(the retry could not be generated\)/,
+    );
     assert.match(run.stderr, /Line 2: unknown command 'sha256Encode'/);
   });
 
-  it('--json stdout holds only JSON lines when Ollama answers a non-JSON 500 (the client\'s own print goes to stderr)', async () => {
-    ollama.on({ endpoint: 'chat', when: task('generate_code') }, { status: 500, rawError: '<html>Internal Server Error</html>' });
+  it("--json stdout holds only JSON lines when Ollama answers a non-JSON 500 (the client's own print goes to stderr)", async () => {
+    ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { status: 500, rawError: '<html>Internal Server Error</html>' },
+    );
     const run = await runCliProcess(['generate', '--json', 'hash'], { env });
     assert.equal(run.code, 2, run.stderr);
     const lines = jsonOnly(run.stdout);
@@ -120,9 +145,14 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
 
   it('the parser unreachable: PARSER_UNAVAILABLE is reported with its reason in text mode (exit 4)', async () => {
     ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
-    const run = await runCliProcess(['generate', 'hash'], { env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` } });
+    const run = await runCliProcess(['generate', 'hash'], {
+      env: { ...env, AVAP_PARSER_URL: `127.0.0.1:${await unusedPort()}` },
+    });
     assert.equal(run.code, 4, run.stderr);
-    assert.match(run.stderr, /validation: PARSER_UNAVAILABLE after 1 attempt\(s\) — the code was not validated \(transport: /);
+    assert.match(
+      run.stderr,
+      /validation: PARSER_UNAVAILABLE after 1 attempt\(s\) — the code was not validated \(transport: /,
+    );
   });
 
   it('Elasticsearch down: the final message says the answer had no documentation context', async () => {
@@ -130,7 +160,10 @@ describe('CLI: every outcome told truthfully (issue 11)', function () {
     const esEnv = { ...env, AVAP_ES_URL: `http://127.0.0.1:${await unusedPort()}` };
     const json = await runCliProcess(['generate', '--json', 'hash'], { env: esEnv });
     assert.equal(json.code, 0, json.stderr);
-    const final = jsonOnly(json.stdout).at(-1) as { retrieval: { status: string; reason: string }; validation_status: string };
+    const final = jsonOnly(json.stdout).at(-1) as {
+      retrieval: { status: string; reason: string };
+      validation_status: string;
+    };
     assert.equal(final.retrieval.status, 'degraded');
     assert.match(final.retrieval.reason, /retrieval failed \(elasticsearch/);
     assert.equal(final.validation_status, '');

@@ -8,21 +8,35 @@ import { CORRECTION_HEAD, CORRECTION_TAIL, correctionContext } from '../../../sr
 import { validateAvap } from '../../../src/parser';
 import { lastUser } from '../../support/scriptedOllama';
 import {
-  fenced, harness, pipelineHooks, INVALID_CODE, PARTLY_FIXABLE_CODE, scriptReformulate, task, VALID_CODE, type Harness, type World,
+  fenced,
+  harness,
+  pipelineHooks,
+  INVALID_CODE,
+  PARTLY_FIXABLE_CODE,
+  scriptReformulate,
+  task,
+  VALID_CODE,
+  type Harness,
+  type World,
 } from './fixture';
 
 describe('pipeline: code generation over real sockets', function () {
   let world: World;
   let h: Harness | undefined;
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
 
   it('valid on the first attempt: status "", one generation, one parser call, streamed messages', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
     const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
     const messages: ResponseMessage[] = [];
-    const result = await h.assistant.run({ query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+    const result = await h.assistant.run(
+      { query: 'return the SHA-256 of the password parameter', forceType: 'CODE_GENERATION' },
+      { onMessage: (m) => messages.push(m) },
+    );
 
     assert.equal(result.error, undefined);
     assert.equal(result.queryType, 'CODE_GENERATION');
@@ -38,7 +52,14 @@ describe('pipeline: code generation over real sockets', function () {
     const final = messages[messages.length - 1] as ResponseMessage;
     assert.deepEqual(final, { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });
     assert.ok(messages.slice(0, -1).every((m) => !m.is_final && m.attempt === 1));
-    assert.equal(messages.slice(0, -1).map((m) => m.text).join(''), fenced(VALID_CODE), 'the stream carries the whole answer');
+    assert.equal(
+      messages
+        .slice(0, -1)
+        .map((m) => m.text)
+        .join(''),
+      fenced(VALID_CODE),
+      'the stream carries the whole answer',
+    );
     // The search query the reformulation produced reached retrieval.
     assert.deepEqual(h.knowledge.queries, ['encodeSHA256 addParam password']);
     assert.ok(result.sources.some((s) => s.id === 'cmd-encodeSHA256::overview'));
@@ -54,10 +75,16 @@ describe('pipeline: code generation over real sockets', function () {
     h = await harness(world);
     scriptReformulate(world.ollama);
     // One error has a proven fix, the other none: the parser's fixes alone cannot repair it, so the LLM retry runs.
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(PARTLY_FIXABLE_CODE) });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code'), times: 1 },
+      { content: fenced(PARTLY_FIXABLE_CODE) },
+    );
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
     const messages: ResponseMessage[] = [];
-    const result = await h.assistant.run({ query: 'hash the password', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+    const result = await h.assistant.run(
+      { query: 'hash the password', forceType: 'CODE_GENERATION' },
+      { onMessage: (m) => messages.push(m) },
+    );
 
     assert.equal(result.validationStatus, '');
     assert.equal(result.attempts.length, 2);
@@ -69,7 +96,10 @@ describe('pipeline: code generation over real sockets', function () {
     const generations = world.ollama.calls('chat').filter(task('generate_code'));
     assert.equal(generations.length, 2);
     const retryPrompt = lastUser(generations[1] as never);
-    const expectedTrace = ["Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?", "Line 3: unknown command 'sha256Encode' — expected known identifier"];
+    const expectedTrace = [
+      "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?",
+      "Line 3: unknown command 'sha256Encode' — expected known identifier",
+    ];
     assert.ok(retryPrompt.startsWith(correctionContext(expectedTrace)), retryPrompt);
     assert.ok(retryPrompt.startsWith(`${CORRECTION_HEAD}\n${expectedTrace.join('\n')}\n${CORRECTION_TAIL}`));
     assert.match(retryPrompt, /replace 'getSHA256' with 'encodeSHA256'/);
@@ -82,8 +112,20 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(first?.outcome.kind === 'validated' && first.outcome.result.trace[0]?.line, 2);
 
     assert.deepEqual([...new Set(messages.filter((m) => !m.is_final).map((m) => m.attempt))], [1, 2]);
-    assert.deepEqual(h.telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.converged]), [[1, 'invalid', false, null], [2, 'valid', true, true]]);
-    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.code, e.received, e.line]), [['E001', 'getSHA256', 2], ['E001', 'sha256Encode', 3]]);
+    assert.deepEqual(
+      h.telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.converged]),
+      [
+        [1, 'invalid', false, null],
+        [2, 'valid', true, true],
+      ],
+    );
+    assert.deepEqual(
+      h.telemetry.events[0]?.errors.map((e) => [e.code, e.received, e.line]),
+      [
+        ['E001', 'getSHA256', 2],
+        ['E001', 'sha256Encode', 3],
+      ],
+    );
   });
 
   it('a semantic warning alone never causes a retry: valid, status "", one generation', async () => {
@@ -98,15 +140,20 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(result.attempts.length, 1);
     const only = result.attempts[0];
     assert.ok(only?.outcome.kind === 'validated' && only.outcome.result.valid);
-    assert.deepEqual(only.outcome.result.trace.map((e) => [e.code, e.severity, e.line, e.fix?.edits[0]?.newText]), [['key-names-variable', 'warning', 2, '"city"']]);
+    assert.deepEqual(
+      only.outcome.result.trace.map((e) => [e.code, e.severity, e.line, e.fix?.edits[0]?.newText]),
+      [['key-names-variable', 'warning', 2, '"city"']],
+    );
   });
 
   it('when errors cause a retry, its correction context lists the warnings too, with their proven fixes', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
     // The last error has no proven fix, so the parser's fixes alone cannot repair the answer and the LLM retry runs.
-    const code = 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)\nsha256Encode(h, d)';
-    const fixed = 'addParam(city, city)\nAddvariableToJSON("city", city, reply)\nencodeSHA256(city, h)\naddResult(reply)';
+    const code =
+      'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)\nsha256Encode(h, d)';
+    const fixed =
+      'addParam(city, city)\nAddvariableToJSON("city", city, reply)\nencodeSHA256(city, h)\naddResult(reply)';
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(code) });
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(fixed) });
     const result = await h.assistant.run({ query: 'echo the city back as JSON', forceType: 'CODE_GENERATION' });
@@ -114,9 +161,22 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(result.validationStatus, '');
     assert.equal(result.attempts.length, 2);
     const retryPrompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[1] as never);
-    assert.match(retryPrompt, /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON is the value of the variable 'city'.*\nLine 3: 'getSHA256' not defined/);
-    assert.match(retryPrompt, /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 5: .*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./);
-    assert.deepEqual(h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]), [['key-names-variable', 'warning'], ['unknown-command', 'error'], ['unknown-command', 'error']]);
+    assert.match(
+      retryPrompt,
+      /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON is the value of the variable 'city'.*\nLine 3: 'getSHA256' not defined/,
+    );
+    assert.match(
+      retryPrompt,
+      /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 5: .*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./,
+    );
+    assert.deepEqual(
+      h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]),
+      [
+        ['key-names-variable', 'warning'],
+        ['unknown-command', 'error'],
+        ['unknown-command', 'error'],
+      ],
+    );
   });
 
   it('invalid twice: INVALID_UNRESOLVED after exactly one retry (two parser calls, both INVALID)', async () => {
@@ -149,11 +209,18 @@ describe('pipeline: code generation over real sockets', function () {
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
     const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
     assert.equal(result.validationStatus, '');
-    assert.deepEqual(h.transport.calls.slice(0, 2).map((c) => c.source), ['addParam(password, p)', 'sha256Encode(p, h)\naddResult(h)']);
+    assert.deepEqual(
+      h.transport.calls.slice(0, 2).map((c) => c.source),
+      ['addParam(password, p)', 'sha256Encode(p, h)\naddResult(h)'],
+    );
     const first = result.attempts[0];
     assert.equal(first?.code, 'addParam(password, p)\nsha256Encode(p, h)\naddResult(h)');
     assert.equal(first?.responseTrace?.[0]?.line, 7, 'line 7 of the answer holds sha256Encode');
-    assert.equal(first?.outcome.kind === 'validated' && first.outcome.result.trace[0]?.line, 2, 'line 2 of the candidate program');
+    assert.equal(
+      first?.outcome.kind === 'validated' && first.outcome.result.trace[0]?.line,
+      2,
+      'line 2 of the candidate program',
+    );
   });
 
   it('bare code without fences is validated too', async () => {
@@ -162,7 +229,10 @@ describe('pipeline: code generation over real sockets', function () {
     world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: VALID_CODE });
     const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
     assert.equal(result.validationStatus, '');
-    assert.deepEqual(h.transport.calls.map((c) => c.source), [VALID_CODE]);
+    assert.deepEqual(
+      h.transport.calls.map((c) => c.source),
+      [VALID_CODE],
+    );
   });
 
   it('a correction request starts at the retry step with the given trace', async () => {
@@ -176,15 +246,23 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 0);
     assert.equal(world.ollama.calls('chat').filter(task('reformulate')).length, 0);
     const prompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[0] as never);
-    assert.ok(prompt.startsWith(correctionContext(["Line 2: unknown command 'sha256Encode' — expected known identifier"])));
-    assert.deepEqual(result.attempts.map((a) => a.attempt), [1, 2]);
+    assert.ok(
+      prompt.startsWith(correctionContext(["Line 2: unknown command 'sha256Encode' — expected known identifier"])),
+    );
+    assert.deepEqual(
+      result.attempts.map((a) => a.attempt),
+      [1, 2],
+    );
     assert.equal(h.transport.calls.length, 1, 'only the new candidate is sent to the parser');
   });
 
   it('a correction that is still invalid ends INVALID_UNRESOLVED without another retry', async () => {
     h = await harness(world);
     const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(INVALID_CODE) });
-    const result = await h.assistant.run({ query: 'hash', correction: { code: INVALID_CODE, trace: validateAvap(INVALID_CODE).trace } });
+    const result = await h.assistant.run({
+      query: 'hash',
+      correction: { code: INVALID_CODE, trace: validateAvap(INVALID_CODE).trace },
+    });
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
     assert.equal(gen.used, 1);
   });

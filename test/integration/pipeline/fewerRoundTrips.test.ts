@@ -15,20 +15,35 @@ import type { ResponseMessage } from '../../../src/core';
 import { LOG_REPAIRED_BY_FIXES } from '../../../src/core/code/repairAnswer';
 import { LOG_EARLY_ABORT } from '../../../src/core/code/streamCheck';
 import { lastUser } from '../../support/scriptedOllama';
-import { FIXABLE_CODE, fenced, FOREIGN_EARLY_CODE, harness, pipelineHooks, scriptReformulate, task, VALID_CODE, type World } from './fixture';
+import {
+  FIXABLE_CODE,
+  fenced,
+  FOREIGN_EARLY_CODE,
+  harness,
+  pipelineHooks,
+  scriptReformulate,
+  task,
+  VALID_CODE,
+  type World,
+} from './fixture';
 import { prefixed } from '../../../src/core/ports';
 
 describe('pipeline: fewer LLM round trips over real sockets (issue 12)', function () {
   let world: World;
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
 
   it('an answer whose every error has a proven fix is repaired by the parser\'s fixes: "", one generation, the service validated the repair', async () => {
     const h = await harness(world);
     scriptReformulate(world.ollama);
     const gen = world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(FIXABLE_CODE) });
     const messages: ResponseMessage[] = [];
-    const result = await h.assistant.run({ query: 'hash the password', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+    const result = await h.assistant.run(
+      { query: 'hash the password', forceType: 'CODE_GENERATION' },
+      { onMessage: (m) => messages.push(m) },
+    );
 
     assert.equal(result.error, undefined);
     assert.equal(result.validationStatus, '');
@@ -38,9 +53,24 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
     assert.equal(result.text, fenced(VALID_CODE), 'the fixes are applied to the answer the user sees');
     assert.equal(result.repair?.by, 'parser-fixes');
     // Two service calls: the model's answer, then the repaired one — the verdict on what is shown is the service's.
-    assert.deepEqual(h.transport.calls.map((c) => c.source), [FIXABLE_CODE, VALID_CODE]);
-    assert.deepEqual(messages.at(-1), { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '', repaired_by: 'parser-fixes' });
-    assert.deepEqual(h.telemetry.events.map((e) => [e.verdict, e.final, e.repaired_by]), [['invalid', false, undefined], ['valid', true, 'parser-fixes']]);
+    assert.deepEqual(
+      h.transport.calls.map((c) => c.source),
+      [FIXABLE_CODE, VALID_CODE],
+    );
+    assert.deepEqual(messages.at(-1), {
+      text: '',
+      avap_code: VALID_CODE,
+      is_final: true,
+      validation_status: '',
+      repaired_by: 'parser-fixes',
+    });
+    assert.deepEqual(
+      h.telemetry.events.map((e) => [e.verdict, e.final, e.repaired_by]),
+      [
+        ['invalid', false, undefined],
+        ['valid', true, 'parser-fixes'],
+      ],
+    );
     assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_REPAIRED_BY_FIXES))));
   });
 
@@ -65,23 +95,38 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
   it('a foreign keyword streamed early stops the model and goes straight to the trace-guided retry; the service gives the verdict', async () => {
     const h = await harness(world);
     scriptReformulate(world.ollama);
-    const first = world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(FOREIGN_EARLY_CODE), chunkDelayMs: 5 });
-    const retry = world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(VALID_CODE) });
+    const first = world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code'), times: 1 },
+      { content: fenced(FOREIGN_EARLY_CODE), chunkDelayMs: 5 },
+    );
+    const retry = world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code'), times: 1 },
+      { content: fenced(VALID_CODE) },
+    );
     const messages: ResponseMessage[] = [];
-    const result = await h.assistant.run({ query: 'hash the password', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+    const result = await h.assistant.run(
+      { query: 'hash the password', forceType: 'CODE_GENERATION' },
+      { onMessage: (m) => messages.push(m) },
+    );
 
     assert.equal(first.used, 1);
     assert.equal(retry.used, 1);
     const generations = world.ollama.calls('chat').filter(task('generate_code'));
     const cut = generations[0];
     assert.equal(cut?.clientClosed, true, 'the client went away mid-stream');
-    assert.ok((cut?.piecesSent ?? 0) < (cut?.piecesTotal ?? 0) / 2, `stopped early: ${cut?.piecesSent} of ${cut?.piecesTotal} pieces`);
+    assert.ok(
+      (cut?.piecesSent ?? 0) < (cut?.piecesTotal ?? 0) / 2,
+      `stopped early: ${cut?.piecesSent} of ${cut?.piecesTotal} pieces`,
+    );
     assert.match(lastUser(generations[1] as NonNullable<typeof cut>), /foreign keyword 'print'/);
     assert.equal(result.validationStatus, '');
     assert.equal(result.code, VALID_CODE);
     assert.deepEqual(result.earlyAbort, { line: 4, rule: 'foreign-keyword', attempt: 1 });
     // Only the retry's answer went to the service: the aborted partial answer claims nothing.
-    assert.deepEqual(h.transport.calls.map((c) => c.source), [VALID_CODE]);
+    assert.deepEqual(
+      h.transport.calls.map((c) => c.source),
+      [VALID_CODE],
+    );
     assert.equal(h.telemetry.events[0]?.early_abort?.rule, 'foreign-keyword');
     assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_EARLY_ABORT))));
     assert.deepEqual(messages.at(-1), { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });

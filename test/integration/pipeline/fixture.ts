@@ -3,7 +3,14 @@
  * behind a fault-injecting TCP proxy, the scripted Ollama, a small knowledge
  * source, and an assistant wired to them over real sockets.
  */
-import { createAssistant, defaultConfig, mergeConfig, type Assistant, type AssistantConfig, type DeepPartial } from '../../../src/core';
+import {
+  createAssistant,
+  defaultConfig,
+  mergeConfig,
+  type Assistant,
+  type AssistantConfig,
+  type DeepPartial,
+} from '../../../src/core';
 import { createGrpcTransport } from '../../../src/core/parser/grpcTransport';
 import type { ParserTransport } from '../../../src/core/parser/transport';
 import { ManualClock, memoryLogger } from '../../../src/core/ports';
@@ -11,7 +18,12 @@ import type { KnowledgeSource } from '../../../src/core/retrieval/port';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
 import { memoryTelemetry } from '../../../src/core/telemetry/events';
 import { startParserService, type RunningParserService } from '../../support/parserService';
-import { startScriptedOllama, systemPrompt, type RecordedRequest, type ScriptedOllama } from '../../support/scriptedOllama';
+import {
+  startScriptedOllama,
+  systemPrompt,
+  type RecordedRequest,
+  type ScriptedOllama,
+} from '../../support/scriptedOllama';
 import { startTcpProxy, type TcpProxy } from '../../support/tcpProxy';
 
 export const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
@@ -28,7 +40,12 @@ export const FOREIGN_CODE = 'import hashlib\ndef hash(p):\n    return hashlib.sh
 /** Every error carries a proven fix (a `;` terminator, an invented name): the parser's fixes turn it into VALID_CODE. */
 export const FIXABLE_CODE = 'addParam(password, p);\ngetSHA256(p, h)\naddResult(h)';
 /** A foreign keyword without a provable fix on the second line, then a long tail a model would go on generating. */
-export const FOREIGN_EARLY_CODE = ['addParam(password, p)', 'print(p)', ...Array.from({ length: 40 }, (_, i) => `addVar(v${i}, ${i})`), 'addResult(p)'].join('\n');
+export const FOREIGN_EARLY_CODE = [
+  'addParam(password, p)',
+  'print(p)',
+  ...Array.from({ length: 40 }, (_, i) => `addVar(v${i}, ${i})`),
+  'addResult(p)',
+].join('\n');
 
 export const fenced = (code: string, before = 'Here is the program:', after = 'It hashes the parameter.') =>
   `${before}\n\`\`\`avap\n${code}\n\`\`\`\n${after}`;
@@ -36,9 +53,24 @@ export const fenced = (code: string, before = 'Here is the program:', after = 'I
 /** A small knowledge source that records the queries it was searched with. */
 export function recordingKnowledge(): KnowledgeSource & { queries: string[] } {
   const chunks = [
-    { id: 'cmd-encodeSHA256::overview', title: 'encodeSHA256', heading: 'Overview', text: 'encodeSHA256(source, target) stores the SHA-256 hex digest of source in target.' },
-    { id: 'cmd-addParam::overview', title: 'addParam', heading: 'Overview', text: 'addParam(name, target) reads a request parameter from the query string, JSON body or form data.' },
-    { id: 'ch-loops::overview', title: 'Loops', heading: 'Overview', text: 'startLoop(i, from, to) … endLoop() repeats with inclusive bounds.' },
+    {
+      id: 'cmd-encodeSHA256::overview',
+      title: 'encodeSHA256',
+      heading: 'Overview',
+      text: 'encodeSHA256(source, target) stores the SHA-256 hex digest of source in target.',
+    },
+    {
+      id: 'cmd-addParam::overview',
+      title: 'addParam',
+      heading: 'Overview',
+      text: 'addParam(name, target) reads a request parameter from the query string, JSON body or form data.',
+    },
+    {
+      id: 'ch-loops::overview',
+      title: 'Loops',
+      heading: 'Overview',
+      text: 'startLoop(i, from, to) … endLoop() repeats with inclusive bounds.',
+    },
   ];
   const queries: string[] = [];
   return {
@@ -59,7 +91,9 @@ export function recordingKnowledge(): KnowledgeSource & { queries: string[] } {
 }
 
 /** Wraps a transport and records every call that reached it. */
-export function countingTransport(inner: ParserTransport): ParserTransport & { calls: { filename: string; source: string }[] } {
+export function countingTransport(
+  inner: ParserTransport,
+): ParserTransport & { calls: { filename: string; source: string }[] } {
   const calls: { filename: string; source: string }[] = [];
   return {
     calls,
@@ -80,7 +114,10 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   const parser = await startParserService();
-  const [host, port] = [parser.address.slice(0, parser.address.lastIndexOf(':')), Number(parser.address.slice(parser.address.lastIndexOf(':') + 1))];
+  const [host, port] = [
+    parser.address.slice(0, parser.address.lastIndexOf(':')),
+    Number(parser.address.slice(parser.address.lastIndexOf(':') + 1)),
+  ];
   const proxy = await startTcpProxy(host, port, { http2: true });
   const ollama = await startScriptedOllama({ models: MODELS });
   return { parser, proxy, ollama };
@@ -107,7 +144,9 @@ export function pipelineHooks(setWorld: (world: World) => void): void {
     world = await startWorld();
     setWorld(world);
   });
-  after(async () => { await stopWorld(world); });
+  after(async () => {
+    await stopWorld(world);
+  });
   beforeEach(() => {
     world?.ollama.reset();
     world?.proxy.setMode('pass');
@@ -131,11 +170,14 @@ export interface Harness {
 
 /** An assistant over real sockets: gRPC through the proxy, HTTP to the scripted Ollama (disposed after the test). */
 export async function harness(world: World, patch: DeepPartial<AssistantConfig> = {}): Promise<Harness> {
-  const config = mergeConfig(mergeConfig(defaultConfig(), {
-    parser: { url: world.proxy.address, breakerCooldownMs: 30_000, breakerThreshold: 3 },
-    ollama: { host: world.ollama.url },
-    pipeline: { fewShotExamples: 0 },
-  }), patch);
+  const config = mergeConfig(
+    mergeConfig(defaultConfig(), {
+      parser: { url: world.proxy.address, breakerCooldownMs: 30_000, breakerThreshold: 3 },
+      ollama: { host: world.ollama.url },
+      pipeline: { fewShotExamples: 0 },
+    }),
+    patch,
+  );
   const grpc = createGrpcTransport(config.parser.url as string);
   if (!grpc.ok) throw new Error(grpc.error.message);
   const transport = countingTransport(grpc.value.transport);

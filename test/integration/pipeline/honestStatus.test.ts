@@ -8,12 +8,23 @@ import assert from 'node:assert/strict';
 import type { ResponseMessage } from '../../../src/core';
 import { CORRECTION_HEAD } from '../../../src/core/routing/prompts';
 import { lastUser } from '../../support/scriptedOllama';
-import { fenced, harness, INVALID_CODE, pipelineHooks, scriptReformulate, task, VALID_CODE, type World } from './fixture';
+import {
+  fenced,
+  harness,
+  INVALID_CODE,
+  pipelineHooks,
+  scriptReformulate,
+  task,
+  VALID_CODE,
+  type World,
+} from './fixture';
 
 describe('pipeline: every status is earned (issue 11) over real sockets', function () {
   let world: World;
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
 
   const drafts = (messages: ResponseMessage[]) => messages.filter((m) => !m.is_final);
   const assertDrafts = (messages: ResponseMessage[]) => {
@@ -55,10 +66,24 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
       assert.equal(retries.length, 1, 'exactly one trace-guided retry');
       assert.match(lastUser(retries[0] as never), /Line 2: unknown command 'sha256Encode'/);
       assertDrafts(messages);
-      assert.deepEqual(messages.at(-1), { text: '', avap_code: INVALID_CODE, is_final: true, validation_status: 'INVALID_UNRESOLVED' });
+      assert.deepEqual(messages.at(-1), {
+        text: '',
+        avap_code: INVALID_CODE,
+        is_final: true,
+        validation_status: 'INVALID_UNRESOLVED',
+      });
       const events = h.telemetry.events;
-      assert.deepEqual(events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status ?? null]), [[1, 'invalid', false, null], [2, 'invalid', true, 'INVALID_UNRESOLVED']]);
-      assert.ok(events[0]?.errors.every((e) => e.expected !== undefined), 'error records carry expected');
+      assert.deepEqual(
+        events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status ?? null]),
+        [
+          [1, 'invalid', false, null],
+          [2, 'invalid', true, 'INVALID_UNRESOLVED'],
+        ],
+      );
+      assert.ok(
+        events[0]?.errors.every((e) => e.expected !== undefined),
+        'error records carry expected',
+      );
     });
   }
 
@@ -75,7 +100,7 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
     assert.deepEqual(result.retry?.skipped, [{ trigger: 'parser-trace', reason: 'retries-disabled' }]);
   });
 
-  it('a relevance reformulation uses the request\'s one retry: invalid code in the answer is not retried again', async () => {
+  it("a relevance reformulation uses the request's one retry: invalid code in the answer is not retried again", async () => {
     const h = await harness(world);
     world.ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"RETRIEVAL"}' });
     world.ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256' });
@@ -86,7 +111,12 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
     assert.equal(gen.used, 1);
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
     assert.equal(h.telemetry.events.at(-1)?.stop_reason, 'retry-cycle-used-by-relevance');
-    assert.ok(h.logger.lines.some((l) => l.includes('retry skipped (parser-trace: the request\'s one retry was already used by relevance)')), h.logger.lines.join('\n'));
+    assert.ok(
+      h.logger.lines.some((l) =>
+        l.includes("retry skipped (parser-trace: the request's one retry was already used by relevance)"),
+      ),
+      h.logger.lines.join('\n'),
+    );
   });
 
   it('a documentation answer with valid code earns "" only after the parser saw it', async () => {
@@ -103,9 +133,15 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
   it('a model that stalls mid-stream is aborted after the idle timeout with a clear error; nothing is claimed', async () => {
     const h = await harness(world, { ollama: { idleTimeoutMs: 300 } });
     scriptReformulate(world.ollama);
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), stallAfterChunks: 3 });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { content: fenced(VALID_CODE), stallAfterChunks: 3 },
+    );
     const messages: ResponseMessage[] = [];
-    const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' }, { onMessage: (m) => messages.push(m) });
+    const result = await h.assistant.run(
+      { query: 'hash', forceType: 'CODE_GENERATION' },
+      { onMessage: (m) => messages.push(m) },
+    );
     assert.equal(result.error?.code, 'llm-timeout');
     assert.match(result.error?.message ?? '', /stopped sending mid-answer: nothing for 0\.3 s .*AVAP_LLM_IDLE_TIMEOUT/);
     assert.equal(result.validationStatus, undefined);
@@ -113,13 +149,19 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
     assert.deepEqual(messages.at(-1), { text: '', avap_code: '', is_final: true });
     assert.equal(h.transport.calls.length, 0, 'nothing was validated');
     const call = await world.ollama.waitFor(task('generate_code'));
-    await new Promise<void>((resolve) => { const poll = () => (call.answered ? resolve() : setTimeout(poll, 10)); poll(); });
+    await new Promise<void>((resolve) => {
+      const poll = () => (call.answered ? resolve() : setTimeout(poll, 10));
+      poll();
+    });
   });
 
   it('the idle timeout is separate from the first-byte allowance: a cold model load longer than the idle limit is waited for', async () => {
     const h = await harness(world, { ollama: { idleTimeoutMs: 100, ttfbTimeoutMs: 20_000 } });
     scriptReformulate(world.ollama);
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), firstChunkDelayMs: 400 });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { content: fenced(VALID_CODE), firstChunkDelayMs: 400 },
+    );
     const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
     assert.equal(result.error, undefined);
     assert.equal(result.validationStatus, '');
@@ -132,7 +174,7 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
     world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { crash: true });
     const result = await h.assistant.run({ query: 'hash', forceType: 'CODE_GENERATION' });
     assert.equal(result.validationStatus, 'INVALID_UNRESOLVED');
-    assert.ok(result.error, 'the retry\'s failure is reported');
+    assert.ok(result.error, "the retry's failure is reported");
     assert.equal(result.code, INVALID_CODE);
     assert.equal(h.telemetry.events.at(-1)?.stop_reason, 'retry-failed');
   });

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import type { ResponseMessage } from '../../../src/core';
 import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
 import { defaultConfig } from '../../../src/core/config';
-import { fenced, harness, pipelineHooks, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
+import {
+  fenced,
+  harness,
+  pipelineHooks,
+  scriptReformulate,
+  task,
+  VALID_CODE,
+  type Harness,
+  type World,
+} from './fixture';
 import { unusedPort } from '../../support/ports';
 
 describe('pipeline: Ollama faults over real sockets', function () {
@@ -15,7 +24,9 @@ describe('pipeline: Ollama faults over real sockets', function () {
   let h: Harness | undefined;
   const request = { query: 'hash the password', forceType: 'CODE_GENERATION' as const };
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
 
   it('Ollama not running: llm-unreachable with the host and what to do, and a final message', async () => {
     const port = await unusedPort();
@@ -23,7 +34,10 @@ describe('pipeline: Ollama faults over real sockets', function () {
     const messages: ResponseMessage[] = [];
     const result = await h.assistant.run(request, { onMessage: (m) => messages.push(m) });
     assert.equal(result.error?.code, 'llm-unreachable');
-    assert.match(result.error?.message ?? '', new RegExp(`not running at http://127\\.0\\.0\\.1:${port}.*ollama serve`));
+    assert.match(
+      result.error?.message ?? '',
+      new RegExp(`not running at http://127\\.0\\.0\\.1:${port}.*ollama serve`),
+    );
     assert.equal(messages.length, 1);
     assert.equal(messages[0]?.is_final, true);
     assert.equal(h.transport.calls.length, 0);
@@ -47,7 +61,10 @@ describe('pipeline: Ollama faults over real sockets', function () {
   it('headers without a body byte within the TTFB timeout also time out', async () => {
     h = await harness(world, { ollama: { ttfbTimeoutMs: 200 } });
     scriptReformulate(world.ollama);
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), firstChunkDelayMs: 1000 });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { content: fenced(VALID_CODE), firstChunkDelayMs: 1000 },
+    );
     const result = await h.assistant.run(request);
     assert.equal(result.error?.code, 'llm-timeout');
   });
@@ -68,7 +85,10 @@ describe('pipeline: Ollama faults over real sockets', function () {
   it('a stream cut mid-answer: llm-failed ("cut off"), nothing validated', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE), cutAfterChunks: 3 });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { content: fenced(VALID_CODE), cutAfterChunks: 3 },
+    );
     const messages: ResponseMessage[] = [];
     const result = await h.assistant.run(request, { onMessage: (m) => messages.push(m) });
     assert.equal(result.error?.code, 'llm-failed');
@@ -78,10 +98,13 @@ describe('pipeline: Ollama faults over real sockets', function () {
     assert.equal(messages[messages.length - 1]?.is_final, true);
   });
 
-  it('an error reported inside the stream: llm-failed with Ollama\'s message', async () => {
+  it("an error reported inside the stream: llm-failed with Ollama's message", async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { chunks: ['```avap\n'], streamError: 'out of memory' });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { chunks: ['```avap\n'], streamError: 'out of memory' },
+    );
     const result = await h.assistant.run(request);
     assert.equal(result.error?.code, 'llm-failed');
     assert.match(result.error?.message ?? '', /out of memory/);
@@ -98,7 +121,10 @@ describe('pipeline: Ollama faults over real sockets', function () {
     const result = await pending;
     assert.equal(result.error?.code, 'cancelled');
     // The server sees the connection go away.
-    await new Promise<void>((resolve) => { const poll = () => (call.answered ? resolve() : setTimeout(poll, 10)); poll(); });
+    await new Promise<void>((resolve) => {
+      const poll = () => (call.answered ? resolve() : setTimeout(poll, 10));
+      poll();
+    });
   });
 
   it('cancellation mid-stream stops the stream', async () => {

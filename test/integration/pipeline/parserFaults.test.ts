@@ -7,13 +7,25 @@ import assert from 'node:assert/strict';
 import { LOG_CLOSED, LOG_HALF_OPEN, LOG_PARSER_UNAVAILABLE, LOG_SKIP, prefixed } from '../../../src/core';
 import { CANARY_FILENAME } from '../../../src/core/parser/breakerParser';
 import { startParserService } from '../../support/parserService';
-import { fenced, harness, pipelineHooks, INVALID_CODE, scriptReformulate, task, VALID_CODE, type Harness, type World } from './fixture';
+import {
+  fenced,
+  harness,
+  pipelineHooks,
+  INVALID_CODE,
+  scriptReformulate,
+  task,
+  VALID_CODE,
+  type Harness,
+  type World,
+} from './fixture';
 
 describe('pipeline: parser faults and the circuit breaker over real sockets', function () {
   let world: World;
   let h: Harness | undefined;
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
   beforeEach(() => {
     scriptReformulate(world.ollama);
   });
@@ -68,7 +80,10 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     h.assistant.parser.onCircuitChange((s) => states.push(s.state));
     const recovered = await h.assistant.run(request);
     assert.equal(recovered.validationStatus, '');
-    assert.deepEqual(h.transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME, 'generated.avap']);
+    assert.deepEqual(
+      h.transport.calls.slice(3).map((c) => c.filename),
+      [CANARY_FILENAME, 'generated.avap'],
+    );
     assert.deepEqual(states, ['half-open', 'closed']);
     assert.ok(h.logger.lines.includes(prefixed(LOG_HALF_OPEN)));
     assert.ok(h.logger.lines.includes(prefixed(LOG_CLOSED)));
@@ -83,7 +98,10 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     h.clock.advance(30_000);
     const result = await h.assistant.run(request);
     assert.equal(result.validationStatus, 'PARSER_UNAVAILABLE');
-    assert.deepEqual(h.transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME]);
+    assert.deepEqual(
+      h.transport.calls.slice(3).map((c) => c.filename),
+      [CANARY_FILENAME],
+    );
     const snapshot = h.assistant.parser.circuit();
     assert.equal(snapshot.state, 'open');
     assert.equal(snapshot.nextProbeAt, h.clock.now() + 30_000);
@@ -123,7 +141,8 @@ describe('pipeline: parser faults and the circuit breaker over real sockets', fu
     world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
     assert.equal((await h.assistant.run(request)).validationStatus, '');
     await doomed.kill();
-    for (let i = 0; i < 3; i += 1) assert.equal((await h.assistant.run(request)).validationStatus, 'PARSER_UNAVAILABLE');
+    for (let i = 0; i < 3; i += 1)
+      assert.equal((await h.assistant.run(request)).validationStatus, 'PARSER_UNAVAILABLE');
     assert.equal(h.assistant.parser.circuit().state, 'open');
   });
 

@@ -4,7 +4,11 @@
  * check (LLM and cosine adapters) with the hinted second retrieval.
  */
 import assert from 'node:assert/strict';
-import { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifierMalformed } from '../../../src/core/routing/classifier';
+import {
+  CLASSIFICATION_JSON_SCHEMA,
+  LOG_CLASSIFIER_DEFAULT_ROUTE,
+  logClassifierMalformed,
+} from '../../../src/core/routing/classifier';
 import { contextInsufficientHint } from '../../../src/core/routing/prompts';
 import { lastUser } from '../../support/scriptedOllama';
 import { harness, pipelineHooks, task, type Harness, type World } from './fixture';
@@ -14,16 +18,27 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
   let world: World;
   let h: Harness | undefined;
 
-  pipelineHooks((w) => { world = w; });
+  pipelineHooks((w) => {
+    world = w;
+  });
 
   const QUESTION = 'How do I read a request parameter?';
 
   function scriptRetrievalRoute(relevance: 'YES' | 'NO' | undefined) {
     world.ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"RETRIEVAL"}' });
-    world.ollama.on({ endpoint: 'chat', when: (r) => task('reformulate')(r) && !lastUser(r).startsWith('[CONTEXT_INSUFFICIENT]') }, { content: 'loops inclusive bounds' });
-    world.ollama.on({ endpoint: 'chat', when: (r) => task('reformulate')(r) && lastUser(r).startsWith('[CONTEXT_INSUFFICIENT]') }, { content: 'addParam request parameter query string' });
+    world.ollama.on(
+      { endpoint: 'chat', when: (r) => task('reformulate')(r) && !lastUser(r).startsWith('[CONTEXT_INSUFFICIENT]') },
+      { content: 'loops inclusive bounds' },
+    );
+    world.ollama.on(
+      { endpoint: 'chat', when: (r) => task('reformulate')(r) && lastUser(r).startsWith('[CONTEXT_INSUFFICIENT]') },
+      { content: 'addParam request parameter query string' },
+    );
     if (relevance) world.ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: relevance });
-    return world.ollama.on({ endpoint: 'chat', when: task('generate') }, { content: 'Use addParam(name, target) [1].' });
+    return world.ollama.on(
+      { endpoint: 'chat', when: task('generate') },
+      { content: 'Use addParam(name, target) [1].' },
+    );
   }
 
   it('classifies through Ollama with the JSON schema as `format` and routes RETRIEVAL', async () => {
@@ -54,7 +69,11 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(result.relevanceRetry, true);
     assert.equal(result.relevance?.relevant, false);
     assert.deepEqual(result.searchQueries, ['loops inclusive bounds', 'addParam request parameter query string']);
-    assert.deepEqual(h.knowledge.queries, ['loops inclusive bounds', 'addParam request parameter query string'], 'retrieved exactly twice');
+    assert.deepEqual(
+      h.knowledge.queries,
+      ['loops inclusive bounds', 'addParam request parameter query string'],
+      'retrieved exactly twice',
+    );
     const chats = world.ollama.calls('chat');
     assert.equal(chats.filter(task('relevance')).length, 1, 'the second context is not judged again');
     assert.equal(gen.used, 1, 'generation happens once, unconditionally');
@@ -100,8 +119,14 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     assert.equal(result.classification, 'repaired');
     assert.equal(reply.used, 1);
     const repair = world.ollama.calls('chat').filter(task('classify'))[1];
-    assert.match(lastUser(repair as never), /Invalid option: expected one of "CODE_GENERATION"\|"RETRIEVAL"\|"CONVERSATIONAL"\|"PLATFORM"\n {2}→ at type/);
-    assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(logClassifierMalformed('').split('(')[0] ?? ''))), h.logger.lines.join('\n'));
+    assert.match(
+      lastUser(repair as never),
+      /Invalid option: expected one of "CODE_GENERATION"\|"RETRIEVAL"\|"CONVERSATIONAL"\|"PLATFORM"\n {2}→ at type/,
+    );
+    assert.ok(
+      h.logger.lines.some((l) => l.startsWith(prefixed(logClassifierMalformed('').split('(')[0] ?? ''))),
+      h.logger.lines.join('\n'),
+    );
     assert.equal(world.ollama.calls('chat').filter(task('reformulate')).length, 0, 'CONVERSATIONAL skips retrieval');
   });
 
@@ -121,7 +146,9 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
   it('platform prompts take the fast path: no classifier call, no retrieval, conversational model', async () => {
     h = await harness(world);
     const reply = world.ollama.on({ endpoint: 'chat', when: task('platform') }, { content: 'Consider upgrading.' });
-    const result = await h.assistant.run({ query: 'You have a project usage percentage of 20%, provide a recommendation' });
+    const result = await h.assistant.run({
+      query: 'You have a project usage percentage of 20%, provide a recommendation',
+    });
     assert.equal(result.queryType, 'PLATFORM');
     assert.equal(result.classification, 'fast-path');
     assert.equal(reply.used, 1);
@@ -134,7 +161,10 @@ describe('pipeline: classification and retrieval routing over real sockets', fun
     h = await harness(world);
     world.ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CODE_GENERATION"}' });
     world.ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256' });
-    world.ollama.on({ endpoint: 'chat', when: task('generate_code') }, { content: '```avap\naddParam(p, v)\naddResult(v)\n```' });
+    world.ollama.on(
+      { endpoint: 'chat', when: task('generate_code') },
+      { content: '```avap\naddParam(p, v)\naddResult(v)\n```' },
+    );
     const result = await h.assistant.run({ query: 'write code that echoes p' });
     assert.equal(result.queryType, 'CODE_GENERATION');
     assert.equal(result.validationStatus, '');

@@ -17,7 +17,11 @@ function lanAddress(): string | undefined {
   return undefined;
 }
 
-const validateBody = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ source: 'addVar(a, 1)\n', filename: 'a.avap' }) };
+const validateBody = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ source: 'addVar(a, 1)\n', filename: 'a.avap' }),
+};
 
 describe('REST server: bearer token', function () {
   this.timeout(60_000);
@@ -26,7 +30,9 @@ describe('REST server: bearer token', function () {
 
   before(async () => {
     ollama = await startScriptedOllama({ models: ['qwen3:1.7b'] });
-    wide = await startServe(['--host', '0.0.0.0', '--port', '0', '--ollama-url', ollama.url, '--quiet'], { AVAP_API_TOKEN: TOKEN });
+    wide = await startServe(['--host', '0.0.0.0', '--port', '0', '--ollama-url', ollama.url, '--quiet'], {
+      AVAP_API_TOKEN: TOKEN,
+    });
   });
   after(async () => {
     assert.equal(await wide?.stop(), 0);
@@ -37,7 +43,10 @@ describe('REST server: bearer token', function () {
     const run = await serveExpectingExit(['--host', '0.0.0.0', '--port', '0', '--quiet'], { AVAP_API_TOKEN: '' });
     assert.equal(run.code, 2);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /refusing to listen on 0\.0\.0\.0 without a bearer token: pass --token or set AVAP_API_TOKEN/);
+    assert.match(
+      run.stderr,
+      /refusing to listen on 0\.0\.0\.0 without a bearer token: pass --token or set AVAP_API_TOKEN/,
+    );
   });
 
   it('refuses a token that is too short', async () => {
@@ -54,23 +63,33 @@ describe('REST server: bearer token', function () {
     const response = await fetch(`${wide.url}/v1/validate`, validateBody);
     assert.equal(response.status, 401);
     assert.equal(response.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await response.json(), { error: 'unauthorized', message: 'this server requires Authorization: Bearer <token>' });
+    assert.deepEqual(await response.json(), {
+      error: 'unauthorized',
+      message: 'this server requires Authorization: Bearer <token>',
+    });
   });
 
   it('a wrong token or scheme gets 401', async () => {
     for (const authorization of [`Bearer ${TOKEN}x`, `Basic ${TOKEN}`, 'Bearer ']) {
       const response = await fetch(`${wide.url}/v1/models`, { headers: { authorization } });
       assert.equal(response.status, 401, authorization);
-      assert.equal((await response.json() as { message: string }).message, 'the bearer token is not valid');
+      assert.equal(((await response.json()) as { message: string }).message, 'the bearer token is not valid');
     }
   });
 
   it('the right token is let through, before body checks run', async () => {
-    const ok = await fetch(`${wide.url}/v1/validate`, { ...validateBody, headers: { ...validateBody.headers, authorization: `Bearer ${TOKEN}` } });
+    const ok = await fetch(`${wide.url}/v1/validate`, {
+      ...validateBody,
+      headers: { ...validateBody.headers, authorization: `Bearer ${TOKEN}` },
+    });
     assert.equal(ok.status, 200);
-    assert.equal((await ok.json() as { valid: boolean }).valid, true);
+    assert.equal(((await ok.json()) as { valid: boolean }).valid, true);
     // Without a token a malformed body is still a 401: nothing is parsed for strangers.
-    const anonymous = await fetch(`${wide.url}/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const anonymous = await fetch(`${wide.url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     assert.equal(anonymous.status, 401);
   });
 
@@ -97,7 +116,10 @@ describe('REST server: bearer token', function () {
     const local = await startServe(['--port', '0', '--token', TOKEN, '--ollama-url', ollama.url, '--quiet']);
     try {
       assert.equal((await fetch(`${local.url}/v1/models`)).status, 401);
-      assert.equal((await fetch(`${local.url}/v1/models`, { headers: { authorization: `bearer ${TOKEN}` } })).status, 200);
+      assert.equal(
+        (await fetch(`${local.url}/v1/models`, { headers: { authorization: `bearer ${TOKEN}` } })).status,
+        200,
+      );
     } finally {
       assert.equal(await local.stop(), 0);
     }

@@ -28,12 +28,17 @@ const LISTENING = /^listening on (.+):(\d+)$/;
 
 /** Starts the server; rejects with its output when it exits before listening. */
 export function startServe(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => { err += chunk; });
+  child.stderr?.on('data', (chunk: string) => {
+    err += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -81,30 +86,54 @@ export function startServe(args: string[], env: Record<string, string | undefine
 /** Runs serve expecting it to refuse to start; resolves with its exit and output. */
 export function serveExpectingExit(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeExit> {
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
-  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [distFile('cli.js'), 'serve', ...args], {
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => child.once('close', (code) => { clearTimeout(killer); resolve({ code, stdout, stderr }); }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 /** Reads an NDJSON response body into objects. */
 export async function ndjson(response: Response): Promise<Record<string, unknown>[]> {
   const text = await response.text();
-  return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Reads a server-sent-events body into {id, event, data} records. */
-export async function sseEvents(response: Response): Promise<{ id?: string; event?: string; data: Record<string, unknown> }[]> {
+export async function sseEvents(
+  response: Response,
+): Promise<{ id?: string; event?: string; data: Record<string, unknown> }[]> {
   const text = await response.text();
-  return text.split('\n\n').filter((block) => block.trim()).map((block) => {
-    const fields: Record<string, string> = {};
-    for (const line of block.split('\n')) {
-      const colon = line.indexOf(':');
-      if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
-    }
-    return { ...(fields.id ? { id: fields.id } : {}), ...(fields.event ? { event: fields.event } : {}), data: JSON.parse(fields.data ?? '{}') as Record<string, unknown> };
-  });
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const fields: Record<string, string> = {};
+      for (const line of block.split('\n')) {
+        const colon = line.indexOf(':');
+        if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+      }
+      return {
+        ...(fields.id ? { id: fields.id } : {}),
+        ...(fields.event ? { event: fields.event } : {}),
+        data: JSON.parse(fields.data ?? '{}') as Record<string, unknown>,
+      };
+    });
 }

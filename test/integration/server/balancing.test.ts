@@ -20,12 +20,18 @@ const FAST_HEALTH = { intervalMs: 100, timeoutMs: 1000 };
 /** A program of about `lines` lines, different for each `seed` (some invalid). */
 function program(seed: number, lines = 200): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i += 1) out.push(i % 50 === 7 && seed % 3 === 0 ? `getSHA256(v${i}, h${i})` : `addVar(v${seed}_${i}, ${i})`);
+  for (let i = 0; i < lines; i += 1)
+    out.push(i % 50 === 7 && seed % 3 === 0 ? `getSHA256(v${i}, h${i})` : `addVar(v${seed}_${i}, ${i})`);
   return `${out.join('\n')}\n`;
 }
 
 /** Runs `total` validations with `concurrency` in flight; `onAnswered(n)` is called after each answer. */
-async function load(connection: ParserConnection, total: number, concurrency: number, onAnswered: (n: number) => void = () => undefined) {
+async function load(
+  connection: ParserConnection,
+  total: number,
+  concurrency: number,
+  onAnswered: (n: number) => void = () => undefined,
+) {
   const outcomes: { seed: number; outcome: ParserOutcome }[] = [];
   let next = 0;
   const workers = Array.from({ length: concurrency }, async () => {
@@ -43,7 +49,8 @@ async function load(connection: ParserConnection, total: number, concurrency: nu
 function assertAllVerdicts(outcomes: { seed: number; outcome: ParserOutcome }[]): void {
   for (const { seed, outcome } of outcomes) {
     assert.equal(outcome.kind, 'validated', `p${seed}.avap: ${JSON.stringify(outcome)}`);
-    if (outcome.kind === 'validated') assert.deepEqual(outcome.result, validateAvap(program(seed), { filename: `p${seed}.avap` }));
+    if (outcome.kind === 'validated')
+      assert.deepEqual(outcome.result, validateAvap(program(seed), { filename: `p${seed}.avap` }));
   }
 }
 
@@ -62,7 +69,14 @@ describe('parser services behind one client: balancing, failover, health checks'
   async function connect(url: string, peers: string[] = []) {
     const opened = await openParserConnection(
       { url, timeoutMs: 5000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
-      { grpc: { healthCheck: FAST_HEALTH, onAnswer: (peer) => { if (peer) peers.push(peer); } } },
+      {
+        grpc: {
+          healthCheck: FAST_HEALTH,
+          onAnswer: (peer) => {
+            if (peer) peers.push(peer);
+          },
+        },
+      },
     );
     assert.ok(opened.ok, opened.ok ? '' : opened.error.message);
     connections.push(opened.value);
@@ -84,8 +98,15 @@ describe('parser services behind one client: balancing, failover, health checks'
     assert.equal(outcomes.length, 240);
     assertAllVerdicts(outcomes);
     const before = new Set(peers.slice(0, killedAt).map(portOf));
-    assert.deepEqual([...before].sort(), [portOf(a.address), portOf(b.address)].sort(), 'both endpoints served before the kill');
-    assert.ok(peers.slice(-60).every((p) => portOf(p) === portOf(b.address)), 'after the kill only the survivor answers');
+    assert.deepEqual(
+      [...before].sort(),
+      [portOf(a.address), portOf(b.address)].sort(),
+      'both endpoints served before the kill',
+    );
+    assert.ok(
+      peers.slice(-60).every((p) => portOf(p) === portOf(b.address)),
+      'after the kill only the survivor answers',
+    );
     assert.deepEqual(connection.port.circuit(), { state: 'closed', consecutiveFailures: 0 });
   });
 
@@ -111,12 +132,17 @@ describe('parser services behind one client: balancing, failover, health checks'
     health.addToServer(server);
     let sick = 0;
     server.addService(loadParserPackage().service, {
-      Validate: (call: grpc.ServerUnaryCall<{ source: string; filename: string }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      Validate: (
+        call: grpc.ServerUnaryCall<{ source: string; filename: string }, unknown>,
+        callback: grpc.sendUnaryData<unknown>,
+      ) => {
         sick += 1;
         callback({ code: grpc.status.INTERNAL, details: 'this endpoint should not be picked' });
       },
     });
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
     try {
       const peers: string[] = [];
       const connection = await connect(`${real.address},127.0.0.1:${port}`, peers);
@@ -142,7 +168,10 @@ describe('parser services behind one client: balancing, failover, health checks'
   });
 
   it('an empty URL starts the bundled service; closing the connection stops it', async () => {
-    const opened = await openParserConnection({ url: '', timeoutMs: 5000, breakerThreshold: 3, breakerCooldownMs: 30_000 }, { bundled: { script: distFile('parser-server.js'), onLog: () => undefined } });
+    const opened = await openParserConnection(
+      { url: '', timeoutMs: 5000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
+      { bundled: { script: distFile('parser-server.js'), onLog: () => undefined } },
+    );
     assert.ok(opened.ok);
     const connection = opened.value;
     assert.equal(connection.kind, 'bundled');
@@ -150,7 +179,12 @@ describe('parser services behind one client: balancing, failover, health checks'
     const outcome = await connection.port.validate('addVar(a, 1)\n', 'a.avap');
     assert.equal(outcome.kind === 'validated' && outcome.result.valid, true);
     await connection.close();
-    const after = await openParserConnection({ url: connection.address ?? '', timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 });
+    const after = await openParserConnection({
+      url: connection.address ?? '',
+      timeoutMs: 2000,
+      breakerThreshold: 3,
+      breakerCooldownMs: 30_000,
+    });
     assert.ok(after.ok);
     const refused = await after.value.port.validate('addVar(a, 1)\n', 'a.avap');
     await after.value.close();

@@ -46,14 +46,18 @@ describe('deploy/kubernetes: the parser Deployment and headless Service', functi
 
   it('the container arguments start a parser service that answers SERVING on both health names', async () => {
     // The same arguments, bound to loopback on a free port for the test.
-    const args = listUnder('args').map((a) => (a.startsWith('--host=') ? '--host=127.0.0.1' : a.startsWith('--port=') ? '--port=0' : a));
+    const args = listUnder('args').map((a) =>
+      a.startsWith('--host=') ? '--host=127.0.0.1' : a.startsWith('--port=') ? '--port=0' : a,
+    );
     const service = await startParserProcess(args);
     const Health = healthClientConstructor();
     const health = new Health(service.address, grpc.credentials.createInsecure());
     try {
       for (const name of ['', PARSER_SERVICE_NAME]) {
         const status = await new Promise<ServingStatus | grpc.status>((resolve) => {
-          health.Check({ service: name }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err, res) => resolve(err ? err.code : res?.status ?? 'UNKNOWN'));
+          health.Check({ service: name }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err, res) =>
+            resolve(err ? err.code : (res?.status ?? 'UNKNOWN')),
+          );
         });
         assert.equal(status, 'SERVING', `health of '${name}'`);
       }

@@ -22,7 +22,9 @@ function clientFor(address: string, tls = false, rootCert?: Buffer): ParserServi
 
 function check(client: HealthClient, service: string): Promise<ServingStatus | grpc.status> {
   return new Promise((resolve) => {
-    client.Check({ service }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err, res) => resolve(err ? err.code : res?.status ?? 'UNKNOWN'));
+    client.Check({ service }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, (err, res) =>
+      resolve(err ? err.code : (res?.status ?? 'UNKNOWN')),
+    );
   });
 }
 
@@ -32,7 +34,10 @@ function validateFrame(source: string, filename: string): Buffer {
     const bytes = Buffer.from(value, 'utf8');
     const len: number[] = [];
     let n = bytes.length;
-    do { len.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0)); n >>>= 7; } while (n > 0);
+    do {
+      len.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n >>>= 7;
+    } while (n > 0);
     return Buffer.concat([Buffer.from([tag, ...len]), bytes]);
   };
   const message = Buffer.concat([field(0x0a, source), field(0x12, filename)]);
@@ -73,12 +78,16 @@ describe('parser service over gRPC (real process, loopback)', function () {
     const reflected = new (loadParserPackage().Client)(service.address, grpc.credentials.createInsecure());
     try {
       const corpus = path.join(__dirname, '..', '..', 'corpus');
-      const files = readdirSync(corpus, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.avap')).sort();
+      const files = readdirSync(corpus, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.avap'))
+        .sort();
       assert.ok(files.length > 20, `corpus programs: ${files.length}`);
       let fixes = 0;
       for (const file of files) {
         const source = readFileSync(path.join(corpus, file), 'utf8');
-        const [ours, theirs] = await Promise.all([client, reflected].map((c) => callValidate(c, source, file, { timeoutMs: 5000 })));
+        const [ours, theirs] = await Promise.all(
+          [client, reflected].map((c) => callValidate(c, source, file, { timeoutMs: 5000 })),
+        );
         assert.ok(ours?.ok && theirs?.ok, `${file}: ${JSON.stringify([ours, theirs])}`);
         assert.deepEqual(ours.value, theirs.value, file);
         assert.deepEqual(ours.value, validateAvap(source), file);
@@ -124,10 +133,16 @@ describe('parser service over gRPC (real process, loopback)', function () {
     const expired = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 1, signal: undefined });
     // 1 ms can still be enough on an idle machine; what must hold is: a verdict, or a failure classed as a timeout —
     // or, when other work is queued, the service's own refusal that the deadline cannot be met (overloaded).
-    assert.ok(expired.ok ? expired.value.valid : expired.error.kind === 'timeout' || expired.error.kind === 'overloaded', JSON.stringify(expired));
+    assert.ok(
+      expired.ok ? expired.value.valid : expired.error.kind === 'timeout' || expired.error.kind === 'overloaded',
+      JSON.stringify(expired),
+    );
     const controller = new AbortController();
     controller.abort();
-    const cancelled = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', { timeoutMs: 5000, signal: controller.signal });
+    const cancelled = await callValidate(client, 'addVar(a, 1)\n', 'x.avap', {
+      timeoutMs: 5000,
+      signal: controller.signal,
+    });
     assert.ok(!cancelled.ok);
     assert.equal(cancelled.error.kind, 'cancelled');
   });
@@ -140,16 +155,21 @@ describe('parser service: graceful shutdown', function () {
     const service = await startParserProcess();
     const session = http2.connect(`http://${service.address}`);
     try {
-      const request = session.request({
-        ':method': 'POST',
-        ':path': '/avap.parser.v1.AvapParser/Validate',
-        'content-type': 'application/grpc',
-        te: 'trailers',
-      }, { endStream: false });
+      const request = session.request(
+        {
+          ':method': 'POST',
+          ':path': '/avap.parser.v1.AvapParser/Validate',
+          'content-type': 'application/grpc',
+          te: 'trailers',
+        },
+        { endStream: false },
+      );
       const chunks: Buffer[] = [];
       let grpcStatus: string | undefined;
       request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('trailers', (t: http2.IncomingHttpHeaders) => { grpcStatus = String(t['grpc-status']); });
+      request.on('trailers', (t: http2.IncomingHttpHeaders) => {
+        grpcStatus = String(t['grpc-status']);
+      });
       const ended = new Promise<void>((resolve) => request.on('close', () => resolve()));
 
       // Half a message is on the wire when the signal arrives.
@@ -157,7 +177,8 @@ describe('parser service: graceful shutdown', function () {
       request.write(frame.subarray(0, 12));
       await new Promise((r) => setTimeout(r, 200));
       const exit = service.stop('SIGTERM');
-      for (let i = 0; i < 100 && !service.stderr().includes('draining'); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && !service.stderr().includes('draining'); i++)
+        await new Promise((r) => setTimeout(r, 50));
       assert.match(service.stderr(), /SIGTERM: draining/);
 
       // New work is refused while the old call is still open.
@@ -198,15 +219,25 @@ function parserExpectingExit(args: string[]): Promise<{ code: number | null; std
   const child = spawn(process.execPath, [PARSER_SERVER_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
-  child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => child.once('close', (code) => { clearTimeout(killer); resolve({ code, stdout, stderr }); }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 /** Waits (on the pipe, not a clock) for the "serving" log line; any warning is logged before it. */
 async function servingLogged(service: RunningParser): Promise<void> {
-  for (let i = 0; i < 200 && !service.stderr().includes('serving avap.parser.v1'); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && !service.stderr().includes('serving avap.parser.v1'); i++)
+    await new Promise((r) => setTimeout(r, 50));
   assert.match(service.stderr(), /serving avap\.parser\.v1\.AvapParser/);
 }
 
@@ -218,7 +249,12 @@ describe('parser service: binding beyond loopback needs TLS or --insecure', func
       const run = await parserExpectingExit(['--host', host, '--port', '0']);
       assert.equal(run.code, 2);
       assert.equal(run.stdout, '', 'nothing was served');
-      assert.match(run.stderr, new RegExp(`refusing to serve plaintext gRPC on ${host.replace(/\./g, '\\.')}, beyond loopback: pass --tls-cert FILE --tls-key FILE, or --insecure`));
+      assert.match(
+        run.stderr,
+        new RegExp(
+          `refusing to serve plaintext gRPC on ${host.replace(/\./g, '\\.')}, beyond loopback: pass --tls-cert FILE --tls-key FILE, or --insecure`,
+        ),
+      );
     });
   }
 
@@ -237,7 +273,10 @@ describe('parser service: binding beyond loopback needs TLS or --insecure', func
       const call = await callValidate(client, 'addVar(a, 1)\n', 'wide.avap', { timeoutMs: 5000 });
       assert.ok(call.ok && call.value.valid, JSON.stringify(call));
       await servingLogged(service);
-      assert.match(service.stderr(), /WARNING: --insecure: plaintext gRPC on 0\.0\.0\.0; anyone who can reach this port can call the parser/);
+      assert.match(
+        service.stderr(),
+        /WARNING: --insecure: plaintext gRPC on 0\.0\.0\.0; anyone who can reach this port can call the parser/,
+      );
     } finally {
       client.close();
       assert.equal(await service.stop('SIGTERM'), 0);

@@ -20,7 +20,10 @@ export type FakeLlm = LlmPort & {
   embeds: string[][];
 };
 
-export const llmError = (code: LlmError['code'], message: string): { ok: false; error: LlmError } => ({ ok: false, error: { code, message } });
+export const llmError = (code: LlmError['code'], message: string): { ok: false; error: LlmError } => ({
+  ok: false,
+  error: { code, message },
+});
 
 const notScripted = (what: string) => llmError('llm-failed', `${what}: not scripted`);
 
@@ -45,7 +48,9 @@ export function fakeLlm(script: LlmScript = {}): FakeLlm {
 
 /** Bag-of-letters vectors (26 counts): similar texts get similar vectors, deterministically. */
 export function bagOfLetters(texts: string[]): number[][] {
-  return texts.map((t) => Array.from({ length: 26 }, (_, i) => [...t.toLowerCase()].filter((c) => c.charCodeAt(0) - 97 === i).length));
+  return texts.map((t) =>
+    Array.from({ length: 26 }, (_, i) => [...t.toLowerCase()].filter((c) => c.charCodeAt(0) - 97 === i).length),
+  );
 }
 
 export type TaskScript = Partial<Record<PromptTask, (string | LlmResult<{ text: string }>)[]>>;

@@ -11,7 +11,8 @@ import { validateAvap } from '../../../src/parser';
  * `'disabled'` (unavailable: disabled — the call is not counted as a source), a fixed outcome, or a function
  * consulted on every call.
  */
-export type ParserAnswer = 'real' | 'down' | 'disabled' | ParserOutcome | ((source: string, filename: string) => ParserOutcome);
+export type ParserAnswer =
+  'real' | 'down' | 'disabled' | ParserOutcome | ((source: string, filename: string) => ParserOutcome);
 
 export type FakeParser = ParserPort & {
   /** The sources sent for validation, in order. */

@@ -39,11 +39,21 @@ async function build(name: string, production = false): Promise<Built> {
   const entry = config.entries.find((e) => Object.keys(e.entryPoints).includes(name));
   assert.ok(entry, `no bundle named ${name} in esbuild.config.mjs`);
   const result = await esb.build({
-    ...config.commonOptions({ production }), ...entry, absWorkingDir: root, outdir: path.join(root, 'out', 'bundle-test'), write: false, metafile: true, logLevel: 'silent',
+    ...config.commonOptions({ production }),
+    ...entry,
+    absWorkingDir: root,
+    outdir: path.join(root, 'out', 'bundle-test'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   const js = result.outputFiles.find((f) => f.path.endsWith(`${name}.js`));
   assert.ok(js);
-  return { inputs: Object.keys(result.metafile.inputs), text: js.text, files: result.outputFiles.map((f) => path.basename(f.path)) };
+  return {
+    inputs: Object.keys(result.metafile.inputs),
+    text: js.text,
+    files: result.outputFiles.map((f) => path.basename(f.path)),
+  };
 }
 
 describe('extension bundles (esbuild.config.mjs)', function () {
@@ -61,19 +71,40 @@ describe('extension bundles (esbuild.config.mjs)', function () {
 
   it('the entry holds only activation: the stand-ins, the assistant seam and the output', () => {
     const activation = [
-      'src/extension.ts', 'src/editor/index.ts', 'src/editor/activate.ts', 'src/editor/commandIds.ts',
-      'src/editor/lazy/lazyBundle.ts', 'src/editor/lazy/lazyModule.ts', 'src/editor/assistant/seam.ts', 'src/editor/assistant/ids.ts',
-      'src/editor/output/outputLog.ts', 'src/core/ports.ts', 'vscode-once:vscode',
+      'src/extension.ts',
+      'src/editor/index.ts',
+      'src/editor/activate.ts',
+      'src/editor/commandIds.ts',
+      'src/editor/lazy/lazyBundle.ts',
+      'src/editor/lazy/lazyModule.ts',
+      'src/editor/assistant/seam.ts',
+      'src/editor/assistant/ids.ts',
+      'src/editor/output/outputLog.ts',
+      'src/core/ports.ts',
+      'vscode-once:vscode',
     ];
-    assert.deepEqual(entry.inputs.filter((f) => !activation.includes(f)), [], 'modules that belong to the editor features or the assistant');
+    assert.deepEqual(
+      entry.inputs.filter((f) => !activation.includes(f)),
+      [],
+      'modules that belong to the editor features or the assistant',
+    );
   });
 
   it('the editor features hold what an opened .avap file needs, and no assistant code: pipeline, knowledge base, judge, signals, REST, chat, generation, metrics', async () => {
     const features = await build('editor-features');
-    for (const needed of ['src/editor/diagnostics/diagnosticsController.ts', 'src/editor/status/statusBar.ts', 'src/editor/services/parserConnection.ts', 'src/editor/language/languageFeatures.ts']) {
+    for (const needed of [
+      'src/editor/diagnostics/diagnosticsController.ts',
+      'src/editor/status/statusBar.ts',
+      'src/editor/services/parserConnection.ts',
+      'src/editor/language/languageFeatures.ts',
+    ]) {
       assert.ok(features.inputs.includes(needed), `${needed} is in the editor features`);
     }
-    assert.deepEqual(features.inputs.filter((f) => f.includes('node_modules/')), [], 'dependencies of the editor features');
+    assert.deepEqual(
+      features.inputs.filter((f) => f.includes('node_modules/')),
+      [],
+      'dependencies of the editor features',
+    );
     const assistantSide = [
       // The parser URL check is the one pure protocol/core piece the features need (the settings reader checks avap.parser.url).
       /^src\/(knowledge|quality|signals|rest|eval|tools|server|cli)\//,
@@ -93,40 +124,70 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     const { config } = await loadConfig();
     assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'editor-features', 'parser-connection']);
     for (const name of ['editor-features', 'assistant']) {
-      assert.match(entry.text, new RegExp(`require\\("\\./${name}\\.js"\\)`), `dist/extension.js requires ./${name}.js`);
+      assert.match(
+        entry.text,
+        new RegExp(`require\\("\\./${name}\\.js"\\)`),
+        `dist/extension.js requires ./${name}.js`,
+      );
     }
     const features = await build('editor-features');
-    assert.match(features.text, /require\("\.\/parser-connection\.js"\)/, 'dist/editor-features.js requires ./parser-connection.js');
+    assert.match(
+      features.text,
+      /require\("\.\/parser-connection\.js"\)/,
+      'dist/editor-features.js requires ./parser-connection.js',
+    );
   });
 
   it('the lazy bundles hold what the entry leaves out', async () => {
     const assistant = await build('assistant');
     for (const pkg of ['@elastic/elasticsearch', 'markdown-it', 'ollama']) {
-      assert.ok(assistant.inputs.some((f) => f.includes(`node_modules/${pkg}/`)), `${pkg} is in the assistant bundle`);
+      assert.ok(
+        assistant.inputs.some((f) => f.includes(`node_modules/${pkg}/`)),
+        `${pkg} is in the assistant bundle`,
+      );
     }
     const connection = await build('parser-connection');
-    assert.ok(connection.inputs.some((f) => f.includes('node_modules/@grpc/grpc-js/')), 'grpc-js is in the parser connection bundle');
-    assert.ok(!connection.inputs.some((f) => f.includes('node_modules/@elastic/')), 'the parser connection does not carry the assistant');
+    assert.ok(
+      connection.inputs.some((f) => f.includes('node_modules/@grpc/grpc-js/')),
+      'grpc-js is in the parser connection bundle',
+    );
+    assert.ok(
+      !connection.inputs.some((f) => f.includes('node_modules/@elastic/')),
+      'the parser connection does not carry the assistant',
+    );
   });
 
   it('the parser connection reflects no .proto: no protobufjs, proto-loader or grpc-health-check, and no child_process until the bundled service starts', async () => {
     const connection = await build('parser-connection', true);
-    const reflection = connection.inputs.filter((f) => /node_modules\/(protobufjs|@protobufjs|@grpc\/proto-loader|grpc-health-check|long)\//.test(f));
+    const reflection = connection.inputs.filter((f) =>
+      /node_modules\/(protobufjs|@protobufjs|@grpc\/proto-loader|grpc-health-check|long)\//.test(f),
+    );
     assert.deepEqual(reflection, [], 'run-time .proto reflection in the parser connection');
     assert.ok(connection.inputs.includes('src/protocol/wire.ts'), 'the hand-written codecs are in the bundle');
     // Load it in a fresh process and list the modules that loading it brought in (a fact, not a time).
     const dir = mkdtempSync(path.join(tmpdir(), 'avap-bundle-'));
     try {
       writeFileSync(path.join(dir, 'parser-connection.js'), connection.text);
-      const loaded = execFileSync(process.execPath, ['-e', [
-        `const before = new Set(process.moduleLoadList);`,
-        `const m = require(${JSON.stringify(path.join(dir, 'parser-connection.js'))});`,
-        `if (typeof m.openParserConnection !== 'function') throw new Error('no openParserConnection');`,
-        `process.stdout.write(JSON.stringify(process.moduleLoadList.filter((x) => !before.has(x))));`,
-      ].join('\n')], { encoding: 'utf8' });
+      const loaded = execFileSync(
+        process.execPath,
+        [
+          '-e',
+          [
+            `const before = new Set(process.moduleLoadList);`,
+            `const m = require(${JSON.stringify(path.join(dir, 'parser-connection.js'))});`,
+            `if (typeof m.openParserConnection !== 'function') throw new Error('no openParserConnection');`,
+            `process.stdout.write(JSON.stringify(process.moduleLoadList.filter((x) => !before.has(x))));`,
+          ].join('\n'),
+        ],
+        { encoding: 'utf8' },
+      );
       const modules = JSON.parse(loaded) as string[];
       assert.ok(modules.includes('NativeModule http2'), `grpc-js is loaded: ${loaded}`);
-      assert.deepEqual(modules.filter((m) => /child_process/.test(m)), [], 'child_process is loaded only to start the bundled service');
+      assert.deepEqual(
+        modules.filter((m) => /child_process/.test(m)),
+        [],
+        'child_process is loaded only to start the bundled service',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -137,7 +198,10 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     assert.deepEqual(production.files, ['extension.js'], 'no .map next to the bundle');
     assert.doesNotMatch(production.text, /sourceMappingURL/);
     assert.doesNotMatch(production.text, /^\/\/ src\//m, 'no module path comments (minified)');
-    assert.ok(production.text.length < entry.text.length * 0.8, `minified: ${production.text.length} vs ${entry.text.length} bytes`);
+    assert.ok(
+      production.text.length < entry.text.length * 0.8,
+      `minified: ${production.text.length} vs ${entry.text.length} bytes`,
+    );
     assert.ok(entry.files.includes('extension.js.map'), 'the development build keeps its source map');
   });
 });

@@ -11,12 +11,20 @@ import { pathToFileURL } from 'node:url';
 const root = path.resolve(__dirname, '..', '..', '..');
 const json = <T>(file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as T;
 
-interface Task { label: string; type: string; script?: string; isBackground?: boolean; problemMatcher: { background?: { beginsPattern: string; endsPattern: string } } }
+interface Task {
+  label: string;
+  type: string;
+  script?: string;
+  isBackground?: boolean;
+  problemMatcher: { background?: { beginsPattern: string; endsPattern: string } };
+}
 
 describe('contributor files: launch.json, tasks.json, watch', () => {
   const pkg = json<{ scripts: Record<string, string> }>('package.json');
   const tasks = json<{ tasks: Task[] }>('.vscode/tasks.json').tasks;
-  const launch = json<{ configurations: { name: string; type: string; args?: string[]; preLaunchTask?: string }[] }>('.vscode/launch.json').configurations;
+  const launch = json<{ configurations: { name: string; type: string; args?: string[]; preLaunchTask?: string }[] }>(
+    '.vscode/launch.json',
+  ).configurations;
 
   it('F5 runs the extension in a development host on the examples, after the watch task', () => {
     const run = launch.find((c) => c.type === 'extensionHost');
@@ -28,11 +36,15 @@ describe('contributor files: launch.json, tasks.json, watch', () => {
     assert.equal(task.type, 'npm');
     assert.equal(task.isBackground, true);
     assert.match(pkg.scripts[task.script ?? ''] ?? '', /esbuild\.config\.mjs --watch$/);
-    for (const t of tasks) if (t.type === 'npm') assert.ok(pkg.scripts[t.script ?? ''], `npm script ${t.script} exists`);
+    for (const t of tasks)
+      if (t.type === 'npm') assert.ok(pkg.scripts[t.script ?? ''], `npm script ${t.script} exists`);
   });
 
   it("the watch task's problem matcher waits for the lines the watch build prints", async () => {
-    const config = (await import(pathToFileURL(path.join(root, 'esbuild.config.mjs')).href)) as { WATCH_STARTED: string; WATCH_FINISHED: string };
+    const config = (await import(pathToFileURL(path.join(root, 'esbuild.config.mjs')).href)) as {
+      WATCH_STARTED: string;
+      WATCH_FINISHED: string;
+    };
     const background = tasks.find((t) => t.label === 'watch')?.problemMatcher.background;
     assert.ok(background);
     assert.match(config.WATCH_STARTED, new RegExp(background.beginsPattern));
@@ -40,8 +52,13 @@ describe('contributor files: launch.json, tasks.json, watch', () => {
   });
 
   it('.vscode/ is not ignored by git; packaging builds production bundles', () => {
-    const ignored = readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n').map((l) => l.trim());
-    assert.ok(!ignored.some((l) => l === '.vscode' || l === '.vscode/' || l === '/.vscode'), '.vscode is not in .gitignore');
+    const ignored = readFileSync(path.join(root, '.gitignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    assert.ok(
+      !ignored.some((l) => l === '.vscode' || l === '.vscode/' || l === '/.vscode'),
+      '.vscode is not in .gitignore',
+    );
     assert.match(pkg.scripts['vscode:prepublish'] ?? '', /--production/);
   });
 });

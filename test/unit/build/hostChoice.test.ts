@@ -10,7 +10,11 @@ import { pathToFileURL } from 'node:url';
 
 type Probe = () => Promise<{ ok: boolean; reason?: string }>;
 interface HostChoice {
-  chooseHost(input: { requested?: string; executable?: string; probe: Probe }): Promise<{ host: string; reason: string } | { error: string }>;
+  chooseHost(input: {
+    requested?: string;
+    executable?: string;
+    probe: Probe;
+  }): Promise<{ host: string; reason: string } | { error: string }>;
   probeVsCodeDownload(url?: string, timeoutMs?: number): Promise<{ ok: boolean; reason?: string }>;
 }
 
@@ -39,11 +43,17 @@ describe('e2e host choice: test-electron or code-server', () => {
   const unasked: Probe = () => assert.fail('the probe is not needed');
 
   it('auto: electron when the download server answers, code-server (saying why) when it does not', async () => {
-    assert.deepEqual(await lib.chooseHost({ probe: reachable }), { host: 'electron', reason: 'the VS Code download server answers' });
+    assert.deepEqual(await lib.chooseHost({ probe: reachable }), {
+      host: 'electron',
+      reason: 'the VS Code download server answers',
+    });
     const chosen = await lib.chooseHost({ requested: 'auto', probe: offline });
     assert.ok('host' in chosen);
     assert.equal(chosen.host, 'code-server');
-    assert.match(chosen.reason, /VS Code cannot be downloaded \(update\.code\.visualstudio\.com: ENOTFOUND\); set AVAP_VSCODE_EXECUTABLE/);
+    assert.match(
+      chosen.reason,
+      /VS Code cannot be downloaded \(update\.code\.visualstudio\.com: ENOTFOUND\); set AVAP_VSCODE_EXECUTABLE/,
+    );
   });
 
   it('AVAP_VSCODE_EXECUTABLE: electron with that VS Code, no download probe', async () => {
@@ -52,10 +62,22 @@ describe('e2e host choice: test-electron or code-server', () => {
   });
 
   it('asked for: code-server without a probe; electron refused when it cannot be had; unknown names refused', async () => {
-    assert.equal(((await lib.chooseHost({ requested: 'code-server', executable: '/x', probe: unasked })) as { host: string }).host, 'code-server');
-    assert.match(((await lib.chooseHost({ requested: 'electron', probe: offline })) as { error: string }).error, /cannot be downloaded/);
-    assert.equal(((await lib.chooseHost({ requested: 'electron', probe: reachable })) as { host: string }).host, 'electron');
-    assert.match(((await lib.chooseHost({ requested: 'vscodium', probe: unasked })) as { error: string }).error, /unknown host 'vscodium'/);
+    assert.equal(
+      ((await lib.chooseHost({ requested: 'code-server', executable: '/x', probe: unasked })) as { host: string }).host,
+      'code-server',
+    );
+    assert.match(
+      ((await lib.chooseHost({ requested: 'electron', probe: offline })) as { error: string }).error,
+      /cannot be downloaded/,
+    );
+    assert.equal(
+      ((await lib.chooseHost({ requested: 'electron', probe: reachable })) as { host: string }).host,
+      'electron',
+    );
+    assert.match(
+      ((await lib.chooseHost({ requested: 'vscodium', probe: unasked })) as { error: string }).error,
+      /unknown host 'vscodium'/,
+    );
   });
 
   it('the probe over a real socket: 200 is reachable, an error status or silence past the timeout is not', async () => {

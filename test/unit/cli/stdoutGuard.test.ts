@@ -3,12 +3,18 @@ import { guardStdout } from '../../../src/cli/stdoutGuard';
 
 /** A stand-in for a process stream that records what is written to it. */
 function stream(): NodeJS.WriteStream & { text: string } {
-  const s = { text: '', write(chunk: unknown) { s.text += String(chunk); return true; } };
+  const s = {
+    text: '',
+    write(chunk: unknown) {
+      s.text += String(chunk);
+      return true;
+    },
+  };
   return s as unknown as NodeJS.WriteStream & { text: string };
 }
 
 describe('cli: standard output belongs to the command', () => {
-  it('stray writes of dependencies go to stderr; the command\'s own writer reaches stdout', () => {
+  it("stray writes of dependencies go to stderr; the command's own writer reaches stdout", () => {
     const out = stream();
     const err = stream();
     const guard = guardStdout(out, err);
@@ -28,7 +34,9 @@ describe('cli: standard output belongs to the command', () => {
     const guard = guardStdout(out, stream());
     const seen: string[] = [];
     const error = console.error;
-    console.error = (...args: unknown[]) => { seen.push(args.join(' ')); };
+    console.error = (...args: unknown[]) => {
+      seen.push(args.join(' '));
+    };
     try {
       console.log('Failed to parse error response as JSON');
       console.info('info');

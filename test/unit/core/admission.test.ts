@@ -33,7 +33,13 @@ class HeldPort implements ParserPort {
     const next = this.pending.shift();
     if (!next) throw new Error('nothing in flight');
     if (kind === 'verdict') next.resolve({ kind: 'validated', result: validateAvap(next.source) });
-    else if (kind === 'overloaded') next.resolve({ kind: 'unavailable', reason: 'overloaded', detail: 'parser service overloaded', retryAfterMs: 300 });
+    else if (kind === 'overloaded')
+      next.resolve({
+        kind: 'unavailable',
+        reason: 'overloaded',
+        detail: 'parser service overloaded',
+        retryAfterMs: 300,
+      });
     else next.resolve({ kind: 'unavailable', reason: 'timeout', detail: 'deadline exceeded' });
   }
 
@@ -55,7 +61,11 @@ class ManualTimer {
   readonly set = (run: () => void, ms: number) => {
     const entry = { run, ms };
     this.scheduled.push(entry);
-    return { cancel: () => { this.scheduled = this.scheduled.filter((e) => e !== entry); } };
+    return {
+      cancel: () => {
+        this.scheduled = this.scheduled.filter((e) => e !== entry);
+      },
+    };
   };
 
   fire(): void {
@@ -99,7 +109,10 @@ describe('core/parser admission queue', () => {
     assert.equal(inner.inFlight, admission.load().limit, 'a completion refills the window (grown by one)');
     assert.equal(inner.sent.length, 4);
     await answerAll(inner);
-    assert.deepEqual((await Promise.all(outcomes)).map((o) => o.kind), ['validated', 'validated', 'validated', 'validated']);
+    assert.deepEqual(
+      (await Promise.all(outcomes)).map((o) => o.kind),
+      ['validated', 'validated', 'validated', 'validated'],
+    );
   });
 
   it('grows the limit while callers wait: one more per verdict until the first congestion', async () => {
@@ -148,13 +161,16 @@ describe('core/parser admission queue', () => {
     await Promise.all(all);
   });
 
-  it('with nothing in flight, an overloaded call is retried after the service\'s estimate; small calls not yet refused still go', async () => {
+  it("with nothing in flight, an overloaded call is retried after the service's estimate; small calls not yet refused still go", async () => {
     const { inner, admission, timer } = setup({ initialLimit: 4, smallChars: 100 });
     const big = admission.validate(source('big', 500), 'big.avap');
     await settle();
     inner.answer('overloaded');
     await settle();
-    assert.deepEqual(timer.scheduled.map((t) => t.ms), [300]);
+    assert.deepEqual(
+      timer.scheduled.map((t) => t.ms),
+      [300],
+    );
     assert.equal(inner.inFlight, 0, 'the refused call waits for the timer');
     const small = admission.validate(source('small'), 'small.avap');
     await settle();
@@ -184,13 +200,20 @@ describe('core/parser admission queue', () => {
     timer.fire();
     const outcome = await call;
     assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'overloaded');
-    assert.match(outcome.kind === 'unavailable' ? outcome.detail : '', /gave up after waiting 1100 ms for parser capacity/);
+    assert.match(
+      outcome.kind === 'unavailable' ? outcome.detail : '',
+      /gave up after waiting 1100 ms for parser capacity/,
+    );
     assert.equal(inner.sent.length, 2);
   });
 
   it('serves small sources first', async () => {
     const { inner, admission } = setup({ initialLimit: 1, smallChars: 100 });
-    const calls = [admission.validate(source('bulk1', 500), 'a'), admission.validate(source('bulk2', 500), 'b'), admission.validate(source('small'), 'c')];
+    const calls = [
+      admission.validate(source('bulk1', 500), 'a'),
+      admission.validate(source('bulk2', 500), 'b'),
+      admission.validate(source('small'), 'c'),
+    ];
     await settle();
     inner.answer();
     await settle();
@@ -207,7 +230,11 @@ describe('core/parser admission queue', () => {
     const controller = new AbortController();
     const waiting = admission.validate(source('b'), 'b', controller.signal);
     controller.abort();
-    assert.deepEqual(await waiting, { kind: 'unavailable', reason: 'cancelled', detail: 'cancelled while waiting for parser capacity' });
+    assert.deepEqual(await waiting, {
+      kind: 'unavailable',
+      reason: 'cancelled',
+      detail: 'cancelled while waiting for parser capacity',
+    });
     inner.answer();
     await first;
     assert.deepEqual(inner.sent, [source('a')]);

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { BreakerParser, CANARY_FILENAME, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from '../../../src/core/parser/breakerParser';
+import {
+  BreakerParser,
+  CANARY_FILENAME,
+  LOG_CLOSED,
+  LOG_HALF_OPEN,
+  LOG_SKIP,
+} from '../../../src/core/parser/breakerParser';
 import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
 import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
@@ -11,24 +17,39 @@ class FakeTransport implements ParserTransport {
   reconnects = 0;
   pending: ((r: TransportResult) => void) | undefined;
   hold = false;
-  async call(source: string, filename: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<TransportResult> {
+  async call(
+    source: string,
+    filename: string,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<TransportResult> {
     this.calls.push({ source, filename });
     if (this.hold) {
       return new Promise((resolve) => {
         this.pending = resolve;
-        options.signal?.addEventListener('abort', () => resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } }), { once: true });
+        options.signal?.addEventListener(
+          'abort',
+          () => resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } }),
+          { once: true },
+        );
       });
     }
     if (this.failing) return this.failing;
     return { ok: true, value: validateAvap(source) };
   }
-  reconnect() { this.reconnects += 1; }
-  close() { /* nothing to release */ }
+  reconnect() {
+    this.reconnects += 1;
+  }
+  close() {
+    /* nothing to release */
+  }
 }
 
 const DOWN: TransportResult = { ok: false, error: { kind: 'unavailable', message: 'connect ECONNREFUSED' } };
 const SLOW: TransportResult = { ok: false, error: { kind: 'timeout', message: 'deadline exceeded' } };
-const BUSY: TransportResult = { ok: false, error: { kind: 'overloaded', message: 'parser service overloaded', retryAfterMs: 840 } };
+const BUSY: TransportResult = {
+  ok: false,
+  error: { kind: 'overloaded', message: 'parser service overloaded', retryAfterMs: 840 },
+};
 
 function setup(timeoutMs = 2000) {
   const transport = new FakeTransport();
@@ -97,7 +118,10 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     parser.onCircuitChange((s) => changes.push(s.state));
     const outcome = await parser.validate('addResult(x)', 'user.avap');
     assert.equal(outcome.kind, 'validated');
-    assert.deepEqual(transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME, 'user.avap']);
+    assert.deepEqual(
+      transport.calls.slice(3).map((c) => c.filename),
+      [CANARY_FILENAME, 'user.avap'],
+    );
     assert.equal(transport.reconnects, 1);
     assert.equal(parser.circuit().state, 'closed');
     assert.deepEqual(changes, ['half-open', 'closed']);
@@ -112,7 +136,10 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     clock.advance(30_000);
     const outcome = await parser.validate('addResult(x)', 'user.avap');
     assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'circuit-open');
-    assert.deepEqual(transport.calls.slice(3).map((c) => c.filename), [CANARY_FILENAME]);
+    assert.deepEqual(
+      transport.calls.slice(3).map((c) => c.filename),
+      [CANARY_FILENAME],
+    );
     const snapshot = parser.circuit();
     assert.equal(snapshot.state, 'open');
     assert.equal(snapshot.nextProbeAt, clock.now() + 30_000);
@@ -175,33 +202,62 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     transport.failing = BUSY;
     for (let i = 0; i < 10; i += 1) {
       const outcome = await parser.validate('addResult(x)', 'a.avap');
-      assert.deepEqual(outcome, { kind: 'unavailable', reason: 'overloaded', detail: 'parser service overloaded', retryAfterMs: 840 });
+      assert.deepEqual(outcome, {
+        kind: 'unavailable',
+        reason: 'overloaded',
+        detail: 'parser service overloaded',
+        retryAfterMs: 840,
+      });
     }
-    assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 }, 'an answer from the service resets the failure count');
+    assert.deepEqual(
+      parser.circuit(),
+      { state: 'closed', consecutiveFailures: 0 },
+      'an answer from the service resets the failure count',
+    );
     assert.equal(transport.calls.length, 12);
   });
 
   it('a timeout while the service answered other calls is `overloaded`, not a failure; with no answers, timeouts count', async () => {
     const held: ((r: TransportResult) => void)[] = [];
     const transport: ParserTransport = {
-      call: (source) => (source.startsWith('hold')
-        ? new Promise((resolve) => held.push(resolve))
-        : Promise.resolve({ ok: true, value: validateAvap(source) })),
+      call: (source) =>
+        source.startsWith('hold')
+          ? new Promise((resolve) => held.push(resolve))
+          : Promise.resolve({ ok: true, value: validateAvap(source) }),
       close: () => undefined,
     };
-    const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });
-    const slow = [parser.validate('hold 1', 'a.avap'), parser.validate('hold 2', 'b.avap'), parser.validate('hold 3', 'c.avap')];
+    const parser = new BreakerParser(transport, {
+      timeoutMs: 2000,
+      threshold: 3,
+      cooldownMs: 30_000,
+      clock: new ManualClock(),
+    });
+    const slow = [
+      parser.validate('hold 1', 'a.avap'),
+      parser.validate('hold 2', 'b.avap'),
+      parser.validate('hold 3', 'c.avap'),
+    ];
     await parser.validate('addVar(a, 1)\n', 'ok.avap');
     for (const resolve of held.splice(0)) resolve(SLOW);
     for (const outcome of await Promise.all(slow)) {
       assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'overloaded');
-      assert.match(outcome.kind === 'unavailable' ? outcome.detail : '', /no answer within 2000 ms, but the parser service is up/);
+      assert.match(
+        outcome.kind === 'unavailable' ? outcome.detail : '',
+        /no answer within 2000 ms, but the parser service is up/,
+      );
     }
     assert.deepEqual(parser.circuit(), { state: 'closed', consecutiveFailures: 0 });
 
-    const silent = [parser.validate('hold 4', 'd.avap'), parser.validate('hold 5', 'e.avap'), parser.validate('hold 6', 'f.avap')];
+    const silent = [
+      parser.validate('hold 4', 'd.avap'),
+      parser.validate('hold 5', 'e.avap'),
+      parser.validate('hold 6', 'f.avap'),
+    ];
     for (const resolve of held.splice(0)) resolve(SLOW);
-    assert.deepEqual((await Promise.all(silent)).map((o) => o.kind === 'unavailable' && o.reason), ['timeout', 'timeout', 'timeout']);
+    assert.deepEqual(
+      (await Promise.all(silent)).map((o) => o.kind === 'unavailable' && o.reason),
+      ['timeout', 'timeout', 'timeout'],
+    );
     assert.equal(parser.circuit().state, 'open', 'a service that answers nothing is down');
   });
 
@@ -210,12 +266,23 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     let checks = 0;
     const transport: ParserTransport = {
       call: () => Promise.resolve(SLOW),
-      alive: () => { checks += 1; return Promise.resolve(up); },
+      alive: () => {
+        checks += 1;
+        return Promise.resolve(up);
+      },
       close: () => undefined,
     };
-    const parser = new BreakerParser(transport, { timeoutMs: 2000, threshold: 3, cooldownMs: 30_000, clock: new ManualClock() });
+    const parser = new BreakerParser(transport, {
+      timeoutMs: 2000,
+      threshold: 3,
+      cooldownMs: 30_000,
+      clock: new ManualClock(),
+    });
     const busy = await Promise.all([1, 2, 3, 4].map((i) => parser.validate(`addVar(a${i}, 1)`, 'a.avap')));
-    assert.deepEqual(busy.map((o) => o.kind === 'unavailable' && o.reason), ['overloaded', 'overloaded', 'overloaded', 'overloaded']);
+    assert.deepEqual(
+      busy.map((o) => o.kind === 'unavailable' && o.reason),
+      ['overloaded', 'overloaded', 'overloaded', 'overloaded'],
+    );
     assert.equal(checks, 1, 'the failures that arrive together share one check');
     assert.equal(parser.circuit().state, 'closed');
     up = false;

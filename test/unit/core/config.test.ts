@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { ConfigError, configFromEnv, defaultConfig, mergeConfig, normalizeOllamaHost, parseDuration } from '../../../src/core/config';
+import {
+  ConfigError,
+  configFromEnv,
+  defaultConfig,
+  mergeConfig,
+  normalizeOllamaHost,
+  parseDuration,
+} from '../../../src/core/config';
 
 describe('core/config', () => {
   it('has the design defaults', () => {
@@ -22,10 +29,21 @@ describe('core/config', () => {
 
   it('reads the environment variables of the design', () => {
     const c = configFromEnv({
-      AVAP_PARSER_URL: 'grpc://10.0.0.1:50051', AVAP_PARSER_TIMEOUT: '0.5', PARSER_CB_THRESHOLD: '5', PARSER_CB_COOLDOWN: '10',
-      OLLAMA_HOST: 'http://gpu:11434', OLLAMA_MODEL_NAME: 'big', OLLAMA_MODEL_NAME_CONVERSATIONAL: 'small', AVAP_ES_URL: 'http://es:9200',
-      AVAP_RELEVANCE_MODE: 'cosine', AVAP_RETRIEVAL_MODE: 'knn_only', AVAP_MAX_RETRIES: '0', AVAP_TELEMETRY_FILE: '/tmp/t.jsonl',
-      AVAP_FEW_SHOT_K: '0', AVAP_LLM_IDLE_TIMEOUT: '45', AVAP_CACHE_DIR: '/var/cache/avap',
+      AVAP_PARSER_URL: 'grpc://10.0.0.1:50051',
+      AVAP_PARSER_TIMEOUT: '0.5',
+      PARSER_CB_THRESHOLD: '5',
+      PARSER_CB_COOLDOWN: '10',
+      OLLAMA_HOST: 'http://gpu:11434',
+      OLLAMA_MODEL_NAME: 'big',
+      OLLAMA_MODEL_NAME_CONVERSATIONAL: 'small',
+      AVAP_ES_URL: 'http://es:9200',
+      AVAP_RELEVANCE_MODE: 'cosine',
+      AVAP_RETRIEVAL_MODE: 'knn_only',
+      AVAP_MAX_RETRIES: '0',
+      AVAP_TELEMETRY_FILE: '/tmp/t.jsonl',
+      AVAP_FEW_SHOT_K: '0',
+      AVAP_LLM_IDLE_TIMEOUT: '45',
+      AVAP_CACHE_DIR: '/var/cache/avap',
     });
     assert.equal(c.parser.url, 'grpc://10.0.0.1:50051');
     assert.equal(c.parser.timeoutMs, 500, 'AVAP_PARSER_TIMEOUT is in seconds, as the design writes it');
@@ -56,10 +74,16 @@ describe('core/config', () => {
   });
 
   it('rejects unreadable values with a ConfigError naming the variable', () => {
-    assert.throws(() => configFromEnv({ AVAP_PARSER_TIMEOUT: 'soon' }), (e: Error) => e instanceof ConfigError && /AVAP_PARSER_TIMEOUT/.test(e.message));
+    assert.throws(
+      () => configFromEnv({ AVAP_PARSER_TIMEOUT: 'soon' }),
+      (e: Error) => e instanceof ConfigError && /AVAP_PARSER_TIMEOUT/.test(e.message),
+    );
     assert.throws(() => configFromEnv({ PARSER_CB_THRESHOLD: '0' }), /PARSER_CB_THRESHOLD/);
     // A leftover millisecond figure would wait for half an hour: refused, with what to write instead.
-    assert.throws(() => configFromEnv({ AVAP_PARSER_TIMEOUT: '2000' }), /AVAP_PARSER_TIMEOUT is in seconds \(it was read as milliseconds before\).*write 2 \(or 2000ms\)/);
+    assert.throws(
+      () => configFromEnv({ AVAP_PARSER_TIMEOUT: '2000' }),
+      /AVAP_PARSER_TIMEOUT is in seconds \(it was read as milliseconds before\).*write 2 \(or 2000ms\)/,
+    );
     assert.throws(() => configFromEnv({ AVAP_MAX_RETRIES: '2' }), /AVAP_MAX_RETRIES must be 0 or 1/);
     assert.throws(() => configFromEnv({ AVAP_LLM_IDLE_TIMEOUT: 'long' }), /AVAP_LLM_IDLE_TIMEOUT/);
     assert.throws(() => configFromEnv({ AVAP_RELEVANCE_MODE: 'vibes' }), /'llm' or 'cosine'/);

@@ -57,7 +57,9 @@ function streamingLlm(answers: string[]): LlmPort & { calls: ChatCall[]; sent: n
   const aborted: boolean[] = [];
   let n = 0;
   return {
-    calls, sent, aborted,
+    calls,
+    sent,
+    aborted,
     async chat(call) {
       if (promptTask(call.messages[0]?.content ?? '') !== 'generate_code') return base.chat(call);
       calls.push(call);
@@ -72,7 +74,8 @@ function streamingLlm(answers: string[]): LlmPort & { calls: ChatCall[]; sent: n
       }
       sent.push(pieces);
       aborted.push(Boolean(call.signal?.aborted));
-      if (call.signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
+      if (call.signal?.aborted)
+        return { ok: false, error: { code: 'cancelled', message: 'the request was cancelled' } };
       return { ok: true, value: { text: answer } };
     },
     embed: base.embed.bind(base),
@@ -96,7 +99,10 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       const repaired = await repairAnswer(parser, FIXABLE, first, extractCode, 'a.avap');
       assert.equal(repaired.kind, 'repaired');
       if (repaired.kind !== 'repaired') return;
-      assert.equal(repaired.text, 'Here it is:\n```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```\nDone.');
+      assert.equal(
+        repaired.text,
+        'Here it is:\n```avap\naddParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\n```\nDone.',
+      );
       assert.equal(repaired.validation.verdict.kind, 'valid');
       assert.deepEqual(repaired.applied.map((a) => a.code).sort(), ['statement-terminator', 'unknown-command']);
       // The repaired program itself went through the port: the verdict is the parser's, not the fixes' word.
@@ -106,10 +112,15 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
     it('repairAnswer does not try when an error has no proven fix, and claims nothing when the parser is gone', async () => {
       const parser = fakeParser();
       const partly = await validateAnswer(parser, extractCode(PARTLY_FIXABLE), 'a.avap');
-      assert.deepEqual(await repairAnswer(parser, PARTLY_FIXABLE, partly, extractCode, 'a.avap'), { kind: 'not-repairable' });
+      assert.deepEqual(await repairAnswer(parser, PARTLY_FIXABLE, partly, extractCode, 'a.avap'), {
+        kind: 'not-repairable',
+      });
       const dying = parserDyingAfter(1);
       const first = await validateAnswer(dying, extractCode(FIXABLE), 'a.avap');
-      assert.deepEqual(await repairAnswer(dying, FIXABLE, first, extractCode, 'a.avap'), { kind: 'unrepaired', stop: 'unavailable' });
+      assert.deepEqual(await repairAnswer(dying, FIXABLE, first, extractCode, 'a.avap'), {
+        kind: 'unrepaired',
+        stop: 'unavailable',
+      });
     });
 
     it('a fully fixable answer is returned "" as repaired by the parser\'s fixes, without spending the LLM retry', async () => {
@@ -118,26 +129,45 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       const { deps: d, telemetry, logger } = deps(llm, fakeParser());
       const result = await runPipeline(d, CODE, { onMessage: (m) => messages.push(m) });
       assert.equal(result.validationStatus, '');
-      assert.equal(llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate_code').length, 1, 'no second generation');
+      assert.equal(
+        llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate_code').length,
+        1,
+        'no second generation',
+      );
       assert.equal(result.retry?.usedBy, undefined, 'the retry cycle is still unused');
       assert.match(result.code, /encodeSHA256\(p, h\)/);
       assert.doesNotMatch(result.text, /getSHA256|;/);
       assert.equal(result.repair?.by, 'parser-fixes');
       assert.equal(result.repair?.attempt, 1);
       assert.equal(result.repair?.applied.length, 2);
-      assert.deepEqual(result.attempts.map((a) => [a.attempt, a.outcome.kind === 'validated' && a.outcome.result.valid, a.repairedBy]), [[1, false, undefined], [1, true, 'parser-fixes']]);
+      assert.deepEqual(
+        result.attempts.map((a) => [a.attempt, a.outcome.kind === 'validated' && a.outcome.result.valid, a.repairedBy]),
+        [
+          [1, false, undefined],
+          [1, true, 'parser-fixes'],
+        ],
+      );
       assert.match(result.parserTrace ?? '', /getSHA256/, 'parser_trace keeps the first validation');
       const final = messages.at(-1);
       assert.equal(final?.is_final && final.repaired_by, 'parser-fixes');
-      assert.deepEqual(telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status, e.stop_reason, e.repaired_by]), [
-        [1, 'invalid', false, undefined, undefined, undefined],
-        [1, 'valid', true, '', 'repaired-by-fixes', 'parser-fixes'],
-      ]);
-      assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_REPAIRED_BY_FIXES))), logger.lines.join('\n'));
+      assert.deepEqual(
+        telemetry.events.map((e) => [e.attempt, e.verdict, e.final, e.validation_status, e.stop_reason, e.repaired_by]),
+        [
+          [1, 'invalid', false, undefined, undefined, undefined],
+          [1, 'valid', true, '', 'repaired-by-fixes', 'parser-fixes'],
+        ],
+      );
+      assert.ok(
+        logger.lines.some((l) => l.startsWith(prefixed(LOG_REPAIRED_BY_FIXES))),
+        logger.lines.join('\n'),
+      );
     });
 
-    it('the training signal records the repair: one generation, repaired_by, the parser\'s two verdicts', async () => {
-      const result = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [FIXABLE] }), fakeParser()).deps, CODE);
+    it("the training signal records the repair: one generation, repaired_by, the parser's two verdicts", async () => {
+      const result = await runPipeline(
+        deps(fakeLlm({ reformulate: ['q'], generate_code: [FIXABLE] }), fakeParser()).deps,
+        CODE,
+      );
       assert.ok(isAnswered(result));
       const signal = signalFromPipeline(CODE, result, { source: 'cli', model: 'm' });
       assert.equal(signal.output.attempts, 1);
@@ -173,10 +203,16 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
     });
 
     it('an invalid retry whose errors all have fixes is repaired too (no model call); a partly fixable one stays INVALID_UNRESOLVED', async () => {
-      const repaired = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [PARTLY_FIXABLE, FIXABLE] }), fakeParser()).deps, CODE);
+      const repaired = await runPipeline(
+        deps(fakeLlm({ reformulate: ['q'], generate_code: [PARTLY_FIXABLE, FIXABLE] }), fakeParser()).deps,
+        CODE,
+      );
       assert.equal(repaired.validationStatus, '');
       assert.equal(repaired.repair?.attempt, 2);
-      const unresolved = await runPipeline(deps(fakeLlm({ reformulate: ['q'], generate_code: [PARTLY_FIXABLE] }), fakeParser()).deps, CODE);
+      const unresolved = await runPipeline(
+        deps(fakeLlm({ reformulate: ['q'], generate_code: [PARTLY_FIXABLE] }), fakeParser()).deps,
+        CODE,
+      );
       assert.equal(unresolved.validationStatus, 'INVALID_UNRESOLVED');
       assert.equal(unresolved.repair, undefined);
     });
@@ -219,7 +255,7 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       assert.equal(check('```avap\ngetSHA256(p, h, x)\n')?.entry.code, Rule.UnknownCommand.code);
     });
 
-    it('the pipeline stops the model on the hard line and goes straight to the trace-guided retry; the verdict is the parser port\'s', async () => {
+    it("the pipeline stops the model on the hard line and goes straight to the trace-guided retry; the verdict is the parser port's", async () => {
       const llm = streamingLlm([FOREIGN_EARLY, VALID]);
       const parser = fakeParser();
       const messages: ResponseMessage[] = [];
@@ -231,15 +267,25 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       assert.equal(result.retry?.usedBy, 'parser-trace');
       assert.deepEqual(result.earlyAbort, { line: 3, rule: 'foreign-keyword', attempt: 1 });
       assert.equal(result.attempts[0]?.earlyAbort?.rule, 'foreign-keyword');
-      assert.deepEqual(parser.sources, ['addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)'], 'only the retry went to the parser port');
+      assert.deepEqual(
+        parser.sources,
+        ['addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)'],
+        'only the retry went to the parser port',
+      );
       assert.match(llm.calls[1]?.messages.at(-1)?.content ?? '', /Line 2: foreign keyword 'print'/);
       assert.equal(telemetry.events[0]?.early_abort?.rule, 'foreign-keyword');
       assert.ok(logger.lines.some((l) => l.startsWith(prefixed(LOG_EARLY_ABORT))));
       // The drafts of the first attempt end at the hard line.
-      assert.equal(messages.filter((m) => !m.is_final && m.attempt === 1).map((m) => m.text).join(''), '```avap\naddParam(password, p)\nprint(p)\n');
+      assert.equal(
+        messages
+          .filter((m) => !m.is_final && m.attempt === 1)
+          .map((m) => m.text)
+          .join(''),
+        '```avap\naddParam(password, p)\nprint(p)\n',
+      );
     });
 
-    it('without a retry to go to (maxRetries 0) the stream is never stopped: the full answer gets the service\'s verdict', async () => {
+    it("without a retry to go to (maxRetries 0) the stream is never stopped: the full answer gets the service's verdict", async () => {
       const llm = streamingLlm([FOREIGN_EARLY]);
       const result = await runPipeline(deps(llm, fakeParser(), { pipeline: { maxRetries: 0 } }).deps, CODE);
       assert.equal(llm.aborted[0], false);

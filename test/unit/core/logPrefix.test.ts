@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the [ptvl] prefix is added in one place', () => {
-  it('the design\'s lines are printed byte for byte from their constants', () => {
+  it("the design's lines are printed byte for byte from their constants", () => {
     // Written out here on purpose: the design fixes these lines, so they are pinned literally once.
     assert.equal(prefixed(LOG_SKIP), '[ptvl] circuit OPEN — skipping parser, returning unvalidated');
     assert.equal(prefixed(LOG_HALF_OPEN), '[ptvl] circuit HALF-OPEN — probing parser availability');
@@ -24,12 +24,15 @@ describe('the [ptvl] prefix is added in one place', () => {
     assert.equal(prefixed(LOG_PARSER_UNAVAILABLE), '[ptvl] parser unavailable — returning unvalidated');
   });
 
-  it('prefixedLogger adds the prefix once per line, at the line\'s level', () => {
+  it("prefixedLogger adds the prefix once per line, at the line's level", () => {
     const written: [string, string][] = [];
     const logger = prefixedLogger((line, level) => written.push([level, line]));
     logger.info(LOG_CLOSED);
     logger.warn(LOG_SKIP);
-    assert.deepEqual(written, [['info', prefixed(LOG_CLOSED)], ['warn', prefixed(LOG_SKIP)]]);
+    assert.deepEqual(written, [
+      ['info', prefixed(LOG_CLOSED)],
+      ['warn', prefixed(LOG_SKIP)],
+    ]);
     const memory = memoryLogger();
     memory.info('x');
     assert.deepEqual(memory.lines, [`${LOG_PREFIX} x`]);
@@ -38,7 +41,11 @@ describe('the [ptvl] prefix is added in one place', () => {
   it('no source file writes the prefix into a message (only ports.ts defines it)', () => {
     const offenders = sourceFiles(SRC)
       .filter((file) => !file.endsWith(join('core', 'ports.ts')))
-      .flatMap((file) => readFileSync(file, 'utf8').split('\n').map((line, i) => ({ file, line, n: i + 1 })))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ file, line, n: i + 1 })),
+      )
       // A string or template literal that starts with the prefix and a space: a message written with it
       // (comments name the prefix in backticks, `[ptvl]`, and are not code).
       .filter(({ line }) => !/^\s*(\*|\/\*|\/\/)/.test(line) && /['"`]\[ptvl\] /.test(line))

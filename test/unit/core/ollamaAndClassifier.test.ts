@@ -3,16 +3,33 @@ import { callFetch, classifyOllamaError } from '../../../src/core/llm/ollamaLlm'
 import { classify, CLASSIFICATION_JSON_SCHEMA, parseClassification } from '../../../src/core/routing/classifier';
 import type { LlmPort } from '../../../src/core/llm/port';
 import { memoryLogger } from '../../../src/core/ports';
-import { correctionContext, promptTask, PROMPT_HEADERS, contextInsufficientHint } from '../../../src/core/routing/prompts';
+import {
+  correctionContext,
+  promptTask,
+  PROMPT_HEADERS,
+  contextInsufficientHint,
+} from '../../../src/core/routing/prompts';
 
-const base = { host: 'http://127.0.0.1:11434', model: 'm', timedOut: false, cancelled: false, ttfbTimeoutMs: 1000, started: false };
+const base = {
+  host: 'http://127.0.0.1:11434',
+  model: 'm',
+  timedOut: false,
+  cancelled: false,
+  ttfbTimeoutMs: 1000,
+  started: false,
+};
 
 describe('core/llm Ollama error classification and the TTFB fetch', () => {
   it('tells not running, model missing, timeout, cancelled and cut streams apart', () => {
-    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
     assert.equal(classifyOllamaError(refused, base).code, 'llm-unreachable');
     const notFound = Object.assign(new Error('model "m" not found, try pulling it first'), { status_code: 404 });
-    assert.deepEqual(classifyOllamaError(notFound, base), { code: 'model-missing', message: "model 'm' is not available in Ollama at http://127.0.0.1:11434 — run: ollama pull m" });
+    assert.deepEqual(classifyOllamaError(notFound, base), {
+      code: 'model-missing',
+      message: "model 'm' is not available in Ollama at http://127.0.0.1:11434 — run: ollama pull m",
+    });
     assert.equal(classifyOllamaError(new Error('aborted'), { ...base, timedOut: true }).code, 'llm-timeout');
     assert.equal(classifyOllamaError(new Error('aborted'), { ...base, cancelled: true }).code, 'cancelled');
     const reset = Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } });
@@ -21,9 +38,10 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
   });
 
   it('aborts when no body byte arrives in time, but not once the body has started', async () => {
-    const slowHeaders: typeof fetch = (_input, init) => new Promise((_resolve, reject) => {
-      init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-    });
+    const slowHeaders: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+      });
     const ctx = callFetch(slowHeaders, 20);
     await assert.rejects(ctx.fetch('http://x'));
     assert.equal(ctx.timedOut(), true);
@@ -50,7 +68,10 @@ describe('core/llm Ollama error classification and the TTFB fetch', () => {
   it('an aborted caller signal reaches the fetch', () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
-    const spy: typeof fetch = (_i, init) => { seen = init?.signal ?? undefined; return new Promise(() => undefined); };
+    const spy: typeof fetch = (_i, init) => {
+      seen = init?.signal ?? undefined;
+      return new Promise(() => undefined);
+    };
     void callFetch(spy, 10_000, controller.signal).fetch('http://x');
     controller.abort();
     assert.equal(seen?.aborted, true);
@@ -81,13 +102,22 @@ describe('core/routing classifier and prompts', () => {
 
   it('a forced type costs no LLM call', async () => {
     const llm = { chat: () => Promise.reject(new Error('must not be called')) } as unknown as LlmPort;
-    assert.deepEqual(await classify(llm, 'm', { query: 'x', forceType: 'CODE_GENERATION' }, memoryLogger()), { ok: true, value: { type: 'CODE_GENERATION', how: 'forced', errors: [] } });
+    assert.deepEqual(await classify(llm, 'm', { query: 'x', forceType: 'CODE_GENERATION' }, memoryLogger()), {
+      ok: true,
+      value: { type: 'CODE_GENERATION', how: 'forced', errors: [] },
+    });
   });
 
   it('prompts carry their node header and the design wording', () => {
     assert.equal(promptTask(`${PROMPT_HEADERS.relevance}\nmore`), 'relevance');
     assert.equal(promptTask('something else'), undefined);
-    assert.equal(correctionContext(['Line 2: x']), 'The previous attempt produced invalid AVAP code. Specific failures:\nLine 2: x\nCorrect these errors. Do not repeat the same constructs.');
-    assert.equal(contextInsufficientHint('q'), '[CONTEXT_INSUFFICIENT] The previous retrieval did not return relevant context for: "q" Reformulate this query using broader terms or alternative phrasing.');
+    assert.equal(
+      correctionContext(['Line 2: x']),
+      'The previous attempt produced invalid AVAP code. Specific failures:\nLine 2: x\nCorrect these errors. Do not repeat the same constructs.',
+    );
+    assert.equal(
+      contextInsufficientHint('q'),
+      '[CONTEXT_INSUFFICIENT] The previous retrieval did not return relevant context for: "q" Reformulate this query using broader terms or alternative phrasing.',
+    );
   });
 });

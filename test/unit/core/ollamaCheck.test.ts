@@ -16,8 +16,13 @@ describe('core/llm checkOllama: does the server answer, are the configured model
   });
 
   it('server up with every model pulled: ready, the version, each model with its roles', async () => {
-    server = await startScriptedOllama({ models: ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b', 'llama3:latest'] });
-    const check = await checkOllama({ host: server.url, models: neededModels({ ...CONFIG, judgeModel: CONFIG.model }) });
+    server = await startScriptedOllama({
+      models: ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b', 'llama3:latest'],
+    });
+    const check = await checkOllama({
+      host: server.url,
+      models: neededModels({ ...CONFIG, judgeModel: CONFIG.model }),
+    });
     assert.equal(check.status, 'ready');
     assert.equal(check.version, '0.12.0-scripted');
     assert.deepEqual(check.models, [
@@ -29,7 +34,10 @@ describe('core/llm checkOllama: does the server answer, are the configured model
     assert.deepEqual(check.pullCommands, []);
     assert.match(check.summary, /answers at http:\/\/127\.0\.0\.1:\d+; every model the assistant needs is pulled/);
     // It asked the real API: version, then the list of pulled models.
-    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.path}`), ['GET /api/version', 'GET /api/tags']);
+    assert.deepEqual(
+      server.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /api/version', 'GET /api/tags'],
+    );
   });
 
   it('server up without the models: models-missing with the exact `ollama pull` lines', async () => {
@@ -38,8 +46,18 @@ describe('core/llm checkOllama: does the server answer, are the configured model
     assert.equal(check.status, 'models-missing');
     assert.deepEqual(check.missing, ['qwen3:1.7b', 'qwen3-embedding:0.6b']);
     assert.deepEqual(check.pullCommands, ['ollama pull qwen3:1.7b', 'ollama pull qwen3-embedding:0.6b']);
-    assert.deepEqual(check.models.map((m) => [m.name, m.pulled]), [['qwen3:1.7b', false], ['qwen3:0.6b', true], ['qwen3-embedding:0.6b', false]]);
-    assert.match(check.summary, /2 models are not pulled: qwen3:1\.7b \(generation\); qwen3-embedding:0\.6b \(embedding\)\. Run: ollama pull qwen3:1\.7b && ollama pull qwen3-embedding:0\.6b$/);
+    assert.deepEqual(
+      check.models.map((m) => [m.name, m.pulled]),
+      [
+        ['qwen3:1.7b', false],
+        ['qwen3:0.6b', true],
+        ['qwen3-embedding:0.6b', false],
+      ],
+    );
+    assert.match(
+      check.summary,
+      /2 models are not pulled: qwen3:1\.7b \(generation\); qwen3-embedding:0\.6b \(embedding\)\. Run: ollama pull qwen3:1\.7b && ollama pull qwen3-embedding:0\.6b$/,
+    );
   });
 
   it('server up with no model at all: every configured model missing', async () => {
@@ -53,7 +71,10 @@ describe('core/llm checkOllama: does the server answer, are the configured model
     server = await startScriptedOllama({ models: ['llama3:latest', 'nomic-embed-text'] });
     const check = await checkOllama({
       host: server.url,
-      models: [{ name: 'llama3', role: 'generation' }, { name: 'nomic-embed-text:latest', role: 'embedding' }],
+      models: [
+        { name: 'llama3', role: 'generation' },
+        { name: 'nomic-embed-text:latest', role: 'embedding' },
+      ],
     });
     assert.equal(check.status, 'ready', check.summary);
   });
@@ -65,7 +86,10 @@ describe('core/llm checkOllama: does the server answer, are the configured model
     assert.equal(check.error?.code, 'llm-unreachable');
     assert.deepEqual(check.pullCommands, []);
     assert.ok(check.models.every((m) => !m.pulled));
-    assert.match(check.summary, /^Ollama does not answer at http:\/\/127\.0\.0\.1:\d+: Ollama is not running .*ollama serve/);
+    assert.match(
+      check.summary,
+      /^Ollama does not answer at http:\/\/127\.0\.0\.1:\d+: Ollama is not running .*ollama serve/,
+    );
   });
 
   it('a server that accepts the connection but never answers: unreachable by timeout, not a hang', async () => {
@@ -109,8 +133,14 @@ describe('core/llm checkOllama: does the server answer, are the configured model
   });
 
   it('names: the judge only when on, empty names dropped, canonical tags, pull lines', () => {
-    assert.deepEqual(neededModels(CONFIG).map((n) => n.role), ['generation', 'conversational', 'embedding']);
-    assert.deepEqual(neededModels({ ...CONFIG, conversationalModel: ' ' }).map((n) => n.role), ['generation', 'embedding']);
+    assert.deepEqual(
+      neededModels(CONFIG).map((n) => n.role),
+      ['generation', 'conversational', 'embedding'],
+    );
+    assert.deepEqual(
+      neededModels({ ...CONFIG, conversationalModel: ' ' }).map((n) => n.role),
+      ['generation', 'embedding'],
+    );
     assert.equal(canonicalModelName('llama3'), 'llama3:latest');
     assert.equal(canonicalModelName('qwen3:1.7b'), 'qwen3:1.7b');
     assert.equal(canonicalModelName('registry.local:5000/team/model'), 'registry.local:5000/team/model:latest');

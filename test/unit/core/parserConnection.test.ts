@@ -13,7 +13,10 @@ import { validateAvap } from '../../../src/parser';
 const base = { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 };
 const NO_SCRIPT = '/nonexistent/parser-server.js';
 
-async function open(config: Partial<typeof base> & { url?: string }, options: Parameters<typeof openParserConnection>[1] = {}) {
+async function open(
+  config: Partial<typeof base> & { url?: string },
+  options: Parameters<typeof openParserConnection>[1] = {},
+) {
   const opened = await openParserConnection({ ...base, ...config }, { bundled: { script: NO_SCRIPT }, ...options });
   assert.ok(opened.ok, opened.ok ? '' : opened.error.message);
   return opened.value;
@@ -40,7 +43,10 @@ describe('core/parser openParserConnection (the one factory)', () => {
     assert.deepEqual(connection.port.circuit(), { state: 'open', consecutiveFailures: 0 });
     const outcome = await connection.port.validate('addVar(a, 1)\n', 'a.avap');
     assert.deepEqual(outcome, { kind: 'unavailable', reason: 'transport', detail: connection.error });
-    assert.deepEqual(logger.lines.filter((l) => l.includes('not found')), [`[ptvl] ${connection.error}`]);
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('not found')),
+      [`[ptvl] ${connection.error}`],
+    );
     await connection.close();
   });
 

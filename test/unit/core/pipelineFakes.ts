@@ -16,11 +16,20 @@ export const retrieval: RetrievalPort & { queries: string[] } = {
   queries: [],
   retrieve(query) {
     this.queries.push(query);
-    return Promise.resolve({ ok: true, value: { chunks: [{ id: 'c1', title: 'encodeSHA256', text: 'encodeSHA256(source, target)', score: 1 }], mode: 'hybrid' } });
+    return Promise.resolve({
+      ok: true,
+      value: {
+        chunks: [{ id: 'c1', title: 'encodeSHA256', text: 'encodeSHA256(source, target)', score: 1 }],
+        mode: 'hybrid',
+      },
+    });
   },
 };
 
-export const yes: RelevancePort = { mode: 'llm', judge: () => Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } }) };
+export const yes: RelevancePort = {
+  mode: 'llm',
+  judge: () => Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } }),
+};
 
 export function deps(llm: LlmPort, parser: ParserPort, patch: DeepPartial<AssistantConfig> = {}) {
   retrieval.queries = [];
@@ -31,9 +40,15 @@ export function deps(llm: LlmPort, parser: ParserPort, patch: DeepPartial<Assist
     telemetry,
     logger,
     deps: {
-      config: mergeConfig(defaultConfig(), patch), llm, parser, retrieval, relevance: yes, telemetry, logger,
-      parserVersion: () => 'pv-1', newId: () => `gen-${++n}`,
+      config: mergeConfig(defaultConfig(), patch),
+      llm,
+      parser,
+      retrieval,
+      relevance: yes,
+      telemetry,
+      logger,
+      parserVersion: () => 'pv-1',
+      newId: () => `gen-${++n}`,
     },
   };
 }
-

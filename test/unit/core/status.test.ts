@@ -4,7 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import type { RetryCycle } from '../../../src/core/contracts';
-import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../../../src/core/validation/retryCycle';
+import {
+  claimRetry,
+  describeSkip,
+  newRetryCycle,
+  retryAvailable,
+  skipStopReason,
+} from '../../../src/core/validation/retryCycle';
 import { CODE_CHECKS, combineChecks, statusOf, type CodeCheck } from '../../../src/core/validation/status';
 
 describe('core/validation: the status rule', () => {
@@ -30,13 +36,17 @@ describe('core/validation: the status rule', () => {
     [['no-code', 'valid'], 'valid'],
   ];
   for (const [checks, expected] of combined) {
-    it(`blocks ${JSON.stringify(checks)} → ${expected}: "" only when every block was validated`, () => assert.equal(combineChecks(checks), expected));
+    it(`blocks ${JSON.stringify(checks)} → ${expected}: "" only when every block was validated`, () =>
+      assert.equal(combineChecks(checks), expected));
   }
 });
 
 describe('core/validation: one retry cycle per request (RC-08)', () => {
   it('the budget is 0 or 1; larger values are read as 1', () => {
-    assert.deepEqual([0, 1, 2, 5].map((n) => newRetryCycle(n).limit), [0, 1, 1, 1]);
+    assert.deepEqual(
+      [0, 1, 2, 5].map((n) => newRetryCycle(n).limit),
+      [0, 1, 1, 1],
+    );
   });
 
   it('the first trigger uses the cycle; every later one is skipped with the reason', () => {
@@ -46,14 +56,27 @@ describe('core/validation: one retry cycle per request (RC-08)', () => {
     assert.equal(retryAvailable(cycle), false);
     const parser = claimRetry(cycle, 'parser-trace');
     const judge = claimRetry(cycle, 'judge-hint');
-    assert.deepEqual(parser, { granted: false, skip: { trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' } });
-    assert.deepEqual(judge, { granted: false, skip: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'relevance' } });
-    assert.deepEqual(cycle, { limit: 1, usedBy: 'relevance', skipped: [
-      { trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' },
-      { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'relevance' },
-    ] });
+    assert.deepEqual(parser, {
+      granted: false,
+      skip: { trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' },
+    });
+    assert.deepEqual(judge, {
+      granted: false,
+      skip: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'relevance' },
+    });
+    assert.deepEqual(cycle, {
+      limit: 1,
+      usedBy: 'relevance',
+      skipped: [
+        { trigger: 'parser-trace', reason: 'cycle-used', usedBy: 'relevance' },
+        { trigger: 'judge-hint', reason: 'cycle-used', usedBy: 'relevance' },
+      ],
+    });
     assert.equal(!parser.granted && skipStopReason(parser.skip), 'retry-cycle-used-by-relevance');
-    assert.equal(!parser.granted && describeSkip(parser.skip), 'parser-trace: the request\'s one retry was already used by relevance');
+    assert.equal(
+      !parser.granted && describeSkip(parser.skip),
+      "parser-trace: the request's one retry was already used by relevance",
+    );
   });
 
   it('with a budget of 0 nothing is granted', () => {

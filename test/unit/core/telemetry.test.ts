@@ -8,15 +8,42 @@ import { computeMetrics, renderMetrics } from '../../../src/core/telemetry/metri
 import { parseTelemetry } from '../../../src/core/telemetry/read';
 import { memoryLogger } from '../../../src/core/ports';
 
-function event(generation: string, attempt: number, verdict: AttemptEvent['verdict'], fields: Partial<AttemptEvent> = {}): AttemptEvent {
+function event(
+  generation: string,
+  attempt: number,
+  verdict: AttemptEvent['verdict'],
+  fields: Partial<AttemptEvent> = {},
+): AttemptEvent {
   return {
-    schema_version: 1, generation_id: generation, timestamp: '2026-01-01T00:00:00.000Z', attempt, max_attempts: 2,
-    query_type: 'CODE_GENERATION', verdict, errors: [], converged: null, validation_status: '', final: false, model: 'm',
-    temperature: 0, seed: 42, parser_version: 'p', latencies_ms: {}, commands: [], ...fields,
+    schema_version: 1,
+    generation_id: generation,
+    timestamp: '2026-01-01T00:00:00.000Z',
+    attempt,
+    max_attempts: 2,
+    query_type: 'CODE_GENERATION',
+    verdict,
+    errors: [],
+    converged: null,
+    validation_status: '',
+    final: false,
+    model: 'm',
+    temperature: 0,
+    seed: 42,
+    parser_version: 'p',
+    latencies_ms: {},
+    commands: [],
+    ...fields,
   };
 }
 
-const e001 = (received: string, line = 1) => ({ code: 'E001' as const, field: 'command', line, expected: 'a known AVAP command', received, severity: 'error' as const });
+const e001 = (received: string, line = 1) => ({
+  code: 'E001' as const,
+  field: 'command',
+  line,
+  expected: 'a known AVAP command',
+  received,
+  severity: 'error' as const,
+});
 
 describe('core/telemetry', () => {
   it('appends one JSON line per event and never rewrites the file', async () => {
@@ -32,7 +59,13 @@ describe('core/telemetry', () => {
       await sink.flush();
       const after = readFileSync(file, 'utf8');
       assert.ok(after.startsWith(first));
-      assert.deepEqual(after.trim().split('\n').map((l) => (JSON.parse(l) as AttemptEvent).generation_id), ['g1', 'g2', 'g2']);
+      assert.deepEqual(
+        after
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as AttemptEvent).generation_id),
+        ['g1', 'g2', 'g2'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -58,14 +91,20 @@ describe('core/telemetry', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'tel-'));
     try {
       const file = path.join(dir, 'log.jsonl');
-      writeFileSync(file, `${JSON.stringify(event('before', 1, 'valid'))}\n${JSON.stringify(event('torn', 1, 'valid')).slice(0, 40)}`);
+      writeFileSync(
+        file,
+        `${JSON.stringify(event('before', 1, 'valid'))}\n${JSON.stringify(event('torn', 1, 'valid')).slice(0, 40)}`,
+      );
       const logger = memoryLogger();
       const sink = jsonlTelemetry(file, logger);
       sink.record(event('after', 1, 'invalid'));
       sink.record(event('after', 2, 'valid'));
       await sink.flush();
       const log = parseTelemetry(readFileSync(file, 'utf8'));
-      assert.deepEqual(log.events.map((e) => `${e.generation_id}/${e.attempt}`), ['before/1', 'after/1', 'after/2']);
+      assert.deepEqual(
+        log.events.map((e) => `${e.generation_id}/${e.attempt}`),
+        ['before/1', 'after/1', 'after/2'],
+      );
       assert.deepEqual(log.skipped, [{ line: 2, reason: 'not a complete JSON line' }]);
       assert.equal(logger.lines.filter((l) => l.includes('was cut short')).length, 1, logger.lines.join('\n'));
       assert.equal(logger.lines.filter((l) => l.includes('cannot append')).length, 0);
@@ -83,7 +122,10 @@ describe('core/telemetry', () => {
       sink.record(event('g', 2, 'valid'));
     });
     await sink.flush();
-    assert.deepEqual(logger.lines.filter((l) => l.includes('telemetry:')), ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it']);
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('telemetry:')),
+      ['[ptvl] telemetry: cannot append to /dev/full: ENOSPC; generation continues without it'],
+    );
     const health = await sink.health();
     assert.ok(!health.ok && health.error.kind === 'unwritable' && health.error.code === 'ENOSPC');
   });
@@ -91,8 +133,14 @@ describe('core/telemetry', () => {
   it('skips a torn last line and non-events, keeps the rest', () => {
     const text = `${JSON.stringify(event('a', 1, 'valid'))}\n\n{"hello":1}\n${JSON.stringify(event('b', 1, 'valid'))}\n{"generation_id":"c","att`;
     const log = parseTelemetry(text);
-    assert.deepEqual(log.events.map((e) => e.generation_id), ['a', 'b']);
-    assert.deepEqual(log.skipped, [{ line: 3, reason: 'not a telemetry event' }, { line: 5, reason: 'not a complete JSON line' }]);
+    assert.deepEqual(
+      log.events.map((e) => e.generation_id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(log.skipped, [
+      { line: 3, reason: 'not a telemetry event' },
+      { line: 5, reason: 'not a complete JSON line' },
+    ]);
   });
 
   it('computes every metric', () => {
@@ -100,11 +148,25 @@ describe('core/telemetry', () => {
       // g1: valid first time
       event('g1', 1, 'valid', { final: true, converged: true, commands: ['addParam', 'encodeSHA256'] }),
       // g2: invalid then fixed
-      event('g2', 1, 'invalid', { errors: [e001('getSHA256')], commands: ['addParam', 'getSHA256'], validation_status: 'INVALID_UNRESOLVED' }),
+      event('g2', 1, 'invalid', {
+        errors: [e001('getSHA256')],
+        commands: ['addParam', 'getSHA256'],
+        validation_status: 'INVALID_UNRESOLVED',
+      }),
       event('g2', 2, 'valid', { final: true, converged: true, commands: ['addParam', 'encodeSHA256'] }),
       // g3: invalid twice
-      event('g3', 1, 'invalid', { errors: [e001('getSHA256'), e001('returnResult', 3)], commands: ['getSHA256', 'returnResult'], validation_status: 'INVALID_UNRESOLVED' }),
-      event('g3', 2, 'invalid', { errors: [e001('getSHA256')], final: true, converged: false, validation_status: 'INVALID_UNRESOLVED', commands: ['getSHA256', 'addResult'] }),
+      event('g3', 1, 'invalid', {
+        errors: [e001('getSHA256'), e001('returnResult', 3)],
+        commands: ['getSHA256', 'returnResult'],
+        validation_status: 'INVALID_UNRESOLVED',
+      }),
+      event('g3', 2, 'invalid', {
+        errors: [e001('getSHA256')],
+        final: true,
+        converged: false,
+        validation_status: 'INVALID_UNRESOLVED',
+        commands: ['getSHA256', 'addResult'],
+      }),
       // g4: parser unavailable
       event('g4', 1, 'unavailable', { final: true, converged: false, validation_status: 'PARSER_UNAVAILABLE' }),
       // g5: a RETRIEVAL answer
@@ -124,16 +186,35 @@ describe('core/telemetry', () => {
     assert.deepEqual(m.statusCounts, { '': 2, INVALID_UNRESOLVED: 1, PARSER_UNAVAILABLE: 1 });
     // g2 rejected getSHA256 and converged; g3 rejected it (and returnResult) and did not.
     assert.deepEqual(m.rejectedValues, [
-      { code: 'E001', value: 'getSHA256', occurrences: 3, generations: 2, outcomes: { converged: 1, unresolved: 1, undetermined: 0 }, convergenceRate: 0.5 },
-      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 1, undetermined: 0 }, convergenceRate: 0 },
+      {
+        code: 'E001',
+        value: 'getSHA256',
+        occurrences: 3,
+        generations: 2,
+        outcomes: { converged: 1, unresolved: 1, undetermined: 0 },
+        convergenceRate: 0.5,
+      },
+      {
+        code: 'E001',
+        value: 'returnResult',
+        occurrences: 1,
+        generations: 1,
+        outcomes: { converged: 0, unresolved: 1, undetermined: 0 },
+        convergenceRate: 0,
+      },
     ]);
-    assert.deepEqual(m.trend, [{ day: '2026-01-01', validatedGenerations: 3, firstAttemptInvalid: 2, firstAttemptInvalidRate: 2 / 3 }]);
+    assert.deepEqual(m.trend, [
+      { day: '2026-01-01', validatedGenerations: 3, firstAttemptInvalid: 2, firstAttemptInvalidRate: 2 / 3 },
+    ]);
     assert.equal(m.needs_review, true, '66.7 % > 15 %');
     assert.deepEqual(m.perCommand.slice(0, 2), [
       { command: 'getSHA256', usedInAttempts: 3, rejectedInAttempts: 3, rate: 1 },
       { command: 'returnResult', usedInAttempts: 1, rejectedInAttempts: 1, rate: 1 },
     ]);
-    assert.deepEqual(m.perCommand.find((c) => c.command === 'addParam'), { command: 'addParam', usedInAttempts: 3, rejectedInAttempts: 0, rate: 0 });
+    assert.deepEqual(
+      m.perCommand.find((c) => c.command === 'addParam'),
+      { command: 'addParam', usedInAttempts: 3, rejectedInAttempts: 0, rate: 0 },
+    );
     const text = renderMetrics(m, 'log.jsonl');
     assert.match(text, /first-attempt invalid rate\s+66\.7 %\s+\(2\/3\)/);
     assert.match(text, /non-convergence rate\s+33\.3 %/);
@@ -154,7 +235,12 @@ describe('core/telemetry', () => {
       event('old', 1, 'skipped', { final: true, error_code: 'llm-timeout' }),
       // The retry could not be generated: the invalid first answer stands — an earned INVALID_UNRESOLVED.
       event('rf', 1, 'invalid', { errors: [e001('getSHA256')] }),
-      event('rf', 2, 'skipped', { final: true, validation_status: 'INVALID_UNRESOLVED', error_code: 'llm-failed', stop_reason: 'retry-failed' }),
+      event('rf', 2, 'skipped', {
+        final: true,
+        validation_status: 'INVALID_UNRESOLVED',
+        error_code: 'llm-failed',
+        stop_reason: 'retry-failed',
+      }),
     ];
     const m = computeMetrics(events);
     assert.equal(m.codeGenerations, 5);
@@ -164,20 +250,60 @@ describe('core/telemetry', () => {
   });
 
   it('keys rejected values on the rule code, and counts blocking errors per rule (E-code for older events)', () => {
-    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({ code, rule, field: 'command', line: 1, expected: 'a known command', received, severity: 'error' as const });
+    const ruled = (rule: string, received: string, code: 'E001' | 'E004' = 'E001') => ({
+      code,
+      rule,
+      field: 'command',
+      line: 1,
+      expected: 'a known command',
+      received,
+      severity: 'error' as const,
+    });
     const events: AttemptEvent[] = [
-      event('g1', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), ruled('arity', 'getSHA256', 'E004')] }),
+      event('g1', 1, 'invalid', {
+        errors: [ruled('unknown-command', 'getSHA256'), ruled('arity', 'getSHA256', 'E004')],
+      }),
       event('g2', 1, 'invalid', { errors: [ruled('unknown-command', 'getSHA256'), e001('returnResult')] }),
     ];
     const m = computeMetrics(events);
     assert.deepEqual(m.rejectedValues, [
-      { code: 'E001', rule: 'unknown-command', value: 'getSHA256', occurrences: 2, generations: 2, outcomes: { converged: 0, unresolved: 0, undetermined: 2 }, convergenceRate: 0 },
-      { code: 'E004', rule: 'arity', value: 'getSHA256', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 0, undetermined: 1 }, convergenceRate: 0 },
-      { code: 'E001', value: 'returnResult', occurrences: 1, generations: 1, outcomes: { converged: 0, unresolved: 0, undetermined: 1 }, convergenceRate: 0 },
+      {
+        code: 'E001',
+        rule: 'unknown-command',
+        value: 'getSHA256',
+        occurrences: 2,
+        generations: 2,
+        outcomes: { converged: 0, unresolved: 0, undetermined: 2 },
+        convergenceRate: 0,
+      },
+      {
+        code: 'E004',
+        rule: 'arity',
+        value: 'getSHA256',
+        occurrences: 1,
+        generations: 1,
+        outcomes: { converged: 0, unresolved: 0, undetermined: 1 },
+        convergenceRate: 0,
+      },
+      {
+        code: 'E001',
+        value: 'returnResult',
+        occurrences: 1,
+        generations: 1,
+        outcomes: { converged: 0, unresolved: 0, undetermined: 1 },
+        convergenceRate: 0,
+      },
     ]);
-    assert.deepEqual(m.byRule, [['unknown-command', 2], ['arity', 1], ['E001', 1]]);
+    assert.deepEqual(m.byRule, [
+      ['unknown-command', 2],
+      ['arity', 1],
+      ['E001', 1],
+    ]);
     const text = renderMetrics(m, 'log.jsonl');
-    assert.match(text, /E001 getSHA256\s+2 \/ 2 {3}converged 0\/2 \(0\.0 %\), unresolved 0, no verdict 2 {2}unknown-command/);
+    assert.match(
+      text,
+      /E001 getSHA256\s+2 \/ 2 {3}converged 0\/2 \(0\.0 %\), unresolved 0, no verdict 2 {2}unknown-command/,
+    );
     assert.match(text, /Blocking errors per rule:\n {2}unknown-command\s+2\n/);
   });
 
@@ -188,16 +314,28 @@ describe('core/telemetry', () => {
       event('late', 2, 'valid', { timestamp: '2026-03-03T00:00:05.000Z', final: true, converged: true }),
       event('early1', 1, 'valid', { ...day('01'), final: true, converged: true }),
       event('early2', 1, 'valid', { ...day('01'), final: true, converged: true }),
-      event('down', 1, 'unavailable', { ...day('01'), final: true, converged: false, validation_status: 'PARSER_UNAVAILABLE' }),
+      event('down', 1, 'unavailable', {
+        ...day('01'),
+        final: true,
+        converged: false,
+        validation_status: 'PARSER_UNAVAILABLE',
+      }),
       event('odd', 1, 'valid', { timestamp: 'not a time', final: true, converged: true }),
     ]);
-    assert.deepEqual(m.trend.map((t) => [t.day, t.validatedGenerations, t.firstAttemptInvalid, t.firstAttemptInvalidRate]), [
-      ['2026-03-01', 2, 0, 0], ['2026-03-02', 1, 1, 1], ['unknown', 1, 0, 0],
-    ], 'a retry after midnight counts on the day of its first attempt; unvalidated generations are left out');
+    assert.deepEqual(
+      m.trend.map((t) => [t.day, t.validatedGenerations, t.firstAttemptInvalid, t.firstAttemptInvalidRate]),
+      [
+        ['2026-03-01', 2, 0, 0],
+        ['2026-03-02', 1, 1, 1],
+        ['unknown', 1, 0, 0],
+      ],
+      'a retry after midnight counts on the day of its first attempt; unvalidated generations are left out',
+    );
   });
 
   it('needs review above 15 % first-attempt invalid, not at 15 % or with nothing validated', () => {
-    const gens = (invalid: number, total: number) => Array.from({ length: total }, (_, i) => event(`g${i}`, 1, i < invalid ? 'invalid' : 'valid', { final: true }));
+    const gens = (invalid: number, total: number) =>
+      Array.from({ length: total }, (_, i) => event(`g${i}`, 1, i < invalid ? 'invalid' : 'valid', { final: true }));
     assert.equal(computeMetrics(gens(3, 20)).needs_review, false, '15 % exactly');
     assert.equal(computeMetrics(gens(4, 20)).needs_review, true, '20 %');
     assert.equal(computeMetrics([]).needs_review, false);
@@ -211,6 +349,11 @@ describe('core/telemetry', () => {
   });
 
   it('lists the names code calls, ignoring comments and strings', () => {
-    assert.deepEqual(calledNames('addVar(a, "getSHA256(x)")\n// returnResult(a)\nif(a, 1, "==")\nfunction f(x) {\n}\nx = itemFromList(l, 0, y)'), ['addVar', 'if', 'f', 'itemFromList']);
+    assert.deepEqual(
+      calledNames(
+        'addVar(a, "getSHA256(x)")\n// returnResult(a)\nif(a, 1, "==")\nfunction f(x) {\n}\nx = itemFromList(l, 0, y)',
+      ),
+      ['addVar', 'if', 'f', 'itemFromList'],
+    );
   });
 });

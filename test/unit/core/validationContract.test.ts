@@ -5,7 +5,8 @@ import { RetryController } from '../../../src/core/validation/retryController';
 import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/contract';
 import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
-const codesOf = (source: string) => contractFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
+const codesOf = (source: string) =>
+  contractFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
 
 describe('core/validation contract, normalizer, retry controller', () => {
   it('maps parser findings onto stable E-codes', () => {
@@ -39,11 +40,26 @@ describe('core/validation contract, normalizer, retry controller', () => {
     assert.equal(again.retry === false && again.reason, 'repeated-error', 'a reworded message is the same error');
     const otherRule = new RetryController(3);
     otherRule.decide([original]);
-    assert.deepEqual(otherRule.decide([{ ...original, rule: 'function-arity' }]), { retry: true }, 'another rule on the same token is a new error');
+    assert.deepEqual(
+      otherRule.decide([{ ...original, rule: 'function-arity' }]),
+      { retry: true },
+      'another rule on the same token is a new error',
+    );
   });
 
   it('is binary: warnings alone keep isValid true', () => {
-    const result = contractFromTrace([{ line: 1, column: 1, endColumn: 2, severity: 'warning', category: 'syntax_error', code: 'legacy-if', message: 'm', token: 't' }]);
+    const result = contractFromTrace([
+      {
+        line: 1,
+        column: 1,
+        endColumn: 2,
+        severity: 'warning',
+        category: 'syntax_error',
+        code: 'legacy-if',
+        message: 'm',
+        token: 't',
+      },
+    ]);
     assert.equal(result.isValid, true);
     assert.equal(result.errors[0]?.severity, 'warning');
   });
@@ -51,22 +67,63 @@ describe('core/validation contract, normalizer, retry controller', () => {
   it('turns errors into repair instructions, deduplicated, in line order, then the warnings (marked)', () => {
     const errors: ValidationError[] = [
       { code: 'E002', field: 'keyword', expected: 'use //', received: '#', severity: 'error', line: 3, message: '' },
-      { code: 'E001', field: 'command', expected: 'encodeSHA256', received: 'getSHA256', severity: 'error', line: 1, message: '' },
-      { code: 'E001', field: 'command', expected: 'encodeSHA256', received: 'getSHA256', severity: 'error', line: 1, message: '' },
-      { code: 'E005', field: 'block', expected: '', received: 'end', severity: 'warning', line: 2, message: 'loop closed by end()' },
+      {
+        code: 'E001',
+        field: 'command',
+        expected: 'encodeSHA256',
+        received: 'getSHA256',
+        severity: 'error',
+        line: 1,
+        message: '',
+      },
+      {
+        code: 'E001',
+        field: 'command',
+        expected: 'encodeSHA256',
+        received: 'getSHA256',
+        severity: 'error',
+        line: 1,
+        message: '',
+      },
+      {
+        code: 'E005',
+        field: 'block',
+        expected: '',
+        received: 'end',
+        severity: 'warning',
+        line: 2,
+        message: 'loop closed by end()',
+      },
     ];
     assert.deepEqual(repairInstructions(errors), [
       "Line 1: replace 'getSHA256' with 'encodeSHA256'.",
       "Line 3: remove the foreign keyword '#' — use //.",
       'Line 2: warning: loop closed by end().',
     ]);
-    assert.match(instruction({ code: 'E001', field: 'command', expected: 'a command of the AVAP catalogue', received: 'foo', severity: 'error', line: 2, message: '' }), /'foo' is not an AVAP command/);
+    assert.match(
+      instruction({
+        code: 'E001',
+        field: 'command',
+        expected: 'a command of the AVAP catalogue',
+        received: 'foo',
+        severity: 'error',
+        line: 2,
+        message: '',
+      }),
+      /'foo' is not an AVAP command/,
+    );
   });
 
   it('lists the proven fix for each line that has one, and the plain instruction for the others', () => {
     const code = 'addParam("password", password)\nhashed = getSHA256(password)\nprint(hashed)\n';
     const errors = contractFromTrace(validateAvap(code).trace).errors;
-    assert.deepEqual(errors.map((e) => [e.line, e.rule, e.fix !== undefined]), [[2, 'unknown-command', true], [3, 'foreign-keyword', false]]);
+    assert.deepEqual(
+      errors.map((e) => [e.line, e.rule, e.fix !== undefined]),
+      [
+        [2, 'unknown-command', true],
+        [3, 'foreign-keyword', false],
+      ],
+    );
     assert.deepEqual(repairInstructions(errors), [
       "Line 2: rewrite as 'encodeSHA256(password, hashed)' — the parser checked this fix.",
       "Line 3: remove the foreign keyword 'print' — return values in the response with addResult(variable).",
@@ -74,7 +131,15 @@ describe('core/validation contract, normalizer, retry controller', () => {
   });
 
   it('retry controller: one retry by default, none for warnings, stops on a repeated error', () => {
-    const err = (received: string, line = 1): ValidationError => ({ code: 'E001', field: 'command', expected: 'x', received, severity: 'error', line, message: '' });
+    const err = (received: string, line = 1): ValidationError => ({
+      code: 'E001',
+      field: 'command',
+      expected: 'x',
+      received,
+      severity: 'error',
+      line,
+      message: '',
+    });
     const one = new RetryController(1);
     assert.deepEqual(one.decide([err('a')]), { retry: true });
     assert.equal(one.decide([err('b')]).retry, false);

@@ -25,7 +25,10 @@ describe('editor: accepted generated code until it is saved', () => {
     // Re-indented and with more lines around it: still the accepted code.
     assert.equal(tracker.saved(doc('file:///a.avap', `// mine\n  ${CODE.replace(/\n/g, '\n  ')}\n`)), undefined);
     assert.ok(tracker.isWatching('file:///a.avap'));
-    assert.deepEqual(tracker.saved(doc('file:///a.avap', 'addParam(password, p)\naddResult(p)\n')), { generationId: 'g1', text: 'addParam(password, p)\naddResult(p)\n' });
+    assert.deepEqual(tracker.saved(doc('file:///a.avap', 'addParam(password, p)\naddResult(p)\n')), {
+      generationId: 'g1',
+      text: 'addParam(password, p)\naddResult(p)\n',
+    });
     assert.equal(tracker.isWatching('file:///a.avap'), false);
     assert.equal(tracker.saved(doc('file:///a.avap', 'other')), undefined, 'reported once');
   });

@@ -17,9 +17,17 @@ describe('editor: settings → core configuration', () => {
 
   it('passes the configured values and the secret API key through', () => {
     const values: Record<string, unknown> = {
-      'parser.url': '127.0.0.1:5000', 'parser.timeout': 0.5, 'parser.circuitBreaker.cooldown': 2, 'ollama.url': 'http://127.0.0.1:9999',
-      'ollama.model': 'm1', 'elasticsearch.url': 'http://es:9200', 'relevance.mode': 'cosine', 'telemetry.file': '/t.jsonl',
-      'generation.maxRetries': 0, 'generation.fewShotExamples': 0, 'ollama.idleTimeout': 12.5,
+      'parser.url': '127.0.0.1:5000',
+      'parser.timeout': 0.5,
+      'parser.circuitBreaker.cooldown': 2,
+      'ollama.url': 'http://127.0.0.1:9999',
+      'ollama.model': 'm1',
+      'elasticsearch.url': 'http://es:9200',
+      'relevance.mode': 'cosine',
+      'telemetry.file': '/t.jsonl',
+      'generation.maxRetries': 0,
+      'generation.fewShotExamples': 0,
+      'ollama.idleTimeout': 12.5,
     };
     const { settings } = readEditorSettings((key) => values[key]);
     const config = toAssistantConfig(settings, { esApiKey: 'secret', defaultTelemetryFile: '/unused' });
@@ -32,6 +40,10 @@ describe('editor: settings → core configuration', () => {
     assert.equal(config.relevance.mode, 'cosine');
     assert.equal(config.telemetry.file, '/t.jsonl');
     assert.deepEqual(config.pipeline, { maxRetries: 0, fewShotExamples: 0 });
-    assert.equal(config.ollama.idleTimeoutMs, 12_500, 'avap.ollama.idleTimeout is in seconds, like AVAP_LLM_IDLE_TIMEOUT');
+    assert.equal(
+      config.ollama.idleTimeoutMs,
+      12_500,
+      'avap.ollama.idleTimeout is in seconds, like AVAP_LLM_IDLE_TIMEOUT',
+    );
   });
 });

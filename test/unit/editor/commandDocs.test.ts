@@ -18,7 +18,10 @@ describe('editor: hover and completion from the catalogue', () => {
 
   it('offers every catalogue command with a snippet of its parameters', () => {
     const entries = completionEntries();
-    assert.deepEqual(entries.map((e) => e.label), catalogue.COMMANDS.map((c) => c.name));
+    assert.deepEqual(
+      entries.map((e) => e.label),
+      catalogue.COMMANDS.map((c) => c.name),
+    );
     const get = entries.find((e) => e.label === 'RequestGet');
     assert.equal(get?.snippet, 'RequestGet(${1:url}, ${2:querystring}, ${3:headers}, ${4:o_result})');
   });

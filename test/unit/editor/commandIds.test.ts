@@ -31,15 +31,36 @@ describe('editor: the command id table', () => {
   });
 
   it('every command a menu names is in the table', () => {
-    const inMenus = Object.values(manifest.contributes.menus ?? {}).flat().map((m) => m.command);
-    assert.deepEqual(inMenus.filter((id) => !(COMMAND_IDS as readonly string[]).includes(id)), []);
+    const inMenus = Object.values(manifest.contributes.menus ?? {})
+      .flat()
+      .map((m) => m.command);
+    assert.deepEqual(
+      inMenus.filter((id) => !(COMMAND_IDS as readonly string[]).includes(id)),
+      [],
+    );
   });
 
   it('assistant commands are exactly the rows on the assistant side; the editor features keep what needs only the parser', () => {
-    assert.deepEqual([...ASSISTANT_COMMANDS].sort(), Object.values(COMMANDS).filter((c) => c.side === 'assistant').map((c) => c.id).sort());
-    assert.deepEqual([...EDITOR_COMMANDS].sort(),
-      ['avap.fixAll', 'avap.openExample', 'avap.openWalkthrough', 'avap.resetParserCircuit', 'avap.showOutput', 'avap.validateDocument']);
-    assert.deepEqual([...EDITOR_COMMANDS, ...ASSISTANT_COMMANDS].sort(), [...COMMAND_IDS].sort(), 'every command has a stand-in until its bundle starts');
+    assert.deepEqual(
+      [...ASSISTANT_COMMANDS].sort(),
+      Object.values(COMMANDS)
+        .filter((c) => c.side === 'assistant')
+        .map((c) => c.id)
+        .sort(),
+    );
+    assert.deepEqual([...EDITOR_COMMANDS].sort(), [
+      'avap.fixAll',
+      'avap.openExample',
+      'avap.openWalkthrough',
+      'avap.resetParserCircuit',
+      'avap.showOutput',
+      'avap.validateDocument',
+    ]);
+    assert.deepEqual(
+      [...EDITOR_COMMANDS, ...ASSISTANT_COMMANDS].sort(),
+      [...COMMAND_IDS].sort(),
+      'every command has a stand-in until its bundle starts',
+    );
   });
 
   it('the editor spells no command id outside the table', () => {

@@ -13,10 +13,19 @@ describe('editor: avap.* settings', () => {
 
   it('reads valid values', () => {
     const { settings, problems } = from({
-      'parser.url': ' grpc://127.0.0.1:5000 ', 'parser.timeout': 0, 'parser.circuitBreaker.threshold': 5,
-      'parser.circuitBreaker.cooldown': 1.5, 'ollama.url': 'http://10.0.0.2:11434', 'relevance.mode': 'cosine',
-      'elasticsearch.url': 'https://es.internal:9200', 'generation.maxRetries': 0, 'generation.fewShotExamples': 3,
-      'quality.judge': true, 'quality.judgeThreshold': 0.75, 'signals.enabled': false, 'signals.file': ' /data/signals.jsonl ',
+      'parser.url': ' grpc://127.0.0.1:5000 ',
+      'parser.timeout': 0,
+      'parser.circuitBreaker.threshold': 5,
+      'parser.circuitBreaker.cooldown': 1.5,
+      'ollama.url': 'http://10.0.0.2:11434',
+      'relevance.mode': 'cosine',
+      'elasticsearch.url': 'https://es.internal:9200',
+      'generation.maxRetries': 0,
+      'generation.fewShotExamples': 3,
+      'quality.judge': true,
+      'quality.judgeThreshold': 0.75,
+      'signals.enabled': false,
+      'signals.file': ' /data/signals.jsonl ',
     });
     assert.deepEqual(problems, []);
     assert.equal(settings.parser.url, 'grpc://127.0.0.1:5000');
@@ -32,9 +41,17 @@ describe('editor: avap.* settings', () => {
 
   it('reports bad values and falls back instead of throwing', () => {
     const { settings, problems } = from({
-      'parser.url': 'not a url', 'parser.timeout': -1, 'parser.circuitBreaker.threshold': 2.5,
-      'relevance.mode': 'vibes', 'ollama.url': 'ftp://x', 'ollama.model': 42, 'generation.fewShotExamples': 2.5,
-      'quality.judge': 'yes', 'quality.judgeThreshold': 1.5, 'generation.maxRetries': 2, 'ollama.idleTimeout': -5,
+      'parser.url': 'not a url',
+      'parser.timeout': -1,
+      'parser.circuitBreaker.threshold': 2.5,
+      'relevance.mode': 'vibes',
+      'ollama.url': 'ftp://x',
+      'ollama.model': 42,
+      'generation.fewShotExamples': 2.5,
+      'quality.judge': 'yes',
+      'quality.judgeThreshold': 1.5,
+      'generation.maxRetries': 2,
+      'ollama.idleTimeout': -5,
     });
     assert.equal(settings.parser.url, '');
     assert.equal(settings.parser.timeoutSeconds, 2);
@@ -43,10 +60,19 @@ describe('editor: avap.* settings', () => {
     assert.equal(settings.ollama.url, 'http://127.0.0.1:11434');
     assert.equal(settings.ollama.model, 'qwen3:1.7b');
     assert.equal(settings.generation.fewShotExamples, 5);
-    assert.deepEqual(settings.quality, { judge: false, judgeThreshold: 0.6 }, 'the judge stays off unless clearly turned on');
+    assert.deepEqual(
+      settings.quality,
+      { judge: false, judgeThreshold: 0.6 },
+      'the judge stays off unless clearly turned on',
+    );
     assert.equal(settings.generation.maxRetries, 1, 'RC-08: one retry cycle at most');
     assert.equal(settings.ollama.idleTimeoutSeconds, 60);
-    assert.ok(problems.includes('avap.generation.maxRetries must be 0 or 1 (one retry cycle per request at most), got 2; using 1'), problems.join('\n'));
+    assert.ok(
+      problems.includes(
+        'avap.generation.maxRetries must be 0 or 1 (one retry cycle per request at most), got 2; using 1',
+      ),
+      problems.join('\n'),
+    );
     assert.equal(problems.length, 11);
     assert.ok(problems.every((p) => p.startsWith('avap.')));
   });
@@ -55,9 +81,21 @@ describe('editor: avap.* settings', () => {
     const base = from({}).settings;
     assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });
     assert.deepEqual(changedSections(base, from({ 'ollama.model': 'x' }).settings), { parser: false, assistant: true });
-    assert.deepEqual(changedSections(base, from({ 'generation.fewShotExamples': 0 }).settings), { parser: false, assistant: true });
-    assert.deepEqual(changedSections(base, from({ 'quality.judge': true }).settings), { parser: false, assistant: true });
-    assert.deepEqual(changedSections(base, from({ 'signals.enabled': false }).settings), { parser: false, assistant: true });
-    assert.deepEqual(changedSections(base, from({ 'validation.debounce': 10 }).settings), { parser: false, assistant: false });
+    assert.deepEqual(changedSections(base, from({ 'generation.fewShotExamples': 0 }).settings), {
+      parser: false,
+      assistant: true,
+    });
+    assert.deepEqual(changedSections(base, from({ 'quality.judge': true }).settings), {
+      parser: false,
+      assistant: true,
+    });
+    assert.deepEqual(changedSections(base, from({ 'signals.enabled': false }).settings), {
+      parser: false,
+      assistant: true,
+    });
+    assert.deepEqual(changedSections(base, from({ 'validation.debounce': 10 }).settings), {
+      parser: false,
+      assistant: false,
+    });
   });
 });

@@ -19,8 +19,14 @@ describe('editor: the fix offered for a failed generation', () => {
   });
 
   it('other failures offer Retry and the output; a cancellation offers nothing', () => {
-    assert.deepEqual(failureFix('llm-failed', 'm', 'u').actions.map((a) => a.kind), ['retry', 'output']);
-    assert.deepEqual(failureFix('llm-timeout', 'm', 'u').actions.map((a) => a.kind), ['retry', 'output']);
+    assert.deepEqual(
+      failureFix('llm-failed', 'm', 'u').actions.map((a) => a.kind),
+      ['retry', 'output'],
+    );
+    assert.deepEqual(
+      failureFix('llm-timeout', 'm', 'u').actions.map((a) => a.kind),
+      ['retry', 'output'],
+    );
     assert.deepEqual(failureFix('cancelled', 'm', 'u').actions, []);
   });
 });

@@ -44,9 +44,12 @@ describe('editor: language assets', () => {
     assert.ok(Object.keys(snippets).length >= 6);
     for (const [name, snippet] of Object.entries(snippets)) {
       // Take each placeholder's default (or first choice); empty tab stops stay empty.
-      const text = snippet.body.join('\n')
+      const text = snippet.body
+        .join('\n')
         .replace(/\$\{\d+\|([^,|]+)[^}]*\|\}/g, '$1')
-        .replace(/\$\{\d+:([^{}]*(?:\$\{\d+:[^}]*\}[^{}]*)*)\}/g, (_m, inner: string) => inner.replace(/\$\{\d+:([^}]*)\}/g, '$1'))
+        .replace(/\$\{\d+:([^{}]*(?:\$\{\d+:[^}]*\}[^{}]*)*)\}/g, (_m, inner: string) =>
+          inner.replace(/\$\{\d+:([^}]*)\}/g, '$1'),
+        )
         .replace(/\$\{\d+\}|\$\d+/g, '');
       const result = validateAvap(text);
       assert.equal(result.valid, true, `snippet "${name}":\n${text}\n${renderTrace(result.trace)}`);
@@ -65,7 +68,10 @@ describe('editor: language assets', () => {
   });
 
   it('language-configuration.json uses AVAP comments and brackets', () => {
-    const config = readJson('language-configuration.json') as { comments: unknown; indentationRules: { increaseIndentPattern: string; decreaseIndentPattern: string } };
+    const config = readJson('language-configuration.json') as {
+      comments: unknown;
+      indentationRules: { increaseIndentPattern: string; decreaseIndentPattern: string };
+    };
     assert.deepEqual(config.comments, { lineComment: '//', blockComment: ['/*', '*/'] });
     const increase = new RegExp(config.indentationRules.increaseIndentPattern);
     const decrease = new RegExp(config.indentationRules.decreaseIndentPattern);
@@ -77,15 +83,31 @@ describe('editor: language assets', () => {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'sync-contributes.mjs'), '--check'], { stdio: 'pipe' });
     const pkg = readManifest();
     const settings = Object.keys(pkg.contributes.configuration.properties);
-    for (const name of ['avap.parser.url', 'avap.parser.timeout', 'avap.parser.circuitBreaker.threshold',
-      'avap.parser.circuitBreaker.cooldown', 'avap.ollama.url', 'avap.ollama.model', 'avap.ollama.embeddingModel',
-      'avap.elasticsearch.url', 'avap.elasticsearch.index', 'avap.relevance.mode']) {
+    for (const name of [
+      'avap.parser.url',
+      'avap.parser.timeout',
+      'avap.parser.circuitBreaker.threshold',
+      'avap.parser.circuitBreaker.cooldown',
+      'avap.ollama.url',
+      'avap.ollama.model',
+      'avap.ollama.embeddingModel',
+      'avap.elasticsearch.url',
+      'avap.elasticsearch.index',
+      'avap.relevance.mode',
+    ]) {
       assert.ok(settings.includes(name), `missing setting ${name}`);
       assert.ok(pkg.contributes.configuration.properties[name]?.markdownDescription, `${name} has no description`);
     }
     const titles = pkg.contributes.commands.map((c) => `${c.category}: ${c.title}`);
-    for (const title of ['AVAP: Validate Document', 'AVAP: Show Output', 'AVAP: Reset Parser Circuit', 'AVAP: Generate Code…',
-      'AVAP: Ask…', 'AVAP: Regenerate with Trace', 'AVAP: Show Validation Metrics']) {
+    for (const title of [
+      'AVAP: Validate Document',
+      'AVAP: Show Output',
+      'AVAP: Reset Parser Circuit',
+      'AVAP: Generate Code…',
+      'AVAP: Ask…',
+      'AVAP: Regenerate with Trace',
+      'AVAP: Show Validation Metrics',
+    ]) {
       assert.ok(titles.includes(title), `missing command ${title}`);
     }
     assert.deepEqual(pkg.contributes.languages[0]?.extensions, ['.avap']);

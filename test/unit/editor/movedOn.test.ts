@@ -11,7 +11,7 @@ const file = { label: 'invalid.avap', hasInput: true };
 const START = 'file:///ws/invalid.avap';
 
 describe('first run: has the developer moved on since the walkthrough opened?', () => {
-  it('the Welcome editor coming and going, and the file getting its focus back, are the walkthrough\'s own doing', () => {
+  it("the Welcome editor coming and going, and the file getting its focus back, are the walkthrough's own doing", () => {
     const movedOn = new MovedOn(START);
     movedOn.tabs([welcome], []);
     movedOn.tabs([ours], [welcome]);
@@ -27,7 +27,11 @@ describe('first run: has the developer moved on since the walkthrough opened?', 
   const cases: [string, (m: MovedOn) => void, RegExp][] = [
     ['a file opened (Quick Open, the explorer)', (m) => m.tabs([file], []), /tab opened: invalid\.avap/],
     ['a tab closed', (m) => m.tabs([], [file]), /tab closed: invalid\.avap/],
-    ['another text editor made active', (m) => m.activeEditor('file:///ws/other.avap'), /editor: file:\/\/\/ws\/other\.avap/],
+    [
+      'another text editor made active',
+      (m) => m.activeEditor('file:///ws/other.avap'),
+      /editor: file:\/\/\/ws\/other\.avap/,
+    ],
     ['the cursor moved by keyboard, mouse or a command', (m) => m.selection(true), /cursor moved/],
     ['a file edited', (m) => m.edit('file'), /edited a document \(file\)/],
     ['an untitled document edited', (m) => m.edit('untitled'), /edited a document \(untitled\)/],

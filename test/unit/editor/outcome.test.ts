@@ -7,7 +7,16 @@ describe('editor: outcome of accepted generated code on save', () => {
   it('is unchanged when the code is saved as accepted, inside other code or re-indented', () => {
     assert.equal(outcomeOnSave(code, code), undefined);
     assert.equal(outcomeOnSave(code, `// handler\n${code}\n\naddVar(x, 1)\n`), undefined);
-    assert.equal(outcomeOnSave(code, code.split('\n').map((l) => `    ${l}`).join('\r\n')), undefined);
+    assert.equal(
+      outcomeOnSave(
+        code,
+        code
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\r\n'),
+      ),
+      undefined,
+    );
   });
 
   it('is edited when the accepted code was changed before saving', () => {

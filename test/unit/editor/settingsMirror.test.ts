@@ -12,7 +12,10 @@ import { readEditorSettings, type EditorSettings } from '../../../src/editor/set
 import { defaultQualityConfig, qualityConfigFromEnv, type QualityConfig } from '../../../src/quality/config';
 import { readManifest } from '../../support/manifest';
 
-interface CoreConfigs { assistant: AssistantConfig; quality: QualityConfig }
+interface CoreConfigs {
+  assistant: AssistantConfig;
+  quality: QualityConfig;
+}
 
 interface Mirror {
   /** The editor's value, in the setting's unit. */
@@ -29,23 +32,108 @@ const seconds = (ms: number) => ms / 1000;
 
 /** Every `avap.*` setting. Settings without `env` are the editor's own (no variable of the design). */
 const MIRRORS: Record<string, Mirror> = {
-  'avap.parser.url': { editor: (s) => s.parser.url, env: 'AVAP_PARSER_URL', core: (c) => c.assistant.parser.url ?? '', sample: 'parser.example:50051' },
-  'avap.parser.timeout': { editor: (s) => s.parser.timeoutSeconds, env: 'AVAP_PARSER_TIMEOUT', core: (c) => seconds(c.assistant.parser.timeoutMs), sample: 0.5 },
-  'avap.parser.circuitBreaker.threshold': { editor: (s) => s.parser.breakerThreshold, env: 'PARSER_CB_THRESHOLD', core: (c) => c.assistant.parser.breakerThreshold, sample: 5 },
-  'avap.parser.circuitBreaker.cooldown': { editor: (s) => s.parser.breakerCooldownSeconds, env: 'PARSER_CB_COOLDOWN', core: (c) => seconds(c.assistant.parser.breakerCooldownMs), sample: 1.5 },
-  'avap.ollama.url': { editor: (s) => s.ollama.url, env: 'OLLAMA_HOST', core: (c) => c.assistant.ollama.host, sample: 'http://10.0.0.2:11434' },
-  'avap.ollama.model': { editor: (s) => s.ollama.model, env: 'OLLAMA_MODEL_NAME', core: (c) => c.assistant.ollama.model, sample: 'qwen3:8b' },
-  'avap.ollama.conversationalModel': { editor: (s) => s.ollama.conversationalModel, env: 'OLLAMA_MODEL_NAME_CONVERSATIONAL', core: (c) => c.assistant.ollama.conversationalModel, sample: 'qwen3:4b' },
-  'avap.ollama.embeddingModel': { editor: (s) => s.ollama.embeddingModel, env: 'OLLAMA_EMBEDDING_MODEL', core: (c) => c.assistant.ollama.embeddingModel, sample: 'nomic-embed-text' },
-  'avap.ollama.idleTimeout': { editor: (s) => s.ollama.idleTimeoutSeconds, env: 'AVAP_LLM_IDLE_TIMEOUT', core: (c) => seconds(c.assistant.ollama.idleTimeoutMs), sample: 12.5 },
-  'avap.elasticsearch.url': { editor: (s) => s.elasticsearch.url, env: 'AVAP_ES_URL', core: (c) => c.assistant.retrieval.esUrl ?? '', sample: 'http://es.example:9200' },
-  'avap.elasticsearch.index': { editor: (s) => s.elasticsearch.index, env: 'AVAP_ES_INDEX', core: (c) => c.assistant.retrieval.esIndex, sample: 'avap-knowledge-v2' },
-  'avap.relevance.mode': { editor: (s) => s.relevance.mode, env: 'AVAP_RELEVANCE_MODE', core: (c) => c.assistant.relevance.mode, sample: 'cosine' },
-  'avap.relevance.cosineThreshold': { editor: (s) => s.relevance.cosineThreshold, env: 'AVAP_RELEVANCE_THRESHOLD', core: (c) => c.assistant.relevance.cosineThreshold, sample: 0.25 },
-  'avap.generation.maxRetries': { editor: (s) => s.generation.maxRetries, env: 'AVAP_MAX_RETRIES', core: (c) => c.assistant.pipeline.maxRetries, sample: 0 },
-  'avap.generation.fewShotExamples': { editor: (s) => s.generation.fewShotExamples, env: 'AVAP_FEW_SHOT_K', core: (c) => c.assistant.pipeline.fewShotExamples, sample: 3 },
-  'avap.quality.judge': { editor: (s) => s.quality.judge, env: 'AVAP_JUDGE', core: (c) => c.quality.judge.enabled, sample: true },
-  'avap.quality.judgeThreshold': { editor: (s) => s.quality.judgeThreshold, env: 'AVAP_JUDGE_THRESHOLD', core: (c) => c.quality.judge.threshold, sample: 0.75 },
+  'avap.parser.url': {
+    editor: (s) => s.parser.url,
+    env: 'AVAP_PARSER_URL',
+    core: (c) => c.assistant.parser.url ?? '',
+    sample: 'parser.example:50051',
+  },
+  'avap.parser.timeout': {
+    editor: (s) => s.parser.timeoutSeconds,
+    env: 'AVAP_PARSER_TIMEOUT',
+    core: (c) => seconds(c.assistant.parser.timeoutMs),
+    sample: 0.5,
+  },
+  'avap.parser.circuitBreaker.threshold': {
+    editor: (s) => s.parser.breakerThreshold,
+    env: 'PARSER_CB_THRESHOLD',
+    core: (c) => c.assistant.parser.breakerThreshold,
+    sample: 5,
+  },
+  'avap.parser.circuitBreaker.cooldown': {
+    editor: (s) => s.parser.breakerCooldownSeconds,
+    env: 'PARSER_CB_COOLDOWN',
+    core: (c) => seconds(c.assistant.parser.breakerCooldownMs),
+    sample: 1.5,
+  },
+  'avap.ollama.url': {
+    editor: (s) => s.ollama.url,
+    env: 'OLLAMA_HOST',
+    core: (c) => c.assistant.ollama.host,
+    sample: 'http://10.0.0.2:11434',
+  },
+  'avap.ollama.model': {
+    editor: (s) => s.ollama.model,
+    env: 'OLLAMA_MODEL_NAME',
+    core: (c) => c.assistant.ollama.model,
+    sample: 'qwen3:8b',
+  },
+  'avap.ollama.conversationalModel': {
+    editor: (s) => s.ollama.conversationalModel,
+    env: 'OLLAMA_MODEL_NAME_CONVERSATIONAL',
+    core: (c) => c.assistant.ollama.conversationalModel,
+    sample: 'qwen3:4b',
+  },
+  'avap.ollama.embeddingModel': {
+    editor: (s) => s.ollama.embeddingModel,
+    env: 'OLLAMA_EMBEDDING_MODEL',
+    core: (c) => c.assistant.ollama.embeddingModel,
+    sample: 'nomic-embed-text',
+  },
+  'avap.ollama.idleTimeout': {
+    editor: (s) => s.ollama.idleTimeoutSeconds,
+    env: 'AVAP_LLM_IDLE_TIMEOUT',
+    core: (c) => seconds(c.assistant.ollama.idleTimeoutMs),
+    sample: 12.5,
+  },
+  'avap.elasticsearch.url': {
+    editor: (s) => s.elasticsearch.url,
+    env: 'AVAP_ES_URL',
+    core: (c) => c.assistant.retrieval.esUrl ?? '',
+    sample: 'http://es.example:9200',
+  },
+  'avap.elasticsearch.index': {
+    editor: (s) => s.elasticsearch.index,
+    env: 'AVAP_ES_INDEX',
+    core: (c) => c.assistant.retrieval.esIndex,
+    sample: 'avap-knowledge-v2',
+  },
+  'avap.relevance.mode': {
+    editor: (s) => s.relevance.mode,
+    env: 'AVAP_RELEVANCE_MODE',
+    core: (c) => c.assistant.relevance.mode,
+    sample: 'cosine',
+  },
+  'avap.relevance.cosineThreshold': {
+    editor: (s) => s.relevance.cosineThreshold,
+    env: 'AVAP_RELEVANCE_THRESHOLD',
+    core: (c) => c.assistant.relevance.cosineThreshold,
+    sample: 0.25,
+  },
+  'avap.generation.maxRetries': {
+    editor: (s) => s.generation.maxRetries,
+    env: 'AVAP_MAX_RETRIES',
+    core: (c) => c.assistant.pipeline.maxRetries,
+    sample: 0,
+  },
+  'avap.generation.fewShotExamples': {
+    editor: (s) => s.generation.fewShotExamples,
+    env: 'AVAP_FEW_SHOT_K',
+    core: (c) => c.assistant.pipeline.fewShotExamples,
+    sample: 3,
+  },
+  'avap.quality.judge': {
+    editor: (s) => s.quality.judge,
+    env: 'AVAP_JUDGE',
+    core: (c) => c.quality.judge.enabled,
+    sample: true,
+  },
+  'avap.quality.judgeThreshold': {
+    editor: (s) => s.quality.judgeThreshold,
+    env: 'AVAP_JUDGE_THRESHOLD',
+    core: (c) => c.quality.judge.threshold,
+    sample: 0.75,
+  },
   'avap.validation.debounce': { editor: (s) => s.validation.debounceMs },
   // The core reads the variable, but an empty setting means "a file in the extension's storage" where an unset
   // variable means no telemetry file, so the defaults differ by design; a path given either way is checked below.
@@ -90,10 +178,14 @@ describe('settings: package.json, the editor reader and the core configuration a
   });
 
   for (const [name, mirror] of mirrored) {
-    it(`${name}: the contributed default is the reader's default${mirror.core ? ' and the core\'s' : ''}`, () => {
+    it(`${name}: the contributed default is the reader's default${mirror.core ? " and the core's" : ''}`, () => {
       const declared = properties[name]?.default;
       assert.deepEqual(mirror.editor(defaults), declared, 'editor reader');
-      assert.deepEqual(mirror.editor(withSetting(name, declared)), declared, 'the default read back as an explicit value');
+      assert.deepEqual(
+        mirror.editor(withSetting(name, declared)),
+        declared,
+        'the default read back as an explicit value',
+      );
       if (mirror.core) {
         assert.deepEqual(mirror.core(coreDefaults), declared, 'core configuration defaults');
         assert.deepEqual(mirror.core(coreFromSettings(defaults)), declared, 'the editor defaults handed to the core');
@@ -103,7 +195,8 @@ describe('settings: package.json, the editor reader and the core configuration a
     it(`${name}: the description names ${mirror.env ? `\`${mirror.env}\`` : 'no environment variable'}`, () => {
       const description = properties[name]?.markdownDescription ?? '';
       assert.equal(/env `([A-Z_]+)`/.exec(description)?.[1], mirror.env);
-      if (mirror.core && mirror.env) assert.ok(CORE_ENV_VARS.has(mirror.env), `${mirror.env} is read by the core's configuration`);
+      if (mirror.core && mirror.env)
+        assert.ok(CORE_ENV_VARS.has(mirror.env), `${mirror.env} is read by the core's configuration`);
     });
 
     if (mirror.core && mirror.env && mirror.sample !== undefined) {
@@ -119,8 +212,16 @@ describe('settings: package.json, the editor reader and the core configuration a
 
   it('avap.telemetry.file: a path as the setting and as AVAP_TELEMETRY_FILE reach the core as one value', () => {
     const file = '/var/log/avap/telemetry.jsonl';
-    assert.ok(CORE_ENV_VARS.has('AVAP_TELEMETRY_FILE'), 'read by the core\'s configuration');
-    assert.equal(coreFromSettings(withSetting('avap.telemetry.file', file)).assistant.telemetry.file, file, 'through the setting');
-    assert.equal(coreFromEnv({ AVAP_TELEMETRY_FILE: file }).assistant.telemetry.file, file, 'through AVAP_TELEMETRY_FILE');
+    assert.ok(CORE_ENV_VARS.has('AVAP_TELEMETRY_FILE'), "read by the core's configuration");
+    assert.equal(
+      coreFromSettings(withSetting('avap.telemetry.file', file)).assistant.telemetry.file,
+      file,
+      'through the setting',
+    );
+    assert.equal(
+      coreFromEnv({ AVAP_TELEMETRY_FILE: file }).assistant.telemetry.file,
+      file,
+      'through AVAP_TELEMETRY_FILE',
+    );
   });
 });

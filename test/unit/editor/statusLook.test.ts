@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { describeCircuit, LABEL_INVALID, LABEL_UNAVAILABLE, LABEL_VALID, lookForPipelineStatus, sameLook, statusLook } from '../../../src/editor/status/statusLook';
+import {
+  describeCircuit,
+  LABEL_INVALID,
+  LABEL_UNAVAILABLE,
+  LABEL_VALID,
+  lookForPipelineStatus,
+  sameLook,
+  statusLook,
+} from '../../../src/editor/status/statusLook';
 
 const closed = { state: 'closed' as const, consecutiveFailures: 0 };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -8,7 +16,11 @@ describe('editor: status looks', () => {
   it('gives the three states three different looks', () => {
     const valid = statusLook({ kind: 'valid', warnings: 0 }, closed, NOW);
     const invalid = statusLook({ kind: 'invalid', errors: 2, warnings: 0 }, closed, NOW);
-    const unavailable = statusLook({ kind: 'unavailable', reason: 'transport', detail: 'connection refused' }, closed, NOW);
+    const unavailable = statusLook(
+      { kind: 'unavailable', reason: 'transport', detail: 'connection refused' },
+      closed,
+      NOW,
+    );
     assert.deepEqual([valid.icon, invalid.icon, unavailable.icon], ['check', 'error', 'debug-disconnect']);
     assert.deepEqual([valid.background, invalid.background, unavailable.background], [undefined, 'error', 'warning']);
     assert.equal(valid.label, LABEL_VALID);
@@ -24,7 +36,12 @@ describe('editor: status looks', () => {
     assert.ok(!sameLook(invalid, undefined));
     assert.ok(!sameLook(invalid, statusLook({ kind: 'invalid', errors: 2, warnings: 0 }, closed, NOW)));
     assert.ok(!sameLook(invalid, statusLook({ kind: 'valid', warnings: 0 }, closed, NOW)));
-    const open = (nextProbeAt: number) => statusLook({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' }, { state: 'open', consecutiveFailures: 3, nextProbeAt }, NOW);
+    const open = (nextProbeAt: number) =>
+      statusLook(
+        { kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' },
+        { state: 'open', consecutiveFailures: 3, nextProbeAt },
+        NOW,
+      );
     assert.ok(!sameLook(open(NOW + 12_000), open(NOW + 5_000)), 'the countdown in the tooltip is a change');
   });
 
@@ -32,7 +49,10 @@ describe('editor: status looks', () => {
     const open = { state: 'open' as const, consecutiveFailures: 3, nextProbeAt: NOW + 12_400 };
     const look = statusLook({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' }, open, NOW);
     assert.match(look.tooltip, /Circuit: OPEN — next probe in 13 s/);
-    assert.match(describeCircuit({ state: 'open', consecutiveFailures: 3, nextProbeAt: NOW - 5 }, NOW), /next probe with the next validation/);
+    assert.match(
+      describeCircuit({ state: 'open', consecutiveFailures: 3, nextProbeAt: NOW - 5 }, NOW),
+      /next probe with the next validation/,
+    );
     assert.match(describeCircuit({ state: 'half-open', consecutiveFailures: 3 }, NOW), /HALF-OPEN/);
     assert.match(describeCircuit({ state: 'closed', consecutiveFailures: 1 }, NOW), /1 consecutive failure\)/);
     assert.match(describeCircuit({ state: 'disabled', consecutiveFailures: 0 }, NOW), /disabled/);

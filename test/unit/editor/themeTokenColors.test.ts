@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { classColors, colorFor, parseJsonc } from '../../../src/editor/chat/tokenColorRules';
 
-describe('editor: the theme\'s token colours for the chat', () => {
+describe("editor: the theme's token colours for the chat", () => {
   it('reads theme JSON with comments and trailing commas', () => {
-    assert.deepEqual(parseJsonc('{ // c\n "a": "x // not a comment", /* b */ "l": [1, 2,], }'), { a: 'x // not a comment', l: [1, 2] });
+    assert.deepEqual(parseJsonc('{ // c\n "a": "x // not a comment", /* b */ "l": [1, 2,], }'), {
+      a: 'x // not a comment',
+      l: [1, 2],
+    });
   });
 
   it('picks the most specific matching rule, the later one on a tie, and skips parent selectors', () => {

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
-import { renderTraceDocument, sourceUriFromTraceQuery, traceUriParts } from '../../../src/editor/diagnostics/traceDocument';
+import {
+  renderTraceDocument,
+  sourceUriFromTraceQuery,
+  traceUriParts,
+} from '../../../src/editor/diagnostics/traceDocument';
 
 describe('editor: trace document', () => {
   it('round-trips the source URI through the trace URI', () => {
@@ -22,7 +26,10 @@ describe('editor: trace document', () => {
 
   it('names the rule of each entry under it, with what the rule finds', () => {
     const text = renderTraceDocument('a.avap', validateAvap('getSHA256(p, h)\nfor i in range(3):\n'));
-    assert.match(text, /^Line 1: 'getSHA256' not defined.*\n {4}unknown-command: A statement calls a name that is neither an AVAP command/m);
+    assert.match(
+      text,
+      /^Line 1: 'getSHA256' not defined.*\n {4}unknown-command: A statement calls a name that is neither an AVAP command/m,
+    );
     assert.match(text, /^Line 2: .*\n {4}foreign-loop: A for … in loop of another language/m);
   });
 

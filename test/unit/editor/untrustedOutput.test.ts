@@ -38,15 +38,27 @@ describe('editor: untrusted model output', () => {
   });
 
   it('keeps code blocks as escaped text (highlighted: every token escaped inside its span)', () => {
-    assert.match(html, /<pre><code class="language-avap"><span class="tok-builtin">addVar<\/span>\(a, <span class="tok-string">&quot;&lt;b&gt;bold&lt;\/b&gt;&quot;<\/span>\)/);
+    assert.match(
+      html,
+      /<pre><code class="language-avap"><span class="tok-builtin">addVar<\/span>\(a, <span class="tok-string">&quot;&lt;b&gt;bold&lt;\/b&gt;&quot;<\/span>\)/,
+    );
     assert.doesNotMatch(html, /<b>/);
   });
 
   it('allows only http, https and mailto links without credentials', () => {
     assert.deepEqual(checkLink('https://example.com/a'), { ok: true, value: 'https://example.com/a' });
     assert.equal(checkLink('mailto:team@example.com').ok, true);
-    for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd',
-      'command:workbench.action.terminal.new', 'vscode://x', 'https://user:pw@example.com/', '/relative', '']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JAVASCRIPT:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'command:workbench.action.terminal.new',
+      'vscode://x',
+      'https://user:pw@example.com/',
+      '/relative',
+      '',
+    ]) {
       assert.equal(checkLink(bad).ok, false, bad);
     }
   });
@@ -59,7 +71,14 @@ describe('editor: untrusted model output', () => {
     assert.match(csp, /^default-src 'none'/);
     assert.match(csp, new RegExp(`script-src 'nonce-${nonce}'`));
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https:/);
-    const page = webviewShell({ cspSource: 'vscode-resource:', nonce, title: 'T"<', styleUris: ['s.css'], scriptUris: ['c.js'], body: '<main></main>' });
+    const page = webviewShell({
+      cspSource: 'vscode-resource:',
+      nonce,
+      title: 'T"<',
+      styleUris: ['s.css'],
+      scriptUris: ['c.js'],
+      body: '<main></main>',
+    });
     assert.match(page, new RegExp(`<script nonce="${nonce}" src="c.js"></script>`));
     assert.match(page, /<title>T&quot;&lt;<\/title>/);
     assert.equal((page.match(/<script/g) ?? []).length, 1);

@@ -49,7 +49,10 @@ describe('editor: validation scheduler', () => {
     scheduler.request('a', 3, 300);
     assert.equal(timers.pending.size, 1);
     timers.fireAll();
-    assert.deepEqual(calls.map((c) => c.version), [3]);
+    assert.deepEqual(
+      calls.map((c) => c.version),
+      [3],
+    );
     calls[0]?.resolve('v3');
     await flush();
     assert.deepEqual(applied, [['a', 3, 'v3']]);
@@ -88,15 +91,22 @@ describe('editor: validation scheduler', () => {
     timers.fireAll();
     for (const c of calls) c.resolve(`${c.key}${c.version}`);
     await flush();
-    assert.deepEqual(applied.sort(), [['a', 1, 'a1'], ['b', 7, 'b7']]);
+    assert.deepEqual(applied.sort(), [
+      ['a', 1, 'a1'],
+      ['b', 7, 'b7'],
+    ]);
   });
 
   it('survives a run that throws and reports pending state', async () => {
     const timers = new ManualTimers();
     const applied: string[] = [];
-    const scheduler = new ValidationScheduler<string>(() => {
-      throw new Error('boom');
-    }, (_k, _v, r) => applied.push(r), timers);
+    const scheduler = new ValidationScheduler<string>(
+      () => {
+        throw new Error('boom');
+      },
+      (_k, _v, r) => applied.push(r),
+      timers,
+    );
     scheduler.request('a', 1, 0);
     await flush();
     assert.equal(scheduler.isPending('a'), false);

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { acrossRuns, applyOverride, confusionMatrix, leakageAudit, runMetrics, type EvalEntry } from '../../../src/eval/analysis';
+import {
+  acrossRuns,
+  applyOverride,
+  confusionMatrix,
+  leakageAudit,
+  runMetrics,
+  type EvalEntry,
+} from '../../../src/eval/analysis';
 import { cosine, meanStd } from '../../../src/eval/stats';
 import { validateAvap } from '../../../src/parser';
 
@@ -7,9 +14,22 @@ function entry(partial: Partial<EvalEntry> & { code?: string }): EvalEntry {
   const code = partial.code ?? '';
   const checked = code ? validateAvap(code) : undefined;
   return applyOverride({
-    id: 'Q1', category: 'hashing', queryType: 'CODE_GENERATION', run: 1, model: 'm:1', codeBearing: Boolean(code),
-    valid: checked?.valid, trace: checked?.trace ?? [], code, attempts: 1, validationStatus: '',
-    faithfulness_raw: 0.8, answer_relevancy_raw: 0.9, judge_failures: [], few_shot_injected: 0, ...partial,
+    id: 'Q1',
+    category: 'hashing',
+    queryType: 'CODE_GENERATION',
+    run: 1,
+    model: 'm:1',
+    codeBearing: Boolean(code),
+    valid: checked?.valid,
+    trace: checked?.trace ?? [],
+    code,
+    attempts: 1,
+    validationStatus: '',
+    faithfulness_raw: 0.8,
+    answer_relevancy_raw: 0.9,
+    judge_failures: [],
+    few_shot_injected: 0,
+    ...partial,
   });
 }
 
@@ -49,7 +69,12 @@ describe('eval: metrics per run and across runs', () => {
     const entries = [
       entry({ id: 'A', code: 'addVar(a, 1)\n' }),
       entry({ id: 'B', code: 'let x = 1\n' }),
-      entry({ id: 'C', queryType: 'RETRIEVAL', faithfulness_raw: undefined, judge_failures: ['faithfulness: not JSON'] }),
+      entry({
+        id: 'C',
+        queryType: 'RETRIEVAL',
+        faithfulness_raw: undefined,
+        judge_failures: ['faithfulness: not JSON'],
+      }),
       entry({ id: 'D', code: 'addResult(x)\n' }),
     ];
     const m = runMetrics(1, entries);
@@ -78,7 +103,10 @@ describe('eval: confusion matrix and leakage audit', () => {
     assert.equal(m.byQuestion.Q1?.foreign_keyword, 1);
     assert.equal(m.byQuestion.Q3, undefined);
     assert.deepEqual(m.topTokens[0], ['getSHA256', 2]);
-    assert.deepEqual(m.byRule, [['unknown-command', 2], ['foreign-keyword', 1]]);
+    assert.deepEqual(m.byRule, [
+      ['unknown-command', 2],
+      ['foreign-keyword', 1],
+    ]);
   });
   it('splits generated-code tokens into AVAP commands, foreign keywords and unknown names', () => {
     const [audit] = leakageAudit(entries);

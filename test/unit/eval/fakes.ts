@@ -5,7 +5,11 @@ import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';
 
 /** An LLM whose chat answers come from `answer(call)`; embeddings are bag-of-letters vectors; one model listed. */
 export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string }>): FakeLlm {
-  return fakeLlm({ chat: answer, embed: (_model, texts) => ({ ok: true, value: bagOfLetters(texts) }), models: () => ({ ok: true, value: ['qwen3:1.7b'] }) });
+  return fakeLlm({
+    chat: answer,
+    embed: (_model, texts) => ({ ok: true, value: bagOfLetters(texts) }),
+    models: () => ({ ok: true, value: ['qwen3:1.7b'] }),
+  });
 }
 
 /**
@@ -23,13 +27,21 @@ export async function reviewed(
   const result = structuredClone(first);
   if (!options?.review || result.queryType !== 'RETRIEVAL' || result.error || !result.text.trim()) return result;
   let used = cycleUsed;
-  await options.review({ question: request.query, answer: result.text, queryType: result.queryType, sources: result.sources }, async (hint) => {
-    if (used) return { ok: false, skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: cycleUsed ? 'relevance' : 'judge-hint' } };
-    used = true;
-    const made = await retryLlm.chat({ model: 'm', messages: hintedRetryMessages([], result.text, hint) });
-    if (!made.ok) return { ok: false, error: made.error };
-    result.text = made.value.text;
-    return { ok: true, answer: made.value.text };
-  }, options.signal);
+  await options.review(
+    { question: request.query, answer: result.text, queryType: result.queryType, sources: result.sources },
+    async (hint) => {
+      if (used)
+        return {
+          ok: false,
+          skipped: { trigger: 'judge-hint', reason: 'cycle-used', usedBy: cycleUsed ? 'relevance' : 'judge-hint' },
+        };
+      used = true;
+      const made = await retryLlm.chat({ model: 'm', messages: hintedRetryMessages([], result.text, hint) });
+      if (!made.ok) return { ok: false, error: made.error };
+      result.text = made.value.text;
+      return { ok: true, answer: made.value.text };
+    },
+    options.signal,
+  );
   return result;
 }

@@ -11,12 +11,19 @@ const models = { judgeModel: 'judge:1', embeddingModel: 'embed:1' };
 
 describe('eval: RAGAS metrics through a structured judge', () => {
   it('faithfulness is the share of supported statements, asked with a JSON-schema format', async () => {
-    const llm = scriptedLlm(() => ({ ok: true, value: { text: JSON.stringify({ statements: [
-      { statement: 'encodeSHA256 hashes a variable', supported: true },
-      { statement: 'it takes the source then the target', supported: true },
-      { statement: 'it returns base64', supported: false },
-      { statement: 'addResult adds it to the response', supported: true },
-    ] }) } }));
+    const llm = scriptedLlm(() => ({
+      ok: true,
+      value: {
+        text: JSON.stringify({
+          statements: [
+            { statement: 'encodeSHA256 hashes a variable', supported: true },
+            { statement: 'it takes the source then the target', supported: true },
+            { statement: 'it returns base64', supported: false },
+            { statement: 'addResult adds it to the response', supported: true },
+          ],
+        }),
+      },
+    }));
     const out = await faithfulness(llm, models, 'answer', 'context');
     assert.deepEqual(out, { ok: true, value: { score: 0.75, detail: '3/4 statements supported' } });
     assert.deepEqual(llm.chats[0]?.format, FAITHFULNESS_FORMAT);
@@ -24,22 +31,45 @@ describe('eval: RAGAS metrics through a structured judge', () => {
   });
 
   it('reports a malformed or failed judge call as a failure, never as a score', async () => {
-    for (const [text, kind] of [['not json', 'judge-malformed'], ['{"statements": "yes"}', 'judge-malformed'], ['{"statements": []}', 'nothing-to-judge']]) {
-      const out = await faithfulness(scriptedLlm(() => ({ ok: true, value: { text: text ?? '' } })), models, 'a', 'c');
+    for (const [text, kind] of [
+      ['not json', 'judge-malformed'],
+      ['{"statements": "yes"}', 'judge-malformed'],
+      ['{"statements": []}', 'nothing-to-judge'],
+    ]) {
+      const out = await faithfulness(
+        scriptedLlm(() => ({ ok: true, value: { text: text ?? '' } })),
+        models,
+        'a',
+        'c',
+      );
       assert.equal(out.ok ? '' : out.error.kind, kind, text);
     }
-    const down = await faithfulness(scriptedLlm(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'refused' } })), models, 'a', 'c');
+    const down = await faithfulness(
+      scriptedLlm(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'refused' } })),
+      models,
+      'a',
+      'c',
+    );
     assert.deepEqual(down, { ok: false, error: { kind: 'judge-failed', message: 'llm-unreachable: refused' } });
   });
 
   it('answer relevancy is the mean cosine between the question and generated questions, 0 when noncommittal', async () => {
-    const same = scriptedLlm(() => ({ ok: true, value: { text: JSON.stringify({ questions: ['how do I hash', 'how do I hash'], noncommittal: false }) } }));
+    const same = scriptedLlm(() => ({
+      ok: true,
+      value: { text: JSON.stringify({ questions: ['how do I hash', 'how do I hash'], noncommittal: false }) },
+    }));
     const scored = await answerRelevancy(same, models, 'how do I hash', 'use encodeSHA256');
     assert.ok(scored.ok);
     assert.ok(Math.abs(scored.value.score - 1) < 1e-9);
-    const evasive = scriptedLlm(() => ({ ok: true, value: { text: JSON.stringify({ questions: ['how do I hash'], noncommittal: true }) } }));
+    const evasive = scriptedLlm(() => ({
+      ok: true,
+      value: { text: JSON.stringify({ questions: ['how do I hash'], noncommittal: true }) },
+    }));
     const out = await answerRelevancy(evasive, models, 'how do I hash', 'it depends');
-    assert.deepEqual(out, { ok: true, value: { score: 0, detail: '1 generated questions, mean cosine 1.000, noncommittal' } });
+    assert.deepEqual(out, {
+      ok: true,
+      value: { score: 0, detail: '1 generated questions, mean cosine 1.000, noncommittal' },
+    });
   });
 });
 
@@ -58,7 +88,10 @@ describe('eval: record/replay cassettes', () => {
     assert.ok(loaded.ok);
     const player = cassetteLlm('replay', file, loaded.value);
     const streamed: string[] = [];
-    assert.deepEqual(await player.chat({ ...call, onToken: (t) => streamed.push(t) }), { ok: true, value: { text: 'echo hello' } });
+    assert.deepEqual(await player.chat({ ...call, onToken: (t) => streamed.push(t) }), {
+      ok: true,
+      value: { text: 'echo hello' },
+    });
     assert.deepEqual(streamed, ['echo hello']);
     assert.deepEqual(await player.embed('e:1', ['abc']), await live.embed('e:1', ['abc']));
     assert.deepEqual(await player.models(), { ok: true, value: ['qwen3:1.7b'] });
@@ -71,9 +104,21 @@ describe('eval: record/replay cassettes', () => {
   });
 
   it('keys ignore object key order but not content', () => {
-    const a = chatKey({ model: 'm', messages: [{ role: 'user', content: 'x' }], format: { type: 'object', required: ['a'] } });
-    const b = chatKey({ model: 'm', messages: [{ content: 'x', role: 'user' }], format: { required: ['a'], type: 'object' } });
-    const c = chatKey({ model: 'm', messages: [{ role: 'user', content: 'y' }], format: { type: 'object', required: ['a'] } });
+    const a = chatKey({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      format: { type: 'object', required: ['a'] },
+    });
+    const b = chatKey({
+      model: 'm',
+      messages: [{ content: 'x', role: 'user' }],
+      format: { required: ['a'], type: 'object' },
+    });
+    const c = chatKey({
+      model: 'm',
+      messages: [{ role: 'user', content: 'y' }],
+      format: { type: 'object', required: ['a'] },
+    });
     assert.equal(a, b);
     assert.notEqual(a, c);
   });
@@ -96,14 +141,34 @@ describe('eval: pinned models', () => {
   });
 
   it('applies the same rule and message to every model the evaluation calls', () => {
-    assert.deepEqual(unpinnedModels({ generation: 'qwen3:1.7b', conversational: 'qwen3:0.6b', embedding: 'emb:0.6b', judge: 'judge:2' }), []);
-    assert.deepEqual(unpinnedModels({ generation: 'qwen3:1.7b', conversational: 'chat', embedding: 'emb:latest', judge: 'judge:latest' }), [
-      "the conversational model 'chat' has no tag; evaluation needs every model it calls pinned to a version, such as 'chat:1.7b'",
-      "the embedding model 'emb:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'emb:1.7b'",
-      "the judge model 'judge:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'judge:1.7b'",
-    ]);
-    assert.deepEqual(unpinnedModels({ generation: 'qwen3', conversational: 'qwen3:0.6b', embedding: 'emb:1' }), [
-      "the generation model 'qwen3' has no tag; evaluation needs every model it calls pinned to a version, such as 'qwen3:1.7b'",
-    ], 'no judge model when the judge is off');
+    assert.deepEqual(
+      unpinnedModels({
+        generation: 'qwen3:1.7b',
+        conversational: 'qwen3:0.6b',
+        embedding: 'emb:0.6b',
+        judge: 'judge:2',
+      }),
+      [],
+    );
+    assert.deepEqual(
+      unpinnedModels({
+        generation: 'qwen3:1.7b',
+        conversational: 'chat',
+        embedding: 'emb:latest',
+        judge: 'judge:latest',
+      }),
+      [
+        "the conversational model 'chat' has no tag; evaluation needs every model it calls pinned to a version, such as 'chat:1.7b'",
+        "the embedding model 'emb:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'emb:1.7b'",
+        "the judge model 'judge:latest' uses the moving tag 'latest'; evaluation needs every model it calls pinned to a version, such as 'judge:1.7b'",
+      ],
+    );
+    assert.deepEqual(
+      unpinnedModels({ generation: 'qwen3', conversational: 'qwen3:0.6b', embedding: 'emb:1' }),
+      [
+        "the generation model 'qwen3' has no tag; evaluation needs every model it calls pinned to a version, such as 'qwen3:1.7b'",
+      ],
+      'no judge model when the judge is off',
+    );
   });
 });

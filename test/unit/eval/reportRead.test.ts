@@ -37,25 +37,41 @@ describe('eval: reading report.json back for the editor', () => {
     assert.match(body, /66\.7 % ± 4\.7/);
     assert.match(body, /retrieval <b>knn_only<\/b>/);
     assert.match(body, /few-shot degraded \(K=5\)/);
-    const perRun = body.slice(body.indexOf('Syntactic validity per run'), body.indexOf('Quality gate on RETRIEVAL answers'));
+    const perRun = body.slice(
+      body.indexOf('Syntactic validity per run'),
+      body.indexOf('Quality gate on RETRIEVAL answers'),
+    );
     assert.equal((perRun.match(/<rect /g) ?? []).length, 2);
     assert.match(perRun, /70\.0 % \(7\/10\)/);
     assert.match(body, /GD-C-007/);
     assert.match(body, /unknown_token 3/);
     assert.match(body, /1 question\(s\) could not be answered/);
-    const gate = body.slice(body.indexOf('Quality gate on RETRIEVAL answers'), body.indexOf('Parse failures by category'));
-    assert.deepEqual([...gate.matchAll(/<span class="note">(\d+)<\/span>/g)].map((m) => m[1]), ['4', '3', '1', '1'], 'judged, passed, retried, judge failures over both runs');
+    const gate = body.slice(
+      body.indexOf('Quality gate on RETRIEVAL answers'),
+      body.indexOf('Parse failures by category'),
+    );
+    assert.deepEqual(
+      [...gate.matchAll(/<span class="note">(\d+)<\/span>/g)].map((m) => m[1]),
+      ['4', '3', '1', '1'],
+      'judged, passed, retried, judge failures over both runs',
+    );
     assert.match(body, /faithfulness<\/div>/);
     assert.match(body, />—</, 'an undefined metric shows a dash, not 0');
   });
 
-  it('shows the report\'s warnings and how the few-shot examples were chosen; older reports without them still read', () => {
-    const report = { ...sampleStoredReport(), warnings: ['runs < 5: mean and standard deviation are not comparable (ADR-0007)'] };
+  it("shows the report's warnings and how the few-shot examples were chosen; older reports without them still read", () => {
+    const report = {
+      ...sampleStoredReport(),
+      warnings: ['runs < 5: mean and standard deviation are not comparable (ADR-0007)'],
+    };
     report.config.fewShot = { ...report.config.fewShot, selection: 'lexical' } as typeof report.config.fewShot;
     const read = readEvalReport(JSON.stringify(report));
     assert.ok(read.ok, read.ok ? '' : read.error.message);
     const body = evalReportBody(read.value, 'r.json');
-    assert.match(body, /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/);
+    assert.match(
+      body,
+      /<section class="warnings"><h2>Warnings<\/h2><ul><li>runs &lt; 5: mean and standard deviation are not comparable \(ADR-0007\)<\/li><\/ul><\/section>/,
+    );
     assert.match(body, /few-shot degraded \(K=5, lexical fallback\)/);
     const old = readEvalReport(JSON.stringify(sampleStoredReport()));
     assert.ok(old.ok);
@@ -64,7 +80,8 @@ describe('eval: reading report.json back for the editor', () => {
 
   it('leaves the quality gate out of a report made without the judge', () => {
     const report = sampleStoredReport();
-    for (const run of report.runs) Object.assign(run, { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });
+    for (const run of report.runs)
+      Object.assign(run, { quality_judged: 0, quality_passed: 0, quality_retried: 0, quality_failures: 0 });
     const read = readEvalReport(JSON.stringify(report));
     assert.ok(read.ok);
     assert.doesNotMatch(evalReportBody(read.value, 'r.json'), /Quality gate/);

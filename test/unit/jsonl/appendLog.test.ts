@@ -10,7 +10,9 @@ import { endsWithoutNewline, JsonlAppendLog } from '../../../src/jsonl/appendLog
 
 describe('jsonl/appendLog', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(path.join(os.tmpdir(), 'jsonl-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'jsonl-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('appends one line per record, in the order issued, creating the folder', async () => {
@@ -20,7 +22,10 @@ describe('jsonl/appendLog', () => {
     assert.ok(results.every((r) => r.ok));
     const lines = readFileSync(file, 'utf8').split('\n');
     assert.equal(lines.pop(), '', 'the file ends with a newline');
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { i: number }).i), Array.from({ length: 50 }, (_, i) => i));
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { i: number }).i),
+      Array.from({ length: 50 }, (_, i) => i),
+    );
   });
 
   it('a torn last line is reported once and the next record starts on a fresh line', async () => {
@@ -42,7 +47,11 @@ describe('jsonl/appendLog', () => {
   it('a reporter that throws does not stop the write', async () => {
     const file = path.join(dir, 'log.jsonl');
     writeFileSync(file, '{"cut');
-    const log = new JsonlAppendLog(file, { onTornTail: () => { throw new Error('boom'); } });
+    const log = new JsonlAppendLog(file, {
+      onTornTail: () => {
+        throw new Error('boom');
+      },
+    });
     assert.deepEqual(await log.append({ ok: 1 }), { ok: true, value: undefined });
     assert.equal(readFileSync(file, 'utf8'), '{"cut\n{"ok":1}\n');
   });
@@ -61,10 +70,20 @@ describe('jsonl/appendLog', () => {
   it('a full disk is a failure with its code, never an exception; health reports it until a write succeeds', async () => {
     assert.ok(existsSync('/dev/full'), 'this test writes to /dev/full (always ENOSPC)');
     const log = new JsonlAppendLog('/dev/full');
-    assert.deepEqual(await log.health(), { ok: true, value: undefined }, 'nothing has failed yet and the device opens for appending');
+    assert.deepEqual(
+      await log.health(),
+      { ok: true, value: undefined },
+      'nothing has failed yet and the device opens for appending',
+    );
     const written = await log.append({ a: 1 });
     assert.equal(written.ok, false);
-    assert.ok(!written.ok && written.error.kind === 'unwritable' && written.error.code === 'ENOSPC' && written.error.message === 'cannot append to /dev/full: ENOSPC', JSON.stringify(written));
+    assert.ok(
+      !written.ok &&
+        written.error.kind === 'unwritable' &&
+        written.error.code === 'ENOSPC' &&
+        written.error.message === 'cannot append to /dev/full: ENOSPC',
+      JSON.stringify(written),
+    );
     const health = await log.health();
     assert.ok(!health.ok && health.error.code === 'ENOSPC');
   });

@@ -15,38 +15,76 @@ interface LayerTable {
 async function messagesFor(relativePath: string, code: string): Promise<string[]> {
   // The files linted here exist only in memory, outside the TypeScript program: the project's config without
   // its type-aware rules (which need the program), so the import and syntax rules under test run alone.
-  const eslint = new ESLint({ cwd: root, overrideConfig: [{ files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked }] });
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfig: [{ files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked }],
+  });
   const [result] = await eslint.lintText(code, { filePath: path.join(root, relativePath) });
   return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
 describe('lint: editor-free layering', function () {
   this.timeout(60_000);
-  const editorFree = ['src/parser/x.ts', 'src/server/x.ts', 'src/core/x.ts', 'src/protocol/x.ts', 'src/cli/x.ts', 'src/knowledge/x.ts', 'src/quality/x.ts', 'src/signals/x.ts', 'src/rest/x.ts', 'src/tools/x.ts', 'src/eval/x.ts', 'src/html/x.ts', 'src/jsonl/x.ts', 'src/net/x.ts', 'src/contract/x.ts', 'src/result/x.ts'];
+  const editorFree = [
+    'src/parser/x.ts',
+    'src/server/x.ts',
+    'src/core/x.ts',
+    'src/protocol/x.ts',
+    'src/cli/x.ts',
+    'src/knowledge/x.ts',
+    'src/quality/x.ts',
+    'src/signals/x.ts',
+    'src/rest/x.ts',
+    'src/tools/x.ts',
+    'src/eval/x.ts',
+    'src/html/x.ts',
+    'src/jsonl/x.ts',
+    'src/net/x.ts',
+    'src/contract/x.ts',
+    'src/result/x.ts',
+  ];
 
   for (const file of editorFree) {
     it(`refuses an import of vscode in ${file}`, async () => {
       const messages = await messagesFor(file, "import * as vscode from 'vscode';\nexport const x = vscode.version;\n");
-      assert.ok(messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('Editor-free')), messages.join('\n'));
+      assert.ok(
+        messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('Editor-free')),
+        messages.join('\n'),
+      );
     });
   }
 
   it('refuses a type-only import and a require of vscode in the core', async () => {
     const typeOnly = await messagesFor('src/core/x.ts', "import type { Uri } from 'vscode';\nexport type U = Uri;\n");
-    assert.ok(typeOnly.some((m) => m.startsWith('no-restricted-imports')), typeOnly.join('\n'));
-    const required = await messagesFor('src/core/x.ts', "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v: unknown = require('vscode');\n");
-    assert.ok(required.some((m) => m.startsWith('no-restricted-syntax') && m.includes('Editor-free')), required.join('\n'));
+    assert.ok(
+      typeOnly.some((m) => m.startsWith('no-restricted-imports')),
+      typeOnly.join('\n'),
+    );
+    const required = await messagesFor(
+      'src/core/x.ts',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v: unknown = require('vscode');\n",
+    );
+    assert.ok(
+      required.some((m) => m.startsWith('no-restricted-syntax') && m.includes('Editor-free')),
+      required.join('\n'),
+    );
   });
 
   it('allows vscode in the editor adapters', async () => {
-    const messages = await messagesFor('src/editor/x.ts', "import * as vscode from 'vscode';\nexport const x = vscode.version;\n");
+    const messages = await messagesFor(
+      'src/editor/x.ts',
+      "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
+    );
     assert.deepEqual(messages, []);
   });
 
   it('refuses focused tests anywhere', async () => {
     const focused = ['describe', 'only'].join('.'); // spelled apart so repository greps for focused tests stay quiet
     const messages = await messagesFor('test/unit/x.test.ts', `${focused}('x', () => undefined);\n`);
-    assert.ok(messages.some((m) => m.startsWith('no-restricted-syntax')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-syntax')),
+      messages.join('\n'),
+    );
   });
 });
 
@@ -55,22 +93,37 @@ describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports
   const layerRule = (messages: string[]): string[] => messages.filter((m) => m.startsWith('layers/imports'));
 
   it('refuses an upward import: knowledge (below core) importing the core', async () => {
-    const messages = await messagesFor('src/knowledge/x.ts', "import { createAssistant } from '../core';\nexport const x = createAssistant;\n");
+    const messages = await messagesFor(
+      'src/knowledge/x.ts',
+      "import { createAssistant } from '../core';\nexport const x = createAssistant;\n",
+    );
     assert.equal(layerRule(messages).length, 1, messages.join('\n'));
     assert.match(layerRule(messages)[0]!, /src\/knowledge may not import src\/core/);
   });
 
   it('refuses an upward import inside a layer: quality importing tools (listed after it), and a type-only one', async () => {
-    const value = await messagesFor('src/quality/x.ts', "import { runTool } from '../tools';\nexport const x = runTool;\n");
+    const value = await messagesFor(
+      'src/quality/x.ts',
+      "import { runTool } from '../tools';\nexport const x = runTool;\n",
+    );
     assert.match(layerRule(value)[0] ?? '', /src\/quality may not import src\/tools/, value.join('\n'));
-    const typeOnly = await messagesFor('src/parser/x.ts', "import type { Assistant } from '../core';\nexport type A = Assistant;\n");
+    const typeOnly = await messagesFor(
+      'src/parser/x.ts',
+      "import type { Assistant } from '../core';\nexport type A = Assistant;\n",
+    );
     assert.match(layerRule(typeOnly)[0] ?? '', /src\/parser may not import src\/core/, typeOnly.join('\n'));
   });
 
   it('refuses a deep import that bypasses index.ts, and says which path to use', async () => {
-    const messages = await messagesFor('src/quality/sub/x.ts', "import { runPipeline } from '../../core/pipeline/graph';\nexport const x = runPipeline;\n");
+    const messages = await messagesFor(
+      'src/quality/sub/x.ts',
+      "import { runPipeline } from '../../core/pipeline/graph';\nexport const x = runPipeline;\n",
+    );
     assert.equal(layerRule(messages).length, 1, messages.join('\n'));
-    assert.match(layerRule(messages)[0]!, /through its index\.ts \('\.\.\/\.\.\/core'\), not its inner module 'pipeline\/graph'/);
+    assert.match(
+      layerRule(messages)[0]!,
+      /through its index\.ts \('\.\.\/\.\.\/core'\), not its inner module 'pipeline\/graph'/,
+    );
   });
 
   it('refuses upward or deep imports in every form: export…from, import(), require()', async () => {
@@ -78,7 +131,10 @@ describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports
     assert.equal(layerRule(reExport).length, 1, reExport.join('\n'));
     const dynamic = await messagesFor('src/core/x.ts', "export const x = import('../editor');\n");
     assert.equal(layerRule(dynamic).length, 1, dynamic.join('\n'));
-    const required = await messagesFor('src/cli/x.ts', "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const x: unknown = require('../core/assistant');\n");
+    const required = await messagesFor(
+      'src/cli/x.ts',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const x: unknown = require('../core/assistant');\n",
+    );
     assert.equal(layerRule(required).length, 1, required.join('\n'));
   });
 
@@ -92,8 +148,14 @@ describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports
   it('allows a downward import through index.ts, a declared light entry, and any import inside a folder', async () => {
     const allowed = [
       ['src/quality/x.ts', "import { createAssistant } from '../core';\nexport const x = createAssistant;\n"],
-      ['src/editor/services/x.ts', "import { openParserConnection } from '../../core/parser/connection';\nexport const x = openParserConnection;\n"],
-      ['src/core/pipeline/x.ts', "import { runPipeline } from './graph';\nimport { createOllamaLlm } from '../llm/ollamaLlm';\nexport const x = [runPipeline, createOllamaLlm];\n"],
+      [
+        'src/editor/services/x.ts',
+        "import { openParserConnection } from '../../core/parser/connection';\nexport const x = openParserConnection;\n",
+      ],
+      [
+        'src/core/pipeline/x.ts',
+        "import { runPipeline } from './graph';\nimport { createOllamaLlm } from '../llm/ollamaLlm';\nexport const x = [runPipeline, createOllamaLlm];\n",
+      ],
       ['src/extension.ts', "import { activateAvap } from './editor';\nexport const x = activateAvap;\n"],
       ['src/signals/x.ts', "import { qualityGate } from '../quality';\nexport const x = qualityGate;\n"],
     ];
@@ -104,15 +166,26 @@ describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports
   });
 
   it('every folder of src/ is in exactly one layer, and every light entry exists', async () => {
-    const { LAYERS, LAYER_ENTRIES } = (await import(pathToFileURL(path.join(root, 'eslint.config.mjs')).href)) as LayerTable;
+    const { LAYERS, LAYER_ENTRIES } = (await import(
+      pathToFileURL(path.join(root, 'eslint.config.mjs')).href
+    )) as LayerTable;
     const placed = LAYERS.flatMap((l) => l.folders);
     assert.equal(new Set(placed).size, placed.length, 'a folder in two layers');
-    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'proto').map((e) => e.name);
-    assert.deepEqual(folders.filter((f) => !placed.includes(f)), [], 'folders of src/ in no layer');
+    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'proto')
+      .map((e) => e.name);
+    assert.deepEqual(
+      folders.filter((f) => !placed.includes(f)),
+      [],
+      'folders of src/ in no layer',
+    );
     for (const [folder, entries] of Object.entries(LAYER_ENTRIES)) {
       for (const entry of entries) {
         const file = path.join(root, 'src', folder, entry);
-        assert.ok(existsSync(`${file}.ts`) || existsSync(path.join(file, 'index.ts')), `light entry src/${folder}/${entry}`);
+        assert.ok(
+          existsSync(`${file}.ts`) || existsSync(path.join(file, 'index.ts')),
+          `light entry src/${folder}/${entry}`,
+        );
       }
     }
   });

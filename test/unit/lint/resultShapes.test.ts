@@ -40,11 +40,15 @@ describe('lint: one result type', () => {
     for (const file of sourceFiles(SRC)) {
       const relative = path.relative(SRC, file).split(path.sep).join('/');
       if (relative.startsWith('result/')) continue;
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (HAND_WRITTEN.test(line)) found.set(relative, [...(found.get(relative) ?? []), i + 1]);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (HAND_WRITTEN.test(line)) found.set(relative, [...(found.get(relative) ?? []), i + 1]);
+        });
     }
-    const unexpected = [...found].filter(([file]) => !(file in ALLOWED)).map(([file, lines]) => `src/${file}:${lines.join(',')}`);
+    const unexpected = [...found]
+      .filter(([file]) => !(file in ALLOWED))
+      .map(([file, lines]) => `src/${file}:${lines.join(',')}`);
     assert.deepEqual(unexpected, [], 'use Result<T, E> from src/result (or list the shape here with its reason)');
     const stale = Object.keys(ALLOWED).filter((file) => !found.has(file));
     assert.deepEqual(stale, [], 'these allowed shapes are gone: remove them from the list');

@@ -7,9 +7,13 @@ import { INVALID_CASES } from './cases';
 import { assertFollowsItsRule } from './ruleChecks';
 
 const VALID_DIR = path.join(__dirname, '..', '..', 'corpus', 'valid');
-const validFiles = readdirSync(VALID_DIR).filter((f) => f.endsWith('.avap')).sort();
+const validFiles = readdirSync(VALID_DIR)
+  .filter((f) => f.endsWith('.avap'))
+  .sort();
 const INVALID_DIR = path.join(__dirname, '..', '..', 'corpus', 'invalid');
-const invalidFiles = readdirSync(INVALID_DIR).filter((f) => f.endsWith('.avap')).sort();
+const invalidFiles = readdirSync(INVALID_DIR)
+  .filter((f) => f.endsWith('.avap'))
+  .sort();
 
 /** Files whose point is an accepted-with-warning construct (ruling 4). */
 const EXPECTED_WARNINGS: Record<string, number> = { 'loop-closed-with-end.avap': 1 };
@@ -21,7 +25,11 @@ describe('parser: valid corpus', () => {
     it(`${file} is VALID`, () => {
       const result = validateAvap(readFileSync(path.join(VALID_DIR, file), 'utf8'));
       assert.equal(result.valid, true, renderTrace(result.trace));
-      assert.equal(result.trace.filter((e) => e.severity === 'warning').length, EXPECTED_WARNINGS[file] ?? 0, renderTrace(result.trace));
+      assert.equal(
+        result.trace.filter((e) => e.severity === 'warning').length,
+        EXPECTED_WARNINGS[file] ?? 0,
+        renderTrace(result.trace),
+      );
     });
   }
 
@@ -44,7 +52,10 @@ describe('parser: failure programs', () => {
       if (c.message !== undefined) assert.ok(hit.message.includes(c.message), hit.message);
       for (const entry of result.trace) assertFollowsItsRule(entry);
       const sourceLine = c.source.split('\n')[c.line - 1] ?? '';
-      assert.ok(hit.column >= 1 && hit.endColumn > hit.column && hit.endColumn <= sourceLine.length + 1, `range ${hit.column}-${hit.endColumn} outside "${sourceLine}"`);
+      assert.ok(
+        hit.column >= 1 && hit.endColumn > hit.column && hit.endColumn <= sourceLine.length + 1,
+        `range ${hit.column}-${hit.endColumn} outside "${sourceLine}"`,
+      );
     });
   }
 
@@ -62,7 +73,9 @@ describe('parser: failure programs', () => {
 
   it('reports every failing line of a program in one call', () => {
     const source = 'getSHA256(a, b)\nlet x = 1\nreturnResult(x)\nprint(x)\n';
-    const lines = validateAvap(source).trace.filter((e) => e.severity === 'error').map((e) => e.line);
+    const lines = validateAvap(source)
+      .trace.filter((e) => e.severity === 'error')
+      .map((e) => e.line);
     assert.deepEqual([...new Set(lines)].sort(), [1, 2, 3, 4]);
   });
 });
@@ -78,7 +91,11 @@ describe('parser: failure corpus', () => {
       for (const entry of result.trace) assertFollowsItsRule(entry);
       const expected = /^\/\/ expect: (.+)$/m.exec(source)?.[1]?.split(' ') ?? [];
       assert.ok(expected.length > 0, `${file} needs a '// expect: code …' line`);
-      assert.deepEqual([...new Set(result.trace.map((e) => e.code))].sort(), expected.sort(), renderTrace(result.trace));
+      assert.deepEqual(
+        [...new Set(result.trace.map((e) => e.code))].sort(),
+        expected.sort(),
+        renderTrace(result.trace),
+      );
     });
   }
 });

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fixAll, hasAutoFixes, minimalEdit, validateAvap, type OffsetEdit } from '../../../src/parser';
 
-const apply = (text: string, edit: OffsetEdit | undefined) => (edit ? text.slice(0, edit.start) + edit.newText + text.slice(edit.end) : text);
+const apply = (text: string, edit: OffsetEdit | undefined) =>
+  edit ? text.slice(0, edit.start) + edit.newText + text.slice(edit.end) : text;
 
 /** Three errors with proven fixes (an invented command, a Python loop, a statement terminator) and a line no fix touches. */
-const FIXABLE = 'addParam(password, p)\ngetSHA256(p, h)\nfor i in range(1, 6):\n    addResult(h)\naddVar(x, 1);\naddResult(x)\n';
+const FIXABLE =
+  'addParam(password, p)\ngetSHA256(p, h)\nfor i in range(1, 6):\n    addResult(h)\naddVar(x, 1);\naddResult(x)\n';
 
 describe('parser: Fix All as one edit', () => {
   it('applies every proven fix in one replacement, and the result is re-validated', async () => {
@@ -13,10 +15,14 @@ describe('parser: Fix All as one edit', () => {
     assert.equal(before.valid, false);
     assert.ok(hasAutoFixes(before));
     let calls = 0;
-    const fixed = await fixAll(FIXABLE, (text) => {
-      calls++;
-      return validateAvap(text);
-    }, { initial: before });
+    const fixed = await fixAll(
+      FIXABLE,
+      (text) => {
+        calls++;
+        return validateAvap(text);
+      },
+      { initial: before },
+    );
     assert.ok(calls >= 1, 'the fixed text was validated again');
     assert.ok(fixed.edit);
     const after = apply(FIXABLE, fixed.edit);
@@ -47,13 +53,16 @@ describe('parser: Fix All as one edit', () => {
   });
 
   it('minimalEdit turns one text into the other and keeps the common ends', () => {
-    fc.assert(fc.property(fc.string(), fc.string(), fc.string(), fc.string(), (prefix, a, b, suffix) => {
-      const before = prefix + a + suffix;
-      const after = prefix + b + suffix;
-      const edit = minimalEdit(before, after);
-      assert.equal(apply(before, edit), after);
-      if (edit) assert.ok(edit.end - edit.start <= before.length);
-    }), { numRuns: 300, seed: 13 });
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.string(), fc.string(), (prefix, a, b, suffix) => {
+        const before = prefix + a + suffix;
+        const after = prefix + b + suffix;
+        const edit = minimalEdit(before, after);
+        assert.equal(apply(before, edit), after);
+        if (edit) assert.ok(edit.end - edit.start <= before.length);
+      }),
+      { numRuns: 300, seed: 13 },
+    );
     assert.deepEqual(minimalEdit('a\r\nb', 'a\nb'), { start: 1, end: 3, newText: '\n' });
     assert.equal(minimalEdit('same', 'same'), undefined);
   });

@@ -5,11 +5,14 @@ describe('parser: text rendering', () => {
   it('renders one line per entry in the design form', () => {
     const source = 'addVar(a, 1)\ngetSHA256(a, h)\nfor i in range(3):\nreturnResult(h)\n';
     const text = renderTrace(validateAvap(source).trace);
-    assert.equal(text, [
-      "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?",
-      "Line 3: unexpected construct 'for i in range(...)' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()",
-      "Line 4: 'returnResult' not defined — did you mean 'addResult'?",
-    ].join('\n'));
+    assert.equal(
+      text,
+      [
+        "Line 2: 'getSHA256' not defined — did you mean 'encodeSHA256'?",
+        "Line 3: unexpected construct 'for i in range(...)' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()",
+        "Line 4: 'returnResult' not defined — did you mean 'addResult'?",
+      ].join('\n'),
+    );
   });
 
   it('prefixes warnings and can leave them out', () => {

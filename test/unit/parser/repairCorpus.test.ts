@@ -14,13 +14,16 @@ const CORPUS = path.join(__dirname, '..', '..', 'corpus');
 const GOAL = 0.6;
 
 function programs(dir: string): { file: string; source: string }[] {
-  return readdirSync(path.join(CORPUS, dir)).filter((f) => f.endsWith('.avap')).sort()
+  return readdirSync(path.join(CORPUS, dir))
+    .filter((f) => f.endsWith('.avap'))
+    .sort()
     .map((file) => ({ file, source: readFileSync(path.join(CORPUS, dir, file), 'utf8') }));
 }
 
 async function repairAll(dir: string): Promise<{ file: string; outcome: RepairOutcome }[]> {
   const out = [];
-  for (const { file, source } of programs(dir)) out.push({ file, outcome: await repairWithFixes(source, (text) => validateAvap(text)) });
+  for (const { file, source } of programs(dir))
+    out.push({ file, outcome: await repairWithFixes(source, (text) => validateAvap(text)) });
   return out;
 }
 
@@ -39,8 +42,15 @@ describe('parser: the failure corpus is repaired by fixes alone', function () {
   it(`repairs at least ${GOAL * 100} % of it (all error fixes at once, re-validated, up to three rounds)`, async () => {
     const runs = await repairAll('failures');
     const repaired = runs.filter((r) => r.outcome.repaired).length;
-    const left = runs.filter((r) => !r.outcome.repaired).map((r) => `${r.file} (${r.outcome.stop}): ${renderTrace(r.outcome.result?.trace ?? [], { includeWarnings: false }).split('\n')[0]}`);
-    console.log(`      failure corpus repaired by fixes alone: ${repaired}/${runs.length} = ${percent(share(runs))} (goal ≥ ${GOAL * 100} %)`);
+    const left = runs
+      .filter((r) => !r.outcome.repaired)
+      .map(
+        (r) =>
+          `${r.file} (${r.outcome.stop}): ${renderTrace(r.outcome.result?.trace ?? [], { includeWarnings: false }).split('\n')[0]}`,
+      );
+    console.log(
+      `      failure corpus repaired by fixes alone: ${repaired}/${runs.length} = ${percent(share(runs))} (goal ≥ ${GOAL * 100} %)`,
+    );
     for (const line of left) console.log(`        not repaired: ${line}`);
     for (const { file, outcome } of runs) {
       assert.ok(outcome.rounds <= 3, file);
@@ -51,16 +61,24 @@ describe('parser: the failure corpus is repaired by fixes alone', function () {
 
   it('reports the share on the rule fixtures of test/corpus/invalid too (made to trip rules, many on purpose without a repair)', async () => {
     const runs = await repairAll('invalid');
-    console.log(`      rule fixtures repaired by fixes alone: ${runs.filter((r) => r.outcome.repaired).length}/${runs.length} = ${percent(share(runs))}`);
+    console.log(
+      `      rule fixtures repaired by fixes alone: ${runs.filter((r) => r.outcome.repaired).length}/${runs.length} = ${percent(share(runs))}`,
+    );
     for (const { file, outcome } of runs) {
       const before = validateAvap(readFileSync(path.join(CORPUS, 'invalid', file), 'utf8'));
       const errors = (trace: typeof before.trace) => trace.filter((e) => e.severity === 'error').length;
-      assert.ok(outcome.result && errors(outcome.result.trace) <= errors(before.trace), `${file}: the fixes never add errors`);
+      assert.ok(
+        outcome.result && errors(outcome.result.trace) <= errors(before.trace),
+        `${file}: the fixes never add errors`,
+      );
     }
   });
 
   it('repairs the same way every time (no model, no randomness)', async () => {
     const [a, b] = [await repairAll('failures'), await repairAll('failures')];
-    assert.deepEqual(a.map((r) => r.outcome.source), b.map((r) => r.outcome.source));
+    assert.deepEqual(
+      a.map((r) => r.outcome.source),
+      b.map((r) => r.outcome.source),
+    );
   });
 });

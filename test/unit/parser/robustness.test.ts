@@ -3,7 +3,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { PARSER_VERSION, renderTrace, TRACE_CATEGORIES, validateAvap, type ValidationResult } from '../../../src/parser';
+import {
+  PARSER_VERSION,
+  renderTrace,
+  TRACE_CATEGORIES,
+  validateAvap,
+  type ValidationResult,
+} from '../../../src/parser';
 import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
 import { catalogue } from '../../../src/parser';
 import { assertFollowsItsRule } from './ruleChecks';
@@ -24,42 +30,87 @@ function assertWellFormed(result: ValidationResult, source: string): void {
 }
 
 const CORPUS = path.join(__dirname, '..', '..', 'corpus', 'valid');
-const SEEDS = ['conditionals.avap', 'functions.avap', 'errors.avap', 'http.avap'].map((f) => readFileSync(path.join(CORPUS, f), 'utf8'));
-const FRAGMENTS = ['(', ')', '{', '}', '"', "'", '`', ',', '\n', '//', '/*', '*/', '#', ';', 'end()', 'if(', 'else()', 'startLoop(i,0,1)', 'endLoop()', 'try()', 'exception(e)', 'function f() {', '$g', '=>', 'let ', '\\', '\u0000', '😀', '\uD800', ' '.repeat(40)];
+const SEEDS = ['conditionals.avap', 'functions.avap', 'errors.avap', 'http.avap'].map((f) =>
+  readFileSync(path.join(CORPUS, f), 'utf8'),
+);
+const FRAGMENTS = [
+  '(',
+  ')',
+  '{',
+  '}',
+  '"',
+  "'",
+  '`',
+  ',',
+  '\n',
+  '//',
+  '/*',
+  '*/',
+  '#',
+  ';',
+  'end()',
+  'if(',
+  'else()',
+  'startLoop(i,0,1)',
+  'endLoop()',
+  'try()',
+  'exception(e)',
+  'function f() {',
+  '$g',
+  '=>',
+  'let ',
+  '\\',
+  '\u0000',
+  '😀',
+  '\uD800',
+  ' '.repeat(40),
+];
 
 describe('parser: robustness', function () {
   this.timeout(60_000);
 
   it('never throws and always returns a well-formed result on random text', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
-      assertWellFormed(validateAvap(text), text);
-    }), { numRuns: 400, seed: 20261123 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (text) => {
+        assertWellFormed(validateAvap(text), text);
+      }),
+      { numRuns: 400, seed: 20261123 },
+    );
   });
 
   it('never throws on random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
-      const result = validateAvap(bytes);
-      assert.equal(typeof result.valid, 'boolean');
-      for (const e of result.trace) {
-        assert.notEqual(e.code, 'internal-error', e.message);
-        assertFollowsItsRule(e);
-      }
-    }), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+        const result = validateAvap(bytes);
+        assert.equal(typeof result.valid, 'boolean');
+        for (const e of result.trace) {
+          assert.notEqual(e.code, 'internal-error', e.message);
+          assertFollowsItsRule(e);
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
   });
 
   it('never throws on mutated valid programs', () => {
     const mutation = fc.record({
       seed: fc.integer({ min: 0, max: SEEDS.length - 1 }),
-      edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 6 }), insert: fc.constantFrom(...FRAGMENTS) }), { minLength: 1, maxLength: 6 }),
+      edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 6 }), insert: fc.constantFrom(...FRAGMENTS) }), {
+        minLength: 1,
+        maxLength: 6,
+      }),
     });
-    fc.assert(fc.property(mutation, ({ seed, edits }) => {
-      let text = SEEDS[seed] ?? '';
-      for (const edit of edits) {
-        const at = edit.at % (text.length + 1);
-        text = text.slice(0, at) + edit.insert + text.slice(at + edit.remove);
-      }
-      assertWellFormed(validateAvap(text), text);
-    }), { numRuns: 500, seed: 42 });
+    fc.assert(
+      fc.property(mutation, ({ seed, edits }) => {
+        let text = SEEDS[seed] ?? '';
+        for (const edit of edits) {
+          const at = edit.at % (text.length + 1);
+          text = text.slice(0, at) + edit.insert + text.slice(at + edit.remove);
+        }
+        assertWellFormed(validateAvap(text), text);
+      }),
+      { numRuns: 500, seed: 42 },
+    );
   });
 
   it('refuses an oversize source with one clear entry and reads none of it', () => {
@@ -107,9 +158,14 @@ describe('parser: robustness', function () {
 describe('parser: versioned catalogue', () => {
   it('the catalogue file matches the fingerprint its version was released with', () => {
     const file = path.join(__dirname, '..', '..', '..', 'src', 'parser', 'catalogue', 'avap-catalogue.json');
-    const digest = createHash('sha256').update(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))).digest('hex');
-    assert.equal(digest, CATALOGUE_FINGERPRINT,
-      'the catalogue changed: bump catalogueVersion (and RULES_VERSION if rules changed) and update CATALOGUE_FINGERPRINT');
+    const digest = createHash('sha256')
+      .update(JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))))
+      .digest('hex');
+    assert.equal(
+      digest,
+      CATALOGUE_FINGERPRINT,
+      'the catalogue changed: bump catalogueVersion (and RULES_VERSION if rules changed) and update CATALOGUE_FINGERPRINT',
+    );
   });
 
   it('parser_version names the rules and catalogue versions', () => {

@@ -16,5 +16,9 @@ export function assertFollowsItsRule(entry: TraceEntry): void {
   assert.equal(entry.severity, rule.severity, where);
   if (entry.suggestion === undefined) return;
   assert.ok(rule.suggestion, `a suggestion on a rule without one: ${where}`);
-  assert.equal(entry.message.includes(`'${entry.suggestion}'`), rule.suggestion === 'quoted', `suggestion '${entry.suggestion}' vs style ${rule.suggestion}: ${where}`);
+  assert.equal(
+    entry.message.includes(`'${entry.suggestion}'`),
+    rule.suggestion === 'quoted',
+    `suggestion '${entry.suggestion}' vs style ${rule.suggestion}: ${where}`,
+  );
 }

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  renderTrace, RULE_CODES, ruleOf, RULES, validateAvap, type ParseOptions, type RuleCode, type TraceCategory, type TraceEntry,
+  renderTrace,
+  RULE_CODES,
+  ruleOf,
+  RULES,
+  validateAvap,
+  type ParseOptions,
+  type RuleCode,
+  type TraceCategory,
+  type TraceEntry,
 } from '../../../src/parser';
 import { fromWireResponse, type WireTraceEntry } from '../../../src/protocol/parserProto';
 import { assertFollowsItsRule } from './ruleChecks';
@@ -35,7 +43,10 @@ const TRIGGERS: Record<RuleCode, Trigger> = {
   'placeholder-not-a-name': { source: 'addVar(x, `hello ${a + b}`)\n' },
   'typographic-quote': { source: 'addParam(\u201Cpassword\u201D, pwd)\naddResult(pwd)\n' },
   'key-names-variable': { source: 'addParam(city, city)\nAddvariableToJSON(city, city, reply)\naddResult(reply)\n' },
-  'key-overwritten-in-loop': { source: 'startLoop(i, 0, 2)\n  itemFromList(rows, i, row)\n  variableFromJSON(row, email, email)\nendLoop()\naddResult(email)\n' },
+  'key-overwritten-in-loop': {
+    source:
+      'startLoop(i, 0, 2)\n  itemFromList(rows, i, row)\n  variableFromJSON(row, email, email)\nendLoop()\naddResult(email)\n',
+  },
   'literal-stored-as-text': { source: 'addVar(rows, [])\naddResult(rows)\n' },
   'not-a-statement': { source: '"just a value"\n' },
   'missing-parentheses': { source: 'if(a, 1, "=")\nelse\nend()\n' },
@@ -47,7 +58,7 @@ const TRIGGERS: Record<RuleCode, Trigger> = {
   'trailing-text': { source: 'addVar(x, 1) extra\n' },
   'unknown-command': { source: 'getSHA256(a, b)\n' },
   'unknown-function': { source: 'x = 1 + computeTotal(1)\n' },
-  'arity': { source: 'addResult(a, b)\n' },
+  arity: { source: 'addResult(a, b)\n' },
   'function-arity': { source: 'function f(a, b) {\n  return(a)\n}\nx = f(1)\n' },
   'missing-argument': { source: 'addParam(, p)\n' },
   'invalid-target': { source: 'addVar("x y", 1)\n' },
@@ -101,12 +112,24 @@ const TRIGGERS: Record<RuleCode, Trigger> = {
 
 /** An entry as an older service sends it: every field but `code` (proto3 decodes the missing string as ""). */
 function decodedWithoutCode(category: TraceCategory): TraceEntry[] {
-  const wire: WireTraceEntry = { line: 1, column: 1, end_column: 2, category, message: 'm', suggestion: '', token: 't', severity: 'error', code: '' };
+  const wire: WireTraceEntry = {
+    line: 1,
+    column: 1,
+    end_column: 2,
+    category,
+    message: 'm',
+    suggestion: '',
+    token: 't',
+    severity: 'error',
+    code: '',
+  };
   return fromWireResponse({ valid: false, trace: [wire], parser_version: 'older', truncated: false }).trace;
 }
 
 function traceOf(trigger: Trigger): TraceEntry[] {
-  return 'decodedCategory' in trigger ? decodedWithoutCode(trigger.decodedCategory) : validateAvap(trigger.source, trigger.options).trace;
+  return 'decodedCategory' in trigger
+    ? decodedWithoutCode(trigger.decodedCategory)
+    : validateAvap(trigger.source, trigger.options).trace;
 }
 
 describe('parser: rule catalogue', () => {
@@ -114,7 +137,10 @@ describe('parser: rule catalogue', () => {
     assert.equal(new Set(RULE_CODES).size, RULES.length, 'duplicate codes');
     for (const rule of RULES) {
       assert.match(rule.code, /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, rule.code);
-      assert.ok(['unknown_token', 'unexpected_construct', 'foreign_keyword', 'syntax_error'].includes(rule.category), rule.code);
+      assert.ok(
+        ['unknown_token', 'unexpected_construct', 'foreign_keyword', 'syntax_error'].includes(rule.category),
+        rule.code,
+      );
       assert.ok(rule.severity === 'error' || rule.severity === 'warning', rule.code);
       assert.match(rule.summary, /^[A-Z'`].{10,140}\.$/, `${rule.code}: ${rule.summary}`);
       assert.ok(!rule.summary.includes('\n'), rule.code);

@@ -31,7 +31,11 @@ function checkTrap(code: RuleCode, trap: Trap): void {
   for (const entry of result.trace) assertFollowsItsRule(entry);
   if (hit.severity === 'warning') {
     assert.equal(result.valid, true, `a warning never makes code invalid — ${where}`);
-    assert.deepEqual(result.trace.filter((e) => e !== hit), [], `nothing else is reported — ${where}`);
+    assert.deepEqual(
+      result.trace.filter((e) => e !== hit),
+      [],
+      `nothing else is reported — ${where}`,
+    );
   } else {
     assert.equal(result.valid, false, where);
   }
@@ -47,7 +51,11 @@ function checkTrap(code: RuleCode, trap: Trap): void {
 function checkSilent(source: string): void {
   const result = validateAvap(source);
   assert.equal(result.valid, true, `${source}\n${renderTrace(result.trace)}`);
-  assert.deepEqual(result.trace.map((e) => `${e.line}: ${e.code}`), [], `${source}\n${renderTrace(result.trace)}`);
+  assert.deepEqual(
+    result.trace.map((e) => `${e.line}: ${e.code}`),
+    [],
+    `${source}\n${renderTrace(result.trace)}`,
+  );
 }
 
 const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
@@ -57,37 +65,50 @@ const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
       {
         name: 'a JSON key that names the parameter just read',
         source: 'addParam(address, address)\nAddvariableToJSON(address, address, company)\naddResult(company)\n',
-        line: 2, token: 'address', fixed: 'addParam(address, address)\nAddvariableToJSON("address", address, company)\naddResult(company)\n',
+        line: 2,
+        token: 'address',
+        fixed: 'addParam(address, address)\nAddvariableToJSON("address", address, company)\naddResult(company)\n',
       },
       {
         name: 'a lookup key that names a counter set by addVar',
-        source: 'addVar(count, 3)\normDirect("SELECT 1", rows)\nitemFromList(rows, 0, row)\nvariableFromJSON(row, count, n)\naddResult(n)\n',
-        line: 4, token: 'count',
+        source:
+          'addVar(count, 3)\normDirect("SELECT 1", rows)\nitemFromList(rows, 0, row)\nvariableFromJSON(row, count, n)\naddResult(n)\n',
+        line: 4,
+        token: 'count',
       },
       {
         name: 'a request parameter name that names a variable (addParam resolves it)',
         source: 'addVar(field, "email")\naddParam(field, value)\naddResult(value)\n',
-        line: 2, token: 'field', fixed: 'addVar(field, "email")\naddParam("field", value)\naddResult(value)\n',
+        line: 2,
+        token: 'field',
+        fixed: 'addVar(field, "email")\naddParam("field", value)\naddResult(value)\n',
       },
       {
         name: 'a key that names the rows of a query (the orders summary trap)',
-        source: 'ormDirect("SELECT id FROM orders", orders)\ngetListLen(orders, count)\nAddvariableToJSON(orders, count, summary)\naddResult(summary)\n',
-        line: 3, token: 'orders',
+        source:
+          'ormDirect("SELECT id FROM orders", orders)\ngetListLen(orders, count)\nAddvariableToJSON(orders, count, summary)\naddResult(summary)\n',
+        line: 3,
+        token: 'orders',
       },
       {
         name: 'a key that names a variable assigned by an expression, inside a function',
-        source: 'function tag(row) {\n  label = "x"\n  variableFromJSON(row, label, out)\n  return(out)\n}\nt = tag(1)\naddResult(t)\n',
-        line: 3, token: 'label',
+        source:
+          'function tag(row) {\n  label = "x"\n  variableFromJSON(row, label, out)\n  return(out)\n}\nt = tag(1)\naddResult(t)\n',
+        line: 3,
+        token: 'label',
       },
       {
         name: 'a key that names the error variable of an earlier handler, in an if() body',
-        source: 'try()\n  RequestGet("https://a.example", , , r)\nexception(error)\n  addVar(failed, 1)\nend()\nif(failed, 1, =)\n  AddvariableToJSON(error, error, reply)\nend()\naddResult(reply)\n',
-        line: 7, token: 'error',
+        source:
+          'try()\n  RequestGet("https://a.example", , , r)\nexception(error)\n  addVar(failed, 1)\nend()\nif(failed, 1, =)\n  AddvariableToJSON(error, error, reply)\nend()\naddResult(reply)\n',
+        line: 7,
+        token: 'error',
       },
       {
         name: 'a key that names a variable whose target was quoted',
         source: 'addVar("status", 1)\nAddvariableToJSON(status, 2, reply)\naddResult(reply)\n',
-        line: 2, token: 'status',
+        line: 2,
+        token: 'status',
       },
     ],
     fine: [
@@ -114,26 +135,34 @@ const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
     traps: [
       {
         name: 'variableFromJSON(row, email, email) inside startLoop',
-        source: 'ormDirect("SELECT email FROM users", rows)\ngetListLen(rows, n)\nlast = n - 1\nstartLoop(i, 0, last)\n  itemFromList(rows, i, row)\n'
-          + '  variableFromJSON(row, email, email)\n  variableToList(email, emails)\nendLoop()\naddResult(emails)\n',
-        line: 6, token: 'email',
-        fixed: 'ormDirect("SELECT email FROM users", rows)\ngetListLen(rows, n)\nlast = n - 1\nstartLoop(i, 0, last)\n  itemFromList(rows, i, row)\n'
-          + '  variableFromJSON(row, "email", email)\n  variableToList(email, emails)\nendLoop()\naddResult(emails)\n',
+        source:
+          'ormDirect("SELECT email FROM users", rows)\ngetListLen(rows, n)\nlast = n - 1\nstartLoop(i, 0, last)\n  itemFromList(rows, i, row)\n' +
+          '  variableFromJSON(row, email, email)\n  variableToList(email, emails)\nendLoop()\naddResult(emails)\n',
+        line: 6,
+        token: 'email',
+        fixed:
+          'ormDirect("SELECT email FROM users", rows)\ngetListLen(rows, n)\nlast = n - 1\nstartLoop(i, 0, last)\n  itemFromList(rows, i, row)\n' +
+          '  variableFromJSON(row, "email", email)\n  variableToList(email, emails)\nendLoop()\naddResult(emails)\n',
       },
       {
         name: 'a key assigned later in the same loop body',
         source: 'startLoop(i, 1, 3)\n  AddvariableToJSON(sku, i, stock)\n  sku = i * 10\nendLoop()\naddResult(stock)\n',
-        line: 2, token: 'sku',
+        line: 2,
+        token: 'sku',
       },
       {
-        name: 'an inner loop\'s key assigned by the outer loop after the inner one',
-        source: 'startLoop(i, 1, 2)\n  startLoop(j, 1, 2)\n    variableFromJSON(row, id, found)\n  endLoop()\n  id = found\nendLoop()\naddResult(found)\n',
-        line: 3, token: 'id',
+        name: "an inner loop's key assigned by the outer loop after the inner one",
+        source:
+          'startLoop(i, 1, 2)\n  startLoop(j, 1, 2)\n    variableFromJSON(row, id, found)\n  endLoop()\n  id = found\nendLoop()\naddResult(found)\n',
+        line: 3,
+        token: 'id',
       },
       {
         name: 'a loop inside a function',
-        source: 'function walk(rows) {\n  startLoop(i, 0, 1)\n    itemFromList(rows, i, row)\n    variableFromJSON(row, code, code)\n  endLoop()\n  return(code)\n}\nc = walk(1)\naddResult(c)\n',
-        line: 4, token: 'code',
+        source:
+          'function walk(rows) {\n  startLoop(i, 0, 1)\n    itemFromList(rows, i, row)\n    variableFromJSON(row, code, code)\n  endLoop()\n  return(code)\n}\nc = walk(1)\naddResult(c)\n',
+        line: 4,
+        token: 'code',
       },
     ],
     fine: [
@@ -147,16 +176,61 @@ const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
   {
     code: 'literal-stored-as-text',
     traps: [
-      { name: 'an empty list', source: 'addVar(rows, [])\naddResult(rows)\n', line: 1, token: '[]', fixed: 'rows = []\naddResult(rows)\n' },
-      { name: 'an empty dict, indented', source: 'try()\n  addVar(cfg, {})\nexception(e)\n  addVar(cfg, 1)\nend()\naddResult(cfg)\n', line: 2, token: '{}',
-        fixed: 'try()\n  cfg = {}\nexception(e)\n  addVar(cfg, 1)\nend()\naddResult(cfg)\n' },
-      { name: 'None', source: 'addVar(result, None)\naddResult(result)\n', line: 1, token: 'None', fixed: 'result = None\naddResult(result)\n' },
-      { name: 'True', source: 'addVar(done, True)\naddResult(done)\n', line: 1, token: 'True', fixed: 'done = True\naddResult(done)\n' },
-      { name: 'false', source: 'addVar(ok, false)\naddResult(ok)\n', line: 1, token: 'false', fixed: 'ok = false\naddResult(ok)\n' },
-      { name: 'another language\'s null (assigned as None)', source: 'addVar(owner, null)\naddResult(owner)\n', line: 1, token: 'null', fixed: 'owner = None\naddResult(owner)\n' },
-      { name: 'a list of literals', source: 'addVar(ids, [1, 2, "x"])\naddResult(ids)\n', line: 1, token: '[1, 2, "x"]' },
-      { name: 'a nested dict literal, quoted target', source: 'addVar("payload", {"user": "ana", "tags": ["a", None]})\naddResult(payload)\n', line: 1,
-        token: '{"user": "ana", "tags": ["a", None]}', fixed: 'payload = {"user": "ana", "tags": ["a", None]}\naddResult(payload)\n' },
+      {
+        name: 'an empty list',
+        source: 'addVar(rows, [])\naddResult(rows)\n',
+        line: 1,
+        token: '[]',
+        fixed: 'rows = []\naddResult(rows)\n',
+      },
+      {
+        name: 'an empty dict, indented',
+        source: 'try()\n  addVar(cfg, {})\nexception(e)\n  addVar(cfg, 1)\nend()\naddResult(cfg)\n',
+        line: 2,
+        token: '{}',
+        fixed: 'try()\n  cfg = {}\nexception(e)\n  addVar(cfg, 1)\nend()\naddResult(cfg)\n',
+      },
+      {
+        name: 'None',
+        source: 'addVar(result, None)\naddResult(result)\n',
+        line: 1,
+        token: 'None',
+        fixed: 'result = None\naddResult(result)\n',
+      },
+      {
+        name: 'True',
+        source: 'addVar(done, True)\naddResult(done)\n',
+        line: 1,
+        token: 'True',
+        fixed: 'done = True\naddResult(done)\n',
+      },
+      {
+        name: 'false',
+        source: 'addVar(ok, false)\naddResult(ok)\n',
+        line: 1,
+        token: 'false',
+        fixed: 'ok = false\naddResult(ok)\n',
+      },
+      {
+        name: "another language's null (assigned as None)",
+        source: 'addVar(owner, null)\naddResult(owner)\n',
+        line: 1,
+        token: 'null',
+        fixed: 'owner = None\naddResult(owner)\n',
+      },
+      {
+        name: 'a list of literals',
+        source: 'addVar(ids, [1, 2, "x"])\naddResult(ids)\n',
+        line: 1,
+        token: '[1, 2, "x"]',
+      },
+      {
+        name: 'a nested dict literal, quoted target',
+        source: 'addVar("payload", {"user": "ana", "tags": ["a", None]})\naddResult(payload)\n',
+        line: 1,
+        token: '{"user": "ana", "tags": ["a", None]}',
+        fixed: 'payload = {"user": "ana", "tags": ["a", None]}\naddResult(payload)\n',
+      },
     ],
     fine: [
       'rows = []\ncfg = {}\nnothing = None\nflag = True\naddResult(rows)\n',
@@ -169,14 +243,34 @@ const RULES: { code: RuleCode; traps: Trap[]; fine: string[] }[] = [
   {
     code: 'typographic-quote',
     traps: [
-      { name: 'a chat model’s “…” around a parameter name', source: 'addParam(\u201Cpassword\u201D, pwd)\naddResult(pwd)\n', line: 1,
-        token: '\u201Cpassword\u201D', fixed: 'addParam("password", pwd)\naddResult(pwd)\n' },
-      { name: '‘…’ around a value', source: 'addVar(msg, \u2018hello\u2019)\naddResult(msg)\n', line: 1, token: '\u2018hello\u2019',
-        fixed: "addVar(msg, 'hello')\naddResult(msg)\n" },
-      { name: 'a “…” closed by an ASCII quote, in an assignment', source: 'addVar(a, 1)\nx = \u201Cok"\naddResult(x)\n', line: 2, token: '\u201Cok"',
-        fixed: 'addVar(a, 1)\nx = "ok"\naddResult(x)\n' },
-      { name: '“…” holding a double quote: straightened to single quotes', source: 'addVar(msg, \u201Csay "hi"\u201D)\naddResult(msg)\n', line: 1,
-        token: '\u201Csay "hi"\u201D', fixed: "addVar(msg, 'say \"hi\"')\naddResult(msg)\n" },
+      {
+        name: 'a chat model’s “…” around a parameter name',
+        source: 'addParam(\u201Cpassword\u201D, pwd)\naddResult(pwd)\n',
+        line: 1,
+        token: '\u201Cpassword\u201D',
+        fixed: 'addParam("password", pwd)\naddResult(pwd)\n',
+      },
+      {
+        name: '‘…’ around a value',
+        source: 'addVar(msg, \u2018hello\u2019)\naddResult(msg)\n',
+        line: 1,
+        token: '\u2018hello\u2019',
+        fixed: "addVar(msg, 'hello')\naddResult(msg)\n",
+      },
+      {
+        name: 'a “…” closed by an ASCII quote, in an assignment',
+        source: 'addVar(a, 1)\nx = \u201Cok"\naddResult(x)\n',
+        line: 2,
+        token: '\u201Cok"',
+        fixed: 'addVar(a, 1)\nx = "ok"\naddResult(x)\n',
+      },
+      {
+        name: '“…” holding a double quote: straightened to single quotes',
+        source: 'addVar(msg, \u201Csay "hi"\u201D)\naddResult(msg)\n',
+        line: 1,
+        token: '\u201Csay "hi"\u201D',
+        fixed: 'addVar(msg, \'say "hi"\')\naddResult(msg)\n',
+      },
     ],
     fine: [
       'addVar(msg, "It\u2019s \u201Cfine\u201D")\n// \u201Ccomment\u201D\naddResult(msg)\n',
@@ -197,13 +291,17 @@ describe('parser: semantic warnings and typographic quotes', () => {
   }
 
   it('warns on every trap in one program, each on its own line, and the program stays valid', () => {
-    const source = 'addParam(city, city)\naddVar(rows, [])\nAddvariableToJSON(city, city, reply)\nstartLoop(i, 0, 1)\n  variableFromJSON(reply, code, code)\nendLoop()\naddResult(reply)\n';
+    const source =
+      'addParam(city, city)\naddVar(rows, [])\nAddvariableToJSON(city, city, reply)\nstartLoop(i, 0, 1)\n  variableFromJSON(reply, code, code)\nendLoop()\naddResult(reply)\n';
     const result = validateAvap(source);
     assert.equal(result.valid, true);
-    assert.deepEqual(result.trace.map((e) => [e.line, e.code, e.severity, e.fix !== undefined]), [
-      [2, 'literal-stored-as-text', 'warning', true],
-      [3, 'key-names-variable', 'warning', true],
-      [5, 'key-overwritten-in-loop', 'warning', true],
-    ]);
+    assert.deepEqual(
+      result.trace.map((e) => [e.line, e.code, e.severity, e.fix !== undefined]),
+      [
+        [2, 'literal-stored-as-text', 'warning', true],
+        [3, 'key-names-variable', 'warning', true],
+        [5, 'key-overwritten-in-loop', 'warning', true],
+      ],
+    );
   });
 });

@@ -18,8 +18,14 @@ interface Codec {
 
 function codecOf(file: string): Codec {
   const definition = protoLoader.loadSync(file, OPTIONS);
-  const method = (definition['avap.parser.v1.AvapParser'] as grpc.ServiceDefinition).Validate as grpc.MethodDefinition<unknown, object>;
-  return { encode: (r) => method.responseSerialize(r), decode: (b) => method.responseDeserialize(b) as WireValidateResponse };
+  const method = (definition['avap.parser.v1.AvapParser'] as grpc.ServiceDefinition).Validate as grpc.MethodDefinition<
+    unknown,
+    object
+  >;
+  return {
+    encode: (r) => method.responseSerialize(r),
+    decode: (b) => method.responseDeserialize(b) as WireValidateResponse,
+  };
 }
 
 const CURRENT = path.join(protoDirectory(), 'avap_parser.proto');
@@ -39,46 +45,79 @@ describe('protocol: rule codes on the wire', () => {
   const previous = codecOf(previousFile);
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const sample: ValidationResult = validateAvap('addVar(a, 1)\ngetSHA256(a, h)\nfor i in range(3):\nif(a, 1, "=")\naddResult(a, b)\n');
+  const sample: ValidationResult = validateAvap(
+    'addVar(a, 1)\ngetSHA256(a, h)\nfor i in range(3):\nif(a, 1, "=")\naddResult(a, b)\n',
+  );
 
   it('round-trips every entry with its code through the encoded message', () => {
     assert.ok(sample.trace.length >= 4);
     const decoded = fromWireResponse(current.decode(current.encode(toWireResponse(sample))));
     assert.deepEqual(decoded, sample);
-    assert.deepEqual(decoded.trace.map((e) => e.code), ['unknown-command', 'foreign-loop', 'unclosed-block', 'arity']);
+    assert.deepEqual(
+      decoded.trace.map((e) => e.code),
+      ['unknown-command', 'foreign-loop', 'unclosed-block', 'arity'],
+    );
   });
 
   it('carries every code of the catalogue', () => {
     for (const rule of RULES) {
       const result: ValidationResult = {
-        valid: false, truncated: false, parserVersion: 'v',
-        trace: [{ line: 1, column: 1, endColumn: 2, severity: rule.severity, category: rule.category, code: rule.code, message: 'm', token: 't' }],
+        valid: false,
+        truncated: false,
+        parserVersion: 'v',
+        trace: [
+          {
+            line: 1,
+            column: 1,
+            endColumn: 2,
+            severity: rule.severity,
+            category: rule.category,
+            code: rule.code,
+            message: 'm',
+            token: 't',
+          },
+        ],
       };
       assert.equal(fromWireResponse(current.decode(current.encode(toWireResponse(result)))).trace[0]?.code, rule.code);
     }
   });
 
-  it('decodes a response of an older service (no code field) with each entry on its category\'s unspecified rule', () => {
+  it("decodes a response of an older service (no code field) with each entry on its category's unspecified rule", () => {
     const old = toWireResponse(sample) as unknown as Record<string, unknown> & { trace: Record<string, unknown>[] };
     for (const entry of old.trace) delete entry.code;
     const bytes = previous.encode(old);
     const decoded = fromWireResponse(current.decode(bytes));
     assert.equal(decoded.valid, false);
-    assert.deepEqual(decoded.trace.map((e) => e.code),
-      ['unspecified-unknown-token', 'unspecified-unexpected-construct', 'unspecified-syntax-error', 'unspecified-syntax-error']);
+    assert.deepEqual(
+      decoded.trace.map((e) => e.code),
+      [
+        'unspecified-unknown-token',
+        'unspecified-unexpected-construct',
+        'unspecified-syntax-error',
+        'unspecified-syntax-error',
+      ],
+    );
     const withoutCodes = (r: ValidationResult) => r.trace.map(({ code: _code, ...rest }) => rest);
     assert.deepEqual(withoutCodes(decoded), withoutCodes(sample), 'everything else arrives as it was sent');
   });
 
   it('lets an older client decode a current response, ignoring the code it does not know', () => {
-    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as { trace: Record<string, unknown>[] };
+    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as {
+      trace: Record<string, unknown>[];
+    };
     assert.equal(decoded.trace.length, sample.trace.length);
-    assert.deepEqual(decoded.trace.filter((e) => 'code' in e), []);
-    assert.deepEqual(decoded.trace.map((e) => e.message), sample.trace.map((e) => e.message));
+    assert.deepEqual(
+      decoded.trace.filter((e) => 'code' in e),
+      [],
+    );
+    assert.deepEqual(
+      decoded.trace.map((e) => e.message),
+      sample.trace.map((e) => e.message),
+    );
     assert.equal(decoded.trace[0]?.suggestion, 'encodeSHA256');
   });
 
-  it('falls back to the category\'s unspecified rule for a code this client does not know (a newer service)', () => {
+  it("falls back to the category's unspecified rule for a code this client does not know (a newer service)", () => {
     const wire = toWireResponse(sample);
     const first = wire.trace[0];
     assert.ok(first);
@@ -103,7 +142,9 @@ describe('protocol: proven fixes on the wire', () => {
   const previous = codecOf(previousFile);
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const sample = validateAvap('readParam("user")\nhashed = getSHA256(user);\nif(hashed, "x", =)\n  addResult(hashed)\n');
+  const sample = validateAvap(
+    'readParam("user")\nhashed = getSHA256(user);\nif(hashed, "x", =)\n  addResult(hashed)\n',
+  );
 
   it('round-trips every fix, edits and title, through the encoded message', () => {
     const fixed = sample.trace.filter((e) => e.fix);
@@ -123,9 +164,14 @@ describe('protocol: proven fixes on the wire', () => {
   });
 
   it('lets an older client decode a current response, ignoring the fix it does not know', () => {
-    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as { trace: Record<string, unknown>[] };
+    const decoded = previous.decode(current.encode(toWireResponse(sample))) as unknown as {
+      trace: Record<string, unknown>[];
+    };
     assert.equal(decoded.trace.length, sample.trace.length);
-    assert.deepEqual(decoded.trace.filter((e) => 'fix' in e), []);
+    assert.deepEqual(
+      decoded.trace.filter((e) => 'fix' in e),
+      [],
+    );
     assert.equal(decoded.trace.find((e) => e.code === 'unknown-command')?.suggestion, 'addParam');
   });
 
@@ -133,7 +179,10 @@ describe('protocol: proven fixes on the wire', () => {
     const old = toWireResponse(sample) as unknown as { trace: Record<string, unknown>[] };
     for (const entry of old.trace) delete entry.fix;
     const decoded = fromWireResponse(current.decode(previous.encode(old)));
-    assert.deepEqual(decoded.trace, sample.trace.map(({ fix: _fix, ...rest }) => rest));
+    assert.deepEqual(
+      decoded.trace,
+      sample.trace.map(({ fix: _fix, ...rest }) => rest),
+    );
   });
 
   it('drops a malformed fix rather than applying part of it', () => {

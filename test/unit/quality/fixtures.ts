@@ -9,7 +9,11 @@ export const CONTEXT: ContextPassage[] = [
     title: 'encodeSHA256',
     text: '## Signature\n\nencodeSHA256(SourceVariable, TargetVariable)\n\nComputes the SHA-256 hash of a value and stores it as 64 hex characters.\n\n```avap\naddParam(password, pwd)\nencodeSHA256(pwd, pwdHash)\naddResult(pwdHash)\n```',
   },
-  { id: 'command-addParam::overview', title: 'addParam', text: 'addParam(paramName, targetVariable) reads a request parameter into a variable.' },
+  {
+    id: 'command-addParam::overview',
+    title: 'addParam',
+    text: 'addParam(paramName, targetVariable) reads a request parameter into a variable.',
+  },
 ];
 
 export const GOOD_ANSWER = [

@@ -6,19 +6,32 @@ import assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
 import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
 import {
-  createLlmJudge, dimension, JUDGE_JSON_SCHEMA, llmRegenerator, QUALITY_RETRY_HEAD, qualityGate, gateFailure,
+  createLlmJudge,
+  dimension,
+  JUDGE_JSON_SCHEMA,
+  llmRegenerator,
+  QUALITY_RETRY_HEAD,
+  qualityGate,
+  gateFailure,
 } from '../../../src/quality';
 import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
-import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest, type ScriptedOllama } from '../../support/scriptedOllama';
+import {
+  lastUser,
+  startScriptedOllama,
+  systemPrompt,
+  type RecordedRequest,
+  type ScriptedOllama,
+} from '../../support/scriptedOllama';
 import { GOOD_ANSWER, SHALLOW_ANSWER, input } from './fixtures';
 
 const MODEL = 'qwen3:1.7b';
 
-const verdict = (g: number, s: number, a: number) => JSON.stringify({
-  grounding: { reason: 'grounding reason', score: g },
-  specificity: { reason: 'specificity reason', score: s },
-  actionability: { reason: 'actionability reason', score: a },
-});
+const verdict = (g: number, s: number, a: number) =>
+  JSON.stringify({
+    grounding: { reason: 'grounding reason', score: g },
+    specificity: { reason: 'specificity reason', score: s },
+    actionability: { reason: 'actionability reason', score: a },
+  });
 
 const isJudge = (r: RecordedRequest) => systemPrompt(r).startsWith(JUDGE_SYSTEM_HEADER);
 const isRetry = (r: RecordedRequest) => lastUser(r).startsWith(QUALITY_RETRY_HEAD);
@@ -26,8 +39,12 @@ const isRetry = (r: RecordedRequest) => lastUser(r).startsWith(QUALITY_RETRY_HEA
 describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
   let ollama: ScriptedOllama;
 
-  before(async () => { ollama = await startScriptedOllama({ models: [MODEL] }); });
-  after(async () => { await ollama.close(); });
+  before(async () => {
+    ollama = await startScriptedOllama({ models: [MODEL] });
+  });
+  after(async () => {
+    await ollama.close();
+  });
   beforeEach(() => ollama.reset());
 
   function llm(host = ollama.url) {
@@ -43,7 +60,14 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     assert.equal(result.value.passed, true);
     assert.equal(result.value.threshold, 0.6);
     assert.equal(result.value.model, MODEL);
-    assert.deepEqual(result.value.dimensions.map((d) => [d.name, d.weight]), [['grounding', 0.5], ['specificity', 0.3], ['actionability', 0.2]]);
+    assert.deepEqual(
+      result.value.dimensions.map((d) => [d.name, d.weight]),
+      [
+        ['grounding', 0.5],
+        ['specificity', 0.3],
+        ['actionability', 0.2],
+      ],
+    );
     const [request] = ollama.calls('chat');
     assert.deepEqual(request?.body.format, JUDGE_JSON_SCHEMA);
     assert.equal(request?.body.options?.temperature, 0);
@@ -51,7 +75,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     assert.match(lastUser(request), /RETRIEVED DOCUMENTATION:\n\[1\] encodeSHA256/);
   });
 
-  it('a shallow answer fails, is retried once with the lowest dimension\'s hint, and the retry passes', async () => {
+  it("a shallow answer fails, is retried once with the lowest dimension's hint, and the retry passes", async () => {
     ollama.on({ endpoint: 'chat', when: isJudge, times: 1 }, { content: verdict(0.7, 0.1, 0.4) });
     ollama.on({ endpoint: 'chat', when: isRetry, times: 1 }, { content: GOOD_ANSWER });
     ollama.on({ endpoint: 'chat', when: isJudge, times: 1 }, { content: verdict(0.9, 0.9, 0.9) });
@@ -92,10 +116,26 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
 
   const MALFORMED: { name: string; content: string; error: RegExp }[] = [
     { name: 'prose instead of JSON', content: 'The answer looks fine, 8/10.', error: /not JSON/ },
-    { name: 'a missing dimension', content: JSON.stringify({ grounding: { reason: 'r', score: 1 }, specificity: { reason: 'r', score: 1 } }), error: /missing required parameter 'actionability'/ },
-    { name: 'a score out of range', content: verdict(1.5, 0.5, 0.5), error: /'grounding.score' must be at most 1, got 1.5/ },
-    { name: 'a score as text', content: verdict(0.5, 0.5, 0.5).replace('"score":0.5', '"score":"high"'), error: /'grounding.score' must be a number, got string/ },
-    { name: 'an extra composite field', content: JSON.stringify({ ...JSON.parse(verdict(1, 1, 1)), composite: 1 }), error: /unknown parameter 'composite'/ },
+    {
+      name: 'a missing dimension',
+      content: JSON.stringify({ grounding: { reason: 'r', score: 1 }, specificity: { reason: 'r', score: 1 } }),
+      error: /missing required parameter 'actionability'/,
+    },
+    {
+      name: 'a score out of range',
+      content: verdict(1.5, 0.5, 0.5),
+      error: /'grounding.score' must be at most 1, got 1.5/,
+    },
+    {
+      name: 'a score as text',
+      content: verdict(0.5, 0.5, 0.5).replace('"score":0.5', '"score":"high"'),
+      error: /'grounding.score' must be a number, got string/,
+    },
+    {
+      name: 'an extra composite field',
+      content: JSON.stringify({ ...JSON.parse(verdict(1, 1, 1)), composite: 1 }),
+      error: /unknown parameter 'composite'/,
+    },
   ];
   for (const c of MALFORMED) {
     it(`a malformed judge answer (${c.name}) is a reported failure, never a score, and is not retried`, async () => {

@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
 import type { ValidationResult } from '../../../src/parser/types';
-import { ParseScheduler, ThroughputEstimate, type JobOutcome, type ParseExecutor, type ParseJob } from '../../../src/server/scheduler';
+import {
+  ParseScheduler,
+  ThroughputEstimate,
+  type JobOutcome,
+  type ParseExecutor,
+  type ParseJob,
+} from '../../../src/server/scheduler';
 
 class FakeClock {
   constructor(public current = 1_000_000) {}
@@ -56,7 +62,11 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
     const executors = [new HeldExecutor(), new HeldExecutor()];
     const scheduler = new ParseScheduler(executors);
     const tickets = ['a', 'b', 'c'].map((tag) => scheduler.submit(job(`addVar(${tag}, 1)\n`)));
-    assert.deepEqual(executors.map((e) => e.parsed.length), [1, 1], 'both workers start at once');
+    assert.deepEqual(
+      executors.map((e) => e.parsed.length),
+      [1, 1],
+      'both workers start at once',
+    );
     assert.equal(scheduler.stats().queued, 1);
     executors[0]?.finish();
     await settle();
@@ -64,7 +74,10 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
     executors[0]?.finish();
     executors[1]?.finish();
     const outcomes = await Promise.all(tickets.map((t) => t.outcome));
-    assert.deepEqual(outcomes.map((o) => o.kind), ['verdict', 'verdict', 'verdict']);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ['verdict', 'verdict', 'verdict'],
+    );
     assert.equal(scheduler.stats().computed, 3);
   });
 
@@ -111,12 +124,18 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
     scheduler.submit(job(sized(10_000, 'running'), clock.now() + 1000));
     const waiting = scheduler.submit(job(sized(10_000, 'waiting'), clock.now() + 1000));
     // It must start by 1000 − 250 − 100 = 650 ms; the timer is set for just after.
-    assert.deepEqual(timers.map((t) => t.ms), [651]);
+    assert.deepEqual(
+      timers.map((t) => t.ms),
+      [651],
+    );
     clock.current += 651;
     timers.shift()?.run();
     const outcome = await waiting.outcome;
     assert.equal(outcome.kind, 'overloaded');
-    assert.match(outcome.kind === 'overloaded' ? outcome.reason : '', /waited in the queue too long to finish before its deadline/);
+    assert.match(
+      outcome.kind === 'overloaded' ? outcome.reason : '',
+      /waited in the queue too long to finish before its deadline/,
+    );
     assert.equal(scheduler.stats().shed, 1);
     worker.finish();
     await settle();
@@ -150,7 +169,10 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
     // Call k (0-based, k ≥ 2) has k × 100 ms of work ahead (2 running, k − 2 queued) spread over 2 workers, then 100 ms
     // of its own: 50k + 100 ms. Admitted while 2 × estimate ≤ 1000 ms, i.e. k ≤ 8; calls 9, 10 and 11 are refused.
     for (const ticket of tickets.slice(9)) outcomes.push(await ticket.outcome);
-    assert.deepEqual(outcomes.map((o) => o.kind), ['overloaded', 'overloaded', 'overloaded']);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ['overloaded', 'overloaded', 'overloaded'],
+    );
     const first = outcomes[0];
     assert.ok(first?.kind === 'overloaded');
     assert.equal(first.estimatedMs, 550);
@@ -193,7 +215,12 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
   it('estimates a small source only behind the small lane and the running calls', () => {
     const clock = new FakeClock();
     const worker = new HeldExecutor();
-    const scheduler = new ParseScheduler([worker], { clock, smallBytes: 1000, priorBytesPerMs: 1000, fixedCostBytes: 0 });
+    const scheduler = new ParseScheduler([worker], {
+      clock,
+      smallBytes: 1000,
+      priorBytesPerMs: 1000,
+      fixedCostBytes: 0,
+    });
     for (let i = 0; i < 5; i++) scheduler.submit(job(sized(10_000, `bulk${i}`)));
     assert.equal(scheduler.estimateMs(500), 10 + 0.5, 'the running bulk call, then its own parse');
     assert.equal(scheduler.estimateMs(5000), 50 + 5, 'all bulk work, then its own parse');
@@ -211,7 +238,10 @@ describe('parser service: scheduler (admission, queue, workers)', () => {
       worker.finish();
       await settle();
     }
-    assert.deepEqual((await Promise.all(queued.map((t) => t.outcome))).map((o) => o.kind), ['verdict', 'verdict']);
+    assert.deepEqual(
+      (await Promise.all(queued.map((t) => t.outcome))).map((o) => o.kind),
+      ['verdict', 'verdict'],
+    );
   });
 
   it('a crashed worker fails only its own call; the next call is served', async () => {

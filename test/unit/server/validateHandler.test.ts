@@ -8,11 +8,26 @@ import type { WireValidateResponse } from '../../../src/protocol/parserProto';
 type Outcome = { err: Partial<grpc.StatusObject> | null; res?: WireValidateResponse };
 
 /** Drives the handler with a fake call; the scheduler parses in-process. Resolves with the answer, or undefined when none came. */
-async function drive(request: { source: string; filename: string }, deadline: grpc.Deadline, cancelled = false, max = 1000): Promise<Outcome | undefined> {
-  const scheduler = new ParseScheduler([{ parse: (source, filename) => Promise.resolve(validateAvap(source, { filename, maxBytes: max })) }]);
+async function drive(
+  request: { source: string; filename: string },
+  deadline: grpc.Deadline,
+  cancelled = false,
+  max = 1000,
+): Promise<Outcome | undefined> {
+  const scheduler = new ParseScheduler([
+    { parse: (source, filename) => Promise.resolve(validateAvap(source, { filename, maxBytes: max })) },
+  ]);
   let outcome: Outcome | undefined;
-  const call = { request, cancelled, getDeadline: () => deadline } as unknown as Parameters<ReturnType<typeof validateHandler>>[0];
-  validateHandler(max, () => undefined, scheduler)(call, (err, res) => { outcome = { err, res: res ?? undefined }; });
+  const call = { request, cancelled, getDeadline: () => deadline } as unknown as Parameters<
+    ReturnType<typeof validateHandler>
+  >[0];
+  validateHandler(
+    max,
+    () => undefined,
+    scheduler,
+  )(call, (err, res) => {
+    outcome = { err, res: res ?? undefined };
+  });
   for (let i = 0; i < 20 && !outcome; i++) await new Promise((resolve) => setImmediate(resolve));
   return outcome;
 }

@@ -14,7 +14,10 @@ describe('tools: package.json contribution', () => {
 
   it('declares avap_validate and avap_search_docs with JSON-schema inputs and usage guidance', () => {
     const tools = languageModelToolsContribution();
-    assert.deepEqual(tools.map((t) => t.name), ['avap_validate', 'avap_search_docs']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['avap_validate', 'avap_search_docs'],
+    );
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.inputSchema.additionalProperties, false, 'unknown parameters are refused');
@@ -30,7 +33,11 @@ describe('tools: package.json contribution', () => {
   });
 
   it('replaces only contributes.languageModelTools', () => {
-    const before = { name: 'x', contributes: { commands: [{ command: 'a' }], languageModelTools: ['old'] }, scripts: { b: 'c' } };
+    const before = {
+      name: 'x',
+      contributes: { commands: [{ command: 'a' }], languageModelTools: ['old'] },
+      scripts: { b: 'c' },
+    };
     const after = withLanguageModelTools(before) as typeof before;
     assert.deepEqual(Object.keys(after), ['name', 'contributes', 'scripts']);
     assert.deepEqual(after.contributes.commands, before.contributes.commands);

@@ -3,7 +3,13 @@ import type { ParserOutcome } from '../../../src/core/contracts';
 import { loadKnowledgeBase } from '../../../src/knowledge';
 import { validateAvap } from '../../../src/parser';
 import {
-  executeSearchDocs, executeValidate, runTool, toolResultText, validateOutcome, type DocsIndexSource, type ValidateFn,
+  executeSearchDocs,
+  executeValidate,
+  runTool,
+  toolResultText,
+  validateOutcome,
+  type DocsIndexSource,
+  type ValidateFn,
 } from '../../../src/tools/execute';
 
 /** The parser library in-process behind the ValidateFn port; records calls. */
@@ -18,12 +24,18 @@ function inProcessParser(): ValidateFn & { calls: string[] } {
 }
 
 const kb = loadKnowledgeBase();
-const docs: DocsIndexSource = () => (kb.ok ? { ok: true, value: kb.value } : { ok: false, error: { kind: 'knowledge-unavailable', message: kb.error.message } });
+const docs: DocsIndexSource = () =>
+  kb.ok
+    ? { ok: true, value: kb.value }
+    : { ok: false, error: { kind: 'knowledge-unavailable', message: kb.error.message } };
 
 describe('tools: execution and post-execution status', () => {
   describe('avap_validate', () => {
     it('valid code → SATISFIED with the verdict as facts', async () => {
-      const outcome = await executeValidate({ code: 'addParam(name, n)\naddResult(n)\n', filename: 'ok.avap' }, inProcessParser());
+      const outcome = await executeValidate(
+        { code: 'addParam(name, n)\naddResult(n)\n', filename: 'ok.avap' },
+        inProcessParser(),
+      );
       assert.equal(outcome.status, 'SATISFIED');
       assert.equal(outcome.facts.valid, true);
       assert.equal(outcome.facts.errorCount, 0);
@@ -32,11 +44,17 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('an invented command → NEEDS_MORE_TOOLS with the replacement and a re-validation step', async () => {
-      const outcome = await executeValidate({ code: 'addParam(p, text)\ngetSHA256(text, digest)\naddResult(digest)\n' }, inProcessParser());
+      const outcome = await executeValidate(
+        { code: 'addParam(p, text)\ngetSHA256(text, digest)\naddResult(digest)\n' },
+        inProcessParser(),
+      );
       assert.equal(outcome.status, 'NEEDS_MORE_TOOLS');
       assert.equal(outcome.facts.valid, false);
       assert.deepEqual(outcome.facts.unknownNames, ['getSHA256']);
-      assert.ok(outcome.next.some((n) => n.includes("replace 'getSHA256' with 'encodeSHA256'")), JSON.stringify(outcome.next));
+      assert.ok(
+        outcome.next.some((n) => n.includes("replace 'getSHA256' with 'encodeSHA256'")),
+        JSON.stringify(outcome.next),
+      );
       assert.match(outcome.next.at(-1) ?? '', /Validate the corrected code again with avap_validate/);
       assert.equal(outcome.facts.filename, 'snippet.avap');
     });
@@ -48,11 +66,27 @@ describe('tools: execution and post-execution status', () => {
           valid: false,
           truncated: false,
           parserVersion: 't',
-          trace: [{ line: 1, column: 1, endColumn: 9, severity: 'error', category: 'unknown_token', code: 'unknown-command', message: 'unknown command', token: 'frobnize' }],
+          trace: [
+            {
+              line: 1,
+              column: 1,
+              endColumn: 9,
+              severity: 'error',
+              category: 'unknown_token',
+              code: 'unknown-command',
+              message: 'unknown command',
+              token: 'frobnize',
+            },
+          ],
         },
       });
       assert.equal(outcome.status, 'NEEDS_MORE_TOOLS');
-      assert.ok(outcome.next.includes('Look up the right command for \'frobnize\' with avap_search_docs {"query": "frobnize"}.'), JSON.stringify(outcome.next));
+      assert.ok(
+        outcome.next.includes(
+          'Look up the right command for \'frobnize\' with avap_search_docs {"query": "frobnize"}.',
+        ),
+        JSON.stringify(outcome.next),
+      );
     });
 
     it('foreign syntax is listed among the facts', async () => {
@@ -62,7 +96,8 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('parser unavailable → FAILED, the code is never called valid', async () => {
-      const down: ValidateFn = () => Promise.resolve({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' });
+      const down: ValidateFn = () =>
+        Promise.resolve({ kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' });
       const outcome = await executeValidate({ code: 'addResult(x)' }, down);
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.valid, undefined);
@@ -71,13 +106,17 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('a throwing validator is a FAILED transport outcome, not an exception', async () => {
-      const outcome = await executeValidate({ code: 'addResult(x)' }, () => Promise.reject(new Error('socket hang up')));
+      const outcome = await executeValidate({ code: 'addResult(x)' }, () =>
+        Promise.reject(new Error('socket hang up')),
+      );
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.detail, 'socket hang up');
     });
 
     it('the service refusing the source → NEED_USER_INPUT', async () => {
-      const outcome = await executeValidate({ code: 'addResult(x)' }, () => Promise.resolve({ kind: 'unavailable', reason: 'rejected', detail: 'source too large' }));
+      const outcome = await executeValidate({ code: 'addResult(x)' }, () =>
+        Promise.resolve({ kind: 'unavailable', reason: 'rejected', detail: 'source too large' }),
+      );
       assert.equal(outcome.status, 'NEED_USER_INPUT');
     });
 
@@ -103,7 +142,10 @@ describe('tools: execution and post-execution status', () => {
     it('the kind filter keeps only that kind of page', () => {
       const outcome = executeSearchDocs({ query: 'loop over a list', kind: 'chapter', max_results: 4 }, docs);
       assert.equal(outcome.status, 'SATISFIED');
-      assert.ok(outcome.facts.results.every((r) => r.kind === 'chapter'), JSON.stringify(outcome.facts.results.map((r) => r.kind)));
+      assert.ok(
+        outcome.facts.results.every((r) => r.kind === 'chapter'),
+        JSON.stringify(outcome.facts.results.map((r) => r.kind)),
+      );
     });
 
     it('no match → NEEDS_MORE_TOOLS with a rephrasing hint', () => {
@@ -114,7 +156,10 @@ describe('tools: execution and post-execution status', () => {
     });
 
     it('an unreadable knowledge base → FAILED', () => {
-      const outcome = executeSearchDocs({ query: 'addVar' }, () => ({ ok: false, error: { kind: 'knowledge-unavailable', message: 'knowledge/ not found' } }));
+      const outcome = executeSearchDocs({ query: 'addVar' }, () => ({
+        ok: false,
+        error: { kind: 'knowledge-unavailable', message: 'knowledge/ not found' },
+      }));
       assert.equal(outcome.status, 'FAILED');
       assert.equal(outcome.facts.reason, 'knowledge/ not found');
     });
