@@ -62,6 +62,13 @@ export interface DraftMessage {
    * for the retry). A client showing the stream starts afresh when it grows.
    */
   attempt?: number;
+  /**
+   * Extension: this draft's `text` is the whole answer of its attempt as the
+   * pipeline changed it after it streamed (the parser's proven fixes repaired
+   * it): it replaces every earlier draft of the attempt instead of adding to
+   * them. The final message's `text` is that answer too.
+   */
+  replace?: true;
 }
 
 /**
@@ -70,6 +77,12 @@ export interface DraftMessage {
  * before a verdict (no validity claim; the caller reports the error).
  */
 export interface FinalMessage {
+  /**
+   * The whole answer the run delivers: the text whose every code block was
+   * validated to earn `validation_status` (repaired when the parser's fixes
+   * repaired it, without the model's reasoning preamble). A client shows this
+   * text in place of the drafts. Empty when the run failed.
+   */
   text: string;
   avap_code: string;
   is_final: true;

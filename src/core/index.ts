@@ -122,7 +122,16 @@ export {
   type OllamaCheckStatus,
 } from './llm/ollamaCheck';
 export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
-export { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from './code/extract';
+export {
+  blockEntries,
+  codeAnswerBlocks,
+  extractCode,
+  isAvapFenceLabel,
+  shownCodeBlocks,
+  stripThinking,
+  type CodeBlock,
+} from './code/extract';
+export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
 export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
 export { contractFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';

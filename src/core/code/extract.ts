@@ -1,40 +1,89 @@
 /**
- * Finds the AVAP code in a model's answer. Pure.
+ * Finds the AVAP code an answer shows. Pure.
  *
- * - Fenced blocks labelled `avap` (any case) or unlabelled are code.
- * - When there are none, fenced blocks with another programming-language
- *   label are taken instead (a model that writes ```python is exactly what
- *   validation must catch); data/shell labels (json, yaml, bash, text…) never are.
- * - With no fences at all, runs of code-shaped lines (calls, assignments,
- *   comments, braces) are bare code; prose lines are not.
+ * The rule: every line a reader sees as code is validated. A reader sees code
+ * where Markdown renders it (CommonMark, as the chat renders answers:
+ * markdownCode.ts) and where lines of the text are plainly a program
+ * (bareCode.ts, for the CLI's raw text and for answers with no fences):
  *
- * Every block remembers the response line its first code line is on, so the
- * parser's trace can be mapped back onto the response.
+ * - Fenced blocks labelled `avap` (any case, or `avp`) are AVAP, at any
+ *   indentation — inside list items, inside blockquotes.
+ * - Unlabelled fences and indented code blocks are AVAP unless they are
+ *   plainly something else (JSON output, a shell command, an HTTP exchange:
+ *   notAvap.ts).
+ * - Fences labelled as data or shell (json, yaml, bash, text…) never are.
+ * - Runs of lines written without a fence that form a program are AVAP, with
+ *   every line among them (`while n > 0:` between two calls is validated,
+ *   never dropped).
+ * - When none of these exists, fences labelled with another programming
+ *   language are taken instead (a model that writes ```python is exactly what
+ *   validation must catch).
+ *
+ * Every block remembers where each of its lines is in the response (line,
+ * and the column its code starts at), so the parser's trace and fixes map
+ * back onto the response.
  */
+import type { TraceEntry } from '../../parser';
+import { bareBlocks, type BareMode } from './bareCode';
+import { scanMarkdown, splitLines, type MarkdownCode } from './markdownCode';
+import { plainlyNotAvap } from './notAvap';
+
+export { isCodeLine, isWholeCodeLine } from './bareCode';
+export { stripThinking } from './thinking';
 
 export interface CodeBlock {
   code: string;
   /** 1-based line of the response on which the block's first line is. */
   startLine: number;
-  /** Fence label ('' for unlabelled or bare code). */
+  /** Fence label ('' for unlabelled, indented or bare code). */
   label: string;
+  /** Markdown shows it as a code block (a fence, or an indented block); false for code written without one. */
   fenced: boolean;
+  /**
+   * For each line of `code`: the characters of its response line before it
+   * (a list item's indentation, a quote's `> `). Absent when every line
+   * starts at the beginning of its response line.
+   */
+  columns?: number[];
 }
 
-const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)[^\n]*$/;
+/** Fence labels that say the block is AVAP. */
+const AVAP_LABELS = new Set(['avap', 'avp']);
+
+/** Fence labels of data, output and shell: never AVAP, never another programming language to fall back to. */
 const NON_CODE_LABELS = new Set([
   'json',
   'jsonc',
+  'json5',
+  'jsonl',
+  'ndjson',
   'yaml',
   'yml',
+  'toml',
+  'ini',
+  'env',
+  'dotenv',
+  'properties',
   'bash',
   'sh',
+  'zsh',
   'shell',
+  'shell-session',
   'console',
+  'terminal',
+  'powershell',
+  'ps1',
+  'cmd',
+  'bat',
+  'curl',
   'text',
   'txt',
+  'plain',
   'plaintext',
+  'none',
+  'nohighlight',
   'output',
+  'log',
   'http',
   'xml',
   'html',
@@ -44,19 +93,7 @@ const NON_CODE_LABELS = new Set([
   'diff',
 ]);
 
-/** Removes `<think>…</think>` reasoning some models emit before the answer. */
-export function stripThinking(text: string): string {
-  let out = text.replace(/<think>[\s\S]*?<\/think>\s*/g, '');
-  const close = out.indexOf('</think>');
-  if (close >= 0) out = out.slice(close + '</think>'.length).trimStart();
-  return out;
-}
-
-interface Fence {
-  label: string;
-  startLine: number;
-  lines: string[];
-}
+const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})\s*([\w+#.-]*)[^\n]*$/;
 
 /** The marker and label of a line that opens a fence; undefined for any other line. */
 export function fenceOpening(line: string): { marker: string; label: string } | undefined {
@@ -72,87 +109,70 @@ export function closesFence(line: string, marker: string): boolean {
 
 /** Labels of the fences whose code an answer shows as AVAP whenever there are any (`extractCode` prefers them). */
 export function isAvapFenceLabel(label: string): boolean {
-  return label === '' || label === 'avap';
+  return label === '' || AVAP_LABELS.has(label);
 }
 
-function fences(lines: readonly string[]): Fence[] {
-  const out: Fence[] = [];
-  let open: { marker: string; fence: Fence } | undefined;
-  lines.forEach((line, index) => {
-    if (open) {
-      if (closesFence(line, open.marker)) {
-        out.push(open.fence);
-        open = undefined;
-      } else {
-        open.fence.lines.push(line);
-      }
-      return;
-    }
-    const opening = fenceOpening(line);
-    if (opening) open = { marker: opening.marker, fence: { label: opening.label, startLine: index + 2, lines: [] } };
-  });
-  // An unterminated fence (a cut stream) still holds code.
-  if (open) out.push(open.fence);
-  return out;
-}
-
-const CODE_LINE = [
-  /^[A-Za-z_$][\w.$]*\s*\(.*\)?\s*;?\s*(\{\s*)?(\/\/.*)?$/, // call, or function header
-  /^[A-Za-z_$][\w.$]*(\[[^\]]*\])?\s*=\s*\S.*$/, // assignment
-  /^(\/\/|\/\*|\*\/|\*\s|\*$)/, // comment lines
-  /^[{}]\s*;?$/, // braces
-  /^(return|function)\b.*$/,
-];
-
-export function isCodeLine(line: string): boolean {
-  const text = line.trim();
-  if (!text) return false;
-  return CODE_LINE.some((re) => re.test(text));
-}
-
-function bareBlocks(lines: readonly string[], isCode: (line: string) => boolean = isCodeLine): CodeBlock[] {
-  const out: CodeBlock[] = [];
-  let current: { start: number; lines: string[] } | undefined;
-  const flush = () => {
-    if (!current) return;
-    while (current.lines.length && !current.lines[current.lines.length - 1]?.trim()) current.lines.pop();
-    if (current.lines.length)
-      out.push({ code: current.lines.join('\n'), startLine: current.start, label: '', fenced: false });
-    current = undefined;
-  };
-  lines.forEach((line, index) => {
-    if (isCode(line)) {
-      current ??= { start: index + 1, lines: [] };
-      current.lines.push(line);
-    } else if (!line.trim() && current) {
-      current.lines.push(line);
-    } else {
-      flush();
-    }
-  });
-  flush();
-  return out;
-}
-
-/** The fenced blocks that hold code (`undefined` when the response has no fences at all). */
-function fencedCode(lines: readonly string[]): CodeBlock[] | undefined {
-  const all = fences(lines).filter((f) => f.lines.some((l) => l.trim()));
-  const toBlock = (f: Fence): CodeBlock => ({
-    code: f.lines.join('\n'),
-    startLine: f.startLine,
-    label: f.label,
+function toBlock(found: MarkdownCode): CodeBlock {
+  const block: CodeBlock = {
+    code: found.lines.map((l) => l.text).join('\n'),
+    startLine: found.lines[0]?.line ?? 1,
+    label: found.label,
     fenced: true,
-  });
-  const preferred = all.filter((f) => isAvapFenceLabel(f.label));
-  if (preferred.length) return preferred.map(toBlock);
-  const otherCode = all.filter((f) => !NON_CODE_LABELS.has(f.label));
-  if (otherCode.length) return otherCode.map(toBlock);
-  return all.length ? [] : undefined;
+  };
+  if (found.lines.some((l) => l.column !== 0)) block.columns = found.lines.map((l) => l.column);
+  return block;
 }
 
+/**
+ * The AVAP blocks of a response, and the blocks in another programming
+ * language to fall back to; `mode` is how lines written without a fence are
+ * read when Markdown shows no code block at all (with code blocks, only lines
+ * that are wholly code start a program outside them).
+ */
+function findCode(response: string, mode: BareMode): { avap: CodeBlock[]; other: CodeBlock[] } {
+  const lines = splitLines(response);
+  const scan = scanMarkdown(response);
+  const avap: CodeBlock[] = [];
+  const other: CodeBlock[] = [];
+  for (const found of scan.blocks) {
+    const block = toBlock(found);
+    if (AVAP_LABELS.has(block.label)) avap.push(block);
+    else if (block.label === '') {
+      if (!plainlyNotAvap(block.code)) avap.push(block);
+    } else if (!NON_CODE_LABELS.has(block.label)) other.push(block);
+  }
+  const bareMode: BareMode = scan.blocks.length ? 'strict' : mode;
+  for (const bare of bareBlocks(lines, bareMode, scan.covered)) {
+    const code = bare.lines.join('\n');
+    if (!plainlyNotAvap(code)) avap.push({ code, startLine: bare.startLine, label: '', fenced: false });
+  }
+  avap.sort((a, b) => a.startLine - b.startLine);
+  return { avap, other };
+}
+
+/** The code blocks of an answer to a code request. */
 export function extractCode(response: string): CodeBlock[] {
-  const lines = response.split(/\r?\n/);
-  return fencedCode(lines) ?? bareBlocks(lines);
+  const { avap, other } = findCode(response, 'loose');
+  return avap.length ? avap : other;
+}
+
+/** The blocks of an answer to a code request; an answer with text but no recognisable code is validated whole. */
+export function codeAnswerBlocks(response: string): CodeBlock[] {
+  const blocks = extractCode(response);
+  if (blocks.length || !response.trim()) return blocks;
+  return [{ code: response, startLine: 1, label: '', fenced: false }];
+}
+
+/**
+ * The AVAP code blocks a reader is shown in an answer that is prose first
+ * (documentation, conversation, platform answers): its code blocks (as
+ * `extractCode` picks them) and runs of lines that are wholly code and hold a
+ * statement. Every one of them must be validated before the answer may be
+ * called valid.
+ */
+export function shownCodeBlocks(response: string): CodeBlock[] {
+  const { avap, other } = findCode(response, 'strict');
+  return avap.length ? avap : other;
 }
 
 /** The candidate program: the blocks one after the other, and where each starts in it. */
@@ -168,51 +188,55 @@ export function joinBlocks(blocks: readonly CodeBlock[]): { code: string; offset
   return { code: parts.join('\n'), offsets };
 }
 
-/** Index just past the parenthesis that closes the one at `open` (strings respected); -1 if unbalanced. */
-function closingParen(line: string, open: number): number {
-  let depth = 0;
-  let quote = '';
-  for (let i = open; i < line.length; i += 1) {
-    const c = line[i];
-    if (quote) {
-      if (c === '\\') i += 1;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '(') depth += 1;
-    else if (c === ')' && --depth === 0) return i + 1;
-  }
-  return -1;
+/** A position of the block's code (1-based line and column) on the response. */
+function onResponse(block: CodeBlock, line: number, column: number): { line: number; column: number } {
+  return { line: line + block.startLine - 1, column: column + (block.columns?.[line - 1] ?? 0) };
 }
 
-/**
- * A line that is code and nothing else: a whole call (nothing but `{`, `;` or
- * a comment after its closing parenthesis), an assignment, a comment, a brace.
- * Stricter than `isCodeLine`, so prose that starts with a command name
- * ("addParam(name, target) reads the parameter…") is not taken for code.
- */
-export function isWholeCodeLine(line: string): boolean {
-  const text = line.trim();
-  if (!text) return false;
-  const call = /^[A-Za-z_$][\w.$]*\s*\(/.exec(text);
-  if (call) {
-    const end = closingParen(text, call[0].length - 1);
-    return end > 0 && /^\s*;?\s*(\{\s*)?(\/\/.*)?$/.test(text.slice(end));
-  }
-  return CODE_LINE.slice(1).some((re) => re.test(text));
+/** A trace entry of the block's code moved onto the response (its fix's edits too). */
+export function entryOnResponse(block: CodeBlock, entry: TraceEntry): TraceEntry {
+  const at = onResponse(block, entry.line, entry.column);
+  const shift = at.column - entry.column;
+  const moved: TraceEntry = { ...entry, line: at.line, column: at.column, endColumn: entry.endColumn + shift };
+  if (entry.fix)
+    moved.fix = {
+      ...entry.fix,
+      edits: entry.fix.edits.map((e) => {
+        const from = onResponse(block, e.line, e.column);
+        const to = onResponse(block, e.endLine, e.endColumn);
+        return { ...e, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+      }),
+    };
+  return moved;
 }
 
-/**
- * The AVAP code blocks a reader is shown in an answer that is prose first
- * (documentation, conversation, platform answers): its code fences (as
- * `extractCode` picks them) or, in an answer without fences, runs of lines
- * that are wholly code. Every one of them must be validated before the
- * answer may be called valid.
- */
-export function shownCodeBlocks(response: string): CodeBlock[] {
-  const lines = response.split(/\r?\n/);
-  const statement = (line: string) =>
-    /^\s*[A-Za-z_$][\w.$]*\s*(\(|(\[[^\]]*\])?\s*=)/.test(line) && !/^\s*(return|function)\b/.test(line);
-  return fencedCode(lines) ?? bareBlocks(lines, isWholeCodeLine).filter((b) => b.code.split('\n').some(statement));
+/** The entries of a response trace that fall on the block, moved onto the block's own code. */
+export function blockEntries(block: CodeBlock, responseTrace: readonly TraceEntry[]): TraceEntry[] {
+  const count = block.code.split('\n').length;
+  const last = block.startLine + count - 1;
+  return responseTrace
+    .filter((e) => e.line >= block.startLine && e.line <= last)
+    .map((e) => {
+      const line = e.line - block.startLine + 1;
+      const shift = block.columns?.[line - 1] ?? 0;
+      const back = (l: number, c: number) => Math.max(1, c - (block.columns?.[l - block.startLine] ?? 0));
+      const moved: TraceEntry = {
+        ...e,
+        line,
+        column: Math.max(1, e.column - shift),
+        endColumn: Math.max(1, e.endColumn - shift),
+      };
+      if (e.fix)
+        moved.fix = {
+          ...e.fix,
+          edits: e.fix.edits.map((x) => ({
+            ...x,
+            line: x.line - block.startLine + 1,
+            column: back(x.line, x.column),
+            endLine: x.endLine - block.startLine + 1,
+            endColumn: back(x.endLine, x.endColumn),
+          })),
+        };
+      return moved;
+    });
 }

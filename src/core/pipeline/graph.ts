@@ -10,7 +10,10 @@
  * RC-07, on every route: every AVAP code block an answer shows is validated
  * before the final message, and the status is earned (validation/status.ts):
  * `""` only when the parser validated all of them or there are none. Until
- * then the stream carries drafts (`draft: true`, no status, no code).
+ * then the stream carries drafts (`draft: true`, no status, no code). The
+ * final message's `text` is the answer delivered — exactly the text whose
+ * code was validated — and an answer the parser's fixes repaired is streamed
+ * again whole, as a draft that replaces the attempt's earlier ones.
  *
  * RC-08: one retry cycle per request, whatever triggers it — the relevance
  * reformulation, the parser's trace, or the quality judge's hint (a reviewer
@@ -23,10 +26,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { renderTrace, type TraceEntry } from '../../parser';
-import { extractCode, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
+import { codeAnswerBlocks, shownCodeBlocks, stripThinking, type CodeBlock } from '../code/extract';
 import { validateAnswer, type AnswerValidation } from '../code/validateBlocks';
 import { LOG_REPAIRED_BY_FIXES, REPAIRED_BY_FIXES, repairAnswer } from '../code/repairAnswer';
 import { LOG_EARLY_ABORT, StreamCheck, type HardFinding } from '../code/streamCheck';
+import { isAvapFinding } from '../code/notAvap';
 import { PARSER_VERSION } from '../../parser';
 import type { AssistantConfig } from '../config';
 import type {
@@ -301,7 +305,7 @@ class Run {
     this.result.validationStatus = status;
     this.result.latenciesMs = { ...this.all };
     this.emit({
-      text: '',
+      text: this.result.text,
       avap_code: this.result.code,
       is_final: true,
       validation_status: status,
@@ -503,13 +507,6 @@ class Run {
     }
   }
 
-  /** Blocks of a code answer; an answer with text but no recognisable code is validated whole. */
-  private static codeBlocksOf(text: string): CodeBlock[] {
-    const blocks = extractCode(text);
-    if (blocks.length || !text.trim()) return blocks;
-    return [{ code: text, startLine: 1, label: '', fenced: false }];
-  }
-
   private codeSpec(
     messages: ChatMessage[],
     chunks: RetrievedChunk[],
@@ -522,7 +519,7 @@ class Run {
       retryNode: 'generate_code_retry',
       messages,
       codeRequired: true,
-      blocks: (text) => Run.codeBlocksOf(text),
+      blocks: codeAnswerBlocks,
       retryMessages: (text, validation, traceLines, errors) =>
         generateCodeRetryMessages(
           this.request.query,
@@ -599,10 +596,10 @@ class Run {
       forward(piece);
       if (!check) return;
       streamed += piece;
-      if (check.push(piece)) stop.abort();
+      if (check.push(piece) && isAvapFinding(check.finding)) stop.abort();
     };
     const reply = await this.timed(node, () => llm.chat({ model: spec.model, messages, signal, onToken }));
-    const hard = check?.finding;
+    const hard = isAvapFinding(check?.finding) ? check?.finding : undefined;
     // Decided by the content alone (a reply that finished before the abort landed is treated the same), so runs are reproducible.
     if (hard && !this.cancelled) return ok({ ...Run.abortedAnswer(streamed, hard), aborted: hard });
     if (!reply.ok) return err(asFailure(reply.error));
@@ -770,6 +767,8 @@ class Run {
           this.supersede();
           const fixed = repaired.validation;
           this.result.text = repaired.text;
+          // What streamed is not what is delivered: the repaired answer replaces the attempt's drafts.
+          this.emit({ text: repaired.text, avap_code: '', is_final: false, draft: true, attempt, replace: true });
           this.result.code = fixed.code;
           const record: AttemptRecord = {
             attempt,

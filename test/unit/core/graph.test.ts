@@ -326,7 +326,14 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
           JSON.stringify(m),
         );
       assert.ok(drafts.every((m) => !m.is_final && m.draft && m.avap_code === ''));
-      assert.deepEqual(messages.at(-1), { text: '', avap_code: result.code, is_final: true, validation_status: '' });
+      // The final message delivers the whole answer whose code was validated, with its code and status.
+      assert.deepEqual(messages.at(-1), {
+        text: result.text,
+        avap_code: result.code,
+        is_final: true,
+        validation_status: '',
+      });
+      assert.equal(result.text, VALID);
     });
 
     it('a documentation answer that shows invalid code is validated and retried with the trace; the fixed answer is ""', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateAnswer } from '../../../src/core/code/validateBlocks';
 import { extractCode } from '../../../src/core/code/extract';
-import { applyTextEdits } from '../../../src/parser';
+import { applyTextEdits, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 
 /** The parser library behind the port, as the bundled service would answer. */
@@ -32,5 +32,56 @@ describe('core/code validateAnswer: fixes follow their entries onto the joined p
       'line 7 of the answer text',
     );
     assert.match(applyTextEdits(answer, inAnswer?.fix?.edits ?? []) ?? '', /\nencodeSHA256\(user, hashed\)\naddResult/);
+  });
+});
+
+describe('core/code validateAnswer: what is delivered joined is validated joined (issue 24 F4)', () => {
+  const DOUBLE = 'function double(a) {\n  return a * 2\n}';
+
+  it('two blocks that each define function double(a): each is valid, the joined program is not — invalid, on the second block', async () => {
+    const answer = `First:\n\`\`\`avap\n${DOUBLE}\n\`\`\`\nThen use it:\n\`\`\`avap\n${DOUBLE}\naddVar(x, 2)\ny = double(x)\naddResult(y)\n\`\`\`\n`;
+    const parser = fakeParser();
+    const validation = await validateAnswer(parser, extractCode(answer), 'answer.avap');
+    assert.equal(validation.verdict.kind, 'invalid');
+    if (validation.verdict.kind !== 'invalid') return;
+    assert.deepEqual(validation.blocks, ['valid', 'invalid']);
+    assert.equal(validation.calls, 3, 'each block, then the program they are joined into');
+    assert.equal(parser.sources[2], validation.code);
+    const [dup] = validation.verdict.trace.filter((e) => e.severity === 'error');
+    assert.match(dup?.message ?? '', /already defined on line 1/);
+    assert.equal(dup?.line, 4, 'line 4 of the joined program');
+    assert.equal(validation.verdict.responseTrace.find((e) => e.severity === 'error')?.line, 9, 'line 9 of the answer');
+  });
+
+  it('blocks that are valid joined cost one more call and stay valid; a parser that cannot judge the join claims nothing', async () => {
+    const answer = '```avap\naddParam(a, a)\n```\nand\n```avap\naddResult(a)\n```';
+    const valid = await validateAnswer(fakeParser(), extractCode(answer), 'a.avap');
+    assert.equal(valid.verdict.kind, 'valid');
+    assert.equal(valid.calls, 3);
+    let calls = 0;
+    const flaky = fakeParser((source, filename) => {
+      calls += 1;
+      return calls < 3
+        ? { kind: 'validated', result: validateAvap(source, { filename }) }
+        : { kind: 'unavailable', reason: 'timeout', detail: 'deadline' };
+    });
+    const unjudged = await validateAnswer(flaky, extractCode(answer), 'a.avap');
+    assert.equal(unjudged.verdict.kind, 'unavailable');
+  });
+
+  it('a block inside a list item: the trace and the fixes land on the answer at the code, past the indentation', async () => {
+    const answer =
+      '1. Hash it:\n\n   ```avap\n   addParam(pwd, pwd)\n   hashed = getSHA256(pwd)\n   addResult(hashed)\n   ```\n';
+    const validation = await validateAnswer(inProcess, extractCode(answer), 'answer.avap');
+    assert.equal(validation.verdict.kind, 'invalid');
+    if (validation.verdict.kind !== 'invalid') return;
+    const [entry] = validation.verdict.responseTrace;
+    assert.equal(entry?.line, 5);
+    assert.equal(entry?.column, 13, 'getSHA256 starts at (1-based) column 13 of the answer line');
+    const repaired = applyTextEdits(answer, entry?.fix?.edits ?? []);
+    assert.equal(
+      repaired,
+      '1. Hash it:\n\n   ```avap\n   addParam(pwd, pwd)\n   encodeSHA256(pwd, hashed)\n   addResult(hashed)\n   ```\n',
+    );
   });
 });

@@ -104,7 +104,7 @@ describe('quality: the gate on the pipeline', () => {
     );
     assert.equal(messages.filter((m) => m.is_final).length, 1);
     assert.deepEqual(messages.at(-1), {
-      text: '',
+      text: 'Use it:\n```avap\nencodeSHA256(p, h)\n```',
       avap_code: 'encodeSHA256(p, h)',
       is_final: true,
       validation_status: '',
