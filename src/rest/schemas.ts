@@ -160,7 +160,11 @@ export const ValidationJsonSchema = z.object({
 });
 
 export const ResponseMessageSchema = z.object({
-  text: z.string(),
+  text: z
+    .string()
+    .describe(
+      'On a draft: a streamed piece of the answer. On the final message: the whole answer delivered — the text whose every AVAP code block was validated (repaired when the parser fixed it); show it in place of the drafts.',
+    ),
   avap_code: z.string(),
   is_final: z.boolean(),
   draft: z
@@ -176,6 +180,16 @@ export const ResponseMessageSchema = z.object({
       'On the final message only: "" when the parser validated every AVAP code block of the answer (or it shows none). Absent when the run failed or was cancelled (see error).',
     ),
   attempt: z.number().int().optional(),
+  replace: z
+    .literal(true)
+    .optional()
+    .describe(
+      "On a draft: its text is the whole answer of its attempt as repaired by the parser's proven fixes; it replaces the attempt's earlier drafts.",
+    ),
+  repaired_by: z
+    .literal('parser-fixes')
+    .optional()
+    .describe("On the final message: the answer is the model's answer repaired by the parser's proven fixes."),
   generation_id: z.string().optional().describe('On the final message.'),
   query_type: z.enum(QUERY_TYPES).optional().describe('On the final message.'),
   quality: z.unknown().optional().describe('On the final message, when the judge is on: scores of every attempt.'),

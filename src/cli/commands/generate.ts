@@ -21,6 +21,7 @@ import {
   parseRetrievalMode,
   firstAttemptFields,
   describeSkip,
+  stripThinking,
 } from '../../core';
 import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
@@ -50,12 +51,16 @@ export const PIPELINE_OPTIONS_USAGE = `  --json                print the respons
   cached; default $XDG_CACHE_HOME or ~/.cache, then avap-assistant).
 Every answer's code is validated on every route before the final message: validation_status "" means
 the parser validated every AVAP block shown (or there is none). With --json, every message before the
-last has "draft": true and no status; the last has validation_status (absent when the run failed, with
+last has "draft": true and no status (a draft with "replace": true holds the whole answer repaired by the
+parser's fixes and replaces the attempt's earlier drafts); the last has "text", the answer delivered (the
+text whose code was validated), validation_status (absent when the run failed, with
 "error"), "retrieval" ({"status": "ok" | "degraded", "reason"}) and "retry" (what used the one retry,
 what was skipped and why), "repaired_by": "parser-fixes" when the parser's proven fixes repaired the
 answer (no LLM retry) and "early_abort" ({attempt, line, rule}) when a streamed answer was stopped on a
-line certain to be rejected. In text mode every outcome other than valid is reported on stderr, and so
-are a repair (repair: …) and an early stop (stream: …).
+line certain to be rejected. In text mode stdout streams the answer and ends with the answer as validated
+(printed again whole after a "---" line when it differs from what streamed, e.g. repaired by the parser's
+fixes); every outcome other than valid is reported on stderr, and so are a repair (repair: …) and an early
+stop (stream: …).
 Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
             2 usage error or LLM unreachable/failed/stalled, 130 interrupted.`;
 
@@ -193,6 +198,11 @@ export function outcomeLines(result: PipelineResult): string[] {
   return lines;
 }
 
+/** Text mode: the line before an answer the parser's proven fixes repaired, printed whole after the model's. */
+export const REPAIRED_HEADER = "--- repaired by the parser's fixes: the answer as validated ---";
+/** Text mode: the line before the delivered answer when it differs from what streamed last. */
+export const DELIVERED_HEADER = '--- the answer as validated ---';
+
 /** Runs one request end to end and prints it; returns the exit code. */
 export async function runRequest(
   args: string[],
@@ -214,6 +224,8 @@ export async function runRequest(
   const assistant = created.value;
   let currentAttempt = 1;
   let printedText = false;
+  /** What stdout shows of the current attempt: the delivered answer must be the last thing it shows. */
+  let shown = '';
   const onMessage = (message: ResponseMessage) => {
     if (message.is_final) return;
     if (json) {
@@ -222,9 +234,15 @@ export async function runRequest(
     }
     if (message.attempt !== undefined && message.attempt !== currentAttempt) {
       currentAttempt = message.attempt;
+      shown = '';
       io.stdout(`\n\n--- attempt ${currentAttempt}: regenerating with the parser's trace ---\n\n`);
     }
+    if (message.replace) {
+      shown = '';
+      io.stdout(`\n\n${REPAIRED_HEADER}\n\n`);
+    }
     printedText = true;
+    shown += message.text;
     io.stdout(message.text);
   };
   let result: PipelineResult;
@@ -238,7 +256,7 @@ export async function runRequest(
     // The final message, with the run's summary alongside the four fields of the contract.
     io.stdout(
       `${JSON.stringify({
-        text: '',
+        text: result.text,
         avap_code: result.code,
         is_final: true,
         ...(result.validationStatus !== undefined ? { validation_status: result.validationStatus } : {}),
@@ -256,6 +274,11 @@ export async function runRequest(
       })}\n`,
     );
   } else {
+    // The answer on stdout is the one whose code was validated: when it is not what streamed last, it follows whole.
+    if (result.text && stripThinking(shown) !== result.text) {
+      io.stdout(`${printedText ? '\n\n' : ''}${DELIVERED_HEADER}\n\n${result.text}`);
+      printedText = true;
+    }
     if (printedText) io.stdout('\n');
     const lines = outcomeLines(result);
     if (lines.length) io.stderr(`\n${lines.join('\n')}\n`);

@@ -4,6 +4,8 @@
  */
 import {
   attemptCount,
+  blockEntries,
+  codeAnswerBlocks,
   describeSkip,
   extractCode,
   shownCodeBlocks,
@@ -72,32 +74,34 @@ export interface AnswerView {
   blocks?: CodeBlockView[];
 }
 
-/** The code blocks the pipeline validated in an answer of this route (what the chat decorates). */
+/** The code blocks the pipeline validated in an answer of this route (what the chat decorates): the core's own choice. */
 export function answerCodeBlocks(text: string, queryType: QueryType | undefined): CodeBlock[] {
-  if (queryType !== 'CODE_GENERATION') return shownCodeBlocks(text);
-  const blocks = extractCode(text);
-  // A code answer with no recognisable code is validated whole.
-  return blocks.length || !text.trim() ? blocks : [{ code: text, startLine: 1, label: '', fenced: false }];
+  return queryType === 'CODE_GENERATION' ? codeAnswerBlocks(text) : shownCodeBlocks(text);
 }
 
 const lineCount = (code: string) => code.split('\n').length;
 
 /**
- * Renders an answer with its code blocks marked for the webview. Bare code
- * (no fences) is fenced first, so every block shows as a code block.
+ * Renders an answer with its code blocks marked for the webview. Code the
+ * text shows without a fence is fenced first, so every block the parser
+ * judged shows as a code block with its verdict.
  */
 function renderWithBlocks(text: string, blocks: readonly CodeBlock[]): string {
   if (blocks.length === 0) return renderMarkdown(text);
-  if (blocks.every((b) => b.fenced)) {
-    return renderMarkdown(text, { blocks: new Map(blocks.map((b, i) => [b.startLine, i])) });
-  }
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(/\r\n?|\n/);
   const out: string[] = [];
   const starts = new Map<number, number>();
   let next = 0;
   blocks.forEach((block, index) => {
     const from = block.startLine - 1;
-    out.push(...lines.slice(next, from), '```avap');
+    out.push(...lines.slice(next, from));
+    if (block.fenced) {
+      // Markdown already shows it as a code block: marked where its code starts, moved by the fences added before it.
+      starts.set(out.length + 1, index);
+      next = from;
+      return;
+    }
+    out.push('```avap');
     starts.set(out.length + 1, index);
     const count = lineCount(block.code);
     out.push(...lines.slice(from, from + count), '```');
@@ -127,10 +131,7 @@ function blockViews(result: PipelineResult, blocks: readonly CodeBlock[]): CodeB
   const verdicts = attempt?.blocks?.length === blocks.length ? attempt.blocks : undefined;
   const trace = attempt?.responseTrace ?? [];
   return blocks.map((block, index) => {
-    const last = block.startLine + lineCount(block.code) - 1;
-    const own = trace
-      .filter((e) => e.line >= block.startLine && e.line <= last)
-      .map((e) => ({ ...e, line: e.line - block.startLine + 1 }));
+    const own = blockEntries(block, trace);
     const errors = own.some((e) => e.severity === 'error');
     let state: BlockState;
     if (result.validationStatus === undefined) state = 'unvalidated';
@@ -150,8 +151,9 @@ export class AnswerStream {
 
   constructor(readonly id: string) {}
 
-  push(piece: string, attempt = 1): void {
-    if (attempt !== this.attempt) {
+  /** `replace`: the piece is the attempt's whole text as the pipeline revised it (repaired by the parser's fixes). */
+  push(piece: string, attempt = 1, replace = false): void {
+    if (attempt !== this.attempt || replace) {
       this.attempt = attempt;
       this.text = '';
     }

@@ -235,7 +235,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         signal: controller.signal,
         onMessage: (message) => {
           if (message.is_final) return;
-          stream.push(message.text, message.attempt);
+          stream.push(message.text, message.attempt, message.replace === true);
           timer ??= setTimeout(flush, 50);
         },
       },

@@ -6,6 +6,7 @@
  * them again before opening. Links with any other scheme stay plain text.
  */
 import MarkdownIt from 'markdown-it';
+import { isAvapFenceLabel, plainlyNotAvap } from '../../core';
 import { highlightAvap } from './highlight';
 import { checkLink } from './links';
 
@@ -57,10 +58,20 @@ md.renderer.rules.fence = (tokens, idx, _options, env: RenderEnv | undefined) =>
   const cls = /^[A-Za-z0-9_-]+$/.test(lang) ? ` class="language-${lang}"` : '';
   const content = token?.content ?? '';
   // AVAP (or unlabelled) code is highlighted with the extension's grammar; the highlighter escapes every token.
-  const avap = lang === '' || lang.toLowerCase() === 'avap';
+  const avap = isAvapFenceLabel(lang.toLowerCase());
   const code = avap ? highlightAvap(content.replace(/\n$/, '')) : md.utils.escapeHtml(content);
   const pre = `<pre><code${cls}>${code}</code></pre>`;
   const block = token?.map ? env?.blocks?.get(token.map[0] + 2) : undefined;
+  return block === undefined ? `${pre}\n` : `<div class="codeblock" data-block="${block}">${pre}</div>\n`;
+};
+
+// An indented code block is code too: the pipeline validates it, and the chat marks it like a fence.
+md.renderer.rules.code_block = (tokens, idx, _options, env: RenderEnv | undefined) => {
+  const token = tokens[idx];
+  const content = token?.content ?? '';
+  const code = plainlyNotAvap(content) ? md.utils.escapeHtml(content) : highlightAvap(content.replace(/\n$/, ''));
+  const pre = `<pre><code>${code}</code></pre>`;
+  const block = token?.map ? env?.blocks?.get(token.map[0] + 1) : undefined;
   return block === undefined ? `${pre}\n` : `<div class="codeblock" data-block="${block}">${pre}</div>\n`;
 };
 

@@ -35,7 +35,8 @@ export async function runWithProgress(
               text = '';
               progress.report({ message: `attempt ${attempt}: correcting with the parser trace…` });
             }
-            text += message.text;
+            // A replacing draft holds the whole answer as repaired by the parser's fixes.
+            text = message.replace ? message.text : text + message.text;
             onPiece(text);
             progress.report({ message: `attempt ${attempt}: ${text.length} characters` });
           },

@@ -71,7 +71,7 @@ export const generateRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
         });
       } else {
         const final: ResponseMessage = held ?? {
-          text: '',
+          text: run.result.text,
           avap_code: run.result.code,
           is_final: true,
           ...(run.result.validationStatus !== undefined ? { validation_status: run.result.validationStatus } : {}),

@@ -235,6 +235,75 @@ describe('editor: chat code blocks', () => {
     );
   });
 
+  it('issue 24: decorates every block the pipeline judged — a fence in a list item, an indented block and code without a fence, side by side', () => {
+    const mixed =
+      '1. Read it:\n\n   ```avap\n   addParam(n, n)\n   ```\n\nLoop:\n\n    startLoop(i, 1, n)\n    endLoop()\n\nThen:\n\nlet out = n\naddResult(out)\n';
+    const view = finalAnswerView(
+      'a',
+      result({
+        text: mixed,
+        validationStatus: 'INVALID_UNRESOLVED',
+        attempts: [
+          {
+            attempt: 1,
+            code: '',
+            outcome: { kind: 'skipped' },
+            text: mixed,
+            // `let` on line 14, column 1 of the answer: the third block's first line.
+            responseTrace: [{ ...entry(14), column: 1, endColumn: 4, token: 'let' }],
+            blocks: ['valid', 'valid', 'invalid'],
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      view.blocks?.map((b) => [b.code, b.state]),
+      [
+        ['addParam(n, n)', 'valid'],
+        ['startLoop(i, 1, n)\nendLoop()', 'valid'],
+        ['let out = n\naddResult(out)', 'invalid'],
+      ],
+    );
+    assert.deepEqual(
+      view.blocks?.[2]?.trace.map((e) => [e.line, e.column]),
+      [[1, 1]],
+    );
+    for (const index of [0, 1, 2]) assert.match(view.html, new RegExp(`<div class="codeblock" data-block="${index}">`));
+  });
+
+  it('issue 24: the trace of a block indented in a list item comes back relative to the block, columns too', () => {
+    const listed = '- hash it:\n  ```avap\n  hashed = getSHA256(pwd)\n  ```\n';
+    const view = finalAnswerView(
+      'a',
+      result({
+        text: listed,
+        validationStatus: 'INVALID_UNRESOLVED',
+        attempts: [
+          {
+            attempt: 1,
+            code: '',
+            outcome: { kind: 'skipped' },
+            text: listed,
+            responseTrace: [{ ...entry(3), column: 12, endColumn: 21 }],
+            blocks: ['invalid'],
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      view.blocks?.[0]?.trace.map((e) => [e.line, e.column, e.endColumn]),
+      [[1, 10, 19]],
+    );
+  });
+
+  it('issue 24: a replacing draft (the answer repaired by the fixes) replaces what streamed', () => {
+    const stream = new AnswerStream('a1');
+    stream.push('```avap\nhashed = getSHA256(p)\n```');
+    stream.push('```avap\nencodeSHA256(p, hashed)\n```', 1, true);
+    assert.doesNotMatch(stream.view().html, /getSHA256/);
+    assert.match(stream.view().html, /encodeSHA256/);
+  });
+
   it('a streaming draft marks its code "validating…" and offers no verdict', () => {
     const stream = new AnswerStream('a1');
     stream.push('Here:\n```avap\naddVar(a, 1)\n');
