@@ -50,7 +50,8 @@ describe('pipeline: code generation over real sockets', function () {
     assert.equal(world.ollama.calls('chat').filter(task('classify')).length, 0, 'a forced type skips the classifier');
 
     const final = messages[messages.length - 1] as ResponseMessage;
-    assert.deepEqual(final, { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });
+    // The final message delivers the answer whose code the service validated.
+    assert.deepEqual(final, { text: fenced(VALID_CODE), avap_code: VALID_CODE, is_final: true, validation_status: '' });
     assert.ok(messages.slice(0, -1).every((m) => !m.is_final && m.attempt === 1));
     assert.equal(
       messages

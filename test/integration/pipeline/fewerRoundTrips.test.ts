@@ -58,12 +58,17 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
       [FIXABLE_CODE, VALID_CODE],
     );
     assert.deepEqual(messages.at(-1), {
-      text: '',
+      text: fenced(VALID_CODE),
       avap_code: VALID_CODE,
       is_final: true,
       validation_status: '',
       repaired_by: 'parser-fixes',
     });
+    // The drafts end on the repaired answer: one replacing draft carries it whole.
+    assert.deepEqual(
+      messages.filter((m) => !m.is_final && m.replace),
+      [{ text: fenced(VALID_CODE), avap_code: '', is_final: false, draft: true, attempt: 1, replace: true }],
+    );
     assert.deepEqual(
       h.telemetry.events.map((e) => [e.verdict, e.final, e.repaired_by]),
       [
@@ -129,6 +134,11 @@ describe('pipeline: fewer LLM round trips over real sockets (issue 12)', functio
     );
     assert.equal(h.telemetry.events[0]?.early_abort?.rule, 'foreign-keyword');
     assert.ok(h.logger.lines.some((l) => l.startsWith(prefixed(LOG_EARLY_ABORT))));
-    assert.deepEqual(messages.at(-1), { text: '', avap_code: VALID_CODE, is_final: true, validation_status: '' });
+    assert.deepEqual(messages.at(-1), {
+      text: fenced(VALID_CODE),
+      avap_code: VALID_CODE,
+      is_final: true,
+      validation_status: '',
+    });
   });
 });

@@ -66,8 +66,9 @@ describe('pipeline: every status is earned (issue 11) over real sockets', functi
       assert.equal(retries.length, 1, 'exactly one trace-guided retry');
       assert.match(lastUser(retries[0] as never), /Line 2: unknown command 'sha256Encode'/);
       assertDrafts(messages);
+      // The final message delivers the answer the status is about: the invalid code it shows, flagged.
       assert.deepEqual(messages.at(-1), {
-        text: '',
+        text: fenced(INVALID_CODE),
         avap_code: INVALID_CODE,
         is_final: true,
         validation_status: 'INVALID_UNRESOLVED',
