@@ -203,6 +203,22 @@ export const REPAIRED_HEADER = "--- repaired by the parser's fixes: the answer a
 /** Text mode: the line before the delivered answer when it differs from what streamed last. */
 export const DELIVERED_HEADER = '--- the answer as validated ---';
 
+/**
+ * Whether what streamed of the last attempt shows the delivered answer and
+ * nothing else that could be read as part of it: the same text, or the same
+ * after an empty reasoning block (`<think></think>`).
+ */
+export function streamedAsDelivered(streamed: string, delivered: string): boolean {
+  if (streamed === delivered) return true;
+  if (stripThinking(streamed) !== delivered || !streamed.endsWith(delivered)) return false;
+  return (
+    streamed
+      .slice(0, streamed.length - delivered.length)
+      .replace(/<\/?think>/g, '')
+      .trim() === ''
+  );
+}
+
 /** Runs one request end to end and prints it; returns the exit code. */
 export async function runRequest(
   args: string[],
@@ -275,7 +291,7 @@ export async function runRequest(
     );
   } else {
     // The answer on stdout is the one whose code was validated: when it is not what streamed last, it follows whole.
-    if (result.text && stripThinking(shown) !== result.text) {
+    if (result.text && !streamedAsDelivered(shown, result.text)) {
       io.stdout(`${printedText ? '\n\n' : ''}${DELIVERED_HEADER}\n\n${result.text}`);
       printedText = true;
     }

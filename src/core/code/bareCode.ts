@@ -89,11 +89,27 @@ const MARKUP = [
 ];
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-/** Plainly a sentence: it ends like one with a few words, or opens with a capitalised word and goes on in words. */
+/** Words that open a statement in some programming language: a line of plain words led by one is code-like. */
+const KEYWORDS = new Set(
+  (
+    'for foreach each while do loop repeat until if else elif elsif elseif end endif endfor endwhile endforeach then ' +
+    'let var const val def fn func function return print echo import from include require switch case default try ' +
+    'catch except finally raise throw begin dim set select goto break continue pass yield await async and or not'
+  ).split(' '),
+);
+
+/**
+ * Plainly a sentence: it ends like one with a few words; or it opens with a
+ * capitalised word and goes on in words, without operators; or it is four
+ * plain words or more that no keyword leads.
+ */
 export function isProseLine(line: string): boolean {
   const text = line.trim();
   if (/[.!?]$/.test(text) && words(text) >= 3) return true;
-  if (!/^\p{Lu}[\p{Ll}'’]*[,:.!?]?(\s|$)/u.test(text)) return false;
+  const first = text.split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (words(text) >= 4 && /^[\p{L}\p{N}\s,'’-]+$/u.test(text) && !KEYWORDS.has(first)) return true;
+  // A capitalised opening, then words — but not operators or braces, which sentences do not hold (`While n > 0:`).
+  if (!/^\p{Lu}[\p{Ll}'’]*[,:.!?]?(\s|$)/u.test(text) || /[=<>{}]/.test(text)) return false;
   return words(text) >= 3 || /[.:!?]$/.test(text);
 }
 

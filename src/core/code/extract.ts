@@ -40,15 +40,15 @@ export interface CodeBlock {
   /** Markdown shows it as a code block (a fence, or an indented block); false for code written without one. */
   fenced: boolean;
   /**
-   * For each line of `code`: the characters of its response line before it
-   * (a list item's indentation, a quote's `> `). Absent when every line
-   * starts at the beginning of its response line.
+   * For each line of `code`: what its response line holds before it (a list
+   * item's indentation, a quote's `> `). Absent when every line starts at the
+   * beginning of its response line.
    */
-  columns?: number[];
+  prefixes?: string[];
 }
 
-/** Fence labels that say the block is AVAP. */
-const AVAP_LABELS = new Set(['avap', 'avp']);
+/** Fence labels that say the block is AVAP: `avap` (and `avap-…`), the `avp` slip, a file name `….avap`. */
+const isAvapLabel = (label: string) => /^avap([^a-z]|$)/.test(label) || label === 'avp' || /\.avap$/.test(label);
 
 /** Fence labels of data, output and shell: never AVAP, never another programming language to fall back to. */
 const NON_CODE_LABELS = new Set([
@@ -109,7 +109,7 @@ export function closesFence(line: string, marker: string): boolean {
 
 /** Labels of the fences whose code an answer shows as AVAP whenever there are any (`extractCode` prefers them). */
 export function isAvapFenceLabel(label: string): boolean {
-  return label === '' || AVAP_LABELS.has(label);
+  return label === '' || isAvapLabel(label);
 }
 
 function toBlock(found: MarkdownCode): CodeBlock {
@@ -119,7 +119,7 @@ function toBlock(found: MarkdownCode): CodeBlock {
     label: found.label,
     fenced: true,
   };
-  if (found.lines.some((l) => l.column !== 0)) block.columns = found.lines.map((l) => l.column);
+  if (found.lines.some((l) => l.prefix !== '')) block.prefixes = found.lines.map((l) => l.prefix);
   return block;
 }
 
@@ -136,7 +136,7 @@ function findCode(response: string, mode: BareMode): { avap: CodeBlock[]; other:
   const other: CodeBlock[] = [];
   for (const found of scan.blocks) {
     const block = toBlock(found);
-    if (AVAP_LABELS.has(block.label)) avap.push(block);
+    if (isAvapLabel(block.label)) avap.push(block);
     else if (block.label === '') {
       if (!plainlyNotAvap(block.code)) avap.push(block);
     } else if (!NON_CODE_LABELS.has(block.label)) other.push(block);
@@ -188,12 +188,19 @@ export function joinBlocks(blocks: readonly CodeBlock[]): { code: string; offset
   return { code: parts.join('\n'), offsets };
 }
 
+/** What the response holds before line `line` (1-based) of the block's code. */
+const prefixOf = (block: CodeBlock, line: number): string => block.prefixes?.[line - 1] ?? '';
+
 /** A position of the block's code (1-based line and column) on the response. */
 function onResponse(block: CodeBlock, line: number, column: number): { line: number; column: number } {
-  return { line: line + block.startLine - 1, column: column + (block.columns?.[line - 1] ?? 0) };
+  return { line: line + block.startLine - 1, column: column + prefixOf(block, line).length };
 }
 
-/** A trace entry of the block's code moved onto the response (its fix's edits too). */
+/**
+ * A trace entry of the block's code moved onto the response (its fix's edits
+ * too: a line a fix inserts gets the container's prefix, so it stays in the
+ * list item or the quote).
+ */
 export function entryOnResponse(block: CodeBlock, entry: TraceEntry): TraceEntry {
   const at = onResponse(block, entry.line, entry.column);
   const shift = at.column - entry.column;
@@ -204,10 +211,20 @@ export function entryOnResponse(block: CodeBlock, entry: TraceEntry): TraceEntry
       edits: entry.fix.edits.map((e) => {
         const from = onResponse(block, e.line, e.column);
         const to = onResponse(block, e.endLine, e.endColumn);
-        return { ...e, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+        const prefix = prefixOf(block, e.line);
+        const newText = prefix ? e.newText.replace(/\r\n|\n|\r/g, (eol) => `${eol}${prefix}`) : e.newText;
+        return { ...e, line: from.line, column: from.column, endLine: to.line, endColumn: to.column, newText };
       }),
     };
   return moved;
+}
+
+/** `text` with `prefix` taken off the start of every line after its first. */
+function withoutPrefix(text: string, prefix: string): string {
+  return text
+    .split(/(\r\n|\n|\r)/)
+    .map((part, i) => (i > 0 && i % 2 === 0 && part.startsWith(prefix) ? part.slice(prefix.length) : part))
+    .join('');
 }
 
 /** The entries of a response trace that fall on the block, moved onto the block's own code. */
@@ -218,8 +235,8 @@ export function blockEntries(block: CodeBlock, responseTrace: readonly TraceEntr
     .filter((e) => e.line >= block.startLine && e.line <= last)
     .map((e) => {
       const line = e.line - block.startLine + 1;
-      const shift = block.columns?.[line - 1] ?? 0;
-      const back = (l: number, c: number) => Math.max(1, c - (block.columns?.[l - block.startLine] ?? 0));
+      const shift = prefixOf(block, line).length;
+      const back = (l: number, c: number) => Math.max(1, c - prefixOf(block, l - block.startLine + 1).length);
       const moved: TraceEntry = {
         ...e,
         line,
@@ -229,13 +246,17 @@ export function blockEntries(block: CodeBlock, responseTrace: readonly TraceEntr
       if (e.fix)
         moved.fix = {
           ...e.fix,
-          edits: e.fix.edits.map((x) => ({
-            ...x,
-            line: x.line - block.startLine + 1,
-            column: back(x.line, x.column),
-            endLine: x.endLine - block.startLine + 1,
-            endColumn: back(x.endLine, x.endColumn),
-          })),
+          edits: e.fix.edits.map((x) => {
+            const prefix = prefixOf(block, x.line - block.startLine + 1);
+            return {
+              ...x,
+              line: x.line - block.startLine + 1,
+              column: back(x.line, x.column),
+              endLine: x.endLine - block.startLine + 1,
+              endColumn: back(x.endLine, x.endColumn),
+              newText: prefix ? withoutPrefix(x.newText, prefix) : x.newText,
+            };
+          }),
         };
       return moved;
     });

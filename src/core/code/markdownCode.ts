@@ -4,9 +4,9 @@
  * at any indentation — inside list items at any depth, inside blockquotes —
  * and indented code blocks. Pure.
  *
- * Each block keeps, for every code line, the response line it is on and how
- * many characters of that line come before the code (the list indentation,
- * the `> ` of a quote), so the parser's findings map back onto the response
+ * Each block keeps, for every code line, the response line it is on and what
+ * that line holds before the code (the list indentation, the `> ` of a
+ * quote), so the parser's findings and fixes map back onto the response
  * exactly.
  */
 import MarkdownIt from 'markdown-it';
@@ -16,8 +16,8 @@ export interface CodeLine {
   line: number;
   /** The code on it, without the container's prefix. */
   text: string;
-  /** Characters of the response line before `text`. */
-  column: number;
+  /** What the response line holds before `text` (a list item's indentation, a quote's `> `). */
+  prefix: string;
 }
 
 export interface MarkdownCode {
@@ -45,10 +45,15 @@ export function infoLabel(info: string): string {
 
 function codeLine(source: readonly string[], index: number, content: string): CodeLine {
   const raw = source[index] ?? '';
-  if (raw.endsWith(content)) return { line: index + 1, text: content, column: raw.length - content.length };
+  if (raw.endsWith(content))
+    return { line: index + 1, text: content, prefix: raw.slice(0, raw.length - content.length) };
   // A tab in the container's indentation was expanded: keep the rendered text, anchored at its first character.
   const lead = content.length - content.trimStart().length;
-  return { line: index + 1, text: content, column: Math.max(0, raw.length - content.trimStart().length - lead) };
+  return {
+    line: index + 1,
+    text: content,
+    prefix: raw.slice(0, Math.max(0, raw.length - content.trimStart().length - lead)),
+  };
 }
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;

@@ -7,8 +7,11 @@
  * removed. A `</think>` that is part of the answer — inside a code block, a
  * string literal or an inline code span (`replace(text, "</think>", "", t)`)
  * — ends nothing: the lines before it are kept, and what they show is
- * validated like any other line.
+ * validated like any other line. So is a `</think>` on a line of code
+ * (`// drop </think> tags`).
  */
+
+import { isCodeLine } from './bareCode';
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
@@ -47,7 +50,8 @@ function reasoningEnd(text: string, from: number): number {
         fence = undefined;
     } else if (marker) {
       fence = marker;
-    } else {
+    } else if (!isCodeLine(line)) {
+      // On a line of code (a call, an assignment, a comment) the tag is part of the code.
       let at = line.indexOf(CLOSE);
       while (at >= 0) {
         if (

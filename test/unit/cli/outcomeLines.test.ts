@@ -3,7 +3,7 @@
  * told on stderr, whatever path the run took.
  */
 import assert from 'node:assert/strict';
-import { exitCodeFor, outcomeLines } from '../../../src/cli/commands/generate';
+import { exitCodeFor, outcomeLines, streamedAsDelivered } from '../../../src/cli/commands/generate';
 import type { PipelineResult } from '../../../src/core/contracts';
 import { validateAvap } from '../../../src/parser';
 
@@ -171,4 +171,19 @@ describe('cli: the outcome lines of text mode', () => {
       assert.equal(exitCodeFor(result), exit);
     });
   }
+});
+
+describe('cli generate: stdout ends with the answer that was validated (issue 24)', () => {
+  const answer = '```avap\naddResult(x)\n```';
+  it('what streamed is the answer: nothing more to print', () => {
+    assert.equal(streamedAsDelivered(answer, answer), true);
+    assert.equal(streamedAsDelivered(`<think>\n\n</think>\n\n${answer}`, answer), true, 'an empty reasoning block');
+  });
+
+  it('repaired, cut, or preceded by reasoning that shows something: the answer follows whole', () => {
+    assert.equal(streamedAsDelivered('```avap\nhashed = getSHA256(x)\n```', answer), false);
+    assert.equal(streamedAsDelivered(`<think>try print(x)</think>\n${answer}`, answer), false);
+    assert.equal(streamedAsDelivered(`I could print(x).\n</think>\n${answer}`, answer), false);
+    assert.equal(streamedAsDelivered('', answer), false);
+  });
 });

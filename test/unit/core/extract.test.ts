@@ -107,7 +107,7 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
     it('an ```avap fence inside a list item, at the item indentation and past it, with where each line starts', () => {
       const numbered = '1. Read the parameter:\n\n   ```avap\n   addParam(n, n)\n   while n > 0:\n   ```\n';
       assert.deepEqual(extractCode(numbered), [
-        { code: 'addParam(n, n)\nwhile n > 0:', startLine: 4, label: 'avap', fenced: true, columns: [3, 3] },
+        { code: 'addParam(n, n)\nwhile n > 0:', startLine: 4, label: 'avap', fenced: true, prefixes: ['   ', '   '] },
       ]);
       const bullet = '- step one:\n    ```avap\n    addParam(n, n)\n    while n > 0:\n    addResult(n)\n    ```\n';
       assert.deepEqual(codes(extractCode(bullet)), ['addParam(n, n)\nwhile n > 0:\naddResult(n)']);
@@ -117,7 +117,13 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
     it('nested list levels: a fence under a sub-item, and one indented so far that Markdown shows it literally', () => {
       const nested = '1. Steps\n   - read it:\n     ```avap\n     addParam(n, n)\n     while n > 0:\n     ```\n';
       assert.deepEqual(extractCode(nested), [
-        { code: 'addParam(n, n)\nwhile n > 0:', startLine: 4, label: 'avap', fenced: true, columns: [5, 5] },
+        {
+          code: 'addParam(n, n)\nwhile n > 0:',
+          startLine: 4,
+          label: 'avap',
+          fenced: true,
+          prefixes: ['     ', '     '],
+        },
       ]);
       // Eight spaces under a sub-item: an indented code block that shows the fence lines; its code is still AVAP.
       const literal = '- a\n  - b\n\n        ```avap\n        while n > 0:\n        ```\n';
@@ -127,7 +133,7 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
     it('a fence in a blockquote, with or without the space after >', () => {
       const quoted = '> Like this:\n>\n> ```avap\n> addParam(n, n)\n>while n > 0:\n> ```\n';
       assert.deepEqual(extractCode(quoted), [
-        { code: 'addParam(n, n)\nwhile n > 0:', startLine: 4, label: 'avap', fenced: true, columns: [2, 1] },
+        { code: 'addParam(n, n)\nwhile n > 0:', startLine: 4, label: 'avap', fenced: true, prefixes: ['> ', '>'] },
       ]);
     });
 
@@ -139,7 +145,7 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
           startLine: 3,
           label: '',
           fenced: true,
-          columns: [4, 4, 4],
+          prefixes: ['    ', '    ', '    '],
         },
       ]);
       assert.deepEqual(codes(shownCodeBlocks(text)), ['addParam(n, n)\nwhile n > 0:\n    n = n - 1']);
@@ -150,6 +156,9 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
       assert.deepEqual(codes(extractCode('```AVAP\nwhile n > 0:\n```')), ['while n > 0:']);
       assert.deepEqual(codes(extractCode('```avp\nwhile n > 0:\n```')), ['while n > 0:']);
       assert.deepEqual(codes(extractCode('~~~ Avap title="loop"\nwhile n > 0:\n~~~')), ['while n > 0:']);
+      assert.deepEqual(codes(extractCode('```avap-script\nwhile n > 0:\n```')), ['while n > 0:']);
+      assert.deepEqual(codes(extractCode('```hello.avap\nwhile n > 0:\n```')), ['while n > 0:']);
+      assert.deepEqual(codes(extractCode('```avapx\nx = 1\n```\n```avap\ny = 2\n```')), ['y = 2']);
       assert.deepEqual(extractCode('Intro\r\n```avap\r\naddParam(n, n)\r\nwhile n > 0:\r\n```\r\n'), [
         { code: 'addParam(n, n)\nwhile n > 0:', startLine: 3, label: 'avap', fenced: true },
       ]);
@@ -161,6 +170,24 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
       const text = 'Count down:\naddParam(n, n)\nwhile n > 0:\n    n = n - 1\naddResult(n)\n';
       assert.deepEqual(extractCode(text), [
         { code: 'addParam(n, n)\nwhile n > 0:\n    n = n - 1\naddResult(n)', startLine: 2, label: '', fenced: false },
+      ]);
+    });
+
+    it('a lowercase sentence after the program is prose; a loop header of plain words is not', () => {
+      assert.deepEqual(
+        codes(
+          extractCode('addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)\nthis reads the password and hashes it'),
+        ),
+        ['addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)'],
+      );
+      assert.deepEqual(codes(extractCode('addParam(items, items)\nfor item in items\n  addResult(item)')), [
+        'addParam(items, items)\nfor item in items\n  addResult(item)',
+      ]);
+    });
+
+    it('a capitalised loop header is code, not a sentence: operators are not prose', () => {
+      assert.deepEqual(codes(extractCode('Here:\naddParam(n, n)\nWhile n > 0:\n  addResult(n)\nThat is all.')), [
+        'addParam(n, n)\nWhile n > 0:\n  addResult(n)',
       ]);
     });
 
@@ -230,6 +257,8 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
       assert.equal(stripThinking(bare), bare);
       assert.equal(stripThinking("x = '</think>'\naddResult(x)"), "x = '</think>'\naddResult(x)");
       assert.equal(stripThinking('Strip `</think>` first:\naddResult(x)'), 'Strip `</think>` first:\naddResult(x)');
+      const comment = 'addParam(text, text)\n// drop every </think> tag\nprint(text)';
+      assert.equal(stripThinking(comment), comment, 'a tag in a comment line is code');
     });
 
     it('the reasoning preamble is still removed: with its opening tag, without it, and with code in the reasoning', () => {

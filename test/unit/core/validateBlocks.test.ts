@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { validateAnswer } from '../../../src/core/code/validateBlocks';
-import { extractCode } from '../../../src/core/code/extract';
-import { applyTextEdits, validateAvap } from '../../../src/parser';
+import { blockEntries, extractCode } from '../../../src/core/code/extract';
+import { applyTextEdits, renderTrace, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 
 /** The parser library behind the port, as the bundled service would answer. */
@@ -83,5 +83,22 @@ describe('core/code validateAnswer: what is delivered joined is validated joined
       repaired,
       '1. Hash it:\n\n   ```avap\n   addParam(pwd, pwd)\n   encodeSHA256(pwd, hashed)\n   addResult(hashed)\n   ```\n',
     );
+  });
+
+  it('a fix that splits a line inside a list item keeps the new line in the item (the prefix goes with it)', async () => {
+    const answer = '- Set both:\n  ```avap\n  addVar(a, 1); addVar(b, 2)\n  addResult(a)\n  ```\n';
+    const [block] = extractCode(answer);
+    assert.ok(block);
+    const validation = await validateAnswer(inProcess, [block], 'answer.avap');
+    assert.equal(validation.verdict.kind, 'invalid');
+    if (validation.verdict.kind !== 'invalid') return;
+    const onAnswer = validation.verdict.responseTrace.find((e) => e.fix);
+    assert.ok(onAnswer?.fix, renderTrace(validation.verdict.responseTrace));
+    const repaired = applyTextEdits(answer, onAnswer.fix.edits) ?? '';
+    assert.equal(repaired, '- Set both:\n  ```avap\n  addVar(a, 1)\n  addVar(b, 2)\n  addResult(a)\n  ```\n');
+    assert.equal((await validateAnswer(inProcess, extractCode(repaired), 'answer.avap')).verdict.kind, 'valid');
+    // Back on the block, the fix is the one the parser proved on the block's own code.
+    const [own] = blockEntries(block, [onAnswer]);
+    assert.equal(applyTextEdits(block.code, own?.fix?.edits ?? []), 'addVar(a, 1)\naddVar(b, 2)\naddResult(a)');
   });
 });
