@@ -38,6 +38,7 @@ import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest } fro
 import type { PipelineResult } from '../../src/core/contracts';
 import { StreamCheck } from '../../src/core/code/streamCheck';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
+import { benchExtraction } from './extraction';
 
 const fmt = (ms: number) =>
   ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`;
@@ -409,5 +410,6 @@ export const coreSuite: BenchSuite = {
     await benchPipelineOverhead(),
     await benchRepairVsRetry(),
     await benchEarlyAbort(),
+    await benchExtraction(),
   ],
 };

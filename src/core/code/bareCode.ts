@@ -85,9 +85,12 @@ const MARKUP = [
   /^\s{0,3}([-*_])(\s*\1){2,}\s*$/, // thematic break
   /^\s{0,3}(=+|-+)\s*$/, // setext underline
   /^\s*(\*\*|__|`|!?\[)/, // emphasis, inline code or a link opening a line of text
-  /^\s*\p{Extended_Pictographic}/u, // an emoji
+  /^\s*[\u2190-\u2bff\ud83c-\ud83e]/, // an arrow, a symbol or an emoji
 ];
-const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+/** Words in a line: runs of non-spaces (counted, not split, on the hot path). */
+const words = (text: string) => text.match(/\S+/g)?.length ?? 0;
+const PLAIN_WORDS = /^[\p{L}\p{N}\s,'’-]+$/u;
+const CAPITALISED = /^\p{Lu}[\p{Ll}'’]*[,:.!?]?(\s|$)/u;
 
 /** Words that open a statement in some programming language: a line of plain words led by one is code-like. */
 const KEYWORDS = new Set(
@@ -105,18 +108,20 @@ const KEYWORDS = new Set(
  */
 export function isProseLine(line: string): boolean {
   const text = line.trim();
-  if (/[.!?]$/.test(text) && words(text) >= 3) return true;
-  const first = text.split(/\s+/)[0]?.toLowerCase() ?? '';
-  if (words(text) >= 4 && /^[\p{L}\p{N}\s,'’-]+$/u.test(text) && !KEYWORDS.has(first)) return true;
+  const count = words(text);
+  if (count >= 3 && /[.!?]$/.test(text)) return true;
+  if (count >= 4 && PLAIN_WORDS.test(text) && !KEYWORDS.has(text.slice(0, text.search(/\s/)).toLowerCase()))
+    return true;
   // A capitalised opening, then words — but not operators or braces, which sentences do not hold (`While n > 0:`).
-  if (!/^\p{Lu}[\p{Ll}'’]*[,:.!?]?(\s|$)/u.test(text) || /[=<>{}]/.test(text)) return false;
-  return words(text) >= 3 || /[.:!?]$/.test(text);
+  if (!CAPITALISED.test(text) || /[=<>{}]/.test(text)) return false;
+  return count >= 3 || /[.:!?]$/.test(text);
 }
 
 function classify(line: string, mode: BareMode): LineClass {
-  if (!line.trim()) return 'blank';
+  const text = line.trim();
+  if (!text) return 'blank';
   if (COMMENT.test(line)) return 'code';
-  if (/[.!?]$/.test(line.trim()) && words(line) >= 3) return 'prose';
+  if (/[.!?]$/.test(text) && words(text) >= 3) return 'prose';
   if (mode === 'strict' ? isWholeCodeLine(line) : isCodeLine(line)) return 'code';
   if (MARKUP.some((re) => re.test(line))) return 'markup';
   if (isProseLine(line)) return 'prose';

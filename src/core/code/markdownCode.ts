@@ -33,7 +33,9 @@ export interface MarkdownScan {
   covered: Set<number>;
 }
 
+// Block structure is all that decides where code is: inline parsing (emphasis, links…) is skipped.
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+md.core.ruler.disable(['inline', 'text_join']);
 
 /** The lines of a text as Markdown counts them (`\r\n`, `\r` and `\n` all end a line). */
 export const splitLines = (text: string): string[] => text.split(/\r\n?|\n/);

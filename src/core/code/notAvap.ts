@@ -34,6 +34,8 @@ const nonBlank = (code: string): string[] =>
     .filter(Boolean);
 
 function parsesAsJson(text: string): boolean {
+  // Only what can start a JSON value is tried (a failed parse throws, which is not free).
+  if (!/^[[{"\d-]/.test(text) && !/^(true|false|null)$/.test(text)) return false;
   try {
     JSON.parse(text);
     return true;
