@@ -123,13 +123,29 @@ function toBlock(found: MarkdownCode): CodeBlock {
   return block;
 }
 
+/** Labels of fences that show Markdown source: the code blocks inside them are looked for too. */
+const MARKDOWN_LABELS = new Set(['markdown', 'md']);
+
+/** A block found inside the code of `outer`, placed on the response. */
+function nested(outer: CodeBlock, inner: CodeBlock): CodeBlock {
+  const lines = inner.code.split('\n').length;
+  const block: CodeBlock = { ...inner, startLine: outer.startLine + inner.startLine - 1 };
+  delete block.prefixes;
+  const prefixes = Array.from(
+    { length: lines },
+    (_, i) => (outer.prefixes?.[inner.startLine - 1 + i] ?? '') + (inner.prefixes?.[i] ?? ''),
+  );
+  if (prefixes.some((p) => p !== '')) block.prefixes = prefixes;
+  return block;
+}
+
 /**
  * The AVAP blocks of a response, and the blocks in another programming
  * language to fall back to; `mode` is how lines written without a fence are
  * read when Markdown shows no code block at all (with code blocks, only lines
  * that are wholly code start a program outside them).
  */
-function findCode(response: string, mode: BareMode): { avap: CodeBlock[]; other: CodeBlock[] } {
+function findCode(response: string, mode: BareMode, depth = 0): { avap: CodeBlock[]; other: CodeBlock[] } {
   const lines = splitLines(response);
   const scan = scanMarkdown(response);
   const avap: CodeBlock[] = [];
@@ -137,7 +153,12 @@ function findCode(response: string, mode: BareMode): { avap: CodeBlock[]; other:
   for (const found of scan.blocks) {
     const block = toBlock(found);
     if (isAvapLabel(block.label)) avap.push(block);
-    else if (block.label === '') {
+    else if (MARKDOWN_LABELS.has(block.label) && depth < 3) {
+      // Markdown source shown as code: the fences in it are shown too, as literal text.
+      const inner = findCode(block.code, 'strict', depth + 1);
+      avap.push(...inner.avap.map((b) => nested(block, b)));
+      other.push(...inner.other.map((b) => nested(block, b)));
+    } else if (block.label === '') {
       if (!plainlyNotAvap(block.code)) avap.push(block);
     } else if (!NON_CODE_LABELS.has(block.label)) other.push(block);
   }

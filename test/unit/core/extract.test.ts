@@ -137,6 +137,16 @@ describe('core/code extraction: every line a reader sees as code (issue 24)', ()
       ]);
     });
 
+    it('an avap fence inside a fence of Markdown source is shown (literally) and validated, in a list item too', () => {
+      assert.deepEqual(extractCode('In your README:\n````markdown\nRun:\n```avap\nwhile n > 0:\n```\n````\n'), [
+        { code: 'while n > 0:', startLine: 5, label: 'avap', fenced: true },
+      ]);
+      assert.deepEqual(extractCode('- README:\n  ````md\n  ```avap\n  while n > 0:\n  ```\n  ````\n'), [
+        { code: 'while n > 0:', startLine: 4, label: 'avap', fenced: true, prefixes: ['  '] },
+      ]);
+      assert.deepEqual(extractCode('````md\n# Title\n\nJust prose.\n````'), []);
+    });
+
     it('an indented code block (four spaces after a blank line) is code', () => {
       const text = 'Loop like this:\n\n    addParam(n, n)\n    while n > 0:\n        n = n - 1\n\nDone.';
       assert.deepEqual(extractCode(text), [
