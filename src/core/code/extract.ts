@@ -129,7 +129,8 @@ const MARKDOWN_LABELS = new Set(['markdown', 'md']);
 /** A block found inside the code of `outer`, placed on the response. */
 function nested(outer: CodeBlock, inner: CodeBlock): CodeBlock {
   const lines = inner.code.split('\n').length;
-  const block: CodeBlock = { ...inner, startLine: outer.startLine + inner.startLine - 1 };
+  // Whatever it is inside, Markdown shows it within the outer code block.
+  const block: CodeBlock = { ...inner, startLine: outer.startLine + inner.startLine - 1, fenced: true };
   delete block.prefixes;
   const prefixes = Array.from(
     { length: lines },
