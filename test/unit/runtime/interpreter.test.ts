@@ -297,6 +297,14 @@ describe('runtime: budgets, cancellation and tracing', () => {
       { line: 5, command: 'addResult', changes: {} },
     ]);
     assert.equal((await run(['addVar(a, 1)'])).steps, undefined);
+    const caught = await run(['try()', '  nope()', 'exception(e)', 'end()'], { limits: { trace: true } });
+    assert.deepEqual(caught.steps?.slice(-1), [
+      {
+        line: 3,
+        command: 'exception',
+        changes: { __last_error__: 'Command not found: nope', e: 'Command not found: nope' },
+      },
+    ]);
   });
 
   it('logs each top-level statement as the reference does', async () => {
