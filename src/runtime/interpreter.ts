@@ -126,7 +126,8 @@ export class Interpreter implements Shared {
 
   private log(op: Op, place: Place, error?: RunFailure): void {
     // A try() is logged when it starts (its body and handler are logged as they run, as the reference's flat commands).
-    if (!place.logged || this.mainDone || op.k === 'try') return;
+    // A stray closer is no statement there (its parser consumes it).
+    if (!place.logged || this.mainDone || op.k === 'try' || (op.k === 'nop' && error === undefined)) return;
     this.logs.push(
       error
         ? { command: op.label, line: op.line, success: false, error: error.message }
