@@ -6,4 +6,10 @@ import { serviceSuite } from './service';
 import type { BenchSuite } from './types';
 
 /** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
-export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite, serviceSuite, coreSuite, editorSuite, interpreterSuite];
+export const BENCH_SUITES: readonly BenchSuite[] = [
+  parserSuite,
+  serviceSuite,
+  coreSuite,
+  editorSuite,
+  interpreterSuite,
+];

@@ -195,7 +195,7 @@ export class Frame implements Env {
         if (!(e instanceof RunFailure) || e.pyType === undefined) throw e;
       }
     } else if (expr.error && expr.error.pyType !== 'SyntaxError') {
-      throw expr.error;
+      throw expr.error.copy();
     }
     const named = this.get(expr.text);
     return named === undefined ? expr.text : named;
@@ -203,7 +203,7 @@ export class Frame implements Env {
 
   /** An expression that must evaluate (a condition): its failure is the statement's error. */
   evaluateStrict(expr: Expr): Value {
-    if (expr.error) throw expr.error;
+    if (expr.error) throw expr.error.copy();
     return (expr.run as NonNullable<Expr['run']>)(this);
   }
 }
