@@ -27,13 +27,15 @@ function span(start: number, end: number): Span {
   return { start, end };
 }
 
+/** A name; its span is the token itself (a token has the span's start and end), one object fewer per name. */
 function nameOf(t: Token): Name {
-  return { text: t.text, span: span(t.start, t.end) };
+  return { text: t.text, span: t };
 }
 
 function argumentOf(a: CallArg): SyntaxArgument {
   const text = a.text.trim();
-  if (text === a.text || text === '') return { text, span: span(a.start, a.end) };
+  // The call splitter's argument has the span's start and end: it serves as the span.
+  if (text === a.text || text === '') return { text, span: a };
   // An unterminated string runs to the end of the line, blanks included: the argument is its text without them.
   const lead = a.text.length - a.text.trimStart().length;
   const trail = a.text.length - a.text.trimEnd().length;
@@ -96,23 +98,18 @@ export function readStatement(input: LineInput): Statement {
   const comment =
     commentAt >= 0 ? span(commentAt, lineStart + src.slice(lineStart, lineEnd).trimEnd().length) : undefined;
   const base = comment ? { line, span: whole, comment } : { line, span: whole };
-  const unparsed = (reason: string): Statement => ({
-    kind: 'unparsed',
-    ...base,
-    text: src.slice(whole.start, whole.end),
-    reason,
-  });
 
-  if (hasTopLevelSemicolon(tokens)) return unparsed("more than one statement on the line (';' is not AVAP)");
+  if (hasTopLevelSemicolon(tokens))
+    return unparsedOf(src, base, "more than one statement on the line (';' is not AVAP)");
   const t1 = tokens[1];
   if (first.kind === TokenKind.Punct && (first.text === '{' || first.text === '}')) {
     if (tokens.length === 1) return { kind: first.text === '{' ? 'open-brace' : 'close-brace', ...base };
-    return unparsed(`unexpected text after '${first.text}'`);
+    return unparsedOf(src, base, `unexpected text after '${first.text}'`);
   }
-  if (first.kind !== TokenKind.Ident) return unparsed('expected a command call or an assignment');
+  if (first.kind !== TokenKind.Ident) return unparsedOf(src, base, 'expected a command call or an assignment');
 
-  if (isOp(t1, '=')) return readAssignment(input, base, unparsed);
-  if (first.text === 'function') return readFunction(input, base, unparsed);
+  if (isOp(t1, '=')) return readAssignment(input, base);
+  if (first.text === 'function') return readFunction(input, base);
   if (first.text === 'return') {
     const rest = tokens[1];
     const value = rest ? { text: src.slice(rest.start, last.end), span: span(rest.start, last.end) } : undefined;
@@ -120,17 +117,21 @@ export function readStatement(input: LineInput): Statement {
       ? { kind: 'return', ...base, keyword: span(first.start, first.end), value }
       : { kind: 'return', ...base, keyword: span(first.start, first.end) };
   }
-  if (isPunct(t1, '(')) return readCall(input, 1, base, undefined) ?? unparsed('expected a command call');
-  return unparsed('expected a command call or an assignment');
+  if (isPunct(t1, '(')) return readCall(input, 1, base, undefined) ?? unparsedOf(src, base, 'expected a command call');
+  return unparsedOf(src, base, 'expected a command call or an assignment');
 }
 
 type Base = { line: number; span: Span; comment?: Span };
 
-function readAssignment(input: LineInput, base: Base, unparsed: (reason: string) => Statement): Statement {
+function unparsedOf(src: string, base: Base, reason: string): Statement {
+  return { kind: 'unparsed', ...base, text: src.slice(base.span.start, base.span.end), reason };
+}
+
+function readAssignment(input: LineInput, base: Base): Statement {
   const { src, tokens } = input;
   const target = tokens[0] as Token;
   const r0 = tokens[2];
-  if (!r0) return unparsed(`missing value after '=' in the assignment to '${target.text}'`);
+  if (!r0) return unparsedOf(src, base, `missing value after '=' in the assignment to '${target.text}'`);
   const last = tokens[tokens.length - 1] as Token;
   if (r0.kind === TokenKind.Ident && isPunct(tokens[3], '(') && !EXPRESSION_BUILTINS.has(r0.text)) {
     const close = matchBracket(tokens, 3);
@@ -180,13 +181,15 @@ function readCall(
   return statement;
 }
 
-function readFunction(input: LineInput, base: Base, unparsed: (reason: string) => Statement): Statement {
-  const { tokens } = input;
+function readFunction(input: LineInput, base: Base): Statement {
+  const { src, tokens } = input;
   const nameToken = tokens[1];
-  if (!nameToken || nameToken.kind !== TokenKind.Ident) return unparsed("expected a function name after 'function'");
-  if (!isPunct(tokens[2], '(')) return unparsed(`expected '(' after the function name '${nameToken.text}'`);
+  if (!nameToken || nameToken.kind !== TokenKind.Ident)
+    return unparsedOf(src, base, "expected a function name after 'function'");
+  if (!isPunct(tokens[2], '('))
+    return unparsedOf(src, base, `expected '(' after the function name '${nameToken.text}'`);
   const close = matchBracket(tokens, 2);
-  if (close === -1) return unparsed(`missing ')' in the parameter list of '${nameToken.text}'`);
+  if (close === -1) return unparsedOf(src, base, `missing ')' in the parameter list of '${nameToken.text}'`);
   const params: Name[] = [];
   let expectName = true;
   for (let i = 3; i < close; i++) {
@@ -197,14 +200,14 @@ function readFunction(input: LineInput, base: Base, unparsed: (reason: string) =
     } else if (!expectName && isPunct(t, ',')) {
       expectName = true;
     } else {
-      return unparsed(`function parameters are plain names, got '${t.text}'`);
+      return unparsedOf(src, base, `function parameters are plain names, got '${t.text}'`);
     }
   }
-  if (expectName && params.length > 0) return unparsed('empty function parameter');
+  if (expectName && params.length > 0) return unparsedOf(src, base, 'empty function parameter');
   const rest = tokens.slice(close + 1);
   const brace = rest[0];
   if (rest.length > 1 || (brace && !isPunct(brace, '{'))) {
-    return unparsed(`unexpected text after the parameter list of '${nameToken.text}'`);
+    return unparsedOf(src, base, `unexpected text after the parameter list of '${nameToken.text}'`);
   }
   return brace
     ? { kind: 'function', ...base, name: nameOf(nameToken), params, brace: span(brace.start, brace.end) }
