@@ -83,3 +83,39 @@ export interface RunResult {
   portability: PortabilityNote[];
   steps?: StepRecord[];
 }
+
+/** SCRATCH stand-in for the interpreter's entry point, only so the pool can be exercised before it lands. */
+export function execute(
+  source: string,
+  _request: RunRequest,
+  ports: RuntimePorts,
+  limits: RunLimits,
+): Promise<RunResult> {
+  const base = { status: 200, result: {} as Record<string, unknown>, variables: {}, logs: [], portability: [] };
+  if (source.startsWith('loop')) for (;;);
+  if (source.startsWith('steps')) {
+    let n = 0;
+    for (;;)
+      if (++n > limits.maxSteps)
+        return Promise.resolve({
+          ...base,
+          status: 500,
+          error: { line: 1, command: 'startLoop', message: 'step budget', code: 'step-budget' },
+        });
+  }
+  if (source.startsWith('alloc')) {
+    const keep: string[][] = [];
+    for (;;) keep.push(new Array(1e6).fill('x'));
+  }
+  if (source.startsWith('sql ')) {
+    return ports.db
+      .query(source.slice(4), [], limits.signal ?? new AbortController().signal)
+      .then((r) => ({ ...base, result: { r } }));
+  }
+  if (source.startsWith('http ')) {
+    return ports.http
+      .fetch({ method: 'GET', url: source.slice(5), headers: {}, timeoutMs: 2000 }, new AbortController().signal)
+      .then((r) => ({ ...base, result: { r } }));
+  }
+  return Promise.resolve({ ...base, result: { now: ports.clock.now(), random: ports.random.next(), source } });
+}

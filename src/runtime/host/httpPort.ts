@@ -12,6 +12,8 @@ export interface SandboxHttpOptions {
   allow: readonly AllowedHost[];
   /** Largest response body read from a real host (default 8 MiB); a larger one is a `network` failure. */
   maxBodyBytes?: number;
+  /** Told before a real request goes out (the worker reports such a run's result at once). */
+  onRealRequest?: (call: HttpCall) => void;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -74,7 +76,10 @@ export function createSandboxHttp(options: SandboxHttpOptions): HttpPort {
       const recorded = findFixture(options.fixtures, call.method, call.url);
       if (recorded)
         return Promise.resolve(ok({ status: recorded.status, headers: { ...recorded.headers }, body: recorded.body }));
-      if (hostAllowed(call.url, options.allow)) return realRequest(call, signal, maxBody);
+      if (hostAllowed(call.url, options.allow)) {
+        options.onRealRequest?.(call);
+        return realRequest(call, signal, maxBody);
+      }
       if (options.allow.length === 0)
         return Promise.resolve(
           fail(
