@@ -13,6 +13,7 @@ import layers from './eslint/layers.mjs';
 export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
   { note: 'the AVAP parser library', folders: ['parser'] },
+  { note: 'the AVAP runtime: the interpreter and its sandbox (host/)', folders: ['runtime'] },
   {
     note: 'schema contracts, the parser wire protocol, the knowledge base',
     folders: ['contract', 'protocol', 'knowledge'],
@@ -48,6 +49,9 @@ export const LAYER_ENTRIES = {
   core: ['ports', 'parser/url', 'parser/connection'],
   protocol: ['parserUrl', 'parserDefinition'],
   parser: ['catalogue', 'types', 'catalogue/rules'],
+  // The sandbox alone: front ends run programs through its pool, whose worker threads hold the interpreter, so
+  // the caller's bundle carries no interpreter.
+  runtime: ['host'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BYTES, guardInput, validateAvap } from '../../parser';
 import { createRunPool, type SandboxSpec } from '../../runtime/host';
-import type { RunResult } from '../../runtime/host/contract.scratch';
+import type { RunResult } from '../../runtime/host';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import {
   LIMIT_OPTIONS,

@@ -16,7 +16,7 @@ import {
   type RunPoolOptions,
   type SandboxSpec,
 } from '../../runtime/host';
-import type { RunRequest } from '../../runtime/host/contract.scratch';
+import type { RunRequest } from '../../runtime/host';
 import { UsageError } from '../command';
 
 export const REQUEST_OPTIONS = {

@@ -1,5 +1,5 @@
 /** How `run` shows a run: text (status, response body, error and portability notes) or one JSON object. */
-import type { RunResult } from '../../runtime/host/contract.scratch';
+import type { RunResult } from '../../runtime/host';
 
 /** `--json`: exactly these keys, `error` null when the run completed. */
 export function runJson(result: RunResult): Record<string, unknown> {

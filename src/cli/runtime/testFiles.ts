@@ -13,7 +13,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { checkFixtures, parseNow, type HttpFixture } from '../../runtime/host';
-import type { RunRequest, RunResult } from '../../runtime/host/contract.scratch';
+import type { RunRequest, RunResult } from '../../runtime/host';
 import { besides } from './options';
 
 export const TEST_SUFFIX = '.avap.test.json';
@@ -54,14 +54,15 @@ function requestOf(raw: unknown, where: string): Result<RunRequest, Bad> {
   if (raw.query !== undefined) {
     if (!isRecord(raw.query)) return fail('bad-test-file', `${where}.request.query must be an object`);
     for (const [k, v] of Object.entries(raw.query)) {
-      if (Array.isArray(v)) query[k] = v.map(String);
-      else query[k] = String(v);
+      if (Array.isArray(v)) query[k] = v.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+      else query[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
   }
   const headers: Record<string, string> = {};
   if (raw.headers !== undefined) {
     if (!isRecord(raw.headers)) return fail('bad-test-file', `${where}.request.headers must be an object`);
-    for (const [k, v] of Object.entries(raw.headers)) headers[k.toLowerCase()] = String(v);
+    for (const [k, v] of Object.entries(raw.headers))
+      headers[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   const body = raw.body ?? null;
   const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : body === null ? 'GET' : 'POST';
@@ -105,7 +106,7 @@ async function caseOf(raw: unknown, index: number, file: string): Promise<Result
     } else out.sql = raw.sql;
   }
   if (raw.now !== undefined) {
-    const now = parseNow(String(raw.now));
+    const now = typeof raw.now === 'string' || typeof raw.now === 'number' ? parseNow(String(raw.now)) : undefined;
     if (now === undefined) return fail('bad-test-file', `${where}.now must be an ISO 8601 date-time`);
     out.nowMs = now;
   }

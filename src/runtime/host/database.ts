@@ -60,7 +60,7 @@ function errorOf(e: unknown): { message: string; code?: string } {
 function answerOf(results: Results): DbAnswer {
   return {
     command: results.command ?? '',
-    rows: results.rows as Record<string, unknown>[],
+    rows: results.rows,
     affected: results.affectedRows ?? 0,
   };
 }
@@ -83,7 +83,7 @@ export class SandboxDatabase {
       const assets = this.options.assets ? await this.options.assets() : undefined;
       const base: PGliteOptions = { parsers: PARSERS, ...(assets ?? {}) };
       const db = await PGlite.create({ ...base, ...(this.emptyDump ? { loadDataDir: this.emptyDump } : {}) });
-      this.emptyDump ??= (await db.dumpDataDir('none')) as Blob;
+      this.emptyDump ??= await db.dumpDataDir('none');
       this.builds++;
       return db;
     } finally {

@@ -22,7 +22,7 @@ type Answer = Result<HttpAnswer, Failure<HttpFailureKind>>;
 
 async function readCapped(response: Response, max: number): Promise<string | undefined> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
