@@ -11,6 +11,28 @@ import { DEFAULT_MAX_BYTES, guardInput, validateAvap } from '../../parser';
 import { clientSignal, type RestContext } from '../context';
 import { ExecuteBodySchema } from '../schemas';
 
+/**
+ * The parser's verdict on scripts seen lately: clients send the same endpoint code again and again (AVAP Lite
+ * caches its parse the same way), and a verdict depends on the text alone.
+ */
+const VERDICTS = new Map<string, string | undefined>();
+const VERDICTS_KEPT = 256;
+
+/** Why the parser rejects the script, or undefined when it accepts it. */
+function rejection(script: string): string | undefined {
+  if (VERDICTS.has(script)) return VERDICTS.get(script);
+  const verdict = validateAvap(script, { filename: 'script.avap' });
+  const why = verdict.valid
+    ? undefined
+    : `the AVAP parser rejects the script (${verdict.trace
+        .filter((e) => e.severity === 'error')
+        .map((e) => `line ${e.line}: ${e.message}`)
+        .join('; ')})`;
+  if (VERDICTS.size >= VERDICTS_KEPT) VERDICTS.delete(VERDICTS.keys().next().value as string);
+  VERDICTS.set(script, why);
+  return why;
+}
+
 /** Request headers a script never sees: the caller's credentials. */
 const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
@@ -48,11 +70,8 @@ export const executeRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { c
     if (script.trim() === '') return refuse('Script cannot be empty');
     const guarded = guardInput(script, DEFAULT_MAX_BYTES);
     if (!guarded.ok) return refuse(`the script cannot be read: ${guarded.error.message}`);
-    const verdict = validateAvap(guarded.value, { filename: 'script.avap' });
-    if (!verdict.valid) {
-      const lines = verdict.trace.filter((e) => e.severity === 'error').map((e) => `line ${e.line}: ${e.message}`);
-      return refuse(`the AVAP parser rejects the script (${lines.join('; ')})`);
-    }
+    const rejected = rejection(guarded.value);
+    if (rejected) return refuse(rejected);
     const { signal, done } = clientSignal(reply, inflight);
     try {
       const result = await runtime.pool.run({
@@ -63,8 +82,8 @@ export const executeRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { c
           query: queryOf(request),
           headers: headersOf(request),
           body: request.body,
+          ...(variables ? { variables } : {}),
         },
-        ...(variables ? { variables } : {}),
         sandbox: runtime.sandbox,
         signal,
       });

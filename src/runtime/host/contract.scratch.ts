@@ -10,6 +10,7 @@ export interface RunRequest {
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
   body: unknown;
+  variables?: Record<string, unknown>;
 }
 export interface HttpCall {
   method: 'GET' | 'POST';

@@ -35,8 +35,6 @@ export interface RunJob {
   source: string;
   request: RunRequest;
   sandbox?: SandboxSpec;
-  /** The namespace's starting variables (AVAP Lite's `variables`). */
-  variables?: Record<string, unknown>;
   /** Record the steps (RunResult.steps). */
   trace?: boolean;
   signal?: AbortSignal;
@@ -217,7 +215,6 @@ class Pool implements RunPool {
         source: entry.job.source,
         request: entry.job.request,
         sandbox: entry.job.sandbox ?? {},
-        ...(entry.job.variables ? { variables: entry.job.variables } : {}),
         maxSteps: this.limits.maxSteps,
         trace: entry.job.trace ?? false,
         timeoutMs: this.limits.timeoutMs,

@@ -30,7 +30,6 @@ export interface WorkerRun {
   source: string;
   request: RunRequest;
   sandbox: SandboxSpec;
-  variables?: Record<string, unknown>;
   maxSteps: number;
   trace: boolean;
   /** Time left for HTTP calls: the run's wall-time budget. */

@@ -9,7 +9,7 @@
  * that made a real HTTP request (so a run with an effect outside is never executed twice if the worker dies).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { execute, type RunRequest, type RunResult } from './contract.scratch';
+import { execute, type RunResult } from './contract.scratch';
 import { createClock, createRandom } from './clockRandom';
 import { SandboxDatabase, type PgliteAssets } from './database';
 import { createSandboxHttp } from './httpPort';
@@ -64,7 +64,7 @@ async function runOne(run: WorkerRun): Promise<{ result: RunResult; effect: bool
   try {
     const result = await execute(
       run.source,
-      run.variables ? ({ ...run.request, variables: run.variables } as RunRequest) : run.request,
+      run.request,
       {
         http: {
           fetch: (call, signal) => http.fetch({ ...call, timeoutMs: Math.min(call.timeoutMs, run.timeoutMs) }, signal),
