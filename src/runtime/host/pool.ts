@@ -331,14 +331,15 @@ class Pool implements RunPool {
       if (!slot.batch || slot.kill) continue;
       busy = true;
       const seq = slot.progress[PROGRESS.seq] ?? -1;
-      if (seq < 0) continue;
+      const startedAt = slot.progress[PROGRESS.startedAt] ?? 0;
+      if (seq < 0 || startedAt <= 0) continue;
       const pausedAt = slot.progress[PROGRESS.pausedAt] ?? 0;
       if (pausedAt > 0 && now - pausedAt > BUILD_LIMIT_MS) {
         this.kill(slot, seq, 'worker-failed', `the embedded database did not start within ${BUILD_LIMIT_MS / 1000} s`);
         continue;
       }
       const paused = (slot.progress[PROGRESS.pausedMs] ?? 0) + (pausedAt > 0 ? now - pausedAt : 0);
-      const elapsed = now - (slot.progress[PROGRESS.startedAt] ?? now) - paused;
+      const elapsed = now - startedAt - paused;
       if (elapsed > this.limits.timeoutMs)
         this.kill(
           slot,

@@ -85,10 +85,11 @@ async function runBatch(runs: WorkerRun[]): Promise<void> {
   let pending: WorkerResult[] = [];
   for (const [index, run] of runs.entries()) {
     if (Atomics.load(cancelled, index) === 1) continue;
-    progress[PROGRESS.seq] = run.seq;
+    // The run's clock first, its number last: the host's watchdog reads the number, then the clock.
     progress[PROGRESS.pausedMs] = 0;
     progress[PROGRESS.pausedAt] = 0;
     progress[PROGRESS.startedAt] = Date.now();
+    progress[PROGRESS.seq] = run.seq;
     const { result, effect } = await runOne(run);
     progress[PROGRESS.seq] = -1;
     pending.push({ seq: run.seq, result });
