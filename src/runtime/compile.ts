@@ -179,6 +179,12 @@ class Compiler {
           ...(s.value ? { expr: compileExpr(s.value.text, this.functionNames) } : {}),
         };
       case 'assign': {
+        // The reference runs a value that holds '(' , ends with ')' and has no + - * / as a command of that name.
+        const v = s.value.text;
+        if (v.includes('(') && v.endsWith(')') && !/[+\-*/]/.test(v)) {
+          const callee = v.slice(0, v.indexOf('(')).trim();
+          if (!this.functionNames.has(callee)) base.notes.push('builtin-call-alone');
+        }
         return {
           k: 'assign',
           ...base,

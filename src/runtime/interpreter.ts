@@ -100,7 +100,8 @@ export class Interpreter implements Shared {
   // ----------------------------------------------------------------- blocks
 
   private log(op: Op, place: Place, error?: RunFailure): void {
-    if (!place.logged || this.mainDone) return;
+    // A try() is logged when it starts (its body and handler are logged as they run, as the reference's flat commands).
+    if (!place.logged || this.mainDone || op.k === 'try') return;
     this.logs.push(
       error
         ? { command: op.label, line: op.line, success: false, error: error.message }
@@ -227,6 +228,7 @@ export class Interpreter implements Shared {
 
   private try(op: TryOp, frame: Frame, place: Place): Flow {
     const inner: Place = { ...place, logged: place.logged };
+    if (place.logged && !this.mainDone) this.logs.push({ command: 'try', line: op.line, success: true });
     const handle = (e: unknown, index: number): Flow => {
       if (!isRunFailure(e) || !e.catchable) throw e;
       if (index < op.body.length - 1) frame.note('try-continues-after-error');
@@ -353,7 +355,7 @@ export class Interpreter implements Shared {
     if (op.fn !== undefined)
       return this.callFunction(op, this.program.functions.get(op.fn) as FunctionDef, frame, place);
     const cmd = op.command;
-    if (!cmd) throw RunFailure.of('unknown-command', `command not found: ${op.name}`);
+    if (!cmd) throw RunFailure.of('unknown-command', `Command not found: ${op.name}`);
     let args = op.args;
     let supplied = false;
     if (
@@ -394,6 +396,7 @@ export class Interpreter implements Shared {
       const spec = op.args[i];
       if (spec === undefined || spec.empty) return;
       let value = frame.resolve(spec);
+      frame.checkReference(spec, value);
       // The reference turns digit-only text into an int when it passes it.
       if (typeof value === 'string' && /^[0-9]+$/.test(value)) value = int(Number(value));
       locals.set(param, value);

@@ -35,16 +35,10 @@ export const PORTABILITY_RULES = [
     ['addparam-name-literal'],
   ),
   rule(
-    'addvar-signed-number',
-    'addVar converts numeric text with a sign ("-3") to an int',
-    'addVar converts only digit-only text; "-3" stays text',
-    ['addvar-signed-text'],
-  ),
-  rule(
     'if-second-operand',
     'if() resolves its second operand from the variables when it names one',
     "if() compares with the second operand's text, never a variable",
-    ['if-second-operand-variable'],
+    ['if-second-operand-variable', 'if-second-operand-equality'],
   ),
   rule(
     'if-expression-form',
@@ -101,13 +95,13 @@ export const PORTABILITY_RULES = [
     'empty-argument',
     'an empty argument keeps its place (RequestGet(url, , , r) stores into r)',
     'empty arguments are dropped, so the ones after them move left',
-    ['requestget-empty-arguments'],
+    ['if-empty-operand'],
   ),
   rule(
     'argument-expression',
     'a command argument is a variable, a number or text: `a + 1` is the text "a + 1"',
     'an argument with an operator is evaluated as a Python expression when it can be',
-    ['addvar-expression-argument'],
+    ['addvar-expression-argument', 'addvar-signed-decimal-text'],
   ),
   rule(
     'line-with-equals',
@@ -129,8 +123,8 @@ export const PORTABILITY_RULES = [
   ),
   rule(
     'builtin-call-alone',
-    'x = str(v) (or int, float, len) evaluates the built-in',
-    "a value that is a single call is run as a command: 'Command not found: str'",
+    'x = str(v) (or int, float, len, and any value that ends in a call) evaluates the expression',
+    "a value with '(' that ends in ')' and has no + - * / is run as a command of that name: 'Command not found: str'",
     ['assign-str-call'],
   ),
   rule(

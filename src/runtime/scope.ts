@@ -150,14 +150,19 @@ export class Frame implements Env {
       return value;
     }
     if (spec.number !== undefined) return spec.number;
-    this.predictReference(spec);
     return spec.text;
   }
 
-  /** Notes an argument the reference would evaluate as an expression to something else than its text. */
-  private predictReference(spec: ArgSpec): void {
+  /**
+   * What the reference hands a command for this argument when it evaluates it
+   * as a Python expression (text with an operator that evaluates); undefined
+   * when it passes the argument as it is.
+   */
+  referenceValue(spec: ArgSpec | undefined): Value | undefined {
+    if (spec === undefined || spec.empty || spec.template !== undefined || spec.global !== undefined) return undefined;
     const text = spec.text;
-    if (!REFERENCE_OPERATOR.test(text) || text.includes('$') || text.includes('`')) return;
+    if (!REFERENCE_OPERATOR.test(text) || text.includes('$') || text.includes('`')) return undefined;
+    if (this.vars.has(text)) return undefined;
     let expr = referenceExpressions.get(text);
     if (expr === undefined) {
       const compiled = compileExpr(text, new Set());
@@ -165,13 +170,19 @@ export class Frame implements Env {
       if (referenceExpressions.size > 2000) referenceExpressions.clear();
       referenceExpressions.set(text, expr);
     }
-    if (expr === null || !expr.run) return;
+    if (expr === null || !expr.run) return undefined;
     try {
-      const value = expr.run({ read: (n) => this.vars.get(n), readGlobal: () => undefined, template: () => '' });
-      if (!(typeof value === 'string' && value === text))
-        this.note('argument-expression', `it evaluates ${text} to ${pyStr(value)}`);
+      return expr.run({ read: (n) => this.vars.get(n), readGlobal: () => undefined, template: () => '' });
     } catch {
-      // The reference's evaluation fails too, and it keeps the text.
+      return undefined; // the reference's evaluation fails too, and it keeps the text
+    }
+  }
+
+  /** Notes when the reference would hand the command another value than `ours` for this argument. */
+  checkReference(spec: ArgSpec | undefined, ours: Value): void {
+    const theirs = this.referenceValue(spec);
+    if (theirs !== undefined && !equals(theirs, ours)) {
+      this.note('argument-expression', `it evaluates ${spec?.text ?? ''} to ${pyStr(theirs)}`);
     }
   }
 
@@ -218,6 +229,10 @@ export class Call implements CallContext {
 
   read(i: number): Value {
     return this.frame.resolve(this.args[i]);
+  }
+
+  checkReference(i: number, ours: Value): void {
+    this.frame.checkReference(this.args[i], ours);
   }
 
   isEmpty(i: number): boolean {

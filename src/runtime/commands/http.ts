@@ -63,7 +63,9 @@ export function ensureDict(v: Value): Dict {
 
 function urlOf(c: CallContext, params: Dict): string {
   if (c.isEmpty(0)) throw RunFailure.of('argument-error', `${c.name} needs a URL`);
-  const text = pyStr(c.read(0)).trim();
+  const value = c.read(0);
+  c.checkReference(0, value);
+  const text = pyStr(value).trim();
   let url: URL;
   try {
     url = new URL(text);

@@ -15,6 +15,8 @@ export interface CallContext {
   readonly args: readonly ArgSpec[];
   /** Argument `i` as a value (parameter kinds `value` and `variable` read the same way): null when empty or missing. */
   read(i: number): Value;
+  /** Notes when the reference would evaluate argument `i` as an expression to another value than `ours`. */
+  checkReference(i: number, ours: Value): void;
   /** True when argument `i` is empty or missing. */
   isEmpty(i: number): boolean;
   /** Argument `i` as text, quotes stripped, unresolved (a parameter name, a format). */

@@ -26,12 +26,11 @@ export const addVar = command({
     const spec = c.args[1];
     const literal = spec !== undefined && !spec.empty && spec.template === undefined && c.get(spec.text) === undefined;
     if (literal && typeof value === 'string') {
-      if (DIGITS.test(value)) value = int(Number(value));
-      else if (SIGNED_INT.test(value) && Number.isSafeInteger(Number(value))) {
+      if ((DIGITS.test(value) || SIGNED_INT.test(value)) && Number.isSafeInteger(Number(value))) {
         value = int(Number(value));
-        c.note('addvar-signed-number', `"${spec.text}" stays text there`);
       }
     }
+    c.checkReference(1, value);
     c.set(target, value);
   },
 });
