@@ -66,7 +66,7 @@ function query(text: string): Record<string, string | string[]> {
 }
 
 function divergenceOf(slug: string): string | undefined {
-  return PORTABILITY_RULES.find((r) => (r.facts as readonly string[]).includes(slug))?.id;
+  return PORTABILITY_RULES.find((r) => (r.facts).includes(slug))?.id;
 }
 
 const slugs = readdirSync(DIR)
