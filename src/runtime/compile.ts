@@ -103,6 +103,8 @@ export interface FunctionDef {
 export interface Program {
   readonly body: readonly Op[];
   readonly functions: ReadonlyMap<string, FunctionDef>;
+  /** Notes every run of the program depends on (its text, not what runs): lines the reference reads differently. */
+  readonly notes: readonly { readonly line: number; readonly rule: PortabilityRuleId }[];
 }
 
 const EXPRESSION_BUILTINS = new Set(['str', 'int', 'float', 'len']);
@@ -140,10 +142,16 @@ class Compiler {
 
   private notesOf(s: Statement): PortabilityRuleId[] {
     const notes: PortabilityRuleId[] = [];
-    if (s.comment && this.source.startsWith('//', s.comment.start)) notes.push('trailing-comment');
+    if (s.comment) {
+      // The reference reads the comment as part of the line: an expression takes it in, a call only when it holds ')' or '='.
+      const comment = this.source.slice(s.comment.start, s.comment.end);
+      if (s.kind === 'assign' || s.kind === 'return' || /[)=]/.test(comment)) notes.push('trailing-comment');
+    }
     if (s.kind === 'call') {
       const args = s.args;
-      if (s.role !== 'open-if' && s.role !== 'open-loop' && hasEquals(s, this.source)) notes.push('line-with-equals');
+      if (!s.target && s.role !== 'open-if' && s.role !== 'open-loop' && hasEquals(s, this.source)) {
+        notes.push('line-with-equals');
+      }
       if (args.some((a) => a.text === '') && s.role !== 'exception') notes.push('empty-argument');
     }
     return notes;
@@ -306,7 +314,17 @@ export function compileProgram(source: string): Program {
   const names = new Set(tree.functions.flatMap((b) => (b.opener.kind === 'function' ? [b.opener.name.text] : [])));
   const compiler = new Compiler(source, names);
   const functions = compiler.functions(tree.functions);
-  return { body: compiler.nodes(tree.body, false), functions };
+  const notes: { line: number; rule: PortabilityRuleId }[] = [];
+  for (const st of tree.statements) {
+    // A line inside /* … */ that the reference would run (it holds a call or an assignment).
+    if (st.kind === 'comment' && !source.startsWith('//', st.span.start)) {
+      const text = source.slice(st.span.start, st.span.end);
+      if ((text.includes('(') && text.includes(')')) || /^\s*[\p{L}_][\p{L}\p{N}_]*\s*=/u.test(text)) {
+        notes.push({ line: st.line, rule: 'block-comment' });
+      }
+    }
+  }
+  return { body: compiler.nodes(tree.body, false), functions, notes };
 }
 
 const CACHE_SIZE = 256;

@@ -87,6 +87,7 @@ export class Interpreter implements Shared {
 
   /** Runs the main flow; resolves (or throws the uncaught RunFailure) when it is over. */
   main(): Flow {
+    for (const n of this.program.notes) this.notes.note(n.rule, n.line);
     const frame = new Frame(this, this.globals, null, new Map(), this.globals);
     return this.block(this.program.body, 0, frame, { logged: true, depth: 0, calls: 0, inFunction: false });
   }

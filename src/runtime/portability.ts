@@ -118,8 +118,14 @@ export const PORTABILITY_RULES = [
   rule(
     'trailing-comment',
     'a // comment after a statement is a comment',
-    'only lines that start with // are comments: a trailing comment is read as code',
+    "only lines that start with // are comments: a trailing comment is read as code (it breaks an assignment, or a call when it holds ')' or '=')",
     ['trailing-comment'],
+  ),
+  rule(
+    'block-comment',
+    'the lines between /* and */ are a comment',
+    'only lines that start with // are comments: a call on a line inside /* … */ runs',
+    ['block-comment-lines-run'],
   ),
   rule(
     'builtin-call-alone',

@@ -52,6 +52,7 @@ const SPEC_ANSWERS: Readonly<Record<string, { status: number; result: Record<str
   'command-with-equals': { status: 200, result: { q: 'level=3' } },
   'addvar-dict-literal-argument': { status: 200, result: { o: '{"a": 1, "b": 2}' } },
   'trailing-comment': { status: 200, result: { x: 5 } },
+  'block-comment-lines-run': { status: 200, result: { a: null } },
   'assign-str-call': { status: 200, result: { x: '5' } },
   'json-commands-missing': { status: 200, result: { x: { name: 'Ana' } } },
 };
@@ -66,7 +67,7 @@ function query(text: string): Record<string, string | string[]> {
 }
 
 function divergenceOf(slug: string): string | undefined {
-  return PORTABILITY_RULES.find((r) => (r.facts).includes(slug))?.id;
+  return PORTABILITY_RULES.find((r) => r.facts.includes(slug))?.id;
 }
 
 const slugs = readdirSync(DIR)
