@@ -40,11 +40,6 @@ export async function execute(
   ports: RuntimePorts,
   limits: RunLimits,
 ): Promise<RunResult> {
-  const controller = new AbortController();
-  const outer = limits.signal;
-  const abort = (): void => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', abort, { once: true });
-  if (outer?.aborted) controller.abort(outer.reason);
   let run: Interpreter | undefined;
   try {
     const globals = new Map<string, Value>();
@@ -53,7 +48,7 @@ export async function execute(
       program: programOf(source),
       request,
       ports,
-      signal: controller.signal,
+      signal: limits.signal,
       maxSteps: Math.max(0, limits.maxSteps),
       trace: limits.trace === true,
       globals,
@@ -75,7 +70,7 @@ export async function execute(
       ...(run.steps ? { steps: [...run.steps] } : {}),
     };
     // go_async blocks still running finish (bounded by the budget and the signal); the response is already decided.
-    if (error) controller.abort();
+    if (error) run.close();
     await run.finish();
     return result;
   } catch (e) {
@@ -88,7 +83,6 @@ export async function execute(
       error: errorOf(e),
     };
   } finally {
-    outer?.removeEventListener('abort', abort);
-    controller.abort();
+    run?.close();
   }
 }

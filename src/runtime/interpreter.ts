@@ -53,7 +53,8 @@ export interface RunOptions {
   readonly program: Program;
   readonly request: RunRequest;
   readonly ports: RuntimePorts;
-  readonly signal: AbortSignal;
+  /** The caller's cancellation. */
+  readonly signal: AbortSignal | undefined;
   readonly maxSteps: number;
   readonly trace: boolean;
   readonly globals: Map<string, Value>;
@@ -62,7 +63,6 @@ export interface RunOptions {
 export class Interpreter implements Shared {
   readonly request: RunRequest;
   readonly ports: RuntimePorts;
-  readonly signal: AbortSignal;
   readonly results = new Map<string, Value>();
   readonly notes = new PortabilityLog();
   readonly logs: LogEntry[] = [];
@@ -74,12 +74,17 @@ export class Interpreter implements Shared {
   private readonly tasks = new Map<string, Task>();
   /** Set when the main flow is over: what async blocks do after it no longer shapes the response. */
   private mainDone = false;
+  private readonly outer: AbortSignal | undefined;
+  /** Made on the first port call only (an AbortController costs more than a whole run without I/O). */
+  private controller: AbortController | undefined;
+  private closed = false;
+  private readonly onOuterAbort = (): void => this.controller?.abort(this.outer?.reason);
 
   constructor(options: RunOptions) {
     this.program = options.program;
     this.request = options.request;
     this.ports = options.ports;
-    this.signal = options.signal;
+    this.outer = options.signal;
     this.maxSteps = options.maxSteps;
     this.steps = options.trace ? [] : undefined;
     this.globals = options.globals;
@@ -90,6 +95,25 @@ export class Interpreter implements Shared {
     for (const n of this.program.notes) this.notes.note(n.rule, n.line);
     const frame = new Frame(this, this.globals, null, new Map(), this.globals);
     return this.block(this.program.body, 0, frame, { logged: true, depth: 0, calls: 0, inFunction: false });
+  }
+
+  /** The signal the ports get: aborted when the caller cancels or the run is over. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.closed || this.outer?.aborted) this.controller.abort(this.outer?.reason);
+      else this.outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  /** Ends the run: port calls still in flight are aborted. */
+  close(): void {
+    this.closed = true;
+    if (this.controller !== undefined) {
+      this.outer?.removeEventListener('abort', this.onOuterAbort);
+      if (!this.controller.signal.aborted) this.controller.abort();
+    }
   }
 
   /** Marks the main flow over and waits for the async blocks still running (their errors are only logged). */
@@ -160,7 +184,7 @@ export class Interpreter implements Shared {
         `the run stopped after ${this.maxSteps} statements (its step budget) — a loop that does not end?`,
       );
     }
-    if (this.signal.aborted) throw RunFailure.stop('cancelled', 'the run was cancelled');
+    if (this.outer?.aborted === true || this.closed) throw RunFailure.stop('cancelled', 'the run was cancelled');
     frame.line = op.line;
     if (this.steps !== undefined && !this.mainDone) {
       const record: StepRecord = { line: op.line, command: op.label, changes: {} };

@@ -65,6 +65,12 @@ function parameter(v: Value): unknown {
   return plain !== null && typeof plain === 'object' ? JSON.stringify(plain) : plain;
 }
 
+/** The names of the variables to write: the argument's own text (quotes stripped), never resolved. */
+function names(c: CallContext, i: number): string {
+  if (c.isEmpty(i)) throw RunFailure.of('argument-error', `${c.name} needs the variables to write`);
+  return c.text(i);
+}
+
 function values(c: CallContext, text: string): unknown[] {
   return text
     .split(',')
@@ -131,7 +137,7 @@ export const ormAccessInsert = command({
   inReference: false,
   async run(c) {
     const fields = fieldList(c, sqlText(c, 0, 'the fields to write'));
-    const params = values(c, sqlText(c, 1, 'the variables to write'));
+    const params = values(c, names(c, 1));
     const table = identifier(c, sqlText(c, 2, 'a table'), 'table');
     const target = c.targetName(3);
     if (fields !== '*' && fields.length !== params.length) {
@@ -152,7 +158,7 @@ export const ormAccessUpdate = command({
   async run(c) {
     const fields = fieldList(c, sqlText(c, 0, 'the fields to write'));
     if (fields === '*') throw RunFailure.of('argument-error', 'ormAccessUpdate needs the field names, not *');
-    const params = values(c, sqlText(c, 1, 'the variables to write'));
+    const params = values(c, names(c, 1));
     const table = identifier(c, sqlText(c, 2, 'a table'), 'table');
     const target = c.targetName(3);
     if (fields.length !== params.length) {
