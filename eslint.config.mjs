@@ -12,11 +12,10 @@ import layers from './eslint/layers.mjs';
  */
 export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
-  { note: 'the AVAP parser library', folders: ['parser'] },
-  { note: 'the AVAP runtime: the interpreter and its sandbox (host/)', folders: ['runtime'] },
+  { note: 'the AVAP parser library and the syntax tree built on its scanner', folders: ['parser', 'syntax'] },
   {
-    note: 'schema contracts, the parser wire protocol, the knowledge base',
-    folders: ['contract', 'protocol', 'knowledge'],
+    note: 'schema contracts, the parser wire protocol, the knowledge base, the AVAP runtime',
+    folders: ['contract', 'protocol', 'knowledge', 'runtime'],
   },
   { note: 'the pipeline', folders: ['core'] },
   { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
@@ -41,6 +40,7 @@ export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders)
  * `parser/catalogue` is the parser's command catalogue, a sub-folder with its own index.ts.
  * `parser/types` and `parser/catalogue/rules` are the result types and the rule
  * catalogue alone: the wire conversions need them, not the parser itself.
+ * `parser/lexical` is the line scanner and call splitter alone: src/syntax builds its tree on them.
  * `protocol/parserDefinition` is the service's run-time reflection of the .proto
  * (@grpc/proto-loader), kept out of the protocol index so that clients, which
  * use the hand-written codecs, never load it.
@@ -48,7 +48,7 @@ export const EDITOR_FREE = LAYERS.flatMap((l) => l.folders)
 export const LAYER_ENTRIES = {
   core: ['ports', 'parser/url', 'parser/connection'],
   protocol: ['parserUrl', 'parserDefinition'],
-  parser: ['catalogue', 'types', 'catalogue/rules'],
+  parser: ['catalogue', 'types', 'catalogue/rules', 'lexical'],
   // The sandbox alone: front ends run programs through its pool, whose worker threads hold the interpreter, so
   // the caller's bundle carries no interpreter.
   runtime: ['host'],

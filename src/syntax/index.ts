@@ -1,0 +1,139 @@
+/**
+ * The AVAP syntax tree: editor-free, error tolerant and never throwing. The
+ * runtime executes it and the language features (outline, definition, rename,
+ * formatting) read it. It is built on the parser's own scanner and call
+ * splitter, so it reads lines as the validator does; whether a program is
+ * valid is the parser's word (src/parser), not this tree's.
+ *
+ *   const tree = parseSyntax(text);      // cached by text: asking again is free
+ *   for (const s of tree.statements) …   // one statement per line, with spans
+ *   walk(tree.body) …                    // blocks nested, with their openers and closers
+ */
+import { newScanState, scanLine, type LexicalProblem } from '../parser/lexical';
+import { nest } from './nesting';
+import { readStatement } from './statements';
+import type { Position, Span, Statement, SyntaxNode, SyntaxTree } from './types';
+
+export * from './types';
+
+/** Trees of the last texts asked for: an editor asks for the same text from several features per keystroke. */
+const CACHE_SIZE = 16;
+const cache = new Map<string, SyntaxTree>();
+
+/** The syntax tree of `source` (cached by text; the tree is shared, so never mutate it). */
+export function parseSyntax(source: string): SyntaxTree {
+  const hit = cache.get(source);
+  if (hit) {
+    // Most recently used last.
+    cache.delete(source);
+    cache.set(source, hit);
+    return hit;
+  }
+  const tree = build(source);
+  cache.set(source, tree);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return tree;
+}
+
+function build(src: string): SyntaxTree {
+  const statements: Statement[] = [];
+  const lineStarts: number[] = [];
+  const state = newScanState();
+  let unterminated = false;
+  const sink = (problem: LexicalProblem): void => {
+    if (problem === 'unterminated-string') unterminated = true;
+  };
+  const n = src.length;
+  let start = 0;
+  let line = 1;
+  for (;;) {
+    let end = start;
+    while (end < n) {
+      const c = src.charCodeAt(end);
+      if (c === 10 || c === 13) break;
+      end++;
+    }
+    lineStarts.push(start);
+    const wasInComment = state.inBlockComment;
+    let statement: Statement;
+    try {
+      const tokens = scanLine(src, start, end, state, sink);
+      statement = readStatement({
+        src,
+        line,
+        lineStart: start,
+        lineEnd: end,
+        tokens,
+        inComment: wasInComment || state.inBlockComment,
+        unterminated,
+      });
+    } catch (e) {
+      // The scanner and the call splitter are written not to throw; a tree must be built whatever happens.
+      const text = src.slice(start, end);
+      statement = {
+        kind: 'unparsed',
+        line,
+        span: { start, end },
+        text,
+        reason: `internal error while reading the line (${e instanceof Error ? e.message : String(e)})`,
+      };
+    }
+    statements.push(statement);
+    unterminated = false;
+    if (end >= n) break;
+    start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+    line++;
+  }
+  const nested = nest(statements);
+  return {
+    source: src,
+    lineStarts,
+    statements,
+    body: nested.body,
+    functions: nested.functions,
+    problems: nested.problems,
+  };
+}
+
+/** The 0-based line and character of an offset. */
+export function positionAt(tree: SyntaxTree, offset: number): Position {
+  const starts = tree.lineStarts;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - (starts[lo] as number) };
+}
+
+/** The offset of a 0-based line and character (clamped to the text). */
+export function offsetAt(tree: SyntaxTree, position: Position): number {
+  const starts = tree.lineStarts;
+  const line = Math.max(0, Math.min(position.line, starts.length - 1));
+  const lineStart = starts[line] as number;
+  const next = line + 1 < starts.length ? (starts[line + 1] as number) : tree.source.length;
+  return Math.max(lineStart, Math.min(lineStart + Math.max(0, position.character), next));
+}
+
+/** The text a span covers. */
+export function textOf(tree: SyntaxTree, span: Span): string {
+  return tree.source.slice(span.start, span.end);
+}
+
+/** The statement of a 1-based line, if the line exists. */
+export function statementAt(tree: SyntaxTree, line: number): Statement | undefined {
+  return tree.statements[line - 1];
+}
+
+/** Calls `visit` for every node, depth first in source order (a block before what it holds). */
+export function walk(nodes: readonly SyntaxNode[], visit: (node: SyntaxNode, depth: number) => void, depth = 0): void {
+  for (const node of nodes) {
+    visit(node, depth);
+    if (node.kind === 'block') {
+      walk(node.body, visit, depth + 1);
+      if (node.alternate) walk(node.alternate, visit, depth + 1);
+    }
+  }
+}
