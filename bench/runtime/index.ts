@@ -15,7 +15,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { createRunPool, SandboxDatabase, type RunPool, type RunRequest } from '../../src/runtime/host';
-import { execute } from '../../src/runtime/host/contract.scratch';
+import { execute } from '../../src/runtime';
 import { startServe } from '../../test/integration/rest/serveProcess';
 import { median, type BenchResult, type BenchSuite } from '../types';
 

@@ -2,7 +2,7 @@
  * The clock and randomness ports: the real ones, or fixed so a run repeats exactly (`--now ISO`, `--seed N`).
  * The seeded generator is sfc32 (Chris Doty-Humphrey's Small Fast Counter): 128 bits of state, floats in [0, 1).
  */
-import type { ClockPort, RandomPort } from './contract.scratch';
+import type { ClockPort, RandomPort } from '..';
 
 /** The clock: the real time, or `fixedMs` (epoch milliseconds) for every reading. */
 export function createClock(fixedMs?: number): ClockPort {

@@ -14,7 +14,7 @@
  */
 import { PGlite, type PGliteOptions, type Results } from '@electric-sql/pglite';
 import { err, fail, ok, type Failure, type Result } from '../../result';
-import type { DbAnswer, DbFailureKind, DatabasePort } from './contract.scratch';
+import type { DbAnswer, DbFailureKind, DatabasePort } from '..';
 
 /** PGlite's compiled modules and file bundle, handed over so an instance reads no file of its own. */
 export interface PgliteAssets {

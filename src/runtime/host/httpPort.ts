@@ -4,7 +4,7 @@
  * body capped); anything else is a failure naming the URL — `not-recorded` (no allow-list) or `not-allowed`.
  */
 import { fail, ok, type Failure, type Result } from '../../result';
-import type { HttpAnswer, HttpCall, HttpFailureKind, HttpPort } from './contract.scratch';
+import type { HttpAnswer, HttpCall, HttpFailureKind, HttpPort } from '..';
 import { findFixture, formatAllowedHost, hostAllowed, type AllowedHost, type HttpFixture } from './httpFixtures';
 
 export interface SandboxHttpOptions {

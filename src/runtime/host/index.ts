@@ -22,4 +22,4 @@ export { createSandboxHttp } from './httpPort';
 export { SandboxDatabase } from './database';
 export type { RunDatabase } from './database';
 export { createClock, createRandom, parseNow, parseSeed } from './clockRandom';
-export type { RunRequest, RunResult, RunError, PortabilityNote } from './contract.scratch';
+export type { RunRequest, RunResult, RunError, PortabilityNote } from '..';

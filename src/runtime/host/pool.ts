@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { findPgliteDir, findWorkerScript, loadPgliteAssets } from './assets';
-import type { RunRequest, RunResult } from './contract.scratch';
+import type { RunRequest, RunResult } from '..';
 import {
   MAX_BATCH,
   PROGRESS,

@@ -7,7 +7,7 @@
  * the host's watchdog): which run of the batch it is executing, since when, and how long the run has been paused
  * while the worker builds its database (which is not the run's time).
  */
-import type { RunRequest, RunResult } from './contract.scratch';
+import type { RunRequest, RunResult } from '..';
 import type { AllowedHost, HttpFixture } from './httpFixtures';
 
 /** The sandbox of one run: what its HTTP, database, clock and random ports answer. */

@@ -9,7 +9,7 @@
  * that made a real HTTP request (so a run with an effect outside is never executed twice if the worker dies).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { execute, type RunResult } from './contract.scratch';
+import { execute, type RunResult } from '..';
 import { createClock, createRandom } from './clockRandom';
 import { SandboxDatabase, type PgliteAssets } from './database';
 import { createSandboxHttp } from './httpPort';
