@@ -1,7 +1,8 @@
 /**
  * The sandbox's HTTP port: a recorded response when the fixtures have one for the method and URL; otherwise a
  * real request only when the URL's host is on the allow-list (with the call's timeout, no redirect followed, the
- * body capped); anything else is a failure naming the URL — `not-recorded` (no allow-list) or `not-allowed`.
+ * body capped); anything else is a failure — `not-recorded` (no allow-list) or `not-allowed`. Messages say why and
+ * what to do; the interpreter puts the method and URL in front of them.
  */
 import { fail, ok, type Failure, type Result } from '../../result';
 import type { HttpAnswer, HttpCall, HttpFailureKind, HttpPort } from '..';
@@ -50,22 +51,17 @@ async function realRequest(call: HttpCall, signal: AbortSignal, maxBody: number)
       signal: both,
     });
     const body = await readCapped(response, maxBody);
-    if (body === undefined)
-      return fail('network', `${call.method} ${call.url}: the response body is larger than ${maxBody} bytes`);
+    if (body === undefined) return fail('network', `the response body is larger than ${maxBody} bytes`);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
     });
     return ok({ status: response.status, headers, body });
   } catch (e) {
-    if (timeout.aborted && !signal.aborted)
-      return fail('timeout', `${call.method} ${call.url} did not answer within ${call.timeoutMs} ms`);
-    if (signal.aborted) return fail('network', `${call.method} ${call.url}: the run was stopped`);
+    if (timeout.aborted && !signal.aborted) return fail('timeout', `no answer within ${call.timeoutMs} ms`);
+    if (signal.aborted) return fail('network', 'the run was stopped');
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return fail(
-      'network',
-      `${call.method} ${call.url} failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
-    );
+    return fail('network', `the request failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
   }
 }
 
@@ -84,13 +80,13 @@ export function createSandboxHttp(options: SandboxHttpOptions): HttpPort {
         return Promise.resolve(
           fail(
             'not-recorded',
-            `no recorded response for ${call.method} ${call.url}: add it to the fixtures file (--fixtures) or allow its host (--allow-http HOST[:PORT])`,
+            'no recorded response: add one to the fixtures file (--fixtures) or allow its host (--allow-http HOST[:PORT])',
           ),
         );
       return Promise.resolve(
         fail(
           'not-allowed',
-          `${call.method} ${call.url}: its host is not on the allow-list (${options.allow.map(formatAllowedHost).join(', ')}) and no recorded response matches`,
+          `its host is not on the allow-list (${options.allow.map(formatAllowedHost).join(', ')}) and no recorded response matches`,
         ),
       );
     },

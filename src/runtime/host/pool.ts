@@ -21,6 +21,7 @@ import type { RunRequest, RunResult } from '..';
 import {
   MAX_BATCH,
   PROGRESS,
+  SLOT,
   type HostMessage,
   type SandboxSpec,
   type WorkerData,
@@ -308,11 +309,11 @@ class Pool implements RunPool {
     for (const slot of this.slots) {
       const index = slot.batch?.indexOf(entry) ?? -1;
       if (index < 0) continue;
-      if (slot.progress[PROGRESS.seq] === entry.seq) {
+      // Cancelled before the worker claimed it: it will be skipped. Claimed: it is running, so its worker goes.
+      if (Atomics.compareExchange(slot.cancelled, index, SLOT.free, SLOT.cancelled) === SLOT.started) {
         this.kill(slot, entry.seq, 'cancelled', 'the run was cancelled');
         return;
       }
-      Atomics.store(slot.cancelled, index, 1);
     }
     this.settle(entry, stoppedRun('cancelled', 'the run was cancelled'));
   }

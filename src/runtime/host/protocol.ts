@@ -64,8 +64,11 @@ export const PROGRESS = {
 /** Largest batch one message carries; also the size of the shared cancellation flags. */
 export const MAX_BATCH = 64;
 
+/** The shared Int32 flag of each batch slot: the worker claims a run before it starts it, the host cancels it. */
+export const SLOT = { free: 0, cancelled: 1, started: 2 } as const;
+
 export interface WorkerData {
   progress: SharedArrayBuffer;
-  /** Int32 flags, one per batch slot: 1 = cancelled before it started. */
+  /** One SLOT flag per run of the batch. */
   cancelled: SharedArrayBuffer;
 }

@@ -15,6 +15,7 @@ import { SandboxDatabase, type PgliteAssets } from './database';
 import { createSandboxHttp } from './httpPort';
 import {
   PROGRESS,
+  SLOT,
   type HostMessage,
   type WorkerData,
   type WorkerMessage,
@@ -84,7 +85,8 @@ async function runOne(run: WorkerRun): Promise<{ result: RunResult; effect: bool
 async function runBatch(runs: WorkerRun[]): Promise<void> {
   let pending: WorkerResult[] = [];
   for (const [index, run] of runs.entries()) {
-    if (Atomics.load(cancelled, index) === 1) continue;
+    // Claim the slot (0 → 2); the host cancels by 0 → 1, so exactly one of the two wins.
+    if (Atomics.compareExchange(cancelled, index, SLOT.free, SLOT.started) !== SLOT.free) continue;
     // The run's clock first, its number last: the host's watchdog reads the number, then the clock.
     progress[PROGRESS.pausedMs] = 0;
     progress[PROGRESS.pausedAt] = 0;

@@ -1,6 +1,6 @@
 /**
  * The sandbox's HTTP port: recorded responses match by method and normalized URL, anything else is a failure
- * naming the URL (not-recorded, or not-allowed beside an allow-list); allowed hosts are really called — a real
+ * saying why (not-recorded, or not-allowed beside an allow-list; the interpreter adds the method and URL); allowed hosts are really called — a real
  * local server here — with the call's timeout and without following redirects off the list.
  */
 import assert from 'node:assert/strict';
@@ -146,8 +146,7 @@ describe('runtime host: the HTTP port', () => {
     const answer = await http.fetch(get(`${base}/x`), signal);
     assert.ok(!answer.ok);
     assert.equal(answer.error.kind, 'not-recorded');
-    assert.ok(answer.error.message.includes(`GET ${base}/x`));
-    assert.match(answer.error.message, /--fixtures.*--allow-http/);
+    assert.match(answer.error.message, /^no recorded response: .*--fixtures.*--allow-http/);
     assert.deepEqual(hits, []);
   });
 
@@ -156,8 +155,7 @@ describe('runtime host: the HTTP port', () => {
     const answer = await http.fetch(get(`${base}/x`), signal);
     assert.ok(!answer.ok);
     assert.equal(answer.error.kind, 'not-allowed');
-    assert.ok(answer.error.message.includes(`${base}/x`));
-    assert.match(answer.error.message, /\(api\.example\.com\)/);
+    assert.match(answer.error.message, /^its host is not on the allow-list \(api\.example\.com\)/);
     assert.deepEqual(hits, []);
   });
 
@@ -186,7 +184,7 @@ describe('runtime host: the HTTP port', () => {
     const slow = await http.fetch(get(`${base}/slow`, 100), signal);
     assert.ok(!slow.ok);
     assert.equal(slow.error.kind, 'timeout');
-    assert.match(slow.error.message, /did not answer within 100 ms/);
+    assert.match(slow.error.message, /^no answer within 100 ms$/);
     const away = await http.fetch(get(`${base}/away`), signal);
     assert.ok(away.ok);
     assert.equal(away.value.status, 302);
