@@ -5,10 +5,35 @@
  * same Host and token rules as the other routes; the route is in the OpenAPI document.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { REPO_ROOT } from '../../support/dist';
 import { startServe, type ServeProcess } from './serveProcess';
 
 const TOKEN = 'execute-token-0123456789';
+
+/** A recorded answer of AVAP Lite's /api/v1/execute (docs/facts/reference). */
+interface Fact {
+  variables: Record<string, unknown>;
+  query: string;
+  http_status: number;
+  response: {
+    success: boolean;
+    result?: unknown;
+    variables?: unknown;
+    logs?: { command: string; success: boolean }[];
+    error?: string;
+  };
+}
+
+function fact(slug: string): { script: string; fact: Fact } {
+  const dir = path.join(REPO_ROOT, 'docs', 'facts', 'reference');
+  return {
+    script: readFileSync(path.join(dir, `${slug}.avap`), 'utf8'),
+    fact: JSON.parse(readFileSync(path.join(dir, `${slug}.json`), 'utf8')) as Fact,
+  };
+}
 
 function post(server: ServeProcess, body: unknown, options: { path?: string; token?: string; raw?: string } = {}) {
   return fetch(`${server.url}${options.path ?? '/v1/execute'}`, {
@@ -57,6 +82,31 @@ describe('REST POST /v1/execute (AVAP Lite shape)', function () {
   });
   after(async () => {
     await Promise.all([open?.stop(), guarded?.stop()]);
+  });
+
+  it('answers as AVAP Lite did (recorded facts): the same status, keys, result, variables and log entries', async () => {
+    for (const slug of ['execute-answer-shape', 'execute-error-shape']) {
+      const { script, fact: recorded } = fact(slug);
+      const response = await post(
+        open,
+        { script, variables: recorded.variables },
+        { path: `/v1/execute${recorded.query ? `?${recorded.query}` : ''}` },
+      );
+      assert.equal(response.status, recorded.http_status, slug);
+      const body = (await response.json()) as Fact['response'];
+      assert.deepEqual(Object.keys(body).sort(), Object.keys(recorded.response).sort(), slug);
+      if (!recorded.response.success) {
+        assert.deepEqual(body, recorded.response, slug);
+        continue;
+      }
+      assert.deepEqual(body.result, recorded.response.result, slug);
+      assert.deepEqual(body.variables, recorded.response.variables, slug);
+      assert.deepEqual(
+        (body.logs ?? []).map((l) => [l.command, l.success]),
+        (recorded.response.logs ?? []).map((l) => [l.command, l.success]),
+        slug,
+      );
+    }
   });
 
   it('runs the script with the query string as parameters and answers {success, result, variables, logs}', async () => {
