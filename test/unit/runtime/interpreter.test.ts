@@ -218,6 +218,29 @@ describe('runtime: go_async and gather', () => {
     assert.equal('from_block' in r.variables, false);
   });
 
+  it('a block nobody gathers is stopped when the main flow ends; what it did before its first wait stands', async () => {
+    const http = new SlowHttp(10_000);
+    const started = Date.now();
+    const r = await run(
+      [
+        'go_async(bg)',
+        '  addVar(x, 1)',
+        '  RequestGet(https://slow.test/a, , , y)',
+        '  addVar(z, 1)',
+        'end()',
+        'addVar(main, 1)',
+      ],
+      { ports: ports({ http }), limits: { trace: true } },
+    );
+    assert.ok(Date.now() - started < 5000, 'the run does not wait for the block');
+    assert.equal(r.error, undefined);
+    assert.equal(http.calls.length, 1);
+    assert.deepEqual(
+      r.steps?.map((s) => s.line),
+      [1, 2, 3, 6],
+    );
+  });
+
   it('gather times out with an error; an unknown id is an error', async () => {
     const r = await run(
       ['go_async("slow")', '  RequestGet(https://slow.test/a, , , x)', 'end()', 'gather("slow", 0.01)'],
