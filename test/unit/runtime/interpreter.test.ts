@@ -326,3 +326,60 @@ describe('runtime: budgets, cancellation and tracing', () => {
     assert.equal(http.calls.length, 0);
   });
 });
+
+describe('runtime: robustness', () => {
+  it('never throws and never fails inside itself, whatever the program', async () => {
+    const { default: fc } = await import('fast-check');
+    const fragments = [
+      'addVar(a, 1)',
+      'addVar(b, a)',
+      'a = a + 1',
+      'b = [1, "x", None]',
+      'c = b[0] / a',
+      'd = {"k": b}',
+      'if(a, 2, >)',
+      'if(None, None, "a > 1")',
+      'else()',
+      'end()',
+      'startLoop(i, 1, a)',
+      'endLoop()',
+      'try()',
+      'exception(e)',
+      'function f(x) {',
+      'return x',
+      '}',
+      'r = f(a)',
+      'f(b)',
+      'go_async(j)',
+      'gather(j, 1)',
+      'addResult(a)',
+      'variableToList(a, l)',
+      'getListLen(l, n)',
+      'itemFromList(l, 5, z)',
+      'AddvariableToJSON(k, a, d)',
+      'variableFromJSON(d, k, v)',
+      'replace(a, [0-9], x, s)',
+      'getDateTime(%Y, 0, UTC, t)',
+      'encodeMD5(a, h)',
+      'RequestGet(https://x.test/, , , g)',
+      'ormDirect(SELECT 1, q)',
+      'x = `t${a}`',
+      '_status = a',
+      '$a = 1',
+      'noSuch()',
+      '(',
+      '"',
+      '',
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 25 }), async (lines) => {
+        const r = await run(lines, { limits: { maxSteps: 500 } });
+        assert.ok(Number.isInteger(r.status));
+        assert.notEqual(r.error?.code, 'internal-error', r.error?.message);
+        if (r.error) assert.ok(r.error.line >= 1 && r.error.line <= Math.max(1, lines.length), JSON.stringify(r.error));
+        JSON.stringify(r);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
