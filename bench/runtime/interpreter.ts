@@ -1,6 +1,7 @@
 /**
- * Runtime and syntax-tree benchmarks (issue 26), in process — the sandbox's
- * pool, the database and /v1/execute are measured by their own suite:
+ * The interpreter and the syntax tree (issue 26), in process — the sandbox's
+ * pool, the database and /v1/execute are measured by the runtime suite
+ * (bench/runtime/index.ts):
  *  1. runs per second of a 10-line script (compiled once, cached by its text)
  *     on one core, against the 20,000 runs/s the pool must reach on two;
  *  2. what the compile cache saves: a run of a text never seen against a run
@@ -142,8 +143,8 @@ async function syntaxTree(syntax: typeof SyntaxModule): Promise<BenchResult[]> {
   ];
 }
 
-export const runtimeSuite: BenchSuite = {
-  name: 'runtime',
+export const interpreterSuite: BenchSuite = {
+  name: 'interpreter',
   run: async () => {
     const runtime = bundle<typeof RuntimeModule>('src/runtime/index.ts');
     const syntax = bundle<typeof SyntaxModule>('src/syntax/index.ts');
