@@ -2,8 +2,16 @@ import { coreSuite } from './core';
 import { editorSuite } from './editor';
 import { parserSuite } from './parser';
 import { runtimeSuite } from './runtime';
+import { interpreterSuite } from './runtime/interpreter';
 import { serviceSuite } from './service';
 import type { BenchSuite } from './types';
 
 /** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
-export const BENCH_SUITES: readonly BenchSuite[] = [parserSuite, serviceSuite, coreSuite, runtimeSuite, editorSuite];
+export const BENCH_SUITES: readonly BenchSuite[] = [
+  parserSuite,
+  serviceSuite,
+  coreSuite,
+  editorSuite,
+  interpreterSuite,
+  runtimeSuite,
+];

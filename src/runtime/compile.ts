@@ -266,6 +266,7 @@ class Compiler {
       case 'loop':
         return { k: 'loop', ...base, label: 'startLoop', args, body: this.nodes(b.body, true) };
       case 'async':
+        notes.push('command-not-in-reference');
         return { k: 'async', ...base, label: 'go_async', args, body: this.nodes(b.body, true) };
       case 'try': {
         if (inBlock && b.closer) notes.push('try-inside-block');

@@ -69,8 +69,8 @@ export async function execute(
       ...(error ? { error } : {}),
       ...(run.steps ? { steps: [...run.steps] } : {}),
     };
-    // go_async blocks still running finish (bounded by the budget and the signal); the response is already decided.
-    if (error) run.close();
+    // The response is decided: go_async blocks still waiting on a port are stopped (their port call is aborted).
+    run.close();
     await run.finish();
     return result;
   } catch (e) {

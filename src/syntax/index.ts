@@ -17,7 +17,7 @@ import type { Position, Span, Statement, SyntaxNode, SyntaxTree } from './types'
 export * from './types';
 
 /** Trees of the last texts asked for: an editor asks for the same text from several features per keystroke. */
-const CACHE_SIZE = 16;
+const CACHE_SIZE = 4;
 const cache = new Map<string, SyntaxTree>();
 
 /** The syntax tree of `source` (cached by text; the tree is shared, so never mutate it). */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { catalogue } from '../../../src/parser';
+import { COMMANDS } from '../../../src/runtime/commands';
 import { NOW, ports, RecordedHttp, run, ScriptedDb } from './fakes';
 
 describe('runtime commands: variables and the request', () => {
@@ -355,5 +357,20 @@ describe('runtime commands: what the runtime refuses', () => {
       code: 'unknown-command',
     });
     assert.equal((await run(['addVar(a)'])).error?.code, 'argument-error');
+  });
+});
+
+describe('runtime commands: coverage of the catalogue', () => {
+  it('every command of the parser catalogue is a block the interpreter runs or a command it executes', () => {
+    const missing = catalogue.COMMANDS.filter((c) => c.block === undefined && !COMMANDS.has(c.name)).map((c) => c.name);
+    assert.deepEqual(missing, []);
+    for (const c of catalogue.COMMANDS) {
+      const def = COMMANDS.get(c.name);
+      if (!def) continue;
+      const arities = catalogue.signaturesOf(c).map((p) => p.length);
+      for (const n of arities) {
+        assert.ok(n >= def.arity[0] && n <= def.arity[1], `${c.name} takes ${n} arguments in the catalogue`);
+      }
+    }
   });
 });

@@ -218,6 +218,29 @@ describe('runtime: go_async and gather', () => {
     assert.equal('from_block' in r.variables, false);
   });
 
+  it('a block nobody gathers is stopped when the main flow ends; what it did before its first wait stands', async () => {
+    const http = new SlowHttp(10_000);
+    const started = Date.now();
+    const r = await run(
+      [
+        'go_async(bg)',
+        '  addVar(x, 1)',
+        '  RequestGet(https://slow.test/a, , , y)',
+        '  addVar(z, 1)',
+        'end()',
+        'addVar(main, 1)',
+      ],
+      { ports: ports({ http }), limits: { trace: true } },
+    );
+    assert.ok(Date.now() - started < 5000, 'the run does not wait for the block');
+    assert.equal(r.error, undefined);
+    assert.equal(http.calls.length, 1);
+    assert.deepEqual(
+      r.steps?.map((s) => s.line),
+      [1, 2, 3, 6],
+    );
+  });
+
   it('gather times out with an error; an unknown id is an error', async () => {
     const r = await run(
       ['go_async("slow")', '  RequestGet(https://slow.test/a, , , x)', 'end()', 'gather("slow", 0.01)'],
@@ -301,5 +324,62 @@ describe('runtime: budgets, cancellation and tracing', () => {
     const r = await run(['addVar(a, 1)', 'b = a + 1', 'addResult(b)'], { ports: ports({ http }) });
     assert.deepEqual(r.result, { b: 2 });
     assert.equal(http.calls.length, 0);
+  });
+});
+
+describe('runtime: robustness', () => {
+  it('never throws and never fails inside itself, whatever the program', async () => {
+    const { default: fc } = await import('fast-check');
+    const fragments = [
+      'addVar(a, 1)',
+      'addVar(b, a)',
+      'a = a + 1',
+      'b = [1, "x", None]',
+      'c = b[0] / a',
+      'd = {"k": b}',
+      'if(a, 2, >)',
+      'if(None, None, "a > 1")',
+      'else()',
+      'end()',
+      'startLoop(i, 1, a)',
+      'endLoop()',
+      'try()',
+      'exception(e)',
+      'function f(x) {',
+      'return x',
+      '}',
+      'r = f(a)',
+      'f(b)',
+      'go_async(j)',
+      'gather(j, 1)',
+      'addResult(a)',
+      'variableToList(a, l)',
+      'getListLen(l, n)',
+      'itemFromList(l, 5, z)',
+      'AddvariableToJSON(k, a, d)',
+      'variableFromJSON(d, k, v)',
+      'replace(a, [0-9], x, s)',
+      'getDateTime(%Y, 0, UTC, t)',
+      'encodeMD5(a, h)',
+      'RequestGet(https://x.test/, , , g)',
+      'ormDirect(SELECT 1, q)',
+      'x = `t${a}`',
+      '_status = a',
+      '$a = 1',
+      'noSuch()',
+      '(',
+      '"',
+      '',
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 25 }), async (lines) => {
+        const r = await run(lines, { limits: { maxSteps: 500 } });
+        assert.ok(Number.isInteger(r.status));
+        assert.notEqual(r.error?.code, 'internal-error', r.error?.message);
+        if (r.error) assert.ok(r.error.line >= 1 && r.error.line <= Math.max(1, lines.length), JSON.stringify(r.error));
+        JSON.stringify(r);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
