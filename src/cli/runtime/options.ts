@@ -17,6 +17,7 @@ import {
   type SandboxSpec,
 } from '../../runtime/host';
 import type { RunRequest } from '../../runtime/host';
+import { defaultCacheDir } from '../cacheDir';
 import { UsageError } from '../command';
 
 export const REQUEST_OPTIONS = {
@@ -154,15 +155,19 @@ function positive(flag: string, envName: string, raw: string | undefined, intege
   return value;
 }
 
-/** The pool's budgets from flags, else the environment, else the defaults. */
+/**
+ * The pool's budgets from flags, else the environment, else the defaults; and where it keeps the empty database
+ * cluster between invocations ($AVAP_CACHE_DIR, else the user's cache directory), so initdb runs once.
+ */
 export function limitsFromFlags(
   flags: LimitFlags,
   env: NodeJS.ProcessEnv,
-): Pick<RunPoolOptions, 'timeoutMs' | 'maxSteps' | 'memoryMb'> {
+): Pick<RunPoolOptions, 'timeoutMs' | 'maxSteps' | 'memoryMb' | 'cacheDir'> {
   const seconds = positive('--timeout', 'AVAP_RUN_TIMEOUT', flags.timeout ?? env.AVAP_RUN_TIMEOUT, false);
   const steps = positive('--max-steps', 'AVAP_RUN_MAX_STEPS', flags['max-steps'] ?? env.AVAP_RUN_MAX_STEPS, true);
   const memory = positive('--max-memory', 'AVAP_RUN_MAX_MEMORY', flags['max-memory'] ?? env.AVAP_RUN_MAX_MEMORY, true);
   return {
+    cacheDir: env.AVAP_CACHE_DIR?.trim() || defaultCacheDir(env),
     ...(seconds !== undefined ? { timeoutMs: Math.max(1, Math.round(seconds * 1000)) } : {}),
     ...(steps !== undefined ? { maxSteps: steps } : {}),
     ...(memory !== undefined ? { memoryMb: Math.max(16, memory) } : {}),

@@ -8,7 +8,8 @@
  *   run's later ones), rolled back when the run ends; the seeded sequences are set back, `DISCARD ALL` drops
  *   session state (prepared statements, temporary objects, settings);
  * - a run that leaves the transaction itself (COMMIT, ROLLBACK …), a failed reset or another seed throws the
- *   instance away: the next run gets a new one, built from a dump of the empty cluster (no second initdb).
+ *   instance away: the next run gets a new one, built from a dump of the empty cluster (no second initdb; the
+ *   host shares that dump between its workers and keeps it in its cache folder, so initdb runs once).
  *
  * Statements that cannot run inside a transaction block (VACUUM, CREATE DATABASE …) fail with Postgres's own error.
  */
@@ -21,6 +22,8 @@ export interface PgliteAssets {
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
   fsBundle: Blob;
+  /** A dump of a new, empty cluster: an instance is built from it without initdb. */
+  emptyDump?: Blob;
 }
 
 export interface SandboxDatabaseOptions {
@@ -28,6 +31,8 @@ export interface SandboxDatabaseOptions {
   assets?: () => Promise<PgliteAssets>;
   /** Told when an instance is being built and when it is ready (the host pauses the run's wall clock). */
   onBuild?: (phase: 'start' | 'end') => void;
+  /** Told the dump of the empty cluster once initdb has made one (the host shares it). */
+  onEmptyDump?: (dump: Blob) => void;
 }
 
 type DbResult = Result<DbAnswer, Failure<DbFailureKind> & { code?: string }>;
@@ -81,9 +86,28 @@ export class SandboxDatabase {
     this.options.onBuild?.('start');
     try {
       const assets = this.options.assets ? await this.options.assets() : undefined;
-      const base: PGliteOptions = { parsers: PARSERS, ...(assets ?? {}) };
-      const db = await PGlite.create({ ...base, ...(this.emptyDump ? { loadDataDir: this.emptyDump } : {}) });
-      this.emptyDump ??= await db.dumpDataDir('none');
+      this.emptyDump ??= assets?.emptyDump;
+      const base: PGliteOptions = {
+        parsers: PARSERS,
+        ...(assets
+          ? {
+              pgliteWasmModule: assets.pgliteWasmModule,
+              initdbWasmModule: assets.initdbWasmModule,
+              fsBundle: assets.fsBundle,
+            }
+          : {}),
+      };
+      let db: PGlite | undefined;
+      if (this.emptyDump) {
+        // A dump that cannot be loaded (a cache another PGlite made) is dropped for initdb.
+        db = await PGlite.create({ ...base, loadDataDir: this.emptyDump }).catch(() => undefined);
+        if (!db) this.emptyDump = undefined;
+      }
+      if (!db) {
+        db = await PGlite.create(base);
+        this.emptyDump = await db.dumpDataDir('none');
+        this.options.onEmptyDump?.(this.emptyDump);
+      }
       this.builds++;
       return db;
     } finally {

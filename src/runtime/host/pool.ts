@@ -16,7 +16,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fail, ok, type Failure, type Result } from '../../result';
-import { findPgliteDir, findWorkerScript, loadPgliteAssets } from './assets';
+import { findPgliteDir, findWorkerScript, keepEmptyDump, loadPgliteAssets, readEmptyDump } from './assets';
 import type { RunRequest, RunResult } from '..';
 import {
   MAX_BATCH,
@@ -54,6 +54,8 @@ export interface RunPoolOptions {
   script?: string;
   /** Folder with PGlite's files (default: found next to this bundle or in its package). */
   pgliteDir?: string;
+  /** Where the empty database cluster is kept between processes (default: in memory only). */
+  cacheDir?: string;
   log?: (line: string) => void;
 }
 
@@ -111,6 +113,7 @@ class Pool implements RunPool {
   private seq = 0;
   private closed = false;
   private watchdog: NodeJS.Timeout | undefined;
+  private assetsKey: string | undefined;
   private readonly limits: { maxSteps: number; timeoutMs: number; memoryMb: number };
 
   constructor(
@@ -232,6 +235,10 @@ class Pool implements RunPool {
       void this.sendAssets(slot);
       return;
     }
+    if (message.type === 'empty-dump') {
+      if (this.assetsKey) void keepEmptyDump(this.assetsKey, message.dump, this.options.cacheDir);
+      return;
+    }
     const batch = slot.batch ?? [];
     for (const { seq, result } of message.results) {
       const entry = batch.find((e) => e.seq === seq);
@@ -247,13 +254,24 @@ class Pool implements RunPool {
   }
 
   private async sendAssets(slot: Slot): Promise<void> {
+    let message: HostMessage;
     const dir = this.options.pgliteDir ?? findPgliteDir();
-    if (!dir) {
-      this.options.log?.('[runtime] PGlite files not found: the database is unavailable to runs');
-      return;
+    try {
+      if (!dir) throw new Error("PGlite's files (pglite.wasm, initdb.wasm, pglite.data) were not found");
+      const assets = await loadPgliteAssets(dir);
+      this.assetsKey = assets.key;
+      const emptyDump = await readEmptyDump(assets.key, this.options.cacheDir);
+      message = {
+        type: 'db-assets',
+        pglite: assets.pglite,
+        initdb: assets.initdb,
+        data: assets.data,
+        ...(emptyDump ? { emptyDump } : {}),
+      };
+    } catch (e) {
+      this.options.log?.(`[runtime] the database is unavailable to runs: ${(e as Error).message}`);
+      message = { type: 'db-missing', message: (e as Error).message };
     }
-    const assets = await loadPgliteAssets(dir);
-    const message: HostMessage = { type: 'db-assets', pglite: assets.pglite, initdb: assets.initdb, data: assets.data };
     if (this.slots[slot.index] === slot) slot.worker.postMessage(message);
   }
 

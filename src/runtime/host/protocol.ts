@@ -44,9 +44,22 @@ export interface WorkerResult {
 export type HostMessage =
   | { type: 'runs'; runs: WorkerRun[] }
   /** PGlite's modules, compiled once by the host (a WebAssembly.Module is shared, not copied), and its files. */
-  | { type: 'db-assets'; pglite: WebAssembly.Module; initdb: WebAssembly.Module; data: ArrayBuffer };
+  | {
+      type: 'db-assets';
+      pglite: WebAssembly.Module;
+      initdb: WebAssembly.Module;
+      data: ArrayBuffer;
+      /** A dump of a new, empty cluster, when the host has one: the worker loads it instead of running initdb. */
+      emptyDump?: ArrayBuffer;
+    }
+  /** PGlite's files could not be found or read: runs get `unavailable` from the database. */
+  | { type: 'db-missing'; message: string };
 
-export type WorkerMessage = { type: 'results'; results: WorkerResult[]; done: boolean } | { type: 'need-db-assets' };
+export type WorkerMessage =
+  | { type: 'results'; results: WorkerResult[]; done: boolean }
+  | { type: 'need-db-assets' }
+  /** The dump of the empty cluster a worker made with initdb, for the host to hand to the other workers. */
+  | { type: 'empty-dump'; dump: ArrayBuffer };
 
 /** The shared progress block: Float64 slots. */
 export const PROGRESS = {

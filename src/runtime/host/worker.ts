@@ -32,15 +32,18 @@ function send(message: WorkerMessage): void {
   port?.postMessage(message);
 }
 
-let assetsWaiting: ((assets: PgliteAssets) => void) | undefined;
+let assetsWaiting: { resolve: (assets: PgliteAssets) => void; reject: (error: Error) => void } | undefined;
 let assets: Promise<PgliteAssets> | undefined;
 
 const database = new SandboxDatabase({
   assets: () =>
-    (assets ??= new Promise<PgliteAssets>((resolve) => {
-      assetsWaiting = resolve;
+    (assets ??= new Promise<PgliteAssets>((resolve, reject) => {
+      assetsWaiting = { resolve, reject };
       send({ type: 'need-db-assets' });
     })),
+  onEmptyDump: (dump) => {
+    void dump.arrayBuffer().then((bytes) => send({ type: 'empty-dump', dump: bytes }));
+  },
   onBuild: (phase) => {
     if (phase === 'start') progress[PROGRESS.pausedAt] = Date.now();
     else {
@@ -108,11 +111,17 @@ port?.on('message', (message: HostMessage) => {
     void runBatch(message.runs);
     return;
   }
-  const resolve = assetsWaiting;
+  const waiting = assetsWaiting;
   assetsWaiting = undefined;
-  resolve?.({
+  if (message.type === 'db-missing') {
+    assets = undefined;
+    waiting?.reject(new Error(message.message));
+    return;
+  }
+  waiting?.resolve({
     pgliteWasmModule: message.pglite,
     initdbWasmModule: message.initdb,
     fsBundle: new Blob([message.data]),
+    ...(message.emptyDump ? { emptyDump: new Blob([message.emptyDump]) } : {}),
   });
 });
