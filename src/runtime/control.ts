@@ -6,7 +6,9 @@
  * compare the specification does not say, so the reference decides: each side
  * is read as a number when its text is one, `=`/`==`/`!=` compare the texts
  * (so 5 equals "5"), and `<`, `>`, `<=`, `>=` compare numbers or texts —
- * a number against a text is a TypeError. An empty operand is None.
+ * a number against a text is a TypeError. An empty operand tests emptiness:
+ * `if(user, , !=)` is true when `user` holds something (the specification's
+ * own example).
  *
  * startLoop(i, from, to): each bound is a variable, a number, or — as the
  * reference reads it — an expression; then Python's int() of it.
@@ -58,6 +60,28 @@ export function compareOperands(a: Value, b: Value, comparator: string): boolean
   }
 }
 
+/** None, empty text, an empty list or dict. */
+function isEmptyValue(v: Value): boolean {
+  return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (v instanceof Map && v.size === 0);
+}
+
+/**
+ * An empty operand, as the specification's own example uses it (`if(user, , !=)` guards the use of `user`):
+ * `=` / `==` test that the other side is empty (None, "", [], {}), `!=` that it is not.
+ */
+function emptiness(other: Value, bothEmpty: boolean, comparator: string): boolean {
+  const empty = bothEmpty || isEmptyValue(other);
+  switch (comparator) {
+    case '=':
+    case '==':
+      return empty;
+    case '!=':
+      return !empty;
+    default:
+      throw RunFailure.of('argument-error', `if(): '${comparator}' cannot compare with an empty operand — use = or !=`);
+  }
+}
+
 /** The value of an operand as the reference reads it: its literal, never a variable. */
 function referenceOperand(spec: ArgSpec): Value {
   if (spec.empty) return null;
@@ -80,6 +104,7 @@ export function ifCondition(frame: Frame, args: readonly ArgSpec[], condition: E
   const right = frame.resolve(b);
   const comparator = c.text.trim();
   if (comparator === 'in') frame.note('if-in-comparator');
+  if (a.empty || b.empty) return emptiness(a.empty ? right : left, a.empty && b.empty, comparator);
   const outcome = compareOperands(left, right, comparator);
   if (!b.empty && b.template === undefined && b.global === undefined && frame.get(b.text) !== undefined) {
     let reference: boolean | string;

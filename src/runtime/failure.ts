@@ -57,6 +57,11 @@ export class RunFailure extends Error {
     return new RunFailure('internal-error', `internal error of the runtime: ${message}`, false);
   }
 
+  /** A fresh copy to throw (a failure kept in a compiled program is shared by its runs; each run's gets its own place). */
+  copy(): RunFailure {
+    return new RunFailure(this.code, this.message, this.catchable, this.pyType);
+  }
+
   at(line: number, command: string): this {
     if (this.line === 0) {
       this.line = line;

@@ -126,7 +126,8 @@ export class Interpreter implements Shared {
 
   private log(op: Op, place: Place, error?: RunFailure): void {
     // A try() is logged when it starts (its body and handler are logged as they run, as the reference's flat commands).
-    if (!place.logged || this.mainDone || op.k === 'try') return;
+    // A stray closer is no statement there (its parser consumes it).
+    if (!place.logged || this.mainDone || op.k === 'try' || (op.k === 'nop' && error === undefined)) return;
     this.logs.push(
       error
         ? { command: op.label, line: op.line, success: false, error: error.message }
@@ -177,7 +178,7 @@ export class Interpreter implements Shared {
     return undefined;
   }
 
-  private step(op: Op, frame: Frame): void {
+  private step(op: { readonly line: number; readonly label: string }, frame: Frame): void {
     if (++this.stepCount > this.maxSteps) {
       throw RunFailure.stop(
         'step-budget',
@@ -258,9 +259,9 @@ export class Interpreter implements Shared {
       if (!isRunFailure(e) || !e.catchable) throw e;
       if (index < op.body.length - 1) frame.note('try-continues-after-error');
       const handler = op.handler;
+      if (handler) this.step({ line: handler.line, label: 'exception' }, frame);
       frame.set('__last_error__', e.message);
       if (!handler) return undefined;
-      frame.line = handler.line;
       const errorVar = handler.args[0];
       if (errorVar !== undefined && !errorVar.empty) frame.set(errorVar.text, e.message);
       if (handler.target !== undefined) frame.set(handler.target, e.message);

@@ -45,6 +45,8 @@ function partsOf(raw: string): TemplatePart[] {
 /** The reference evaluates a command argument with an operator as Python; the compiled guess, per argument text. */
 const referenceExpressions = new Map<string, Expr | null>();
 const REFERENCE_OPERATOR = /[+\-*/%]/;
+/** An argument the reference runs as a nested call: it holds `(` and `)` (and no operator). */
+const NESTED_CALL = /\(.*\)/s;
 
 export class Frame implements Env {
   /** When tracing: the changes of the statement running now. */
@@ -180,6 +182,12 @@ export class Frame implements Env {
 
   /** Notes when the reference would hand the command another value than `ours` for this argument. */
   checkReference(spec: ArgSpec | undefined, ours: Value): void {
+    if (spec !== undefined && !spec.empty && spec.template === undefined && NESTED_CALL.test(spec.text)) {
+      if (!REFERENCE_OPERATOR.test(spec.text) && !this.vars.has(spec.text)) {
+        this.note('argument-expression', `it runs ${spec.text} and passes on what that gives`);
+        return;
+      }
+    }
     const theirs = this.referenceValue(spec);
     if (theirs !== undefined && !equals(theirs, ours)) {
       this.note('argument-expression', `it evaluates ${spec?.text ?? ''} to ${pyStr(theirs)}`);
@@ -195,7 +203,7 @@ export class Frame implements Env {
         if (!(e instanceof RunFailure) || e.pyType === undefined) throw e;
       }
     } else if (expr.error && expr.error.pyType !== 'SyntaxError') {
-      throw expr.error;
+      throw expr.error.copy();
     }
     const named = this.get(expr.text);
     return named === undefined ? expr.text : named;
@@ -203,7 +211,7 @@ export class Frame implements Env {
 
   /** An expression that must evaluate (a condition): its failure is the statement's error. */
   evaluateStrict(expr: Expr): Value {
-    if (expr.error) throw expr.error;
+    if (expr.error) throw expr.error.copy();
     return (expr.run as NonNullable<Expr['run']>)(this);
   }
 }

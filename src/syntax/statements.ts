@@ -32,7 +32,12 @@ function nameOf(t: Token): Name {
 }
 
 function argumentOf(a: CallArg): SyntaxArgument {
-  return { text: a.text, span: span(a.start, a.end) };
+  const text = a.text.trim();
+  if (text === a.text || text === '') return { text, span: span(a.start, a.end) };
+  // An unterminated string runs to the end of the line, blanks included: the argument is its text without them.
+  const lead = a.text.length - a.text.trimStart().length;
+  const trail = a.text.length - a.text.trimEnd().length;
+  return { text, span: span(a.start + lead, a.end - trail) };
 }
 
 /** Where the comment after the last token starts (`//` or `/*`), or -1. */

@@ -27,9 +27,12 @@ async function query(c: CallContext, sql: string, params: readonly unknown[]): P
   return answer.value;
 }
 
-/** Rows for a statement that returns them (SELECT, or RETURNING), else "Success: N". */
-function outcome(answer: DbAnswer): Value {
-  if (answer.command.toUpperCase() === 'SELECT' || answer.rows.length > 0) {
+/** A statement that reads rows, by its first word (the port's command tag may be missing). */
+const READS = /^\s*(?:\(\s*)*(?:select|with|values|table|show|explain)\b/i;
+
+/** Rows for a statement that returns them (a SELECT, even with none, or RETURNING), else "Success: N". */
+function outcome(answer: DbAnswer, sql: string): Value {
+  if (answer.command.toUpperCase() === 'SELECT' || answer.rows.length > 0 || READS.test(sql)) {
     return answer.rows.map((r) => fromPlain(r));
   }
   return `Success: ${answer.affected}`;
@@ -91,7 +94,7 @@ export const ormDirect = command({
   async run(c) {
     const sql = sqlText(c, 0, 'an SQL statement');
     const target = c.targetName(1);
-    c.set(target, outcome(await query(c, sql, [])));
+    c.set(target, outcome(await query(c, sql, []), sql));
   },
 });
 
@@ -126,7 +129,7 @@ export const ormAccessSelect = command({
     const target = c.targetName(2);
     const where = c.isEmpty(3) ? '' : selector(pyStr(c.read(3)));
     const sql = `SELECT ${fields === '*' ? '*' : fields.join(', ')} FROM ${table}${where}`;
-    c.set(target, outcome({ ...(await query(c, sql, [])), command: 'SELECT' }));
+    c.set(target, outcome(await query(c, sql, []), sql));
   },
 });
 

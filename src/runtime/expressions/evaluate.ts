@@ -274,12 +274,11 @@ export function compile(node: Node, functions: ReadonlySet<string>): Compiled {
     case 'call': {
       const callee = node.callee;
       if (functions.has(callee) && !BUILTINS.has(callee)) {
-        const fail = RunFailure.unsupported(
-          `calling the function '${callee}' inside an expression`,
-          'a function call must be the whole value: x = name(args)',
-        );
         return () => {
-          throw fail;
+          throw RunFailure.unsupported(
+            `calling the function '${callee}' inside an expression`,
+            'a function call must be the whole value: x = name(args)',
+          );
         };
       }
       const args = node.args.map(c);

@@ -6,7 +6,7 @@ import { assertCleanAvap, repoKnowledgeDir, unwrap } from './helpers';
 const REQUIRED_CHAPTERS = [
   'chapter-program-structure', 'chapter-variables-and-expressions', 'chapter-conditionals', 'chapter-loops',
   'chapter-error-handling', 'chapter-functions', 'chapter-http-requests', 'chapter-database-access', 'chapter-dates',
-  'chapter-hashing', 'chapter-json-and-lists',
+  'chapter-hashing', 'chapter-json-and-lists', 'chapter-spec-and-reference',
 ];
 
 /** Rows of the "## Arguments" table: [name, kind]. */

@@ -297,6 +297,15 @@ describe('runtime commands: the database', () => {
     assert.equal(db.queries[0]?.sql, 'SELECT * FROM users WHERE id = 7');
   });
 
+  it('a SELECT that finds nothing is an empty list, even when the port gives no command tag', async () => {
+    const db = new ScriptedDb(() => ({ command: '', rows: [], affected: 0 }));
+    const r = await run(['ormDirect(SELECT * FROM users WHERE id = 0, rows)', 'ormDirect(DELETE FROM users, gone)'], {
+      ports: ports({ db }),
+    });
+    assert.deepEqual(r.variables.rows, []);
+    assert.equal(r.variables.gone, 'Success: 0');
+  });
+
   it('an SQL error is a catchable error with its SQLSTATE', async () => {
     const db = new ScriptedDb(() => ({ error: 'relation "nope" does not exist', code: '42P01' }));
     const r = await run(['ormDirect(SELECT 1 FROM nope, x)'], { ports: ports({ db }) });

@@ -31,7 +31,10 @@ interface Fact {
   interpreter: string;
 }
 
-/** What our runtime answers where the reference diverges from the specification. */
+/**
+ * What our runtime answers where the reference diverges from the specification (a fact may also show a run that
+ * depends on a divergence and happens to end the same: kb-if-numeric-param-text).
+ */
 const SPEC_ANSWERS: Readonly<Record<string, { status: number; result: Record<string, unknown> }>> = {
   'addparam-numeric-text': { status: 200, result: { pc: 8001 } },
   'addparam-name-literal': { status: 200, result: { v: 'by-value' } },
@@ -55,6 +58,40 @@ const SPEC_ANSWERS: Readonly<Record<string, { status: number; result: Record<str
   'block-comment-lines-run': { status: 200, result: { a: null } },
   'assign-str-call': { status: 200, result: { x: '5' } },
   'json-commands-missing': { status: 200, result: { x: { name: 'Ana' } } },
+  // Added by the knowledge base (kb-…).
+  'kb-addparam-keeps-numeric-text': { status: 200, result: { zipCode: 4017, quantity: 12 } },
+  'kb-param-text-in-expressions': {
+    status: 200,
+    result: { doubled: 24, plusOne: 13, isLarge: true, converted: 24, largeAfterInt: true },
+  },
+  'kb-if-numeric-param-text': { status: 200, result: { group: 'adult' } },
+  'kb-addparam-name-is-literal': { status: 200, result: { zipCode: null } },
+  'kb-if-right-operand-not-resolved': { status: 200, result: { outcome: 'sold' } },
+  'kb-if-expression-form-not-evaluated': { status: 200, result: { branch: 'then' } },
+  'kb-if-in-comparator-not-implemented': { status: 200, result: { branch: 'then', listed: true } },
+  'kb-try-handler-runs-without-error': { status: 200, result: { work: 'done', handlerRan: 'no', problem: null } },
+  'kb-try-body-continues-after-failure': {
+    status: 200,
+    result: { afterFailure: 'no', handlerRan: 'yes', problem: "invalid literal for int() with base 10: 'many'" },
+  },
+  'kb-function-commands-miss-parameters': { status: 200, result: { direct: 7, viaCopy: 7, result: 7 } },
+  'kb-dollar-prefix-not-resolved': { status: 200, result: { fromDollar: 300, fromPlain: 300 } },
+  'kb-template-not-interpolated': {
+    status: 200,
+    result: { viaTemplate: 'Hello Ana', withComma: 'Hello Ana, welcome', viaConcat: 'Hello Ana' },
+  },
+  'kb-blank-argument-dropped': { status: 200, result: { state: 'not empty' } },
+  'kb-call-inside-argument': {
+    status: 200,
+    result: { fromFunction: 'triple(5)', inner: null, outer: 'addVar(inner, 9)' },
+  },
+  'kb-equals-sign-in-argument': { status: 200, result: { filter: 'id = 5', condition: 'id = 5' } },
+  'kb-trailing-comment-after-assignment': { status: 200, result: { total: 5, count: 5 } },
+  'kb-builtin-call-alone-is-command': { status: 200, result: { itemCount: 3 } },
+  'kb-format-tuple-alone-is-command': {
+    status: 200,
+    result: { statement: "UPDATE t SET seen = '2026-01-01' WHERE id = 5" },
+  },
 };
 
 function query(text: string): Record<string, string | string[]> {
@@ -137,9 +174,6 @@ describe('reference facts (docs/facts/reference)', () => {
           r.portability.some((n) => n.rule === divergence),
           `expected the note ${divergence}, got ${JSON.stringify(r.portability.map((n) => n.rule))}`,
         );
-        const { fact } = load(slug);
-        const reference = fact.response.success ? JSON.stringify(fact.response.result) : fact.response.error;
-        assert.notEqual(JSON.stringify(r.result), reference, 'a divergence differs from the reference');
       });
     } else {
       it(`${slug}: our runtime answers as the reference`, async () => {

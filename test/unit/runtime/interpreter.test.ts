@@ -61,6 +61,24 @@ describe('runtime: blocks and the flat namespace', () => {
     assert.equal('never' in r.variables, false);
   });
 
+  it('an empty if() operand tests emptiness, as the specification guards a query result', async () => {
+    const src = (rows: string): string[] => [
+      `user = ${rows}`,
+      'if(user, , !=)',
+      '  addVar(found, "yes")',
+      'else()',
+      '  addVar(found, "no")',
+      'end()',
+      'if(user, , =)',
+      '  addVar(empty, "yes")',
+      'end()',
+    ];
+    assert.deepEqual((await run(src('[]'))).variables, { user: [], found: 'no', empty: 'yes' });
+    assert.deepEqual((await run(src('[{"id": 1}]'))).variables, { user: [{ id: 1 }], found: 'yes' });
+    assert.deepEqual((await run(src('""'))).variables, { user: '', found: 'no', empty: 'yes' });
+    assert.equal((await run(['if(a, , >)', 'end()'])).error?.code, 'argument-error');
+  });
+
   it('refuses a loop bound that is not a number', async () => {
     const r = await run(['startLoop(i, 1, many)', 'endLoop()']);
     assert.equal(r.error?.code, 'value-error');
@@ -297,6 +315,14 @@ describe('runtime: budgets, cancellation and tracing', () => {
       { line: 5, command: 'addResult', changes: {} },
     ]);
     assert.equal((await run(['addVar(a, 1)'])).steps, undefined);
+    const caught = await run(['try()', '  nope()', 'exception(e)', 'end()'], { limits: { trace: true } });
+    assert.deepEqual(caught.steps?.slice(-1), [
+      {
+        line: 3,
+        command: 'exception',
+        changes: { __last_error__: 'Command not found: nope', e: 'Command not found: nope' },
+      },
+    ]);
   });
 
   it('logs each top-level statement as the reference does', async () => {

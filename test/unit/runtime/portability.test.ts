@@ -20,6 +20,17 @@ describe('runtime portability notes', () => {
     assert.deepEqual([...documented].sort(), PORTABILITY_RULES.map((r) => r.id).sort());
   });
 
+  it("the divergence table names each rule's scripts, and each exists", () => {
+    const table = SEMANTICS.slice(SEMANTICS.indexOf('## Divergences'));
+    for (const rule of PORTABILITY_RULES) {
+      const row = table.split('\n').find((l) => l.startsWith(`| \`${rule.id}\` |`)) ?? '';
+      const cells = row.split('|').map((c) => c.trim());
+      const scripts = cells[cells.length - 2] ?? '';
+      const named = scripts.startsWith('(') ? [] : scripts.split(',').map((x) => x.trim());
+      assert.deepEqual(named, [...rule.facts], rule.id);
+    }
+  });
+
   it('a note carries its line and both behaviours in words', async () => {
     const r = await run(['addVar(a, 1)', 'addParam(zip, z)'], { request: { query: { zip: '08001' } } });
     assert.equal(r.portability.length, 1);
