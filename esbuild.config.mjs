@@ -153,6 +153,13 @@ export const entries = [
   { entryPoints: { 'parser-server': 'src/server/main.ts' } },
   // One parser thread of the service's worker pool (started by parser-server.js).
   { entryPoints: { 'parser-worker': 'src/server/worker.ts' } },
+  // One thread of the AVAP runtime's run pool (started by the CLI and the REST server; src/runtime/host/pool.ts).
+  // PGlite is an ES module that reads import.meta.url (Emscripten's createRequire); a CommonJS bundle gives it its own URL.
+  {
+    entryPoints: { 'runtime-worker': 'src/runtime/host/worker.ts' },
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  },
   // The parser library alone, exactly as the service runs it (used by the benchmark).
   { entryPoints: { parser: 'src/parser/index.ts' } },
 ];
@@ -181,10 +188,22 @@ const watchReporterPlugin = {
   },
 };
 
+/**
+ * PGlite's WebAssembly and file bundle, read by the runtime host (src/runtime/host/assets.ts) and handed to its
+ * workers compiled: the bundles carry PGlite's JavaScript, these are its data.
+ */
+function copyPglite() {
+  const from = path.dirname(require.resolve('@electric-sql/pglite'));
+  const to = path.join(outdir, 'pglite');
+  mkdirSync(to, { recursive: true });
+  for (const file of ['pglite.wasm', 'initdb.wasm', 'pglite.data']) cpSync(path.join(from, file), path.join(to, file));
+}
+
 async function main() {
   if (!watch) rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   copyProtos();
+  copyPglite();
   const contexts = await Promise.all(
     entries.map((entry) =>
       esbuild.context({

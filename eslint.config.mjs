@@ -49,6 +49,9 @@ export const LAYER_ENTRIES = {
   core: ['ports', 'parser/url', 'parser/connection'],
   protocol: ['parserUrl', 'parserDefinition'],
   parser: ['catalogue', 'types', 'catalogue/rules', 'lexical'],
+  // The sandbox alone: front ends run programs through its pool, whose worker threads hold the interpreter, so
+  // the caller's bundle carries no interpreter.
+  runtime: ['host'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

@@ -1,6 +1,7 @@
 import { coreSuite } from './core';
 import { editorSuite } from './editor';
 import { parserSuite } from './parser';
+import { runtimeSuite } from './runtime';
 import { interpreterSuite } from './runtime/interpreter';
 import { serviceSuite } from './service';
 import type { BenchSuite } from './types';
@@ -12,4 +13,5 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   coreSuite,
   editorSuite,
   interpreterSuite,
+  runtimeSuite,
 ];

@@ -7,10 +7,14 @@ import { indexCommand } from './commands/index';
 import { serveCommand } from './commands/serve';
 import { exportCommand } from './commands/export';
 import { evalCommand } from './commands/eval';
+import { runCommand } from './commands/run';
+import { testCommand } from './commands/test';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
+  runCommand,
+  testCommand,
   generateCommand,
   askCommand,
   metricsCommand,

@@ -22,6 +22,7 @@ import { validationToJson, type ValidationJson } from '../protocol';
 import type { ContextPassage, QualityReport, QualityValidator } from '../quality';
 import { runRecorded, type SignalStore } from '../signals';
 import { err, ok, type Result } from '../result';
+import type { RunPool, SandboxSpec } from '../runtime/host';
 import type { HostRule } from './hostGuard';
 import { redactInternals } from './redact';
 
@@ -57,6 +58,8 @@ export interface RestDeps {
   models: { main: string; host: string; judge?: string };
   /** Receives one line per request and problems (stderr in `serve`). */
   log?: (line: string) => void;
+  /** The sandboxed AVAP runtime behind POST /v1/execute (503 without it), and the sandbox its runs get. */
+  runtime?: { pool: RunPool; sandbox: SandboxSpec };
 }
 
 export interface RestOptions {
@@ -104,6 +107,7 @@ export const ROUTE_CONTRACTS: Record<string, { name: string; keys: string }> = {
     keys: '{"requests": [{"kind": "validate", "source": "...", "filename": "a.avap"}]}',
   },
   '/v1/feedback': { name: 'POST /v1/feedback body', keys: '{"generation_id": "...", "thumbs": "up"}' },
+  '/v1/execute': { name: 'POST /v1/execute body', keys: '{"script": "...", "variables": {}}' },
 };
 
 export function routeOf(url: string): string {

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   BatchBodySchema,
   ErrorSchema,
+  ExecuteAnswerSchema,
+  ExecuteBodySchema,
+  ExecuteErrorSchema,
   FeedbackBodySchema,
   GenerateBodySchema,
   HealthSchema,
@@ -59,6 +62,9 @@ export function openApiDocument(version: string, bodyLimit: number): Record<stri
         Models: schema(ModelsSchema),
         InvalidRequest: schema(InvalidRequestSchema),
         Error: schema(ErrorSchema),
+        ExecuteBody: schema(ExecuteBodySchema, 'input'),
+        ExecuteAnswer: schema(ExecuteAnswerSchema),
+        ExecuteError: schema(ExecuteErrorSchema),
       },
     },
     paths: {
@@ -138,6 +144,31 @@ export function openApiDocument(version: string, bodyLimit: number): Record<stri
           security: secured,
           requestBody: { required: true, content: json(ref('BatchBody')) },
           responses: { 200: { description: '`{results: [{index, kind, status, body}]}`' }, ...errors },
+        },
+      },
+      '/v1/execute': {
+        post: {
+          summary:
+            "Run an AVAP program in the sandboxed runtime, in AVAP Lite's shape: request parameters from the query string, the namespace's starting variables in the body",
+          security: secured,
+          requestBody: { required: true, content: json(ref('ExecuteBody')) },
+          responses: {
+            200: {
+              description:
+                "The run completed; the HTTP status is the run's own (`_status`, default 200), the body the same for any status.",
+              content: json(ref('ExecuteAnswer')),
+            },
+            400: {
+              description:
+                'The body is not {script, variables}, the script is empty or rejected by the AVAP parser, or the run ended in an uncaught error (a budget stop included).',
+              content: json(ref('ExecuteError')),
+            },
+            401: errors[401],
+            413: errors[413],
+            415: errors[415],
+            421: errors[421],
+            503: { description: 'The server runs no AVAP runtime.', content: json(ref('ExecuteError')) },
+          },
         },
       },
       '/v1/feedback': {

@@ -247,3 +247,26 @@ export const HealthSchema = z.object({
 });
 
 export const ModelsSchema = z.object({ models: z.array(z.string()) });
+
+// ------------------------------------------------------------------ the runtime (AVAP Lite's execute shape)
+
+export const ExecuteBodySchema = z.object({
+  script: z.string().describe('The AVAP program to run.'),
+  variables: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("The namespace's starting variables (AVAP Lite's `variables`)."),
+});
+export type ExecuteBody = z.infer<typeof ExecuteBodySchema>;
+
+export const ExecuteAnswerSchema = z.object({
+  success: z.literal(true),
+  result: z.record(z.string(), z.unknown()).describe('The response object addResult built.'),
+  variables: z.record(z.string(), z.unknown()).describe('Every variable at the end of the run.'),
+  logs: z.array(z.unknown()),
+});
+
+export const ExecuteErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.string().describe("Why the script could not run or stopped (the run-time error's message)."),
+});

@@ -8,6 +8,7 @@
  *   POST /v1/generate     {query, force_type?, stream?} → response messages as NDJSON or SSE
  *   POST /v1/batch        {requests: [{kind: "validate"|"generate", …}]} → {results: [...]}
  *   POST /v1/feedback     {generation_id, thumbs?, outcome?} → a training signal record
+ *   POST /v1/execute      {script, variables} → AVAP Lite's {success, result, variables, logs} (the sandboxed runtime)
  *
  * Bodies are checked with the same pre-validation as the tools (400 with
  * `{valid: false, error, suggestions}`), limited in size (413), JSON only
@@ -36,6 +37,7 @@ import {
 } from './context';
 import { formatHostRule, hostAllowed } from './hostGuard';
 import { batchRoutes } from './routes/batch';
+import { executeRoutes } from './routes/execute';
 import { feedbackRoutes } from './routes/feedback';
 import { generateRoutes } from './routes/generate';
 import { healthRoutes } from './routes/health';
@@ -138,6 +140,14 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
       });
       return;
     }
+    // AVAP Lite's clients read its error shape on the execute route.
+    if (
+      routeOf(request.url) === '/v1/execute' &&
+      (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.statusCode === 400 || error instanceof SyntaxError)
+    ) {
+      void reply.code(400).send({ success: false, error: `the body is not JSON (${error.message})` });
+      return;
+    }
     if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       void reply
         .code(400)
@@ -185,6 +195,7 @@ export function createRestServer(deps: RestDeps, options: RestOptions): FastifyI
   void app.register(generateRoutes, { ctx });
   void app.register(batchRoutes, { ctx });
   void app.register(feedbackRoutes, { ctx });
+  void app.register(executeRoutes, { ctx });
 
   return app;
 }

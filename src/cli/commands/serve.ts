@@ -31,14 +31,16 @@ import {
   type RestQuality,
   type RestTimeouts,
 } from '../../rest';
+import { createRunPool, type RunPool } from '../../runtime/host';
 import { SignalStore } from '../../signals';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { limitsFromFlags, SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from '../runtime/options';
 import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
 
 const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--token TOKEN] [options]
   Serves the assistant over HTTP: POST /v1/generate (NDJSON or SSE), POST /v1/validate,
-  POST /v1/batch, POST /v1/feedback, GET /v1/models, GET /health, GET /openapi.json.
+  POST /v1/batch, POST /v1/feedback, POST /v1/execute, GET /v1/models, GET /health, GET /openapi.json.
   The first line on standard output is "listening on HOST:PORT".
   --host HOST            address to bind (default 127.0.0.1)
   --port PORT            port (default 8000; 0 picks a free port)
@@ -57,6 +59,10 @@ const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--toke
   --judge-threshold X    pass mark of the judge's composite, 0–1 (default $AVAP_JUDGE_THRESHOLD, else 0.6)
   --judge-model NAME     judge model (default $AVAP_JUDGE_MODEL, else the main model)
   --signals FILE         record training signals (JSONL) and accept /v1/feedback (default $AVAP_SIGNALS_FILE)
+  POST /v1/execute runs AVAP in the sandboxed runtime (AVAP Lite's {script, variables} → {success, result,
+  variables, logs}); its runs get this sandbox, and the budgets of $AVAP_RUN_TIMEOUT (seconds),
+  $AVAP_RUN_MAX_STEPS and $AVAP_RUN_MAX_MEMORY (MiB):
+${SANDBOX_USAGE}
 ${PIPELINE_OPTIONS_USAGE.split('\n')
   .filter((l) => !l.includes('--json') && !l.startsWith('Exit codes') && !l.trim().startsWith('2 usage'))
   .join('\n')}
@@ -169,6 +175,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       'judge-threshold': { type: 'string' },
       'judge-model': { type: 'string' },
       signals: { type: 'string' },
+      ...SANDBOX_OPTIONS,
     },
     allowPositionals: false,
     strict: true,
@@ -200,6 +207,8 @@ async function run(args: string[], io: CliIO): Promise<number> {
     throw err;
   }
   const signalsFile = values.signals ?? (io.env.AVAP_SIGNALS_FILE?.trim() || undefined);
+  const sandbox = await sandboxFromFlags(values, io.env);
+  const runLimits = limitsFromFlags({}, io.env);
 
   const logLine = (line: string) => {
     if (!values.quiet) io.stderr(`${line}\n`);
@@ -214,6 +223,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
   });
   if (!created.ok) throw new UsageError(created.error.message);
   const assistant = created.value;
+  const started = createRunPool({ ...runLimits, log: logLine });
+  let runtime: RunPool | undefined;
+  if (started.ok) runtime = started.value;
+  else io.stderr(`[rest] degraded: ${started.error.message}; POST /v1/execute answers 503\n`);
 
   const llm = createOllamaLlm(config.ollama);
   const kb = loadKnowledgeBase();
@@ -255,6 +268,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       ...(telemetry ? { telemetry } : {}),
       models: { main: config.ollama.model, host: config.ollama.host, ...(restQuality ? { judge: judgeModel } : {}) },
       log: logLine,
+      ...(runtime ? { runtime: { pool: runtime, sandbox } } : {}),
     },
     {
       ...(token ? { token } : {}),
@@ -272,6 +286,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       `avap serve: cannot listen on ${host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
     );
     await assistant.dispose();
+    await runtime?.close();
     return EXIT.usage;
   }
   const address = app.server.address();
@@ -289,6 +304,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   logLine('[rest] shutting down');
   await app.close();
   await assistant.dispose();
+  await runtime?.close();
   return EXIT.ok;
 }
 

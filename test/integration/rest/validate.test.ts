@@ -73,6 +73,7 @@ describe('REST server: health, OpenAPI, validate and request guards (dist/cli.js
       '/health',
       '/openapi.json',
       '/v1/batch',
+      '/v1/execute',
       '/v1/feedback',
       '/v1/generate',
       '/v1/models',

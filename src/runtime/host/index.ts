@@ -1,0 +1,25 @@
+/**
+ * The runtime's host: the sandbox around the interpreter. Runs go through a worker pool with step, wall-time and
+ * memory budgets, cancellable (pool.ts); a run's I/O goes through the sandbox's ports — recorded or allowed HTTP
+ * (httpFixtures.ts, httpPort.ts), an embedded PostgreSQL fresh per run (database.ts), a clock and a generator a
+ * test can fix (clockRandom.ts).
+ */
+export { createRunPool, stoppedRun, DEFAULT_LIMITS } from './pool';
+export type { RunPool, RunPoolOptions, RunJob, HostStopCode } from './pool';
+export type { SandboxSpec } from './protocol';
+export {
+  parseFixtures,
+  checkFixtures,
+  parseAllowList,
+  parseAllowedHost,
+  formatAllowedHost,
+  hostAllowed,
+  findFixture,
+  normalizeUrl,
+} from './httpFixtures';
+export type { HttpFixture, AllowedHost, FixtureError } from './httpFixtures';
+export { createSandboxHttp } from './httpPort';
+export { SandboxDatabase } from './database';
+export type { RunDatabase } from './database';
+export { createClock, createRandom, parseNow, parseSeed } from './clockRandom';
+export type { RunRequest, RunResult, RunError, PortabilityNote } from '..';
