@@ -112,16 +112,8 @@ async function main() {
       `building the production bundles and packaging the extension into ${shown(vsix)} (vsce)`,
       `read the build errors or vsce's message above; \`npm ci\` installs esbuild and @vscode/vsce; check the disk space in ${shown(TOOLS_DIR)}`,
     );
-    // The README's screenshots are relative links (no public repository to rewrite them against): keep them as written.
-    run('npx', [
-      'vsce',
-      'package',
-      '--no-dependencies',
-      '--allow-missing-repository',
-      '--no-rewrite-relative-links',
-      '--out',
-      vsix,
-    ]);
+    // `npm run package` (vsce package, as for the Marketplace: no flags excuse a missing repository or README images).
+    run('npm', ['run', 'package', '--', '--out', vsix]);
   } else {
     log(`step 2/${STEPS}: build and packaging skipped (--skip-build; using ${shown(vsix)})`);
   }

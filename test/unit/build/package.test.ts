@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listFiles, PackageManager } from '@vscode/vsce';
+import { createVSIX, listFiles, PackageManager } from '@vscode/vsce';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -132,5 +132,102 @@ describe('the packaged extension (.vsix)', function () {
       scripts: Record<string, string>;
     };
     assert.match(scripts['vscode:prepublish'] ?? '', /esbuild\.config\.mjs --production\b/);
+  });
+});
+
+/** Width and height from a PNG's IHDR chunk (undefined when the bytes are not a PNG). */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature) || bytes.toString('latin1', 12, 16) !== 'IHDR')
+    return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+interface Manifest {
+  license?: string;
+  icon?: string;
+  repository?: string | { type?: string; url?: string };
+  homepage?: string;
+  bugs?: string | { url?: string };
+  scripts: Record<string, string>;
+}
+
+describe('the Marketplace manifest and `vsce package` without extra flags (issue 25)', function () {
+  this.timeout(120_000);
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+
+  it('names a repository, a homepage and where to report bugs, a licence with its file, and a PNG icon of at least 128×128 that is packed', async () => {
+    const repository = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+    assert.match(repository ?? '', /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+?(\.git)?$/);
+    assert.match(manifest.homepage ?? '', /^https:\/\//);
+    assert.match((typeof manifest.bugs === 'string' ? manifest.bugs : manifest.bugs?.url) ?? '', /^https:\/\//);
+    assert.equal(manifest.license, 'MIT');
+    assert.match(readFileSync(path.join(root, 'LICENSE'), 'utf8'), /MIT License/);
+    const icon = manifest.icon ?? '';
+    assert.ok(icon.endsWith('.png'), `icon is a PNG (the Marketplace refuses SVG): ${icon}`);
+    const size = pngSize(readFileSync(path.join(root, icon)));
+    assert.ok(size, `${icon} is a PNG file`);
+    assert.ok(size.width >= 128 && size.height >= 128, `${icon} is ${size.width}×${size.height}`);
+    const packed = (await listFiles({ cwd: root, packageManager: PackageManager.None })).map((f) =>
+      f.split(path.sep).join('/'),
+    );
+    assert.ok(packed.includes(icon), `${icon} is packed`);
+  });
+
+  it('`npm run package` is `vsce package` without flags that excuse a missing repository or unpackageable README images', () => {
+    const script = manifest.scripts.package ?? '';
+    assert.match(script, /^vsce package\b/);
+    assert.doesNotMatch(script, /--allow-missing-repository|--no-rewrite-relative-links|--base(Images|Content)Url/);
+    // npm start packages the extension it runs the same way.
+    assert.match(readFileSync(path.join(root, 'scripts', 'start.mjs'), 'utf8'), /'run', 'package'/);
+  });
+
+  it('vsce packages the manifest, README and icon as they are (its own checks: repository, README images, icon)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-vsix-pack-'));
+    try {
+      // The repository's files vsce reads, and placeholders for the bundles: the production build itself is the
+      // e2e's part (npm start and the first-minute test run `npm run package`), so this copy's manifest has no
+      // vscode:prepublish — everything else is as committed.
+      for (const file of ['.vscodeignore', 'README.md', 'LICENSE', 'language-configuration.json'])
+        cpSync(path.join(root, file), path.join(dir, file));
+      cpSync(path.join(root, 'media'), path.join(dir, 'media'), { recursive: true });
+      const copy = { ...manifest, scripts: { ...manifest.scripts } };
+      delete copy.scripts['vscode:prepublish'];
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify(copy, null, 2));
+      mkdirSync(path.join(dir, 'dist'));
+      writeFileSync(path.join(dir, 'dist', 'extension.js'), '// placeholder\n');
+      const packagePath = path.join(dir, 'out.vsix');
+      // vsce prints the file tree (console.log) and its warnings (console.warn): kept quiet, the warnings kept.
+      const warnings: string[] = [];
+      const { log, warn } = console;
+      console.log = () => undefined;
+      console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+      try {
+        await createVSIX({ cwd: dir, packagePath, dependencies: false });
+      } finally {
+        console.log = log;
+        console.warn = warn;
+      }
+      assert.deepEqual(warnings, [], 'vsce warns about nothing');
+      // vsce's own reader of a .vsix (a zip); the module has no type declarations.
+      const zip = (await import(pathToFileURL(require.resolve('@vscode/vsce/out/zip.js')).href)) as {
+        readZip: (file: string, filter: (name: string) => boolean) => Promise<Map<string, Buffer>>;
+      };
+      const entries = await zip.readZip(packagePath, () => true);
+      const icon = entries.get(`extension/${manifest.icon}`);
+      assert.ok(icon && pngSize(icon), 'the icon is in the .vsix');
+      const xml = entries.get('extension.vsixmanifest')?.toString('utf8') ?? '';
+      assert.match(xml, new RegExp(`Path="extension/${manifest.icon}"`), 'the .vsix manifest names the icon');
+      const readme = [...entries].find(([name]) => name.toLowerCase() === 'extension/readme.md')?.[1].toString('utf8');
+      assert.ok(readme, 'the README is packed');
+      const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1] ?? '');
+      assert.ok(images.length > 0, 'the README has images');
+      for (const image of images) {
+        assert.match(image, /^https:\/\//, `README image ${image} is an https URL in the package`);
+        assert.doesNotMatch(image, /\.svg$/i, `README image ${image} is not an SVG`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
