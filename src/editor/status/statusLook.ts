@@ -143,3 +143,31 @@ export function lookForPipelineStatus(
       return { kind: 'unavailable', icon: 'debug-disconnect', label: LABEL_UNAVAILABLE };
   }
 }
+
+/** The parser's state as the language status item shows it beside the language mode (`{}` AVAP). */
+export interface LanguageStatusView {
+  /** The look's icon and word without the `AVAP: ` prefix (the item sits beside "AVAP" already). */
+  text: string;
+  /** The circuit breaker's state. */
+  detail: string;
+  /**
+   * invalid → error (the workbench's `{}` turns into a bracket-error icon, a red error mark in the hover);
+   * unvalidated and validation off → warning (a bracket-dot icon, the hover's blue mark); otherwise information.
+   */
+  severity: 'information' | 'warning' | 'error';
+  busy: boolean;
+}
+
+export function languageStatusView(look: StatusLook, circuit: CircuitSnapshot, now: number): LanguageStatusView {
+  return {
+    text: `$(${look.icon}) ${look.label.replace(/^AVAP: /, '')}`,
+    detail: describeCircuit(circuit, now),
+    severity:
+      look.kind === 'invalid'
+        ? 'error'
+        : look.kind === 'unavailable' || look.kind === 'disabled'
+          ? 'warning'
+          : 'information',
+    busy: look.kind === 'pending',
+  };
+}

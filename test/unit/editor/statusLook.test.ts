@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import type { CircuitSnapshot } from '../../../src/core';
 import {
   describeCircuit,
   LABEL_INVALID,
   LABEL_UNAVAILABLE,
   LABEL_VALID,
+  languageStatusView,
   lookForPipelineStatus,
   sameLook,
   statusLook,
@@ -63,5 +65,29 @@ describe('editor: status looks', () => {
     assert.equal(lookForPipelineStatus('INVALID_UNRESOLVED', true)?.icon, 'error');
     assert.equal(lookForPipelineStatus('PARSER_UNAVAILABLE', true)?.label, LABEL_UNAVAILABLE);
     assert.equal(lookForPipelineStatus('', false), undefined);
+  });
+
+  it('the language status beside the language mode keeps the two failure states apart in severity, icon and word', () => {
+    const view = (state: Parameters<typeof statusLook>[0], circuit: CircuitSnapshot = closed) =>
+      languageStatusView(statusLook(state, circuit, NOW), circuit, NOW);
+    const valid = view({ kind: 'valid', warnings: 0 });
+    const invalid = view({ kind: 'invalid', errors: 2, warnings: 0 });
+    const unavailable = view(
+      { kind: 'unavailable', reason: 'circuit-open', detail: 'circuit open' },
+      { state: 'open', consecutiveFailures: 3, nextProbeAt: NOW + 12_400 },
+    );
+    assert.deepEqual(
+      [valid.severity, invalid.severity, unavailable.severity],
+      ['information', 'error', 'warning'],
+      'invalid and unvalidated never share a severity (the workbench colours by it)',
+    );
+    assert.equal(valid.text, '$(check) valid');
+    assert.equal(invalid.text, '$(error) invalid (2 errors)');
+    assert.equal(unavailable.text, '$(debug-disconnect) unvalidated — parser unavailable');
+    assert.equal(valid.detail, 'Circuit: CLOSED');
+    assert.match(unavailable.detail, /Circuit: OPEN — next probe in 13 s/);
+    assert.equal(view({ kind: 'disabled' }).severity, 'warning');
+    const pending = view({ kind: 'pending' });
+    assert.deepEqual([pending.busy, pending.severity, valid.busy], [true, 'information', false]);
   });
 });
