@@ -9,7 +9,8 @@
 //      (under the OS temp folder, one per checkout: $TMPDIR/avap-assistant-start-<hash of the repository path>/workspace,
 //      or $AVAP_START_WORKSPACE), so VS Code
 //      finds no parent git repository to ask about. The URL opens an example, which activates the extension, and
-//      the extension opens its Get Started walkthrough beside it (first run: the profile is fresh each time).
+//      the extension offers its Get Started walkthrough in a notification (first run: the profile is fresh each
+//      time); the example keeps the editor and the focus, and the walkthrough opens from the notification's button.
 // Ctrl+C stops everything it started.
 // It numbers its steps ("[start] step 2/4: …", with the time elapsed) and, when one fails, says what to do.
 //
@@ -137,7 +138,7 @@ async function main() {
     );
   }
   mkdirSync(extensionsDir, { recursive: true });
-  // A fresh profile each time, so the extension's first run (its Get Started walkthrough) shows on every start.
+  // A fresh profile each time, so the extension's first run (the Get Started notification) shows on every start.
   rmSync(userDataDir, { recursive: true, force: true });
   // A fresh copy of the examples each time, so edits made while trying things out never reach the repo.
   rmSync(workspace, { recursive: true, force: true });
@@ -175,7 +176,7 @@ async function main() {
       if (/error/i.test(text)) process.stderr.write(text);
     },
   });
-  // Opening an example activates the extension, which shows its walkthrough beside it.
+  // Opening an example activates the extension, which offers its walkthrough in a notification (never opening it).
   const firstFile = path.join(workspace, FIRST_EXAMPLE);
   const payload = existsSync(firstFile)
     ? `&payload=${encodeURIComponent(JSON.stringify([['openFile', `vscode-remote://127.0.0.1:${port}${firstFile}`]]))}`
@@ -183,7 +184,7 @@ async function main() {
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}${payload}`;
   log(`ready in ${elapsed()}.`);
   process.stdout.write(
-    `\n  AVAP Assistant in VS Code: ${url}\n\n  Workspace (a copy of examples/): ${workspace}\n  It opens ${FIRST_EXAMPLE} and the Get Started walkthrough; Ctrl+C here stops code-server and the parser service.\n\n`,
+    `\n  AVAP Assistant in VS Code: ${url}\n\n  Workspace (a copy of examples/): ${workspace}\n  It opens ${FIRST_EXAMPLE}; the notification's Get Started button opens the walkthrough. Ctrl+C here stops code-server and the parser service.\n\n`,
   );
   if (opts['exit-when-ready']) return;
   await new Promise(() => undefined);

@@ -1,8 +1,11 @@
 /**
- * Whether the developer has moved on since the first-run walkthrough was
- * opened: then the extension must not bring it back (under code-server it
- * re-points the Welcome editor once, some seconds after activation, and that
- * must never pull the developer away from what they went to do).
+ * Whether the developer has moved on since they asked for the walkthrough
+ * (the first-run notification's *Get Started*, AVAP: Get Started): then the
+ * extension must not ask the Welcome editor for it again. Under code-server the
+ * Welcome editor first shows VS Code's own page, because the extensions'
+ * walkthroughs are registered some seconds late, and asking again in place is
+ * only right while the developer is still waiting for it — never pulling them
+ * away from what they went to do.
  *
  * Editor-free: walkthrough.ts feeds it the workbench's events as plain data.
  * What counts as moving on is what the extension API can see: a tab opened or
@@ -27,7 +30,7 @@ export function isWelcomeTab(tab: TabLike): boolean {
 export class MovedOn {
   private reason: string | undefined;
 
-  /** @param startUri the text editor active when the walkthrough was opened (the file that activated the extension). */
+  /** @param startUri the text editor the developer was in when they asked for the walkthrough. */
   constructor(private readonly startUri?: string) {}
 
   /** Why the developer is considered to have moved on, or undefined. */
@@ -42,9 +45,10 @@ export class MovedOn {
   }
 
   /**
-   * The active text editor changed. Only another text editor counts: the Welcome editor opening beside the
-   * file may leave no active text editor and give the file back its focus, which is the walkthrough's own doing
-   * (a developer who goes back to the file moves its cursor or edits it, which counts).
+   * The active text editor changed. Only another text editor counts: the Welcome editor coming up leaves no
+   * active text editor, and the file the developer was in shows again for a moment while the Welcome editor is
+   * replaced — the walkthrough's own doing (a developer who goes back to a file moves its cursor, edits it or
+   * leaves the Welcome editor, which counts).
    */
   activeEditor(uri: string | undefined): void {
     if (uri !== undefined && uri !== this.startUri) this.note(`editor: ${uri}`);

@@ -1,9 +1,14 @@
 /**
  * First run: the "Get Started with AVAP Assistant" walkthrough
  * (`contributes.walkthroughs`, steps in media/walkthrough/) and the two
- * entry-side pieces it needs — opening the walkthrough once, on the first
+ * entry-side pieces it needs — offering the walkthrough once, on the first
  * activation in a profile, and **AVAP: Open an Example**. (Check Ollama, which
  * needs the Ollama client, lives in the assistant bundle: ./checkOllamaCommand.ts.)
+ *
+ * Activation never opens an editor: the file that activated the extension stays the active editor, with its
+ * status item, Ctrl+I and Fix All (issue 25). The first run is a notification with a *Get Started* button; the
+ * walkthrough opens when the developer asks for it there, with **AVAP: Get Started**, or from the Welcome page
+ * (`featuredFor: **\/*.avap`).
  */
 import * as vscode from 'vscode';
 import type { OutputLog } from '../output/outputLog';
@@ -15,10 +20,15 @@ export const WALKTHROUGH = 'avap.welcome';
 export const OPEN_EXAMPLE_COMMAND = COMMANDS.openExample.id;
 export const OPEN_WALKTHROUGH_COMMAND = COMMANDS.openWalkthrough.id;
 const SHOWN_KEY = 'avap.walkthrough.shown';
-/** How long after its first Welcome editor the workbench has registered the extensions' walkthroughs. */
-const WALKTHROUGHS_REGISTERED_MS = 6000;
-/** How long the Welcome editor gets to show ours after being asked again in place. */
-const REPOINT_MS = 1500;
+/** The first-run notification and its one button. */
+export const FIRST_RUN_MESSAGE =
+  'AVAP Assistant is on: .avap files are checked by the AVAP parser as you type. New here? Get Started checks that ' +
+  'Ollama is ready and shows how to generate validated code at the cursor.';
+export const GET_STARTED = 'Get Started';
+/** How long the workbench may take to register the extensions' walkthroughs (it waits up to 5 s for an experiment service). */
+const WALKTHROUGHS_REGISTERED_MS = 10_000;
+/** How long the Welcome editor gets to show ours after each ask. */
+const REPOINT_MS = 2000;
 /** The tab label of our walkthrough (its title in contributes.walkthroughs). */
 const WALKTHROUGH_TAB = 'Walkthrough: AVAP Assistant';
 
@@ -26,15 +36,9 @@ export function walkthroughId(context: vscode.ExtensionContext): string {
   return `${context.extension.id}#${WALKTHROUGH}`;
 }
 
-/**
- * Opens the walkthrough. Beside the file it opens without taking the focus (`toSide` implies `preserveFocus`);
- * `inactive` also leaves the group's active editor as it is when the Welcome editor is opened anew.
- */
-function openWalkthrough(
-  context: vscode.ExtensionContext,
-  where: boolean | { toSide: boolean; inactive?: boolean },
-): Thenable<unknown> {
-  return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), where);
+/** Opens the walkthrough in the active editor group, with the focus: only ever because the developer asked. */
+function openWalkthrough(context: vscode.ExtensionContext): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId(context), false);
 }
 
 const asTabLike = (tab: vscode.Tab): TabLike => ({ label: tab.label, hasInput: tab.input !== undefined });
@@ -49,8 +53,8 @@ function welcomeTab(label?: (label: string) => boolean): vscode.Tab | undefined 
 const showsOurs = (label: string) => label === WALKTHROUGH_TAB;
 
 /** Follows what the developer does meanwhile (see ./movedOn.ts), until disposed. */
-function watchMovingOn(): vscode.Disposable & { movedOn: MovedOn } {
-  const movedOn = new MovedOn(vscode.window.activeTextEditor?.document.uri.toString());
+function watchMovingOn(startUri: string | undefined): vscode.Disposable & { movedOn: MovedOn } {
+  const movedOn = new MovedOn(startUri);
   const subscriptions = [
     vscode.window.tabGroups.onDidChangeTabs((e) => movedOn.tabs(e.opened.map(asTabLike), e.closed.map(asTabLike))),
     vscode.window.onDidChangeActiveTextEditor((editor) => movedOn.activeEditor(editor?.document.uri.toString())),
@@ -87,56 +91,72 @@ function welcomeShowsWalkthrough(ms: number): Promise<boolean> {
   });
 }
 
+/** Whether the Welcome editor is the active tab of the active group: the one the developer is looking at. */
+function welcomeIsActive(): boolean {
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+  return active !== undefined && isWelcomeTab(asTabLike(active));
+}
+
 /**
- * First run. The workbench's walkthrough service starts with the first Welcome editor and registers the
- * extensions' walkthroughs some seconds later (it waits up to 5 s for an experiment service); a walkthrough
- * asked for before then opens VS Code's own instead. So: open it beside the file, and once the registration is
- * surely done, point the Welcome editor at ours — only if the developer has not moved on meanwhile (another
- * file, a tab, the cursor, a terminal: ./movedOn.ts), and never taking the focus: first in place (asking again
- * while the Welcome editor is up re-renders it, no editor opens), else a fresh Welcome editor opened inactive.
- * Resolves with what was done, for the log.
+ * The walkthrough, because the developer asked for it (the first-run notification's button, AVAP: Get Started).
+ * The workbench registers the extensions' walkthroughs some seconds after it starts; asked for before then, the
+ * Welcome editor shows VS Code's own walkthrough instead, and asking again while it shows one does nothing. So,
+ * until ours shows: close that Welcome editor and open ours afresh — only while the Welcome editor is the active
+ * tab and the developer has not moved on (another file, a tab, the cursor, a terminal: ./movedOn.ts), so that
+ * this never takes an editor or the focus from anything but the Welcome editor they asked for.
+ * Resolves with what happened, for the log.
  */
-async function openOnFirstRun(context: vscode.ExtensionContext): Promise<string> {
+async function showWalkthrough(context: vscode.ExtensionContext): Promise<string> {
   const SHOWN = 'the Get Started walkthrough is open';
-  const CLOSED = 'the Welcome editor was closed; the walkthrough is not brought back (Help › Welcome)';
-  const watch = watchMovingOn();
+  // The file the developer was in: it shows again for a moment while the Welcome editor is replaced.
+  const startUri = vscode.window.activeTextEditor?.document.uri.toString();
+  await openWalkthrough(context);
+  // Ours at once: the usual case, once the workbench has registered it.
+  if (await welcomeShowsWalkthrough(REPOINT_MS)) return SHOWN;
+  const watch = watchMovingOn(startUri);
   try {
-    await openWalkthrough(context, { toSide: true });
-    await new Promise((resolve) => setTimeout(resolve, WALKTHROUGHS_REGISTERED_MS));
-    if (welcomeTab(showsOurs)) return SHOWN;
-    if (!welcomeTab()) return CLOSED;
-    const movedOn = () =>
-      watch.movedOn.why && `the walkthrough is not brought back: the developer has moved on (${watch.movedOn.why})`;
-    const before = movedOn();
-    if (before) return before;
-    await openWalkthrough(context, { toSide: true, inactive: true });
-    if (await welcomeShowsWalkthrough(REPOINT_MS)) return SHOWN;
-    const after = movedOn();
-    if (after) return after;
-    const still = welcomeTab();
-    if (!still) return CLOSED;
-    await vscode.window.tabGroups.close(still, true);
-    await openWalkthrough(context, { toSide: true, inactive: true });
-    return `${SHOWN} (a fresh Welcome editor, opened without the focus)`;
+    const deadline = Date.now() + WALKTHROUGHS_REGISTERED_MS;
+    for (;;) {
+      const welcome = welcomeTab();
+      if (!welcome) return 'the Welcome editor was closed before it showed the walkthrough';
+      if (!welcomeIsActive()) return 'the walkthrough is not asked for again: the Welcome editor is no longer active';
+      const why = watch.movedOn.why;
+      if (why) return `the walkthrough is not asked for again: the developer has moved on (${why})`;
+      if (Date.now() > deadline) return 'the Welcome editor did not show the walkthrough (Help › Welcome lists it)';
+      await vscode.window.tabGroups.close(welcome);
+      await openWalkthrough(context);
+      if (await welcomeShowsWalkthrough(REPOINT_MS)) return `${SHOWN} (asked for again once registered)`;
+    }
   } finally {
     watch.dispose();
   }
 }
 
+/** The first run's one action: a notification; the walkthrough opens only from its button. Never opens an editor. */
+async function offerWalkthrough(context: vscode.ExtensionContext, output: OutputLog): Promise<void> {
+  output.info('first run: the Get Started walkthrough is offered in a notification (no editor is opened)');
+  const choice = await vscode.window.showInformationMessage(FIRST_RUN_MESSAGE, GET_STARTED);
+  if (choice !== GET_STARTED) return;
+  output.info(`first run: ${await showWalkthrough(context)}`);
+}
+
 export function registerFirstRun(context: vscode.ExtensionContext, output: OutputLog): vscode.Disposable {
-  // Once per profile, beside the file that activated the extension. Not in test runs, where tests open it themselves.
+  // Once per profile. Not in test runs, whose notifications the tests read (the first-minute test runs the packaged
+  // extension with a fresh profile: test/browser/firstMinute.test.ts).
   if (context.extensionMode !== vscode.ExtensionMode.Test && !context.globalState.get<boolean>(SHOWN_KEY)) {
     void context.globalState.update(SHOWN_KEY, true);
-    void openOnFirstRun(context).then(
-      (what) => output.info(`first run: ${what}`),
-      (err: unknown) =>
-        output.warn(
-          `first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`,
-        ),
+    void offerWalkthrough(context, output).catch((err: unknown) =>
+      output.warn(
+        `first run: the walkthrough could not be opened: ${err instanceof Error ? err.message : String(err)}`,
+      ),
     );
   }
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () => openWalkthrough(context, false)),
+    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, async () => {
+      const what = await showWalkthrough(context);
+      output.info(`Get Started: ${what}`);
+      return what;
+    }),
     vscode.commands.registerCommand(OPEN_EXAMPLE_COMMAND, () => openExample(context, output)),
   );
 }

@@ -1,6 +1,7 @@
 /**
- * The first-run walkthrough is pointed at ours once, some seconds after activation, only if the developer has
- * not moved on meanwhile: what counts as moving on, and what is the walkthrough's own doing.
+ * Asked for (Get Started), the walkthrough is asked for again in place while the workbench has not yet
+ * registered it, only if the developer has not moved on meanwhile: what counts as moving on, and what is the
+ * walkthrough's own doing.
  */
 import assert from 'node:assert/strict';
 import { isWelcomeTab, MovedOn } from '../../../src/editor/firstRun/movedOn';
@@ -10,7 +11,7 @@ const ours = { label: 'Walkthrough: AVAP Assistant', hasInput: false };
 const file = { label: 'invalid.avap', hasInput: true };
 const START = 'file:///ws/invalid.avap';
 
-describe('first run: has the developer moved on since the walkthrough opened?', () => {
+describe('Get Started: has the developer moved on since the walkthrough was asked for?', () => {
   it("the Welcome editor coming and going, and the file getting its focus back, are the walkthrough's own doing", () => {
     const movedOn = new MovedOn(START);
     movedOn.tabs([welcome], []);
