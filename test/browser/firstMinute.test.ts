@@ -77,6 +77,12 @@ interface QuickInput {
   rows: { text: string; focused: boolean }[];
   inputFocused: boolean;
 }
+interface HoverEntry {
+  text: string;
+  severity: string;
+  severityShown: boolean;
+  severityColor: string;
+}
 interface History {
   activeTabs: string[];
   tabSets: string[];
@@ -224,12 +230,12 @@ class NewUser {
   /** The language status (`{}` beside the language mode): its icon, and its hover's entries. */
   async languageStatus(): Promise<{
     icons: string[];
-    hover: { text: string; severity: string; severityShown: boolean }[];
+    hover: HoverEntry[];
   }> {
     const item = await this.statusItem(LANGUAGE_STATUS);
     assert.ok(item, `${this.name}: the language status item is in the status bar`);
     await this.page.hover(`[id="${LANGUAGE_STATUS}"]`);
-    const hover = await this.until<{ text: string; severity: string; severityShown: boolean }[]>(
+    const hover = await this.until<HoverEntry[]>(
       'the language status hover',
       `probe.languageHover().some((h) => h.text.includes('Circuit')) && probe.languageHover()`,
     );
@@ -283,6 +289,8 @@ describe('the first minute of a new user: the packaged extension, a fresh profil
   let work: string;
   let vsix: string;
   let ollama: ScriptedOllama;
+  /** The colour of the invalid verdict's mark in the language status hover, to compare with the unvalidated one. */
+  let invalidColor = '';
 
   before(async () => {
     host = (await import(pathToFileURL(path.join(root, 'scripts', 'lib', 'vscodeHost.mjs')).href)) as VscodeHost;
@@ -352,6 +360,7 @@ describe('the first minute of a new user: the packaged extension, a fresh profil
       assert.match(entry.text, /invalid \(2 errors\)/);
       assert.match(entry.text, /Circuit: CLOSED/);
       assert.deepEqual([entry.severity, entry.severityShown], ['sev3', true]);
+      invalidColor = entry.severityColor;
     });
 
     it('Ctrl+I, pressed in the file without clicking anything first, opens the Generate at Cursor prompt and the answer goes into the file', async () => {
@@ -447,6 +456,8 @@ describe('the first minute of a new user: the packaged extension, a fresh profil
       const [entry] = language.hover;
       assert.match(entry?.text ?? '', /unvalidated — parser unavailable/);
       assert.deepEqual([entry?.severity, entry?.severityShown], ['sev2', true]);
+      assert.ok(invalidColor && entry?.severityColor, 'both marks have a colour');
+      assert.notEqual(entry?.severityColor, invalidColor, 'unvalidated is not marked in the colour of invalid');
     });
 
     it('Ctrl+I opens the Generate at Cursor prompt and the answer goes into the file, labelled unvalidated', async () => {

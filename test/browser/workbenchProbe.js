@@ -1,4 +1,4 @@
-/* global document, window, MutationObserver -- a script for the workbench page, not Node */
+/* global document, window, MutationObserver, getComputedStyle -- a script for the workbench page, not Node */
 /**
  * Loaded into the workbench page before VS Code's own scripts (Playwright's addInitScript) by
  * firstMinute.test.ts: what a person sees, read from the DOM — the active editor tab, where the keyboard focus
@@ -85,6 +85,8 @@
         text: text(el.querySelector('.element')),
         severity: [...(el.querySelector('.severity')?.classList ?? [])].find((c) => /^sev\d$/.test(c)) ?? '',
         severityShown: el.querySelector('.severity')?.classList.contains('show') ?? false,
+        /** The colour the theme gives the severity mark. */
+        severityColor: el.querySelector('.severity') ? getComputedStyle(el.querySelector('.severity')).color : '',
       })),
     notifications: () => all('.notification-toast').map(text),
     squiggles: () => all('.editor-group-container.active .squiggly-error').length,
