@@ -12,27 +12,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fail, ok, type Failure, type Result } from '../../result';
-import { checkFixtures, parseNow, type HttpFixture } from '../../runtime/host';
-import type { RunRequest, RunResult } from '../../runtime/host';
+import { caseFromData, type BadCase, type TestCase } from '../../runtime/host';
 import { besides } from './options';
 
+export { caseFailures, subsetMismatch, type TestCase, type TestExpect } from '../../runtime/host';
+
 export const TEST_SUFFIX = '.avap.test.json';
-
-export interface TestExpect {
-  status?: number;
-  result?: unknown;
-  error?: boolean | string | Record<string, unknown>;
-}
-
-export interface TestCase {
-  name: string;
-  request: RunRequest;
-  fixtures?: HttpFixture[];
-  sql?: string;
-  nowMs?: number;
-  seed?: number;
-  expect: TestExpect;
-}
 
 export interface TestFile {
   /** The .avap.test.json file. */
@@ -42,84 +27,35 @@ export interface TestFile {
   cases: TestCase[];
 }
 
-type Bad = Failure<'bad-test-file'>;
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function requestOf(raw: unknown, where: string): Result<RunRequest, Bad> {
-  if (raw === undefined) return ok({ method: 'GET', query: {}, headers: {}, body: null });
-  if (!isRecord(raw))
-    return fail('bad-test-file', `${where}.request must be an object {method?, query?, headers?, body?}`);
-  const query: Record<string, string | string[]> = {};
-  if (raw.query !== undefined) {
-    if (!isRecord(raw.query)) return fail('bad-test-file', `${where}.request.query must be an object`);
-    for (const [k, v] of Object.entries(raw.query)) {
-      if (Array.isArray(v)) query[k] = v.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
-      else query[k] = typeof v === 'string' ? v : JSON.stringify(v);
-    }
-  }
-  const headers: Record<string, string> = {};
-  if (raw.headers !== undefined) {
-    if (!isRecord(raw.headers)) return fail('bad-test-file', `${where}.request.headers must be an object`);
-    for (const [k, v] of Object.entries(raw.headers))
-      headers[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
-  }
-  const body = raw.body ?? null;
-  const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : body === null ? 'GET' : 'POST';
-  return ok({ method, query, headers, body });
-}
-
-async function caseOf(raw: unknown, index: number, file: string): Promise<Result<TestCase, Bad>> {
+/** One case: a fixtures file or a .sql file it names (relative to the test file) is read, then the case is checked. */
+async function caseOf(raw: unknown, index: number, file: string): Promise<Result<TestCase, BadCase>> {
   const where = `cases[${index}]`;
-  if (!isRecord(raw)) return fail('bad-test-file', `${where} must be an object {name, request, expect}`);
-  if (typeof raw.name !== 'string' || raw.name.trim() === '')
-    return fail('bad-test-file', `${where}.name must be a non-empty string`);
-  const request = requestOf(raw.request, where);
-  if (!request.ok) return request;
-  if (!isRecord(raw.expect))
-    return fail('bad-test-file', `${where}.expect must be an object {status?, result?, error?}`);
-  const expect = raw.expect as TestExpect;
-  if (expect.status !== undefined && typeof expect.status !== 'number')
-    return fail('bad-test-file', `${where}.expect.status must be a number`);
-  const out: TestCase = { name: raw.name, request: request.value, expect };
-  if (raw.fixtures !== undefined) {
-    let data: unknown = raw.fixtures;
-    if (typeof raw.fixtures === 'string') {
-      try {
-        data = JSON.parse(await readFile(besides(file, raw.fixtures), 'utf8'));
-      } catch (e) {
-        return fail('bad-test-file', `${where}.fixtures: cannot read ${raw.fixtures}: ${(e as Error).message}`);
-      }
+  if (!isRecord(raw)) return caseFromData(raw, where);
+  // The case's name, request and expectations are checked before any file it names is read.
+  const head = caseFromData({ name: raw.name, request: raw.request, expect: raw.expect }, where);
+  if (!head.ok) return head;
+  const inline: Record<string, unknown> = { ...raw };
+  if (typeof raw.fixtures === 'string') {
+    try {
+      inline.fixtures = JSON.parse(await readFile(besides(file, raw.fixtures), 'utf8'));
+    } catch (e) {
+      return fail('bad-test-file', `${where}.fixtures: cannot read ${raw.fixtures}: ${(e as Error).message}`);
     }
-    const fixtures = checkFixtures(data);
-    if (!fixtures.ok) return fail('bad-test-file', `${where}.fixtures: ${fixtures.error.message}`);
-    out.fixtures = fixtures.value;
   }
-  if (raw.sql !== undefined) {
-    if (typeof raw.sql !== 'string') return fail('bad-test-file', `${where}.sql must be SQL text or a .sql file`);
-    if (/^[^\s;]+\.sql$/i.test(raw.sql.trim())) {
-      try {
-        out.sql = await readFile(besides(file, raw.sql.trim()), 'utf8');
-      } catch (e) {
-        return fail('bad-test-file', `${where}.sql: cannot read ${raw.sql}: ${(e as Error).message}`);
-      }
-    } else out.sql = raw.sql;
+  if (typeof raw.sql === 'string' && /^[^\s;]+\.sql$/i.test(raw.sql.trim())) {
+    try {
+      inline.sql = await readFile(besides(file, raw.sql.trim()), 'utf8');
+    } catch (e) {
+      return fail('bad-test-file', `${where}.sql: cannot read ${raw.sql}: ${(e as Error).message}`);
+    }
   }
-  if (raw.now !== undefined) {
-    const now = typeof raw.now === 'string' || typeof raw.now === 'number' ? parseNow(String(raw.now)) : undefined;
-    if (now === undefined) return fail('bad-test-file', `${where}.now must be an ISO 8601 date-time`);
-    out.nowMs = now;
-  }
-  if (raw.seed !== undefined) {
-    if (typeof raw.seed !== 'number' || !Number.isInteger(raw.seed) || raw.seed < 0)
-      return fail('bad-test-file', `${where}.seed must be a non-negative integer`);
-    out.seed = raw.seed;
-  }
-  return ok(out);
+  return caseFromData(inline, where);
 }
 
 /** Reads and checks one test file; the error names the case and the field. */
-export async function loadTestFile(file: string): Promise<Result<TestFile, Bad>> {
+export async function loadTestFile(file: string): Promise<Result<TestFile, BadCase>> {
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
@@ -165,58 +101,4 @@ export async function findTestFiles(paths: readonly string[]): Promise<Result<st
     else return fail('not-found', `${given}: not a directory, an .avap program or a ${TEST_SUFFIX} file`);
   }
   return ok([...new Set(out)]);
-}
-
-const show = (value: unknown) => JSON.stringify(value) ?? 'undefined';
-
-/** Where `actual` fails to contain `expected` (deep subset), or undefined when it does. */
-export function subsetMismatch(expected: unknown, actual: unknown, at: string): string | undefined {
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${at}: expected a list ${show(expected)}, got ${show(actual)}`;
-    if (actual.length !== expected.length)
-      return `${at}: expected ${expected.length} items, got ${actual.length} (${show(actual)})`;
-    for (const [i, item] of expected.entries()) {
-      const miss = subsetMismatch(item, actual[i], `${at}[${i}]`);
-      if (miss) return miss;
-    }
-    return undefined;
-  }
-  if (isRecord(expected)) {
-    if (!isRecord(actual)) return `${at}: expected an object ${show(expected)}, got ${show(actual)}`;
-    for (const [key, value] of Object.entries(expected)) {
-      if (!(key in actual)) return `${at}.${key}: missing (got ${show(actual)})`;
-      const miss = subsetMismatch(value, actual[key], `${at}.${key}`);
-      if (miss) return miss;
-    }
-    return undefined;
-  }
-  return Object.is(expected, actual) || expected === actual
-    ? undefined
-    : `${at}: expected ${show(expected)}, got ${show(actual)}`;
-}
-
-/** Why a run does not meet a case's expectations (empty when it does). */
-export function caseFailures(expect: TestExpect, result: RunResult): string[] {
-  const out: string[] = [];
-  if (expect.status !== undefined && expect.status !== result.status)
-    out.push(`status: expected ${expect.status}, got ${result.status}`);
-  if (expect.result !== undefined) {
-    const miss = subsetMismatch(expect.result, result.result, 'result');
-    if (miss) out.push(miss);
-  }
-  const error = result.error;
-  const wanted = expect.error;
-  if (wanted === undefined) {
-    if (error && expect.status === undefined && expect.result === undefined)
-      out.push(`unexpected error: ${error.message} [${error.code}]`);
-  } else if (wanted === false) {
-    if (error) out.push(`expected no error, got: ${error.message} [${error.code}]`);
-  } else if (!error) out.push(`expected an error${wanted === true ? '' : ` ${show(wanted)}`}, the run completed`);
-  else if (typeof wanted === 'string' && error.code !== wanted)
-    out.push(`error: expected code ${wanted}, got ${error.code} (${error.message})`);
-  else if (isRecord(wanted)) {
-    const miss = subsetMismatch(wanted, error, 'error');
-    if (miss) out.push(miss);
-  }
-  return out;
 }

@@ -23,3 +23,5 @@ export { SandboxDatabase } from './database';
 export type { RunDatabase } from './database';
 export { createClock, createRandom, parseNow, parseSeed } from './clockRandom';
 export type { RunRequest, RunResult, RunError, PortabilityNote } from '..';
+export { caseFromData, caseRequest, caseSandbox, caseFailures, subsetMismatch } from './cases';
+export type { TestCase, TestExpect, BadCase } from './cases';
