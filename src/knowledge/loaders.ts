@@ -99,6 +99,36 @@ const constructSchema = z.enum([
   'global-ref', 'status', 'comment', 'connector-method', 'empty-argument',
 ]);
 
+const runCaseSchema = z.object({
+  name: z.string().trim().min(1),
+  request: z.object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+  }).strict().optional(),
+  fixtures: z.array(z.object({
+    method: z.enum(['GET', 'POST']).optional(),
+    url: z.string().regex(/^https?:\/\//, 'url must be an absolute http(s) URL'),
+    status: z.number().int().min(100).max(599).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+  }).strict()).min(1).optional(),
+  sql: z.string().trim().min(1).optional(),
+  now: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z$/, 'now must be an ISO 8601 UTC time such as 2026-03-01T10:00:00Z').optional(),
+  seed: z.number().int().min(0).optional(),
+  expect: z.object({
+    status: z.number().int().min(100).max(599).optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.union([z.boolean(), z.string()]).optional(),
+  }).strict().refine((e) => Object.keys(e).length > 0, 'expect must state a status, a result or an error'),
+}).strict();
+
+/** Cases, or why there are none: never both. */
+const withCases = <T extends { cases?: unknown[]; casesOmitted?: string }>(entry: T) =>
+  !(entry.cases !== undefined && entry.casesOmitted !== undefined);
+const CASES_OR_REASON = 'an entry has cases or casesOmitted, not both';
+
 const exampleSchema = z.object({
   id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'id must be lower-case words joined by "-"'),
   category: z.string().min(1),
@@ -106,7 +136,9 @@ const exampleSchema = z.object({
   commands: z.array(z.string().min(1)),
   constructs: z.array(constructSchema),
   code: z.string().trim().min(1),
-}).strict();
+  cases: z.array(runCaseSchema).min(1).optional(),
+  casesOmitted: z.string().trim().min(1).optional(),
+}).strict().refine(withCases, CASES_OR_REASON);
 
 const poolSchema = z.object({
   poolVersion: z.string().min(1),
@@ -125,7 +157,9 @@ const goldenEntrySchema = z.object({
   expectedCommands: z.array(z.string().min(1)),
   referenceAnswer: z.string().trim().min(1),
   referenceCode: z.string().trim().min(1).optional(),
-}).strict();
+  cases: z.array(runCaseSchema).min(1).optional(),
+  casesOmitted: z.string().trim().min(1).optional(),
+}).strict().refine(withCases, CASES_OR_REASON);
 
 const goldenSchema = z.object({
   goldenVersion: z.string().min(1),

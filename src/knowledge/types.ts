@@ -95,6 +95,28 @@ export interface DocChunk {
   ordinal: number;
 }
 
+// ------------------------------------------------------------------ run cases
+
+/**
+ * A request a program is run for and what it must answer: the shape of `avap test`'s cases (the runtime's
+ * sandbox reads and judges them). `result` is a deep subset of the response; `fixtures` are recorded HTTP
+ * responses, `sql` seeds a fresh database, `now` (ISO 8601) and `seed` fix the clock and the generator.
+ */
+export interface RunCaseData {
+  name: string;
+  request?: {
+    method?: string;
+    query?: Record<string, string | string[]>;
+    headers?: Record<string, string>;
+    body?: unknown;
+  };
+  fixtures?: { method?: 'GET' | 'POST'; url: string; status?: number; headers?: Record<string, string>; body?: unknown }[];
+  sql?: string;
+  now?: string;
+  seed?: number;
+  expect: { status?: number; result?: Record<string, unknown>; error?: boolean | string };
+}
+
 // ------------------------------------------------------------------ examples
 
 /** One validated AVAP example program of the few-shot pool. */
@@ -110,6 +132,10 @@ export interface PoolExample {
   constructs: AvapConstruct[];
   /** The AVAP program; valid under the parser version recorded in the pool. */
   code: string;
+  /** Requests the program is run for, with what it answers (the unit suite executes them). */
+  cases?: RunCaseData[];
+  /** Why the example has no cases (what the runtime refuses, or an answer no fixed expectation can state). */
+  casesOmitted?: string;
 }
 
 export interface ExamplePool {
@@ -142,6 +168,13 @@ export interface GoldenEntry {
   referenceAnswer: string;
   /** Reference AVAP program for code questions (valid under the parser). */
   referenceCode?: string;
+  /**
+   * Code questions: requests an answer's program is run for and what it must answer (the evaluation's
+   * functional correctness; the reference code passes them).
+   */
+  cases?: RunCaseData[];
+  /** Why a code question has no cases. */
+  casesOmitted?: string;
 }
 
 export interface GoldenSet {
