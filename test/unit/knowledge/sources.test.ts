@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { avapCodeBlocks, loadDocs, loadExamplePool, loadGoldenSet, type KnowledgeDoc } from '../../../src/knowledge';
+import { loadDocs, loadExamplePool, loadGoldenSet } from '../../../src/knowledge';
 import { repoKnowledgeDir, unwrap } from './helpers';
+import { outcomes } from './outcomes';
 import { readProgram } from './programs';
 
 const FACTS_DIR = path.resolve(repoKnowledgeDir(), '..', 'docs', 'facts', 'reference');
@@ -68,43 +69,6 @@ const CONTRADICTED: [string, RegExp, RegExp?][] = [
   ['$name as the way to read a global (the reference implementation does not resolve it)', /prefix it with `\$`|a global is read with the \$ prefix/i],
   ['a local scope that disappears on return, stated as fact', /variables it creates disappear when it returns/i],
 ];
-
-/** One line after an example: `Outcome[ (specification)]: no request parameters | request `?q` → status N, result `{…}``. */
-const OUTCOME =
-  /^Outcome(?: \((specification|reference implementation)\))?: (no request parameters|request `\?([^`]*)`) → status (\d{3}), result `(\{.*?\})`/;
-
-interface Outcome {
-  where: string;
-  code: string;
-  status: number;
-  result: Record<string, unknown>;
-}
-
-function outcomes(doc: KnowledgeDoc): { found: Outcome[]; malformed: string[] } {
-  const found: Outcome[] = [];
-  const malformed: string[] = [];
-  const blocks = avapCodeBlocks(doc.body);
-  doc.body.split('\n').forEach((line, index) => {
-    if (!line.startsWith('Outcome')) return;
-    const m = OUTCOME.exec(line);
-    const block = [...blocks].reverse().find((b) => b.line < index + 1);
-    if (!m || !block) {
-      malformed.push(`${doc.sourceDoc}:${index + 1}: ${line}`);
-      return;
-    }
-    try {
-      found.push({
-        where: `${doc.sourceDoc}:${index + 1}`,
-        code: block.code,
-        status: Number(m[4]),
-        result: JSON.parse(m[5] as string) as Record<string, unknown>,
-      });
-    } catch {
-      malformed.push(`${doc.sourceDoc}:${index + 1}: the result is not JSON`);
-    }
-  });
-  return { found, malformed };
-}
 
 describe('knowledge: sourced claims, recorded facts and stated outcomes', () => {
   const texts = knowledgeTexts();

@@ -1,0 +1,205 @@
+/**
+ * The knowledge base's examples RUN (issue 26, item 4; issue 31): every
+ * example that states an outcome is executed by the project's runtime
+ * (src/runtime, which follows the specification) and its outcome checked —
+ *
+ * - documents: each `Outcome…:` line (status and the whole result, request
+ *   built from its query string). An outcome marked `(specification)` must
+ *   differ from the reference implementation somewhere, so its run names a
+ *   portability note (a command AVAP Lite does not run, or a listed
+ *   divergence); a plain `Outcome:` is also what AVAP Lite answered, as
+ *   recorded in docs/facts/reference/outcomes/ (reference-outcomes.test.ts);
+ * - the example pool: every example carries cases (request, fixtures, seed SQL,
+ *   clock) with the status and result its description states, or says why
+ *   it has none (what the runtime refuses, or a random answer);
+ * - the golden set: every code question carries the cases the evaluation
+ *   runs generated answers against, and the reference code passes them.
+ *
+ * Runs happen in the sandbox's ports: recorded HTTP only, an embedded
+ * PostgreSQL made fresh for every run, a fixed clock.
+ *
+ * Where a case fails because of a runtime bug, the bug is listed in
+ * KNOWN_RUNTIME_BUGS with the file, the behaviour and the source that says
+ * otherwise: the case must fail exactly that way (and pass once the bug's
+ * workaround is applied), so the entry goes the day the runtime is fixed.
+ */
+import assert from 'node:assert/strict';
+import { loadDocs, loadExamplePool, loadGoldenSet, type RunCaseData } from '../../../src/knowledge';
+import type { RunResult } from '../../../src/runtime';
+import { repoKnowledgeDir, unwrap } from './helpers';
+import { outcomes, queryOf } from './outcomes';
+import { CaseRunner, describeRun } from './runCases';
+
+interface KnownBug {
+  /** Where the bug is, what it does, and the source it contradicts (as reported to the runtime's owner). */
+  report: string;
+  /** The run shows the bug. */
+  symptom(run: RunResult): boolean;
+  /** The same program with the bug avoided (the case must pass then); undefined when no rewrite avoids it. */
+  workaround?(code: string): string;
+}
+
+const KNOWN_RUNTIME_BUGS = {
+  'ormCheckTable-42P08': {
+    report:
+      'src/runtime/commands/db.ts (ormCheckTable): the query compares information_schema.tables.table_name with ' +
+      '$1 and lower($1), so PostgreSQL deduces two types for $1 and every call fails with SQLSTATE 42P08 ' +
+      '(inconsistent types deduced for parameter $1); its unit test uses a scripted database. The command ' +
+      'reference gives ormCheckTable a "True"/"False" answer. Casting the parameters to text fixes it.',
+    symptom: (run: RunResult) => run.error?.command === 'ormCheckTable' && /42P08/.test(run.error.message),
+  },
+  'getDateTime-empty-format': {
+    report:
+      'src/runtime/commands/dates.ts (getDateTime): only a blank format argument gives the Unix timestamp; the ' +
+      'empty text "" is used as a strftime pattern and stores "". The command reference says an empty string ' +
+      'format returns the Unix timestamp, and the knowledge base writes "" because AVAP Lite drops blank arguments.',
+    symptom: () => true,
+    workaround: (code: string) => code.replace(/getDateTime\(""\s*,/g, 'getDateTime(,'),
+  },
+} satisfies Record<string, KnownBug>;
+
+type BugId = keyof typeof KNOWN_RUNTIME_BUGS;
+
+/** The examples whose cases fail because of a known runtime bug, by where they are. */
+const AFFECTED: Readonly<Record<string, BugId>> = {
+  'pool db-check-table': 'ormCheckTable-42P08',
+  'pool db-create-if-missing': 'ormCheckTable-42P08',
+  'golden GD-C-010': 'ormCheckTable-42P08',
+  'pool dates-epoch-now': 'getDateTime-empty-format',
+  'pool dates-expiry': 'getDateTime-empty-format',
+  'pool dates-is-expired': 'getDateTime-empty-format',
+  'pool dates-age': 'getDateTime-empty-format',
+  'pool crypto-reset-code': 'getDateTime-empty-format',
+  'pool app-booking-window': 'getDateTime-empty-format',
+  'pool app-login-token': 'getDateTime-empty-format',
+};
+
+/** What the runtime refuses, by the command a `casesOmitted` reason names. */
+const REFUSED = ['registerEndpoint', 'avapConnector', 'randomString'];
+
+describe('knowledge: the examples run and give the outcome they state', function () {
+  // The first database run builds the embedded PostgreSQL (about a second, more on a busy machine).
+  this.timeout(120_000);
+  const dir = repoKnowledgeDir();
+  const docs = unwrap(loadDocs(dir));
+  const pool = unwrap(loadExamplePool(dir)).examples;
+  const golden = unwrap(loadGoldenSet(dir)).entries;
+  const runner = new CaseRunner();
+  after(() => runner.close());
+
+  /** Runs every case of a program; known runtime bugs must show as reported. */
+  async function checkCases(where: string, code: string, cases: readonly RunCaseData[]): Promise<void> {
+    const bugId = AFFECTED[where];
+    const bug: KnownBug | undefined = bugId ? KNOWN_RUNTIME_BUGS[bugId] : undefined;
+    let failed = 0;
+    for (const data of cases) {
+      const label = `${where} / ${data.name}`;
+      const { run, failures } = await runner.run(code, data, label);
+      if (!bug) {
+        assert.deepEqual(failures, [], describeRun(label, failures, run));
+        continue;
+      }
+      if (failures.length === 0) continue;
+      failed++;
+      assert.ok(bug.symptom(run), `${label} fails otherwise than the known bug ${bugId}: ${describeRun(label, failures, run)}`);
+      if (bug.workaround) {
+        const fixed = await runner.run(bug.workaround(code), data, label);
+        assert.deepEqual(fixed.failures, [], `${label}, with the bug avoided: ${describeRun(label, fixed.failures, fixed.run)}`);
+      }
+    }
+    if (bug) assert.ok(failed > 0, `${where} passes now: the runtime bug ${bugId} is fixed, remove it from AFFECTED`);
+  }
+
+  describe('documents: every stated outcome', () => {
+    const all = docs.flatMap((d) => outcomes(d).found);
+
+    it('finds the outcomes (the format is checked in sources.test.ts)', () => {
+      assert.ok(all.length >= 50, `${all.length} outcomes`);
+    });
+
+    for (const o of all) {
+      it(`${o.where} (${o.marker})`, async () => {
+        const run = await runner.execute(o.code, { method: 'GET', query: queryOf(o.query), headers: {}, body: null });
+        const got = `status ${run.status}, result ${JSON.stringify(run.result)}${run.error ? `, error ${run.error.message}` : ''}`;
+        assert.equal(run.status, o.status, got);
+        assert.deepEqual(run.result, o.result, got);
+        if (o.marker === 'specification')
+          assert.ok(
+            run.portability.length > 0,
+            'marked as the specification\'s outcome, but nothing in the run differs on the reference implementation: write "Outcome:"',
+          );
+      });
+    }
+  });
+
+  describe('the example pool: every example has cases, and they pass', () => {
+    it('gives every example cases or the reason it has none', () => {
+      const bare = pool.filter((e) => !e.cases && !e.casesOmitted).map((e) => e.id);
+      assert.deepEqual(bare, []);
+      const withCases = pool.filter((e) => e.cases).length;
+      assert.ok(withCases >= 200, `only ${withCases} examples have cases`);
+    });
+
+    for (const e of pool) {
+      if (!e.cases) continue;
+      const cases = e.cases;
+      it(`${e.id} (${cases.length} case${cases.length === 1 ? '' : 's'})`, () => checkCases(`pool ${e.id}`, e.code, cases));
+    }
+
+    it('an example without cases is one the runtime refuses, or one whose answer is random', async () => {
+      for (const e of pool.filter((x) => x.casesOmitted)) {
+        const reason = e.casesOmitted ?? '';
+        const refused = REFUSED.find((name) => reason.startsWith(name) || reason.includes(`refuses the two-argument ${name}`));
+        if (refused) {
+          const run = await runner.execute(e.code, { method: 'GET', query: {}, headers: {}, body: null });
+          assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
+          assert.equal(run.error?.command, refused, `${e.id}: ${reason}`);
+        } else {
+          assert.match(reason, /random/, `${e.id}: ${reason}`);
+          assert.match(e.code, /randomString\(/, `${e.id}: ${reason}`);
+        }
+      }
+    });
+  });
+
+  describe('the golden set: code questions carry the cases the evaluation runs', () => {
+    const code = golden.filter((e) => e.queryType === 'CODE_GENERATION');
+
+    it('gives every code question cases or the reason it has none, and no other entry cases', () => {
+      assert.deepEqual(
+        code.filter((e) => !e.cases && !e.casesOmitted).map((e) => e.id),
+        [],
+      );
+      assert.deepEqual(
+        golden.filter((e) => e.queryType !== 'CODE_GENERATION' && (e.cases || e.casesOmitted)).map((e) => e.id),
+        [],
+      );
+      assert.ok(code.filter((e) => e.cases).length >= 25, 'too few code questions with cases');
+    });
+
+    for (const e of code) {
+      if (!e.cases) continue;
+      const cases = e.cases;
+      it(`${e.id}: the reference code passes its ${cases.length} case(s)`, () =>
+        checkCases(`golden ${e.id}`, e.referenceCode ?? '', cases));
+    }
+
+    it('a question without cases is refused by the runtime, random, or states no response', async () => {
+      for (const e of code.filter((x) => x.casesOmitted)) {
+        const reason = e.casesOmitted ?? '';
+        const refused = REFUSED.find((name) => reason.startsWith(name));
+        if (refused) {
+          const run = await runner.execute(e.referenceCode ?? '', { method: 'GET', query: {}, headers: {}, body: null });
+          assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
+        } else assert.match(reason, /random|states no response/, `${e.id}: ${reason}`);
+      }
+    });
+  });
+
+  it('every known runtime bug is reported with its file and still affects an example', () => {
+    for (const [id, bug] of Object.entries(KNOWN_RUNTIME_BUGS)) {
+      assert.match(bug.report, /^src\/runtime\/[\w/]+\.ts \(\w+\): /, id);
+      assert.ok(Object.values(AFFECTED).includes(id as BugId), `${id} affects no example: remove it`);
+    }
+  });
+});
