@@ -5,6 +5,7 @@
  */
 import { catalogue, ruleOf, type TraceCategory, type TraceEntry } from '../parser';
 import { calledNames } from '../core';
+import type { FunctionalOutcome } from './functional';
 import { meanOf, meanStd, round, type MeanStd } from './stats';
 
 export interface EvalEntry {
@@ -41,6 +42,11 @@ export interface EvalEntry {
   retrieval_mode?: string;
   /** The quality gate's outcome for a RETRIEVAL answer that went through it; undefined (null in JSON) otherwise. */
   quality?: EntryQuality;
+  /**
+   * The answer's code run against the question's cases (functional.ts); undefined (null in JSON) for a question
+   * without cases, or when the evaluation has no runtime.
+   */
+  functional?: FunctionalOutcome;
 }
 
 /**
@@ -79,6 +85,12 @@ export interface RunMetrics {
   validCode: number;
   /** Share of code-bearing responses that pass the parser. */
   syntactic_validity: number | undefined;
+  /** Answers to questions with cases (scored for functional correctness). */
+  functionalChecked: number;
+  /** … whose cases all passed. */
+  functionalPassed: number;
+  /** Share of answers to questions with cases whose cases all pass (invalid or missing code fails). */
+  functional_correctness: number | undefined;
   faithfulness: number | undefined;
   answer_relevancy: number | undefined;
   judge_failures: number;
@@ -96,12 +108,17 @@ export interface RunMetrics {
 export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetrics {
   const code = entries.filter((e) => e.codeBearing && e.valid !== undefined);
   const valid = code.filter((e) => e.valid === true).length;
+  const checked = entries.filter((e) => e.functional !== undefined);
+  const passed = checked.filter((e) => e.functional?.passed === true).length;
   return {
     run,
     entries: entries.length,
     codeBearing: code.length,
     validCode: valid,
     syntactic_validity: code.length === 0 ? undefined : round(valid / code.length),
+    functionalChecked: checked.length,
+    functionalPassed: passed,
+    functional_correctness: checked.length === 0 ? undefined : round(passed / checked.length),
     faithfulness: roundOpt(meanOf(entries.map((e) => e.faithfulness))),
     answer_relevancy: roundOpt(meanOf(entries.map((e) => e.answer_relevancy))),
     judge_failures: entries.reduce((n, e) => n + e.judge_failures.length, 0),

@@ -5,6 +5,7 @@
  * its reader (report.ts, reportRead.ts) and the index description (indexInfo.ts).
  */
 export * from './runner';
+export * from './functional';
 export * from './cassette';
 export * from './ragas';
 export * from './analysis';

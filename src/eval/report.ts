@@ -43,6 +43,8 @@ export interface EvalReport {
   warnings: string[];
   runs: Array<RunMetrics & { convergence: ConvergenceFigures }>;
   syntactic_validity: MeanStd;
+  /** Share of answers to questions with cases whose cases all pass in the runtime (invalid or missing code fails). */
+  functional_correctness: MeanStd;
   faithfulness: MeanStd;
   answer_relevancy: MeanStd;
   convergence: Record<keyof ConvergenceFigures, MeanStd>;
@@ -102,6 +104,55 @@ function qualityGate(r: EvalReport): string[] {
   return lines;
 }
 
+const NO_STAT: MeanStd = { mean: Number.NaN, std: Number.NaN, n: 0 };
+
+/** Reports written before functional correctness existed have no figure. */
+function functionalOf(r: EvalReport): MeanStd {
+  return r.functional_correctness ?? NO_STAT;
+}
+
+/** Per question: in how many runs every case passed, and why the last failing run failed. */
+export function functionalRows(r: EvalReport): { id: string; passed: number; runs: number; why: string }[] {
+  const byId = new Map<string, EvalEntry[]>();
+  for (const e of r.entries) {
+    if (!e.functional) continue;
+    const list = byId.get(e.id) ?? [];
+    list.push(e);
+    byId.set(e.id, list);
+  }
+  return [...byId.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, list]) => {
+      const failed = list.filter((e) => !e.functional?.passed).at(-1)?.functional;
+      const firstFailure = failed?.cases.find((c) => !c.passed);
+      const why = !failed
+        ? ''
+        : failed.skipped === 'invalid-code'
+          ? 'the code fails the parser'
+          : failed.skipped === 'no-code'
+            ? 'the answer has no code'
+            : `${firstFailure?.name ?? ''}: ${firstFailure?.failures[0] ?? ''}`;
+      return { id, passed: list.filter((e) => e.functional?.passed).length, runs: list.length, why };
+    });
+}
+
+function functionalLines(r: EvalReport): string[] {
+  const rows = functionalRows(r);
+  const head = ['## Functional correctness', ''];
+  if (rows.length === 0)
+    return [...head, 'No answer was run against cases (no question with cases was asked, or no runtime).', ''];
+  const cell = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\|/g, '\\|');
+  return [
+    ...head,
+    'Each answer to a question with cases ran in the sandboxed runtime (a fresh database per run, recorded HTTP only); it passes when every case gives the expected status and result.',
+    '',
+    '| Question | Runs where every case passed | Why the last failing run failed |',
+    '| --- | --- | --- |',
+    ...rows.map((row) => `| ${row.id} | ${row.passed}/${row.runs} | ${row.why ? cell(row.why) : '—'} |`),
+    '',
+  ];
+}
+
 function warningLines(r: EvalReport): string[] {
   const warnings = r.warnings ?? [];
   return warnings.length === 0 ? [] : ['## Warnings', '', ...warnings.map((w) => `- **${w}**`), ''];
@@ -129,6 +180,7 @@ export function renderMarkdown(r: EvalReport): string {
     '| Metric | Mean ± std over runs |',
     '| --- | --- |',
     `| syntactic_validity | ${ms(r.syntactic_validity)} |`,
+    `| functional_correctness (every case passes in the runtime; invalid or missing code fails) | ${ms(functionalOf(r))} |`,
     `| faithfulness (0 when the code fails the parser) | ${ms(r.faithfulness, false)} |`,
     `| answer_relevancy (0 when the code fails the parser) | ${ms(r.answer_relevancy, false)} |`,
     `| first-attempt invalid rate | ${ms(r.convergence.first_attempt_invalid_rate)} |`,
@@ -140,14 +192,15 @@ export function renderMarkdown(r: EvalReport): string {
     '',
     '## Runs',
     '',
-    '| Run | Code answers | Valid | syntactic_validity | faithfulness | answer_relevancy | Judge failures | Pipeline errors |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| Run | Code answers | Valid | syntactic_validity | Cases all pass | functional_correctness | faithfulness | answer_relevancy | Judge failures | Pipeline errors |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.runs.map(
       (run) =>
-        `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`,
+        `| ${run.run} | ${run.codeBearing} | ${run.validCode} | ${pct(run.syntactic_validity)} | ${run.functionalPassed ?? 0}/${run.functionalChecked ?? 0} | ${pct(run.functional_correctness)} | ${run.faithfulness?.toFixed(3) ?? 'n/a'} | ${run.answer_relevancy?.toFixed(3) ?? 'n/a'} | ${run.judge_failures} | ${run.pipeline_errors} |`,
     ),
     '',
     ...pipelineErrors(r),
+    ...functionalLines(r),
     ...qualityGate(r),
     '## Parse failures',
     '',
@@ -192,23 +245,27 @@ export function renderMarkdown(r: EvalReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function validityChart(r: EvalReport): string {
+function validityChart(
+  r: EvalReport,
+  pick: (run: EvalReport['runs'][number]) => number | undefined = (run) => run.syntactic_validity,
+  label = 'syntactic validity per run',
+): string {
   const w = 60;
   const h = 160;
   const bars = r.runs
     .map((run, i) => {
-      const v = run.syntactic_validity ?? 0;
+      const v = pick(run) ?? 0;
       const bh = Math.round(v * h);
       return (
-        `<rect x="${40 + i * (w + 10)}" y="${10 + h - bh}" width="${w}" height="${bh}" fill="#2e7d32"><title>run ${run.run}: ${pct(run.syntactic_validity)}</title></rect>` +
+        `<rect x="${40 + i * (w + 10)}" y="${10 + h - bh}" width="${w}" height="${bh}" fill="#2e7d32"><title>run ${run.run}: ${pct(pick(run))}</title></rect>` +
         `<text x="${40 + i * (w + 10) + w / 2}" y="${h + 28}" text-anchor="middle">run ${run.run}</text>` +
-        `<text x="${40 + i * (w + 10) + w / 2}" y="${10 + h - bh - 4}" text-anchor="middle">${pct(run.syntactic_validity)}</text>`
+        `<text x="${40 + i * (w + 10) + w / 2}" y="${10 + h - bh - 4}" text-anchor="middle">${pct(pick(run))}</text>`
       );
     })
     .join('');
   const width = 60 + r.runs.length * (w + 10);
   return (
-    `<svg role="img" aria-label="syntactic validity per run" width="${width}" height="${h + 40}" font-size="11">` +
+    `<svg role="img" aria-label="${label}" width="${width}" height="${h + 40}" font-size="11">` +
     `<line x1="35" y1="10" x2="35" y2="${h + 10}" stroke="#999"/><text x="0" y="16">100%</text><text x="8" y="${h + 12}">0%</text>${bars}</svg>`
   );
 }
@@ -251,6 +308,15 @@ function qualityHtml(r: EvalReport, table: (rows: string[][]) => string): string
   );
 }
 
+function functionalHtml(r: EvalReport, table: (rows: string[][]) => string): string {
+  const rows = functionalRows(r);
+  if (rows.length === 0) return '<p>No answer was run against cases.</p>';
+  return table([
+    ['Question', 'Runs where every case passed', 'Why the last failing run failed'],
+    ...rows.map((row) => [row.id, `${row.passed}/${row.runs}`, row.why || '—']),
+  ]);
+}
+
 function warningsHtml(warnings: readonly string[]): string {
   if (warnings.length === 0) return '';
   return `<section class="warnings"><h2>Warnings</h2><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>\n`;
@@ -281,6 +347,9 @@ ${warningsHtml(r.warnings ?? [])}${table(summary)}
 ${qualityHtml(r, table)}
 <h2>Syntactic validity per run</h2>
 ${validityChart(r)}
+<h2>Functional correctness per run</h2>
+${validityChart(r, (run) => run.functional_correctness, 'functional correctness per run')}
+${functionalHtml(r, table)}
 <h2>Parse failures by question and category</h2>
 ${heatMap(r.confusion)}
 <h2>Errors by rule</h2>

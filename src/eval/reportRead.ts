@@ -29,6 +29,10 @@ const ReportSchema = z.object({
       codeBearing: z.number(),
       validCode: z.number(),
       syntactic_validity: z.number().nullable(),
+      /** Absent in reports written before functional correctness. */
+      functionalChecked: z.number().optional(),
+      functionalPassed: z.number().optional(),
+      functional_correctness: z.number().nullable().optional(),
       judge_failures: z.number(),
       pipeline_errors: z.number().optional(),
       quality_judged: z.number().optional(),
@@ -38,6 +42,8 @@ const ReportSchema = z.object({
     }),
   ),
   syntactic_validity: Stat,
+  /** Absent in reports written before functional correctness. */
+  functional_correctness: Stat.optional(),
   faithfulness: Stat,
   answer_relevancy: Stat,
   convergence: z.record(z.string(), Stat),

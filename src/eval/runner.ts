@@ -39,6 +39,7 @@ import {
   type EvalEntry,
   type RunMetrics,
 } from './analysis';
+import { checkFunctional, type RuntimePort } from './functional';
 import { answerRelevancy, faithfulness, type JudgeModels } from './ragas';
 import type { ConvergenceFigures, EvalConfig, EvalReport } from './report';
 
@@ -67,6 +68,11 @@ export interface EvalTarget {
    * when that is not the mode asked for, why. Absent = not probed.
    */
   retrievalProbe?(signal?: AbortSignal): Promise<{ mode: string; fallback?: string }>;
+  /**
+   * The runtime's sandbox (the run pool): each code answer to a question with cases is run against them
+   * (functional correctness). Absent = not measured (the report says n/a).
+   */
+  runtime?: RuntimePort;
 }
 
 /**
@@ -243,6 +249,9 @@ async function evaluateEntry(
     valid = checked.value.valid;
     trace = checked.value.trace;
   }
+  const functional = target.runtime
+    ? await checkFunctional(target.runtime, entry, { code: result.code, valid }, options.signal)
+    : undefined;
   let faith: number | undefined;
   let relevancy: number | undefined;
   if (options.judge.enabled) {
@@ -266,6 +275,7 @@ async function evaluateEntry(
     trace,
     faithfulness_raw: faith,
     answer_relevancy_raw: relevancy,
+    functional,
   });
 }
 
@@ -295,6 +305,7 @@ function summarize(
     warnings: reportWarnings(options.config.runs, entries),
     runs,
     syntactic_validity: acrossRuns(runs, (r) => r.syntactic_validity),
+    functional_correctness: acrossRuns(runs, (r) => r.functional_correctness),
     faithfulness: acrossRuns(runs, (r) => r.faithfulness),
     answer_relevancy: acrossRuns(runs, (r) => r.answer_relevancy),
     convergence: {
@@ -357,6 +368,8 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
       };
       onProgress({ kind: 'question-start', ...position });
       const evaluated = await evaluateEntry(target, options, entry, run);
+      // A question cut short by cancellation (its runs or judge calls stopped) is not scored.
+      if (options.signal?.aborted) return fail('cancelled', 'cancelled');
       if ('abort' in evaluated) {
         return err({ ...evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) });
       }
@@ -370,8 +383,11 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     const gate = metrics.quality_judged
       ? `; quality gate ${metrics.quality_passed}/${metrics.quality_judged} passed, ${metrics.quality_retried} retried, ${metrics.quality_failures} judge failure(s)`
       : '';
+    const functional = metrics.functionalChecked
+      ? `, functional_correctness ${metrics.functional_correctness ?? 'n/a'} (${metrics.functionalPassed}/${metrics.functionalChecked})`
+      : '';
     progress(
-      `run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing}), judge failures ${metrics.judge_failures}${gate}`,
+      `run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing})${functional}, judge failures ${metrics.judge_failures}${gate}`,
     );
   }
   return ok(summarize(options, parserVersion, startedAt, runs, entries, now));

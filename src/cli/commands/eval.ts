@@ -1,7 +1,8 @@
 /**
  * `eval [options]` — runs the golden set through the pipeline N times and
  * writes report.json, report.md and report.html. Syntactic validity first:
- * code that fails the parser scores 0 on the judged metrics, and an
+ * code that fails the parser scores 0 on the judged metrics (and fails its
+ * functional cases, which valid code runs in the sandboxed runtime), and an
  * unreachable parser aborts the run (exit 2) instead of scoring unvalidated code.
  * The quality judge is on in evaluation (off by default in the editor, where it
  * costs an LLM call per answer): RETRIEVAL answers go through the gate (LLM
@@ -35,6 +36,7 @@ import {
   type ContextPassage,
   DEFAULT_THRESHOLD,
 } from '../../quality';
+import { createRunPool } from '../../runtime/host';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';
@@ -47,7 +49,8 @@ const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   --only IDS             comma-separated question ids to run (default: all)
   --judge-model NAME     model for faithfulness / answer relevancy and the quality judge (default: --model)
   --judge-threshold X    pass mark of the quality judge's composite, 0–1 (default $AVAP_JUDGE_THRESHOLD, else ${DEFAULT_THRESHOLD})
-  --no-judge             skip the judged metrics and the quality gate (syntactic validity only)
+  --no-judge             skip the judged metrics and the quality gate (syntactic validity and functional
+                         correctness only)
                          (the gate — LLM judge, one hinted retry — is on for RETRIEVAL answers; $AVAP_JUDGE is not read)
   --few-shot K           validated examples injected before code generation (default 5; 0 disables)
   --cassette FILE        record/replay LLM answers (keyed by request) in FILE
@@ -184,6 +187,13 @@ async function run(args: string[], io: CliIO): Promise<number> {
   });
   if (!created.ok) throw new UsageError(created.error.message);
   const assistant = created.value;
+  // Functional correctness: answers run against their question's cases in the sandbox (fresh database per run).
+  const pool = createRunPool({ size: 1 });
+  if (!pool.ok) {
+    await assistant.dispose();
+    throw new UsageError(pool.error.message);
+  }
+  const runtime = pool.value;
   const fewShotK = config.pipeline.fewShotExamples;
   const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] =>
     sources.map((s) => {
@@ -222,6 +232,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
             : { mode: 'none', fallback: probe.error.message };
         },
         ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
+        runtime,
       },
       {
         config: {
@@ -272,13 +283,15 @@ async function run(args: string[], io: CliIO): Promise<number> {
     display.stop();
     releaseAbort();
     cassette?.save();
+    await runtime.close();
     await assistant.dispose();
   }
 }
 
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'run the golden set N times and report syntactic validity, judged metrics and failures',
+  summary:
+    'run the golden set N times and report syntactic validity, functional correctness, judged metrics and failures',
   usage: USAGE,
   run,
 };

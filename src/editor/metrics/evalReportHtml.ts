@@ -1,6 +1,6 @@
 /**
  * The body of the "Evaluation Report" webview: a report.json from
- * `eval --out DIR` as tiles and SVG bars (validity per run, parse failures
+ * `eval --out DIR` as tiles and SVG bars (validity and functional correctness per run, parse failures
  * by category and by question, offending tokens, leakage). Pure; every text
  * from the file is escaped.
  */
@@ -18,6 +18,7 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
   const c = r.config;
   const figures = tiles([
     ['syntactic validity', pctStat(r.syntactic_validity)],
+    ['functional correctness', pctStat(r.functional_correctness)],
     ['faithfulness', numStat(r.faithfulness)],
     ['answer relevancy', numStat(r.answer_relevancy)],
     ['first-attempt invalid', pctStat(r.convergence.first_attempt_invalid_rate)],
@@ -36,6 +37,18 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
     })),
     1,
   );
+  const functional = r.functional_correctness
+    ? barChart(
+        'Functional correctness per run (every case passes in the runtime)',
+        r.runs.map((run) => ({
+          label: `run ${run.run}`,
+          value: run.functional_correctness ?? 0,
+          note: `${pct(run.functional_correctness)} (${run.functionalPassed ?? 0}/${run.functionalChecked ?? 0})`,
+          kind: 'valid' as const,
+        })),
+        1,
+      )
+    : '';
   const byCategory = barChart(
     'Parse failures by category',
     r.confusion.categories.map((cat) => ({
@@ -125,7 +138,7 @@ export function evalReportBody(r: StoredEvalReport, source: string): string {
   return `<h1>AVAP evaluation — ${esc(c.model)}</h1>
 <p class="source">From ${esc(source)} · seed ${c.seed} · ${c.runs} run(s) × ${c.goldenEntries} question(s) · parser ${esc(c.parserVersion)} · index ${esc(c.index.name)} ${esc(c.index.version)} · retrieval <b>${esc(c.retrievalMode)}</b> · few-shot ${esc(c.fewShot.status)} (K=${c.fewShot.k}${esc(selection)})</p>${warned}${note}
 <section class="tiles">${figures}</section>
-<section class="charts">${perRun}${gate}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
+<section class="charts">${perRun}${functional}${gate}${byCategory}${byQuestion}${tokens}${leakage}</section>`;
 }
 
 /** The page shown when a chosen file is not a readable report. */

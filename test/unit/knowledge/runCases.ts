@@ -17,7 +17,7 @@ import {
   createSandboxHttp,
   DEFAULT_LIMITS,
   SandboxDatabase,
-  type TestCase,
+  type SandboxSpec,
 } from '../../../src/runtime/host';
 
 /** A fixed default time, so examples that read the clock answer the same on every run (2026-03-02 09:30 UTC). */
@@ -36,7 +36,7 @@ export class CaseRunner {
   async execute(
     code: string,
     request: RunRequest,
-    sandbox: Pick<TestCase, 'fixtures' | 'sql' | 'nowMs' | 'seed'> = {},
+    sandbox: Pick<SandboxSpec, 'fixtures' | 'sql' | 'nowMs' | 'seed'> = {},
   ): Promise<RunResult> {
     // One instance for every run (a new one per seed costs up to a second): the seed runs inside the run's
     // transaction, which the reset rolls back, so each run still starts from its own fresh, seeded database.
