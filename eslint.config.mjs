@@ -50,8 +50,10 @@ export const LAYER_ENTRIES = {
   protocol: ['parserUrl', 'parserDefinition'],
   parser: ['catalogue', 'types', 'catalogue/rules', 'lexical'],
   // The sandbox alone: front ends run programs through its pool, whose worker threads hold the interpreter, so
-  // the caller's bundle carries no interpreter.
-  runtime: ['host'],
+  // the caller's bundle carries no interpreter. `host/cases` is reading and judging run cases alone: the
+  // evaluation's functional check needs it, and the editor's report view (which reaches the evaluation) must not
+  // carry the pool and the embedded database.
+  runtime: ['host', 'host/cases'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

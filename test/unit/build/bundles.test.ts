@@ -120,6 +120,19 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     assert.deepEqual(misplaced, [], 'modules that belong to a lazy bundle');
   });
 
+  it('the assistant holds no run pool and no embedded database: the evaluation it reaches judges cases with runtime/host/cases alone', async () => {
+    const assistant = await build('assistant');
+    assert.ok(assistant.inputs.includes('src/eval/functional.ts'), 'the report view reaches the evaluation');
+    assert.deepEqual(
+      assistant.inputs.filter(
+        (f) =>
+          f.includes('@electric-sql/pglite') ||
+          /^src\/runtime\/(?!host\/(cases|clockRandom|httpFixtures)\.ts$)/.test(f),
+      ),
+      [],
+    );
+  });
+
   it('the entry loads the editor features and the assistant, the features the parser connection, each a bundle of its own with require()', async () => {
     const { config } = await loadConfig();
     assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'editor-features', 'parser-connection']);
