@@ -40,6 +40,11 @@ interface Entry {
   few_shot_injected: number;
   few_shot_selection: string | null;
   quality: { passed: boolean; composite: number | null; retried: boolean; failure: string | null } | null;
+  functional: {
+    passed: boolean;
+    skipped?: string;
+    cases: { name: string; passed: boolean; failures: string[] }[];
+  } | null;
 }
 interface QualityCounts {
   quality_judged: number;
@@ -66,10 +71,14 @@ interface Report {
     codeBearing: number;
     validCode: number;
     syntactic_validity: number;
+    functionalChecked: number;
+    functionalPassed: number;
+    functional_correctness: number | null;
     judge_failures: number;
     pipeline_errors: number;
   } & QualityCounts)[];
   syntactic_validity: Stat;
+  functional_correctness: Stat;
   faithfulness: Stat;
   answer_relevancy: Stat;
   convergence: Record<
@@ -242,6 +251,41 @@ describe('eval (replaying the committed cassette)', function () {
     close(report.syntactic_validity.mean, 2 / 3);
     assert.equal(report.syntactic_validity.std, 0);
     assert.equal(report.syntactic_validity.n, 2);
+  });
+
+  it('scores functional correctness in the runtime: the right program passes, the valid retry fails at the boundary, the random token has no cases', () => {
+    assert.deepEqual(
+      report.runs.map((r) => [r.functionalPassed, r.functionalChecked, r.functional_correctness]),
+      [
+        [1, 2, 0.5],
+        [1, 2, 0.5],
+      ],
+    );
+    assert.deepEqual(report.functional_correctness, { mean: 0.5, std: 0, n: 2 });
+    for (const e of report.entries) {
+      if (e.id === 'GD-C-001') assert.equal(e.functional?.passed, true, JSON.stringify(e.functional));
+      else if (e.id === 'GD-C-003') {
+        assert.equal(e.valid, true);
+        assert.equal(e.functional?.passed, false);
+        assert.deepEqual(
+          e.functional?.cases.map((c) => [c.name, c.passed]),
+          [
+            ['over 18', true],
+            ['exactly 18', false],
+            ['under 18', true],
+          ],
+        );
+        assert.deepEqual(e.functional?.cases[1]?.failures, ['result.label: expected "adult", got "minor"']);
+      } else assert.equal(e.functional, null, `${e.id} has no cases`);
+    }
+    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
+    assert.match(
+      md,
+      /\| functional_correctness \(every case passes in the runtime; invalid or missing code fails\) \| 50\.0 % ± 0\.0 \|/,
+    );
+    assert.match(md, /\| GD-C-003 \| 0\/2 \| exactly 18: result\.label: expected "adult", got "minor" \|/);
+    assert.match(readFileSync(path.join(out, 'report.html'), 'utf8'), /<h2>Functional correctness per run<\/h2>/);
+    assert.match(stderr, /^run 1: syntactic_validity 0\.6667 \(2\/3\), functional_correctness 0\.5 \(1\/2\)/m);
   });
 
   it('sets faithfulness and relevancy to 0 for code that fails the parser and keeps the raw scores', () => {
