@@ -69,6 +69,11 @@ export async function checkFunctional(
       ...(signal ? { signal } : {}),
     });
     const failures = caseFailures(test.expect, run);
+    // What stopped the run, when the expectations did not already say so: the reader sees why without re-running.
+    if (failures.length > 0 && run.error && !failures.some((f) => f.includes(run.error?.message ?? '')))
+      failures.push(
+        `the run stopped on line ${run.error.line} (${run.error.command}): ${run.error.message} [${run.error.code}]`,
+      );
     cases.push({ name: test.name, passed: failures.length === 0, failures });
   }
   return { passed: cases.every((c) => c.passed), cases };

@@ -131,7 +131,7 @@ export function functionalRows(r: EvalReport): { id: string; passed: number; run
           ? 'the code fails the parser'
           : failed.skipped === 'no-code'
             ? 'the answer has no code'
-            : `${firstFailure?.name ?? ''}: ${firstFailure?.failures[0] ?? ''}`;
+            : `${firstFailure?.name ?? ''}: ${firstFailure?.failures.join('; ') ?? ''}`;
       return { id, passed: list.filter((e) => e.functional?.passed).length, runs: list.length, why };
     });
 }
@@ -141,7 +141,7 @@ function functionalLines(r: EvalReport): string[] {
   const head = ['## Functional correctness', ''];
   if (rows.length === 0)
     return [...head, 'No answer was run against cases (no question with cases was asked, or no runtime).', ''];
-  const cell = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\|/g, '\\|');
+  const cell = (text: string) => (text.length > 240 ? `${text.slice(0, 239)}…` : text).replace(/\|/g, '\\|');
   return [
     ...head,
     'Each answer to a question with cases ran in the sandboxed runtime (a fresh database per run, recorded HTTP only); it passes when every case gives the expected status and result.',

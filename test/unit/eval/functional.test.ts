@@ -150,7 +150,8 @@ describe('eval: functional correctness', function () {
         valid: true,
       });
       assert.equal(out?.passed, false);
-      assert.match(out?.cases[0]?.failures.join(' ') ?? '', /result\.user: missing/);
+      assert.match(out?.cases[0]?.failures[0] ?? '', /result\.user: missing/);
+      assert.match(out?.cases[0]?.failures[1] ?? '', /^the run stopped on line 1 \(itemFromList\): .+ \[\w[\w-]*\]$/);
     });
   });
 
