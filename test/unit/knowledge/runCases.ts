@@ -29,8 +29,21 @@ export interface CaseRun {
   failures: string[];
 }
 
+/**
+ * One embedded PostgreSQL for every runner of the test process (building one costs about a second, more on a busy
+ * machine): runners made while the suite loads share it, and the last one closed closes it.
+ */
+let shared: { database: SandboxDatabase; users: number } | undefined;
+
 export class CaseRunner {
-  private readonly database = new SandboxDatabase();
+  private readonly database: SandboxDatabase;
+  private closed = false;
+
+  constructor() {
+    shared ??= { database: new SandboxDatabase(), users: 0 };
+    shared.users++;
+    this.database = shared.database;
+  }
 
   /** Runs `code` for one request in a fresh sandbox. */
   async execute(
@@ -71,8 +84,13 @@ export class CaseRunner {
     return { run, failures: caseFailures(test.expect, run) };
   }
 
-  close(): Promise<void> {
-    return this.database.close();
+  async close(): Promise<void> {
+    if (this.closed || !shared) return;
+    this.closed = true;
+    if (--shared.users > 0) return;
+    const { database } = shared;
+    shared = undefined;
+    await database.close();
   }
 }
 
