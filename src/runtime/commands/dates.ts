@@ -333,12 +333,14 @@ export const getDateTime = command({
   run(c) {
     const ms = c.ports.clock.now() + seconds(c, 1) * 1000;
     const target = c.targetName(3);
-    if (c.isEmpty(0)) {
+    // The command reference: an empty format gives the Unix timestamp — a blank argument or the empty text "".
+    const format = c.isEmpty(0) ? '' : pyStr(c.read(0));
+    if (format === '') {
       c.set(target, float(ms / 1000));
       return;
     }
     const zone = c.isEmpty(2) ? '' : pyStr(c.read(2));
-    c.set(target, strftime(wallClock(ms, zone), pyStr(c.read(0))));
+    c.set(target, strftime(wallClock(ms, zone), format));
   },
 });
 

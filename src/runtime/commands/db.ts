@@ -109,8 +109,12 @@ export const ormCheckTable = command({
     const [schema, name] = table.includes('.') ? table.split('.', 2) : [undefined, table];
     const answer = await query(
       c,
-      'SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_name IN ($1, lower($1))' +
-        " AND (CAST($2 AS text) IS NULL OR table_schema = $2) AND table_schema NOT IN ('pg_catalog', 'information_schema')) AS found",
+      // Every use of a parameter is cast to text: PostgreSQL refuses a parameter whose uses deduce two types
+      // (SQLSTATE 42P08: table_name is `name`, lower() takes `text`).
+      'SELECT EXISTS (SELECT 1 FROM information_schema.tables' +
+        ' WHERE table_name::text IN (CAST($1 AS text), lower(CAST($1 AS text)))' +
+        ' AND (CAST($2 AS text) IS NULL OR table_schema::text = CAST($2 AS text))' +
+        " AND table_schema NOT IN ('pg_catalog', 'information_schema')) AS found",
       [name, schema ?? null],
     );
     const found = answer.rows[0]?.found === true;

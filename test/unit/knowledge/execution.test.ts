@@ -39,40 +39,15 @@ interface KnownBug {
   workaround?(code: string): string;
 }
 
-const KNOWN_RUNTIME_BUGS = {
-  'ormCheckTable-42P08': {
-    report:
-      'src/runtime/commands/db.ts (ormCheckTable): the query compares information_schema.tables.table_name with ' +
-      '$1 and lower($1), so PostgreSQL deduces two types for $1 and every call fails with SQLSTATE 42P08 ' +
-      '(inconsistent types deduced for parameter $1); its unit test uses a scripted database. The command ' +
-      'reference gives ormCheckTable a "True"/"False" answer. Casting the parameters to text fixes it.',
-    symptom: (run: RunResult) => run.error?.command === 'ormCheckTable' && /42P08/.test(run.error.message),
-  },
-  'getDateTime-empty-format': {
-    report:
-      'src/runtime/commands/dates.ts (getDateTime): only a blank format argument gives the Unix timestamp; the ' +
-      'empty text "" is used as a strftime pattern and stores "". The command reference says an empty string ' +
-      'format returns the Unix timestamp, and the knowledge base writes "" because AVAP Lite drops blank arguments.',
-    symptom: () => true,
-    workaround: (code: string) => code.replace(/getDateTime\(""\s*,/g, 'getDateTime(,'),
-  },
-} satisfies Record<string, KnownBug>;
+const KNOWN_RUNTIME_BUGS: Readonly<Record<string, KnownBug>> = {
+  // None today: ormCheckTable's 42P08 and getDateTime's empty-text format were fixed in the runtime.
+};
 
-type BugId = keyof typeof KNOWN_RUNTIME_BUGS;
+/** A key of KNOWN_RUNTIME_BUGS. */
+type BugId = string;
 
 /** The examples whose cases fail because of a known runtime bug, by where they are. */
-const AFFECTED: Readonly<Record<string, BugId>> = {
-  'pool db-check-table': 'ormCheckTable-42P08',
-  'pool db-create-if-missing': 'ormCheckTable-42P08',
-  'golden GD-C-010': 'ormCheckTable-42P08',
-  'pool dates-epoch-now': 'getDateTime-empty-format',
-  'pool dates-expiry': 'getDateTime-empty-format',
-  'pool dates-is-expired': 'getDateTime-empty-format',
-  'pool dates-age': 'getDateTime-empty-format',
-  'pool crypto-reset-code': 'getDateTime-empty-format',
-  'pool app-booking-window': 'getDateTime-empty-format',
-  'pool app-login-token': 'getDateTime-empty-format',
-};
+const AFFECTED: Readonly<Record<string, BugId>> = {};
 
 /** What the runtime refuses, by the command a `casesOmitted` reason names. */
 const REFUSED = ['registerEndpoint', 'avapConnector', 'randomString'];
@@ -199,7 +174,7 @@ describe('knowledge: the examples run and give the outcome they state', function
   it('every known runtime bug is reported with its file and still affects an example', () => {
     for (const [id, bug] of Object.entries(KNOWN_RUNTIME_BUGS)) {
       assert.match(bug.report, /^src\/runtime\/[\w/]+\.ts \(\w+\): /, id);
-      assert.ok(Object.values(AFFECTED).includes(id as BugId), `${id} affects no example: remove it`);
+      assert.ok(Object.values(AFFECTED).includes(id), `${id} affects no example: remove it`);
     }
   });
 });

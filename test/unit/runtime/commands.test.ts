@@ -165,12 +165,14 @@ describe('runtime commands: dates', () => {
       'getDateTime(%Y-%m-%d %H:%M:%S, 0, UTC, utc)',
       'getDateTime(%Y-%m-%dT%H:%M:%S%z, 3600, Europe/Madrid, madrid)',
       'getDateTime(, 86400, , stamp)',
+      'getDateTime("", 60, "", quotedEmpty)',
       'getDateTime(%A %d %B %Y %I%p %j, 0, , words)',
     ]);
     assert.equal(r.error, undefined, r.error?.message);
     assert.equal(r.variables.utc, '2026-11-26 22:22:00');
     assert.equal(r.variables.madrid, '2026-11-27T00:22:00+0100');
     assert.equal(r.variables.stamp, NOW / 1000 + 86400);
+    assert.equal(r.variables.quotedEmpty, NOW / 1000 + 60, 'the empty text "" is an empty format too');
     assert.equal(r.variables.words, 'Thursday 26 November 2026 10PM 330');
   });
 

@@ -4,7 +4,9 @@
  * instance, and a broken seed is reported to the run's queries.
  */
 import assert from 'node:assert/strict';
+import { execute } from '../../../../src/runtime';
 import { SandboxDatabase } from '../../../../src/runtime/host/database';
+import { LIMITS, ports, request } from '../fakes';
 
 const SEED = `CREATE TABLE users (id serial PRIMARY KEY, name text NOT NULL, born date);
 INSERT INTO users (name, born) VALUES ('ana', '1990-04-01'), ('bo', '2001-12-24');`;
@@ -103,6 +105,23 @@ describe('runtime host: the sandbox database (PGlite)', function () {
     assert.ok(!answer.ok);
     assert.equal(answer.error.kind, 'unavailable');
     assert.match(answer.error.message, /^the seed SQL failed: syntax error/);
+    await run.finish();
+  });
+
+  it('ormCheckTable asks the real PostgreSQL (a parameter used as two types would be refused, 42P08)', async () => {
+    const run = db.forRun(SEED);
+    const code = [
+      'ormCheckTable(users, a)',
+      'ormCheckTable(USERS, b)',
+      'ormCheckTable(ghosts, c)',
+      'ormCheckTable(public.users, d)',
+    ];
+    const result = await execute(code.join('\n'), request(), ports({ db: run.port }), LIMITS);
+    assert.equal(result.error, undefined, result.error?.message);
+    assert.deepEqual(
+      { a: result.variables.a, b: result.variables.b, c: result.variables.c, d: result.variables.d },
+      { a: 'True', b: 'True', c: 'False', d: 'True' },
+    );
     await run.finish();
   });
 });
