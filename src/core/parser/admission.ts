@@ -48,9 +48,13 @@ interface Waiting {
   lastOverload?: Extract<ParserOutcome, { kind: 'unavailable' }>;
 }
 
+/**
+ * The retry timer is what a waiting caller's promise hangs on while nothing is
+ * in flight: it must keep the process alive (an unref'd one let a command's
+ * event loop empty mid-wait, and the process exit 0 with no answer).
+ */
 const realTimer = (run: () => void, ms: number) => {
   const handle = setTimeout(run, ms);
-  handle.unref?.();
   return { cancel: () => clearTimeout(handle) };
 };
 

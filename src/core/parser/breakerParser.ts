@@ -9,12 +9,18 @@
  * - The parser is down only when it stops answering: a call that times out
  *   or loses its connection is no verdict for that call, but it counts as a
  *   failure only if the service answered nothing since the call went out —
- *   no other call's answer, and no SERVING from the health check the
- *   breaker then sends over the same channel (one check shared by the
- *   failures that arrive together). Under a burst, deadline timers fire in
- *   batches while the service is busy but up; they must not open the circuit
- *   on it (a timeout then reads as `overloaded`). A hung or dead service
- *   answers neither, so its failures still count.
+ *   no other call's answer, and no answer to the liveness check the breaker
+ *   sends over the same channel (the transport's `alive`: a tiny Validate
+ *   call, one shared by the failures that arrive together). Under a burst,
+ *   deadline timers fire in batches while the service is busy but up; they
+ *   must not open the circuit on it (a timeout then reads as `overloaded`).
+ *   A hung or dead service answers neither — a hung one may well answer its
+ *   health check, which is why the check is a Validate call — so its
+ *   failures still count.
+ * - The check is decided by the call's deadline, not after it: a call still
+ *   unanswered at half its deadline starts the check (unless another answer
+ *   already came), so a hung service's caller hears `timeout` when its
+ *   deadline passes, not a second deadline later.
  * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
  * - After `cooldownMs` (measured on the injected clock) the next request first
  *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
@@ -35,7 +41,7 @@ import {
 } from 'cockatiel';
 import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
 import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
-import type { ParserTransport, TransportFailure as TransportError } from './transport';
+import type { ParserTransport, TransportFailure as TransportError, TransportResult } from './transport';
 
 /** A small program every parser version accepts; the half-open probe. */
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
@@ -98,7 +104,7 @@ export class BreakerParser implements ParserPort {
   private readonly logger: Logger;
   private subscriptions: { dispose(): void }[] = [];
   private lastParserVersion: string | undefined;
-  /** Answers received from the service (verdicts, refusals, overloaded answers, SERVING health checks): proof it is up. */
+  /** Answers received from the service (verdicts, refusals, overloaded answers, answered liveness checks): proof it is up. */
   private answers = 0;
   private aliveCheck: Promise<boolean> | undefined;
 
@@ -232,7 +238,13 @@ export class BreakerParser implements ParserPort {
   /** One transport call, shaped for the breaker: throws what counts, returns what does not. */
   private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
     const answersBefore = this.answers;
-    const result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    const early = this.checkIfStillWaiting(answersBefore);
+    let result: TransportResult;
+    try {
+      result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    } finally {
+      clearTimeout(early);
+    }
     if (result.ok) {
       this.answers += 1;
       this.lastParserVersion = result.value.parserVersion;
@@ -251,6 +263,8 @@ export class BreakerParser implements ParserPort {
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
       };
     }
+    // Answers that arrived together with this failure (read in the same turn of the event loop) count too.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.answers > answersBefore || (await this.alive())) {
       // The service answered meanwhile: busy, not down.
       return failure.kind === 'timeout'
@@ -264,11 +278,26 @@ export class BreakerParser implements ParserPort {
     throw new TransportFailure(failure);
   }
 
-  /** One health check at a time, shared by the failures that arrive while it runs. */
-  private alive(): Promise<boolean> {
+  /**
+   * Starts the liveness check when the call is still unanswered at half its
+   * deadline and nothing else was answered since it went out, so the check is
+   * decided by the time the deadline passes.
+   */
+  private checkIfStillWaiting(answersBefore: number): ReturnType<typeof setTimeout> | undefined {
+    if (!this.transport.alive) return undefined;
+    return setTimeout(
+      () => {
+        if (this.answers === answersBefore) void this.alive(Math.ceil(this.options.timeoutMs / 2));
+      },
+      Math.floor(this.options.timeoutMs / 2),
+    );
+  }
+
+  /** One liveness check at a time, shared by the failures that arrive while it runs. */
+  private alive(timeoutMs = this.options.timeoutMs): Promise<boolean> {
     if (!this.transport.alive) return Promise.resolve(false);
     this.aliveCheck ??= this.transport
-      .alive(this.options.timeoutMs)
+      .alive(timeoutMs)
       .catch(() => false)
       .then((up) => {
         this.aliveCheck = undefined;
