@@ -238,12 +238,12 @@ export class BreakerParser implements ParserPort {
   /** One transport call, shaped for the breaker: throws what counts, returns what does not. */
   private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
     const answersBefore = this.answers;
-    const early = this.checkIfStillWaiting(answersBefore);
+    const waiting = this.checkIfStillWaiting(answersBefore);
     let result: TransportResult;
     try {
       result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
     } finally {
-      clearTimeout(early);
+      waiting.stop();
     }
     if (result.ok) {
       this.answers += 1;
@@ -265,7 +265,8 @@ export class BreakerParser implements ParserPort {
     }
     // Answers that arrived together with this failure (read in the same turn of the event loop) count too.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (this.answers > answersBefore || (await this.alive())) {
+    // The check started while the call waited is the one that decides (it ends with the deadline); else one now.
+    if (this.answers > answersBefore || (await (waiting.check ?? this.alive()))) {
       // The service answered meanwhile: busy, not down.
       return failure.kind === 'timeout'
         ? {
@@ -283,14 +284,18 @@ export class BreakerParser implements ParserPort {
    * deadline and nothing else was answered since it went out, so the check is
    * decided by the time the deadline passes.
    */
-  private checkIfStillWaiting(answersBefore: number): ReturnType<typeof setTimeout> | undefined {
-    if (!this.transport.alive) return undefined;
-    return setTimeout(
+  private checkIfStillWaiting(answersBefore: number): { check?: Promise<boolean>; stop(): void } {
+    const waiting: { check?: Promise<boolean>; stop(): void } = { stop: () => undefined };
+    if (!this.transport.alive) return waiting;
+    const timer = setTimeout(
       () => {
-        if (this.answers === answersBefore) void this.alive(Math.ceil(this.options.timeoutMs / 2));
+        if (this.answers === answersBefore) waiting.check = this.alive(Math.ceil(this.options.timeoutMs / 2));
       },
       Math.floor(this.options.timeoutMs / 2),
     );
+    // Stops the timer once the call has ended; a check already started runs on (it may decide the outcome).
+    waiting.stop = () => clearTimeout(timer);
+    return waiting;
   }
 
   /** One liveness check at a time, shared by the failures that arrive while it runs. */

@@ -289,4 +289,68 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     for (let i = 0; i < 3; i += 1) await parser.validate('addVar(a, 1)', 'a.avap');
     assert.equal(parser.circuit().state, 'open');
   });
+
+  describe('the liveness check of a call that waits (issue 24: a hung parser still answers its health check)', () => {
+    /** A transport whose calls wait until released, and whose liveness checks are counted and scripted. */
+    function waitingTransport(up: boolean) {
+      const held: ((r: TransportResult) => void)[] = [];
+      let checks = 0;
+      let onCheck: () => void = () => undefined;
+      const checked = new Promise<void>((resolve) => {
+        onCheck = resolve;
+      });
+      const transport: ParserTransport = {
+        call: () => new Promise((resolve) => held.push(resolve)),
+        alive: (timeoutMs) => {
+          checks += 1;
+          onCheck();
+          assert.equal(timeoutMs, 10, 'the check started at half the deadline gets the other half');
+          return Promise.resolve(up);
+        },
+        close: () => undefined,
+      };
+      return { transport, held, checked, checks: () => checks };
+    }
+
+    for (const up of [false, true]) {
+      it(`a call unanswered at half its deadline starts the check, and that check decides (${up ? 'answered: busy, not counted' : 'no answer: a timeout that counts'})`, async () => {
+        const { transport, held, checked, checks } = waitingTransport(up);
+        const parser = new BreakerParser(transport, { timeoutMs: 20, threshold: 3, cooldownMs: 30_000 });
+        const pending = parser.validate('addVar(a, 1)', 'a.avap');
+        // The call still waits when the check goes out; then its deadline passes.
+        await checked;
+        held.splice(0).forEach((resolve) => resolve(SLOW));
+        const outcome = await pending;
+        assert.equal(outcome.kind === 'unavailable' && outcome.reason, up ? 'overloaded' : 'timeout');
+        assert.equal(checks(), 1, 'no second check after the deadline');
+        assert.equal(parser.circuit().consecutiveFailures, up ? 0 : 1);
+      });
+    }
+
+    it('no check while other calls are answered; a call answered in time starts none', async () => {
+      let checks = 0;
+      const held: ((r: TransportResult) => void)[] = [];
+      const transport: ParserTransport = {
+        call: (source) =>
+          source.startsWith('hold')
+            ? new Promise((resolve) => held.push(resolve))
+            : Promise.resolve({ ok: true, value: validateAvap(source) }),
+        alive: () => {
+          checks += 1;
+          return Promise.resolve(true);
+        },
+        close: () => undefined,
+      };
+      const parser = new BreakerParser(transport, { timeoutMs: 20, threshold: 3, cooldownMs: 30_000 });
+      assert.equal((await parser.validate('addVar(a, 1)', 'a.avap')).kind, 'validated');
+      const slow = parser.validate('hold', 'b.avap');
+      await parser.validate('addVar(b, 1)', 'c.avap');
+      // Past half the deadline of the held call: another answer came meanwhile, so no check goes out.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      held.splice(0).forEach((resolve) => resolve(SLOW));
+      const outcome = await slow;
+      assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'overloaded');
+      assert.equal(checks, 0);
+    });
+  });
 });
