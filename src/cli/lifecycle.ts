@@ -37,7 +37,10 @@ export interface SuperviseOptions {
   /** The run's controller: aborted on the first signal, and when the event loop empties mid-run. */
   controller: AbortController;
   stderr: (text: string) => void;
-  /** How long a signalled run may take to finish before the process exits anyway. Default 2000 ms. */
+  /**
+   * How long a signalled run may take to finish (serve closes its connections
+   * and stops its bundled parser) before the process exits anyway. Default 5000 ms.
+   */
   graceMs?: number;
   process?: SupervisedProcess;
 }
@@ -45,7 +48,7 @@ export interface SuperviseOptions {
 /** Watches one run to its end and sets the process's exit code from it. */
 export function superviseRun(run: Promise<number>, options: SuperviseOptions): void {
   const proc = options.process ?? process;
-  const graceMs = options.graceMs ?? 2000;
+  const graceMs = options.graceMs ?? 5000;
   let settled = false;
   let drained = false;
   let signalled: NodeJS.Signals | undefined;
