@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, constants, createWriteStream, mkdtempSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLI_JS, REPO_ROOT, startParserProcess, type RunningParser } from '../../support/parserProcess';
@@ -204,6 +204,39 @@ describe('cli validate', function () {
     assert.equal(run.code, 130, run.stderr);
     assert.match(run.stderr, /^avap validate: interrupted \(received SIGTERM\); <stdin> was not validated\n$/);
     assert.equal(run.stdout, '');
+  });
+
+  it('the first SIGINT ends a long read of a FIFO at once: exit 130, said on stderr', async () => {
+    const fifo = path.join(dir, 'endless.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = createWriteStream(fifo);
+    writer.on('error', () => undefined); // EPIPE once the CLI has gone: expected
+    const chunk = Buffer.alloc(256 * 1024, 'a');
+    let signalled = false;
+    const run = await cli(['validate', '--max-bytes', '100000000000', fifo], {
+      feed: (child) => {
+        child.stdin.end();
+        const write = () => {
+          while (!writer.destroyed && writer.write(chunk));
+          writer.once('drain', () => {
+            // The FIFO drained: the CLI is reading it.
+            if (!signalled) {
+              signalled = true;
+              child.kill('SIGINT');
+            }
+            write();
+          });
+        };
+        write();
+        child.once('close', () => {
+          // A CLI that never opened the FIFO leaves our open waiting for a reader: be that reader, then let go.
+          if (writer.pending) closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+          writer.destroy();
+        });
+      },
+    });
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(run.stderr, `avap validate: interrupted (received SIGINT); ${fifo} was not validated\n`);
   });
 
   it('--json prints one object for every file: a directory or a missing file is an error object, not only a line on stderr', async () => {
