@@ -126,6 +126,11 @@ export class AdmissionParser implements ParserPort {
       if (signal) {
         entry.onAbort = () => {
           if (!this.remove(entry)) return;
+          // Nobody left to retry for: the (ref'd) retry timer must not hold the process open.
+          if (this.smallLane.length + this.bulkLane.length === 0) {
+            this.retryTimer?.cancel();
+            this.retryTimer = undefined;
+          }
           resolve({ kind: 'unavailable', reason: 'cancelled', detail: 'cancelled while waiting for parser capacity' });
         };
         signal.addEventListener('abort', entry.onAbort, { once: true });
