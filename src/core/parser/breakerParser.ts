@@ -20,7 +20,11 @@
  * - The check is decided by the call's deadline, not after it: a call still
  *   unanswered at half its deadline starts the check (unless another answer
  *   already came), so a hung service's caller hears `timeout` when its
- *   deadline passes, not a second deadline later.
+ *   deadline passes, not a second deadline later. A check counts as
+ *   unanswered once it has waited half a deadline with every answer already
+ *   received read first (one more turn of the event loop); a check whose own
+ *   deadline fired late — our event loop stalled, its answer may have been
+ *   waiting unread — decides nothing, and a new one is sent.
  * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
  * - After `cooldownMs` (measured on the injected clock) the next request first
  *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
@@ -58,6 +62,28 @@ export interface BreakerParserOptions {
   cooldownMs: number;
   clock?: Clock;
   logger?: Logger;
+}
+
+/** A liveness check: when it went out and, once it ended, whether the parser answered. */
+interface LivenessCheck {
+  readonly sentAt: number;
+  /** Set when it ended. */
+  readonly up?: boolean;
+  /** It failed after its deadline plus LATE_MS: our own event loop stalled, its answer may have waited unread. */
+  readonly late?: boolean;
+  readonly done: Promise<boolean>;
+}
+
+/** How much later than its deadline a check may fail and still count as "no answer". */
+const LATE_MS = 50;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Waits for `promise` at most `ms` (the timer is cleared either way). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Thrown inside the breaker for failures that count. */
@@ -106,7 +132,8 @@ export class BreakerParser implements ParserPort {
   private lastParserVersion: string | undefined;
   /** Answers received from the service (verdicts, refusals, overloaded answers, answered liveness checks): proof it is up. */
   private answers = 0;
-  private aliveCheck: Promise<boolean> | undefined;
+  /** The liveness check in flight, shared by every call that needs one. */
+  private liveness: LivenessCheck | undefined;
 
   constructor(
     private readonly transport: ParserTransport,
@@ -263,10 +290,7 @@ export class BreakerParser implements ParserPort {
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
       };
     }
-    // Answers that arrived together with this failure (read in the same turn of the event loop) count too.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    // The check started while the call waited is the one that decides (it ends with the deadline); else one now.
-    if (this.answers > answersBefore || (await (waiting.check ?? this.alive()))) {
+    if (await this.answeredSince(answersBefore, waiting.check)) {
       // The service answered meanwhile: busy, not down.
       return failure.kind === 'timeout'
         ? {
@@ -284,12 +308,12 @@ export class BreakerParser implements ParserPort {
    * deadline and nothing else was answered since it went out, so the check is
    * decided by the time the deadline passes.
    */
-  private checkIfStillWaiting(answersBefore: number): { check?: Promise<boolean>; stop(): void } {
-    const waiting: { check?: Promise<boolean>; stop(): void } = { stop: () => undefined };
+  private checkIfStillWaiting(answersBefore: number): { check?: LivenessCheck; stop(): void } {
+    const waiting: { check?: LivenessCheck; stop(): void } = { stop: () => undefined };
     if (!this.transport.alive) return waiting;
     const timer = setTimeout(
       () => {
-        if (this.answers === answersBefore) waiting.check = this.alive(Math.ceil(this.options.timeoutMs / 2));
+        if (this.answers === answersBefore) waiting.check = this.livenessCheck();
       },
       Math.floor(this.options.timeoutMs / 2),
     );
@@ -298,17 +322,50 @@ export class BreakerParser implements ParserPort {
     return waiting;
   }
 
-  /** One liveness check at a time, shared by the failures that arrive while it runs. */
-  private alive(timeoutMs = this.options.timeoutMs): Promise<boolean> {
-    if (!this.transport.alive) return Promise.resolve(false);
-    this.aliveCheck ??= this.transport
-      .alive(timeoutMs)
-      .catch(() => false)
-      .then((up) => {
-        this.aliveCheck = undefined;
-        if (up) this.answers += 1;
-        return up;
-      });
-    return this.aliveCheck;
+  /**
+   * Whether the service's parser answered anything since `answersBefore`:
+   * another call's answer, or the liveness check (the one started while the
+   * call waited, else a new one). A check still unanswered once it has waited
+   * half a deadline — every answer already received read first — is a no; so
+   * is one that failed on time. One that failed late decides nothing: it is
+   * asked once more.
+   */
+  private async answeredSince(answersBefore: number, early: LivenessCheck | undefined): Promise<boolean> {
+    // Answers that arrived together with the failure (not yet read in this turn of the event loop) count too.
+    await nextTurn();
+    if (this.answers > answersBefore) return true;
+    if (!this.transport.alive) return false;
+    let check = early ?? this.livenessCheck();
+    for (let asked = 1; ; asked += 1) {
+      const patience = this.options.timeoutMs / 2 - (performance.now() - check.sentAt);
+      if (check.up === undefined && patience > 0) await settledWithin(check.done, patience);
+      await nextTurn();
+      if (this.answers > answersBefore || check.up === true) return true;
+      // Unanswered for half a deadline (it runs on; an answer still counts for later calls), or failed on time.
+      if (check.up === undefined || !check.late || asked > 1) return false;
+      check = this.livenessCheck();
+    }
+  }
+
+  /** The liveness check in flight, or a new one (one at a time, shared by the calls that need it). */
+  private livenessCheck(): LivenessCheck {
+    if (this.liveness) return this.liveness;
+    const transport = this.transport;
+    const timeoutMs = this.options.timeoutMs;
+    const sentAt = performance.now();
+    const check: { sentAt: number; up?: boolean; late?: boolean; done: Promise<boolean> } = {
+      sentAt,
+      done: (transport.alive ? transport.alive(timeoutMs) : Promise.resolve(false))
+        .catch(() => false)
+        .then((up) => {
+          check.up = up;
+          check.late = !up && performance.now() - sentAt > timeoutMs + LATE_MS;
+          if (this.liveness === check) this.liveness = undefined;
+          if (up) this.answers += 1;
+          return up;
+        }),
+    };
+    this.liveness = check;
+    return check;
   }
 }
