@@ -7,6 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { oversizeEntry, type TraceEntry } from '../parser';
 
 export interface LimitedInput {
   /** What was read: the whole input, or its first `maxBytes + 1` bytes when it goes on past the limit. */
@@ -83,4 +84,15 @@ export async function readStreamLimited(
   if (signal?.aborted) throw aborted(signal);
   const bytes = Buffer.concat(chunks, total);
   return total > maxBytes ? { bytes, over: true } : { bytes, over: false };
+}
+
+/** The size-limit entry for an input cut at the limit: its full size is known only for a regular file. */
+export function overLimitEntry(input: LimitedInput, maxBytes: number): TraceEntry {
+  const entry = oversizeEntry(input.size ?? input.bytes.length, maxBytes);
+  if (input.size !== undefined) return entry;
+  // "… over the 1000 bytes limit — …": the limit as the parser words it; the size is unknown.
+  const limit = /over (the .+? limit)/.exec(entry.message)?.[1];
+  return limit
+    ? { ...entry, message: `source goes on past ${limit} (reading stopped there) — split it into smaller files` }
+    : entry;
 }

@@ -12,11 +12,9 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_MAX_BYTES,
   guardInput,
-  oversizeEntry,
   PARSER_VERSION,
   renderEntry,
   validateAvap,
-  type TraceEntry,
   type ValidationResult,
 } from '../../parser';
 import { fail, ok, type Failure, type Result } from '../../result';
@@ -25,7 +23,7 @@ import { openParserConnection, type ParserConnection } from '../../core/parser/c
 import { validationToJson } from '../../protocol';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { EXIT_INTERRUPTED } from '../lifecycle';
-import { readFileLimited, type LimitedInput } from '../readInput';
+import { overLimitEntry, readFileLimited, type LimitedInput } from '../readInput';
 
 const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -
   Validates AVAP files (- reads standard input).
@@ -77,17 +75,6 @@ function serviceValidator(port: ParserPort, url: string, timeoutMs: number, sign
       `parser service at ${url} ${outcome.reason === 'timeout' ? `did not answer within ${timeoutMs} ms` : `failed (${outcome.reason}): ${outcome.detail}`}`,
     );
   };
-}
-
-/** The size-limit entry for an input cut at the limit: its full size is known only for a regular file. */
-function overLimit(input: LimitedInput, maxBytes: number): TraceEntry {
-  const entry = oversizeEntry(input.size ?? input.bytes.length, maxBytes);
-  if (input.size !== undefined) return entry;
-  // "… over the 1000 bytes limit — …": the limit as the parser words it; the size is unknown.
-  const limit = /over (the .+? limit)/.exec(entry.message)?.[1];
-  return limit
-    ? { ...entry, message: `source goes on past ${limit} (reading stopped there) — split it into smaller files` }
-    : entry;
 }
 
 function printResult(io: CliIO, file: string, result: ValidationResult, json: boolean): void {
@@ -161,7 +148,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         continue;
       }
       const guarded = input.over
-        ? { ok: false as const, error: overLimit(input, maxBytes) }
+        ? { ok: false as const, error: overLimitEntry(input, maxBytes) }
         : guardInput(input.bytes, maxBytes);
       let result: ValidationResult;
       if (guarded.ok) {
