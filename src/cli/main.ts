@@ -18,6 +18,7 @@ const run = runCli(process.argv.slice(2), {
   stdout: stdout.write,
   stderr,
   readStdin: (maxBytes) => readStreamLimited(process.stdin, maxBytes, controller.signal),
+  stdin: process.stdin,
   env: process.env,
   signal: controller.signal,
   ...(process.stderr.isTTY && process.env.TERM !== 'dumb'

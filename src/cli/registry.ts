@@ -9,6 +9,7 @@ import { exportCommand } from './commands/export';
 import { evalCommand } from './commands/eval';
 import { runCommand } from './commands/run';
 import { testCommand } from './commands/test';
+import { lspCommand } from './commands/lsp';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
 export const COMMANDS: readonly CliCommand[] = [
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   exportCommand,
   evalCommand,
+  lspCommand,
 ];

@@ -1,7 +1,7 @@
 /** Hover and completion for AVAP commands, from the parser's catalogue. */
 import * as vscode from 'vscode';
 import { AVAP_LANGUAGE_ID } from '../diagnostics/diagnosticsController';
-import { completionEntries, hoverMarkdown } from './commandDocs';
+import { completionEntries, hoverMarkdown } from '../../language';
 
 export function registerLanguageFeatures(): vscode.Disposable {
   const selector: vscode.DocumentSelector = { language: AVAP_LANGUAGE_ID };

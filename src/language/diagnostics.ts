@@ -3,7 +3,7 @@
  * positions, clamped to the document). Pure: the adapter turns them into
  * vscode.Diagnostic objects.
  */
-import { ruleOf, type RuleCode, type Severity, type TraceEntry, type TraceFix } from '../../parser';
+import { ruleOf, type RuleCode, type Severity, type TraceEntry, type TraceFix } from '../parser';
 
 export const DIAGNOSTIC_SOURCE = 'avap-parser';
 
