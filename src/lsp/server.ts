@@ -35,6 +35,8 @@ export interface ServerInfo {
 export function serveLanguage(connection: Connection, info: ServerInfo): () => void {
   const documents = new TextDocuments(TextDocument);
   let settings: ServerSettings = readServerSettings(undefined);
+  let snippets = false;
+  let canRefreshHints = false;
 
   const verdicts = new Verdicts({
     current: (uri) => {
@@ -57,7 +59,11 @@ export function serveLanguage(connection: Connection, info: ServerInfo): () => v
   }
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    settings = readServerSettings(params.initializationOptions);
+    settings = readServerSettings(
+      (params.initializationOptions as { avap?: unknown } | undefined)?.avap ?? params.initializationOptions,
+    );
+    canRefreshHints = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
+    snippets = params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
@@ -71,7 +77,8 @@ export function serveLanguage(connection: Connection, info: ServerInfo): () => v
   connection.onDidChangeConfiguration((change) => {
     const section = (change.settings as { avap?: unknown } | null | undefined)?.avap;
     if (section !== undefined) settings = readServerSettings(section);
-    connection.languages.inlayHint.refresh().catch(() => undefined);
+    // Asking the client to refresh is allowed only when it said it can be asked.
+    if (canRefreshHints) connection.languages.inlayHint.refresh().catch(() => undefined);
   });
 
   documents.onDidOpen((event) => verdicts.schedule(event.document.uri));
@@ -89,7 +96,7 @@ export function serveLanguage(connection: Connection, info: ServerInfo): () => v
     }),
   );
 
-  registerFeatures(connection, { documents, settings: () => settings, guarded });
+  registerFeatures(connection, { documents, settings: () => settings, snippets: () => snippets, guarded });
 
   documents.listen(connection);
   return () => verdicts.dispose();
