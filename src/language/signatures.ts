@@ -27,12 +27,12 @@ export interface SignatureInfo {
 }
 
 const ROLE_TEXT: Record<ParamSpec['kind'], string> = {
-  target: 'variable — the command writes its result into the variable of this name',
-  name: 'variable — the command reads the variable of this name (an unset name is its own name as text)',
+  target: 'the command writes its result into the variable of this name',
+  name: 'the command reads the variable of this name (an unset name is its own name as text)',
   value:
-    'value — a variable of this name if one is assigned (quoted or bare alike: quotes are stripped first), else the text itself',
-  number: 'value — a number, or a variable holding one',
-  comparator: 'value — a comparator: = == != < > <= >= in (bare or quoted)',
+    'a variable of this name if one is assigned (quoted or bare alike: quotes are stripped first), else the text itself',
+  number: 'a number, or a variable holding one',
+  comparator: 'a comparator: = == != < > <= >= in (bare or quoted)',
 };
 
 export const referenceKind = (role: ParamSpec['kind']): ReferenceKind =>

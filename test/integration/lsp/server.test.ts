@@ -112,7 +112,8 @@ describe('language server over stdio (avap lsp --stdio)', function () {
         [10, 'unclosed-call', 1, 'avap-parser'],
       ],
     );
-    assert.match(published.diagnostics[0]?.message ?? '', /getSHA256/);
+    const message = published.diagnostics[0]?.message;
+    assert.match(typeof message === 'string' ? message : JSON.stringify(message), /getSHA256/);
   });
 
   it('offers the parser’s proven fix as a quick fix, fix-all as a quick fix and as source.fixAll.avap', async () => {

@@ -55,7 +55,7 @@ describe('language: signature help', () => {
     const addVar = signatureHelp(new AvapDocument('addVar(x, '), { line: 0, character: 10 });
     assert.match(
       addVar?.signatures[0]?.parameters[1]?.documentation ?? '',
-      /value — a variable of this name if one is assigned \(quoted or bare alike/,
+      /\(value\): a variable of this name if one is assigned \(quoted or bare alike/,
     );
   });
 
