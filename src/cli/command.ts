@@ -15,8 +15,6 @@ export interface CliIO {
    * an endless input is cut there (`over`). Stops when `signal` is aborted.
    */
   readStdin: (maxBytes: number) => Promise<LimitedInput>;
-  /** Reads all of standard input (used for the `-` file argument). */
-  readStdin: () => Promise<Buffer>;
   /** Standard input as a stream, for a command that talks over it (`lsp --stdio`). */
   stdin?: Readable;
   env: NodeJS.ProcessEnv;

@@ -58,7 +58,7 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
 };
 
 export async function startLspSession(
-  options: { initializationOptions?: unknown; capabilities?: ClientCapabilities } = {},
+  options: { initializationOptions?: unknown; capabilities?: ClientCapabilities; processId?: number } = {},
 ): Promise<LspSession> {
   const child = spawn(process.execPath, [distFile('cli.js'), 'lsp', '--stdio'], {
     env: childEnv(),
@@ -90,7 +90,7 @@ export async function startLspSession(
   });
   connection.listen();
   const initialized = await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
+    processId: options.processId ?? process.pid,
     rootUri: null,
     capabilities: options.capabilities ?? CLIENT_CAPABILITIES,
     initializationOptions: options.initializationOptions,

@@ -30,7 +30,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
       callback();
     },
   });
-  return startStdioServer({ input: io.stdin, output, info: { name: 'avap-lsp', version: PACKAGE_VERSION } });
+  return startStdioServer({
+    input: io.stdin,
+    output,
+    info: { name: 'avap-lsp', version: PACKAGE_VERSION },
+    signal: io.signal,
+  });
 }
 
 export const lspCommand: CliCommand = {

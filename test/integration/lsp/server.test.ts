@@ -286,6 +286,21 @@ describe('language server over stdio (avap lsp --stdio)', function () {
     assert.equal(await session.close(), 0);
   });
 
+  it('stops on SIGTERM, and when the client’s process is gone', async () => {
+    const session = await startLspSession();
+    const exited = new Promise<number | null>((resolve) => session.child.once('exit', resolve));
+    session.child.kill('SIGTERM');
+    assert.equal(await exited, 1, 'a signal is a client that left without shutdown');
+
+    // A client that dies without a word: its process id, given at initialize, is gone.
+    const gone = spawn(process.execPath, ['-e', '']);
+    const pid = gone.pid as number;
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const orphan = await startLspSession({ processId: pid });
+    const stopped = new Promise<number | null>((resolve) => orphan.child.once('exit', resolve));
+    assert.equal(await stopped, 1, 'the server noticed within its watch period');
+  });
+
   it('reads a message split anywhere, even inside its header, and refuses to start without --stdio', async () => {
     const child = spawn(process.execPath, [distFile('cli.js'), 'lsp', '--stdio'], { env: childEnv() });
     let out = '';
