@@ -54,6 +54,7 @@ export const LAYER_ENTRIES = {
   // evaluation's functional check needs it, and the editor's report view (which reaches the evaluation) must not
   // carry the pool and the embedded database.
   runtime: ['host', 'host/cases'],
+  language: ['diagnostics', 'legend'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

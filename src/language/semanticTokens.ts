@@ -17,11 +17,14 @@
 import type { AvapDocument } from './document';
 import type { Occurrence } from './symbols';
 
-export const SEMANTIC_TOKEN_TYPES = ['function', 'variable', 'parameter', 'property', 'operator'] as const;
-export const SEMANTIC_TOKEN_MODIFIERS = ['declaration', 'defaultLibrary'] as const;
+import {
+  SEMANTIC_TOKEN_MODIFIERS,
+  SEMANTIC_TOKEN_TYPES,
+  type SemanticTokenModifier,
+  type SemanticTokenType,
+} from './legend';
 
-export type SemanticTokenType = (typeof SEMANTIC_TOKEN_TYPES)[number];
-export type SemanticTokenModifier = (typeof SEMANTIC_TOKEN_MODIFIERS)[number];
+export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type SemanticTokenModifier, type SemanticTokenType };
 
 export interface SemanticTokenSpec {
   readonly line: number;

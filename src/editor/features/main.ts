@@ -46,7 +46,10 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
     (line) => output.info(line),
   );
   const generated = new GeneratedDocuments();
-  const language = registerLanguageFeatures({ parameterNames: () => settings.inlayHints.parameterNames });
+  const language = registerLanguageFeatures({
+    parameterNames: () => settings.inlayHints.parameterNames,
+    report: (message) => output.warn(message),
+  });
   const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
 
   context.subscriptions.push(
