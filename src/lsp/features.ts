@@ -41,6 +41,7 @@ import {
   type OutlineKind,
   type OutlineSymbol,
 } from '../language';
+import { avapDocument } from './documents';
 import type { ServerSettings } from './settings';
 
 export const FEATURE_CAPABILITIES: ServerCapabilities = {
@@ -106,7 +107,7 @@ class Analyses {
   }
 
   get(uri: string): AvapDocument | undefined {
-    const doc = this.documents.get(uri);
+    const doc = avapDocument(this.documents, uri);
     if (!doc) return undefined;
     const known = this.byUri.get(uri);
     if (known?.version === doc.version) return known.doc;

@@ -19,6 +19,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { PARSER_VERSION } from '../parser';
 import { codeActions, FIX_ALL_KIND } from './codeActions';
+import { avapDocument } from './documents';
 import { FEATURE_CAPABILITIES, registerFeatures } from './features';
 import { readServerSettings, type ServerSettings } from './settings';
 import { Verdicts } from './verdicts';
@@ -40,7 +41,7 @@ export function serveLanguage(connection: Connection, info: ServerInfo): () => v
 
   const verdicts = new Verdicts({
     current: (uri) => {
-      const doc = documents.get(uri);
+      const doc = avapDocument(documents, uri);
       return doc ? { text: doc.getText(), version: doc.version } : undefined;
     },
     publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
@@ -90,7 +91,7 @@ export function serveLanguage(connection: Connection, info: ServerInfo): () => v
 
   connection.onCodeAction(
     guarded('codeAction', [], async (params) => {
-      const doc = documents.get(params.textDocument.uri);
+      const doc = avapDocument(documents, params.textDocument.uri);
       if (!doc) return [];
       return codeActions(params, doc.getText(), verdicts.get(doc.uri));
     }),

@@ -2,8 +2,8 @@
  * The parser's verdict on each open document, in-process (the parser library
  * never throws and a 1,000-line file takes milliseconds), computed once per
  * version and published as diagnostics with the rule's code. Edits that
- * arrive together are validated once: a document is validated on the next
- * turn of the event loop after its last change.
+ * arrive together are validated once, right after the requests that came
+ * with them have been answered.
  */
 import type { Diagnostic } from 'vscode-languageserver/node';
 import { DiagnosticSeverity } from 'vscode-languageserver/node';
@@ -46,14 +46,23 @@ export class Verdicts {
 
   constructor(private readonly source: VerdictSource) {}
 
-  /** Validates `uri` on the next turn of the event loop (once, however many changes arrive before). */
+  /**
+   * Validates `uri` soon (once, however many changes arrive before): two turns of the event loop later, so
+   * the requests that came with the edit — the connection handles one queued message per turn — are answered
+   * first instead of waiting for the parse.
+   */
   schedule(uri: string): void {
     if (this.pending.has(uri)) return;
     this.pending.set(
       uri,
       setImmediate(() => {
-        this.pending.delete(uri);
-        this.validate(uri);
+        this.pending.set(
+          uri,
+          setImmediate(() => {
+            this.pending.delete(uri);
+            this.validate(uri);
+          }),
+        );
       }),
     );
   }

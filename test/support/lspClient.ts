@@ -27,6 +27,8 @@ export interface LspSession {
   stderr(): string;
   /** The next diagnostics published for `uri` that satisfy `accept` (those already received count). */
   diagnostics(uri: string, accept?: (params: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+  /** Every publication received so far for `uri`. */
+  publishedFor(uri: string): PublishDiagnosticsParams[];
   /** Ends the server with shutdown and exit; resolves with its exit code. */
   close(): Promise<number | null>;
 }
@@ -107,6 +109,7 @@ export async function startLspSession(
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve) => waiters.push({ uri, accept, resolve }));
     },
+    publishedFor: (uri) => published.filter((p) => p.uri === uri),
     close: async () => {
       if (child.exitCode !== null) return child.exitCode;
       const killer = setTimeout(() => child.kill('SIGKILL'), 5000);

@@ -281,6 +281,25 @@ describe('language server over stdio (avap lsp --stdio)', function () {
     );
   });
 
+  it('serves AVAP documents only: another file the client attaches it to gets nothing', async () => {
+    const notes = 'file:///work/notes.txt';
+    await lsp.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: notes, languageId: 'plaintext', version: 1, text: 'getSHA256(a, b)\nfor i in range(3):\n' },
+    });
+    const other = 'file:///work/other.avap';
+    await lsp.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: other, languageId: 'plaintext', version: 1, text: 'getSHA256(a, b)\n' },
+    });
+    // Validated in the order opened: once the .avap file's diagnostics are out, the text file had its turn.
+    const avap = await lsp.diagnostics(other, (p) => p.version === 1);
+    assert.equal(avap.diagnostics[0]?.code, 'unknown-command', 'a .avap file is AVAP whatever the language id');
+    assert.deepEqual(lsp.publishedFor(notes), []);
+    assert.equal(
+      await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: notes }, position: pos(0, 3) }),
+      null,
+    );
+  });
+
   it('exits 0 after shutdown and exit', async () => {
     const session = await startLspSession();
     assert.equal(await session.close(), 0);
