@@ -24,7 +24,6 @@ import {
   findForeignStatement,
   findHallucination,
 } from '../parser/catalogue';
-import { validateAvap } from '../parser';
 import { fail, ok, type Failure, type Result } from '../result';
 import { AvapDocument } from './document';
 import { sameSymbol } from './navigation';
@@ -123,14 +122,13 @@ function meaningChange(doc: AvapDocument, o: Occurrence, newName: string): Renam
  * `renamed` names the symbol being renamed and its new name, applied to its own occurrences only.
  */
 function fingerprint(doc: AvapDocument, renamed?: { from: Occurrence; to: string }): string {
-  const trace = validateAvap(doc.text, { maxFixProofs: 0 });
-  const findings = trace.trace.map((e) => `${e.line}:${e.code}`).join(',');
+  const findings = doc.findings.trace.map((e) => `${e.line}:${e.code}`).join(',');
   const isRenamed = (x: Occurrence) =>
     renamed !== undefined && x.name === renamed.from.name && x.symbol === renamed.from.symbol && x.role !== 'text';
   const names = doc.symbols.occurrences
     .map((x) => `${isRenamed(x) ? renamed?.to : x.name}:${x.symbol}:${x.role}:${x.how}`)
     .join(',');
-  return `${trace.valid}|${findings}|${names}`;
+  return `${doc.findings.valid}|${findings}|${names}`;
 }
 
 /** The edits that rename the symbol at `p` to `newName`, or why it is refused. */
