@@ -5,6 +5,9 @@
  * through the editor's own commands. Screenshots go to test-output/.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { closeAllEditors, openUntitledAvap, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
@@ -143,6 +146,34 @@ describe('language features in VS Code (issue 28)', () => {
       return now.includes('  addVar') ? now : undefined;
     });
     assert.equal(text, 'if(a, b, "=")\n  addVar(x, 1)\nend()\n');
+  });
+
+  it('formats on save with "[avap]": { "editor.formatOnSave": true }, and formats a selection', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'avap-format-')), 'save.avap');
+    writeFileSync(file, 'startLoop(i,1,3)\naddVar(x,i)\nendLoop()\n');
+    const avap = vscode.workspace.getConfiguration('', { languageId: 'avap' });
+    await avap.update('editor.formatOnSave', true, vscode.ConfigurationTarget.Global, true);
+    try {
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+      // The formatter loads with the first request; on save VS Code waits for it only 750 ms, so it is loaded first.
+      await vscode.commands.executeCommand('vscode.executeFormatDocumentProvider', editor.document.uri, {
+        tabSize: 2,
+        insertSpaces: true,
+      });
+      await editor.edit((e) => e.insert(new vscode.Position(3, 0), 'addResult(x)   \n'));
+      assert.ok(await editor.document.save());
+      assert.equal(readFileSync(file, 'utf8'), 'startLoop(i, 1, 3)\n  addVar(x, i)\nendLoop()\naddResult(x)\n');
+    } finally {
+      await avap.update('editor.formatOnSave', undefined, vscode.ConfigurationTarget.Global, true);
+    }
+    const selection = await openUntitledAvap('if(a,b,"=")\naddVar(x,1)\naddVar(y,2)\nend()\n');
+    selection.selection = new vscode.Selection(1, 0, 1, 5);
+    await vscode.commands.executeCommand('editor.action.formatSelection');
+    const text = await waitFor('the selection formatted', () => {
+      const now = selection.document.getText();
+      return now.includes('  addVar(x, 1)') ? now : undefined;
+    });
+    assert.equal(text, 'if(a,b,"=")\n  addVar(x, 1)\naddVar(y,2)\nend()\n', 'only the selected line');
   });
 
   it('serves semantic tokens, inlay hints, folding, references and highlights for avap', async () => {
