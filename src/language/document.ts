@@ -1,11 +1,10 @@
 /**
  * One version of an AVAP document and what is known about it, each computed
  * on first use and kept: the line map, the syntax tree (src/syntax), the names
- * it defines and uses (./symbols.ts), the parser's findings. The editor adapter and the language
+ * it defines and uses (./symbols.ts). The editor adapter and the language
  * server keep one per open document version, so every request after the
  * first reads what is there.
  */
-import { validateAvap, type ValidationResult } from '../parser';
 import { parseSyntax, type SyntaxTree } from '../syntax';
 import { SymbolIndex } from './symbols';
 import { LineMap, type Position, type Range } from './text';
@@ -14,7 +13,6 @@ export class AvapDocument {
   readonly lines: LineMap;
   private treeCache: SyntaxTree | undefined;
   private indexCache: SymbolIndex | undefined;
-  private findingsCache: ValidationResult | undefined;
 
   constructor(readonly text: string) {
     this.lines = new LineMap(text);
@@ -26,11 +24,6 @@ export class AvapDocument {
 
   get symbols(): SymbolIndex {
     return (this.indexCache ??= new SymbolIndex(this.tree));
-  }
-
-  /** The parser's findings (without fix proofs): what rename compares before and after. */
-  get findings(): ValidationResult {
-    return (this.findingsCache ??= validateAvap(this.text, { maxFixProofs: 0 }));
   }
 
   offsetAt(p: Position): number {

@@ -14,8 +14,8 @@
  * - the variable's name is itself output: addResult() puts it in the response
  *   under its own name.
  *
- * Last, the renamed program is checked as a whole: the parser's findings and
- * what every name stands for must be the same as before, or nothing is renamed.
+ * Last, the renamed program is read again as a whole: what every name stands
+ * for must be the same as before, or nothing is renamed.
  */
 import {
   COMMANDS,
@@ -89,6 +89,11 @@ function meaningChange(doc: AvapDocument, o: Occurrence, newName: string): Renam
     const called = index.tree.statements.find((s) => s.kind === 'call' && s.name.text === newName);
     if (called) return { kind: 'collision', message: `'${newName}' is called on line ${called.line} already` };
   }
+  if (o.symbol === 'function' && findCommand(o.name))
+    return {
+      kind: 'ambiguous',
+      message: `'${o.name}' is also an AVAP command: which one each call means is for the parser's finding to settle first`,
+    };
   const mine = sameSymbol(doc, o);
   if (o.symbol === 'variable') {
     const either = mine.find((x) => x.role === 'either');
@@ -118,17 +123,16 @@ function meaningChange(doc: AvapDocument, o: Occurrence, newName: string): Renam
 }
 
 /**
- * The program's meaning as this module can check it: the parser's findings, and what each name is.
- * `renamed` names the symbol being renamed and its new name, applied to its own occurrences only.
+ * What every name of the program stands for (symbol, role, how), the renamed symbol's occurrences read with
+ * their new name: a rename keeps it, or it changed what some word means. (That the parser's findings stay the
+ * same too is proven over the corpus by test/unit/language/rename.test.ts, not paid for on every rename.)
  */
 function fingerprint(doc: AvapDocument, renamed?: { from: Occurrence; to: string }): string {
-  const findings = doc.findings.trace.map((e) => `${e.line}:${e.code}`).join(',');
   const isRenamed = (x: Occurrence) =>
     renamed !== undefined && x.name === renamed.from.name && x.symbol === renamed.from.symbol && x.role !== 'text';
-  const names = doc.symbols.occurrences
+  return doc.symbols.occurrences
     .map((x) => `${isRenamed(x) ? renamed?.to : x.name}:${x.symbol}:${x.role}:${x.how}`)
     .join(',');
-  return `${doc.findings.valid}|${findings}|${names}`;
 }
 
 /** The edits that rename the symbol at `p` to `newName`, or why it is refused. */
@@ -153,7 +157,7 @@ export function rename(doc: AvapDocument, p: Position, newName: string): Result<
   if (fingerprint(renamed) !== fingerprint(doc, { from: o, to: newName }))
     return fail(
       'would-resolve',
-      `renaming '${o.name}' to '${newName}' would change what the program means (the parser's findings or what a name stands for)`,
+      `renaming '${o.name}' to '${newName}' would change what a name of the program stands for`,
     );
   return ok(spans.map((x) => ({ range: doc.rangeOf(x), newText: newName })));
 }
