@@ -22,11 +22,11 @@ const argv = process.argv.slice(2);
 
 async function dispatch(io: CliIO): Promise<number> {
   if (argv[0] === 'lsp') {
-    const [{ runCommand }, { lspCommand }] = await Promise.all([
-      import('./runCommand.js'),
+    const [{ runSubcommand }, { lspCommand }] = await Promise.all([
+      import('./runSubcommand.js'),
       import('./commands/lsp.js'),
     ]);
-    return runCommand(lspCommand, argv.slice(1), io);
+    return runSubcommand(lspCommand, argv.slice(1), io);
   }
   const { runCli } = await import('./run.js');
   return runCli(argv, io);

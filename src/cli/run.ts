@@ -1,6 +1,6 @@
 import { EXIT, type CliIO } from './command';
 import { COMMANDS } from './registry';
-import { runCommand } from './runCommand';
+import { runSubcommand } from './runSubcommand';
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -20,5 +20,5 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`avap: unknown command '${name}'\n${overview()}`);
     return EXIT.usage;
   }
-  return runCommand(command, rest, io);
+  return runSubcommand(command, rest, io);
 }

@@ -6,7 +6,7 @@
  */
 import { EXIT, UsageError, type CliCommand, type CliIO } from './command';
 
-export async function runCommand(command: CliCommand, rest: string[], io: CliIO): Promise<number> {
+export async function runSubcommand(command: CliCommand, rest: string[], io: CliIO): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(`${command.usage}\n`);
     return EXIT.ok;
