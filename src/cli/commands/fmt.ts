@@ -7,12 +7,14 @@
  * `.avap` files (skipping node_modules and hidden folders); `-` formats
  * standard input to standard output.
  */
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDocument } from '../../language';
 import { DEFAULT_MAX_BYTES, guardInput } from '../../parser';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { EXIT_INTERRUPTED } from '../lifecycle';
+import { overLimitEntry, readFileLimited, type LimitedInput } from '../readInput';
 
 const USAGE = `Usage: node dist/cli.js fmt [--check] [PATH...]
   Formats AVAP files in place: block indentation (two spaces), one space after each argument's comma,
@@ -66,16 +68,25 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const { files, failed } = await expand(positionals.length > 0 ? positionals : ['.'], io);
   let exit: number = failed ? EXIT.usage : EXIT.ok;
   for (const file of files) {
-    let bytes: Buffer;
+    if (io.signal.aborted) return EXIT_INTERRUPTED;
+    let input: LimitedInput;
     try {
-      bytes = file === '-' ? await io.readStdin() : await readFile(file);
+      // Bounded: a file or an input over the parser's limit is refused, never read whole.
+      input =
+        file === '-'
+          ? await io.readStdin(DEFAULT_MAX_BYTES)
+          : await readFileLimited(file, DEFAULT_MAX_BYTES, io.signal);
     } catch (err) {
+      if (io.signal.aborted) return EXIT_INTERRUPTED;
       io.stderr(`avap fmt: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
       exit = EXIT.usage;
       continue;
     }
     const name = file === '-' ? '<stdin>' : file;
-    const guarded = guardInput(bytes, DEFAULT_MAX_BYTES);
+    const bytes = input.bytes;
+    const guarded = input.over
+      ? { ok: false as const, error: overLimitEntry(input, DEFAULT_MAX_BYTES) }
+      : guardInput(bytes, DEFAULT_MAX_BYTES);
     if (!guarded.ok) {
       io.stderr(`avap fmt: ${name}: not formatted — ${guarded.error.message}\n`);
       exit = EXIT.usage;

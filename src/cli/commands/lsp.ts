@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { startStdioServer } from '../../lsp';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { UsageError, type CliCommand, type CliIO } from '../command';
+import { EXIT_INTERRUPTED } from '../lifecycle';
 
 const USAGE = `Usage: node dist/cli.js lsp --stdio
   Runs the AVAP language server over standard input and output (JSON-RPC, Content-Length framing):
@@ -17,7 +18,8 @@ const USAGE = `Usage: node dist/cli.js lsp --stdio
   folding ranges and formatting. Settings: initializationOptions or workspace/didChangeConfiguration
   { "avap": { "inlayHints": { "parameterNames": true } } }.
   --stdio   talk over standard input and output (the only transport)
-Exit codes: 0 after the client's shutdown and exit, 1 when the client left without them.`;
+Exit codes: 0 after the client's shutdown and exit, 1 when the client left without them (its input closed or
+its process died), 130 on SIGINT/SIGTERM.`;
 
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({ args, options: { stdio: { type: 'boolean', default: false } }, strict: true });
@@ -30,12 +32,14 @@ async function run(args: string[], io: CliIO): Promise<number> {
       callback();
     },
   });
-  return startStdioServer({
+  const code = await startStdioServer({
     input: io.stdin,
     output,
     info: { name: 'avap-lsp', version: PACKAGE_VERSION },
     signal: io.signal,
   });
+  // A signal is an interrupted run, as for every command.
+  return io.signal.aborted ? EXIT_INTERRUPTED : code;
 }
 
 export const lspCommand: CliCommand = {

@@ -309,7 +309,7 @@ describe('language server over stdio (avap lsp --stdio)', function () {
     const session = await startLspSession();
     const exited = new Promise<number | null>((resolve) => session.child.once('exit', resolve));
     session.child.kill('SIGTERM');
-    assert.equal(await exited, 1, 'a signal is a client that left without shutdown');
+    assert.equal(await exited, 130, 'a signal interrupts the run, as for every command');
 
     // A client that dies without a word: its process id, given at initialize, is gone.
     const gone = spawn(process.execPath, ['-e', '']);
