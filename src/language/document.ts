@@ -9,13 +9,25 @@ import { parseSyntax, type SyntaxTree } from '../syntax';
 import { SymbolIndex } from './symbols';
 import { LineMap, type Position, type Range } from './text';
 
+/** The index of each tree still in use: documents of the same text (the syntax tree is cached by text) share it. */
+const INDEXES = new WeakMap<SyntaxTree, SymbolIndex>();
+
+function symbolsOf(tree: SyntaxTree): SymbolIndex {
+  let index = INDEXES.get(tree);
+  if (!index) INDEXES.set(tree, (index = new SymbolIndex(tree)));
+  return index;
+}
+
 export class AvapDocument {
-  readonly lines: LineMap;
+  private linesCache: LineMap | undefined;
   private treeCache: SyntaxTree | undefined;
   private indexCache: SymbolIndex | undefined;
 
-  constructor(readonly text: string) {
-    this.lines = new LineMap(text);
+  constructor(readonly text: string) {}
+
+  /** The line map; its line starts are the syntax tree's (counted the same way), not counted again. */
+  get lines(): LineMap {
+    return (this.linesCache ??= new LineMap(this.text, this.tree.lineStarts));
   }
 
   get tree(): SyntaxTree {
@@ -23,7 +35,7 @@ export class AvapDocument {
   }
 
   get symbols(): SymbolIndex {
-    return (this.indexCache ??= new SymbolIndex(this.tree));
+    return (this.indexCache ??= symbolsOf(this.tree));
   }
 
   offsetAt(p: Position): number {
