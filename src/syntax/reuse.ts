@@ -14,7 +14,18 @@
  * The result is the tree a fresh read gives, property for property
  * (test/unit/syntax/reuse.test.ts holds that over random edits of the corpus).
  */
-import type { Name, Span, Statement, SyntaxArgument, SyntaxTree } from './types';
+import type { CallArg, Token } from '../parser/lexical';
+import type {
+  AssignStatement,
+  CallStatement,
+  FunctionStatement,
+  Name,
+  ReturnStatement,
+  Span,
+  Statement,
+  SyntaxArgument,
+  SyntaxTree,
+} from './types';
 
 /** A version as the next one reuses it: its tree and the scanner's state entering each line (1: in a block comment). */
 export interface ReadVersion {
@@ -107,9 +118,23 @@ export function closestVersion(
   return best;
 }
 
-/** A span moved by `d` characters, keeping every other property of the object that serves as the span. */
+/**
+ * A span moved by `d` characters, in the shape of the object that serves as the span: a scanner token (a name's
+ * span), a call splitter's argument, or a plain span. Written out per shape, not spread: a spread over objects of
+ * several shapes is the slow path of the engine, and a rename moves most of a file's spans.
+ */
 function moved<T extends Span>(span: T, d: number): T {
-  return { ...span, start: span.start + d, end: span.end + d };
+  const s = span as Span & Partial<Token> & Partial<CallArg>;
+  if (s.kind !== undefined && s.text !== undefined) {
+    const token: Token = { kind: s.kind, start: s.start + d, end: s.end + d, text: s.text };
+    if (s.unterminated !== undefined) token.unterminated = s.unterminated;
+    return token as Span as T;
+  }
+  if (s.first !== undefined && s.last !== undefined && s.text !== undefined) {
+    const arg: CallArg = { first: s.first, last: s.last, start: s.start + d, end: s.end + d, text: s.text };
+    return arg as Span as T;
+  }
+  return { start: s.start + d, end: s.end + d } as T;
 }
 
 function movedName(name: Name, d: number): Name {
@@ -120,47 +145,76 @@ function movedArgument(arg: SyntaxArgument, d: number): SyntaxArgument {
   return { text: arg.text, span: moved(arg.span, d) };
 }
 
-/** `s`, `d` characters and `lines` lines further down (a copy; the tree's objects are shared, never changed). */
+function movedArguments(args: readonly SyntaxArgument[], d: number): SyntaxArgument[] {
+  const out = new Array<SyntaxArgument>(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = movedArgument(args[i] as SyntaxArgument, d);
+  return out;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * `s`, `d` characters and `lines` lines further down: a copy with the same properties (an absent optional one
+ * stays absent); the tree's objects are shared between versions, never changed.
+ */
 export function movedStatement(s: Statement, d: number, lines: number): Statement {
   const line = s.line + lines;
   const span = moved(s.span, d);
-  const comment = s.comment ? { comment: moved(s.comment, d) } : {};
+  let out: Mutable<Statement>;
   switch (s.kind) {
-    case 'call':
-      return {
-        ...s,
+    case 'call': {
+      const call: Mutable<CallStatement> = {
+        kind: 'call',
         line,
         span,
-        ...comment,
         name: movedName(s.name, d),
-        args: s.args.map((a) => movedArgument(a, d)),
+        args: movedArguments(s.args, d),
         open: moved(s.open, d),
-        ...(s.close ? { close: moved(s.close, d) } : {}),
-        ...(s.target ? { target: movedName(s.target, d) } : {}),
-        ...(s.trailing ? { trailing: moved(s.trailing, d) } : {}),
       };
-    case 'assign':
-      return { ...s, line, span, ...comment, target: movedName(s.target, d), value: movedArgument(s.value, d) };
-    case 'function':
-      return {
-        ...s,
+      if (s.close) call.close = moved(s.close, d);
+      if (s.target) call.target = movedName(s.target, d);
+      if (s.role !== undefined) call.role = s.role;
+      if (s.trailing) call.trailing = moved(s.trailing, d);
+      if (s.flaw !== undefined) call.flaw = s.flaw;
+      out = call;
+      break;
+    }
+    case 'assign': {
+      const assign: Mutable<AssignStatement> = {
+        kind: 'assign',
         line,
         span,
-        ...comment,
+        target: movedName(s.target, d),
+        value: movedArgument(s.value, d),
+      };
+      if (s.flaw !== undefined) assign.flaw = s.flaw;
+      out = assign;
+      break;
+    }
+    case 'function': {
+      const fn: Mutable<FunctionStatement> = {
+        kind: 'function',
+        line,
+        span,
         name: movedName(s.name, d),
         params: s.params.map((p) => movedName(p, d)),
-        ...(s.brace ? { brace: moved(s.brace, d) } : {}),
       };
-    case 'return':
-      return {
-        ...s,
-        line,
-        span,
-        ...comment,
-        keyword: moved(s.keyword, d),
-        ...(s.value ? { value: movedArgument(s.value, d) } : {}),
-      };
+      if (s.brace) fn.brace = moved(s.brace, d);
+      out = fn;
+      break;
+    }
+    case 'return': {
+      const ret: Mutable<ReturnStatement> = { kind: 'return', line, span, keyword: moved(s.keyword, d) };
+      if (s.value) ret.value = movedArgument(s.value, d);
+      out = ret;
+      break;
+    }
+    case 'unparsed':
+      out = { kind: 'unparsed', line, span, text: s.text, reason: s.reason };
+      break;
     default:
-      return { ...s, line, span, ...comment };
+      out = { kind: s.kind, line, span };
   }
+  if (s.comment) out.comment = moved(s.comment, d);
+  return out;
 }
