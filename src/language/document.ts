@@ -9,15 +9,6 @@ import { parseSyntax, type SyntaxTree } from '../syntax';
 import { SymbolIndex } from './symbols';
 import { LineMap, type Position, type Range } from './text';
 
-/** The index of each tree still in use: documents of the same text (the syntax tree is cached by text) share it. */
-const INDEXES = new WeakMap<SyntaxTree, SymbolIndex>();
-
-function symbolsOf(tree: SyntaxTree): SymbolIndex {
-  let index = INDEXES.get(tree);
-  if (!index) INDEXES.set(tree, (index = new SymbolIndex(tree)));
-  return index;
-}
-
 export class AvapDocument {
   private linesCache: LineMap | undefined;
   private treeCache: SyntaxTree | undefined;
@@ -35,7 +26,7 @@ export class AvapDocument {
   }
 
   get symbols(): SymbolIndex {
-    return (this.indexCache ??= symbolsOf(this.tree));
+    return (this.indexCache ??= new SymbolIndex(this.tree));
   }
 
   offsetAt(p: Position): number {
