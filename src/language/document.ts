@@ -5,7 +5,7 @@
  * server keep one per open document version, so every request after the
  * first reads what is there.
  */
-import { parseSyntax, type SyntaxTree } from '../syntax';
+import { parseSyntax, parseSyntaxFrom, type SyntaxTree } from '../syntax';
 import { SymbolIndex } from './symbols';
 import { LineMap, type Position, type Range } from './text';
 
@@ -14,7 +14,14 @@ export class AvapDocument {
   private treeCache: SyntaxTree | undefined;
   private indexCache: SymbolIndex | undefined;
 
-  constructor(readonly text: string) {}
+  /**
+   * `variantOf`: a document this text is a variant of, looked at once beside it (a rename's result): its tree
+   * reuses that document's lines and stays out of the syntax tree cache.
+   */
+  constructor(
+    readonly text: string,
+    private readonly options: { readonly variantOf?: AvapDocument } = {},
+  ) {}
 
   /** The line map; its line starts are the syntax tree's (counted the same way), not counted again. */
   get lines(): LineMap {
@@ -22,7 +29,8 @@ export class AvapDocument {
   }
 
   get tree(): SyntaxTree {
-    return (this.treeCache ??= parseSyntax(this.text));
+    const basis = this.options.variantOf;
+    return (this.treeCache ??= basis ? parseSyntaxFrom(basis.tree, this.text) : parseSyntax(this.text));
   }
 
   get symbols(): SymbolIndex {

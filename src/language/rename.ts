@@ -160,7 +160,7 @@ export function rename(doc: AvapDocument, p: Position, newName: string): Result<
     at = x.end;
   }
   text += doc.text.slice(at);
-  if (!sameMeaning(doc, new AvapDocument(text), o, newName))
+  if (!sameMeaning(doc, new AvapDocument(text, { variantOf: doc }), o, newName))
     return fail(
       'would-resolve',
       `renaming '${o.name}' to '${newName}' would change what a name of the program stands for`,

@@ -19,10 +19,15 @@ export * from './types';
 
 /**
  * The last texts read, most recently used last: an editor asks for the same text from several features per
- * keystroke, and a new version reuses what it shares with the closest of them (./reuse.ts).
+ * keystroke, and a new version reuses what it shares with the closest of them (./reuse.ts) — and takes its
+ * place, since an editor does not ask for the version before an edit again (a version held elsewhere stays
+ * valid; only the cache lets it go, so four versions of one document are not kept alive for nothing).
  */
 const CACHE_SIZE = 4;
 const cache = new Map<string, ReadVersion>();
+
+/** The scanner state entering each line of every tree read here, for a later version to reuse it. */
+const ENTERING = new WeakMap<SyntaxTree, Uint8Array>();
 
 /** The syntax tree of `source` (cached by text; the tree is shared, so never mutate it). */
 export function parseSyntax(source: string): SyntaxTree {
@@ -32,34 +37,60 @@ export function parseSyntax(source: string): SyntaxTree {
     cache.set(source, hit);
     return hit.tree;
   }
-  const version = read(source, [...cache.values()]);
+  const { version, replaces } = read(source, [...cache.values()]);
+  if (replaces) cache.delete(replaces.tree.source);
   cache.set(source, version);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return version.tree;
 }
 
-/** The syntax tree of `source` read from scratch: no cache, nothing reused (what parseSyntax must equal). */
-export function parseSyntaxFresh(source: string): SyntaxTree {
-  return read(source, []).tree;
+/**
+ * The syntax tree of `source`, a variant of `basis` (a tree read here): it reuses the lines they share and is not
+ * cached — for a text looked at once beside its document (a rename's result, checked before it is offered).
+ */
+export function parseSyntaxFrom(basis: SyntaxTree, source: string): SyntaxTree {
+  if (basis.source === source) return basis;
+  const entering = ENTERING.get(basis);
+  return read(source, entering ? [{ tree: basis, entering }] : []).version.tree;
 }
 
-/** Reads `src`, reusing the lines it shares with the closest of `versions` (most recently read last). */
-function read(src: string, versions: readonly ReadVersion[]): ReadVersion {
-  const lineStarts: number[] = [];
-  const lineEnds: number[] = [];
+/** The syntax tree of `source` read from scratch: no cache, nothing reused (what parseSyntax must equal). */
+export function parseSyntaxFresh(source: string): SyntaxTree {
+  return read(source, []).version.tree;
+}
+
+/** Where each line of `src` starts and ends (before its line break): `\n`, `\r\n` and a lone `\r` end a line. */
+function linesOf(src: string): { starts: number[]; ends: number[] } {
   const n = src.length;
-  for (let start = 0; ;) {
+  let count = 1;
+  for (let i = 0; i < n; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 10 || (c === 13 && src.charCodeAt(i + 1) !== 10)) count++;
+  }
+  const starts = new Array<number>(count);
+  const ends = new Array<number>(count);
+  let line = 0;
+  for (let start = 0; ; line++) {
     let end = start;
     while (end < n) {
       const c = src.charCodeAt(end);
       if (c === 10 || c === 13) break;
       end++;
     }
-    lineStarts.push(start);
-    lineEnds.push(end);
+    starts[line] = start;
+    ends[line] = end;
     if (end >= n) break;
     start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
   }
+  return { starts, ends };
+}
+
+/**
+ * Reads `src`, reusing the lines it shares with the closest of `versions` (most recently read last); `replaces`
+ * is that version when the new one is a later version of the same document (it shares nine lines in ten).
+ */
+function read(src: string, versions: readonly ReadVersion[]): { version: ReadVersion; replaces?: ReadVersion } {
+  const { starts: lineStarts, ends: lineEnds } = linesOf(src);
   const count = lineStarts.length;
   const reuse = closestVersion(versions, src, lineStarts, lineEnds);
   const previous = reuse?.version;
@@ -97,7 +128,8 @@ function read(src: string, versions: readonly ReadVersion[]): ReadVersion {
     functions: nested.functions,
     problems: nested.problems,
   };
-  return { tree, entering };
+  ENTERING.set(tree, entering);
+  return { version: { tree, entering }, ...(reuse?.sameDocument ? { replaces: reuse.version } : {}) };
 }
 
 /** One line's statement, read by the parser's scanner and call splitter. */

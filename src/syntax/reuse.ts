@@ -90,6 +90,8 @@ export function alignLines(
 export interface Reuse {
   readonly version: ReadVersion;
   readonly lines: Int32Array;
+  /** It shares nine lines in ten: a later version of the same document. */
+  readonly sameDocument: boolean;
 }
 
 /**
@@ -109,9 +111,9 @@ export function closestVersion(
     const lines = alignLines(version.tree, src, starts, ends);
     let shared = 0;
     for (const j of lines) if (j >= 0) shared++;
-    if (shared * 10 >= starts.length * 9) return { version, lines };
+    if (shared * 10 >= starts.length * 9) return { version, lines, sameDocument: true };
     if (shared > bestShared) {
-      best = { version, lines };
+      best = { version, lines, sameDocument: false };
       bestShared = shared;
     }
   }

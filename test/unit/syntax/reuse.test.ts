@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { parseSyntax, parseSyntaxFresh, type SyntaxTree } from '../../../src/syntax';
+import { parseSyntax, parseSyntaxFresh, parseSyntaxFrom, type SyntaxTree } from '../../../src/syntax';
 
 const CORPUS = path.join(__dirname, '..', '..', 'corpus');
 const programs = ['valid', 'invalid', 'failures'].flatMap((dir) =>
@@ -114,6 +114,28 @@ describe('syntax tree: a new version reuses the lines it shares with the last on
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('reads a variant of a tree from it, out of the cache, as a fresh read would', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.array(edit, { minLength: 1, maxLength: 4 }), (which, edits) => {
+        const text = programs[which % programs.length] as string;
+        const basis = parseSyntax(text);
+        const variant = edits.reduce(applyEdit, text);
+        assert.deepStrictEqual(parseSyntaxFrom(basis, variant), parseSyntaxFresh(variant));
+        assert.equal(parseSyntax(text), basis, 'the variant took no place in the cache');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('lets a version go from the cache once a later version of the same text is read', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `addVar(v${i}, ${i})`);
+    const first = parseSyntax(lines.join('\n'));
+    lines[10] = 'addVar(v10, 100)';
+    const second = assertSameAsFresh(lines.join('\n'));
+    assert.equal(second.statements[0], first.statements[0]);
+    assert.notEqual(parseSyntax(first.source), first, 'the earlier version was read again');
   });
 
   it('shares the statements of the unchanged lines before an edit, and moves the ones after it', () => {
