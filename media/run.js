@@ -127,13 +127,7 @@
         error.appendChild(el('span', '', ' at line '));
         error.appendChild(lineLink(model, model.error.line));
       }
-      error.appendChild(
-        el(
-          'span',
-          'message',
-          `: ${model.error.command ? `${model.error.command}: ` : ''}${model.error.message} [${model.error.code}]`,
-        ),
-      );
+      error.appendChild(el('span', 'message', `: ${model.error.text} [${model.error.code}]`));
       parts.push(error);
     }
 

@@ -37,7 +37,7 @@ export { judgeCase, projectOnto, firstMismatch } from './judge';
 export type { CaseVerdict } from './judge';
 export { caseName, caseFromRun, appendCase } from './caseFromRun';
 export type { RequestFields, AddedCase } from './caseFromRun';
-export { runViewModel, statusText, VIEW_STEPS } from './resultModel';
+export { runViewModel, statusText, errorText, VIEW_STEPS } from './resultModel';
 export type { RunViewModel, ViewInput } from './resultModel';
 export { poolLimits, allowList } from './settings';
 export type { RunSettings } from './settings';

@@ -25,7 +25,8 @@ export interface RunViewModel {
   body: unknown;
   /** The same, as indented JSON (the Copy button's text). */
   bodyText: string;
-  error?: { line: number; command: string; message: string; code: string };
+  /** `text`: the command and the message in one line, as the diagnostic reads (errorText). */
+  error?: { line: number; command: string; message: string; code: string; text: string };
   logs: { line?: number; text: string; ok: boolean }[];
   portability: { line: number; text: string; rule: string }[];
   steps: { line: number; command: string; changes: string }[];
@@ -57,6 +58,13 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** An error's command and message in one line (`itemFromList: list index out of range`), the command once. */
+export function errorText(error: { command: string; message: string }): string {
+  if (!error.command || error.message.startsWith(`${error.command}:`) || error.message.startsWith(`${error.command} `))
+    return error.message;
+  return `${error.command}: ${error.message}`;
+}
 
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? '';
@@ -102,7 +110,7 @@ export function runViewModel({ title, linked, request, result, durationMs }: Vie
     durationMs,
     body: result.result,
     bodyText: JSON.stringify(result.result, null, 2),
-    ...(result.error ? { error: { ...result.error } } : {}),
+    ...(result.error ? { error: { ...result.error, text: errorText(result.error) } } : {}),
     logs: result.logs.map(logLine),
     portability: result.portability.map(portabilityLine),
     steps,

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { RunError } from '../../runtime/host';
+import { errorText } from '../../runs';
 
 export const RUNTIME_SOURCE = 'avap-runtime';
 
@@ -37,7 +38,7 @@ export class RuntimeDiagnostics implements vscode.Disposable {
     );
     const diagnostic = new vscode.Diagnostic(
       range,
-      `${error.command ? `${error.command}: ` : ''}${error.message} (uncaught at run time)`,
+      `${errorText(error)} (uncaught at run time)`,
       vscode.DiagnosticSeverity.Error,
     );
     diagnostic.source = RUNTIME_SOURCE;

@@ -46,6 +46,12 @@ describe('runs: the result view of a run', () => {
       { line: 2, command: 'nope', code: 'unknown-command' },
     );
     assert.equal(view.logs[1]?.ok, false);
+    assert.equal(view.error?.text, `nope: ${view.error?.message}`);
+    // A message that already names its command is not prefixed twice.
+    const typed = await traced('addVar(x, "text")\nitemFromList(x, 0, y)\n');
+    const typedView = runViewModel({ title: 't', linked: false, request: 'GET', result: typed, durationMs: 1 });
+    assert.equal(typedView.error?.command, 'itemFromList');
+    assert.match(typedView.error?.text ?? '', /^itemFromList: 'x' is not a list/);
   });
 
   it('lists at most VIEW_STEPS steps and counts the rest, with those the trace did not record', async () => {
