@@ -16,6 +16,7 @@ import {
   chatHooks,
   closeAllEditors,
   openAvap,
+  openUntitledAvap,
   parserDiagnostics,
   setSetting,
   waitFor,
@@ -60,6 +61,11 @@ async function captureUntil(
   }
   const { statusItems: _statusItems, editorTokenColors: _colours, ...facts } = last ?? ({} as WorkbenchFacts);
   assert.fail(`${what}: ${JSON.stringify(facts, null, 1).slice(0, 4000)}`);
+}
+
+async function setText(editor: vscode.TextEditor, text: string): Promise<void> {
+  const whole = new vscode.Range(0, 0, editor.document.lineCount, 0);
+  assert.ok(await editor.edit((e) => e.replace(whole, text)));
 }
 
 describe('running AVAP in the editor (issue 27)', function () {
@@ -124,6 +130,66 @@ describe('running AVAP in the editor (issue 27)', function () {
         ? true
         : undefined;
     });
+  });
+
+  it('a run never blocks the editor and can be cancelled from the result view', async () => {
+    await setSetting('run.timeout', 120);
+    await setSetting('run.maxSteps', 1_000_000_000);
+    try {
+      const editor = await openUntitledAvap('startLoop(i, 1, 1000000000)\n  addVar(x, i)\nendLoop()\naddResult(x)\n');
+      const running = vscode.commands.executeCommand<RunOutcome>('avap.runFile', {
+        uri: editor.document.uri.toString(),
+      });
+      const hooks = await runHooks();
+      await waitFor('the run going on in the result view', async () => {
+        const probe = await hooks.probe().catch(() => undefined);
+        return probe?.running ? true : undefined;
+      });
+      // The extension host answers while the program loops in a worker.
+      const titles = await lensTitles(editor.document.uri);
+      assert.ok(titles.includes('$(play) Run'), titles.join(' | '));
+      assert.equal(await hooks.click('Cancel'), true);
+      const outcome = await running;
+      assert.equal(outcome.error?.code, 'cancelled');
+      assert.equal(outcome.status, 500);
+      const view = await resultView((p) => p.status.startsWith('500'), 'the cancelled run');
+      assert.match(view.error, /cancelled/);
+    } finally {
+      await setSetting('run.timeout', undefined);
+      await setSetting('run.maxSteps', undefined);
+    }
+  });
+
+  it("Edit Run Request… makes the request file beside the program, asking for each parameter it reads; an untitled copy of a shipped example runs with the example's request", async () => {
+    const editor = await openAvap('run/hash.avap');
+    await setText(editor, '// Hashes the "password" request parameter.\naddParam(password, p)\n');
+    const file = await vscode.commands.executeCommand<string>('avap.editRunRequest', {
+      uri: editor.document.uri.toString(),
+    });
+    assert.equal(vscode.Uri.parse(file).path, editor.document.uri.path.replace(/\.avap$/, '.avap.request.json'));
+    const opened = await waitFor('the request file in an editor', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === file),
+    );
+    assert.deepEqual(JSON.parse(opened.document.getText()), {
+      request: { method: 'GET', query: { password: '' }, headers: {}, body: null },
+      fixtures: [],
+      sql: '',
+    });
+    await vscode.workspace.fs.delete(vscode.Uri.parse(file));
+    await setText(editor, '// Hashes the "password" request parameter.\n\n');
+    await editor.document.save();
+
+    const shipped = vscode.Uri.joinPath(
+      vscode.extensions.getExtension('avap-tools.avap-assistant')?.extensionUri ?? vscode.Uri.file('/'),
+      'examples',
+      'age-check.avap',
+    );
+    const copy = await openUntitledAvap(new TextDecoder().decode(await vscode.workspace.fs.readFile(shipped)));
+    const outcome = await vscode.commands.executeCommand<RunOutcome>('avap.runFile', {
+      uri: copy.document.uri.toString(),
+    });
+    assert.equal(outcome.request, 'GET ?age=30', "the shipped example's request file");
+    assert.deepEqual(outcome.result, { verdict: 'adult' });
   });
 
   it("a run's database: the request file's SQL seeds an embedded PostgreSQL, fresh for the run, in the runtime's workers", async () => {
