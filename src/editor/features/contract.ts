@@ -9,6 +9,7 @@ import type { CircuitSnapshot } from '../../core';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
+import type { RunTestHooks } from '../run/contract';
 import type { ParserConnection } from '../services/parserConnection';
 import type { EditorSettings } from '../settings/editorSettings';
 import type { StatusLook } from '../status/statusLook';
@@ -32,7 +33,9 @@ export interface EditorFeatures {
   statusLook(): StatusLook | undefined;
   circuit(): CircuitSnapshot;
   files: { telemetry(): string; signals(): string };
-  /** Closes the parser connection (and stops the bundled service). */
+  /** The result view's test hooks (test mode only); loads the runner. */
+  runTesting(): Promise<RunTestHooks | undefined>;
+  /** Closes the parser connection (and stops the bundled service) and the runtime's workers, if started. */
   dispose(): Promise<void>;
 }
 
