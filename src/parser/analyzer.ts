@@ -76,7 +76,8 @@ import {
   type ScanState,
   type Token,
 } from './scanner';
-import { suggestName } from './suggest';
+import { MAX_COMPARED_LENGTH, suggestName } from './suggest';
+import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from './nearNames';
 
 type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
 
@@ -1807,7 +1808,12 @@ export class Analyzer implements ExpressionHost {
   }
 
   private resolvePending(): void {
-    const userFunctions = [...this.functions.keys()];
+    // One index of the functions for every unknown name: linear, where a scan per name was (names × functions).
+    const userFunctions = new NearNames(
+      [...this.functions.keys()],
+      MAX_COMPARED_LENGTH,
+      NEAR_NAME_CELLS_FLOOR + NEAR_NAME_CELLS_PER_CHAR * this.src.length,
+    );
     for (const p of this.pending) {
       const fn = this.functions.get(p.name);
       if (fn) {

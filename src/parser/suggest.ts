@@ -10,6 +10,7 @@ import {
   findHallucinationIgnoringCase,
   type Hallucination,
 } from './catalogue';
+import { NearNames } from './nearNames';
 
 export interface NameSuggestion {
   /** Replacement name, or undefined when there is no equivalent. */
@@ -21,7 +22,7 @@ export interface NameSuggestion {
 }
 
 /** Identifiers longer than this are not compared (keeps the cost linear). */
-const MAX_COMPARED_LENGTH = 48;
+export const MAX_COMPARED_LENGTH = 48;
 
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition),
@@ -64,22 +65,54 @@ function threshold(length: number): number {
   return 3;
 }
 
+/** The running best of a closest-name search: `closestName`'s loop state, so an index can continue it. */
+interface Closest {
+  best: string | undefined;
+  bestDistance: number;
+}
+
+/** Whether `candidate` may be suggested at distance `d` at all: short names only for a very near miss. */
+function acceptable(candidate: string, d: number): boolean {
+  return d < Math.max(2, Math.ceil(candidate.length / 2));
+}
+
+/** One step of the scan: `candidate` at distance `d` (exact when below bestDistance) replaces the best when closer. */
+function consider(state: Closest, candidate: string, d: number): void {
+  if (d < state.bestDistance && acceptable(candidate, d)) {
+    state.best = candidate;
+    state.bestDistance = d;
+  }
+}
+
+function scan(state: Closest, lower: string, candidates: Iterable<string>): void {
+  for (const candidate of candidates) {
+    if (candidate.length > MAX_COMPARED_LENGTH) continue;
+    consider(state, candidate, editDistance(lower, candidate.toLowerCase(), state.bestDistance - 1));
+  }
+}
+
 /** Closest of `candidates` within the threshold; ties go to the first. */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   if (name.length > MAX_COMPARED_LENGTH) return undefined;
-  const limit = threshold(name.length);
-  let best: string | undefined;
-  let bestDistance = limit + 1;
+  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
+  scan(state, name.toLowerCase(), candidates);
+  return state.best;
+}
+
+/**
+ * The same as `closestName(name, [...first, ...index.names])`, with the
+ * index's functions searched through its trie (nearNames.ts): only those
+ * within the distance still worth taking are compared, in definition order.
+ */
+function closestWithIndex(name: string, first: Iterable<string>, index: NearNames): string | undefined {
+  if (name.length > MAX_COMPARED_LENGTH) return undefined;
+  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
   const lower = name.toLowerCase();
-  for (const candidate of candidates) {
-    if (candidate.length > MAX_COMPARED_LENGTH) continue;
-    const d = editDistance(lower, candidate.toLowerCase(), bestDistance - 1);
-    if (d < bestDistance && d < Math.max(2, Math.ceil(candidate.length / 2))) {
-      best = candidate;
-      bestDistance = d;
-    }
+  scan(state, lower, first);
+  for (const hit of index.closest(lower, state.bestDistance - 1, acceptable)) {
+    consider(state, index.names[hit.index] as string, hit.distance);
   }
-  return best;
+  return state.best;
 }
 
 function fromHallucination(known: Hallucination): NameSuggestion {
@@ -90,8 +123,14 @@ function fromHallucination(known: Hallucination): NameSuggestion {
   return suggestion;
 }
 
-/** Suggestion for an unknown command or function name. */
-export function suggestName(name: string, userFunctions: Iterable<string> = []): NameSuggestion {
+const COMMAND_NAMES = COMMANDS.map((c) => c.name);
+
+/**
+ * Suggestion for an unknown command or function name. `userFunctions` are the
+ * file's functions in definition order, or an index of them (nearNames.ts)
+ * when many names are looked up against many functions.
+ */
+export function suggestName(name: string, userFunctions: Iterable<string> | NearNames = []): NameSuggestion {
   const known = findHallucination(name);
   if (known) return fromHallucination(known);
   const sameLetters = findCommandIgnoringCase(name);
@@ -100,7 +139,9 @@ export function suggestName(name: string, userFunctions: Iterable<string> = []):
   }
   const knownOtherCase = findHallucinationIgnoringCase(name);
   if (knownOtherCase) return fromHallucination(knownOtherCase);
-  const pool = [...COMMANDS.map((c) => c.name), ...userFunctions];
-  const closest = closestName(name, pool);
+  const closest =
+    userFunctions instanceof NearNames
+      ? closestWithIndex(name, COMMAND_NAMES, userFunctions)
+      : closestName(name, [...COMMAND_NAMES, ...userFunctions]);
   return closest ? { name: closest } : {};
 }
