@@ -81,8 +81,21 @@ function labelOf(block: Block): string {
   return block.kind === 'function' && block.name ? `function '${block.name}'` : `'${LABEL[block.kind]}'`;
 }
 
+/**
+ * Every question the analysis asks the stack on each line (the enclosing
+ * function, the outermost loop, the nearest open if()) is answered in constant
+ * time from indexes kept on push and pop: scanning the stack instead made
+ * deeply nested (or never closed) input cost depth × lines (issue 24, F5).
+ */
 export class BlockStack {
   private readonly blocks: Block[] = [];
+  /** Stack positions of the open blocks of each kind, innermost last. */
+  private readonly byKind = new Map<BlockKind, number[]>();
+  /** Per stack position: the outermost loop between it and the function body (or top level) it is in. */
+  private readonly outerLoop: (Block | undefined)[] = [];
+  private readonly open = new Set<Block>();
+  /** Open blocks that are not foreign brace blocks. */
+  private avapBlocks = 0;
 
   constructor(
     private readonly rep: Reporter,
@@ -101,61 +114,73 @@ export class BlockStack {
 
   /** True when some enclosing block is not a foreign brace block. */
   get insideAvapBlock(): boolean {
-    return this.blocks.some((b) => b.kind !== 'brace');
+    return this.avapBlocks > 0;
   }
 
   push(block: Block): void {
     block.lineStart ??= this.fixes?.lineStart();
+    const at = this.blocks.length;
+    const below = this.blocks[at - 1];
     this.blocks.push(block);
+    let positions = this.byKind.get(block.kind);
+    if (!positions) {
+      positions = [];
+      this.byKind.set(block.kind, positions);
+    }
+    positions.push(at);
+    const inherited = below && below.kind !== 'function' ? this.outerLoop[at - 1] : undefined;
+    this.outerLoop.push(
+      block.kind === 'function' ? undefined : (inherited ?? (block.kind === 'loop' ? block : undefined)),
+    );
+    this.open.add(block);
+    if (block.kind !== 'brace') this.avapBlocks++;
   }
 
   pop(): Block | undefined {
-    return this.blocks.pop();
+    const block = this.blocks.pop();
+    if (!block) return undefined;
+    this.byKind.get(block.kind)?.pop();
+    this.outerLoop.pop();
+    this.open.delete(block);
+    if (block.kind !== 'brace') this.avapBlocks--;
+    return block;
+  }
+
+  private innermost(kind: BlockKind): number {
+    const positions = this.byKind.get(kind);
+    return positions && positions.length > 0 ? (positions[positions.length - 1] as number) : -1;
   }
 
   /** Index of the nearest open block of `kind`, not looking past a function body. */
   find(kind: BlockKind): number {
-    for (let i = this.blocks.length - 1; i >= 0; i--) {
-      const b = this.blocks[i] as Block;
-      if (b.kind === kind) return i;
-      if (b.kind === 'function') return -1;
-    }
-    return -1;
+    const i = this.innermost(kind);
+    return kind === 'function' || i > this.innermost('function') ? i : -1;
   }
 
   get insideFunction(): boolean {
-    return this.blocks.some((b) => b.kind === 'function');
+    return this.innermost('function') !== -1;
   }
 
   /** The innermost open function body: the scope of a variable (undefined at the top level). */
   get currentFunction(): Block | undefined {
-    for (let i = this.blocks.length - 1; i >= 0; i--) {
-      const b = this.blocks[i] as Block;
-      if (b.kind === 'function') return b;
-    }
-    return undefined;
+    const i = this.innermost('function');
+    return i >= 0 ? this.blocks[i] : undefined;
   }
 
   /** The outermost open startLoop() block of the current function body (or of the top level). */
   get outermostLoop(): Block | undefined {
-    let found: Block | undefined;
-    for (let i = this.blocks.length - 1; i >= 0; i--) {
-      const b = this.blocks[i] as Block;
-      if (b.kind === 'function') break;
-      if (b.kind === 'loop') found = b;
-    }
-    return found;
+    return this.outerLoop[this.outerLoop.length - 1];
   }
 
   /** True while `block` is open. */
   includes(block: Block): boolean {
-    return this.blocks.includes(block);
+    return this.open.has(block);
   }
 
   /** Reports and pops every block above index `keep` (they were never closed). */
   private closeAbove(keep: number, at: Site): void {
     while (this.blocks.length - 1 > keep) {
-      const b = this.blocks.pop() as Block;
+      const b = this.pop() as Block;
       if (b.kind === 'brace') continue;
       this.rep.at(
         Rule.UnclosedBlock,
@@ -213,7 +238,7 @@ export class BlockStack {
       case 'if':
       case 'async':
       case 'brace':
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'try':
         if (!top.hasHandler)
@@ -222,7 +247,7 @@ export class BlockStack {
             at,
             `try() opened on line ${top.line} is closed without an exception() handler`,
           );
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'loop':
         this.rep.at(
@@ -234,7 +259,7 @@ export class BlockStack {
           at.token,
           'endLoop',
         );
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'function':
         this.error(
@@ -249,7 +274,7 @@ export class BlockStack {
   endLoop(at: Site): void {
     const top = this.top;
     if (top?.kind === 'loop') {
-      this.closedByCloser(this.blocks.pop());
+      this.closedByCloser(this.pop());
       return;
     }
     const i = this.find('loop');
@@ -265,19 +290,19 @@ export class BlockStack {
       return;
     }
     this.closeAbove(i, at);
-    this.blocks.pop();
+    this.pop();
   }
 
   /** `}`: closes a function body (or a foreign brace block, reported by the caller). */
   closeBrace(at: Site): Block | undefined {
     const top = this.top;
     if (top && (top.kind === 'function' || top.kind === 'brace' || top.braceBody)) {
-      return this.blocks.pop();
+      return this.pop();
     }
     const i = this.find('function');
     if (i === -1) return undefined;
     this.closeAbove(i, at);
-    return this.blocks.pop();
+    return this.pop();
   }
 
   /** Reports every block still open at the end of the file. */
@@ -298,6 +323,6 @@ export class BlockStack {
         this.fixes?.closer(b, Number.MAX_SAFE_INTEGER),
       );
     }
-    this.blocks.length = 0;
+    while (this.pop());
   }
 }

@@ -58,8 +58,8 @@ function quoteFix(use: KeyUse): FixHint {
 export class Semantics {
   /** Per scope (a function body, or undefined for the top level): each assigned name and the line of its first assignment. */
   private readonly scopes = new Map<Block | undefined, Map<string, number>>();
-  /** Keys inside a loop whose name was not assigned yet, by name. */
-  private readonly pending = new Map<string, PendingKey[]>();
+  /** Keys inside a loop whose name was not assigned yet, by scope and name (an assignment looks at its own scope's only). */
+  private readonly pending = new Map<Block | undefined, Map<string, PendingKey[]>>();
 
   constructor(
     private readonly rep: Reporter,
@@ -77,14 +77,13 @@ export class Semantics {
       return;
     }
     names.set(name, line);
-    const waiting = this.pending.get(name);
-    if (!waiting) return;
-    const rest = waiting.filter((use) => use.scope !== scope);
-    if (rest.length > 0) this.pending.set(name, rest);
-    else this.pending.delete(name);
+    const inScope = this.pending.get(scope);
+    const waiting = inScope?.get(name);
+    if (!inScope || !waiting) return;
+    inScope.delete(name);
     for (const use of waiting) {
       // Still inside the loop around the key: from its second pass the key is this value.
-      if (use.scope === scope && this.blocks.includes(use.loop)) this.overwritten(use, line);
+      if (this.blocks.includes(use.loop)) this.overwritten(use, line);
     }
   }
 
@@ -111,9 +110,14 @@ export class Semantics {
     const loop = this.blocks.outermostLoop;
     if (!loop) return;
     const entry: PendingKey = { ...use, scope, loop };
-    const list = this.pending.get(use.name);
+    let inScope = this.pending.get(scope);
+    if (!inScope) {
+      inScope = new Map();
+      this.pending.set(scope, inScope);
+    }
+    const list = inScope.get(use.name);
     if (list) list.push(entry);
-    else this.pending.set(use.name, [entry]);
+    else inScope.set(use.name, [entry]);
   }
 
   private overwritten(use: PendingKey, line: number): void {
