@@ -77,26 +77,20 @@ import {
   type Token,
 } from './scanner';
 import { MAX_COMPARED_LENGTH, suggestName } from './suggest';
+import { pendingRule, type CallContext, type FunctionInfo, type PendingCall } from './pendingCalls';
+import { LayeredMap } from './layered';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from './nearNames';
 
-type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
-
-interface PendingCall {
-  name: string;
-  argCount: number;
-  line: number;
-  column: number;
-  endColumn: number;
-  context: CallContext;
-  /** Raw text of the call, for argument-context messages. */
-  text: string;
-  /** The whole statement the call is, for a fix that rewrites it. */
-  shape?: CallShape;
-}
-
-interface FunctionInfo {
-  arity: number;
-  line: number;
+/** The state of an analysis between two lines, as far as later findings depend on it. */
+export interface AnalysisState {
+  blocks: BlockStack;
+  sem: Semantics;
+  functions: ReadonlyMap<string, FunctionInfo>;
+  pending: readonly PendingCall[];
+  connectors: ReadonlySet<string>;
+  inBlockComment: boolean;
+  /** The line of the block comment still open, when one is. */
+  blockCommentLine: number | undefined;
 }
 
 const MAX_SHOWN = 60;
@@ -212,7 +206,7 @@ function plural(n: number, word: string): string {
 
 export class Analyzer implements ExpressionHost {
   private readonly blocks: BlockStack;
-  private readonly functions = new Map<string, FunctionInfo>();
+  private functions = new Map<string, FunctionInfo>();
   private readonly pending: PendingCall[] = [];
   private readonly connectors = new Set<string>();
   private lineNo = 0;
@@ -220,6 +214,19 @@ export class Analyzer implements ExpressionHost {
   private lineEnd = 0;
   private blockComment: { line: number; column: number } | undefined;
   private readonly sem: Semantics;
+  /** Where the next line starts, its number, and the scan state carried into it (a block comment). */
+  private next = 0;
+  private nextLineNo = 1;
+  private scan: ScanState = newScanState();
+  private nextLF = -2;
+  private nextCR = -2;
+  private done = false;
+  /**
+   * When set, `marks[n]` is how many findings the reporter held when line n
+   * started (fixes/resync.ts splits a program's findings by the line that
+   * reported them).
+   */
+  marks: number[] | undefined;
 
   constructor(
     private readonly src: string,
@@ -237,33 +244,100 @@ export class Analyzer implements ExpressionHost {
   }
 
   run(): void {
+    while (this.step());
+    this.end();
+  }
+
+  /** Analyses the next line; false once there is none (or the reporter is full of errors). */
+  step(): boolean {
+    if (this.done) return false;
     const src = this.src;
     const n = src.length;
-    const state: ScanState = newScanState();
-    const sink = (problem: LexicalProblem, start: number, end: number) => this.lexical(problem, start, end);
-    let nextLF = -2;
-    let nextCR = -2;
-    let start = 0;
-    let lineNo = 1;
-    for (;;) {
-      if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
-      if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
-      const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
-      this.lineNo = lineNo;
-      this.lineStart = start;
-      this.lineEnd = end;
-      const wasInComment = state.inBlockComment;
-      const tokens = scanLine(src, start, end, state, sink);
-      if (state.inBlockComment && !wasInComment) {
-        this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
-      }
-      if (tokens.length > 0) this.analyzeLine(tokens);
-      if (this.rep.saturated && this.rep.errorCount > 0) return;
-      if (end >= n) break;
-      start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
-      lineNo++;
+    const start = this.next;
+    if (this.nextLF !== -1 && this.nextLF < start) this.nextLF = src.indexOf('\n', start);
+    if (this.nextCR !== -1 && this.nextCR < start) this.nextCR = src.indexOf('\r', start);
+    const end = Math.min(this.nextLF === -1 ? n : this.nextLF, this.nextCR === -1 ? n : this.nextCR);
+    const lineNo = this.nextLineNo;
+    if (this.marks) this.marks[lineNo] = this.rep.entries.length;
+    this.lineNo = lineNo;
+    this.lineStart = start;
+    this.lineEnd = end;
+    const state = this.scan;
+    const wasInComment = state.inBlockComment;
+    const tokens = scanLine(src, start, end, state, (problem, s, e) => this.lexical(problem, s, e));
+    if (state.inBlockComment && !wasInComment) {
+      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
     }
-    this.finish(state);
+    if (tokens.length > 0) this.analyzeLine(tokens);
+    if (this.rep.saturated && this.rep.errorCount > 0) {
+      this.done = true;
+      this.stoppedEarly = true;
+      return false;
+    }
+    if (end >= n) {
+      this.done = true;
+      return false;
+    }
+    this.next = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+    this.nextLineNo = lineNo + 1;
+    return true;
+  }
+
+  /** The end of the file: what is still open or unresolved is reported (not after an early stop). */
+  end(): void {
+    if (this.marks) this.marks[this.lineNo + 1] = this.rep.entries.length;
+    if (!this.stoppedEarly) this.finish(this.scan);
+  }
+
+  /** The reporter filled up with errors and the analysis stopped before the end. */
+  private stoppedEarly = false;
+
+  /** Offset where the next line starts, and its number. */
+  get position(): { offset: number; line: number } {
+    return { offset: this.next, line: this.nextLineNo };
+  }
+
+  /** True once the last line has been analysed. */
+  get atEnd(): boolean {
+    return this.done;
+  }
+
+  /**
+   * A copy of this analysis at the start of its next line, reading `src` from
+   * there on (a program whose text up to that line is this one's) and
+   * reporting to `rep`: fix proofs re-analyse only what a fix changes
+   * (fixes/resync.ts). Candidate fixes of the copy are not meant to be used.
+   * `frozen`: this analysis is never read on, so the copy may share its
+   * tables (layered.ts) instead of copying them.
+   */
+  fork(src: string, rep: Reporter, frozen = false): Analyzer {
+    const copy = new Analyzer(src, rep);
+    const blockMap = copy.blocks.copyFrom(this.blocks);
+    copy.sem.copyFrom(this.sem, blockMap, frozen);
+    if (frozen) copy.functions = new LayeredMap(this.functions);
+    else for (const [name, info] of this.functions) copy.functions.set(name, info);
+    copy.pending.push(...this.pending);
+    for (const name of this.connectors) copy.connectors.add(name);
+    copy.blockComment = this.blockComment;
+    copy.scan = { ...this.scan };
+    copy.next = this.next;
+    copy.nextLineNo = this.nextLineNo;
+    copy.lineNo = this.lineNo;
+    copy.done = this.done;
+    return copy;
+  }
+
+  /** What later lines' findings depend on, for comparing two analyses (fixes/resync.ts). */
+  get state(): AnalysisState {
+    return {
+      blocks: this.blocks,
+      sem: this.sem,
+      functions: this.functions,
+      pending: this.pending,
+      connectors: this.connectors,
+      inBlockComment: this.scan.inBlockComment,
+      blockCommentLine: this.blockComment?.line,
+    };
   }
 
   // ---------------------------------------------------------------- reporting
@@ -1815,9 +1889,10 @@ export class Analyzer implements ExpressionHost {
       NEAR_NAME_CELLS_FLOOR + NEAR_NAME_CELLS_PER_CHAR * this.src.length,
     );
     for (const p of this.pending) {
+      const rule = pendingRule(p, this.functions);
       const fn = this.functions.get(p.name);
       if (fn) {
-        if (p.context === 'argument') {
+        if (rule === Rule.LiteralCall) {
           this.rep.at(
             Rule.LiteralCall,
             p.line,
@@ -1826,7 +1901,7 @@ export class Analyzer implements ExpressionHost {
             `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`,
             p.name,
           );
-        } else if (p.argCount !== fn.arity) {
+        } else if (rule === Rule.FunctionArity) {
           this.rep.at(
             Rule.FunctionArity,
             p.line,
@@ -1845,16 +1920,7 @@ export class Analyzer implements ExpressionHost {
         ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
       const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
-      this.rep.at(
-        kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction,
-        p.line,
-        p.column,
-        p.endColumn,
-        message,
-        p.name,
-        suggestion.name,
-        hint,
-      );
+      this.rep.at(rule ?? Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name, hint);
     }
   }
 }

@@ -112,6 +112,28 @@ export class BlockStack {
     return this.blocks.length;
   }
 
+  /** The open blocks, outermost first. */
+  get openBlocks(): readonly Block[] {
+    return this.blocks;
+  }
+
+  /**
+   * Opens copies of `other`'s open blocks on this (empty) stack, for an
+   * analysis forked from another (fixes/resync.ts); returns each original's
+   * copy. The copies share candidate-fix state with the originals: only the
+   * findings of a fork are used.
+   */
+  copyFrom(other: BlockStack): Map<Block, Block> {
+    const copies = new Map<Block, Block>();
+    for (const block of other.blocks) {
+      const copy: Block = { ...block };
+      if (block.elseIfs) copy.elseIfs = [...block.elseIfs];
+      this.push(copy);
+      copies.set(block, copy);
+    }
+    return copies;
+  }
+
   /** True when some enclosing block is not a foreign brace block. */
   get insideAvapBlock(): boolean {
     return this.avapBlocks > 0;

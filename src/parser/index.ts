@@ -7,6 +7,7 @@ import { guardInput } from './guard';
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
+import { ResyncProver } from './fixes/resync';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_FIX_PROOFS,
@@ -72,7 +73,10 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     }
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
-    new Analyzer(guarded.value, reporter).run();
+    const analyzer = new Analyzer(guarded.value, reporter);
+    const marks: number[] = [];
+    analyzer.marks = marks;
+    analyzer.run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.
@@ -86,6 +90,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         hints: reporter.hints,
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),
+        resync: new ResyncProver(guarded.value, reporter.entries, marks, limit, analyzer.state.functions),
       });
     }
     return { valid: reporter.errorCount === 0, trace, truncated, parserVersion: PARSER_VERSION };

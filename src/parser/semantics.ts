@@ -22,6 +22,7 @@
 import type { Block, BlockStack } from './blocks';
 import { Rule } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
+import { LayeredMap } from './layered';
 import type { Reporter } from './reporter';
 
 export interface KeyUse {
@@ -40,6 +41,8 @@ interface PendingKey extends KeyUse {
   /** The outermost loop around the use (in its scope). */
   loop: Block;
 }
+
+const NO_NAMES: ReadonlyMap<string, number> = new Map();
 
 /** Words that are never variable names, as a bare key. */
 const NOT_A_VARIABLE = new Set(['None', 'True', 'False', 'true', 'false']);
@@ -65,6 +68,45 @@ export class Semantics {
     private readonly rep: Reporter,
     private readonly blocks: BlockStack,
   ) {}
+
+  /**
+   * Takes over `other`'s state, for an analysis forked from another
+   * (fixes/resync.ts): the names and waiting keys of the scopes still open
+   * (the top level and the open function bodies — no other is read again),
+   * with open blocks replaced by their copies; `frozen`: `other` is never
+   * used again, so its names are shared, not copied.
+   */
+  copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false): void {
+    const mapped = (b: Block | undefined) => (b && copies.get(b)) ?? b;
+    for (const scope of [undefined, ...copies.keys()]) {
+      if (scope && scope.kind !== 'function') continue;
+      const names = other.scopes.get(scope);
+      if (names) this.scopes.set(mapped(scope), frozen ? new LayeredMap(names) : new Map(names));
+      const waiting = other.pending.get(scope);
+      if (!waiting) continue;
+      const copy = new Map<string, PendingKey[]>();
+      for (const [name, uses] of waiting) {
+        copy.set(
+          name,
+          uses.map((use) => ({ ...use, scope: mapped(use.scope), loop: mapped(use.loop) as Block })),
+        );
+      }
+      this.pending.set(mapped(scope), copy);
+    }
+  }
+
+  /** The names assigned in `scope` (with their first line), and its waiting keys whose loop is still open (what later lines can report on). */
+  live(scope: Block | undefined): {
+    names: ReadonlyMap<string, number>;
+    waiting: readonly { name: string; line: number; loop: Block }[];
+  } {
+    const waiting: { name: string; line: number; loop: Block }[] = [];
+    for (const [name, uses] of this.pending.get(scope) ?? []) {
+      for (const use of uses)
+        if (this.blocks.includes(use.loop)) waiting.push({ name, line: use.line, loop: use.loop });
+    }
+    return { names: this.scopes.get(scope) ?? NO_NAMES, waiting };
+  }
 
   /** `name` is assigned on `line` (in the current scope). */
   assign(name: string, line: number): void {

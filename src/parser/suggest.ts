@@ -99,19 +99,71 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   return state.best;
 }
 
-/**
- * The same as `closestName(name, [...first, ...index.names])`, with the
- * index's functions searched through its trie (nearNames.ts): only those
- * within the distance still worth taking are compared, in definition order.
- */
-function closestWithIndex(name: string, first: Iterable<string>, index: NearNames): string | undefined {
-  if (name.length > MAX_COMPARED_LENGTH) return undefined;
-  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
-  const lower = name.toLowerCase();
-  scan(state, lower, first);
+/** The scan's next step over every name of `index`, in its order: only those still worth taking are compared. */
+function scanIndex(state: Closest, lower: string, index: NearNames): void {
   for (const hit of index.closest(lower, state.bestDistance - 1, acceptable)) {
     consider(state, index.names[hit.index] as string, hit.distance);
   }
+}
+
+/** A name of a fixed list with what the character filter needs: its lower-cased form and character counts. */
+interface Listed {
+  name: string;
+  lower: string;
+  /** Its distinct characters (UTF-16 code units) and how often each occurs. */
+  chars: Int32Array;
+  counts: Int32Array;
+}
+
+const listed = (name: string): Listed => {
+  const lower = name.toLowerCase();
+  const counts = new Map<number, number>();
+  for (let i = 0; i < lower.length; i++) counts.set(lower.charCodeAt(i), (counts.get(lower.charCodeAt(i)) ?? 0) + 1);
+  return { name, lower, chars: Int32Array.from(counts.keys()), counts: Int32Array.from(counts.values()) };
+};
+
+/** The catalogue's command names, prepared on first use and shared (they never change). */
+let commandList: Listed[] | undefined;
+/** Character counts of the name being looked up (UTF-16 code units), cleared after each look-up. */
+const queryCounts = new Int32Array(65536);
+
+/**
+ * The scan over a fixed list, skipping the names that cannot be closer than
+ * the best so far: a length farther off, or a character content that differs
+ * by more (each edit changes one character of the multiset, a transposition
+ * none, so the distance is at least max(m, n) minus the characters in common).
+ * The same answer as the plain scan, without most edit distances.
+ */
+function scanListed(state: Closest, lower: string, list: readonly Listed[]): void {
+  const m = lower.length;
+  for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = (queryCounts[lower.charCodeAt(i)] as number) + 1;
+  for (const entry of list) {
+    if (entry.name.length > MAX_COMPARED_LENGTH) continue;
+    const limit = state.bestDistance - 1;
+    const n = entry.lower.length;
+    if (Math.abs(n - m) > limit) continue;
+    let common = 0;
+    const { chars, counts } = entry;
+    for (let k = 0; k < chars.length; k++)
+      common += Math.min(counts[k] as number, queryCounts[chars[k] as number] as number);
+    if (Math.max(m, n) - common > limit) continue;
+    consider(state, entry.name, editDistance(lower, entry.lower, limit));
+  }
+  for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = 0;
+}
+
+/**
+ * The same as `closestName(name, [...commands, ...index.names])`: the
+ * commands with a character filter, then the functions through their trie
+ * (nearNames.ts).
+ */
+function closestWithIndex(name: string, index: NearNames): string | undefined {
+  if (name.length > MAX_COMPARED_LENGTH) return undefined;
+  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
+  const lower = name.toLowerCase();
+  commandList ??= COMMAND_NAMES.map(listed);
+  scanListed(state, lower, commandList);
+  scanIndex(state, lower, index);
   return state.best;
 }
 
@@ -141,7 +193,7 @@ export function suggestName(name: string, userFunctions: Iterable<string> | Near
   if (knownOtherCase) return fromHallucination(knownOtherCase);
   const closest =
     userFunctions instanceof NearNames
-      ? closestWithIndex(name, COMMAND_NAMES, userFunctions)
+      ? closestWithIndex(name, userFunctions)
       : closestName(name, [...COMMAND_NAMES, ...userFunctions]);
   return closest ? { name: closest } : {};
 }
