@@ -229,7 +229,7 @@ export class Analyzer implements ExpressionHost {
   marks: number[] | undefined;
 
   constructor(
-    private readonly src: string,
+    private src: string,
     private readonly rep: Reporter,
   ) {
     this.blocks = new BlockStack(rep, {
@@ -291,6 +291,27 @@ export class Analyzer implements ExpressionHost {
 
   /** The reporter filled up with errors and the analysis stopped before the end. */
   private stoppedEarly = false;
+
+  /**
+   * Analyses one more line, given alone (without its line break), after the
+   * lines given before: a streamed answer is checked as its lines complete
+   * (parser/stream.ts). Offsets start again with each line, so a fed
+   * analysis' candidate fixes mean nothing; its findings are exact. False
+   * once the reporter is full of errors.
+   */
+  feed(line: string): boolean {
+    if (this.stoppedEarly) return false;
+    this.src = line;
+    this.next = 0;
+    this.nextLF = -2;
+    this.nextCR = -2;
+    this.done = false;
+    this.nextLineNo = this.lineNo + 1;
+    // A lone CR inside the line breaks it, as it does in a whole program.
+    while (this.step());
+    this.nextLineNo = this.lineNo + 1;
+    return !this.stoppedEarly;
+  }
 
   /** Offset where the next line starts, and its number. */
   get position(): { offset: number; line: number } {

@@ -23,6 +23,7 @@ export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export { closestName, editDistance, type NameSuggestion } from './suggest';
+export { LineAnalysis } from './stream';
 export * as catalogue from './catalogue';
 export {
   applyTextEdits,
@@ -91,6 +92,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),
         resync: new ResyncProver(guarded.value, reporter.entries, marks, limit, analyzer.state.functions),
+        only: options.proveOnly,
       });
     }
     return { valid: reporter.errorCount === 0, trace, truncated, parserVersion: PARSER_VERSION };

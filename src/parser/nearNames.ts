@@ -222,9 +222,7 @@ export class NearNames {
     const remainingMin = child.minLength - i;
     const remainingMax = child.maxLength - i;
     let rest = m;
-    let lowest =
-      (rows[at]) +
-      (rest < remainingMin ? remainingMin - rest : rest > remainingMax ? rest - remainingMax : 0);
+    let lowest = rows[at] + (rest < remainingMin ? remainingMin - rest : rest > remainingMax ? rest - remainingMax : 0);
     for (let j = from; j <= to; j++) {
       const cost = c === q[j - 1] ? 0 : 1;
       let value = Math.min(
