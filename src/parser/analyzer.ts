@@ -94,6 +94,13 @@ export interface AnalysisState {
 }
 
 const MAX_SHOWN = 60;
+/** Operands if(a, b, comparator) compares as they are: a name (its value), a global, a number or a string. */
+const PLAIN_OPERANDS: ReadonlySet<TokenKind> = new Set([
+  TokenKind.Ident,
+  TokenKind.Global,
+  TokenKind.Number,
+  TokenKind.String,
+]);
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
@@ -106,6 +113,8 @@ const LITERAL_WORDS: Readonly<Record<string, string>> = {
 };
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
+/** Literal words as an AVAP expression writes them. */
+const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True', false: 'False' };
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
@@ -158,6 +167,23 @@ function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
+}
+
+/**
+ * A literal argument written as an assignment's value: the words of other
+ * languages as AVAP's (`null` → None, `true` → True): an assignment keeps
+ * `true` as the text "true", as addVar does (issue 26/31; see
+ * docs/parser-semantic-warnings.md), so the fix would change nothing.
+ */
+function valueLiteral(t: readonly Token[], arg: CallArg): string {
+  let out = '';
+  for (let i = arg.first; i < arg.last; i++) {
+    const x = t[i] as Token;
+    const word = x.kind === TokenKind.Ident ? AVAP_WORDS[x.text] : undefined;
+    if (i > arg.first && x.start > (t[i - 1] as Token).end) out += ' ';
+    out += word ?? x.text;
+  }
+  return out;
 }
 
 /** Shortens long source text for messages. */
@@ -461,7 +487,7 @@ export class Analyzer implements ExpressionHost {
         Rule.NestedCommand,
         nameToken.start,
         nameToken.end,
-        `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`,
+        `command '${name}' is not accepted inside an expression (this parser's rule: commands are statements) — run it on its own line: ${signatureOf(spec)}`,
         name,
       );
       return;
@@ -1092,14 +1118,16 @@ export class Analyzer implements ExpressionHost {
       }
     }
     if (comparisons.length === 0 && !logical) return undefined;
-    if (comparisons.length === 1 && !logical) {
-      const at = comparisons[0] as number;
-      const op = t[at] as Token;
+    // if(a, b, >) compares a name's value or a literal: an expression there would be compared as its text
+    // (issue 24, F10), so `a + 1 > b` becomes the expression form.
+    const at = comparisons[0];
+    const plain = (x: Token | undefined) => x !== undefined && PLAIN_OPERANDS.has(x.kind) && !x.unterminated;
+    if (at !== undefined && comparisons.length === 1 && !logical) {
       if (at === arg.first || at === arg.last - 1) return undefined;
-      const left = this.src.slice(arg.start, (t[at - 1] as Token).end).trim();
-      const right = this.src.slice((t[at + 1] as Token).start, arg.end).trim();
-      const comparator = COMPARATOR_FIXES.get(op.text) ?? op.text;
-      return `${left}, ${right}, ${comparator}`;
+      if (at - arg.first === 1 && arg.last - at === 2 && plain(t[arg.first]) && plain(t[at + 1])) {
+        const comparator = COMPARATOR_FIXES.get((t[at] as Token).text) ?? (t[at] as Token).text;
+        return `${(t[arg.first] as Token).text}, ${(t[at + 1] as Token).text}, ${comparator}`;
+      }
     }
     if (foreign) return undefined;
     const quote = arg.text.includes('"') ? "'" : '"';
@@ -1596,7 +1624,7 @@ export class Analyzer implements ExpressionHost {
     const what = literalKind(t, value);
     if (!what) return;
     const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
-    const literal = value.text === FOREIGN_NULL ? 'None' : value.text;
+    const literal = valueLiteral(t, value);
     const assignment = name === undefined ? undefined : `${name} = ${literal}`;
     const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
     const first = t[0] as Token;
@@ -1791,7 +1819,7 @@ export class Analyzer implements ExpressionHost {
         Rule.InvalidNumber,
         arg.start,
         arg.end,
-        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
+        `${argumentName(spec, index, param)} must be a number or a variable name (this parser's rule), got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
         arg.text,
         undefined,
         expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
@@ -1816,7 +1844,7 @@ export class Analyzer implements ExpressionHost {
           Rule.NestedCommand,
           arg.start,
           arg.end,
-          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`,
+          `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
           name,
           undefined,
           this.nestedCommandFix(t, arg, spec),
@@ -1835,7 +1863,7 @@ export class Analyzer implements ExpressionHost {
       Rule.LiteralCall,
       start,
       end,
-      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`,
+      `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
       text,
       undefined,
       hoistFix(this.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
@@ -1919,7 +1947,7 @@ export class Analyzer implements ExpressionHost {
             p.line,
             p.column,
             p.endColumn,
-            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`,
+            `'${abbreviate(p.text, 30)}' in an argument: the specification reads it as that text, the reference implementation calls the function — compute it first: value = ${abbreviate(p.text, 30)}`,
             p.name,
           );
         } else if (rule === Rule.FunctionArity) {
@@ -1934,14 +1962,18 @@ export class Analyzer implements ExpressionHost {
         }
         continue;
       }
-      const suggestion = suggestName(p.name, userFunctions);
+      const suggestion = suggestName(p.name, userFunctions, p.argCount);
       const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
       const note = suggestion.note ? ` (${suggestion.note})` : '';
+      // A name whose arguments are not the unknown one's is advice: its signature says what it needs (issue 24, F10).
+      const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
+      const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
       const message = suggestion.name
-        ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
+        ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}${takes}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
       const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
-      this.rep.at(rule ?? Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, suggestion.name, hint);
+      const replacement = suggestion.exact ? suggestion.name : undefined;
+      this.rep.at(rule ?? Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, replacement, hint);
     }
   }
 }

@@ -8,27 +8,32 @@
  *  - `key-names-variable`: a bare key (a parameter marked `key` in the
  *    catalogue: AddvariableToJSON's Key, variableFromJSON's key, addParam's
  *    param) that names a variable assigned earlier in the same scope. The
- *    reference resolves such an argument at run time, so the key is that
- *    variable's value, not the name.
+ *    specification resolves such an argument at run time (a `value` is a
+ *    "literal value or variable reference"), so the key is that variable's
+ *    value, not the name. The reference implementation's addParam reads the
+ *    parameter name as written instead (a divergence the message states).
  *  - `key-overwritten-in-loop`: the same, where the variable is first assigned
  *    after the key inside the loop around it (`variableFromJSON(row, email,
  *    email)` in a loop): from the second pass the key is the previous value.
  *
- * Both are fixed by quoting the key. Function parameters do not count as
- * assignments: a function that takes a key as a parameter means its value.
- * Variables are scoped per function body (the top level is one scope),
- * otherwise flat, as the specification says (no block scope).
+ * Neither has a fix (issue 26, 31): quoting the key changes nothing, because
+ * the reference implementation strips the quotes before a command sees its
+ * argument, so `"email"` names the variable exactly as `email` does. What is
+ * true under both the specification and the reference is the advice: a
+ * variable whose name is not the key (docs/parser-semantic-warnings.md).
+ * Function parameters do not count as assignments: a function that takes a
+ * key as a parameter means its value. Variables are scoped per function body
+ * (the top level is one scope), otherwise flat, as the specification says.
  */
 import type { Block, BlockStack } from './blocks';
 import { Rule } from './catalogue/rules';
-import type { FixHint } from './fixes/candidates';
 import { LayeredMap } from './layered';
 import type { Reporter } from './reporter';
 
 export interface KeyUse {
   name: string;
   command: string;
-  /** Position of the key: 1-based line and columns, and source offsets for the fix. */
+  /** Position of the key: 1-based line and columns, and its source offsets. */
   line: number;
   column: number;
   endColumn: number;
@@ -51,11 +56,21 @@ function what(command: string): string {
   return command === 'addParam' ? 'parameter name' : 'key';
 }
 
-function quoteFix(use: KeyUse): FixHint {
-  return {
-    title: `Quote the ${what(use.command)}: "${use.name}"`,
-    edits: [{ start: use.start, end: use.end, newText: `"${use.name}"` }],
-  };
+/**
+ * What the two sources say such a key is, and the advice true under both:
+ * the specification resolves it; the reference's addParam does not; quoting
+ * changes nothing (the reference strips quotes before a command sees them).
+ */
+function resolution(use: KeyUse): string {
+  const noun = what(use.command);
+  const divergence =
+    use.command === 'addParam'
+      ? ` (the reference implementation reads the parameter named '${use.name}' as written: the two differ)`
+      : '';
+  return (
+    `the specification resolves it to that value${divergence}; quoting the ${noun} does not change this — ` +
+    `give the variable a name other than '${use.name}'`
+  );
 }
 
 export class Semantics {
@@ -141,11 +156,9 @@ export class Semantics {
         use.line,
         use.column,
         use.endColumn,
-        `the ${noun} '${use.name}' of ${use.command} is the value of the variable '${use.name}' (assigned on line ${assignedOn}), not the text ` +
-          `'${use.name}' — quote a literal ${noun}: "${use.name}" (or write \`\${${use.name}}\` for the value)`,
+        `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' (assigned on line ${assignedOn}): ` +
+          resolution(use),
         use.name,
-        undefined,
-        quoteFix(use),
       );
       return;
     }
@@ -170,11 +183,9 @@ export class Semantics {
       use.line,
       use.column,
       use.endColumn,
-      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where} — ` +
-        `from the second pass the ${noun} is its value; quote a literal ${noun}: "${use.name}"`,
+      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where}: ` +
+        `from the second pass ${resolution(use)}`,
       use.name,
-      undefined,
-      quoteFix(use),
     );
   }
 }

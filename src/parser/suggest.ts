@@ -5,6 +5,7 @@
  */
 import {
   COMMANDS,
+  findCommand,
   findCommandIgnoringCase,
   findHallucination,
   findHallucinationIgnoringCase,
@@ -19,6 +20,13 @@ export interface NameSuggestion {
   note?: string;
   /** The name stands for this block keyword, for structure recovery. */
   structuralAs?: string;
+  /**
+   * True when putting `name` in place of the unknown one is the repair: a
+   * case or spelling slip of a real name, or an invented name whose arguments
+   * the catalogue maps one-to-one onto its equivalent's. False: `name` is
+   * advice (its arguments differ, or what they stand for is a guess).
+   */
+  exact?: boolean;
 }
 
 /** Identifiers longer than this are not compared (keeps the cost linear). */
@@ -167,9 +175,29 @@ function closestWithIndex(name: string, index: NearNames): string | undefined {
   return state.best;
 }
 
-function fromHallucination(known: Hallucination): NameSuggestion {
+/**
+ * The invented call's `argCount` arguments stand for the equivalent's first
+ * `argCount` parameters, in its order (see Hallucination.args), or are
+ * exactly its parameters: then the rename keeps every argument's meaning.
+ * Only for a name the catalogue maps at all. Unknown count: all of them.
+ */
+function renameIsExact(known: Hallucination, argCount: number | undefined): boolean {
+  const spec = known.equivalent ? findCommand(known.equivalent) : undefined;
+  if (!spec || !known.args) return false;
+  const params = spec.params.map((p) => p.name);
+  // A call with exactly the equivalent's own parameters is that command under another name (`httpGet(url, , , r)`).
+  if (argCount === params.length) return true;
+  const n = argCount ?? known.args.length;
+  if (n > known.args.length || (argCount === undefined && known.args.length !== params.length)) return false;
+  return known.args.slice(0, n).every((name, i) => name === params[i]);
+}
+
+function fromHallucination(known: Hallucination, argCount: number | undefined): NameSuggestion {
   const suggestion: NameSuggestion = {};
-  if (known.equivalent) suggestion.name = known.equivalent;
+  if (known.equivalent) {
+    suggestion.name = known.equivalent;
+    suggestion.exact = renameIsExact(known, argCount);
+  }
   if (known.note) suggestion.note = known.note;
   if (known.structuralAs) suggestion.structuralAs = known.structuralAs;
   return suggestion;
@@ -180,20 +208,26 @@ const COMMAND_NAMES = COMMANDS.map((c) => c.name);
 /**
  * Suggestion for an unknown command or function name. `userFunctions` are the
  * file's functions in definition order, or an index of them (nearNames.ts)
- * when many names are looked up against many functions.
+ * when many names are looked up against many functions; `argCount`, the
+ * call's arguments, decides whether renaming an invented name keeps them
+ * meaning what they meant (NameSuggestion.exact).
  */
-export function suggestName(name: string, userFunctions: Iterable<string> | NearNames = []): NameSuggestion {
+export function suggestName(
+  name: string,
+  userFunctions: Iterable<string> | NearNames = [],
+  argCount?: number,
+): NameSuggestion {
   const known = findHallucination(name);
-  if (known) return fromHallucination(known);
+  if (known) return fromHallucination(known, argCount);
   const sameLetters = findCommandIgnoringCase(name);
   if (sameLetters) {
-    return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name };
+    return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name, exact: true };
   }
   const knownOtherCase = findHallucinationIgnoringCase(name);
-  if (knownOtherCase) return fromHallucination(knownOtherCase);
+  if (knownOtherCase) return fromHallucination(knownOtherCase, argCount);
   const closest =
     userFunctions instanceof NearNames
       ? closestWithIndex(name, userFunctions)
       : closestName(name, [...COMMAND_NAMES, ...userFunctions]);
-  return closest ? { name: closest } : {};
+  return closest ? { name: closest, exact: true } : {};
 }

@@ -162,7 +162,7 @@ describe('parser: fix proofs re-analyse only the edited region (issue 24, F5)', 
       }),
       { numRuns: Number(process.env.RUNS ?? 400), seed: Number(process.env.SEED ?? 2424) },
     );
-    assert.ok(checked > 1000, `only ${checked} candidates checked`);
+    assert.ok(checked > 800, `only ${checked} candidates checked`);
   });
 
   it('on the adversarial shapes too', () => {
