@@ -223,6 +223,7 @@ async function adversarial(): Promise<BenchResult[]> {
       name: `adversarial shape ${shape.name}, 24 KB, vs a plain program`,
       ratio,
       unit: '× the plain program',
+      ...(shape.heldOut ? { goal: { text: '≤ 3× (held out)', met: ratio <= 3 } } : {}),
       detail,
     });
   }

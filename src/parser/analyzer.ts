@@ -188,8 +188,23 @@ function valueLiteral(t: readonly Token[], arg: CallArg): string {
 
 /** Shortens long source text for messages. */
 export function abbreviate(text: string, max = MAX_SHOWN): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const oneLine = isOneLine(text) ? text : text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+/** No white space but single spaces between words: what abbreviate would leave as it is (most tokens). */
+function isOneLine(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return true;
+  if (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      c === 32 ? text.charCodeAt(i + 1) === 32 : c < 32 || c === 0xa0 || (c >= 0x1680 && /\s/.test(text[i] as string))
+    )
+      return false;
+  }
+  return true;
 }
 
 function last<T>(items: readonly T[]): T | undefined {
@@ -247,6 +262,7 @@ export class Analyzer implements ExpressionHost {
   private nextLF = -2;
   private nextCR = -2;
   private done = false;
+  private readonly sink = (problem: LexicalProblem, start: number, end: number) => this.lexical(problem, start, end);
   /**
    * When set, `marks[n]` is how many findings the reporter held when line n
    * started (fixes/resync.ts splits a program's findings by the line that
@@ -290,7 +306,7 @@ export class Analyzer implements ExpressionHost {
     this.lineEnd = end;
     const state = this.scan;
     const wasInComment = state.inBlockComment;
-    const tokens = scanLine(src, start, end, state, (problem, s, e) => this.lexical(problem, s, e));
+    const tokens = scanLine(src, start, end, state, this.sink);
     if (state.inBlockComment && !wasInComment) {
       this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
     }
@@ -339,6 +355,13 @@ export class Analyzer implements ExpressionHost {
     return !this.stoppedEarly;
   }
 
+  /** Reads on in `src`, a longer text that begins with the one read so far (a fork given its text in parts). */
+  extend(src: string): void {
+    this.src = src;
+    this.nextLF = -2;
+    this.nextCR = -2;
+  }
+
   /** Offset where the next line starts, and its number. */
   get position(): { offset: number; line: number } {
     return { offset: this.next, line: this.nextLineNo };
@@ -355,9 +378,11 @@ export class Analyzer implements ExpressionHost {
    * reporting to `rep`: fix proofs re-analyse only what a fix changes
    * (fixes/resync.ts). Candidate fixes of the copy are not meant to be used.
    * `frozen`: this analysis is never read on, so the copy may share its
-   * tables (layered.ts) instead of copying them.
+   * tables (layered.ts) instead of copying them. `base`: where `src` starts in
+   * this analysis' text (a fork may read only the text from its line on; its
+   * offsets then count from there, which only its candidate fixes would see).
    */
-  fork(src: string, rep: Reporter, frozen = false): Analyzer {
+  fork(src: string, rep: Reporter, frozen = false, base = 0): Analyzer {
     const copy = new Analyzer(src, rep);
     const blockMap = copy.blocks.copyFrom(this.blocks);
     copy.sem.copyFrom(this.sem, blockMap, frozen);
@@ -367,7 +392,7 @@ export class Analyzer implements ExpressionHost {
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
     copy.scan = { ...this.scan };
-    copy.next = this.next;
+    copy.next = this.next - base;
     copy.nextLineNo = this.nextLineNo;
     copy.lineNo = this.lineNo;
     copy.done = this.done;

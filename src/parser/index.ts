@@ -75,7 +75,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
     const analyzer = new Analyzer(guarded.value, reporter);
-    const marks: number[] = [];
+    const marks: number[] = [0]; // marks[n] for line n: filled in order, from 1
     analyzer.marks = marks;
     analyzer.run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);

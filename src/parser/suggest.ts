@@ -118,16 +118,37 @@ function scanIndex(state: Closest, lower: string, index: NearNames): void {
 interface Listed {
   name: string;
   lower: string;
+  /** Which of 32 classes (code unit mod 32) its characters fall in: a quick bound before the counts. */
+  mask: number;
   /** Its distinct characters (UTF-16 code units) and how often each occurs. */
   chars: Int32Array;
   counts: Int32Array;
+}
+
+const maskOf = (text: string): number => {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) mask |= 1 << (text.charCodeAt(i) & 31);
+  return mask;
+};
+
+/** Set bits of a 32-bit mask. */
+function bits(mask: number): number {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
 }
 
 const listed = (name: string): Listed => {
   const lower = name.toLowerCase();
   const counts = new Map<number, number>();
   for (let i = 0; i < lower.length; i++) counts.set(lower.charCodeAt(i), (counts.get(lower.charCodeAt(i)) ?? 0) + 1);
-  return { name, lower, chars: Int32Array.from(counts.keys()), counts: Int32Array.from(counts.values()) };
+  return {
+    name,
+    lower,
+    mask: maskOf(lower),
+    chars: Int32Array.from(counts.keys()),
+    counts: Int32Array.from(counts.values()),
+  };
 };
 
 /** The catalogue's command names, prepared on first use and shared (they never change). */
@@ -144,12 +165,15 @@ const queryCounts = new Int32Array(65536);
  */
 function scanListed(state: Closest, lower: string, list: readonly Listed[]): void {
   const m = lower.length;
+  const mask = maskOf(lower);
   for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = (queryCounts[lower.charCodeAt(i)] as number) + 1;
   for (const entry of list) {
     if (entry.name.length > MAX_COMPARED_LENGTH) continue;
     const limit = state.bestDistance - 1;
     const n = entry.lower.length;
     if (Math.abs(n - m) > limit) continue;
+    // Each character class one side has and the other lacks needs an edit of its own.
+    if (bits(entry.mask & ~mask) > limit || bits(mask & ~entry.mask) > limit) continue;
     let common = 0;
     const { chars, counts } = entry;
     for (let k = 0; k < chars.length; k++)

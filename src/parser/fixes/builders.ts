@@ -604,21 +604,23 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
   const open = t[brace] as Token;
   const closes = isPunct(t[t.length - 1], '}');
-  const body = t.slice(brace + 1, closes ? -1 : undefined);
-  const statements: string[] = [];
-  let from = 0;
-  let depth = 0;
-  body.forEach((x, i) => {
-    if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
-    else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
-    else if (isPunct(x, ';') && depth === 0) {
-      if (i > from) statements.push(src.slice((body[from] as Token).start, (body[i - 1] as Token).end));
-      from = i + 1;
-    }
-  });
-  if (from < body.length) statements.push(src.slice((body[from] as Token).start, (body[body.length - 1] as Token).end));
   const end = (t[t.length - 1] as Token).end;
+  // Built only for the findings that get a proof.
   return (ctx) => {
+    const body = t.slice(brace + 1, closes ? -1 : undefined);
+    const statements: string[] = [];
+    let from = 0;
+    let depth = 0;
+    body.forEach((x, i) => {
+      if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
+      else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
+      else if (isPunct(x, ';') && depth === 0) {
+        if (i > from) statements.push(src.slice((body[from] as Token).start, (body[i - 1] as Token).end));
+        from = i + 1;
+      }
+    });
+    if (from < body.length)
+      statements.push(src.slice((body[from] as Token).start, (body[body.length - 1] as Token).end));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');

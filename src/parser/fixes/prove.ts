@@ -124,11 +124,10 @@ export function proveFixes(input: ProofInput): void {
     for (const { title, edits } of attempts) {
       if (left <= 0) return;
       left--;
-      const fixed = applyOrdered(text, edits);
       const spans = spansOf(index, edits);
       // What may differ: with resync only the findings around the edit, else every finding of both programs.
-      const fast = resync?.findings(fixed, edits, index, spans) ?? 'unprepared';
-      const compared = fast === 'unprepared' ? { before: all, after: reparse(fixed) } : fast;
+      const fast = resync?.findings(edits, index, spans) ?? 'unprepared';
+      const compared = fast === 'unprepared' ? { before: all, after: reparse(applyOrdered(text, edits)) } : fast;
       if (!compared?.after || !proven(compared.before, compared.after, entry, spans)) continue;
       entry.fix = { title, edits: edits.map((e) => toTextEdit(index, e)) };
       break;

@@ -26,7 +26,7 @@ import { pendingRule, type FunctionInfo, type PendingCall } from '../pendingCall
 import type { RuleCode } from '../catalogue/rules';
 import { Reporter } from '../reporter';
 import { canonicalNew, canonicalOld, type EditSpan } from './spans';
-import type { LineIndex, OffsetEdit } from './text';
+import { applyOrdered, type LineIndex, type OffsetEdit } from './text';
 
 /** Lines after an edit within which the two analyses are expected to meet. */
 const RESYNC_WINDOW = 8;
@@ -142,17 +142,16 @@ export class ResyncProver {
   }
 
   /**
-   * What a proof compares for `fixed` (the original with `edits`, ordered
-   * and non-overlapping, applied): the findings the two programs may differ
-   * in — the original's and the fixed program's from the first edited line up
-   * to where the two analyses meet again (or to the end), lines in each
+   * What a proof compares for the original with `edits` (ordered and
+   * non-overlapping) applied: the findings the two programs may differ in —
+   * the original's and the fixed program's from the first edited line up to
+   * where the two analyses meet again (or to the end), lines in each
    * program's own numbering; everything before and after is the same in both.
    * Undefined when the fixed program has more findings than the limit;
    * 'unprepared' when no snapshot was taken for its first edited line (the
    * caller then parses the fixed program).
    */
   findings(
-    fixed: string,
     edits: readonly OffsetEdit[],
     index: LineIndex,
     spans: readonly EditSpan[],
@@ -165,30 +164,45 @@ export class ResyncProver {
     const prefixCount = this.marks[line];
     if (!snapshot || prefixCount === undefined) return 'unprepared';
     const delta = edits.reduce((d, e) => d + e.newText.length - (e.end - e.start), 0);
-    const regionEnd = lastEdit.end + delta;
+    // The fork reads the fixed text from the snapshot's line on: first the edited lines and the few after them
+    // (where the analyses are expected to meet), the rest only if they do not.
+    const base = snapshot.position.offset;
+    const shifted = edits.map((e) => ({ start: e.start - base, end: e.end - base, newText: e.newText }));
+    const rest = this.text.slice(base);
+    const lastLine = index.position(lastEdit.end).line;
+    const windowEnd = index.offset(lastLine + RESYNC_WINDOW + 2, 1);
+    const cut = windowEnd === undefined || windowEnd >= this.text.length ? rest.length : windowEnd - base;
+    let whole = cut === rest.length;
+    const window = applyOrdered(rest.slice(0, cut), shifted);
     const forkRep = new Reporter(this.limit - prefixCount);
-    const fork = snapshot.fork(fixed, forkRep, true);
-    // The fork reads every line an edit touches.
-    while (!fork.atEnd && fork.position.offset <= regionEnd) {
-      fork.step();
+    const fork = snapshot.fork(window, forkRep, true, base);
+    const step = (): boolean => {
+      if (!whole && fork.position.offset >= window.length) {
+        fork.extend(applyOrdered(rest, shifted));
+        whole = true;
+      }
       resyncWork.forkLines++;
-    }
-    const met = fork.atEnd ? undefined : this.meet(snapshot, fork, delta, spans);
+      return fork.step();
+    };
+    // The fork reads every line an edit touches.
+    const regionEnd = lastEdit.end + delta - base;
+    while (!fork.atEnd && fork.position.offset <= regionEnd) step();
+    const met = fork.atEnd ? undefined : this.meet(snapshot, fork, step, base - delta, spans);
     if (met === undefined) {
       resyncWork.readToEnd++;
-      while (fork.step()) resyncWork.forkLines++;
+      while (step());
       fork.end();
       if (forkRep.saturated) return undefined;
       return { before: this.all.slice(prefixCount), after: forkRep.entries };
     }
     resyncWork.resynced++;
     // The calls each analysis made in the region are reported at the end of the file, with the same functions.
-    const base = snapshot.state.pending.length;
+    const calls = snapshot.state.pending.length;
     const before = [
       ...this.all.slice(prefixCount, this.marks[met.line]),
-      ...this.endFindings(met.original.state.pending, base),
+      ...this.endFindings(met.original.state.pending, calls),
     ];
-    const after = [...forkRep.entries, ...this.endFindings(fork.state.pending, base)];
+    const after = [...forkRep.entries, ...this.endFindings(fork.state.pending, calls)];
     const total = this.all.length - before.length + after.length;
     if (forkRep.saturated || total > this.limit) return undefined;
     return { before, after };
@@ -201,22 +215,23 @@ export class ResyncProver {
   private meet(
     snapshot: Analyzer,
     fork: Analyzer,
-    delta: number,
+    step: () => boolean,
+    shift: number,
     spans: readonly EditSpan[],
   ): { line: number; original: Analyzer } | undefined {
     const original = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
     const oldLine = (l: number) => canonicalOld(l, spans);
     const newLine = (l: number) => canonicalNew(l, spans);
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
-      const target = fork.position.offset - delta;
+      // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
+      const target = fork.position.offset + shift;
       while (!original.atEnd && original.position.offset < target) {
         original.step();
         resyncWork.forkLines++;
       }
       if (original.atEnd || fork.atEnd || original.position.offset !== target) return undefined;
       if (sameState(fork.state, newLine, original.state, oldLine)) return { line: original.position.line, original };
-      fork.step();
-      resyncWork.forkLines++;
+      step();
     }
     return undefined;
   }
