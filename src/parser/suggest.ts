@@ -166,7 +166,7 @@ const queryCounts = new Int32Array(65536);
 function scanListed(state: Closest, lower: string, list: readonly Listed[]): void {
   const m = lower.length;
   const mask = maskOf(lower);
-  for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = (queryCounts[lower.charCodeAt(i)] as number) + 1;
+  let counted = false;
   for (const entry of list) {
     if (entry.name.length > MAX_COMPARED_LENGTH) continue;
     const limit = state.bestDistance - 1;
@@ -174,6 +174,10 @@ function scanListed(state: Closest, lower: string, list: readonly Listed[]): voi
     if (Math.abs(n - m) > limit) continue;
     // Each character class one side has and the other lacks needs an edit of its own.
     if (bits(entry.mask & ~mask) > limit || bits(mask & ~entry.mask) > limit) continue;
+    if (!counted) {
+      for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = (queryCounts[lower.charCodeAt(i)] as number) + 1;
+      counted = true;
+    }
     let common = 0;
     const { chars, counts } = entry;
     for (let k = 0; k < chars.length; k++)
@@ -181,7 +185,7 @@ function scanListed(state: Closest, lower: string, list: readonly Listed[]): voi
     if (Math.max(m, n) - common > limit) continue;
     consider(state, entry.name, editDistance(lower, entry.lower, limit));
   }
-  for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = 0;
+  if (counted) for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = 0;
 }
 
 /**

@@ -99,6 +99,7 @@ function sameState(
 
 export class ResyncProver {
   private readonly snapshots = new Map<number, Analyzer>();
+  private readonly byOffset = new Map<number, Analyzer>();
 
   /**
    * @param text the original program
@@ -126,7 +127,11 @@ export class ResyncProver {
     return out;
   }
 
-  /** Takes the original analysis' state at the start of each of `lines`, in one pass up to the last of them. */
+  /**
+   * Takes the original analysis' state at the start of each of `lines`, in
+   * one pass up to the last of them: the first line of each candidate's
+   * edits, and the line after them (where the two analyses usually meet).
+   */
   prepare(lines: Iterable<number>): void {
     const wanted = [...new Set(lines)].filter((l) => !this.snapshots.has(l)).sort((a, b) => a - b);
     if (wanted.length === 0) return;
@@ -137,8 +142,15 @@ export class ResyncProver {
         resyncWork.driverLines++;
       }
       if (driver.position.line !== line || driver.atEnd) return;
-      this.snapshots.set(line, driver.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER)));
+      const snapshot = driver.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER));
+      this.snapshots.set(line, snapshot);
+      this.byOffset.set(snapshot.position.offset, snapshot);
     }
+  }
+
+  /** The snapshot taken where a line starts at `offset` of the original, if one was. */
+  private snapshotAt(offset: number): Analyzer | undefined {
+    return this.byOffset.get(offset);
   }
 
   /**
@@ -219,9 +231,13 @@ export class ResyncProver {
     shift: number,
     spans: readonly EditSpan[],
   ): { line: number; original: Analyzer } | undefined {
-    const original = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
     const oldLine = (l: number) => canonicalOld(l, spans);
     const newLine = (l: number) => canonicalNew(l, spans);
+    // The original's state right after the region is often a snapshot already (the next candidate's line).
+    const after = this.snapshotAt(fork.position.offset + shift);
+    if (after && sameState(fork.state, newLine, after.state, oldLine))
+      return { line: after.position.line, original: after };
+    const original = (after ?? snapshot).fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
       const target = fork.position.offset + shift;

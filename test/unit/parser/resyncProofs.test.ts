@@ -61,7 +61,13 @@ function checkProgram(source: string): number {
     }
   }
   const prover = new ResyncProver(source, reporter.entries, marks, LIMIT, analyzer.state.functions);
-  prover.prepare(candidates.map((edits) => index.position((edits[0] as OffsetEdit).start).line));
+  // The line after the edits for every other candidate only: both ways of meeting the original are checked.
+  prover.prepare(
+    candidates.flatMap((edits, i) => [
+      index.position((edits[0] as OffsetEdit).start).line,
+      ...(i % 2 === 0 ? [index.position((edits[edits.length - 1] as OffsetEdit).end).line + 1] : []),
+    ]),
+  );
   for (const edits of candidates) {
     const fixed = applyOrdered(source, edits);
     const spans = spansOf(index, edits);
