@@ -78,7 +78,7 @@ import {
 } from './scanner';
 import { MAX_COMPARED_LENGTH, suggestName } from './suggest';
 import { pendingRule, type CallContext, type FunctionInfo, type PendingCall } from './pendingCalls';
-import { LayeredMap } from './layered';
+import { AppendList, layerOver, MAX_LAYERS } from './layered';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from './nearNames';
 
 /** The state of an analysis between two lines, as far as later findings depend on it. */
@@ -86,7 +86,7 @@ export interface AnalysisState {
   blocks: BlockStack;
   sem: Semantics;
   functions: ReadonlyMap<string, FunctionInfo>;
-  pending: readonly PendingCall[];
+  pending: { readonly length: number; at(index: number): PendingCall | undefined };
   connectors: ReadonlySet<string>;
   inBlockComment: boolean;
   /** The line of the block comment still open, when one is. */
@@ -248,7 +248,7 @@ function plural(n: number, word: string): string {
 export class Analyzer implements ExpressionHost {
   private readonly blocks: BlockStack;
   private functions = new Map<string, FunctionInfo>();
-  private readonly pending: PendingCall[] = [];
+  private pending = new AppendList<PendingCall>();
   private readonly connectors = new Set<string>();
   private lineNo = 0;
   private lineStart = 0;
@@ -381,14 +381,15 @@ export class Analyzer implements ExpressionHost {
    * tables (layered.ts) instead of copying them. `base`: where `src` starts in
    * this analysis' text (a fork may read only the text from its line on; its
    * offsets then count from there, which only its candidate fixes would see).
+   * `maxLayers`: how deep shared tables may be layered before they are copied.
    */
-  fork(src: string, rep: Reporter, frozen = false, base = 0): Analyzer {
+  fork(src: string, rep: Reporter, frozen = false, base = 0, maxLayers = MAX_LAYERS): Analyzer {
     const copy = new Analyzer(src, rep);
     const blockMap = copy.blocks.copyFrom(this.blocks);
-    copy.sem.copyFrom(this.sem, blockMap, frozen);
-    if (frozen) copy.functions = new LayeredMap(this.functions);
+    copy.sem.copyFrom(this.sem, blockMap, frozen, maxLayers);
+    if (frozen) copy.functions = layerOver(this.functions, maxLayers);
     else for (const [name, info] of this.functions) copy.functions.set(name, info);
-    copy.pending.push(...this.pending);
+    copy.pending = frozen ? this.pending.layer(maxLayers) : this.pending.copy();
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
     copy.scan = { ...this.scan };

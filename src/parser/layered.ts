@@ -9,8 +9,12 @@
  * removes from its own layer only.
  */
 export class LayeredMap<K, V> extends Map<K, V> {
+  /** Layers below this one's own (a chain of forks of forks). */
+  readonly depth: number;
+
   constructor(readonly base: ReadonlyMap<K, V>) {
     super();
+    this.depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth + 1 : 1;
   }
 
   /** What was added over the base, in insertion order. */
@@ -79,4 +83,68 @@ export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, sa
     if (other === undefined || !same(value, other)) return false;
   }
   return true;
+}
+
+/**
+ * Chains of layers are kept short: a look-up walks them all. A layer over a
+ * map that is already this deep gets a flat copy instead (see layerOver).
+ */
+export const MAX_LAYERS = 4;
+
+/**
+ * A new map that reads `base` (frozen from now on) and writes its own
+ * entries: a layer, or a flat copy when `base` is already `maxDepth` layers
+ * deep.
+ */
+export function layerOver<K, V>(base: ReadonlyMap<K, V>, maxDepth = MAX_LAYERS): Map<K, V> {
+  const depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth : 0;
+  return depth >= maxDepth ? new Map(base) : new LayeredMap(base);
+}
+
+/**
+ * A list that is only appended to, over a frozen base list (the pending calls
+ * of an analysis forked from a snapshot): push, length, at and iteration, the
+ * base's items first.
+ */
+export class AppendList<T> implements Iterable<T> {
+  private readonly own: T[] = [];
+  private readonly baseLength: number;
+  readonly depth: number;
+
+  constructor(private readonly base?: AppendList<T>) {
+    this.baseLength = base?.length ?? 0;
+    this.depth = base ? base.depth + 1 : 0;
+  }
+
+  push(item: T): void {
+    this.own.push(item);
+  }
+
+  get length(): number {
+    return this.baseLength + this.own.length;
+  }
+
+  at(index: number): T | undefined {
+    return index < this.baseLength ? this.base?.at(index) : this.own[index - this.baseLength];
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = 0; i < this.baseLength; i++) yield this.base?.at(i) as T;
+    yield* this.own;
+  }
+
+  /** A list that reads this one (frozen from now on) and appends its own items; a flat copy of a deep chain. */
+  layer(maxDepth = MAX_LAYERS): AppendList<T> {
+    if (this.depth < maxDepth) return new AppendList(this);
+    const flat = new AppendList<T>();
+    for (const item of this) flat.push(item);
+    return flat;
+  }
+
+  /** An independent copy. */
+  copy(): AppendList<T> {
+    const flat = new AppendList<T>();
+    for (const item of this) flat.push(item);
+    return flat;
+  }
 }

@@ -27,7 +27,7 @@
  */
 import type { Block, BlockStack } from './blocks';
 import { Rule } from './catalogue/rules';
-import { LayeredMap } from './layered';
+import { layerOver } from './layered';
 import type { Reporter } from './reporter';
 
 export interface KeyUse {
@@ -91,12 +91,12 @@ export class Semantics {
    * with open blocks replaced by their copies; `frozen`: `other` is never
    * used again, so its names are shared, not copied.
    */
-  copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false): void {
+  copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false, maxLayers?: number): void {
     const mapped = (b: Block | undefined) => (b && copies.get(b)) ?? b;
     for (const scope of [undefined, ...copies.keys()]) {
       if (scope && scope.kind !== 'function') continue;
       const names = other.scopes.get(scope);
-      if (names) this.scopes.set(mapped(scope), frozen ? new LayeredMap(names) : new Map(names));
+      if (names) this.scopes.set(mapped(scope), frozen ? layerOver(names, maxLayers) : new Map(names));
       const waiting = other.pending.get(scope);
       if (!waiting) continue;
       const copy = new Map<string, PendingKey[]>();

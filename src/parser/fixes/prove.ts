@@ -118,14 +118,7 @@ export function proveFixes(input: ProofInput): void {
     }
     if (attempts.length > 0) plan.push({ entry, attempts });
   }
-  resync?.prepare(
-    plan.flatMap((p) =>
-      p.attempts.flatMap((a) => [
-        index.position((a.edits[0] as OffsetEdit).start).line,
-        index.position((a.edits[a.edits.length - 1] as OffsetEdit).end).line + 1,
-      ]),
-    ),
-  );
+  resync?.prepare(plan.flatMap((p) => p.attempts.map((a) => index.position((a.edits[0] as OffsetEdit).start).line)));
   let left = budget;
   for (const { entry, attempts } of plan) {
     for (const { title, edits } of attempts) {

@@ -21,7 +21,7 @@
  * the fixed program (a property test compares both on random programs).
  */
 import { Analyzer, type AnalysisState } from '../analyzer';
-import { sameEntries } from '../layered';
+import { MAX_LAYERS, sameEntries } from '../layered';
 import { pendingRule, type FunctionInfo, type PendingCall } from '../pendingCalls';
 import type { RuleCode } from '../catalogue/rules';
 import { Reporter } from '../reporter';
@@ -30,6 +30,12 @@ import { applyOrdered, type LineIndex, type OffsetEdit } from './text';
 
 /** Lines after an edit within which the two analyses are expected to meet. */
 const RESYNC_WINDOW = 8;
+/** Entries of an analysis' tables up to which comparing it with an unrelated snapshot is cheaper than a re-read. */
+const DIRECT_COMPARE_MAX = 256;
+
+function stateSize(state: AnalysisState): number {
+  return state.functions.size + state.pending.length + state.connectors.size + state.sem.live(undefined).names.size;
+}
 
 /** A finding as a proof compares it. */
 export interface Finding {
@@ -117,10 +123,10 @@ export class ResyncProver {
   ) {}
 
   /** What the calls an analysis made after `from` will be reported as at the end of the file. */
-  private endFindings(calls: readonly PendingCall[], from: number): Finding[] {
+  private endFindings(calls: AnalysisState['pending'], from: number): Finding[] {
     const out: Finding[] = [];
     for (let i = from; i < calls.length; i++) {
-      const call = calls[i] as PendingCall;
+      const call = calls.at(i) as PendingCall;
       const rule = pendingRule(call, this.functions);
       if (rule) out.push({ line: call.line, code: rule.code });
     }
@@ -128,23 +134,25 @@ export class ResyncProver {
   }
 
   /**
-   * Takes the original analysis' state at the start of each of `lines`, in
-   * one pass up to the last of them: the first line of each candidate's
-   * edits, and the line after them (where the two analyses usually meet).
+   * Takes the original analysis' state at the start of each of `lines` (the
+   * first line of each candidate's edits), in one pass up to the last of them.
    */
   prepare(lines: Iterable<number>): void {
     const wanted = [...new Set(lines)].filter((l) => !this.snapshots.has(l)).sort((a, b) => a - b);
     if (wanted.length === 0) return;
-    const driver = new Analyzer(this.text, new Reporter(Number.MAX_SAFE_INTEGER));
+    let driver = new Analyzer(this.text, new Reporter(Number.MAX_SAFE_INTEGER));
     for (const line of wanted) {
       while (driver.position.line < line && !driver.atEnd) {
         driver.step();
         resyncWork.driverLines++;
       }
       if (driver.position.line !== line || driver.atEnd) return;
-      const snapshot = driver.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER));
+      // The driver itself becomes the snapshot (never read on), and reading goes on in a layer over it: no copy
+      // of its tables (layered.ts keeps the chain short).
+      const snapshot = driver;
       this.snapshots.set(line, snapshot);
       this.byOffset.set(snapshot.position.offset, snapshot);
+      driver = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true, 0, MAX_LAYERS - 1);
     }
   }
 
@@ -233,11 +241,13 @@ export class ResyncProver {
   ): { line: number; original: Analyzer } | undefined {
     const oldLine = (l: number) => canonicalOld(l, spans);
     const newLine = (l: number) => canonicalNew(l, spans);
-    // The original's state right after the region is often a snapshot already (the next candidate's line).
+    // The original's state right after the region is often a snapshot already (the next candidate's line). It
+    // shares no table with the fork, so comparing costs the size of the state: worth it only while that is small;
+    // otherwise the original's lines are read again from this candidate's snapshot, whose tables the fork shares.
     const after = this.snapshotAt(fork.position.offset + shift);
-    if (after && sameState(fork.state, newLine, after.state, oldLine))
+    if (after && stateSize(after.state) <= DIRECT_COMPARE_MAX && sameState(fork.state, newLine, after.state, oldLine))
       return { line: after.position.line, original: after };
-    const original = (after ?? snapshot).fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
+    const original = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
       const target = fork.position.offset + shift;
