@@ -285,8 +285,27 @@ export class Analyzer implements ExpressionHost {
     this.sem = new Semantics(rep, this.blocks);
   }
 
+  /** The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation). */
   run(): void {
-    while (this.step());
+    const src = this.src;
+    const n = src.length;
+    const marks = this.marks;
+    let start = this.next;
+    let lineNo = this.nextLineNo;
+    let nextLF = -2;
+    let nextCR = -2;
+    while (!this.done) {
+      if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
+      if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
+      const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
+      if (marks) marks[lineNo] = this.rep.entries.length;
+      if (!this.line(start, end, lineNo) || end >= n) break;
+      start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+      lineNo++;
+    }
+    this.next = start;
+    this.nextLineNo = lineNo;
+    this.done = true;
     this.end();
   }
 
@@ -301,27 +320,31 @@ export class Analyzer implements ExpressionHost {
     const end = Math.min(this.nextLF === -1 ? n : this.nextLF, this.nextCR === -1 ? n : this.nextCR);
     const lineNo = this.nextLineNo;
     if (this.marks) this.marks[lineNo] = this.rep.entries.length;
-    this.lineNo = lineNo;
-    this.lineStart = start;
-    this.lineEnd = end;
-    const state = this.scan;
-    const wasInComment = state.inBlockComment;
-    const tokens = scanLine(src, start, end, state, this.sink);
-    if (state.inBlockComment && !wasInComment) {
-      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
-    }
-    if (tokens.length > 0) this.analyzeLine(tokens);
-    if (this.rep.saturated && this.rep.errorCount > 0) {
-      this.done = true;
-      this.stoppedEarly = true;
-      return false;
-    }
-    if (end >= n) {
+    if (!this.line(start, end, lineNo) || end >= n) {
       this.done = true;
       return false;
     }
     this.next = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
     this.nextLineNo = lineNo + 1;
+    return true;
+  }
+
+  /** The line [start, end) of the text; false when the reporter is full of errors (the analysis stops there). */
+  private line(start: number, end: number, lineNo: number): boolean {
+    this.lineNo = lineNo;
+    this.lineStart = start;
+    this.lineEnd = end;
+    const state = this.scan;
+    const wasInComment = state.inBlockComment;
+    const tokens = scanLine(this.src, start, end, state, this.sink);
+    if (state.inBlockComment && !wasInComment) {
+      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+    }
+    if (tokens.length > 0) this.analyzeLine(tokens);
+    if (this.rep.saturated && this.rep.errorCount > 0) {
+      this.stoppedEarly = true;
+      return false;
+    }
     return true;
   }
 
