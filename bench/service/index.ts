@@ -7,10 +7,16 @@
  *  2. An 800-request burst of the same: how many are answered 200, the circuit
  *     state afterwards (GET /health), and the latency of the next small request
  *     against an idle one measured before the load.
+ *  3. A hung parser replica (issue 24: health SERVING, Validate never answers):
+ *     alone, how long POST /v1/validate takes to answer 503, as a multiple of
+ *     the parser deadline; beside a healthy replica, the small-request latency
+ *     against the healthy replica alone (the hung one ejected after one deadline).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServe, type ServeProcess } from '../../test/integration/rest/serveProcess';
+import { startHungParser } from '../../test/support/hungParser';
+import { startParserService } from '../../test/support/parserService';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 
 const CORPUS = path.join(__dirname, '..', '..', 'test', 'corpus', 'valid');
@@ -102,4 +108,92 @@ export async function benchRestLoad(): Promise<BenchResult[]> {
   }
 }
 
-export const serviceSuite: BenchSuite = { name: 'service', run: benchRestLoad };
+/** The parser deadline of the hung-replica measurements (AVAP_PARSER_TIMEOUT's default). */
+const DEADLINE_S = 2;
+
+async function timed(fn: () => Promise<number>): Promise<{ status: number; ms: number }> {
+  const start = performance.now();
+  const status = await fn();
+  return { status, ms: performance.now() - start };
+}
+
+export async function benchHungReplica(): Promise<BenchResult[]> {
+  const [hung, healthy] = await Promise.all([startHungParser(), startParserService()]);
+  const serve = (url: string) =>
+    startServe([
+      '--port',
+      '0',
+      '--ollama-url',
+      'http://127.0.0.1:9',
+      '--parser-url',
+      url,
+      '--parser-timeout',
+      String(DEADLINE_S),
+      '--quiet',
+    ]);
+  const servers: ServeProcess[] = [];
+  try {
+    const [alone, beside, reference] = await Promise.all([
+      serve(hung.address),
+      serve(`${hung.address},${healthy.address}`),
+      serve(healthy.address),
+    ]);
+    servers.push(alone, beside, reference);
+    // Alone: the first three requests (the breaker opens after the third); each must answer 503 at its deadline.
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push(await timed(() => post(alone, SMALL)));
+    const worst = Math.max(...answers.map((a) => a.ms));
+    const all503 = answers.every((a) => a.status === 503);
+    const afterAlone = await circuit(alone);
+    // Beside a healthy replica: the first request may meet the hung one (one deadline); the rest must not.
+    const callerCalls = () => hung.calls.filter((c) => !c.filename.startsWith('<')).length;
+    const callsBefore = callerCalls();
+    const first = await timed(() => post(beside, SMALL));
+    // Interleaved, so the machine's load weighs on both alike.
+    const withoutHung: number[] = [];
+    const together: number[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const a = await timed(() => post(reference, SMALL));
+      const b = await timed(() => post(beside, SMALL));
+      if (a.status !== 200 || b.status !== 200)
+        throw new Error(`a small validation was answered ${a.status}/${b.status}`);
+      if (i >= 10) {
+        withoutHung.push(a.ms);
+        together.push(b.ms);
+      }
+    }
+    const idle = median(withoutHung);
+    const withHung = median(together);
+    const calls = callerCalls() - callsBefore;
+    return [
+      {
+        name: 'REST /v1/validate with a hung parser replica alone: time to the 503, in deadlines',
+        ratio: worst / (DEADLINE_S * 1000),
+        unit: '× the parser deadline (slowest of 3)',
+        goal: {
+          text: '503 within 1.5 deadlines, circuit open after 3',
+          met: all503 && worst <= 1.5 * DEADLINE_S * 1000,
+        },
+        detail: `answers ${answers.map((a) => `${a.status} in ${fmt(a.ms)}`).join(', ')} (deadline ${DEADLINE_S} s; before issue 24: 503 after ~31 s, ~30 calls re-sent); circuit afterwards: ${afterAlone}`,
+      },
+      {
+        name: 'REST /v1/validate with a hung replica beside a healthy one: small request vs the healthy one alone',
+        ratio: withHung / idle,
+        unit: '× the latency without the hung replica',
+        goal: {
+          text: 'the hung replica out of the rotation (≤ 1.5×) and every answer 200',
+          met: withHung / idle <= 1.5 && first.status === 200,
+        },
+        detail: `first request ${first.status} in ${fmt(first.ms)} (it may meet the hung replica: one deadline, then another replica); then ${fmt(withHung)} vs ${fmt(idle)} alone (medians of 30, interleaved); the hung replica got ${calls} caller call(s)`,
+      },
+    ];
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    await Promise.all([hung.close(), healthy.stop()]);
+  }
+}
+
+export const serviceSuite: BenchSuite = {
+  name: 'service',
+  run: async () => [...(await benchRestLoad()), ...(await benchHungReplica())],
+};

@@ -4,11 +4,16 @@
  * A command never calls process.exit: it returns its exit code, so tests can
  * run it in-process with captured streams.
  */
+import type { LimitedInput } from './readInput';
+
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Reads all of standard input (used for the `-` file argument). */
-  readStdin: () => Promise<Buffer>;
+  /**
+   * Reads standard input (the `-` file argument), at most `maxBytes + 1` bytes:
+   * an endless input is cut there (`over`). Stops when `signal` is aborted.
+   */
+  readStdin: (maxBytes: number) => Promise<LimitedInput>;
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;

@@ -77,6 +77,7 @@ import {
   type Token,
 } from './scanner';
 import { MAX_COMPARED_LENGTH, suggestName } from './suggest';
+import { abbreviate, valueLiteral } from './wording';
 import { pendingRule, type CallContext, type FunctionInfo, type PendingCall } from './pendingCalls';
 import { AppendList, layerOver, MAX_LAYERS } from './layered';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from './nearNames';
@@ -93,7 +94,6 @@ export interface AnalysisState {
   blockCommentLine: number | undefined;
 }
 
-const MAX_SHOWN = 60;
 /** Operands if(a, b, comparator) compares as they are: a name (its value), a global, a number or a string. */
 const PLAIN_OPERANDS: ReadonlySet<TokenKind> = new Set([
   TokenKind.Ident,
@@ -113,8 +113,6 @@ const LITERAL_WORDS: Readonly<Record<string, string>> = {
 };
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
-/** Literal words as an AVAP expression writes them. */
-const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True', false: 'False' };
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
@@ -167,44 +165,6 @@ function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
-}
-
-/**
- * A literal argument written as an assignment's value: the words of other
- * languages as AVAP's (`null` → None, `true` → True): an assignment keeps
- * `true` as the text "true", as addVar does (issue 26/31; see
- * docs/parser-semantic-warnings.md), so the fix would change nothing.
- */
-function valueLiteral(t: readonly Token[], arg: CallArg): string {
-  let out = '';
-  for (let i = arg.first; i < arg.last; i++) {
-    const x = t[i] as Token;
-    const word = x.kind === TokenKind.Ident ? AVAP_WORDS[x.text] : undefined;
-    if (i > arg.first && x.start > (t[i - 1] as Token).end) out += ' ';
-    out += word ?? x.text;
-  }
-  return out;
-}
-
-/** Shortens long source text for messages. */
-export function abbreviate(text: string, max = MAX_SHOWN): string {
-  const oneLine = isOneLine(text) ? text : text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-}
-
-/** No white space but single spaces between words: what abbreviate would leave as it is (most tokens). */
-function isOneLine(text: string): boolean {
-  const n = text.length;
-  if (n === 0) return true;
-  if (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32) return false;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (
-      c === 32 ? text.charCodeAt(i + 1) === 32 : c < 32 || c === 0xa0 || (c >= 0x1680 && /\s/.test(text[i] as string))
-    )
-      return false;
-  }
-  return true;
 }
 
 function last<T>(items: readonly T[]): T | undefined {
@@ -285,8 +245,27 @@ export class Analyzer implements ExpressionHost {
     this.sem = new Semantics(rep, this.blocks);
   }
 
+  /** The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation). */
   run(): void {
-    while (this.step());
+    const src = this.src;
+    const n = src.length;
+    const marks = this.marks;
+    let start = this.next;
+    let lineNo = this.nextLineNo;
+    let nextLF = -2;
+    let nextCR = -2;
+    while (!this.done) {
+      if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
+      if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
+      const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
+      if (marks) marks[lineNo] = this.rep.entries.length;
+      if (!this.line(start, end, lineNo) || end >= n) break;
+      start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+      lineNo++;
+    }
+    this.next = start;
+    this.nextLineNo = lineNo;
+    this.done = true;
     this.end();
   }
 
@@ -301,27 +280,31 @@ export class Analyzer implements ExpressionHost {
     const end = Math.min(this.nextLF === -1 ? n : this.nextLF, this.nextCR === -1 ? n : this.nextCR);
     const lineNo = this.nextLineNo;
     if (this.marks) this.marks[lineNo] = this.rep.entries.length;
-    this.lineNo = lineNo;
-    this.lineStart = start;
-    this.lineEnd = end;
-    const state = this.scan;
-    const wasInComment = state.inBlockComment;
-    const tokens = scanLine(src, start, end, state, this.sink);
-    if (state.inBlockComment && !wasInComment) {
-      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
-    }
-    if (tokens.length > 0) this.analyzeLine(tokens);
-    if (this.rep.saturated && this.rep.errorCount > 0) {
-      this.done = true;
-      this.stoppedEarly = true;
-      return false;
-    }
-    if (end >= n) {
+    if (!this.line(start, end, lineNo) || end >= n) {
       this.done = true;
       return false;
     }
     this.next = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
     this.nextLineNo = lineNo + 1;
+    return true;
+  }
+
+  /** The line [start, end) of the text; false when the reporter is full of errors (the analysis stops there). */
+  private line(start: number, end: number, lineNo: number): boolean {
+    this.lineNo = lineNo;
+    this.lineStart = start;
+    this.lineEnd = end;
+    const state = this.scan;
+    const wasInComment = state.inBlockComment;
+    const tokens = scanLine(this.src, start, end, state, this.sink);
+    if (state.inBlockComment && !wasInComment) {
+      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+    }
+    if (tokens.length > 0) this.analyzeLine(tokens);
+    if (this.rep.saturated && this.rep.errorCount > 0) {
+      this.stoppedEarly = true;
+      return false;
+    }
     return true;
   }
 

@@ -27,6 +27,8 @@ export interface Block {
   name?: string;
   /** A function header whose `{` has not been seen yet. */
   awaitingBrace?: boolean;
+  /** Where the block sits in the stack while it is open and the stack is deep (set by its index). */
+  at?: number;
   /** Offset where the opener's line starts (set by BlockStack.push). */
   lineStart?: number;
   /** A foreign brace block being rewritten into AVAP: its `}` (and `} else {`) are recorded here. */
@@ -81,21 +83,25 @@ function labelOf(block: Block): string {
   return block.kind === 'function' && block.name ? `function '${block.name}'` : `'${LABEL[block.kind]}'`;
 }
 
+/** Up to this depth the stack is scanned; past it, the answers come from indexes (BlockStack). */
+const SHALLOW = 24;
+
 /**
  * Every question the analysis asks the stack on each line (the enclosing
- * function, the outermost loop, the nearest open if()) is answered in constant
- * time from indexes kept on push and pop: scanning the stack instead made
- * deeply nested (or never closed) input cost depth × lines (issue 24, F5).
+ * function, the outermost loop, the nearest open if(), whether a block is
+ * still open) is answered by scanning it while it is shallow — a few steps,
+ * cheaper than keeping indexes on every push and pop — and in constant time
+ * from indexes once it is deeper than SHALLOW: scanning a deeply nested (or
+ * never closed) stack on every line made such input cost depth × lines
+ * (issue 24, F5). The indexes are built when the stack grows past SHALLOW
+ * and dropped when it is back to half of that.
  */
 export class BlockStack {
   private readonly blocks: Block[] = [];
-  /** Stack positions of the open blocks of each kind, innermost last. */
-  private readonly byKind = new Map<BlockKind, number[]>();
-  /** Per stack position: the outermost loop between it and the function body (or top level) it is in. */
-  private readonly outerLoop: (Block | undefined)[] = [];
-  private readonly open = new Set<Block>();
   /** Open blocks that are not foreign brace blocks. */
   private avapBlocks = 0;
+  /** The indexes, while the stack is deep. */
+  private index: StackIndex | undefined;
 
   constructor(
     private readonly rep: Reporter,
@@ -141,42 +147,41 @@ export class BlockStack {
 
   push(block: Block): void {
     block.lineStart ??= this.fixes?.lineStart();
-    const at = this.blocks.length;
-    const below = this.blocks[at - 1];
     this.blocks.push(block);
-    let positions = this.byKind.get(block.kind);
-    if (!positions) {
-      positions = [];
-      this.byKind.set(block.kind, positions);
-    }
-    positions.push(at);
-    const inherited = below && below.kind !== 'function' ? this.outerLoop[at - 1] : undefined;
-    this.outerLoop.push(
-      block.kind === 'function' ? undefined : (inherited ?? (block.kind === 'loop' ? block : undefined)),
-    );
-    this.open.add(block);
     if (block.kind !== 'brace') this.avapBlocks++;
+    if (this.index) this.index.push(this.blocks, this.blocks.length - 1);
+    else if (this.blocks.length > SHALLOW) this.index = StackIndex.of(this.blocks);
   }
 
   pop(): Block | undefined {
     const block = this.blocks.pop();
     if (!block) return undefined;
-    this.byKind.get(block.kind)?.pop();
-    this.outerLoop.pop();
-    this.open.delete(block);
     if (block.kind !== 'brace') this.avapBlocks--;
+    if (this.index) {
+      this.index.pop(block);
+      if (this.blocks.length <= SHALLOW / 2) this.index = undefined;
+    }
     return block;
   }
 
   private innermost(kind: BlockKind): number {
-    const positions = this.byKind.get(kind);
-    return positions && positions.length > 0 ? (positions[positions.length - 1] as number) : -1;
+    if (this.index) return this.index.innermost(kind);
+    for (let i = this.blocks.length - 1; i >= 0; i--) if ((this.blocks[i] as Block).kind === kind) return i;
+    return -1;
   }
 
   /** Index of the nearest open block of `kind`, not looking past a function body. */
   find(kind: BlockKind): number {
-    const i = this.innermost(kind);
-    return kind === 'function' || i > this.innermost('function') ? i : -1;
+    if (this.index) {
+      const i = this.index.innermost(kind);
+      return kind === 'function' || i > this.index.innermost('function') ? i : -1;
+    }
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === kind) return i;
+      if (b.kind === 'function') return -1;
+    }
+    return -1;
   }
 
   get insideFunction(): boolean {
@@ -191,12 +196,20 @@ export class BlockStack {
 
   /** The outermost open startLoop() block of the current function body (or of the top level). */
   get outermostLoop(): Block | undefined {
-    return this.outerLoop[this.outerLoop.length - 1];
+    if (this.index) return this.index.outermostLoop();
+    let found: Block | undefined;
+    for (let i = this.blocks.length - 1; i >= 0; i--) {
+      const b = this.blocks[i] as Block;
+      if (b.kind === 'function') break;
+      if (b.kind === 'loop') found = b;
+    }
+    return found;
   }
 
   /** True while `block` is open. */
   includes(block: Block): boolean {
-    return this.open.has(block);
+    if (this.index) return block.at !== undefined && this.blocks[block.at] === block;
+    return this.blocks.includes(block);
   }
 
   /** Reports and pops every block above index `keep` (they were never closed). */
@@ -346,5 +359,53 @@ export class BlockStack {
       );
     }
     while (this.pop());
+  }
+}
+
+/** What a deep stack is asked on every line, kept up to date on push and pop (BlockStack). */
+class StackIndex {
+  /** Stack positions of the open blocks of each kind, innermost last. */
+  private readonly byKind: Record<BlockKind, number[]> = {
+    if: [],
+    loop: [],
+    try: [],
+    async: [],
+    function: [],
+    brace: [],
+  };
+  /** Per stack position: the outermost loop between it and the function body (or top level) it is in. */
+  private readonly outerLoop: (Block | undefined)[] = [];
+
+  static of(blocks: readonly Block[]): StackIndex {
+    const index = new StackIndex();
+    for (let i = 0; i < blocks.length; i++) index.push(blocks, i);
+    return index;
+  }
+
+  /** `blocks[at]` was pushed. */
+  push(blocks: readonly Block[], at: number): void {
+    const block = blocks[at] as Block;
+    const below = blocks[at - 1];
+    block.at = at;
+    this.byKind[block.kind].push(at);
+    const inherited = below && below.kind !== 'function' ? this.outerLoop[at - 1] : undefined;
+    this.outerLoop.push(
+      block.kind === 'function' ? undefined : (inherited ?? (block.kind === 'loop' ? block : undefined)),
+    );
+  }
+
+  pop(block: Block): void {
+    this.byKind[block.kind].pop();
+    this.outerLoop.pop();
+  }
+
+  innermost(kind: BlockKind): number {
+    const positions = this.byKind[kind];
+    const n = positions.length;
+    return n > 0 ? (positions[n - 1] as number) : -1;
+  }
+
+  outermostLoop(): Block | undefined {
+    return this.outerLoop[this.outerLoop.length - 1];
   }
 }

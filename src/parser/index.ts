@@ -75,8 +75,6 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
     const analyzer = new Analyzer(guarded.value, reporter);
-    const marks: number[] = [0]; // marks[n] for line n: filled in order, from 1
-    analyzer.marks = marks;
     analyzer.run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
@@ -91,7 +89,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         hints: reporter.hints,
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),
-        resync: new ResyncProver(guarded.value, reporter.entries, marks, limit, analyzer.state.functions),
+        resync: new ResyncProver(guarded.value, reporter.entries, limit, analyzer.state.functions),
         only: options.proveOnly,
       });
     }

@@ -16,10 +16,18 @@
  *   `round_robin` routes around it until a later check passes. Polling (not
  *   the streaming Watch) keeps the service's graceful drain short: a Watch
  *   stream would hold its shutdown open until the grace period ran out.
+ * - A health check only proves that the process answers health checks: a
+ *   replica whose Validate hangs still says SERVING. So an endpoint on which
+ *   a call ran out of its deadline is ejected at once (no further calls are
+ *   routed to it), and while it is out its checks are a small Validate call
+ *   over its own connection instead of the health check: it comes back when
+ *   the parser itself answers (a verdict, or any other answer — "overloaded"
+ *   included), or when its connection is replaced.
  */
 import * as grpc from '@grpc/grpc-js';
 import { experimental } from '@grpc/grpc-js';
 import { healthClientConstructor, type HealthClient } from './health';
+import { parserClientConstructor, type ParserServiceClient } from './parserProto';
 import { HOST_LIST_SCHEME } from './parserUrl';
 
 type SubchannelInterface = experimental.SubchannelInterface;
@@ -29,6 +37,13 @@ type Endpoint = experimental.Endpoint;
 type StatusOr<T> = experimental.StatusOr<T>;
 
 export const HEALTH_CHECKED_POLICY = 'avap_health_checked';
+
+/** The Validate call that checks an ejected endpoint: a tiny program every parser version accepts. */
+export const ENDPOINT_PROBE_SOURCE = 'addVar(probe, 1)\n';
+export const ENDPOINT_PROBE_FILENAME = '<endpoint-probe>';
+
+/** Statuses that mean the service never answered the call (anything else is an answer, even a refusal). */
+const NO_ANSWER = new Set([grpc.status.DEADLINE_EXCEEDED, grpc.status.UNAVAILABLE, grpc.status.CANCELLED]);
 
 export interface HealthCheckSettings {
   /** The service name asked about (the parser's, `avap.parser.v1.AvapParser`). */
@@ -74,12 +89,19 @@ class HealthCheckedConfig implements TypedLoadBalancingConfig {
   }
 }
 
-/** A subchannel that polls the health service over its own connection while it is READY. */
+/**
+ * A subchannel that polls the health service over its own connection while it
+ * is READY, and leaves the rotation when a call on it runs out of its deadline
+ * (it then polls with a Validate call until the parser answers again).
+ */
 class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
   private client: HealthClient | undefined;
+  private parser: ParserServiceClient | undefined;
   private timer: NodeJS.Timeout | undefined;
   private call: grpc.ClientUnaryCall | undefined;
   private stopped = false;
+  /** Out of the rotation since a call's deadline passed, until a Validate probe is answered. */
+  private ejected = false;
   private readonly onState = (
     _s: SubchannelInterface,
     _previous: grpc.connectivityState,
@@ -90,6 +112,7 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
     } else {
       this.cancel();
       // A fresh connection starts trusted; its first check follows at once.
+      this.ejected = false;
       this.setHealthy(true);
     }
   };
@@ -108,28 +131,45 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
     return this.child;
   }
 
+  /** A call routed here has ended: one that ran out of its deadline takes the endpoint out of the rotation. */
+  callEnded(code: grpc.status): void {
+    if (code !== grpc.status.DEADLINE_EXCEEDED || this.ejected || this.stopped) return;
+    this.ejected = true;
+    this.setHealthy(false);
+    // A health check in flight would answer SERVING and bring it back: from now on the check is a Validate probe.
+    this.cancel();
+    this.schedule(this.settings()?.intervalMs ?? 0);
+  }
+
   private schedule(delayMs: number): void {
     if (this.stopped || this.timer || this.call) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.check();
     }, delayMs);
+    // A background poll that no caller waits for: it must not keep the process alive.
     this.timer.unref();
   }
 
   private check(): void {
     const settings = this.settings();
     if (this.stopped || !settings || this.child.getConnectivityState() !== grpc.connectivityState.READY) return;
+    if (this.ejected) {
+      this.probe(settings);
+      return;
+    }
     const Health = healthClientConstructor();
     // The override makes the check travel over this subchannel's own connection, with its credentials.
     this.client ??= new Health('unused', grpc.credentials.createInsecure(), {
       channelOverride: this.child.getChannel(),
     });
-    this.call = this.client.Check(
+    const call = this.client.Check(
       { service: settings.serviceName },
       new grpc.Metadata(),
       { deadline: Date.now() + settings.timeoutMs },
       (err, response) => {
+        // A cancelled check (the endpoint was ejected, or its connection changed) has been replaced.
+        if (this.call !== call) return;
         this.call = undefined;
         if (this.stopped) return;
         // A server without the health service cannot be checked; trust it (gRFC A17 does the same).
@@ -137,6 +177,33 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
         this.schedule(settings.intervalMs);
       },
     );
+    this.call = call;
+  }
+
+  /** The check of an ejected endpoint: a Validate call over its own connection; any answer brings it back. */
+  private probe(settings: HealthCheckSettings): void {
+    const Parser = parserClientConstructor();
+    this.parser ??= new Parser('unused', grpc.credentials.createInsecure(), {
+      channelOverride: this.child.getChannel(),
+    });
+    const call = this.parser.Validate(
+      { source: ENDPOINT_PROBE_SOURCE, filename: ENDPOINT_PROBE_FILENAME },
+      new grpc.Metadata(),
+      { deadline: Date.now() + settings.timeoutMs },
+      (err) => {
+        if (this.call !== call) return;
+        this.call = undefined;
+        if (this.stopped || !this.ejected) return;
+        if (err && NO_ANSWER.has(err.code)) {
+          this.schedule(settings.intervalMs);
+          return;
+        }
+        // The parser answers again: back in the rotation once the health check agrees.
+        this.ejected = false;
+        this.schedule(0);
+      },
+    );
+    this.call = call;
   }
 
   private cancel(): void {
@@ -153,11 +220,13 @@ class HealthCheckedSubchannel extends experimental.BaseSubchannelWrapper {
     this.child.removeConnectivityStateListener(this.onState);
     this.client?.close();
     this.client = undefined;
+    this.parser?.close();
+    this.parser = undefined;
     super.destroy();
   }
 }
 
-/** Hands grpc-js the real subchannel of a pick, as wrapping policies must. */
+/** Hands grpc-js the real subchannel of a pick, as wrapping policies must, and tells the wrapper how the call ended. */
 class UnwrappingPicker implements experimental.Picker {
   constructor(private readonly inner: experimental.Picker) {}
 
@@ -167,7 +236,16 @@ class UnwrappingPicker implements experimental.Picker {
       result.pickResultType === experimental.PickResultType.COMPLETE &&
       result.subchannel instanceof HealthCheckedSubchannel
     ) {
-      return { ...result, subchannel: result.subchannel.unwrap() };
+      const wrapper = result.subchannel;
+      const next = result.onCallEnded;
+      return {
+        ...result,
+        subchannel: wrapper.unwrap(),
+        onCallEnded: (code, details, metadata) => {
+          wrapper.callEnded(code);
+          next?.(code, details, metadata);
+        },
+      };
     }
     return result;
   }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineContract, type Contract } from '../contract';
+import { DEFAULT_MAX_BYTES } from '../parser';
 import { MAX_FILENAME_CHARS } from '../tools';
 import { OUTCOMES, THUMBS } from '../signals';
 
@@ -88,19 +89,30 @@ export const BatchBodySchema = z.strictObject({
     .max(MAX_BATCH_ITEMS),
 });
 
+/**
+ * The largest `final_code` a feedback may carry, in UTF-8 bytes: the parser's
+ * source limit — code larger than the parser would validate is no training
+ * sample, and nothing unbounded is written to the signal store.
+ */
+export const MAX_FINAL_CODE_BYTES = DEFAULT_MAX_BYTES;
+
 export const FeedbackBodySchema = z.strictObject({
   generation_id: z.string().min(1).max(200).describe('The generation_id of a /v1/generate response.'),
   thumbs: z.enum(THUMBS).optional(),
   outcome: z.enum(OUTCOMES).optional(),
   comment: z.string().max(2000).optional(),
-  final_code: z.string().optional().describe('The code as the user kept it (with outcome "edited").'),
+  final_code: z
+    .string()
+    .max(MAX_FINAL_CODE_BYTES)
+    .optional()
+    .describe(`The code as the user kept it (with outcome "edited"); at most ${MAX_FINAL_CODE_BYTES} bytes of UTF-8.`),
 });
 export type FeedbackBody = z.infer<typeof FeedbackBodySchema>;
 export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract(
   'POST /v1/feedback body',
   FeedbackBodySchema,
-  (body) =>
-    body.thumbs === undefined && body.outcome === undefined
+  (body) => [
+    ...(body.thumbs === undefined && body.outcome === undefined
       ? [
           {
             field: '',
@@ -108,7 +120,18 @@ export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract(
             suggestion: 'Send "thumbs": "up" | "down" and/or "outcome": "accepted" | "edited" | "discarded".',
           },
         ]
-      : [],
+      : []),
+    // The schema counts characters; the limit is in bytes (a character may take up to 4).
+    ...(body.final_code !== undefined && Buffer.byteLength(body.final_code) > MAX_FINAL_CODE_BYTES
+      ? [
+          {
+            field: 'final_code',
+            message: `is ${Buffer.byteLength(body.final_code)} bytes of UTF-8, over the limit of ${MAX_FINAL_CODE_BYTES}`,
+            suggestion: `Send at most ${MAX_FINAL_CODE_BYTES} bytes of code (the parser's source limit); nothing was recorded.`,
+          },
+        ]
+      : []),
+  ],
 );
 
 // ------------------------------------------------------------------ responses (documentation)

@@ -56,6 +56,8 @@ export interface RunCliOptions {
   onStdout?: (chunk: string) => void;
   /** Send SIGINT once `predicate(stdoutSoFar)` is true. */
   interruptWhen?: (stdout: string) => boolean;
+  /** Send `signal` (default SIGTERM) once `when` resolves — e.g. when a call reached a test server. */
+  signalWhen?: { when: Promise<unknown>; signal?: NodeJS.Signals };
 }
 
 /** Runs `node dist/cli.js ...args` and collects its output. */
@@ -81,6 +83,9 @@ export function runCliProcess(args: string[], options: RunCliOptions = {}): Prom
     stderr += chunk;
   });
   child.stdin.end(options.input ?? '');
+  void options.signalWhen?.when.then(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(options.signalWhen?.signal ?? 'SIGTERM');
+  });
   const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
   return new Promise((resolve) => {
     child.once('close', (code) => {

@@ -40,7 +40,8 @@ import { createRunPool } from '../../runtime/host';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';
-import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
+import { configFromFlags, PIPELINE_OPTIONS } from './generate';
+import { optionLines, PIPELINE_ENV_NOTE, pipelineOptions, VALIDATION_NOTE } from './pipelineUsage';
 
 const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   Runs the golden set through the pipeline and writes DIR/report.{json,md,html}.
@@ -55,16 +56,9 @@ const USAGE = `Usage: node dist/cli.js eval [--runs N] [--out DIR] [options]
   --few-shot K           validated examples injected before code generation (default 5; 0 disables)
   --cassette FILE        record/replay LLM answers (keyed by request) in FILE
   --cassette-mode MODE   record | replay (default replay when FILE exists)
-${PIPELINE_OPTIONS_USAGE.split('\n')
-  .filter(
-    (l) =>
-      !l.includes('--json') &&
-      !l.includes('--telemetry') &&
-      !l.includes('--quiet') &&
-      !l.startsWith('Exit') &&
-      !l.startsWith('            2'),
-  )
-  .join('\n')}
+${optionLines(pipelineOptions(['--json', '--telemetry', '--quiet']), 23)}
+${PIPELINE_ENV_NOTE}
+${VALIDATION_NOTE}
   --quiet               no progress on stderr (errors still print)
 Progress goes to stderr: on a terminal one live line (run, question, answered / failed, elapsed, time left,
 the current question); otherwise one line per question: run k/N · question i/M · <id> · <verdict> · <elapsed>.

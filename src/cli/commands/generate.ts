@@ -26,43 +26,21 @@ import {
 import { renderTrace } from '../../parser';
 import { defaultCacheDir } from '../cacheDir';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import {
+  CLI_OUTPUT_NOTE,
+  optionLines,
+  PIPELINE_ENV_NOTE,
+  PIPELINE_EXIT_CODES,
+  PIPELINE_OPTION_LINES,
+  VALIDATION_NOTE,
+} from './pipelineUsage';
 
-export const PIPELINE_OPTIONS_USAGE = `  --json                print the response messages as JSON lines (the last has is_final: true)
-  --parser-url URL      parser service (host:port, grpc://…, grpcs://…, a list a:1,b:2 or dns:///name:port,
-                        balanced round-robin); default $AVAP_PARSER_URL, else the bundled service
-  --parser-timeout S    seconds per parser call, decimals allowed (0.5); 0 disables validation
-                        (default $AVAP_PARSER_TIMEOUT, else 2). Both are SECONDS — they were milliseconds
-                        before; a value over 600 is refused as a likely leftover millisecond figure
-  --ollama-url URL      Ollama server (default $OLLAMA_HOST, else http://127.0.0.1:11434)
-  --model NAME          main model (default $OLLAMA_MODEL_NAME, else qwen3:1.7b)
-  --embedding-model M   embedding model (default $OLLAMA_EMBEDDING_MODEL, else qwen3-embedding:0.6b)
-  --es-url URL          Elasticsearch (default $AVAP_ES_URL, else the embedded index)
-  --es-index NAME       Elasticsearch index (default $AVAP_ES_INDEX, else avap-knowledge-v1)
-  --retrieval MODE      hybrid | knn_only (default $AVAP_RETRIEVAL_MODE, else hybrid)
-  --relevance MODE      llm | cosine (default $AVAP_RELEVANCE_MODE, else llm)
-  --telemetry FILE      append one JSON line per attempt to FILE (default $AVAP_TELEMETRY_FILE)
-  --quiet               do not print [ptvl] log lines on stderr
-  Also from the environment: PARSER_CB_THRESHOLD (parser failures before the circuit opens, 3),
-  PARSER_CB_COOLDOWN (seconds before a probe, 30), AVAP_MAX_RETRIES (0 or 1: the request's one retry
-  cycle, used by the relevance reformulation, the parser's trace or the judge's hint, 1),
-  AVAP_FEW_SHOT_K (validated examples in the code prompt, 5; 0 disables), OLLAMA_TTFB_TIMEOUT (ms until
-  the first byte, for a cold model load, 120000), AVAP_LLM_IDLE_TIMEOUT (seconds of silence that end a
-  started answer, 60; 0 = no limit), AVAP_CACHE_DIR (where the few-shot pool's embedding vectors are
-  cached; default $XDG_CACHE_HOME or ~/.cache, then avap-assistant).
-Every answer's code is validated on every route before the final message: validation_status "" means
-the parser validated every AVAP block shown (or there is none). With --json, every message before the
-last has "draft": true and no status (a draft with "replace": true holds the whole answer repaired by the
-parser's fixes and replaces the attempt's earlier drafts); the last has "text", the answer delivered (the
-text whose code was validated), validation_status (absent when the run failed, with
-"error"), "retrieval" ({"status": "ok" | "degraded", "reason"}) and "retry" (what used the one retry,
-what was skipped and why), "repaired_by": "parser-fixes" when the parser's proven fixes repaired the
-answer (no LLM retry) and "early_abort" ({attempt, line, rule}) when a streamed answer was stopped on a
-line certain to be rejected. In text mode stdout streams the answer and ends with the answer as validated
-(printed again whole after a "---" line when it differs from what streamed, e.g. repaired by the parser's
-fixes); every outcome other than valid is reported on stderr, and so are a repair (repair: …) and an early
-stop (stream: …).
-Exit codes: 0 valid (or not code), 3 INVALID_UNRESOLVED, 4 PARSER_UNAVAILABLE,
-            2 usage error or LLM unreachable/failed/stalled, 130 interrupted.`;
+export const PIPELINE_OPTIONS_USAGE = [
+  optionLines(PIPELINE_OPTION_LINES, 22),
+  PIPELINE_ENV_NOTE,
+  `${VALIDATION_NOTE} ${CLI_OUTPUT_NOTE}`,
+  PIPELINE_EXIT_CODES,
+].join('\n');
 
 const USAGE = `Usage: node dist/cli.js generate [--json] [options] "request"
   Writes AVAP code for the request and validates it with the parser (one retry with the trace).

@@ -2,7 +2,6 @@
  * `run FILE [request] [sandbox] [budgets] [--json]` — runs an AVAP program in the sandboxed runtime for one
  * request. The parser checks it first: code it rejects is not run (its trace is printed, exit 3).
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_MAX_BYTES,
@@ -25,6 +24,7 @@ import {
   SANDBOX_USAGE,
   sandboxFromFlags,
 } from '../runtime/options';
+import { overLimitEntry, readFileLimited, type LimitedInput } from '../readInput';
 import { runJson, runText } from '../runtime/render';
 
 /** `run`'s exit codes (0 and 2 as everywhere). */
@@ -58,14 +58,18 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const request = await requestFromFlags(values);
   const sandbox = await sandboxFromFlags(values, io.env);
   const limits = limitsFromFlags(values, io.env);
-  let bytes: Buffer;
+  let input: LimitedInput;
   try {
-    bytes = file === '-' ? await io.readStdin() : await readFile(file);
+    // Never read past the source limit (an endless stdin, /dev/zero).
+    input =
+      file === '-' ? await io.readStdin(DEFAULT_MAX_BYTES) : await readFileLimited(file, DEFAULT_MAX_BYTES, io.signal);
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const name = file === '-' ? '<stdin>' : file;
-  const guarded = guardInput(bytes, DEFAULT_MAX_BYTES);
+  const guarded = input.over
+    ? { ok: false as const, error: overLimitEntry(input, DEFAULT_MAX_BYTES) }
+    : guardInput(input.bytes, DEFAULT_MAX_BYTES);
   const verdict: ValidationResult = guarded.ok
     ? validateAvap(guarded.value, { filename: name })
     : { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };

@@ -36,7 +36,8 @@ import { SignalStore } from '../../signals';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { limitsFromFlags, SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from '../runtime/options';
-import { configFromFlags, PIPELINE_OPTIONS, PIPELINE_OPTIONS_USAGE } from './generate';
+import { configFromFlags, PIPELINE_OPTIONS } from './generate';
+import { optionLines, PIPELINE_ENV_NOTE, pipelineOptions, VALIDATION_NOTE } from './pipelineUsage';
 
 const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--token TOKEN] [options]
   Serves the assistant over HTTP: POST /v1/generate (NDJSON or SSE), POST /v1/validate,
@@ -63,9 +64,9 @@ const USAGE = `Usage: node dist/cli.js serve [--host HOST] [--port PORT] [--toke
   variables, logs}); its runs get this sandbox, and the budgets of $AVAP_RUN_TIMEOUT (seconds),
   $AVAP_RUN_MAX_STEPS and $AVAP_RUN_MAX_MEMORY (MiB):
 ${SANDBOX_USAGE}
-${PIPELINE_OPTIONS_USAGE.split('\n')
-  .filter((l) => !l.includes('--json') && !l.startsWith('Exit codes') && !l.trim().startsWith('2 usage'))
-  .join('\n')}
+${optionLines(pipelineOptions(['--json']), 23)}
+${PIPELINE_ENV_NOTE}
+${VALIDATION_NOTE}
   A signal store or telemetry log that cannot be written is reported on stderr at start and in
   GET /health ("status": "degraded" with reasons); /v1/feedback then answers 503.
 Exit codes: 0 stopped by a signal, 2 usage error or the address could not be bound.`;

@@ -3,8 +3,11 @@
  * Validates files with the parser library in-process, or through the parser
  * service when a URL is given (flag or AVAP_PARSER_URL). Output is identical
  * either way: size, binary and encoding checks run locally in both modes.
+ * Input is read up to the byte limit and no further (./readInput.ts); a file
+ * that gets no verdict is said so — on stderr, and with --json as an error
+ * object of its own — and a service that gives no verdict is
+ * PARSER_UNAVAILABLE (exit 4), never a silent success.
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_MAX_BYTES,
@@ -19,6 +22,8 @@ import { type ParserPort, ConfigError, parseParserTimeout } from '../../core';
 import { openParserConnection, type ParserConnection } from '../../core/parser/connection';
 import { validationToJson } from '../../protocol';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
+import { EXIT_INTERRUPTED } from '../lifecycle';
+import { overLimitEntry, readFileLimited, type LimitedInput } from '../readInput';
 
 const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--timeout S] [--max-bytes N] FILE... | -
   Validates AVAP files (- reads standard input).
@@ -27,9 +32,17 @@ const USAGE = `Usage: node dist/cli.js validate [--json] [--parser-url URL] [--t
                     default: $AVAP_PARSER_URL, else the parser library in-process
   --timeout S       seconds per service call, decimals allowed (default: $AVAP_PARSER_TIMEOUT, else 2);
                     seconds, like AVAP_PARSER_TIMEOUT (both were milliseconds before)
-  --max-bytes N     refuse files larger than N bytes (default ${DEFAULT_MAX_BYTES})
-  --json            one JSON object per file: {file, valid, trace, parserVersion, truncated}
-Exit codes: 0 all valid, 1 any invalid, 2 usage error, unreadable file or unreachable service.`;
+  --max-bytes N     refuse files larger than N bytes (default ${DEFAULT_MAX_BYTES}); no input, not even
+                    standard input or a device, is read past it
+  --json            one JSON object per file: {file, valid, trace, parserVersion, truncated}, or
+                    {file, error: {code, message}} for a file that got no verdict (unreadable,
+                    parser-unavailable, not-validated, interrupted)
+Exit codes: 0 all valid, 1 any invalid, 2 usage error or unreadable file,
+            4 PARSER_UNAVAILABLE (the service gave no verdict in time: unreachable, timed out, too busy,
+            circuit open; the files after it are not validated), 130 interrupted (SIGINT/SIGTERM).`;
+
+/** Why a file got no verdict (the `code` of its --json error object). */
+type NoVerdict = 'unreadable' | 'parser-unavailable' | 'not-validated' | 'interrupted';
 
 type Validator = (text: string, file: string) => Promise<Result<ValidationResult, Failure<'parser-unavailable'>>>;
 
@@ -64,10 +77,6 @@ function serviceValidator(port: ParserPort, url: string, timeoutMs: number, sign
   };
 }
 
-async function readSource(file: string, io: CliIO): Promise<Buffer> {
-  return file === '-' ? io.readStdin() : readFile(file);
-}
-
 function printResult(io: CliIO, file: string, result: ValidationResult, json: boolean): void {
   if (json) {
     io.stdout(`${JSON.stringify(validationToJson(file, result))}\n`);
@@ -77,6 +86,14 @@ function printResult(io: CliIO, file: string, result: ValidationResult, json: bo
   if (result.truncated) io.stdout(`${file}: (trace truncated: more findings were not listed)\n`);
   if (result.valid) io.stdout(`${file}: valid\n`);
 }
+
+/** A file without a verdict: one line on stderr, and with --json its own object on stdout. */
+function printNoVerdict(io: CliIO, file: string, code: NoVerdict, message: string, json: boolean): void {
+  io.stderr(`avap validate: ${message}\n`);
+  if (json) io.stdout(`${JSON.stringify({ file, error: { code, message } })}\n`);
+}
+
+const shownName = (file: string) => (file === '-' ? '<stdin>' : file);
 
 async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -94,6 +111,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read only once');
   const maxBytes = integerOption('--max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 1);
   const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
+  const json = values.json ?? false;
 
   let validate: Validator = (text, file) => Promise.resolve(ok(validateAvap(text, { maxBytes, filename: file })));
   let connection: ParserConnection | undefined;
@@ -107,33 +125,56 @@ async function run(args: string[], io: CliIO): Promise<number> {
     connection = opened.value;
     validate = serviceValidator(connection.port, url, timeoutMs, io.signal);
   }
+  const interrupted = (file: string) => {
+    const reason = io.signal.reason instanceof Error ? ` (${io.signal.reason.message})` : '';
+    printNoVerdict(io, file, 'interrupted', `interrupted${reason}; ${file} was not validated`, json);
+    return EXIT_INTERRUPTED;
+  };
 
   let exit: number = EXIT.ok;
   try {
-    for (const file of positionals) {
-      let bytes: Buffer;
+    for (const [index, file] of positionals.entries()) {
+      const name = shownName(file);
+      if (io.signal.aborted) return interrupted(name);
+      let input: LimitedInput;
       try {
-        bytes = await readSource(file, io);
+        input = file === '-' ? await io.readStdin(maxBytes) : await readFileLimited(file, maxBytes, io.signal);
       } catch (err) {
-        io.stderr(
-          `avap validate: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
-        );
+        if (io.signal.aborted) return interrupted(name);
+        const code = (err as NodeJS.ErrnoException).code;
+        const why = code === 'EISDIR' ? 'EISDIR (a directory)' : (code ?? (err as Error).message);
+        printNoVerdict(io, name, 'unreadable', `cannot read ${file}: ${why}`, json);
         exit = EXIT.usage;
         continue;
       }
-      const guarded = guardInput(bytes, maxBytes);
+      const guarded = input.over
+        ? { ok: false as const, error: overLimitEntry(input, maxBytes) }
+        : guardInput(input.bytes, maxBytes);
       let result: ValidationResult;
       if (guarded.ok) {
         const verdict = await validate(guarded.value, file);
+        if (io.signal.aborted) return interrupted(name);
         if (!verdict.ok) {
-          io.stderr(`avap validate: ${verdict.error.message}\n`);
-          return EXIT.usage;
+          printNoVerdict(
+            io,
+            name,
+            'parser-unavailable',
+            `PARSER_UNAVAILABLE — ${verdict.error.message}; ${name} was not validated`,
+            json,
+          );
+          if (json) {
+            for (const rest of positionals.slice(index + 1)) {
+              const message = `not validated: the parser service gave no verdict for ${name}`;
+              io.stdout(`${JSON.stringify({ file: shownName(rest), error: { code: 'not-validated', message } })}\n`);
+            }
+          }
+          return EXIT.parserUnavailable;
         }
         result = verdict.value;
       } else {
         result = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
       }
-      printResult(io, file === '-' ? '<stdin>' : file, result, values.json ?? false);
+      printResult(io, name, result, json);
       if (!result.valid && exit === EXIT.ok) exit = EXIT.invalid;
     }
   } finally {

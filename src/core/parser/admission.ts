@@ -48,9 +48,13 @@ interface Waiting {
   lastOverload?: Extract<ParserOutcome, { kind: 'unavailable' }>;
 }
 
+/**
+ * The retry timer is what a waiting caller's promise hangs on while nothing is
+ * in flight: it must keep the process alive (an unref'd one let a command's
+ * event loop empty mid-wait, and the process exit 0 with no answer).
+ */
 const realTimer = (run: () => void, ms: number) => {
   const handle = setTimeout(run, ms);
-  handle.unref?.();
   return { cancel: () => clearTimeout(handle) };
 };
 
@@ -122,6 +126,11 @@ export class AdmissionParser implements ParserPort {
       if (signal) {
         entry.onAbort = () => {
           if (!this.remove(entry)) return;
+          // Nobody left to retry for: the (ref'd) retry timer must not hold the process open.
+          if (this.smallLane.length + this.bulkLane.length === 0) {
+            this.retryTimer?.cancel();
+            this.retryTimer = undefined;
+          }
           resolve({ kind: 'unavailable', reason: 'cancelled', detail: 'cancelled while waiting for parser capacity' });
         };
         signal.addEventListener('abort', entry.onAbort, { once: true });

@@ -9,12 +9,22 @@
  * - The parser is down only when it stops answering: a call that times out
  *   or loses its connection is no verdict for that call, but it counts as a
  *   failure only if the service answered nothing since the call went out —
- *   no other call's answer, and no SERVING from the health check the
- *   breaker then sends over the same channel (one check shared by the
- *   failures that arrive together). Under a burst, deadline timers fire in
- *   batches while the service is busy but up; they must not open the circuit
- *   on it (a timeout then reads as `overloaded`). A hung or dead service
- *   answers neither, so its failures still count.
+ *   no other call's answer, and no answer to the liveness check the breaker
+ *   sends over the same channel (the transport's `alive`: a tiny Validate
+ *   call, one shared by the failures that arrive together). Under a burst,
+ *   deadline timers fire in batches while the service is busy but up; they
+ *   must not open the circuit on it (a timeout then reads as `overloaded`).
+ *   A hung or dead service answers neither — a hung one may well answer its
+ *   health check, which is why the check is a Validate call — so its
+ *   failures still count.
+ * - The check is decided by the call's deadline, not after it: a call still
+ *   unanswered at half its deadline starts the check (unless another answer
+ *   already came), so a hung service's caller hears `timeout` when its
+ *   deadline passes, not a second deadline later. A check counts as
+ *   unanswered once it has waited half a deadline with every answer already
+ *   received read first (one more turn of the event loop); a check whose own
+ *   deadline fired late — our event loop stalled, its answer may have been
+ *   waiting unread — decides nothing, and a new one is sent.
  * - While OPEN no transport call is made; the outcome is `circuit-open` at once.
  * - After `cooldownMs` (measured on the injected clock) the next request first
  *   sends a known-valid canary snippet as the HALF-OPEN probe, so a user's
@@ -35,7 +45,7 @@ import {
 } from 'cockatiel';
 import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
 import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
-import type { ParserTransport, TransportFailure as TransportError } from './transport';
+import type { ParserTransport, TransportFailure as TransportError, TransportResult } from './transport';
 
 /** A small program every parser version accepts; the half-open probe. */
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
@@ -52,6 +62,28 @@ export interface BreakerParserOptions {
   cooldownMs: number;
   clock?: Clock;
   logger?: Logger;
+}
+
+/** A liveness check: when it went out and, once it ended, whether the parser answered. */
+interface LivenessCheck {
+  readonly sentAt: number;
+  /** Set when it ended. */
+  readonly up?: boolean;
+  /** It failed after its deadline plus LATE_MS: our own event loop stalled, its answer may have waited unread. */
+  readonly late?: boolean;
+  readonly done: Promise<boolean>;
+}
+
+/** How much later than its deadline a check may fail and still count as "no answer". */
+const LATE_MS = 50;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Waits for `promise` at most `ms` (the timer is cleared either way). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Thrown inside the breaker for failures that count. */
@@ -98,9 +130,10 @@ export class BreakerParser implements ParserPort {
   private readonly logger: Logger;
   private subscriptions: { dispose(): void }[] = [];
   private lastParserVersion: string | undefined;
-  /** Answers received from the service (verdicts, refusals, overloaded answers, SERVING health checks): proof it is up. */
+  /** Answers received from the service (verdicts, refusals, overloaded answers, answered liveness checks): proof it is up. */
   private answers = 0;
-  private aliveCheck: Promise<boolean> | undefined;
+  /** The liveness check in flight, shared by every call that needs one. */
+  private liveness: LivenessCheck | undefined;
 
   constructor(
     private readonly transport: ParserTransport,
@@ -232,7 +265,13 @@ export class BreakerParser implements ParserPort {
   /** One transport call, shaped for the breaker: throws what counts, returns what does not. */
   private async attempt(source: string, filename: string, signal: AbortSignal | undefined): Promise<ParserOutcome> {
     const answersBefore = this.answers;
-    const result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    const waiting = this.checkIfStillWaiting(answersBefore);
+    let result: TransportResult;
+    try {
+      result = await this.transport.call(source, filename, { timeoutMs: this.options.timeoutMs, signal });
+    } finally {
+      waiting.stop();
+    }
     if (result.ok) {
       this.answers += 1;
       this.lastParserVersion = result.value.parserVersion;
@@ -251,7 +290,7 @@ export class BreakerParser implements ParserPort {
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
       };
     }
-    if (this.answers > answersBefore || (await this.alive())) {
+    if (await this.answeredSince(answersBefore, waiting.check)) {
       // The service answered meanwhile: busy, not down.
       return failure.kind === 'timeout'
         ? {
@@ -264,17 +303,69 @@ export class BreakerParser implements ParserPort {
     throw new TransportFailure(failure);
   }
 
-  /** One health check at a time, shared by the failures that arrive while it runs. */
-  private alive(): Promise<boolean> {
-    if (!this.transport.alive) return Promise.resolve(false);
-    this.aliveCheck ??= this.transport
-      .alive(this.options.timeoutMs)
-      .catch(() => false)
-      .then((up) => {
-        this.aliveCheck = undefined;
-        if (up) this.answers += 1;
-        return up;
-      });
-    return this.aliveCheck;
+  /**
+   * Starts the liveness check when the call is still unanswered at half its
+   * deadline and nothing else was answered since it went out, so the check is
+   * decided by the time the deadline passes.
+   */
+  private checkIfStillWaiting(answersBefore: number): { check?: LivenessCheck; stop(): void } {
+    const waiting: { check?: LivenessCheck; stop(): void } = { stop: () => undefined };
+    if (!this.transport.alive) return waiting;
+    const timer = setTimeout(
+      () => {
+        if (this.answers === answersBefore) waiting.check = this.livenessCheck();
+      },
+      Math.floor(this.options.timeoutMs / 2),
+    );
+    // Stops the timer once the call has ended; a check already started runs on (it may decide the outcome).
+    waiting.stop = () => clearTimeout(timer);
+    return waiting;
+  }
+
+  /**
+   * Whether the service's parser answered anything since `answersBefore`:
+   * another call's answer, or the liveness check (the one started while the
+   * call waited, else a new one). A check still unanswered once it has waited
+   * half a deadline — every answer already received read first — is a no; so
+   * is one that failed on time. One that failed late decides nothing: it is
+   * asked once more.
+   */
+  private async answeredSince(answersBefore: number, early: LivenessCheck | undefined): Promise<boolean> {
+    // Answers that arrived together with the failure (not yet read in this turn of the event loop) count too.
+    await nextTurn();
+    if (this.answers > answersBefore) return true;
+    if (!this.transport.alive) return false;
+    let check = early ?? this.livenessCheck();
+    for (let asked = 1; ; asked += 1) {
+      const patience = this.options.timeoutMs / 2 - (performance.now() - check.sentAt);
+      if (check.up === undefined && patience > 0) await settledWithin(check.done, patience);
+      await nextTurn();
+      if (this.answers > answersBefore || check.up === true) return true;
+      // Unanswered for half a deadline (it runs on; an answer still counts for later calls), or failed on time.
+      if (check.up === undefined || !check.late || asked > 1) return false;
+      check = this.livenessCheck();
+    }
+  }
+
+  /** The liveness check in flight, or a new one (one at a time, shared by the calls that need it). */
+  private livenessCheck(): LivenessCheck {
+    if (this.liveness) return this.liveness;
+    const transport = this.transport;
+    const timeoutMs = this.options.timeoutMs;
+    const sentAt = performance.now();
+    const check: { sentAt: number; up?: boolean; late?: boolean; done: Promise<boolean> } = {
+      sentAt,
+      done: (transport.alive ? transport.alive(timeoutMs) : Promise.resolve(false))
+        .catch(() => false)
+        .then((up) => {
+          check.up = up;
+          check.late = !up && performance.now() - sentAt > timeoutMs + LATE_MS;
+          if (this.liveness === check) this.liveness = undefined;
+          if (up) this.answers += 1;
+          return up;
+        }),
+    };
+    this.liveness = check;
+    return check;
   }
 }

@@ -7,23 +7,26 @@
  * (src/protocol/balancer.ts). A call that one endpoint could not answer —
  * unreachable, dropped mid-call, or overloaded — is sent once more within
  * the same deadline; round-robin hands it to another endpoint, so one
- * replica dying does not cost a verdict while another serves.
+ * replica dying does not cost a verdict while another serves. A call that
+ * ran out of its deadline is sent once more with a deadline of its own: the
+ * balancer has taken the endpoint that did not answer out of the rotation,
+ * so a hung replica costs one deadline, not the verdict.
  */
-import * as grpc from '@grpc/grpc-js';
 import {
-  healthClientConstructor,
-  type HealthClient,
   callValidate,
   createParserClient,
   DEFAULT_HEALTH_CHECK,
   parseParserUrl,
   type ClientTlsOptions,
   type ValidateCallResult,
-  PARSER_SERVICE_NAME,
   type BadParserUrl,
 } from '../../protocol';
 import { err, ok, type Result } from '../../result';
+import { CANARY_SOURCE } from './breakerParser';
 import type { ParserTransport } from './transport';
+
+/** The file name of the liveness check's call (the service's logs and tests tell it from real work by it). */
+export const LIVENESS_FILENAME = '<liveness-check>';
 
 export type GrpcTransportResult = Result<{ transport: ParserTransport; address: string }, BadParserUrl>;
 
@@ -56,8 +59,6 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       options.healthCheck ?? DEFAULT_HEALTH_CHECK,
     );
   let client = connect();
-  // A health client riding on the same channel (closing it would close that channel: it is dropped, never closed).
-  let health: HealthClient | undefined;
   const once = async (source: string, filename: string, call: { timeoutMs: number; signal?: AbortSignal }) => {
     const result = await callValidate(client, source, filename, call);
     options.onAnswer?.(result.peer, result);
@@ -69,9 +70,14 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       async call(source, filename, call) {
         const startedAt = Date.now();
         let result = await once(source, filename, call);
-        if (target.balanced && worthAnotherEndpoint(result) && !call.signal?.aborted) {
-          const left = call.timeoutMs - (Date.now() - startedAt);
-          if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
+        if (target.balanced && !call.signal?.aborted) {
+          if (worthAnotherEndpoint(result)) {
+            const left = call.timeoutMs - (Date.now() - startedAt);
+            if (left >= 1) result = await once(source, filename, { ...call, timeoutMs: left });
+          } else if (!result.ok && result.error.kind === 'timeout') {
+            // The deadline is spent; the endpoint is out of the rotation, the next one gets a deadline of its own.
+            result = await once(source, filename, call);
+          }
         }
         // The protocol's Ok is already the transport's (its `peer` rides along unread): no second object per call.
         if (result.ok) return result;
@@ -85,29 +91,11 @@ export function createGrpcTransport(url: string, options: GrpcTransportOptions =
       reconnect() {
         client.close();
         client = connect();
-        health = undefined;
       },
-      alive(timeoutMs) {
-        // Over the same channel (so the same balancing and credentials) as the calls themselves.
-        const Health = healthClientConstructor();
-        health ??= new Health(target.address, grpc.credentials.createInsecure(), {
-          channelOverride: client.getChannel(),
-        });
-        const checker = health;
-        return new Promise<boolean>((resolve) => {
-          try {
-            checker.Check(
-              { service: PARSER_SERVICE_NAME },
-              new grpc.Metadata(),
-              { deadline: Date.now() + Math.max(1, timeoutMs) },
-              (err, response) => {
-                resolve(!err && response?.status === 'SERVING');
-              },
-            );
-          } catch {
-            resolve(false); // the channel is closed
-          }
-        });
+      async alive(timeoutMs) {
+        // The parser itself must answer: a hung service still answers its health check with SERVING.
+        const result = await callValidate(client, CANARY_SOURCE, LIVENESS_FILENAME, { timeoutMs });
+        return result.ok || result.error.kind === 'rejected' || result.error.kind === 'overloaded';
       },
       close: () => client.close(),
     },

@@ -29,9 +29,10 @@ export interface ParserTransport {
    */
   reconnect?(): void;
   /**
-   * Asks the service whether it is up (the standard health check) without a
-   * verdict: true when it answers SERVING within `timeoutMs`. The breaker
-   * asks after a failure, to tell a busy service from a dead one.
+   * Asks whether the service's parser answers at all: true when a tiny
+   * Validate call gets any answer (a verdict, a refusal, "overloaded") within
+   * `timeoutMs`. The breaker asks when a call got no answer, to tell a busy
+   * service from a dead or hung one (a hung one may still pass its health check).
    */
   alive?(timeoutMs: number): Promise<boolean>;
   /** Releases the channel. */

@@ -106,18 +106,22 @@ function sameState(
 export class ResyncProver {
   private readonly snapshots = new Map<number, Analyzer>();
   private readonly byOffset = new Map<number, Analyzer>();
+  /**
+   * `marks[n]`: how many of the findings were reported before line n, as the
+   * snapshot pass counts them (it reports what the original's analysis did,
+   * line for line); the validation's own pass keeps no such count.
+   */
+  private readonly marks: number[] = [0];
 
   /**
    * @param text the original program
    * @param all every finding of its analysis
-   * @param marks `marks[n]`: how many of `all` were reported before line n (Analyzer.marks)
    * @param limit findings beyond which a program's findings are not compared (the reporter's limit)
    * @param functions the functions its analysis knew at the end of the file
    */
   constructor(
     private readonly text: string,
     private readonly all: readonly Finding[],
-    private readonly marks: readonly number[],
     private readonly limit: number,
     private readonly functions: ReadonlyMap<string, FunctionInfo>,
   ) {}
@@ -140,7 +144,10 @@ export class ResyncProver {
   prepare(lines: Iterable<number>): void {
     const wanted = [...new Set(lines)].filter((l) => !this.snapshots.has(l)).sort((a, b) => a - b);
     if (wanted.length === 0) return;
-    let driver = new Analyzer(this.text, new Reporter(Number.MAX_SAFE_INTEGER));
+    // One reporter for the whole pass, so that its count is the original's at every line.
+    const rep = new Reporter(Number.MAX_SAFE_INTEGER);
+    let driver = new Analyzer(this.text, rep);
+    driver.marks = this.marks;
     for (const line of wanted) {
       while (driver.position.line < line && !driver.atEnd) {
         driver.step();
@@ -150,9 +157,11 @@ export class ResyncProver {
       // The driver itself becomes the snapshot (never read on), and reading goes on in a layer over it: no copy
       // of its tables (layered.ts keeps the chain short).
       const snapshot = driver;
+      this.marks[line] = rep.entries.length;
       this.snapshots.set(line, snapshot);
       this.byOffset.set(snapshot.position.offset, snapshot);
-      driver = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true, 0, MAX_LAYERS - 1);
+      driver = snapshot.fork(this.text, rep, true, 0, MAX_LAYERS - 1);
+      driver.marks = this.marks;
     }
   }
 
@@ -219,7 +228,7 @@ export class ResyncProver {
     // The calls each analysis made in the region are reported at the end of the file, with the same functions.
     const calls = snapshot.state.pending.length;
     const before = [
-      ...this.all.slice(prefixCount, this.marks[met.line]),
+      ...this.all.slice(prefixCount, prefixCount + met.reported),
       ...this.endFindings(met.original.state.pending, calls),
     ];
     const after = [...forkRep.entries, ...this.endFindings(fork.state.pending, calls)];
@@ -238,16 +247,24 @@ export class ResyncProver {
     step: () => boolean,
     shift: number,
     spans: readonly EditSpan[],
-  ): { line: number; original: Analyzer } | undefined {
+  ): { line: number; original: Analyzer; reported: number } | undefined {
     const oldLine = (l: number) => canonicalOld(l, spans);
     const newLine = (l: number) => canonicalNew(l, spans);
     // The original's state right after the region is often a snapshot already (the next candidate's line). It
     // shares no table with the fork, so comparing costs the size of the state: worth it only while that is small;
     // otherwise the original's lines are read again from this candidate's snapshot, whose tables the fork shares.
     const after = this.snapshotAt(fork.position.offset + shift);
-    if (after && stateSize(after.state) <= DIRECT_COMPARE_MAX && sameState(fork.state, newLine, after.state, oldLine))
-      return { line: after.position.line, original: after };
-    const original = snapshot.fork(this.text, new Reporter(Number.MAX_SAFE_INTEGER), true);
+    const from = this.marks[snapshot.position.line] ?? 0;
+    const afterMark = after ? this.marks[after.position.line] : undefined;
+    if (
+      after &&
+      afterMark !== undefined &&
+      stateSize(after.state) <= DIRECT_COMPARE_MAX &&
+      sameState(fork.state, newLine, after.state, oldLine)
+    )
+      return { line: after.position.line, original: after, reported: afterMark - from };
+    const originalRep = new Reporter(Number.MAX_SAFE_INTEGER);
+    const original = snapshot.fork(this.text, originalRep, true);
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
       const target = fork.position.offset + shift;
@@ -256,7 +273,8 @@ export class ResyncProver {
         resyncWork.forkLines++;
       }
       if (original.atEnd || fork.atEnd || original.position.offset !== target) return undefined;
-      if (sameState(fork.state, newLine, original.state, oldLine)) return { line: original.position.line, original };
+      if (sameState(fork.state, newLine, original.state, oldLine))
+        return { line: original.position.line, original, reported: originalRep.entries.length };
       step();
     }
     return undefined;

@@ -6,7 +6,7 @@
  * signal that feedback and `export` then see.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
@@ -315,6 +315,27 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       const empty = await post(`${judged.url}/v1/feedback`, { generation_id: generationId });
       assert.equal(empty.status, 400);
       assert.match(((await empty.json()) as { error: string }).error, /needs thumbs or outcome/);
+    });
+
+    it('/v1/feedback caps final_code: 3 MB (or 1 MiB of UTF-8 in fewer characters) is a 400 with the reason, and nothing is stored', async () => {
+      const size = statSync(signalsFile).size;
+      for (const finalCode of ['x'.repeat(3_000_000), '€'.repeat(400_000)]) {
+        const response = await post(`${judged.url}/v1/feedback`, {
+          generation_id: generationId,
+          outcome: 'edited',
+          thumbs: 'down',
+          final_code: finalCode,
+        });
+        assert.equal(response.status, 400);
+        const body = (await response.json()) as { valid: boolean; error: string; suggestions: string[] };
+        assert.equal(body.valid, false);
+        assert.match(
+          body.error,
+          /^Invalid POST \/v1\/feedback body: 'final_code' (must have at most 1048576 characters|is 1200000 bytes of UTF-8, over the limit of 1048576)/,
+        );
+        assert.ok(body.suggestions.length > 0);
+      }
+      assert.equal(statSync(signalsFile).size, size, 'nothing was written to the signal store');
     });
 
     it('`export` hands the signal with its feedback to a training pipeline; --mark makes it used_for_training', async () => {

@@ -240,6 +240,21 @@ describe('core/parser admission queue', () => {
     assert.deepEqual(inner.sent, [source('a')]);
   });
 
+  it('a caller that gives up while its refused call waits for the retry leaves no retry timer behind', async () => {
+    const { inner, admission, timer } = setup();
+    const controller = new AbortController();
+    const call = admission.validate(source('x'), 'x.avap', controller.signal);
+    await settle();
+    inner.answer('overloaded');
+    await settle();
+    assert.equal(timer.scheduled.length, 1, 'the retry is scheduled');
+    controller.abort();
+    const outcome = await call;
+    assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'cancelled');
+    assert.deepEqual(timer.scheduled, [], 'nobody waits for it: the timer (which keeps the process alive) is gone');
+    assert.equal(inner.sent.length, 1);
+  });
+
   it('a timeout halves the limit and is handed to the caller as it is', async () => {
     const { inner, admission } = setup({ initialLimit: 4 });
     const call = admission.validate(source('t'), 't');

@@ -289,4 +289,112 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     for (let i = 0; i < 3; i += 1) await parser.validate('addVar(a, 1)', 'a.avap');
     assert.equal(parser.circuit().state, 'open');
   });
+
+  describe('the liveness check of a call that waits (issue 24: a hung parser still answers its health check)', () => {
+    const DEADLINE = 20;
+
+    /** A transport whose calls wait until released; each liveness check answers as `checks` says, in turn. */
+    function waitingTransport(checks: ('up' | 'down' | 'never' | 'down-late')[]) {
+      const held: ((r: TransportResult) => void)[] = [];
+      let asked = 0;
+      let onCheck: () => void = () => undefined;
+      const checked = new Promise<void>((resolve) => {
+        onCheck = resolve;
+      });
+      /** Resolves when the first check has ended (or at once, for one that never does). */
+      let firstEnded: Promise<unknown> = Promise.resolve();
+      const transport: ParserTransport = {
+        call: () => new Promise((resolve) => held.push(resolve)),
+        alive: (timeoutMs) => {
+          assert.equal(timeoutMs, DEADLINE, 'a check gets a deadline of its own');
+          const answer = checks[asked] ?? 'never';
+          asked += 1;
+          onCheck();
+          if (answer === 'never') return new Promise<boolean>(() => undefined);
+          // A failure that comes well after its deadline: what a stalled event loop of our own looks like.
+          const result =
+            answer === 'down-late'
+              ? new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DEADLINE * 5))
+              : Promise.resolve(answer === 'up');
+          if (asked === 1) firstEnded = result;
+          return result;
+        },
+        close: () => undefined,
+      };
+      return { transport, held, checked, firstEnded: () => firstEnded, asked: () => asked };
+    }
+
+    const cases = [
+      {
+        checks: ['down'],
+        reason: 'timeout',
+        asked: 1,
+        failures: 1,
+        what: 'a check that failed on time: a timeout that counts',
+      },
+      {
+        checks: ['never'],
+        reason: 'timeout',
+        asked: 1,
+        failures: 1,
+        what: 'a check still unanswered after half a deadline (a hung parser): a timeout that counts',
+      },
+      { checks: ['up'], reason: 'overloaded', asked: 1, failures: 0, what: 'an answered check: busy, not counted' },
+      {
+        checks: ['down-late', 'up'],
+        reason: 'overloaded',
+        asked: 2,
+        failures: 0,
+        what: 'a check that failed late decides nothing: asked once more, answered',
+      },
+      {
+        checks: ['down-late', 'down'],
+        reason: 'timeout',
+        asked: 2,
+        failures: 1,
+        what: 'a check that failed late, then one on time: counted',
+      },
+    ] as const;
+    for (const c of cases) {
+      it(`a call unanswered at half its deadline starts the check that decides it — ${c.what}`, async () => {
+        const { transport, held, checked, firstEnded, asked } = waitingTransport([...c.checks]);
+        const parser = new BreakerParser(transport, { timeoutMs: DEADLINE, threshold: 3, cooldownMs: 30_000 });
+        const pending = parser.validate('addVar(a, 1)', 'a.avap');
+        // The call still waits when the check goes out (and, but for a hung one, ends); then its deadline passes.
+        await checked;
+        await firstEnded();
+        held.splice(0).forEach((resolve) => resolve(SLOW));
+        const outcome = await pending;
+        assert.equal(outcome.kind === 'unavailable' && outcome.reason, c.reason);
+        assert.equal(asked(), c.asked);
+        assert.equal(parser.circuit().consecutiveFailures, c.failures);
+      });
+    }
+
+    it('no check while other calls are answered; a call answered in time starts none', async () => {
+      let checks = 0;
+      const held: ((r: TransportResult) => void)[] = [];
+      const transport: ParserTransport = {
+        call: (source) =>
+          source.startsWith('hold')
+            ? new Promise((resolve) => held.push(resolve))
+            : Promise.resolve({ ok: true, value: validateAvap(source) }),
+        alive: () => {
+          checks += 1;
+          return Promise.resolve(true);
+        },
+        close: () => undefined,
+      };
+      const parser = new BreakerParser(transport, { timeoutMs: DEADLINE, threshold: 3, cooldownMs: 30_000 });
+      assert.equal((await parser.validate('addVar(a, 1)', 'a.avap')).kind, 'validated');
+      const slow = parser.validate('hold', 'b.avap');
+      await parser.validate('addVar(b, 1)', 'c.avap');
+      // Past half the deadline of the held call: another answer came meanwhile, so no check goes out.
+      await new Promise((resolve) => setTimeout(resolve, DEADLINE * 1.5));
+      held.splice(0).forEach((resolve) => resolve(SLOW));
+      const outcome = await slow;
+      assert.equal(outcome.kind === 'unavailable' && outcome.reason, 'overloaded');
+      assert.equal(checks, 0);
+    });
+  });
 });

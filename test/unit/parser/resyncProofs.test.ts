@@ -42,8 +42,6 @@ function resyncKeys(
 function checkProgram(source: string): number {
   const reporter = new Reporter(LIMIT);
   const analyzer = new Analyzer(source, reporter);
-  const marks: number[] = [];
-  analyzer.marks = marks;
   analyzer.run();
   if (reporter.saturated) return 0;
   const index = new LineIndex(source);
@@ -60,7 +58,7 @@ function checkProgram(source: string): number {
       if (start !== undefined && end !== undefined) candidates.push([{ start, end, newText: entry.suggestion }]);
     }
   }
-  const prover = new ResyncProver(source, reporter.entries, marks, LIMIT, analyzer.state.functions);
+  const prover = new ResyncProver(source, reporter.entries, LIMIT, analyzer.state.functions);
   // The line after the edits for every other candidate only: both ways of meeting the original are checked.
   prover.prepare(
     candidates.flatMap((edits, i) => [

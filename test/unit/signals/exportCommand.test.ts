@@ -18,7 +18,7 @@ async function cli(
     stderr: (t) => {
       stderr += t;
     },
-    readStdin: () => Promise.resolve(Buffer.alloc(0)),
+    readStdin: () => Promise.resolve({ bytes: Buffer.alloc(0), over: false }),
     env,
     signal: new AbortController().signal,
   });
