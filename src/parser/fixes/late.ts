@@ -45,7 +45,9 @@ const KEYWORDS: Record<string, Builder> = {
 const BUILDERS: Partial<Record<RuleCode, Builder>> = {
   'unmatched-closer': strayCloserFix,
   'branch-outside-block': earlyEndFix,
-  'unterminated-string': openStringFix,
+  // With the wrong number of arguments on its line, the string swallowed some: where it ends is a guess.
+  'unterminated-string': (entry, entries) =>
+    entries.some((e) => e.line === entry.line && e.code === 'arity') ? undefined : openStringFix(entry),
   'unclosed-call': openCallFix,
   'foreign-keyword': (entry, entries) => KEYWORDS[entry.token.toLowerCase()]?.(entry, entries),
   'foreign-loop': forInFix,
