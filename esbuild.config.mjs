@@ -55,6 +55,8 @@ export const LAZY_BUNDLES = {
   'parser-connection': 'src/editor/services/parserStack.ts',
   // The assistant: Ollama, retrieval (Elasticsearch, the embedded index), markdown, the judge, signals, metrics.
   assistant: 'src/editor/assistant/main.ts',
+  // The language features (src/language, the syntax tree, the parser they check renames with): on the first request.
+  'language-features': 'src/editor/language/providers.ts',
 };
 
 const lazyBundlesPlugin = {

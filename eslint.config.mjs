@@ -14,14 +14,14 @@ export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
   { note: 'the AVAP parser library and the syntax tree built on its scanner', folders: ['parser', 'syntax'] },
   {
-    note: 'schema contracts, the parser wire protocol, the knowledge base, the AVAP runtime',
-    folders: ['contract', 'protocol', 'knowledge', 'runtime'],
+    note: 'schema contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
+    folders: ['contract', 'protocol', 'knowledge', 'runtime', 'language'],
   },
   { note: 'the pipeline', folders: ['core'] },
   { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
   {
-    note: 'the front ends: evaluation, REST, the parser service, the CLI, the editor',
-    folders: ['eval', 'rest', 'server', 'cli', 'editor'],
+    note: 'the front ends: evaluation, REST, the parser service, the language server, the CLI, the editor',
+    folders: ['eval', 'rest', 'server', 'lsp', 'cli', 'editor'],
   },
   { note: 'the extension entry (src/extension.ts)', folders: ['extension'] },
 ];
@@ -54,6 +54,7 @@ export const LAYER_ENTRIES = {
   // evaluation's functional check needs it, and the editor's report view (which reaches the evaluation) must not
   // carry the pool and the embedded database.
   runtime: ['host', 'host/cases'],
+  language: ['diagnostics', 'legend'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

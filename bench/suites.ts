@@ -1,5 +1,6 @@
 import { coreSuite } from './core';
 import { editorSuite } from './editor';
+import { languageSuite } from './language';
 import { parserSuite } from './parser';
 import { runtimeSuite } from './runtime';
 import { interpreterSuite } from './runtime/interpreter';
@@ -9,6 +10,7 @@ import type { BenchSuite } from './types';
 /** Every benchmark suite, in the order `npm run bench` runs them (`npm run bench -- NAME` runs one). */
 export const BENCH_SUITES: readonly BenchSuite[] = [
   parserSuite,
+  languageSuite,
   serviceSuite,
   coreSuite,
   editorSuite,

@@ -15,6 +15,8 @@ export const contributes = {
       configuration: './language-configuration.json',
     },
   ],
+  // One layout for AVAP everywhere: the formatter's (two spaces), which `avap fmt` applies too.
+  configurationDefaults: { '[avap]': { 'editor.tabSize': 2, 'editor.insertSpaces': true } },
   grammars: [{ language: 'avap', scopeName: 'source.avap', path: './syntaxes/avap.tmLanguage.json' }],
   snippets: [{ language: 'avap', path: './snippets/avap.code-snippets' }],
   commands: [
@@ -283,6 +285,14 @@ export const contributes = {
         scope: 'window',
         order: 40,
         markdownDescription: 'Milliseconds after the last keystroke before an `.avap` document is validated.',
+      },
+      'avap.inlayHints.parameterNames': {
+        type: 'boolean',
+        default: false,
+        scope: 'resource',
+        order: 41,
+        markdownDescription:
+          'Show parameter names before the positional arguments of commands and user functions (`url:` in `RequestGet(url, …)`). The hints that say whether a one-word argument is a variable or text are always shown. The language server reads the same setting (`avap.inlayHints.parameterNames`).',
       },
       'avap.telemetry.file': {
         type: 'string',

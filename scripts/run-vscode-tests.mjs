@@ -142,6 +142,12 @@ async function serveCaptures(page, bridgeDir, handled) {
     try {
       // A narrower window (e.g. to see a view at sidebar width), restored after the capture.
       if (request.viewport) await page.setViewportSize(request.viewport);
+      // Keys pressed and text typed into the focused part of the workbench, as a developer would (F12, F2 …).
+      for (const key of request.keys ?? []) {
+        if (key.type !== undefined) await page.keyboard.type(key.type, { delay: 20 });
+        if (key.press !== undefined) await page.keyboard.press(key.press);
+        await page.waitForTimeout(key.waitMs ?? 150);
+      }
       // Let the workbench paint what the extension host just changed.
       await page.waitForTimeout(request.settleMs ?? 500);
       Object.assign(
@@ -174,6 +180,15 @@ async function serveCaptures(page, bridgeDir, handled) {
                 .map((el) => [el.textContent.trim(), getComputedStyle(el).color]),
             ),
             statusItems,
+            // The parameter hints (signature help) widget's text, when it is on screen.
+            parameterHints: [...document.querySelectorAll('.parameter-hints-widget')]
+              .filter(visible)
+              .map((el) => el.innerText.trim())
+              .join('\n'),
+            // The rows of the Outline view, when it is open.
+            outlineRows: [...document.querySelectorAll('.outline-pane .monaco-list-row')]
+              .filter(visible)
+              .map((el) => el.innerText.trim()),
             notifications: [
               ...document.querySelectorAll(
                 '.notification-toast, .notifications-list-container .notification-list-item',

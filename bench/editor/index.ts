@@ -33,6 +33,10 @@ interface EditorRun {
   workbench?: { waitedMs: number; signal: string };
   warmupEdits?: number;
   wasActive?: boolean;
+  /** The same document served by the language server through vscode-languageclient (issue 28). */
+  lspStartMs?: number;
+  lspFirstDiagnosticsMs?: number;
+  lspEditSamplesMs?: number[];
 }
 
 const list = (values: number[], digits = 0) => values.map((v) => v.toFixed(digits)).join(', ');
@@ -177,6 +181,32 @@ export const editorSuite: BenchSuite = {
         `dist/editor-features.js ${kb(dist('editor-features'))} (started right after activate() returns), ` +
         `dist/parser-connection.js ${kb(dist('parser-connection'))} (loaded by the features' first connect), ` +
         `dist/assistant.js ${kb(dist('assistant'))} (on first use); the parser bundle dist/parser.js ${kb(dist('parser'))}`;
+      const lspRuns = runs.filter((r) => r.lspStartMs !== undefined);
+      const lspEdits = lspRuns.flatMap((r) => r.lspEditSamplesMs ?? []);
+      const lspStart = median(lspRuns.map((r) => r.lspStartMs ?? 0));
+      const lspFirst = median(lspRuns.map((r) => r.lspFirstDiagnosticsMs ?? 0));
+      const lsp =
+        lspRuns.length === 0
+          ? []
+          : [
+              {
+                name: 'language features: in-process (as shipped) vs over the language server — what LSP would add to activation',
+                ratio: lspStart,
+                unit: 'ms (client start)',
+                detail:
+                  `vscode-languageclient starting dist/cli.js lsp --stdio (spawn, load, initialize), median of ${lspRuns.length} editor(s) ` +
+                  `(${list(lspRuns.map((r) => r.lspStartMs ?? 0))} ms), then ${lspFirst.toFixed(0)} ms from opening the ${runs[0]?.lines ?? 0}-line document to its first published diagnostics; ` +
+                  `in-process the features are registered by the editor features bundle, already started (services ready ${readyMs.toFixed(0)} ms after activate(), activate() itself ${activateMs.toFixed(1)} ms)`,
+              },
+              {
+                name: `language features: edit → updated diagnostics over the language server vs in-process, ${runs[0]?.lines ?? 0}-line document`,
+                ratio: p90(lspEdits) / Math.max(edit.p90, 0.001),
+                unit: '× the in-process p90',
+                detail:
+                  `over LSP (the server validates in its own process; the extension's validation off meanwhile): median ${median(lspEdits).toFixed(1)} ms, p90 ${p90(lspEdits).toFixed(1)} ms over ${lspEdits.length} edits; ` +
+                  `in-process path (the extension's parser connection): median ${edit.median.toFixed(1)} ms, p90 ${edit.p90.toFixed(1)} ms, measured in the same editors`,
+              },
+            ];
       return [
         {
           name: 'activation: activate() returns',
@@ -226,6 +256,7 @@ export const editorSuite: BenchSuite = {
             `(the editor path is ${(edit.median / Math.max(direct.median, 0.001)).toFixed(1)} × the round trip at the median; ` +
             'the editor reports diagnostics changes in batches of up to 50 ms)',
         },
+        ...lsp,
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });

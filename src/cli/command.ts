@@ -5,6 +5,7 @@
  * run it in-process with captured streams.
  */
 import type { LimitedInput } from './readInput';
+import type { Readable } from 'node:stream';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -14,6 +15,8 @@ export interface CliIO {
    * an endless input is cut there (`over`). Stops when `signal` is aborted.
    */
   readStdin: (maxBytes: number) => Promise<LimitedInput>;
+  /** Standard input as a stream, for a command that talks over it (`lsp --stdio`). */
+  stdin?: Readable;
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;

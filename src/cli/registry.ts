@@ -9,10 +9,13 @@ import { exportCommand } from './commands/export';
 import { evalCommand } from './commands/eval';
 import { runCommand } from './commands/run';
 import { testCommand } from './commands/test';
+import { lspCommand } from './commands/lsp';
+import { fmtCommand } from './commands/fmt';
 
 /** Every subcommand of the CLI, in the order `--help` lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   validateCommand,
+  fmtCommand,
   runCommand,
   testCommand,
   generateCommand,
@@ -22,4 +25,5 @@ export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   exportCommand,
   evalCommand,
+  lspCommand,
 ];

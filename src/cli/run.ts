@@ -1,5 +1,6 @@
-import { EXIT, UsageError, type CliIO } from './command';
+import { EXIT, type CliIO } from './command';
 import { COMMANDS } from './registry';
+import { runSubcommand } from './runSubcommand';
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -19,20 +20,5 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`avap: unknown command '${name}'\n${overview()}`);
     return EXIT.usage;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`${command.usage}\n`);
-    return EXIT.ok;
-  }
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    if (
-      err instanceof UsageError ||
-      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
-      io.stderr(`avap ${command.name}: ${err.message}\n${command.usage}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
+  return runSubcommand(command, rest, io);
 }

@@ -24,7 +24,7 @@ function loadedBundles(): string[] {
 describe('activation (issue 12)', () => {
   afterEach(closeAllEditors);
 
-  it('an opened .avap file loads the entry, the editor features and the parser connection, not the assistant; its first command loads it', async () => {
+  it('an opened .avap file loads the entry, the editor features, the language features and the parser connection, not the assistant; its first command loads it', async () => {
     assert.equal(
       vscode.extensions.getExtension(EXTENSION_ID)?.isActive,
       false,
@@ -34,10 +34,12 @@ describe('activation (issue 12)', () => {
     const api = await avapApi();
     await waitFor('parser diagnostics', () => (parserDiagnostics(editor.document.uri).length > 0 ? true : undefined));
     await waitFor('the invalid look', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
+    // The editor asks a shown file for its colouring, folds and outline: the language features load for them (issue 28).
+    await waitFor('the language features', () => (loadedBundles().includes('language-features.js') ? true : undefined));
     assert.deepEqual(
       loadedBundles(),
-      ['editor-features.js', 'extension.js', 'parser-connection.js'],
-      'diagnostics and the status item need no more',
+      ['editor-features.js', 'extension.js', 'language-features.js', 'parser-connection.js'],
+      'diagnostics, the status item and the language features need no more',
     );
     assert.ok(
       api.outputLines().some((l) => /editor features loaded in \d+ ms/.test(l)),
@@ -48,12 +50,23 @@ describe('activation (issue 12)', () => {
     const commands = await vscode.commands.getCommands(true);
     for (const id of ASSISTANT_COMMANDS)
       assert.ok(commands.includes(id), `${id} is registered before the assistant loads`);
-    assert.deepEqual(loadedBundles(), ['editor-features.js', 'extension.js', 'parser-connection.js']);
+    assert.deepEqual(loadedBundles(), [
+      'editor-features.js',
+      'extension.js',
+      'language-features.js',
+      'parser-connection.js',
+    ]);
 
     // First use: the stand-in loads the assistant and the real command answers.
     const cancelled = await vscode.commands.executeCommand<number>('avap.cancelGeneration');
     assert.equal(cancelled, 0, 'no generation was running');
-    assert.deepEqual(loadedBundles(), ['assistant.js', 'editor-features.js', 'extension.js', 'parser-connection.js']);
+    assert.deepEqual(loadedBundles(), [
+      'assistant.js',
+      'editor-features.js',
+      'extension.js',
+      'language-features.js',
+      'parser-connection.js',
+    ]);
     assert.ok(
       api.outputLines().some((l) => /assistant loaded in \d+ ms/.test(l)),
       api.outputLines().slice(-10).join('\n'),

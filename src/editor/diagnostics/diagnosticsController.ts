@@ -14,7 +14,7 @@ import {
   tracedLineLengths,
   traceToDiagnosticSpecs,
   type DiagnosticSpec,
-} from './traceToDiagnostics';
+} from '../../language/diagnostics';
 import { TRACE_SCHEME, traceUriParts } from './traceDocument';
 import { ValidationScheduler } from './validationScheduler';
 

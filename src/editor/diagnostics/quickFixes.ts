@@ -6,7 +6,7 @@
  * its trace entry by rule code and range, never by its message.
  */
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE, replacementFix } from './traceToDiagnostics';
+import { DIAGNOSTIC_SOURCE, replacementFix } from '../../language/diagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
 import { FIX_ALL_COMMAND, FIX_ALL_TITLE } from './fixAll';
 import { COMMANDS } from '../commandIds';

@@ -1,7 +1,9 @@
 /**
  * The editor features: what an opened `.avap` file needs — the settings, the
  * parser connection, diagnostics, the status item, quick fixes and Fix All,
- * the status code lens, hover and completion, parser traces, the core
+ * the status code lens, the language features (hover, completion, signature
+ * help, outline, definitions, references, rename, inlay hints, semantic
+ * tokens, folding, formatting), parser traces, the core
  * commands — and the first run. Built to dist/editor-features.js and started
  * by activation (../activate.ts) right after activate() has returned, so the
  * editor's wait for the extension is only what activation registers. A
@@ -44,6 +46,10 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
     (line) => output.info(line),
   );
   const generated = new GeneratedDocuments();
+  const language = registerLanguageFeatures({
+    parameterNames: () => settings.inlayHints.parameterNames,
+    report: (message) => output.warn(message),
+  });
   const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
 
   context.subscriptions.push(
@@ -59,7 +65,7 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
       const lens = new StatusCodeLens(diagnostics, generated);
       return vscode.Disposable.from(lens, vscode.languages.registerCodeLensProvider({ language: 'avap' }, lens));
     })(),
-    registerLanguageFeatures(),
+    language,
     registerCoreCommands({ diagnostics, parser, output }),
     // First run: the Get Started walkthrough (opened once) and Open an Example.
     registerFirstRun(context, output),
@@ -68,7 +74,9 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
       const next = readSettings();
       for (const problem of next.problems) output.warn(`settings: ${problem}`);
       const changed = changedSections(settings, next.settings);
+      const hints = settings.inlayHints.parameterNames !== next.settings.inlayHints.parameterNames;
       settings = next.settings;
+      if (hints) language.hintsChanged();
       if (changed.parser) {
         output.info('parser settings changed — reconnecting');
         parserReady = connectParser(parser, settings, output).then(() =>

@@ -30,6 +30,8 @@ export interface EditorSettings {
   /** The LLM judge on RETRIEVAL answers (off: it costs an LLM call per answer). */
   quality: { judge: boolean; judgeThreshold: number };
   validation: { debounceMs: number };
+  /** Inlay hints: parameter names before positional arguments (the resolution hints are always on). */
+  inlayHints: { parameterNames: boolean };
   telemetry: { file: string };
   /** Training signals: generations, thumbs and outcomes; empty file = the extension's storage. */
   signals: { enabled: boolean; file: string };
@@ -49,6 +51,7 @@ export const SETTING_DEFAULTS: EditorSettings = {
   generation: { maxRetries: 1, fewShotExamples: 5 },
   quality: { judge: false, judgeThreshold: 0.6 },
   validation: { debounceMs: 300 },
+  inlayHints: { parameterNames: false },
   telemetry: { file: '' },
   signals: { enabled: true, file: '' },
 };
@@ -185,6 +188,7 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
         'an integer number of milliseconds between 0 and 10000',
       ),
     },
+    inlayHints: { parameterNames: bool('inlayHints.parameterNames', d.inlayHints.parameterNames) },
     telemetry: { file: str('telemetry.file', d.telemetry.file) },
     signals: { enabled: bool('signals.enabled', d.signals.enabled), file: str('signals.file', d.signals.file) },
   };

@@ -3,11 +3,17 @@
  * scripts/run-vscode-tests.mjs --suite bench): activation time, and the time
  * from an edit to updated diagnostics on a 1 000-line document, both once the
  * workbench has finished starting (as when a developer opens a file or types).
- * Records the samples; bench/editor turns them into ratios. Asserts nothing
- * about speed.
+ * Then the other way the extension could serve AVAP (issue 28): through the
+ * language server (`dist/cli.js lsp --stdio`) with the official
+ * vscode-languageclient, as vscode-eslint does — its start (spawn and
+ * initialize) and edit → diagnostics on the same document, the extension's own
+ * validation switched off meanwhile. Records the samples; bench/editor turns
+ * them into ratios. Asserts nothing about speed.
  */
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
+import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import { createGrpcTransport } from '../../../src/core/parser/grpcTransport';
 import type { AvapExtensionApi } from '../../../src/editor/api';
 import { e2eConfig } from '../support/config';
@@ -176,5 +182,87 @@ describe('editor benchmarks', () => {
     transport.close();
     record.directSamplesMs = direct;
     await setSetting('validation.debounce', undefined);
+  });
+
+  it('the same over the language server: client start and edit → diagnostics', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    if (!extension) throw new Error('extension not found');
+    // The extension's own validation off, so only the server validates (a parser timeout of 0 disables it).
+    await setSetting('parser.timeout', 0);
+    const SOURCE = 'avap-lsp';
+    let published: ((uri: string) => void) | undefined;
+    const client = new LanguageClient(
+      'avapLspBench',
+      'AVAP language server (bench)',
+      {
+        command: process.execPath,
+        args: [path.join(extension.extensionPath, 'dist', 'cli.js'), 'lsp'],
+        transport: TransportKind.stdio,
+      },
+      {
+        documentSelector: [{ language: 'avap' }],
+        diagnosticCollectionName: SOURCE,
+        middleware: {
+          // Told apart from the extension's own diagnostics by their source.
+          handleDiagnostics: (uri, diagnostics, next) => {
+            next(
+              uri,
+              diagnostics.map((d) => {
+                d.source = SOURCE;
+                return d;
+              }),
+            );
+            published?.(uri.toString());
+          },
+        },
+      },
+    );
+    const t0 = now();
+    await client.start();
+    record.lspStartMs = now() - t0;
+    try {
+      const opened = now();
+      const doc = await vscode.workspace.openTextDocument({ language: 'avap', content: program(LINES) });
+      const firstPublication = new Promise<void>((resolve) => {
+        published = (uri) => {
+          if (uri === doc.uri.toString()) resolve();
+        };
+      });
+      const editor = await vscode.window.showTextDocument(doc);
+      const uri = doc.uri;
+      await firstPublication;
+      record.lspFirstDiagnosticsMs = now() - opened;
+      const lspDiagnostics = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+      const settle = (errors: number) =>
+        new Promise<void>((resolve) => {
+          const check = () => lspDiagnostics().length === errors;
+          if (check()) {
+            resolve();
+            return;
+          }
+          const sub = vscode.languages.onDidChangeDiagnostics((event) => {
+            if (event.uris.some((u) => u.toString() === uri.toString()) && check()) {
+              sub.dispose();
+              resolve();
+            }
+          });
+        });
+      const line = 500;
+      const samples: number[] = [];
+      for (let i = 0; samples.length < EDITS; i++) {
+        const broken = i % 2 === 0;
+        const t = now();
+        await editor.edit((edit) =>
+          edit.replace(doc.lineAt(line).range, broken ? `getSHA256(v${line}, h)` : `addVar(v${line}, ${line})`),
+        );
+        await settle(broken ? 1 : 0);
+        // The same warm-up as the extension's path: the first edits lay out the fresh document.
+        if (i >= WARMUP_MIN * 2) samples.push(now() - t);
+      }
+      record.lspEditSamplesMs = samples;
+    } finally {
+      await client.stop();
+      await setSetting('parser.timeout', undefined);
+    }
   });
 });

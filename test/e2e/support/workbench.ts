@@ -24,6 +24,10 @@ export interface WorkbenchFacts {
   /** The colour of each token text in the active editor (first occurrence), e.g. { addParam: 'rgb(…)' }. */
   editorTokenColors: Record<string, string>;
   statusItems: StatusItemFacts[];
+  /** The signature help widget's text ('' when it is not on screen). */
+  parameterHints: string;
+  /** The rows of the Outline view, when it is open. */
+  outlineRows: string[];
   /** The texts of the notification toasts on screen (message and buttons). */
   notifications: string[];
   /** The titles of the editor tabs on screen (as the workbench shows them: "Walkthrough: …" for walkthroughs). */
@@ -39,9 +43,24 @@ export interface WorkbenchFacts {
 
 let counter = 0;
 
-/** `viewport`: the browser window's size for this capture (restored after it), e.g. to see a view at sidebar width. */
+/** A key pressed (Playwright's names: `F12`, `Control+Space`) or text typed, then a pause (default 150 ms). */
+export interface KeyStep {
+  press?: string;
+  type?: string;
+  waitMs?: number;
+}
+
+/**
+ * `viewport`: the browser window's size for this capture (restored after it), e.g. to see a view at sidebar width.
+ * `keys`: pressed and typed into the focused part of the workbench first, as a developer would.
+ */
 export async function captureWorkbench(
-  options: { screenshot?: string; settleMs?: number; viewport?: { width: number; height: number } } = {},
+  options: {
+    screenshot?: string;
+    settleMs?: number;
+    viewport?: { width: number; height: number };
+    keys?: KeyStep[];
+  } = {},
 ): Promise<WorkbenchFacts> {
   const { bridgeDir } = e2eConfig();
   const id = `${Date.now()}-${++counter}`;

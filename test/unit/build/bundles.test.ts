@@ -135,7 +135,12 @@ describe('extension bundles (esbuild.config.mjs)', function () {
 
   it('the entry loads the editor features and the assistant, the features the parser connection, each a bundle of its own with require()', async () => {
     const { config } = await loadConfig();
-    assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), ['assistant', 'editor-features', 'parser-connection']);
+    assert.deepEqual(Object.keys(config.LAZY_BUNDLES).sort(), [
+      'assistant',
+      'editor-features',
+      'language-features',
+      'parser-connection',
+    ]);
     for (const name of ['editor-features', 'assistant']) {
       assert.match(
         entry.text,
@@ -148,6 +153,41 @@ describe('extension bundles (esbuild.config.mjs)', function () {
       features.text,
       /require\("\.\/parser-connection\.js"\)/,
       'dist/editor-features.js requires ./parser-connection.js',
+    );
+    assert.match(
+      features.text,
+      /require\("\.\/language-features\.js"\)/,
+      'dist/editor-features.js requires ./language-features.js',
+    );
+  });
+
+  it('the language features are a bundle of their own: the editor features register them and hold none of their implementation', async () => {
+    const features = await build('editor-features');
+    assert.ok(features.inputs.includes('src/editor/language/languageFeatures.ts'), 'the registrations');
+    const implementation = features.inputs.filter(
+      (f) =>
+        /^src\/(syntax|language)\//.test(f) && f !== 'src/language/diagnostics.ts' && f !== 'src/language/legend.ts',
+    );
+    assert.deepEqual(implementation, [], 'language implementation in the editor features');
+    // The parser's index is imported for a few pieces (fixAll, renderEntry); its analyzer is not bundled.
+    assert.doesNotMatch(features.text, /var Analyzer = class/, 'the parser’s analyzer is not in the editor features');
+    const language = await build('language-features');
+    assert.doesNotMatch(
+      language.text,
+      /var Analyzer = class/,
+      'the language features read the syntax tree, not the analyzer',
+    );
+    for (const needed of [
+      'src/editor/language/providers.ts',
+      'src/language/symbols.ts',
+      'src/language/format.ts',
+      'src/syntax/index.ts',
+    ])
+      assert.ok(language.inputs.includes(needed), `${needed} is in the language features bundle`);
+    assert.deepEqual(
+      language.inputs.filter((f) => f.includes('node_modules/')),
+      [],
+      'dependencies of the language features',
     );
   });
 

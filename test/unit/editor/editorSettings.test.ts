@@ -77,6 +77,17 @@ describe('editor: avap.* settings', () => {
     assert.ok(problems.every((p) => p.startsWith('avap.')));
   });
 
+  it('reads avap.inlayHints.parameterNames, off unless clearly turned on', () => {
+    assert.equal(from({ 'inlayHints.parameterNames': true }).settings.inlayHints.parameterNames, true);
+    const bad = from({ 'inlayHints.parameterNames': 'yes' });
+    assert.equal(bad.settings.inlayHints.parameterNames, false);
+    assert.deepEqual(bad.problems, ['avap.inlayHints.parameterNames must be true or false; using false']);
+    assert.deepEqual(changedSections(from({}).settings, from({ 'inlayHints.parameterNames': true }).settings), {
+      parser: false,
+      assistant: false,
+    });
+  });
+
   it('says which services a change touches', () => {
     const base = from({}).settings;
     assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });

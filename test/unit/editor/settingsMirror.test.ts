@@ -135,6 +135,7 @@ const MIRRORS: Record<string, Mirror> = {
     sample: 0.75,
   },
   'avap.validation.debounce': { editor: (s) => s.validation.debounceMs },
+  'avap.inlayHints.parameterNames': { editor: (s) => s.inlayHints.parameterNames },
   // The core reads the variable, but an empty setting means "a file in the extension's storage" where an unset
   // variable means no telemetry file, so the defaults differ by design; a path given either way is checked below.
   'avap.telemetry.file': { editor: (s) => s.telemetry.file, env: 'AVAP_TELEMETRY_FILE' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { catalogue } from '../../../src/parser';
-import { completionEntries, hoverMarkdown } from '../../../src/editor/language/commandDocs';
+import { completionEntries, hoverMarkdown } from '../../../src/language';
 
 describe('editor: hover and completion from the catalogue', () => {
   it('documents a command with its signature and example', () => {

@@ -10,7 +10,7 @@ import {
   signaturesOf,
   signatureOf,
   type CommandSpec,
-} from '../../parser/catalogue';
+} from '../parser/catalogue';
 
 const PARAM_KIND_TEXT: Record<string, string> = {
   target: 'variable written',

@@ -8,7 +8,7 @@ import {
   replacementFix,
   tracedLineLengths,
   traceToDiagnosticSpecs,
-} from '../../../src/editor/diagnostics/traceToDiagnostics';
+} from '../../../src/language';
 
 const lengthsOf = (text: string) => text.split('\n').map((l) => l.length);
 

@@ -1,9 +1,11 @@
 /**
  * Parser trace entries → editor-independent diagnostic descriptions (0-based
- * positions, clamped to the document). Pure: the adapter turns them into
- * vscode.Diagnostic objects.
+ * positions, clamped to the document). Pure: the adapters turn them into
+ * vscode.Diagnostic objects or the protocol's. A light entry (LAYER_ENTRIES):
+ * the editor's diagnostics read it without the language features.
  */
-import { ruleOf, type RuleCode, type Severity, type TraceEntry, type TraceFix } from '../../parser';
+import { ruleOf, type RuleCode } from '../parser/catalogue/rules';
+import type { Severity, TraceEntry, TraceFix } from '../parser/types';
 
 export const DIAGNOSTIC_SOURCE = 'avap-parser';
 

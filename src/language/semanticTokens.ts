@@ -1,0 +1,120 @@
+/**
+ * Semantic tokens: what each name is, for colouring beyond the grammar's
+ * (which cannot tell a variable from the text a bare word becomes).
+ *
+ * | what | token type | modifiers |
+ * | --- | --- | --- |
+ * | a catalogue command | `function` | `defaultLibrary` |
+ * | a user function | `function` | `declaration` where defined |
+ * | a variable (assigned, or read where it names one) | `variable` | `declaration` where assigned |
+ * | a function's parameter, in its function | `parameter` | `declaration` in the header |
+ * | a literal key (a key argument that is text: a JSON key, a request parameter's name) | `property` | |
+ * | a template's `${` and `}` around the name it interpolates | `operator` | |
+ *
+ * Standard types only, so every client colours them without configuration.
+ * Encoded as the protocol's relative five-number groups.
+ */
+import type { AvapDocument } from './document';
+import type { Occurrence } from './symbols';
+
+import {
+  SEMANTIC_TOKEN_MODIFIERS,
+  SEMANTIC_TOKEN_TYPES,
+  type SemanticTokenModifier,
+  type SemanticTokenType,
+} from './legend';
+
+export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type SemanticTokenModifier, type SemanticTokenType };
+
+export interface SemanticTokenSpec {
+  readonly line: number;
+  readonly character: number;
+  readonly length: number;
+  readonly type: SemanticTokenType;
+  readonly modifiers: readonly SemanticTokenModifier[];
+}
+
+interface Raw {
+  start: number;
+  end: number;
+  type: SemanticTokenType;
+  modifiers: readonly SemanticTokenModifier[];
+}
+
+function isParameterOfItsFunction(doc: AvapDocument, o: Occurrence): boolean {
+  if (!o.inFunction) return false;
+  return doc.symbols.functions.get(o.inFunction)?.params.some((p) => p.text === o.name) === true;
+}
+
+function tokensOf(doc: AvapDocument, o: Occurrence, out: Raw[]): void {
+  if (o.symbol === 'function') {
+    out.push({
+      start: o.start,
+      end: o.end,
+      type: 'function',
+      modifiers: o.role === 'definition' ? ['declaration'] : [],
+    });
+    return;
+  }
+  if (o.role === 'text') {
+    if (o.param?.key)
+      out.push({
+        start: o.quoted ? o.start - 1 : o.start,
+        end: o.quoted ? o.end + 1 : o.end,
+        type: 'property',
+        modifiers: [],
+      });
+    return;
+  }
+  const type = isParameterOfItsFunction(doc, o) ? 'parameter' : 'variable';
+  if (o.delimiters) {
+    const [open, openEnd, close, closeEnd] = o.delimiters;
+    out.push({ start: open, end: openEnd, type: 'operator', modifiers: [] });
+    out.push({ start: o.start, end: o.end, type, modifiers: [] });
+    out.push({ start: close, end: closeEnd, type: 'operator', modifiers: [] });
+    return;
+  }
+  out.push({ start: o.start, end: o.end, type, modifiers: o.role === 'definition' ? ['declaration'] : [] });
+}
+
+/** Every token of the document, in order. */
+export function semanticTokenSpecs(doc: AvapDocument): SemanticTokenSpec[] {
+  const raw: Raw[] = doc.symbols.commands.map((c) => ({
+    start: c.start,
+    end: c.end,
+    type: 'function' as const,
+    modifiers: ['defaultLibrary'] as const,
+  }));
+  for (const o of doc.symbols.occurrences) tokensOf(doc, o, raw);
+  raw.sort((a, b) => a.start - b.start);
+  const out: SemanticTokenSpec[] = [];
+  let lastEnd = -1;
+  for (const t of raw) {
+    if (t.start < lastEnd || t.end <= t.start) continue; // never overlapping
+    const p = doc.lines.positionAt(t.start);
+    out.push({ line: p.line, character: p.character, length: t.end - t.start, type: t.type, modifiers: t.modifiers });
+    lastEnd = t.end;
+  }
+  return out;
+}
+
+/** The protocol's encoding: per token, line and start relative to the previous token, length, type index, modifier bits. */
+export function encodeSemanticTokens(tokens: readonly SemanticTokenSpec[]): number[] {
+  const data: number[] = [];
+  let line = 0;
+  let character = 0;
+  for (const t of tokens) {
+    const deltaLine = t.line - line;
+    const deltaStart = deltaLine === 0 ? t.character - character : t.character;
+    let bits = 0;
+    for (const m of t.modifiers) bits |= 1 << SEMANTIC_TOKEN_MODIFIERS.indexOf(m);
+    data.push(deltaLine, deltaStart, t.length, SEMANTIC_TOKEN_TYPES.indexOf(t.type), bits);
+    line = t.line;
+    character = t.character;
+  }
+  return data;
+}
+
+export function semanticTokens(doc: AvapDocument): number[] {
+  return encodeSemanticTokens(semanticTokenSpecs(doc));
+}

@@ -1,0 +1,21 @@
+/**
+ * The server's settings: the `avap` section of the client's configuration
+ * (`initializationOptions`, then `workspace/didChangeConfiguration`), the same
+ * names as the VS Code settings (`avap.inlayHints.parameterNames`). A value of
+ * the wrong type is the default.
+ */
+export interface ServerSettings {
+  readonly inlayHints: { readonly parameterNames: boolean };
+}
+
+export const SERVER_DEFAULTS: ServerSettings = { inlayHints: { parameterNames: false } };
+
+export function readServerSettings(section: unknown): ServerSettings {
+  const hints = (section as { inlayHints?: { parameterNames?: unknown } } | null | undefined)?.inlayHints;
+  const parameterNames = hints?.parameterNames;
+  return {
+    inlayHints: {
+      parameterNames: typeof parameterNames === 'boolean' ? parameterNames : SERVER_DEFAULTS.inlayHints.parameterNames,
+    },
+  };
+}
