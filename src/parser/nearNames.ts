@@ -65,25 +65,30 @@ export interface NearNameWork {
 /** Counts every walk of every index, process-wide: tests read the difference around one call. */
 export const nearNameWork: NearNameWork = { cells: 0, nodes: 0, exhausted: 0 };
 
+/** The tables of an index that has not walked yet (shared: a walk replaces them before writing). */
+const NO_CELLS = new Int32Array(0);
+const acceptsNone = (): boolean => false;
+
 export class NearNames {
-  private readonly root: TrieNode = newNode();
+  /** Built by the first walk (build). */
+  private trie: TrieNode | undefined;
   /** The longest name in the trie. */
   private depth = 0;
   private budget: number;
   /** Answers by name and limit, for an index that lives as long as one validation (none for a shared one). */
-  private readonly memo: Map<string, NearHit[]> | undefined;
+  private memo: Map<string, NearHit[]> | undefined;
 
   // The walk in progress (one at a time): the name's characters, the limit (narrowing), the table rows of
   // the current path (row d at rows[d * width …]), the path's characters, what it found.
-  private q = new Int32Array(0);
+  private q = NO_CELLS;
   private m = 0;
   private width = 0;
   private limit = 0;
   private far = 0;
-  private rows = new Int32Array(0);
-  private path = new Int32Array(0);
+  private rows = NO_CELLS;
+  private path = NO_CELLS;
   private hits: NearHit[] = [];
-  private accepts: (name: string, distance: number) => boolean = () => false;
+  private accepts: (name: string, distance: number) => boolean = acceptsNone;
   private exhausted = false;
 
   /**
@@ -94,18 +99,25 @@ export class NearNames {
    */
   constructor(
     readonly names: readonly string[],
-    maxLength: number,
+    private readonly maxLength: number,
     budget: number,
-    memo = true,
+    private readonly useMemo = true,
   ) {
     this.budget = budget;
-    this.memo = memo ? new Map() : undefined;
-    names.forEach((name, index) => {
-      if (name.length > maxLength) return;
+  }
+
+  /**
+   * The trie, built on the first walk: most validations have no unknown name, so an index built at the end of
+   * every one (and its tables) would be work for nothing.
+   */
+  private build(): TrieNode {
+    const root = newNode();
+    this.names.forEach((name, index) => {
+      if (name.length > this.maxLength) return;
       const lower = name.toLowerCase();
       const length = lower.length;
       this.depth = Math.max(this.depth, length);
-      let node = this.root;
+      let node = root;
       for (let i = 0; ; i++) {
         node.minLength = Math.min(node.minLength, length);
         node.maxLength = Math.max(node.maxLength, length);
@@ -122,6 +134,8 @@ export class NearNames {
       }
       (node.ends ??= []).push(index);
     });
+    this.trie = root;
+    return root;
   }
 
   /**
@@ -135,6 +149,7 @@ export class NearNames {
   closest(lower: string, limit: number, accepts: (name: string, distance: number) => boolean): NearHit[] {
     if (limit < 0) return [];
     const key = `${limit}\u0000${lower}`;
+    if (this.useMemo) this.memo ??= new Map();
     const known = this.memo?.get(key);
     if (known) return known;
     const result = this.walk(lower, limit, accepts) ? this.hits.sort((a, b) => a.index - b.index) : [];
@@ -145,6 +160,7 @@ export class NearNames {
 
   /** Depth-first over the trie; false when the budget ran out. */
   private walk(query: string, limit: number, accepts: (name: string, distance: number) => boolean): boolean {
+    const root = this.trie ?? this.build();
     const m = query.length;
     const width = m + 1;
     if (this.q.length < m) this.q = new Int32Array(m);
@@ -162,7 +178,7 @@ export class NearNames {
     if (this.rows.length < size) this.rows = new Int32Array(size);
     if (this.path.length < this.depth + 1) this.path = new Int32Array(this.depth + 1);
     for (let j = 0; j < width; j++) this.rows[j] = j <= limit ? j : this.far;
-    if (this.root.maxLength + limit >= m && this.root.minLength - limit <= m) this.visit(this.root, 0);
+    if (root.maxLength + limit >= m && root.minLength - limit <= m) this.visit(root, 0);
     return !this.exhausted;
   }
 
