@@ -41,7 +41,8 @@ export interface ExpressionHost {
 }
 
 const RESERVED_IN_EXPRESSIONS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
-const COMPARISON_OPS = new Set(['==', '!=', '<', '>', '<=', '>=']);
+/** The binary operators between two operands: comparisons and arithmetic. */
+const BINARY_OPS = new Set(['==', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '**']);
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
 
@@ -284,17 +285,16 @@ class ExpressionParser {
     this.leave();
   }
 
+  /**
+   * `or` and `and` chains of notExpr operands. One loop for both: the grammar's two levels (or over and) accept
+   * the same tokens in the same order, and a checker that builds no tree has nothing else to tell them apart by.
+   */
   private orExpr(): void {
-    this.andExpr();
-    while (!this.failed && isWord(this.peek(), 'or')) {
-      this.pos++;
-      this.andExpr();
-    }
-  }
-
-  private andExpr(): void {
     this.notExpr();
-    while (!this.failed && isWord(this.peek(), 'and')) {
+    for (;;) {
+      if (this.failed) return;
+      const t = this.peek();
+      if (t === undefined || t.kind !== TokenKind.Ident || (t.text !== 'or' && t.text !== 'and')) return;
       this.pos++;
       this.notExpr();
     }
@@ -311,41 +311,28 @@ class ExpressionParser {
     this.leave();
   }
 
+  /**
+   * Unary operands joined by comparisons (`==`, `in`, `not in`, `is`, `is not`) and arithmetic (`+ - * / % **`):
+   * one loop for the three levels of the grammar, which accept the same tokens in the same order.
+   */
   private comparison(): void {
-    this.sum();
-    while (!this.failed) {
-      const t = this.peek();
-      if (t && t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
-        this.pos++;
-      } else if (isWord(t, 'in')) {
-        this.pos++;
-      } else if (isWord(t, 'not') && isWord(this.peek(1), 'in')) {
-        this.pos += 2;
-      } else if (isWord(t, 'is')) {
-        this.pos++;
-        if (isWord(this.peek(), 'not')) this.pos++;
-      } else {
-        return;
-      }
-      this.sum();
-    }
-  }
-
-  private sum(): void {
-    this.term();
-    while (!this.failed && (isOp(this.peek(), '+') || isOp(this.peek(), '-'))) {
-      this.pos++;
-      this.term();
-    }
-  }
-
-  private term(): void {
     this.unary();
     for (;;) {
       if (this.failed) return;
       const t = this.peek();
-      if (!(isOp(t, '*') || isOp(t, '/') || isOp(t, '%') || isOp(t, '**'))) return;
-      this.pos++;
+      if (t === undefined) return;
+      if (t.kind === TokenKind.Op) {
+        if (!BINARY_OPS.has(t.text)) return;
+        this.pos++;
+      } else if (t.kind === TokenKind.Ident) {
+        const word = t.text;
+        if (word === 'in') this.pos++;
+        else if (word === 'not' && isWord(this.peek(1), 'in')) this.pos += 2;
+        else if (word === 'is') {
+          this.pos++;
+          if (isWord(this.peek(), 'not')) this.pos++;
+        } else return;
+      } else return;
       this.unary();
     }
   }
