@@ -129,7 +129,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 
 export function guardInput(source: string | Uint8Array, maxBytes: number): GuardOutcome {
   let text: string;
-  if (typeof source === 'string') {
+  if (typeof source === 'string' && source.length * 3 <= maxBytes && isWellFormed?.call(source) === true) {
+    // Within the limit whatever it holds (a UTF-16 unit is at most three UTF-8 bytes), and no unpaired surrogate.
+    text = source;
+  } else if (typeof source === 'string') {
     const counted = wellFormedUtf8Length(source);
     const { bytes, badSurrogateAt } =
       counted !== undefined ? { bytes: counted, badSurrogateAt: -1 } : utf8Length(source, maxBytes);

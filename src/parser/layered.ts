@@ -128,7 +128,12 @@ export class AppendList<T> implements Iterable<T> {
     return index < this.baseLength ? this.base?.at(index) : this.own[index - this.baseLength];
   }
 
-  *[Symbol.iterator](): Iterator<T> {
+  [Symbol.iterator](): Iterator<T> {
+    // A list with no base (every analysis but a proof's fork) is its own array.
+    return this.baseLength === 0 ? this.own[Symbol.iterator]() : this.layered();
+  }
+
+  private *layered(): Generator<T> {
     for (let i = 0; i < this.baseLength; i++) yield this.base?.at(i) as T;
     yield* this.own;
   }

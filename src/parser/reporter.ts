@@ -82,6 +82,7 @@ export function finalizeTrace(
   cap: number,
   overflowed: boolean,
 ): { trace: TraceEntry[]; truncated: boolean } {
+  if (entries.length === 0 && !overflowed) return { trace: [], truncated: false };
   const byPosition = (a: TraceEntry, b: TraceEntry) => a.line - b.line || a.column - b.column;
   if (entries.length <= cap && !overflowed) {
     return { trace: [...entries].sort(byPosition), truncated: false };

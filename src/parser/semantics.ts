@@ -77,7 +77,7 @@ export class Semantics {
   /** Per scope (a function body, or undefined for the top level): each assigned name and the line of its first assignment. */
   private readonly scopes = new Map<Block | undefined, Map<string, number>>();
   /** Keys inside a loop whose name was not assigned yet, by scope and name (an assignment looks at its own scope's only). */
-  private readonly pending = new Map<Block | undefined, Map<string, PendingKey[]>>();
+  private pending: Map<Block | undefined, Map<string, PendingKey[]>> | undefined;
 
   constructor(
     private readonly rep: Reporter,
@@ -97,7 +97,7 @@ export class Semantics {
       if (scope && scope.kind !== 'function') continue;
       const names = other.scopes.get(scope);
       if (names) this.scopes.set(mapped(scope), frozen ? layerOver(names, maxLayers) : new Map(names));
-      const waiting = other.pending.get(scope);
+      const waiting = other.pending?.get(scope);
       if (!waiting) continue;
       const copy = new Map<string, PendingKey[]>();
       for (const [name, uses] of waiting) {
@@ -106,7 +106,7 @@ export class Semantics {
           uses.map((use) => ({ ...use, scope: mapped(use.scope), loop: mapped(use.loop) as Block })),
         );
       }
-      this.pending.set(mapped(scope), copy);
+      (this.pending ??= new Map()).set(mapped(scope), copy);
     }
   }
 
@@ -116,7 +116,7 @@ export class Semantics {
     waiting: readonly { name: string; line: number; loop: Block }[];
   } {
     const waiting: { name: string; line: number; loop: Block }[] = [];
-    for (const [name, uses] of this.pending.get(scope) ?? []) {
+    for (const [name, uses] of this.pending?.get(scope) ?? []) {
       for (const use of uses)
         if (this.blocks.includes(use.loop)) waiting.push({ name, line: use.line, loop: use.loop });
     }
@@ -134,7 +134,8 @@ export class Semantics {
       return;
     }
     names.set(name, line);
-    const inScope = this.pending.get(scope);
+    // Made by the first key waiting in a loop: most programs have none.
+    const inScope = this.pending?.get(scope);
     const waiting = inScope?.get(name);
     if (!inScope || !waiting) return;
     inScope.delete(name);
@@ -165,6 +166,7 @@ export class Semantics {
     const loop = this.blocks.outermostLoop;
     if (!loop) return;
     const entry: PendingKey = { ...use, scope, loop };
+    this.pending ??= new Map();
     let inScope = this.pending.get(scope);
     if (!inScope) {
       inScope = new Map();
