@@ -234,7 +234,9 @@ async function adversarial(): Promise<BenchResult[]> {
 /**
  * (issue 30) Throughput on a corpus the parser was not tuned on — the knowledge base's programs and generated
  * endpoints of realistic shape (bench/parser/unseen.ts) — against createSourceFile and the floor side by side:
- * each program on its own (as the service validates answers), and the corpus as one file.
+ * each program on its own (as the service validates answers), and the corpus as one file; and the same on a
+ * held-out corpus the speed work never profiled on. The headline is validateAvap as the product calls it (fix
+ * proofs of any finding included; createSourceFile only parses): the detail gives the parse-only figure beside it.
  */
 async function unseenThroughput(): Promise<BenchResult[]> {
   const figures = await measureUnseen({
@@ -243,28 +245,37 @@ async function unseenThroughput(): Promise<BenchResult[]> {
     floor: regexLineScan,
   });
   const out: BenchResult[] = [];
-  for (const [how, f] of [
-    ['program by program', figures.byProgram],
-    ['as one file', figures.oneFile],
+  for (const [corpus, c] of [
+    ['unseen corpus', figures.tuned],
+    ['held-out corpus', figures.heldOut],
   ] as const) {
-    const mbps = (ms: number) => (f.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1);
-    const detail = `${figures.makeUp} — ${how}: validateAvap ${f.ours.toFixed(2)} ms (${mbps(f.ours)} MiB/s), createSourceFile ${f.ts.toFixed(2)} ms (${mbps(f.ts)} MiB/s), regex floor ${f.floor.toFixed(2)} ms (${mbps(f.floor)} MiB/s)`;
-    out.push(
-      {
-        name: `parser throughput on the unseen corpus, ${how}, vs typescript.createSourceFile`,
-        ratio: f.ts / f.ours,
-        unit: '× faster per byte',
-        goal: { text: '≥ 6×', met: f.ts / f.ours >= 6 },
-        detail,
-      },
-      {
-        name: `parser throughput on the unseen corpus, ${how}, vs the regex line-scan floor`,
-        ratio: f.floor / f.ours,
-        unit: "× the floor's speed per byte",
-        goal: { text: '≥ 0.6×', met: f.floor / f.ours >= 0.6 },
-        detail,
-      },
-    );
+    for (const [how, f] of [
+      ['program by program', c.byProgram],
+      ['as one file', c.oneFile],
+    ] as const) {
+      const mbps = (ms: number) => (f.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1);
+      const findings = 'findings' in f ? `${f.findings} findings (warnings) proven or not; ` : '';
+      const detail =
+        `${c.makeUp} — ${how}, CPU ms per pass: validateAvap ${f.ours.toFixed(2)} ms (${mbps(f.ours)} MiB/s), ` +
+        `createSourceFile ${f.ts.toFixed(2)} ms (${mbps(f.ts)} MiB/s), regex floor ${f.floor.toFixed(2)} ms (${mbps(f.floor)} MiB/s); ` +
+        `${findings}without fix proofs (parse only) ${f.parseOnly.toFixed(2)} ms: ${(f.ts / f.parseOnly).toFixed(2)}× createSourceFile, ${(f.floor / f.parseOnly).toFixed(2)}× the floor`;
+      out.push(
+        {
+          name: `parser throughput on the ${corpus}, ${how}, vs typescript.createSourceFile`,
+          ratio: f.ts / f.ours,
+          unit: '× faster per byte',
+          goal: { text: '≥ 6×', met: f.ts / f.ours >= 6 },
+          detail,
+        },
+        {
+          name: `parser throughput on the ${corpus}, ${how}, vs the regex line-scan floor`,
+          ratio: f.floor / f.ours,
+          unit: "× the floor's speed per byte",
+          goal: { text: '≥ 0.6×', met: f.floor / f.ours >= 0.6 },
+          detail,
+        },
+      );
+    }
   }
   return out;
 }
