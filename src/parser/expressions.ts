@@ -41,6 +41,11 @@ export interface ExpressionHost {
 }
 
 const RESERVED_IN_EXPRESSIONS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
+
+/** A word of RESERVED_IN_EXPRESSIONS; names of another length are told apart without hashing them. */
+function isReserved(text: string): boolean {
+  return text.length >= 2 && text.length <= 4 && RESERVED_IN_EXPRESSIONS.has(text);
+}
 /** The binary operators between two operands: comparisons and arithmetic. */
 const BINARY_OPS = new Set(['==', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '**']);
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
@@ -350,7 +355,7 @@ class ExpressionParser {
 
   private postfix(): void {
     const first = this.peek();
-    const bareName = first !== undefined && first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
+    const bareName = first !== undefined && first.kind === TokenKind.Ident && !isReserved(first.text);
     this.primary();
     let calledBare = false;
     while (!this.failed) {
@@ -464,13 +469,18 @@ class ExpressionParser {
         this.pos++;
         return;
       case TokenKind.Ident:
-        if (PREFIX_FOREIGN_WORDS.has(t.text) && this.alreadyReported.has(t.start) && this.pos + 1 < this.to) {
+        if (
+          this.alreadyReported.size > 0 &&
+          PREFIX_FOREIGN_WORDS.has(t.text) &&
+          this.alreadyReported.has(t.start) &&
+          this.pos + 1 < this.to
+        ) {
           // `await fetch(url)`, `new Date()`: already reported; check what follows.
           this.pos++;
           this.postfix();
           return;
         }
-        if (RESERVED_IN_EXPRESSIONS.has(t.text)) {
+        if (isReserved(t.text)) {
           this.fail(t, `unexpected keyword '${t.text}' in expression`);
           return;
         }
