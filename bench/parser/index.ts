@@ -23,7 +23,9 @@ import type * as ParserModule from '../../src/parser';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 import { failurePrograms, hundredLineProgram, largeProgram, plainProgram } from './programs';
 import { adversarialShapes, type Shape } from './shapes';
-import { measureUnseen } from './unseen';
+import { spawn } from 'node:child_process';
+import { regexLineScan } from './floor';
+import type { UnseenFigures } from './unseen';
 
 /**
  * The parser as shipped: the esbuild bundle (dist/parser.js) that the service
@@ -32,22 +34,6 @@ import { measureUnseen } from './unseen';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof ParserModule;
-
-/**
- * The floor of issue 12: the least any AVAP checker must do with the same bytes —
- * split the lines, match `name(args)` on each with a regex, split the arguments
- * on commas. It checks nothing; it only says what touching every byte costs.
- * Returns a count so the work cannot be optimised away.
- */
-const LINE_CALL_RE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$/;
-export function regexLineScan(source: string): number {
-  let args = 0;
-  for (const line of source.split('\n')) {
-    const match = LINE_CALL_RE.exec(line);
-    if (match) args += (match[2] as string).split(',').length;
-  }
-  return args;
-}
 
 async function throughput(): Promise<BenchResult[]> {
   const source = largeProgram(512 * 1024);
@@ -231,19 +217,38 @@ async function adversarial(): Promise<BenchResult[]> {
   return out;
 }
 
+/** Runs bench/parser/unseenMain.ts in a fresh process (with this process' loader flags) and reads its figures. */
+function unseenFigures(): Promise<UnseenFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'unseenMain.ts')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the unseen-corpus bench exited with ${code}: ${errors.trim()}`));
+      try {
+        resolve(JSON.parse(out) as UnseenFigures);
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  });
+}
+
 /**
  * (issue 30) Throughput on a corpus the parser was not tuned on — the knowledge base's programs and generated
  * endpoints of realistic shape (bench/parser/unseen.ts) — against createSourceFile and the floor side by side:
  * each program on its own (as the service validates answers), and the corpus as one file; and the same on a
  * held-out corpus the speed work never profiled on. The headline is validateAvap as the product calls it (fix
  * proofs of any finding included; createSourceFile only parses): the detail gives the parse-only figure beside it.
+ * Measured in a process of its own (unseenMain.ts explains why).
  */
 async function unseenThroughput(): Promise<BenchResult[]> {
-  const figures = await measureUnseen({
-    validateAvap,
-    createSourceFile: (text) => ts.createSourceFile('bench.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
-    floor: regexLineScan,
-  });
+  const figures = await unseenFigures();
   const out: BenchResult[] = [];
   for (const [corpus, c] of [
     ['unseen corpus', figures.tuned],
