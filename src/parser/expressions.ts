@@ -40,14 +40,40 @@ export interface ExpressionHost {
   checkTemplate(token: Token): void;
 }
 
-const RESERVED_IN_EXPRESSIONS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'else']);
-
-/** A word of RESERVED_IN_EXPRESSIONS; names of another length are told apart without hashing them. */
+/**
+ * A word reserved in expressions (and, or, not, in, is, if, else), told by comparing the name with the words of its length: a set would hash
+ * the token's fresh string, which for an operand nothing else does.
+ */
 function isReserved(text: string): boolean {
-  return text.length >= 2 && text.length <= 4 && RESERVED_IN_EXPRESSIONS.has(text);
+  switch (text.length) {
+    case 2:
+      return text === 'or' || text === 'in' || text === 'is' || text === 'if';
+    case 3:
+      return text === 'and' || text === 'not';
+    case 4:
+      return text === 'else';
+    default:
+      return false;
+  }
 }
-/** The binary operators between two operands: comparisons and arithmetic. */
-const BINARY_OPS = new Set(['==', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '**']);
+/** The binary operators between two operands: comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`) and arithmetic. */
+function isBinaryOperator(op: string): boolean {
+  if (op.length === 1) {
+    switch (op) {
+      case '<':
+      case '>':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+        return true;
+      default:
+        return false;
+    }
+  }
+  return op === '==' || op === '!=' || op === '<=' || op === '>=' || op === '**';
+}
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
 
@@ -327,7 +353,7 @@ class ExpressionParser {
       const t = this.peek();
       if (t === undefined) return;
       if (t.kind === TokenKind.Op) {
-        if (!BINARY_OPS.has(t.text)) return;
+        if (!isBinaryOperator(t.text)) return;
         this.pos++;
       } else if (t.kind === TokenKind.Ident) {
         const word = t.text;

@@ -173,7 +173,7 @@ const hallucinationByLowerName = new Map(HALLUCINATIONS.map((h) => [h.name.toLow
 const foreignStatementByKeyword = new NameTable(catalogue.foreignStatements.map((f) => [f.keyword, f] as const));
 const foreignCallByCallee = new Map(catalogue.foreignCalls.map((f) => [f.callee, f]));
 const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.method, f]));
-const foreignOperatorByOp = new Map(catalogue.foreignOperators.map((f) => [f.op, f]));
+const foreignOperatorByOp = new NameTable(catalogue.foreignOperators.map((f) => [f.op, f] as const));
 const foreignWordByWord = new NameTable(catalogue.foreignWords.map((f) => [f.word, f] as const));
 
 export function findCommand(name: string): CommandSpec | undefined {
