@@ -14,8 +14,8 @@ export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
   { note: 'the AVAP parser library and the syntax tree built on its scanner', folders: ['parser', 'syntax'] },
   {
-    note: 'schema contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
-    folders: ['contract', 'protocol', 'knowledge', 'runtime', 'language'],
+    note: 'input contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
+    folders: ['inputContract', 'protocol', 'knowledge', 'runtime', 'language'],
   },
   { note: 'the pipeline', folders: ['core'] },
   { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },

@@ -20,7 +20,7 @@ import { loadKnowledgeBase } from '../knowledge';
 import type { BadParserUrl } from '../protocol/parserUrl';
 import { err, ok, type Result } from '../result';
 import type { AssistantConfig } from './config';
-import type { ParserPort, PipelineRequest, PipelineResult } from './contracts';
+import type { ParserPort, PipelineRequest, PipelineResult } from './types';
 import type { LlmPort } from './llm/port';
 import { createOllamaLlm } from './llm/ollamaLlm';
 import type { StartBundledOptions } from './parser/bundled';

@@ -36,7 +36,7 @@
  * ## The pieces (one concern per module)
  *
  *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
- *   contracts.ts              types shared with the editor, CLI and REST server
+ *   types.ts                  the types shared with the editor, CLI and REST server (ParserPort, request, result)
  *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
@@ -47,13 +47,13 @@
  *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
- *   validation/               the validation contract (E-codes), normalizer (repair instructions), retry controller
+ *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle (RC-08), the status
  *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
  *                             before/after comparison by parser version or model
  *   pipeline/graph.ts         the graph itself
  *   assistant.ts              createAssistant: wiring from config
  */
-export * from './contracts';
+export * from './types';
 export {
   configFromEnv,
   defaultConfig,
@@ -132,8 +132,8 @@ export {
   type CodeBlock,
 } from './code/extract';
 export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
-export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
-export { contractFromTrace } from './validation/fromTrace';
+export { ERROR_CODES, type ValidationErrors, type ErrorCode, type ValidationError } from './validation/errors';
+export { errorsFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';
 export type { AttemptEvent, TelemetrySink } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';

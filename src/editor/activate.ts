@@ -21,7 +21,7 @@ import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
 import { EDITOR_COMMANDS } from './commandIds';
-import type { FeaturesBundle } from './features/contract';
+import type { FeaturesBundle } from './features/bundleApi';
 import { LazyBundle } from './lazy/lazyBundle';
 import { OutputLog } from './output/outputLog';
 

@@ -15,7 +15,7 @@ import {
   type ResponseMessage,
   type LlmPort,
 } from '../core';
-import { preValidate, type Contract, type PreValidation } from '../contract';
+import { preValidate, type InputContract, type PreValidation } from '../inputContract';
 import type { AppendResult } from '../jsonl';
 import { guardInput, DEFAULT_MAX_BYTES, type ValidationResult, PARSER_VERSION } from '../parser';
 import { validationToJson, type ValidationJson } from '../protocol';
@@ -115,7 +115,7 @@ export function routeOf(url: string): string {
 }
 
 /** Pre-validates a body, answering 400 when it is invalid. */
-export function checkBody<T>(contract: Contract<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
+export function checkBody<T>(contract: InputContract<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
   if (request.body === undefined || request.body === null) {
     const route = ROUTE_CONTRACTS[routeOf(request.url)];
     void reply

@@ -13,7 +13,7 @@
 import type { Failure, Result } from '../result';
 import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
-import { preValidate } from '../contract';
+import { preValidate } from '../inputContract';
 import {
   DEFAULT_SEARCH_RESULTS,
   SEARCH_DOCS_TOOL,

@@ -12,7 +12,7 @@
  * ends it unrepaired, so no validity is ever claimed on the fixes' word.
  */
 import { repairWithFixes, type RepairStop, type TraceEntry, type ValidationResult } from '../../parser';
-import type { ParserPort } from '../contracts';
+import type { ParserPort } from '../types';
 import type { CodeBlock } from './extract';
 import { validateAnswer, type AnswerValidation } from './validateBlocks';
 

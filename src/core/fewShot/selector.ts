@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FewShotSelectionKind } from '../contracts';
+import type { FewShotSelectionKind } from '../types';
 import { silentLogger, type Logger } from '../ports';
 import type { EmbedFn } from '../retrieval/embedded';
 import { cosine } from '../retrieval/rrf';

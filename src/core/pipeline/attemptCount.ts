@@ -6,7 +6,7 @@
  * fixes is a second record of its own attempt, not another attempt (no model call was made). The training
  * signal's `attempts` counts the same way.
  */
-import type { PipelineResult } from '../contracts';
+import type { PipelineResult } from '../types';
 
 export function attemptCount(result: Pick<PipelineResult, 'attempts'>): number {
   return result.attempts.filter((a) => !a.repairedBy).length;

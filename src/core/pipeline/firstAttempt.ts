@@ -12,7 +12,7 @@
  * them on the final message.
  */
 import { renderTrace } from '../../parser';
-import type { PipelineResult } from '../contracts';
+import type { PipelineResult } from '../types';
 
 export const NO_CODE_TRACE = 'Line 1: the answer contained no AVAP code';
 

@@ -44,7 +44,7 @@ import type {
   ResponseMessage,
   RetryCycle,
   ValidationStatus,
-} from '../contracts';
+} from '../types';
 import type { ChatMessage, LlmError, LlmPort } from '../llm/port';
 import { monotonicMs, type Logger } from '../ports';
 import type { RelevancePort } from '../relevance/port';
@@ -71,8 +71,8 @@ import {
 } from '../telemetry/events';
 import type { FewShotSelection } from '../fewShot/selector';
 import { withFirstAttempt } from './firstAttempt';
-import { blocking, type ValidationError } from '../validation/contract';
-import { contractFromTrace } from '../validation/fromTrace';
+import { blocking, type ValidationError } from '../validation/errors';
+import { errorsFromTrace } from '../validation/fromTrace';
 import { repairInstructions } from '../validation/normalizer';
 import { RetryController } from '../validation/retryController';
 import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason } from '../validation/retryCycle';
@@ -546,7 +546,7 @@ class Run {
     this.result.classification = 'correction';
     this.cycle.usedBy = 'parser-trace';
     if (this.cancelled) return this.fail(cancelledError(), this.deps.config.ollama.model, 2);
-    const errors = contractFromTrace(correction.trace).errors;
+    const errors = errorsFromTrace(correction.trace).errors;
     this.result.attempts.push({
       attempt: 1,
       code: correction.code,
@@ -665,7 +665,7 @@ class Run {
 
   private errorsOf(validation: AnswerValidation): ValidationError[] {
     const verdict = validation.verdict;
-    if (verdict.kind === 'valid' || verdict.kind === 'invalid') return contractFromTrace(verdict.trace).errors;
+    if (verdict.kind === 'valid' || verdict.kind === 'invalid') return errorsFromTrace(verdict.trace).errors;
     if (verdict.kind === 'no-code') {
       return [
         {

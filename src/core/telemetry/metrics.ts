@@ -29,7 +29,7 @@
  * - needs_review: the first-attempt invalid rate is above 15 % (AKF's review
  *   threshold).
  */
-import type { ValidationStatus } from '../contracts';
+import type { ValidationStatus } from '../types';
 import type { AttemptEvent, TelemetryErrorRecord } from './events';
 
 /** How the generations that rejected a value ended. */

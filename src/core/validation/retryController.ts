@@ -5,7 +5,7 @@
  * error seen on an earlier attempt — same rule code, line and received value
  * (errorKey) — appears again, because the model is not making progress on it.
  */
-import type { ValidationError } from './contract';
+import type { ValidationError } from './errors';
 import { errorKey } from './normalizer';
 
 export type RetryDecision =

@@ -5,7 +5,7 @@
  * is due but not made is recorded with its reason. The cycle is plain data so
  * it travels with the result to every layer that may want to retry.
  */
-import type { RetryCycle, RetrySkip, RetryTrigger } from '../contracts';
+import type { RetryCycle, RetrySkip, RetryTrigger } from '../types';
 
 export function newRetryCycle(maxRetries: number): RetryCycle {
   return { limit: maxRetries >= 1 ? 1 : 0, skipped: [] };

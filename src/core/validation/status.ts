@@ -15,7 +15,7 @@
  * (`undefined`): it makes no validity claim. An `invalid` answer is retried
  * with the parser's trace only while the request's retry cycle is unused.
  */
-import type { ValidationStatus } from '../contracts';
+import type { ValidationStatus } from '../types';
 
 export type CodeCheck = 'no-code' | 'valid' | 'invalid' | 'unavailable';
 

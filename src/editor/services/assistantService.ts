@@ -28,7 +28,7 @@ import { runRecorded, type Outcome, type StoreResult, type Thumbs, SignalStore }
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';
-import type { ParserConnection } from './parserConnection';
+import type { ConfiguredParser } from './configuredParser';
 
 export const ES_API_KEY_SECRET = 'avap.elasticsearch.apiKey';
 
@@ -45,7 +45,7 @@ export class AssistantService {
   private current: Promise<Result<Built, BadParserUrl>> | undefined;
 
   constructor(
-    private readonly parser: ParserConnection,
+    private readonly parser: ConfiguredParser,
     private readonly logger: Logger,
     private readonly secrets: vscode.SecretStorage,
     private readonly storageDir: string,

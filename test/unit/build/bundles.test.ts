@@ -95,7 +95,7 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     for (const needed of [
       'src/editor/diagnostics/diagnosticsController.ts',
       'src/editor/status/statusBar.ts',
-      'src/editor/services/parserConnection.ts',
+      'src/editor/services/configuredParser.ts',
       'src/editor/language/languageFeatures.ts',
     ]) {
       assert.ok(features.inputs.includes(needed), `${needed} is in the editor features`);

@@ -4,7 +4,7 @@
  * abort of a stream whose complete code line is certain to be rejected.
  */
 import assert from 'node:assert/strict';
-import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core';
 import { everyErrorFixed, LOG_REPAIRED_BY_FIXES, repairAnswer } from '../../../src/core/code/repairAnswer';
 import { extractCode } from '../../../src/core/code/extract';
 import { isHardWhileStreaming, LOG_EARLY_ABORT, StreamCheck } from '../../../src/core/code/streamCheck';

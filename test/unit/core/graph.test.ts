@@ -3,7 +3,7 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import type { ParserPort, ResponseMessage } from '../../../src/core';
 import type { ChatCall } from '../../../src/core/llm/port';
 import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';

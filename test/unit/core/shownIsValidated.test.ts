@@ -10,7 +10,7 @@
  * message delivers that text.
  */
 import assert from 'node:assert/strict';
-import type { PipelineResult, ResponseMessage } from '../../../src/core/contracts';
+import type { PipelineResult, ResponseMessage } from '../../../src/core';
 import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core/code/extract';
 import { runPipeline } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { contractFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
+import { errorsFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
 import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
 import { RetryController } from '../../../src/core/validation/retryController';
-import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/contract';
+import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/errors';
 import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
 const codesOf = (source: string) =>
-  contractFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
+  errorsFromTrace(validateAvap(source).trace).errors.map((e) => [e.code, e.field, e.received]);
 
 describe('core/validation contract, normalizer, retry controller', () => {
   it('maps parser findings onto stable E-codes', () => {
@@ -48,7 +48,7 @@ describe('core/validation contract, normalizer, retry controller', () => {
   });
 
   it('is binary: warnings alone keep isValid true', () => {
-    const result = contractFromTrace([
+    const result = errorsFromTrace([
       {
         line: 1,
         column: 1,
@@ -116,7 +116,7 @@ describe('core/validation contract, normalizer, retry controller', () => {
 
   it('lists the proven fix for each line that has one, and the plain instruction for the others', () => {
     const code = 'addParam("password", password)\nhashed = getSHA256(password)\nprint(hashed)\n';
-    const errors = contractFromTrace(validateAvap(code).trace).errors;
+    const errors = errorsFromTrace(validateAvap(code).trace).errors;
     assert.deepEqual(
       errors.map((e) => [e.line, e.rule, e.fix !== undefined]),
       [

@@ -1,4 +1,4 @@
-import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core';
 import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
 import { hintedRetryMessages } from '../../../src/core/routing/prompts';
 import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';

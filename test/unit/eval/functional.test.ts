@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import type { AttemptEvent } from '../../../src/core/telemetry/events';
 import { evalReportBody } from '../../../src/editor/metrics/evalReportHtml';
 import { checkFunctional, type RuntimePort } from '../../../src/eval/functional';

@@ -1,14 +1,15 @@
 /**
- * The editor's ParserPort: the core's parser connection
- * (core/parser/connection.ts, the same factory the CLI and REST server use)
- * for the `avap.parser.*` settings — `avap.parser.url`, or the bundled parser
- * service on a free loopback port when that is empty (stopped with the
- * extension). Rebuilt when the parser settings change; listeners survive
- * rebuilds.
+ * The editor's ParserPort, configured by the settings: it delegates to the
+ * core's parser connection (`openParserConnection` in
+ * core/parser/connection.ts, the same factory the CLI and REST server use)
+ * opened for the `avap.parser.*` settings — `avap.parser.url`, or the bundled
+ * parser service on a free loopback port when that is empty (stopped with the
+ * extension). Reconnected when the parser settings change; listeners survive
+ * reconnections.
  */
 import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core';
-import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
+import type { ParserConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { toParserConfig } from '../settings/parserConfig';
@@ -19,7 +20,7 @@ import type * as ParserStack from './parserStack';
 type ParserStackModule = typeof ParserStack;
 
 interface Live {
-  connection: CoreConnection;
+  connection: ParserConnection;
   unsubscribe: () => void;
   address: string;
 }
@@ -34,7 +35,7 @@ export type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-u
 export type ConnectResult = Result<string, ConnectFailure>;
 
 /** A ParserPort that delegates to the current connection and reports "unavailable" while none exists. */
-export class ParserConnection implements ParserPort {
+export class ConfiguredParser implements ParserPort {
   private live: Live | undefined;
   private connecting: Promise<ConnectResult> | undefined;
   private lastError = 'the parser connection is not set up yet';

@@ -11,7 +11,7 @@ export {
   jsonSchemaOf,
   preValidate,
   preValidateJsonText,
-  type Contract,
+  type InputContract,
   type PreValidation,
   type SemanticProblem,
-} from './contract';
+} from './inputContract';

@@ -1,7 +1,9 @@
 /**
- * The contracts between the editor-free core and its callers (the extension,
- * the CLI, the REST server). Adapters on both sides depend on these types only.
- * Errors cross these boundaries as data, never as exceptions.
+ * The types the editor-free core shares with its callers (the extension, the
+ * CLI, the REST server) and its adapters: the parser port and its outcome, the
+ * request, the response stream, the result and the retry cycle. Adapters on
+ * both sides depend on these types only. Errors cross these boundaries as
+ * data, never as exceptions.
  */
 import type { QueryType } from '../knowledge';
 import type { TraceEntry, ValidationResult } from '../parser';
