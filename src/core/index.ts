@@ -74,7 +74,9 @@ export {
   type RetrievalMode,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
-export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { runPipeline } from './pipeline/graph';
+export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
+export type { PipelineDeps, RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';

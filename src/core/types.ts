@@ -226,7 +226,7 @@ export interface PipelineResult {
   classification?: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default' | 'correction';
   /** Extension: the relevance verdict of a RETRIEVAL run (of the first retrieval). */
   relevance?: { mode: 'llm' | 'cosine'; relevant: boolean; detail: string };
-  /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged). */
+  /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged; `none` when retrieval failed). */
   retrievalMode?: 'hybrid' | 'knn_only' | 'bm25_only' | 'none';
   /**
    * Extension: set when a retrieval of this run could not run in the configured

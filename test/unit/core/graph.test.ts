@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import type { ParserPort, ResponseMessage } from '../../../src/core';
 import type { ChatCall } from '../../../src/core/llm/port';
-import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE, runPipeline } from '../../../src/core';
+import { logFewShot } from '../../../src/core/pipeline/fewShot';
+import { cleanSearchQuery } from '../../../src/core/pipeline/retrieve';
 import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
@@ -496,6 +498,33 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
         CODE,
       );
       assert.deepEqual(fine.retrieval, { status: 'ok' });
+    });
+
+    it('a failed retrieval ran in no mode: `none` on the result, in telemetry and for the relevance check alike', async () => {
+      const llm = taskLlm({ ...DOCS, generate: ['Prose only.'] });
+      const { deps: d, telemetry } = deps(llm, fakeParser());
+      const down: RetrievalPort = {
+        name: 'elasticsearch http://es:9200',
+        retrieve: () =>
+          Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }),
+      };
+      const judged: string[] = [];
+      const relevance: RelevancePort = {
+        mode: 'llm',
+        judge: (_query, retrieved) => {
+          judged.push(retrieved.mode);
+          return Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } });
+        },
+      };
+      const result = await runPipeline({ ...d, retrieval: down, relevance }, { query: 'what is addVar?' });
+      assert.equal(result.queryType, 'RETRIEVAL');
+      assert.equal(result.retrieval?.status, 'degraded');
+      assert.equal(result.retrievalMode, 'none');
+      assert.deepEqual(judged, ['none'], 'the relevance check is told no mode ran, not bm25_only');
+      assert.deepEqual(
+        telemetry.events.map((e) => e.retrieval_mode),
+        ['none'],
+      );
     });
 
     it("a reviewer's hinted retry is made once within the cycle; a second ask is skipped", async () => {

@@ -5,8 +5,7 @@
  * the next attempt, and its code is validated like any answer's.
  */
 import assert from 'node:assert/strict';
-import type { PipelineRequest, ResponseMessage } from '../../../src/core';
-import { runPipeline, type RunOptions } from '../../../src/core/pipeline/graph';
+import { runPipeline, type PipelineRequest, type ResponseMessage, type RunOptions } from '../../../src/core';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
