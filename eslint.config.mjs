@@ -19,6 +19,7 @@ export const LAYERS = [
   },
   { note: 'the pipeline', folders: ['core'] },
   { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
+  { note: 'the assistant stack: core, judge and signals wired from one configuration', folders: ['stack'] },
   {
     note: 'the front ends: evaluation, REST, the parser service, the language server, the CLI, the editor',
     folders: ['eval', 'rest', 'server', 'lsp', 'cli', 'editor'],

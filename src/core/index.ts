@@ -139,7 +139,7 @@ export { errorsFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';
 export type { AttemptEvent, TelemetrySink } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
-export { jsonlTelemetry } from './telemetry/jsonlSink';
+export { jsonlTelemetry, type JsonlTelemetrySink } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
 export {

@@ -194,7 +194,15 @@ export interface RetrievalState {
   reason?: string;
 }
 
-export type PipelineErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+/** Why the pipeline produced no answer: the model could not be reached, is not pulled, timed out or failed, or the run was cancelled. */
+export type RunErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+
+/**
+ * Why a run produced no answer: the pipeline's own reasons, or — from a front end that has no assistant to run —
+ * `bad-parser-url` (the configured parser URL cannot be read, so nothing was started) or `not-started` (none was
+ * set up yet, or it was disposed). No model was asked in either.
+ */
+export type PipelineErrorCode = RunErrorCode | 'bad-parser-url' | 'not-started';
 
 export interface PipelineResult {
   queryType: QueryType;
@@ -281,7 +289,7 @@ export interface FewShotInjection {
 export type AnswerRetryOutcome =
   | { ok: true; answer: string }
   | { ok: false; skipped: RetrySkip }
-  | { ok: false; error: { code: PipelineErrorCode; message: string } };
+  | { ok: false; error: { code: RunErrorCode; message: string } };
 
 export interface AnswerReviewInput {
   question: string;

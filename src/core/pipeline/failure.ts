@@ -1,8 +1,11 @@
-/** How a run that ends without an answer says why: the pipeline's error codes (types.ts, PipelineErrorCode). */
+/** How a run that ends without an answer says why: the pipeline's own error codes (types.ts, RunErrorCode). */
 import type { LlmError } from '../llm/port';
-import type { PipelineResult } from '../types';
+import type { RunErrorCode } from '../types';
 
-export type RunFailure = NonNullable<PipelineResult['error']>;
+export interface RunFailure {
+  code: RunErrorCode;
+  message: string;
+}
 
 export const cancelledError = (): RunFailure => ({ code: 'cancelled', message: 'the request was cancelled' });
 
