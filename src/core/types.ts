@@ -13,7 +13,13 @@ export type { QueryType };
 /** `""` valid; `INVALID_UNRESOLVED` evidence of invalid code after the retry; `PARSER_UNAVAILABLE` no evidence. */
 export type ValidationStatus = '' | 'INVALID_UNRESOLVED' | 'PARSER_UNAVAILABLE';
 
-export type CircuitState = 'closed' | 'open' | 'half-open' | 'disabled';
+/**
+ * The parser's state as a port reports it: the circuit breaker's three states (`closed`, `open`, `half-open`), or
+ * one of two that are not the circuit's — `disabled` (validation is switched off: no parser at all) and
+ * `not-connected` (no connection has been made yet: the editor before its first connect, or settings that gave
+ * none). A connection that has not been made is not an open circuit: nothing failed.
+ */
+export type CircuitState = 'closed' | 'open' | 'half-open' | 'disabled' | 'not-connected';
 
 export interface CircuitSnapshot {
   state: CircuitState;

@@ -91,7 +91,7 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
     outputLines: () => output.lines(),
     parserAddress: () => features.current?.parser.address(),
     // No parser connection yet: the connection's own answer when it has none.
-    circuit: () => features.current?.circuit() ?? { state: 'open', consecutiveFailures: 0 },
+    circuit: () => features.current?.circuit() ?? { state: 'not-connected', consecutiveFailures: 0 },
     chat: assistant.chat,
     files: { telemetry: () => features.current?.files.telemetry(), signals: () => features.current?.files.signals() },
     // Only the extension-host test runner gets hooks into the webviews.

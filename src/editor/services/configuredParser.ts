@@ -34,7 +34,7 @@ export type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-u
 /** The address in use, or why there is none. */
 export type ConnectResult = Result<string, ConnectFailure>;
 
-/** A ParserPort that delegates to the current connection and reports "unavailable" while none exists. */
+/** A ParserPort that delegates to the current connection; while none exists it validates nothing ("unavailable") and its state is `not-connected`. */
 export class ConfiguredParser implements ParserPort {
   private live: Live | undefined;
   private connecting: Promise<ConnectResult> | undefined;
@@ -120,7 +120,7 @@ export class ConfiguredParser implements ParserPort {
   }
 
   circuit(): CircuitSnapshot {
-    return this.live?.connection.port.circuit() ?? { state: 'open', consecutiveFailures: 0 };
+    return this.live?.connection.port.circuit() ?? { state: 'not-connected', consecutiveFailures: 0 };
   }
 
   resetCircuit(): void {

@@ -37,4 +37,17 @@ describe('editor: parser connection results', () => {
       await connection.dispose();
     }
   });
+
+  it('before any connection, and after one the settings could not give, the state is not-connected, not an open circuit', async () => {
+    const connection = new ConfiguredParser('/nonexistent-extension', memoryLogger(), loadStack);
+    try {
+      assert.deepEqual(connection.circuit(), { state: 'not-connected', consecutiveFailures: 0 });
+      await connection.connect({ ...disabled, timeoutSeconds: 2, url: 'parser please' });
+      assert.equal(connection.circuit().state, 'not-connected');
+      await connection.connect(disabled);
+      assert.equal(connection.circuit().state, 'disabled');
+    } finally {
+      await connection.dispose();
+    }
+  });
 });
