@@ -249,18 +249,18 @@ export interface PipelineResult {
    */
   retrievalFallback?: string;
   /**
-   * ADR-0009 `parser_trace` (CODE_GENERATION): the raw trace of the first
+   * D1's `parser_trace` (CODE_GENERATION): the raw trace of the first
    * validation, `Line N: message` per error; empty when it was valid or got no verdict.
    */
   parserTrace?: string;
-  /** ADR-0009 `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
+  /** D1's `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
   contextRelevant?: boolean;
   /** Extension: the search queries used (the reformulation, then the hinted one). */
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */
   latenciesMs?: Record<string, number>;
   /**
-   * Extension (code generation only): the few-shot injection of ADR-0007 —
+   * Extension (code generation only): the few-shot injection of D2 (docs/design.md) —
    * the configured K, how many validated examples went into the prompt, and
    * `degraded` when the example retrieval failed and generation went on without them.
    */
@@ -283,7 +283,7 @@ export interface FewShotInjection {
   detail?: string;
   /**
    * How the examples were chosen: `embedding` (top-K by cosine similarity to
-   * the request, ADR-0007) or `lexical` (BM25, the flagged fallback when no
+   * the request, D2) or `lexical` (BM25, the flagged fallback when no
    * embedding model answers). Absent when the selector does not say.
    */
   selection?: FewShotSelectionKind;

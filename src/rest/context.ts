@@ -1,5 +1,5 @@
 /**
- * What the REST route plugins share (issue 14.5b): the server's dependencies
+ * What the REST route plugins share: the server's dependencies
  * and options, its log, the in-flight runs (aborted on close), generations
  * whose signal was lost, and the helpers every route group uses — body
  * pre-validation, a request's lifetime as an AbortSignal, one validation as

@@ -1,5 +1,5 @@
 /**
- * Deterministic repair first (issue 12): an invalid answer whose every error
+ * Deterministic repair first: an invalid answer whose every error
  * carries a proven fix (TraceEntry.fix) is repaired by the parser's fixes —
  * all applied, the answer validated again by the parser service — before any
  * LLM retry is spent. The loop is the parser's one repair function

@@ -1,5 +1,5 @@
 /**
- * Few-shot selection for code generation (ADR-0007: "top-K by similarity"):
+ * Few-shot selection for code generation (docs/design.md D2: the top K by similarity):
  * the K validated pool examples whose embeddings are closest (cosine) to the
  * request's, ties by id — deterministic for a given model. The pool's vectors
  * are computed once per corpus fingerprint and embedding model and cached in

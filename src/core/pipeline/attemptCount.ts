@@ -1,5 +1,5 @@
 /**
- * How many attempts a run made, as the product counts them (ADR-0009's cycle of at most two: the answer, then
+ * How many attempts a run made, as the product counts them (the cycle of at most two of docs/design.md D1: the answer, then
  * the trace-guided retry). Every generation counts — one the parser judged, one the stream check stopped — and
  * so does the code given to *Regenerate with Trace*, which is attempt 1: that run is the retry, so a regenerated
  * answer that stays invalid has failed both attempts (INVALID_UNRESOLVED). An answer repaired by the parser's
