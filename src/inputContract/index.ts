@@ -12,6 +12,7 @@ export {
   preValidate,
   preValidateJsonText,
   type InputContract,
+  type InvalidInput,
   type PreValidation,
   type SemanticProblem,
 } from './inputContract';

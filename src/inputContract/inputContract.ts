@@ -28,7 +28,17 @@ export interface InputContract<T> {
   readonly semantic?: (value: T) => SemanticProblem[];
 }
 
-export type PreValidation<T> = { valid: true; value: T } | { valid: false; error: string; suggestions: string[] };
+/**
+ * The answer to input that breaks its contract (docs/design.md D5): what is wrong and how to fix it, handed
+ * verbatim to whoever produced the input — a model as a tool result, an HTTP client as a 400 body.
+ */
+export interface InvalidInput {
+  valid: false;
+  error: string;
+  suggestions: string[];
+}
+
+export type PreValidation<T> = { valid: true; value: T } | InvalidInput;
 
 export function defineContract<T>(
   name: string,
