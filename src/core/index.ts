@@ -47,10 +47,14 @@
  *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
- *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle (RC-08), the status
+ *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle
+ *                             (RC-08: the one retry budget), the status (RC-07)
  *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
  *                             before/after comparison by parser version or model
- *   pipeline/graph.ts         the graph itself
+ *   pipeline/                 the graph (docs/design.md D1): graph.ts classifies and hands the run to its route
+ *                             (routes/); answerLoop.ts generate → validate → repair → retry → review; attempt.ts one
+ *                             generation; retrieve.ts, fewShot.ts, repair.ts, review.ts; run.ts one run's state;
+ *                             attempts.ts the one place that records attempts (result and telemetry)
  *   assistant.ts              createAssistant: wiring from config
  */
 export * from './types';
