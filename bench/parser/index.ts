@@ -8,6 +8,10 @@
  *     validated with fix proofs against the same validation without them (valid
  *     code proves only semantic warnings and item 1's program has none, so item 1
  *     is the valid path with proofs in place).
+ *  4. (issue 24, F5) adversarial shapes: the issue's shape (one-line functions,
+ *     then calls to invented names) at the issue's three sizes, and the other
+ *     shapes of bench/parser/shapes.ts, each validated as shipped (fix proofs
+ *     included) against a plain valid program of the same size, side by side.
  */
 import * as grpc from '@grpc/grpc-js';
 import ts from 'typescript';
@@ -17,7 +21,8 @@ import { callValidate, createParserClient } from '../../src/protocol/parserClien
 import { REPO_ROOT, startParserProcess } from '../../test/support/parserProcess';
 import type * as ParserModule from '../../src/parser';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
-import { failurePrograms, hundredLineProgram, largeProgram } from './programs';
+import { failurePrograms, hundredLineProgram, largeProgram, plainProgram } from './programs';
+import { adversarialShapes, type Shape } from './shapes';
 
 /**
  * The parser as shipped: the esbuild bundle (dist/parser.js) that the service
@@ -168,7 +173,64 @@ async function proofCost(): Promise<BenchResult> {
   };
 }
 
+/** `shape` built to about `bytes`, and a plain valid program of the same length. */
+function sameSize(shape: Shape, bytes: number): { adversarial: string; plain: string } {
+  const unit = shape.build(1).length;
+  const adversarial = shape.build(Math.max(1, Math.round(bytes / unit)));
+  const plain = plainProgram(adversarial.length);
+  if (!validateAvap(plain).valid) throw new Error('the plain program is not valid AVAP');
+  return { adversarial, plain };
+}
+
+async function shapeRatio(shape: Shape, bytes: number): Promise<{ ratio: number; detail: string }> {
+  const { adversarial, plain } = sameSize(shape, bytes);
+  const findings = validateAvap(adversarial).trace;
+  const shaped: number[] = [];
+  const flat: number[] = [];
+  const iterations = Math.max(3, Math.min(40, Math.round(400_000 / adversarial.length)));
+  for (let round = 0; round < 7; round++) {
+    const warmup = round === 0 ? 2 : 0;
+    shaped.push(...(await sample(() => validateAvap(adversarial), iterations, warmup)));
+    flat.push(...(await sample(() => validateAvap(plain), iterations, warmup)));
+  }
+  const a = median(shaped);
+  const b = median(flat);
+  const kib = (text: string) => `${(Buffer.byteLength(text) / 1024).toFixed(1)} KiB`;
+  return {
+    ratio: a / b,
+    detail: `${kib(adversarial)} ${a.toFixed(2)} ms (${findings.length} findings, ${findings.filter((e) => e.fix).length} proven fixes) vs plain ${kib(plain)} ${b.toFixed(2)} ms`,
+  };
+}
+
+async function adversarial(): Promise<BenchResult[]> {
+  const [f5, ...others] = adversarialShapes();
+  if (!f5) return [];
+  const out: BenchResult[] = [];
+  // The issue's sizes: 9.4 KB took 1.9 s, 23.8 KB 7.1 s, 242 KB 24.7 s.
+  for (const bytes of [9.4 * 1000, 23.8 * 1000, 242 * 1000]) {
+    const { ratio, detail } = await shapeRatio(f5, bytes);
+    out.push({
+      name: `adversarial shape ${f5.name}, ${(bytes / 1000).toFixed(1)} KB, vs a plain program of the same size`,
+      ratio,
+      unit: '× the plain program',
+      goal: { text: '≤ 3×', met: ratio <= 3 },
+      detail,
+    });
+  }
+  for (const shape of others) {
+    const { ratio, detail } = await shapeRatio(shape, 24 * 1000);
+    out.push({
+      name: `adversarial shape ${shape.name}, 24 KB, vs a plain program`,
+      ratio,
+      unit: '× the plain program',
+      ...(shape.heldOut ? { goal: { text: '≤ 3× (held out)', met: ratio <= 3 } } : {}),
+      detail,
+    });
+  }
+  return out;
+}
+
 export const parserSuite: BenchSuite = {
   name: 'parser',
-  run: async () => [...(await throughput()), ...(await roundTripShare()), await proofCost()],
+  run: async () => [...(await throughput()), ...(await roundTripShare()), await proofCost(), ...(await adversarial())],
 };

@@ -3,12 +3,16 @@ import path from 'node:path';
 
 const CORPUS = path.join(__dirname, '..', '..', 'test', 'corpus', 'valid');
 
+function corpusFiles(): string[] {
+  return readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.avap') && !f.includes('functions') && !f.includes('async') && !f.includes('globals'))
+    .sort()
+    .map((f) => readFileSync(path.join(CORPUS, f), 'utf8'));
+}
+
 /** The valid corpus concatenated, repeated until it reaches `bytes`. */
 export function largeProgram(bytes: number): string {
-  const files = readdirSync(CORPUS)
-    .filter((f) => f.endsWith('.avap') && !f.includes('functions') && !f.includes('async') && !f.includes('globals'))
-    .sort();
-  const unit = files.map((f) => readFileSync(path.join(CORPUS, f), 'utf8')).join('\n');
+  const unit = corpusFiles().join('\n');
   let out = '';
   while (Buffer.byteLength(out) < bytes) out += `${unit}\n`;
   return out;
@@ -61,4 +65,21 @@ export function failurePrograms(): string[] {
     .filter((f) => f.endsWith('.avap'))
     .sort()
     .map((f) => readFileSync(path.join(dir, f), 'utf8'));
+}
+
+/**
+ * A plain valid program of `bytes` characters, give or take a line: whole
+ * programs of the valid corpus, one after another, then short assignments to
+ * make up the rest (a program cut inside a block would not be valid).
+ */
+export function plainProgram(bytes: number): string {
+  const files = corpusFiles();
+  let out = '';
+  for (let i = 0; ; i++) {
+    const next = `${files[i % files.length] ?? ''}\n`;
+    if (out.length + next.length > bytes) break;
+    out += next;
+  }
+  for (let i = 0; out.length < bytes; i++) out += `pad_${i} = ${i}\n`;
+  return out;
 }

@@ -76,29 +76,31 @@ import {
   type ScanState,
   type Token,
 } from './scanner';
-import { suggestName } from './suggest';
+import { MAX_COMPARED_LENGTH, suggestName } from './suggest';
+import { abbreviate, valueLiteral } from './wording';
+import { pendingRule, type CallContext, type FunctionInfo, type PendingCall } from './pendingCalls';
+import { AppendList, layerOver, MAX_LAYERS } from './layered';
+import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from './nearNames';
 
-type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
-
-interface PendingCall {
-  name: string;
-  argCount: number;
-  line: number;
-  column: number;
-  endColumn: number;
-  context: CallContext;
-  /** Raw text of the call, for argument-context messages. */
-  text: string;
-  /** The whole statement the call is, for a fix that rewrites it. */
-  shape?: CallShape;
+/** The state of an analysis between two lines, as far as later findings depend on it. */
+export interface AnalysisState {
+  blocks: BlockStack;
+  sem: Semantics;
+  functions: ReadonlyMap<string, FunctionInfo>;
+  pending: { readonly length: number; at(index: number): PendingCall | undefined };
+  connectors: ReadonlySet<string>;
+  inBlockComment: boolean;
+  /** The line of the block comment still open, when one is. */
+  blockCommentLine: number | undefined;
 }
 
-interface FunctionInfo {
-  arity: number;
-  line: number;
-}
-
-const MAX_SHOWN = 60;
+/** Operands if(a, b, comparator) compares as they are: a name (its value), a global, a number or a string. */
+const PLAIN_OPERANDS: ReadonlySet<TokenKind> = new Set([
+  TokenKind.Ident,
+  TokenKind.Global,
+  TokenKind.Number,
+  TokenKind.String,
+]);
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
@@ -165,12 +167,6 @@ function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
 }
 
-/** Shortens long source text for messages. */
-export function abbreviate(text: string, max = MAX_SHOWN): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-}
-
 function last<T>(items: readonly T[]): T | undefined {
   return items[items.length - 1];
 }
@@ -211,17 +207,31 @@ function plural(n: number, word: string): string {
 
 export class Analyzer implements ExpressionHost {
   private readonly blocks: BlockStack;
-  private readonly functions = new Map<string, FunctionInfo>();
-  private readonly pending: PendingCall[] = [];
+  private functions = new Map<string, FunctionInfo>();
+  private pending = new AppendList<PendingCall>();
   private readonly connectors = new Set<string>();
   private lineNo = 0;
   private lineStart = 0;
   private lineEnd = 0;
   private blockComment: { line: number; column: number } | undefined;
   private readonly sem: Semantics;
+  /** Where the next line starts, its number, and the scan state carried into it (a block comment). */
+  private next = 0;
+  private nextLineNo = 1;
+  private scan: ScanState = newScanState();
+  private nextLF = -2;
+  private nextCR = -2;
+  private done = false;
+  private readonly sink = (problem: LexicalProblem, start: number, end: number) => this.lexical(problem, start, end);
+  /**
+   * When set, `marks[n]` is how many findings the reporter held when line n
+   * started (fixes/resync.ts splits a program's findings by the line that
+   * reported them).
+   */
+  marks: number[] | undefined;
 
   constructor(
-    private readonly src: string,
+    private src: string,
     private readonly rep: Reporter,
   ) {
     this.blocks = new BlockStack(rep, {
@@ -235,34 +245,155 @@ export class Analyzer implements ExpressionHost {
     this.sem = new Semantics(rep, this.blocks);
   }
 
+  /** The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation). */
   run(): void {
     const src = this.src;
     const n = src.length;
-    const state: ScanState = newScanState();
-    const sink = (problem: LexicalProblem, start: number, end: number) => this.lexical(problem, start, end);
+    const marks = this.marks;
+    let start = this.next;
+    let lineNo = this.nextLineNo;
     let nextLF = -2;
     let nextCR = -2;
-    let start = 0;
-    let lineNo = 1;
-    for (;;) {
+    while (!this.done) {
       if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
       if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
       const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
-      this.lineNo = lineNo;
-      this.lineStart = start;
-      this.lineEnd = end;
-      const wasInComment = state.inBlockComment;
-      const tokens = scanLine(src, start, end, state, sink);
-      if (state.inBlockComment && !wasInComment) {
-        this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
-      }
-      if (tokens.length > 0) this.analyzeLine(tokens);
-      if (this.rep.saturated && this.rep.errorCount > 0) return;
-      if (end >= n) break;
+      if (marks) marks[lineNo] = this.rep.entries.length;
+      if (!this.line(start, end, lineNo) || end >= n) break;
       start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
       lineNo++;
     }
-    this.finish(state);
+    this.next = start;
+    this.nextLineNo = lineNo;
+    this.done = true;
+    this.end();
+  }
+
+  /** Analyses the next line; false once there is none (or the reporter is full of errors). */
+  step(): boolean {
+    if (this.done) return false;
+    const src = this.src;
+    const n = src.length;
+    const start = this.next;
+    if (this.nextLF !== -1 && this.nextLF < start) this.nextLF = src.indexOf('\n', start);
+    if (this.nextCR !== -1 && this.nextCR < start) this.nextCR = src.indexOf('\r', start);
+    const end = Math.min(this.nextLF === -1 ? n : this.nextLF, this.nextCR === -1 ? n : this.nextCR);
+    const lineNo = this.nextLineNo;
+    if (this.marks) this.marks[lineNo] = this.rep.entries.length;
+    if (!this.line(start, end, lineNo) || end >= n) {
+      this.done = true;
+      return false;
+    }
+    this.next = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
+    this.nextLineNo = lineNo + 1;
+    return true;
+  }
+
+  /** The line [start, end) of the text; false when the reporter is full of errors (the analysis stops there). */
+  private line(start: number, end: number, lineNo: number): boolean {
+    this.lineNo = lineNo;
+    this.lineStart = start;
+    this.lineEnd = end;
+    const state = this.scan;
+    const wasInComment = state.inBlockComment;
+    const tokens = scanLine(this.src, start, end, state, this.sink);
+    if (state.inBlockComment && !wasInComment) {
+      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+    }
+    if (tokens.length > 0) this.analyzeLine(tokens);
+    if (this.rep.saturated && this.rep.errorCount > 0) {
+      this.stoppedEarly = true;
+      return false;
+    }
+    return true;
+  }
+
+  /** The end of the file: what is still open or unresolved is reported (not after an early stop). */
+  end(): void {
+    if (this.marks) this.marks[this.lineNo + 1] = this.rep.entries.length;
+    if (!this.stoppedEarly) this.finish(this.scan);
+  }
+
+  /** The reporter filled up with errors and the analysis stopped before the end. */
+  private stoppedEarly = false;
+
+  /**
+   * Analyses one more line, given alone (without its line break), after the
+   * lines given before: a streamed answer is checked as its lines complete
+   * (parser/stream.ts). Offsets start again with each line, so a fed
+   * analysis' candidate fixes mean nothing; its findings are exact. False
+   * once the reporter is full of errors.
+   */
+  feed(line: string): boolean {
+    if (this.stoppedEarly) return false;
+    this.src = line;
+    this.next = 0;
+    this.nextLF = -2;
+    this.nextCR = -2;
+    this.done = false;
+    this.nextLineNo = this.lineNo + 1;
+    // A lone CR inside the line breaks it, as it does in a whole program.
+    while (this.step());
+    this.nextLineNo = this.lineNo + 1;
+    return !this.stoppedEarly;
+  }
+
+  /** Reads on in `src`, a longer text that begins with the one read so far (a fork given its text in parts). */
+  extend(src: string): void {
+    this.src = src;
+    this.nextLF = -2;
+    this.nextCR = -2;
+  }
+
+  /** Offset where the next line starts, and its number. */
+  get position(): { offset: number; line: number } {
+    return { offset: this.next, line: this.nextLineNo };
+  }
+
+  /** True once the last line has been analysed. */
+  get atEnd(): boolean {
+    return this.done;
+  }
+
+  /**
+   * A copy of this analysis at the start of its next line, reading `src` from
+   * there on (a program whose text up to that line is this one's) and
+   * reporting to `rep`: fix proofs re-analyse only what a fix changes
+   * (fixes/resync.ts). Candidate fixes of the copy are not meant to be used.
+   * `frozen`: this analysis is never read on, so the copy may share its
+   * tables (layered.ts) instead of copying them. `base`: where `src` starts in
+   * this analysis' text (a fork may read only the text from its line on; its
+   * offsets then count from there, which only its candidate fixes would see).
+   * `maxLayers`: how deep shared tables may be layered before they are copied.
+   */
+  fork(src: string, rep: Reporter, frozen = false, base = 0, maxLayers = MAX_LAYERS): Analyzer {
+    const copy = new Analyzer(src, rep);
+    const blockMap = copy.blocks.copyFrom(this.blocks);
+    copy.sem.copyFrom(this.sem, blockMap, frozen, maxLayers);
+    if (frozen) copy.functions = layerOver(this.functions, maxLayers);
+    else for (const [name, info] of this.functions) copy.functions.set(name, info);
+    copy.pending = frozen ? this.pending.layer(maxLayers) : this.pending.copy();
+    for (const name of this.connectors) copy.connectors.add(name);
+    copy.blockComment = this.blockComment;
+    copy.scan = { ...this.scan };
+    copy.next = this.next - base;
+    copy.nextLineNo = this.nextLineNo;
+    copy.lineNo = this.lineNo;
+    copy.done = this.done;
+    return copy;
+  }
+
+  /** What later lines' findings depend on, for comparing two analyses (fixes/resync.ts). */
+  get state(): AnalysisState {
+    return {
+      blocks: this.blocks,
+      sem: this.sem,
+      functions: this.functions,
+      pending: this.pending,
+      connectors: this.connectors,
+      inBlockComment: this.scan.inBlockComment,
+      blockCommentLine: this.blockComment?.line,
+    };
   }
 
   // ---------------------------------------------------------------- reporting
@@ -365,7 +496,7 @@ export class Analyzer implements ExpressionHost {
         Rule.NestedCommand,
         nameToken.start,
         nameToken.end,
-        `command '${name}' cannot be used inside an expression — run it on its own line: ${signatureOf(spec)}`,
+        `command '${name}' is not accepted inside an expression (this parser's rule: commands are statements) — run it on its own line: ${signatureOf(spec)}`,
         name,
       );
       return;
@@ -996,14 +1127,16 @@ export class Analyzer implements ExpressionHost {
       }
     }
     if (comparisons.length === 0 && !logical) return undefined;
-    if (comparisons.length === 1 && !logical) {
-      const at = comparisons[0] as number;
-      const op = t[at] as Token;
+    // if(a, b, >) compares a name's value or a literal: an expression there would be compared as its text
+    // (issue 24, F10), so `a + 1 > b` becomes the expression form.
+    const at = comparisons[0];
+    const plain = (x: Token | undefined) => x !== undefined && PLAIN_OPERANDS.has(x.kind) && !x.unterminated;
+    if (at !== undefined && comparisons.length === 1 && !logical) {
       if (at === arg.first || at === arg.last - 1) return undefined;
-      const left = this.src.slice(arg.start, (t[at - 1] as Token).end).trim();
-      const right = this.src.slice((t[at + 1] as Token).start, arg.end).trim();
-      const comparator = COMPARATOR_FIXES.get(op.text) ?? op.text;
-      return `${left}, ${right}, ${comparator}`;
+      if (at - arg.first === 1 && arg.last - at === 2 && plain(t[arg.first]) && plain(t[at + 1])) {
+        const comparator = COMPARATOR_FIXES.get((t[at] as Token).text) ?? (t[at] as Token).text;
+        return `${(t[arg.first] as Token).text}, ${(t[at + 1] as Token).text}, ${comparator}`;
+      }
     }
     if (foreign) return undefined;
     const quote = arg.text.includes('"') ? "'" : '"';
@@ -1500,7 +1633,7 @@ export class Analyzer implements ExpressionHost {
     const what = literalKind(t, value);
     if (!what) return;
     const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
-    const literal = value.text === FOREIGN_NULL ? 'None' : value.text;
+    const literal = valueLiteral(t, value);
     const assignment = name === undefined ? undefined : `${name} = ${literal}`;
     const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
     const first = t[0] as Token;
@@ -1695,7 +1828,7 @@ export class Analyzer implements ExpressionHost {
         Rule.InvalidNumber,
         arg.start,
         arg.end,
-        `${argumentName(spec, index, param)} must be a number or a variable name, got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
+        `${argumentName(spec, index, param)} must be a number or a variable name (this parser's rule), got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
         arg.text,
         undefined,
         expression ? hoistFix(this.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
@@ -1720,7 +1853,7 @@ export class Analyzer implements ExpressionHost {
           Rule.NestedCommand,
           arg.start,
           arg.end,
-          `command '${name}' cannot be nested inside an argument — call it on its own line and pass its target variable`,
+          `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
           name,
           undefined,
           this.nestedCommandFix(t, arg, spec),
@@ -1739,7 +1872,7 @@ export class Analyzer implements ExpressionHost {
       Rule.LiteralCall,
       start,
       end,
-      `'${abbreviate(text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(text, 30)}`,
+      `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
       text,
       undefined,
       hoistFix(this.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
@@ -1807,20 +1940,26 @@ export class Analyzer implements ExpressionHost {
   }
 
   private resolvePending(): void {
-    const userFunctions = [...this.functions.keys()];
+    // One index of the functions for every unknown name: linear, where a scan per name was (names × functions).
+    const userFunctions = new NearNames(
+      [...this.functions.keys()],
+      MAX_COMPARED_LENGTH,
+      NEAR_NAME_CELLS_FLOOR + NEAR_NAME_CELLS_PER_CHAR * this.src.length,
+    );
     for (const p of this.pending) {
+      const rule = pendingRule(p, this.functions);
       const fn = this.functions.get(p.name);
       if (fn) {
-        if (p.context === 'argument') {
+        if (rule === Rule.LiteralCall) {
           this.rep.at(
             Rule.LiteralCall,
             p.line,
             p.column,
             p.endColumn,
-            `'${abbreviate(p.text, 30)}' is passed as literal text, not evaluated — compute it first: value = ${abbreviate(p.text, 30)}`,
+            `'${abbreviate(p.text, 30)}' in an argument: the specification reads it as that text, the reference implementation calls the function — compute it first: value = ${abbreviate(p.text, 30)}`,
             p.name,
           );
-        } else if (p.argCount !== fn.arity) {
+        } else if (rule === Rule.FunctionArity) {
           this.rep.at(
             Rule.FunctionArity,
             p.line,
@@ -1832,23 +1971,18 @@ export class Analyzer implements ExpressionHost {
         }
         continue;
       }
-      const suggestion = suggestName(p.name, userFunctions);
+      const suggestion = suggestName(p.name, userFunctions, p.argCount);
       const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
       const note = suggestion.note ? ` (${suggestion.note})` : '';
+      // A name whose arguments are not the unknown one's is advice: its signature says what it needs (issue 24, F10).
+      const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
+      const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
       const message = suggestion.name
-        ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}`
+        ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}${takes}`
         : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
       const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
-      this.rep.at(
-        kind === 'command' ? Rule.UnknownCommand : Rule.UnknownFunction,
-        p.line,
-        p.column,
-        p.endColumn,
-        message,
-        p.name,
-        suggestion.name,
-        hint,
-      );
+      const replacement = suggestion.exact ? suggestion.name : undefined;
+      this.rep.at(rule ?? Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, replacement, hint);
     }
   }
 }

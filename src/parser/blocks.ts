@@ -27,6 +27,8 @@ export interface Block {
   name?: string;
   /** A function header whose `{` has not been seen yet. */
   awaitingBrace?: boolean;
+  /** Where the block sits in the stack while it is open and the stack is deep (set by its index). */
+  at?: number;
   /** Offset where the opener's line starts (set by BlockStack.push). */
   lineStart?: number;
   /** A foreign brace block being rewritten into AVAP: its `}` (and `} else {`) are recorded here. */
@@ -81,8 +83,25 @@ function labelOf(block: Block): string {
   return block.kind === 'function' && block.name ? `function '${block.name}'` : `'${LABEL[block.kind]}'`;
 }
 
+/** Up to this depth the stack is scanned; past it, the answers come from indexes (BlockStack). */
+const SHALLOW = 24;
+
+/**
+ * Every question the analysis asks the stack on each line (the enclosing
+ * function, the outermost loop, the nearest open if(), whether a block is
+ * still open) is answered by scanning it while it is shallow — a few steps,
+ * cheaper than keeping indexes on every push and pop — and in constant time
+ * from indexes once it is deeper than SHALLOW: scanning a deeply nested (or
+ * never closed) stack on every line made such input cost depth × lines
+ * (issue 24, F5). The indexes are built when the stack grows past SHALLOW
+ * and dropped when it is back to half of that.
+ */
 export class BlockStack {
   private readonly blocks: Block[] = [];
+  /** Open blocks that are not foreign brace blocks. */
+  private avapBlocks = 0;
+  /** The indexes, while the stack is deep. */
+  private index: StackIndex | undefined;
 
   constructor(
     private readonly rep: Reporter,
@@ -99,22 +118,64 @@ export class BlockStack {
     return this.blocks.length;
   }
 
+  /** The open blocks, outermost first. */
+  get openBlocks(): readonly Block[] {
+    return this.blocks;
+  }
+
+  /**
+   * Opens copies of `other`'s open blocks on this (empty) stack, for an
+   * analysis forked from another (fixes/resync.ts); returns each original's
+   * copy. The copies share candidate-fix state with the originals: only the
+   * findings of a fork are used.
+   */
+  copyFrom(other: BlockStack): Map<Block, Block> {
+    const copies = new Map<Block, Block>();
+    for (const block of other.blocks) {
+      const copy: Block = { ...block };
+      if (block.elseIfs) copy.elseIfs = [...block.elseIfs];
+      this.push(copy);
+      copies.set(block, copy);
+    }
+    return copies;
+  }
+
   /** True when some enclosing block is not a foreign brace block. */
   get insideAvapBlock(): boolean {
-    return this.blocks.some((b) => b.kind !== 'brace');
+    return this.avapBlocks > 0;
   }
 
   push(block: Block): void {
     block.lineStart ??= this.fixes?.lineStart();
     this.blocks.push(block);
+    if (block.kind !== 'brace') this.avapBlocks++;
+    if (this.index) this.index.push(this.blocks, this.blocks.length - 1);
+    else if (this.blocks.length > SHALLOW) this.index = StackIndex.of(this.blocks);
   }
 
   pop(): Block | undefined {
-    return this.blocks.pop();
+    const block = this.blocks.pop();
+    if (!block) return undefined;
+    if (block.kind !== 'brace') this.avapBlocks--;
+    if (this.index) {
+      this.index.pop(block);
+      if (this.blocks.length <= SHALLOW / 2) this.index = undefined;
+    }
+    return block;
+  }
+
+  private innermost(kind: BlockKind): number {
+    if (this.index) return this.index.innermost(kind);
+    for (let i = this.blocks.length - 1; i >= 0; i--) if ((this.blocks[i] as Block).kind === kind) return i;
+    return -1;
   }
 
   /** Index of the nearest open block of `kind`, not looking past a function body. */
   find(kind: BlockKind): number {
+    if (this.index) {
+      const i = this.index.innermost(kind);
+      return kind === 'function' || i > this.index.innermost('function') ? i : -1;
+    }
     for (let i = this.blocks.length - 1; i >= 0; i--) {
       const b = this.blocks[i] as Block;
       if (b.kind === kind) return i;
@@ -124,20 +185,18 @@ export class BlockStack {
   }
 
   get insideFunction(): boolean {
-    return this.blocks.some((b) => b.kind === 'function');
+    return this.innermost('function') !== -1;
   }
 
   /** The innermost open function body: the scope of a variable (undefined at the top level). */
   get currentFunction(): Block | undefined {
-    for (let i = this.blocks.length - 1; i >= 0; i--) {
-      const b = this.blocks[i] as Block;
-      if (b.kind === 'function') return b;
-    }
-    return undefined;
+    const i = this.innermost('function');
+    return i >= 0 ? this.blocks[i] : undefined;
   }
 
   /** The outermost open startLoop() block of the current function body (or of the top level). */
   get outermostLoop(): Block | undefined {
+    if (this.index) return this.index.outermostLoop();
     let found: Block | undefined;
     for (let i = this.blocks.length - 1; i >= 0; i--) {
       const b = this.blocks[i] as Block;
@@ -149,13 +208,14 @@ export class BlockStack {
 
   /** True while `block` is open. */
   includes(block: Block): boolean {
+    if (this.index) return block.at !== undefined && this.blocks[block.at] === block;
     return this.blocks.includes(block);
   }
 
   /** Reports and pops every block above index `keep` (they were never closed). */
   private closeAbove(keep: number, at: Site): void {
     while (this.blocks.length - 1 > keep) {
-      const b = this.blocks.pop() as Block;
+      const b = this.pop() as Block;
       if (b.kind === 'brace') continue;
       this.rep.at(
         Rule.UnclosedBlock,
@@ -213,7 +273,7 @@ export class BlockStack {
       case 'if':
       case 'async':
       case 'brace':
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'try':
         if (!top.hasHandler)
@@ -222,7 +282,7 @@ export class BlockStack {
             at,
             `try() opened on line ${top.line} is closed without an exception() handler`,
           );
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'loop':
         this.rep.at(
@@ -234,7 +294,7 @@ export class BlockStack {
           at.token,
           'endLoop',
         );
-        this.closedByCloser(this.blocks.pop());
+        this.closedByCloser(this.pop());
         return;
       case 'function':
         this.error(
@@ -249,7 +309,7 @@ export class BlockStack {
   endLoop(at: Site): void {
     const top = this.top;
     if (top?.kind === 'loop') {
-      this.closedByCloser(this.blocks.pop());
+      this.closedByCloser(this.pop());
       return;
     }
     const i = this.find('loop');
@@ -265,19 +325,19 @@ export class BlockStack {
       return;
     }
     this.closeAbove(i, at);
-    this.blocks.pop();
+    this.pop();
   }
 
   /** `}`: closes a function body (or a foreign brace block, reported by the caller). */
   closeBrace(at: Site): Block | undefined {
     const top = this.top;
     if (top && (top.kind === 'function' || top.kind === 'brace' || top.braceBody)) {
-      return this.blocks.pop();
+      return this.pop();
     }
     const i = this.find('function');
     if (i === -1) return undefined;
     this.closeAbove(i, at);
-    return this.blocks.pop();
+    return this.pop();
   }
 
   /** Reports every block still open at the end of the file. */
@@ -298,6 +358,54 @@ export class BlockStack {
         this.fixes?.closer(b, Number.MAX_SAFE_INTEGER),
       );
     }
-    this.blocks.length = 0;
+    while (this.pop());
+  }
+}
+
+/** What a deep stack is asked on every line, kept up to date on push and pop (BlockStack). */
+class StackIndex {
+  /** Stack positions of the open blocks of each kind, innermost last. */
+  private readonly byKind: Record<BlockKind, number[]> = {
+    if: [],
+    loop: [],
+    try: [],
+    async: [],
+    function: [],
+    brace: [],
+  };
+  /** Per stack position: the outermost loop between it and the function body (or top level) it is in. */
+  private readonly outerLoop: (Block | undefined)[] = [];
+
+  static of(blocks: readonly Block[]): StackIndex {
+    const index = new StackIndex();
+    for (let i = 0; i < blocks.length; i++) index.push(blocks, i);
+    return index;
+  }
+
+  /** `blocks[at]` was pushed. */
+  push(blocks: readonly Block[], at: number): void {
+    const block = blocks[at] as Block;
+    const below = blocks[at - 1];
+    block.at = at;
+    this.byKind[block.kind].push(at);
+    const inherited = below && below.kind !== 'function' ? this.outerLoop[at - 1] : undefined;
+    this.outerLoop.push(
+      block.kind === 'function' ? undefined : (inherited ?? (block.kind === 'loop' ? block : undefined)),
+    );
+  }
+
+  pop(block: Block): void {
+    this.byKind[block.kind].pop();
+    this.outerLoop.pop();
+  }
+
+  innermost(kind: BlockKind): number {
+    const positions = this.byKind[kind];
+    const n = positions.length;
+    return n > 0 ? (positions[n - 1] as number) : -1;
+  }
+
+  outermostLoop(): Block | undefined {
+    return this.outerLoop[this.outerLoop.length - 1];
   }
 }

@@ -20,6 +20,7 @@ import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
 import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/builders';
+import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
@@ -60,7 +61,18 @@ export function reportForeignTokens(
     const t = tokens[i] as Token;
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
-        host.report(Rule.ForeignOperator, t.start, t.end, `foreign operator '!' (JavaScript) — use not`, '!', 'not ');
+        // `not` binds more loosely than `!`: the word swap is the repair only where nothing binds tighter after it.
+        const repair = negationRepair(tokens, i, to);
+        const apart = repair.operand === undefined ? '' : ` — keep the operand apart: (not ${repair.operand})`;
+        host.report(
+          Rule.ForeignOperator,
+          t.start,
+          t.end,
+          `foreign operator '!' (JavaScript) — use not${apart}`,
+          '!',
+          repair.suggestion,
+          repair.hint,
+        );
         (reported ??= new Set()).add(t.start);
         continue;
       }

@@ -7,6 +7,7 @@ import { guardInput } from './guard';
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
+import { ResyncProver } from './fixes/resync';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_FIX_PROOFS,
@@ -22,6 +23,7 @@ export { PARSER_VERSION, RULES_VERSION } from './version';
 export { renderEntry, renderTrace, type RenderOptions } from './render';
 export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
 export { closestName, editDistance, type NameSuggestion } from './suggest';
+export { LineAnalysis } from './stream';
 export * as catalogue from './catalogue';
 export {
   applyTextEdits,
@@ -72,7 +74,8 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     }
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
-    new Analyzer(guarded.value, reporter).run();
+    const analyzer = new Analyzer(guarded.value, reporter);
+    analyzer.run();
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.
@@ -86,6 +89,8 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         hints: reporter.hints,
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),
+        resync: new ResyncProver(guarded.value, reporter.entries, limit, analyzer.state.functions),
+        only: options.proveOnly,
       });
     }
     return { valid: reporter.errorCount === 0, trace, truncated, parserVersion: PARSER_VERSION };

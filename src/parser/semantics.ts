@@ -8,26 +8,32 @@
  *  - `key-names-variable`: a bare key (a parameter marked `key` in the
  *    catalogue: AddvariableToJSON's Key, variableFromJSON's key, addParam's
  *    param) that names a variable assigned earlier in the same scope. The
- *    reference resolves such an argument at run time, so the key is that
- *    variable's value, not the name.
+ *    specification resolves such an argument at run time (a `value` is a
+ *    "literal value or variable reference"), so the key is that variable's
+ *    value, not the name. The reference implementation's addParam reads the
+ *    parameter name as written instead (a divergence the message states).
  *  - `key-overwritten-in-loop`: the same, where the variable is first assigned
  *    after the key inside the loop around it (`variableFromJSON(row, email,
  *    email)` in a loop): from the second pass the key is the previous value.
  *
- * Both are fixed by quoting the key. Function parameters do not count as
- * assignments: a function that takes a key as a parameter means its value.
- * Variables are scoped per function body (the top level is one scope),
- * otherwise flat, as the specification says (no block scope).
+ * Neither has a fix (issue 26, 31): quoting the key changes nothing, because
+ * the reference implementation strips the quotes before a command sees its
+ * argument, so `"email"` names the variable exactly as `email` does. What is
+ * true under both the specification and the reference is the advice: a
+ * variable whose name is not the key (docs/parser-semantic-warnings.md).
+ * Function parameters do not count as assignments: a function that takes a
+ * key as a parameter means its value. Variables are scoped per function body
+ * (the top level is one scope), otherwise flat, as the specification says.
  */
 import type { Block, BlockStack } from './blocks';
 import { Rule } from './catalogue/rules';
-import type { FixHint } from './fixes/candidates';
+import { layerOver } from './layered';
 import type { Reporter } from './reporter';
 
 export interface KeyUse {
   name: string;
   command: string;
-  /** Position of the key: 1-based line and columns, and source offsets for the fix. */
+  /** Position of the key: 1-based line and columns, and its source offsets. */
   line: number;
   column: number;
   endColumn: number;
@@ -41,6 +47,8 @@ interface PendingKey extends KeyUse {
   loop: Block;
 }
 
+const NO_NAMES: ReadonlyMap<string, number> = new Map();
+
 /** Words that are never variable names, as a bare key. */
 const NOT_A_VARIABLE = new Set(['None', 'True', 'False', 'true', 'false']);
 
@@ -48,23 +56,72 @@ function what(command: string): string {
   return command === 'addParam' ? 'parameter name' : 'key';
 }
 
-function quoteFix(use: KeyUse): FixHint {
-  return {
-    title: `Quote the ${what(use.command)}: "${use.name}"`,
-    edits: [{ start: use.start, end: use.end, newText: `"${use.name}"` }],
-  };
+/**
+ * What the two sources say such a key is, and the advice true under both:
+ * the specification resolves it; the reference's addParam does not; quoting
+ * changes nothing (the reference strips quotes before a command sees them).
+ */
+function resolution(use: KeyUse): string {
+  const noun = what(use.command);
+  const divergence =
+    use.command === 'addParam'
+      ? ` (the reference implementation reads the parameter named '${use.name}' as written: the two differ)`
+      : '';
+  return (
+    `the specification resolves it to that value${divergence}; quoting the ${noun} does not change this — ` +
+    `give the variable a name other than '${use.name}'`
+  );
 }
 
 export class Semantics {
   /** Per scope (a function body, or undefined for the top level): each assigned name and the line of its first assignment. */
   private readonly scopes = new Map<Block | undefined, Map<string, number>>();
-  /** Keys inside a loop whose name was not assigned yet, by name. */
-  private readonly pending = new Map<string, PendingKey[]>();
+  /** Keys inside a loop whose name was not assigned yet, by scope and name (an assignment looks at its own scope's only). */
+  private readonly pending = new Map<Block | undefined, Map<string, PendingKey[]>>();
 
   constructor(
     private readonly rep: Reporter,
     private readonly blocks: BlockStack,
   ) {}
+
+  /**
+   * Takes over `other`'s state, for an analysis forked from another
+   * (fixes/resync.ts): the names and waiting keys of the scopes still open
+   * (the top level and the open function bodies — no other is read again),
+   * with open blocks replaced by their copies; `frozen`: `other` is never
+   * used again, so its names are shared, not copied.
+   */
+  copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false, maxLayers?: number): void {
+    const mapped = (b: Block | undefined) => (b && copies.get(b)) ?? b;
+    for (const scope of [undefined, ...copies.keys()]) {
+      if (scope && scope.kind !== 'function') continue;
+      const names = other.scopes.get(scope);
+      if (names) this.scopes.set(mapped(scope), frozen ? layerOver(names, maxLayers) : new Map(names));
+      const waiting = other.pending.get(scope);
+      if (!waiting) continue;
+      const copy = new Map<string, PendingKey[]>();
+      for (const [name, uses] of waiting) {
+        copy.set(
+          name,
+          uses.map((use) => ({ ...use, scope: mapped(use.scope), loop: mapped(use.loop) as Block })),
+        );
+      }
+      this.pending.set(mapped(scope), copy);
+    }
+  }
+
+  /** The names assigned in `scope` (with their first line), and its waiting keys whose loop is still open (what later lines can report on). */
+  live(scope: Block | undefined): {
+    names: ReadonlyMap<string, number>;
+    waiting: readonly { name: string; line: number; loop: Block }[];
+  } {
+    const waiting: { name: string; line: number; loop: Block }[] = [];
+    for (const [name, uses] of this.pending.get(scope) ?? []) {
+      for (const use of uses)
+        if (this.blocks.includes(use.loop)) waiting.push({ name, line: use.line, loop: use.loop });
+    }
+    return { names: this.scopes.get(scope) ?? NO_NAMES, waiting };
+  }
 
   /** `name` is assigned on `line` (in the current scope). */
   assign(name: string, line: number): void {
@@ -77,14 +134,13 @@ export class Semantics {
       return;
     }
     names.set(name, line);
-    const waiting = this.pending.get(name);
-    if (!waiting) return;
-    const rest = waiting.filter((use) => use.scope !== scope);
-    if (rest.length > 0) this.pending.set(name, rest);
-    else this.pending.delete(name);
+    const inScope = this.pending.get(scope);
+    const waiting = inScope?.get(name);
+    if (!inScope || !waiting) return;
+    inScope.delete(name);
     for (const use of waiting) {
       // Still inside the loop around the key: from its second pass the key is this value.
-      if (use.scope === scope && this.blocks.includes(use.loop)) this.overwritten(use, line);
+      if (this.blocks.includes(use.loop)) this.overwritten(use, line);
     }
   }
 
@@ -100,20 +156,23 @@ export class Semantics {
         use.line,
         use.column,
         use.endColumn,
-        `the ${noun} '${use.name}' of ${use.command} is the value of the variable '${use.name}' (assigned on line ${assignedOn}), not the text ` +
-          `'${use.name}' — quote a literal ${noun}: "${use.name}" (or write \`\${${use.name}}\` for the value)`,
+        `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' (assigned on line ${assignedOn}): ` +
+          resolution(use),
         use.name,
-        undefined,
-        quoteFix(use),
       );
       return;
     }
     const loop = this.blocks.outermostLoop;
     if (!loop) return;
     const entry: PendingKey = { ...use, scope, loop };
-    const list = this.pending.get(use.name);
+    let inScope = this.pending.get(scope);
+    if (!inScope) {
+      inScope = new Map();
+      this.pending.set(scope, inScope);
+    }
+    const list = inScope.get(use.name);
     if (list) list.push(entry);
-    else this.pending.set(use.name, [entry]);
+    else inScope.set(use.name, [entry]);
   }
 
   private overwritten(use: PendingKey, line: number): void {
@@ -124,11 +183,9 @@ export class Semantics {
       use.line,
       use.column,
       use.endColumn,
-      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where} — ` +
-        `from the second pass the ${noun} is its value; quote a literal ${noun}: "${use.name}"`,
+      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where}: ` +
+        `from the second pass ${resolution(use)}`,
       use.name,
-      undefined,
-      quoteFix(use),
     );
   }
 }

@@ -5,11 +5,13 @@
  */
 import {
   COMMANDS,
+  findCommand,
   findCommandIgnoringCase,
   findHallucination,
   findHallucinationIgnoringCase,
   type Hallucination,
 } from './catalogue';
+import { NearNames } from './nearNames';
 
 export interface NameSuggestion {
   /** Replacement name, or undefined when there is no equivalent. */
@@ -18,10 +20,17 @@ export interface NameSuggestion {
   note?: string;
   /** The name stands for this block keyword, for structure recovery. */
   structuralAs?: string;
+  /**
+   * True when putting `name` in place of the unknown one is the repair: a
+   * case or spelling slip of a real name, or an invented name whose arguments
+   * the catalogue maps one-to-one onto its equivalent's. False: `name` is
+   * advice (its arguments differ, or what they stand for is a guess).
+   */
+  exact?: boolean;
 }
 
 /** Identifiers longer than this are not compared (keeps the cost linear). */
-const MAX_COMPARED_LENGTH = 48;
+export const MAX_COMPARED_LENGTH = 48;
 
 /**
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition),
@@ -64,43 +73,189 @@ function threshold(length: number): number {
   return 3;
 }
 
+/** The running best of a closest-name search: `closestName`'s loop state, so an index can continue it. */
+interface Closest {
+  best: string | undefined;
+  bestDistance: number;
+}
+
+/** Whether `candidate` may be suggested at distance `d` at all: short names only for a very near miss. */
+function acceptable(candidate: string, d: number): boolean {
+  return d < Math.max(2, Math.ceil(candidate.length / 2));
+}
+
+/** One step of the scan: `candidate` at distance `d` (exact when below bestDistance) replaces the best when closer. */
+function consider(state: Closest, candidate: string, d: number): void {
+  if (d < state.bestDistance && acceptable(candidate, d)) {
+    state.best = candidate;
+    state.bestDistance = d;
+  }
+}
+
+function scan(state: Closest, lower: string, candidates: Iterable<string>): void {
+  for (const candidate of candidates) {
+    if (candidate.length > MAX_COMPARED_LENGTH) continue;
+    consider(state, candidate, editDistance(lower, candidate.toLowerCase(), state.bestDistance - 1));
+  }
+}
+
 /** Closest of `candidates` within the threshold; ties go to the first. */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   if (name.length > MAX_COMPARED_LENGTH) return undefined;
-  const limit = threshold(name.length);
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  const lower = name.toLowerCase();
-  for (const candidate of candidates) {
-    if (candidate.length > MAX_COMPARED_LENGTH) continue;
-    const d = editDistance(lower, candidate.toLowerCase(), bestDistance - 1);
-    if (d < bestDistance && d < Math.max(2, Math.ceil(candidate.length / 2))) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
+  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
+  scan(state, name.toLowerCase(), candidates);
+  return state.best;
 }
 
-function fromHallucination(known: Hallucination): NameSuggestion {
+/** The scan's next step over every name of `index`, in its order: only those still worth taking are compared. */
+function scanIndex(state: Closest, lower: string, index: NearNames): void {
+  for (const hit of index.closest(lower, state.bestDistance - 1, acceptable)) {
+    consider(state, index.names[hit.index] as string, hit.distance);
+  }
+}
+
+/** A name of a fixed list with what the character filter needs: its lower-cased form and character counts. */
+interface Listed {
+  name: string;
+  lower: string;
+  /** Which of 32 classes (code unit mod 32) its characters fall in: a quick bound before the counts. */
+  mask: number;
+  /** Its distinct characters (UTF-16 code units) and how often each occurs. */
+  chars: Int32Array;
+  counts: Int32Array;
+}
+
+const maskOf = (text: string): number => {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) mask |= 1 << (text.charCodeAt(i) & 31);
+  return mask;
+};
+
+/** Set bits of a 32-bit mask. */
+function bits(mask: number): number {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
+}
+
+const listed = (name: string): Listed => {
+  const lower = name.toLowerCase();
+  const counts = new Map<number, number>();
+  for (let i = 0; i < lower.length; i++) counts.set(lower.charCodeAt(i), (counts.get(lower.charCodeAt(i)) ?? 0) + 1);
+  return {
+    name,
+    lower,
+    mask: maskOf(lower),
+    chars: Int32Array.from(counts.keys()),
+    counts: Int32Array.from(counts.values()),
+  };
+};
+
+/** The catalogue's command names, prepared on first use and shared (they never change). */
+let commandList: Listed[] | undefined;
+/** Character counts of the name being looked up (UTF-16 code units), cleared after each look-up. */
+const queryCounts = new Int32Array(65536);
+
+/**
+ * The scan over a fixed list, skipping the names that cannot be closer than
+ * the best so far: a length farther off, or a character content that differs
+ * by more (each edit changes one character of the multiset, a transposition
+ * none, so the distance is at least max(m, n) minus the characters in common).
+ * The same answer as the plain scan, without most edit distances.
+ */
+function scanListed(state: Closest, lower: string, list: readonly Listed[]): void {
+  const m = lower.length;
+  const mask = maskOf(lower);
+  let counted = false;
+  for (const entry of list) {
+    if (entry.name.length > MAX_COMPARED_LENGTH) continue;
+    const limit = state.bestDistance - 1;
+    const n = entry.lower.length;
+    if (Math.abs(n - m) > limit) continue;
+    // Each character class one side has and the other lacks needs an edit of its own.
+    if (bits(entry.mask & ~mask) > limit || bits(mask & ~entry.mask) > limit) continue;
+    if (!counted) {
+      for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = (queryCounts[lower.charCodeAt(i)] as number) + 1;
+      counted = true;
+    }
+    let common = 0;
+    const { chars, counts } = entry;
+    for (let k = 0; k < chars.length; k++)
+      common += Math.min(counts[k] as number, queryCounts[chars[k] as number] as number);
+    if (Math.max(m, n) - common > limit) continue;
+    consider(state, entry.name, editDistance(lower, entry.lower, limit));
+  }
+  if (counted) for (let i = 0; i < m; i++) queryCounts[lower.charCodeAt(i)] = 0;
+}
+
+/**
+ * The same as `closestName(name, [...commands, ...index.names])`: the
+ * commands with a character filter, then the functions through their trie
+ * (nearNames.ts).
+ */
+function closestWithIndex(name: string, index: NearNames): string | undefined {
+  if (name.length > MAX_COMPARED_LENGTH) return undefined;
+  const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
+  const lower = name.toLowerCase();
+  commandList ??= COMMAND_NAMES.map(listed);
+  scanListed(state, lower, commandList);
+  scanIndex(state, lower, index);
+  return state.best;
+}
+
+/**
+ * The invented call's `argCount` arguments stand for the equivalent's first
+ * `argCount` parameters, in its order (see Hallucination.args), or are
+ * exactly its parameters: then the rename keeps every argument's meaning.
+ * Only for a name the catalogue maps at all. Unknown count: all of them.
+ */
+function renameIsExact(known: Hallucination, argCount: number | undefined): boolean {
+  const spec = known.equivalent ? findCommand(known.equivalent) : undefined;
+  if (!spec || !known.args) return false;
+  const params = spec.params.map((p) => p.name);
+  // A call with exactly the equivalent's own parameters is that command under another name (`httpGet(url, , , r)`).
+  if (argCount === params.length) return true;
+  const n = argCount ?? known.args.length;
+  if (n > known.args.length || (argCount === undefined && known.args.length !== params.length)) return false;
+  return known.args.slice(0, n).every((name, i) => name === params[i]);
+}
+
+function fromHallucination(known: Hallucination, argCount: number | undefined): NameSuggestion {
   const suggestion: NameSuggestion = {};
-  if (known.equivalent) suggestion.name = known.equivalent;
+  if (known.equivalent) {
+    suggestion.name = known.equivalent;
+    suggestion.exact = renameIsExact(known, argCount);
+  }
   if (known.note) suggestion.note = known.note;
   if (known.structuralAs) suggestion.structuralAs = known.structuralAs;
   return suggestion;
 }
 
-/** Suggestion for an unknown command or function name. */
-export function suggestName(name: string, userFunctions: Iterable<string> = []): NameSuggestion {
+const COMMAND_NAMES = COMMANDS.map((c) => c.name);
+
+/**
+ * Suggestion for an unknown command or function name. `userFunctions` are the
+ * file's functions in definition order, or an index of them (nearNames.ts)
+ * when many names are looked up against many functions; `argCount`, the
+ * call's arguments, decides whether renaming an invented name keeps them
+ * meaning what they meant (NameSuggestion.exact).
+ */
+export function suggestName(
+  name: string,
+  userFunctions: Iterable<string> | NearNames = [],
+  argCount?: number,
+): NameSuggestion {
   const known = findHallucination(name);
-  if (known) return fromHallucination(known);
+  if (known) return fromHallucination(known, argCount);
   const sameLetters = findCommandIgnoringCase(name);
   if (sameLetters) {
-    return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name };
+    return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name, exact: true };
   }
   const knownOtherCase = findHallucinationIgnoringCase(name);
-  if (knownOtherCase) return fromHallucination(knownOtherCase);
-  const pool = [...COMMANDS.map((c) => c.name), ...userFunctions];
-  const closest = closestName(name, pool);
-  return closest ? { name: closest } : {};
+  if (knownOtherCase) return fromHallucination(knownOtherCase, argCount);
+  const closest =
+    userFunctions instanceof NearNames
+      ? closestWithIndex(name, userFunctions)
+      : closestName(name, [...COMMAND_NAMES, ...userFunctions]);
+  return closest ? { name: closest, exact: true } : {};
 }

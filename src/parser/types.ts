@@ -96,6 +96,12 @@ export interface ParseOptions {
    * DEFAULT_MAX_FIX_PROOFS; 0 offers no fixes.
    */
   maxFixProofs?: number;
+  /**
+   * Prove the fixes of these entries only (in-process callers): the
+   * streaming check proves its candidates and nothing else. Default: every
+   * entry of the trace, as above.
+   */
+  proveOnly?: (entry: TraceEntry) => boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;

@@ -250,6 +250,9 @@ class Compiler {
     const base = { line: opener.line, notes, ...(flaw ? { flaw } : {}) };
     const args = this.callArgs(opener);
     if (splitsDifferently(args)) notes.push('comma-in-brackets');
+    // On the reference a try's end() closes the block around it, so that block runs differently there whether or
+    // not the try itself is reached: the outermost block holding such a try notes it when it is reached.
+    if (!inBlock && b.block !== 'try' && holdsClosedTry(b)) notes.push('try-inside-block');
     switch (b.block) {
       case 'if': {
         const condition = this.expressionCondition(args);
@@ -308,6 +311,13 @@ class Compiler {
     }
     return out;
   }
+}
+
+/** A try() … end() somewhere inside the block (at any depth). */
+function holdsClosedTry(b: SyntaxBlock): boolean {
+  const inside = (nodes: readonly SyntaxNode[]): boolean =>
+    nodes.some((n) => n.kind === 'block' && ((n.block === 'try' && n.closer !== undefined) || holdsClosedTry(n)));
+  return inside(b.body) || inside(b.alternate ?? []);
 }
 
 export function compileProgram(source: string): Program {

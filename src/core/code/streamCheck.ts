@@ -1,36 +1,54 @@
 /**
- * Early abort while streaming (issue 12): the lines of an answer are checked
- * as they arrive, in-process with the parser library, so that an answer which
- * is already certain to be rejected stops costing model time.
+ * Early abort while streaming (issue 12, reworked in issue 24): the lines of
+ * an answer are checked as they arrive, in-process with the parser library,
+ * so that an answer which is already certain to be rejected stops costing
+ * model time.
  *
  * Only complete lines inside an AVAP code fence (unlabelled or `avap`: the
- * fences `extractCode` always validates) are checked: each time such a line
- * completes, the fence's code so far is parsed and the first *hard* finding
- * is reported. The decision depends on the content alone, never on timing: a
- * reply that completed before the abort reached the model is treated the same.
- * A hard finding is one that no later line can resolve, decided
- * by rule code (`STREAM_HARD_RULES`), never by message text:
+ * fences `extractCode` always validates) are checked. The decision depends on
+ * the content alone, never on timing: a reply that completed before the abort
+ * reached the model is treated the same.
  *
- * - foreign keywords, operators, calls, methods, typed declarations, `#`
- *   comments, `;` terminators, Python colons, brace bodies, foreign if / for /
- *   try / else and else-if chains, anonymous functions — each is wrong on its
- *   own line whatever follows;
- * - `unknown-command` only for a name the catalogue lists as one models invent
- *   for a built-in (`getParam` …): any other unknown name could still be a
- *   function defined further down (AVAP resolves calls at the end of the file).
+ * **Cost: the new line's, and the event loop is never held** (issue 24, F5).
+ * Each line is analysed once, on its own, by a line-by-line analysis that
+ * carries the program's state from line to line (parser LineAnalysis): what
+ * the whole program's analysis reports while reading that line, for that
+ * line's work — where the fence was parsed again on every line (60 KB answers
+ * cost seconds, one shape blocked REST's event loop for 15 s). A full parse
+ * (with proofs) runs only to confirm a candidate, at most once each time the
+ * fence has doubled since the last one: all of them together cost about two
+ * parses of the fence, none more than one parse of MAX_CHECKED_CHARS, so no
+ * call into the check holds the event loop longer than that (a worker thread
+ * would add a copy of the answer per line and an asynchronous decision whose
+ * drafts depend on timing, for a slice that is already milliseconds).
  *
- * A hard finding that carries a proven fix does not stop the stream: the
- * deterministic repair (repairAnswer.ts) takes it once the answer is complete.
+ * A hard finding is one that no later line can resolve, decided by rule code
+ * (`STREAM_HARD_RULES`), never by message text: foreign keywords, operators,
+ * calls, methods, typed declarations, `#` comments, `;` terminators, Python
+ * colons, brace bodies, foreign if / for / try / else and else-if chains,
+ * anonymous functions — each is wrong on its own line whatever follows.
  *
  * Never hard: anything about blocks (an `if()` still open is what a program
- * looks like mid-stream), unclosed calls or strings (a line is complete, but
- * the rule is about structure), arity and argument shapes (kept for the
- * service's verdict), warnings.
+ * looks like mid-stream), unclosed calls or strings, arity and argument
+ * shapes (kept for the service's verdict), warnings, and unknown names — a
+ * call to a name not defined yet may be to a function defined further down
+ * (F7: `hashed = readParam(pwd)` above `function readParam(s)` is valid).
+ *
+ * **Only what no proven fix can repair stops the stream** (F6): a hard
+ * finding with a proven fix is left to the deterministic repair
+ * (repairAnswer.ts), which costs no model call. A fix may need lines that
+ * have not arrived: `for i in range(1, n):` becomes a loop once its indented
+ * body is known, `if (x) {` once its `}` closes it. So a finding waits until
+ * its construct is complete — at once for a line on its own; for a line
+ * ending in `:` (or `(`) until a later line is no deeper (and is not an
+ * `else`/`except`… branch of it); for a line opening a brace block (or an
+ * `else if`) until that block has closed — and only then is its fix proven,
+ * on the code so far.
  *
  * This only decides to stop generating; the answer's verdict always comes
  * from the parser service (the retry's answer is validated there).
  */
-import { catalogue, Rule, validateAvap, type RuleCode, type TraceEntry } from '../../parser';
+import { LineAnalysis, Rule, validateAvap, type RuleCode, type TraceEntry } from '../../parser';
 import { closesFence, fenceOpening, isAvapFenceLabel } from './extract';
 
 export const LOG_EARLY_ABORT =
@@ -53,7 +71,6 @@ export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
   Rule.PythonColon.code,
   Rule.BraceBody.code,
   Rule.AnonymousFunction.code,
-  Rule.UnknownCommand.code,
 ]);
 
 /**
@@ -63,12 +80,10 @@ export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
  * costs no model call at all.
  */
 export function isHardWhileStreaming(entry: TraceEntry): boolean {
-  if (entry.severity !== 'error' || entry.fix !== undefined || !STREAM_HARD_RULES.has(entry.code)) return false;
-  if (entry.code === Rule.UnknownCommand.code) return catalogue.findHallucination(entry.token) !== undefined;
-  return true;
+  return entry.severity === 'error' && entry.fix === undefined && STREAM_HARD_RULES.has(entry.code);
 }
 
-/** A fence longer than this is no longer checked while streaming (each line re-parses the fence so far). */
+/** A fence longer than this is no longer checked while streaming (a confirming parse stays this small). */
 export const MAX_CHECKED_CHARS = 64 * 1024;
 
 export interface HardFinding {
@@ -84,26 +99,68 @@ export interface HardFinding {
   code: string;
 }
 
+/** When a hard finding's construct is complete, so that the proof of its fix means what it will mean. */
+type Completion =
+  | { kind: 'line' }
+  /** A later line no deeper than `indent` that is not a branch of the construct. */
+  | { kind: 'dedent'; indent: string }
+  /** The block stack back below `depth`. */
+  | { kind: 'closed'; depth: number };
+
+interface Candidate {
+  line: number;
+  code: RuleCode;
+  column: number;
+  completion: Completion;
+  complete: boolean;
+}
+
+/** A line that continues the construct above it at the same depth: `else:`, `} catch (e) {`, `elif …`. */
+const BRANCH = /^\s*(?:\}\s*)?(?:else|elif|except|catch|finally)\b/;
+
+const indentOf = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
+
+/** How `line` (with its hard finding) is completed: by itself, by a later shallower line, or when its block closes. */
+function completionOf(line: string, depth: number): Completion {
+  const text = line.replace(/\/\/.*$/, '').trim();
+  if (text.endsWith('{') || /^else\s+if\b/.test(text)) return { kind: 'closed', depth };
+  if (text.endsWith(':') || text.endsWith('(')) return { kind: 'dedent', indent: indentOf(line) };
+  return { kind: 'line' };
+}
+
+interface Fence {
+  marker: string;
+  avap: boolean;
+  startLine: number;
+  lines: string[];
+  length: number;
+  analysis: LineAnalysis;
+  candidates: Candidate[];
+  /** Length of the code when a full parse last confirmed candidates (0: never). */
+  confirmedAt: number;
+}
+
 /** Watches a streamed answer; `push` every piece, it returns the first hard finding once (then nothing more). */
 export class StreamCheck {
   private buffer = '';
   private lineNo = 0;
-  private fence: { marker: string; avap: boolean; startLine: number; lines: string[] } | undefined;
+  private fence: Fence | undefined;
   private thinking = false;
   private found: HardFinding | undefined;
-  /** Parses made (one per complete code line). */
+  /** Lines analysed (one per complete code line). */
+  lines = 0;
+  /** Full parses made to confirm candidates. */
   parses = 0;
 
   /**
-   * `parse(code, proofs)`: the findings of the code so far; with `proofs` the
-   * parser also proves fixes. Each complete line is parsed without proofs (a
-   * plain parse of the fence so far: microseconds); only a line that shows a
-   * hard candidate is parsed again with proofs, to leave fixable findings to
-   * the repair.
+   * `parse(code, prove)`: the findings of the code so far, the fixes of the
+   * entries `prove` accepts proven.
    */
   constructor(
-    private readonly parse: (code: string, proofs: boolean) => readonly TraceEntry[] = (code, proofs) =>
-      validateAvap(code, proofs ? {} : { maxFixProofs: 0 }).trace,
+    private readonly parse: (code: string, prove: (entry: TraceEntry) => boolean) => readonly TraceEntry[] = (
+      code,
+      prove,
+    ) => validateAvap(code, { proveOnly: prove }).trace,
   ) {}
 
   /** The hard finding, once there is one. */
@@ -147,22 +204,82 @@ export class StreamCheck {
           avap: isAvapFenceLabel(opening.label),
           startLine: this.lineNo + 1,
           lines: [],
+          length: 0,
+          analysis: new LineAnalysis(),
+          candidates: [],
+          confirmedAt: 0,
         };
       return undefined;
     }
-    if (closesFence(line, this.fence.marker)) {
+    const fence = this.fence;
+    if (closesFence(line, fence.marker)) {
       this.fence = undefined;
       return undefined;
     }
-    this.fence.lines.push(line);
-    if (!this.fence.avap || !line.trim()) return undefined;
-    const code = this.fence.lines.join('\n');
-    if (code.length > MAX_CHECKED_CHARS) return undefined;
+    fence.lines.push(line);
+    fence.length += line.length + 1;
+    if (!fence.avap || fence.length > MAX_CHECKED_CHARS) return undefined;
+    this.lines += 1;
+    const { findings, depth } = fence.analysis.line(line);
+    if (line.trim()) this.complete(fence, line, depth);
+    for (const entry of findings) {
+      if (entry.severity !== 'error' || !STREAM_HARD_RULES.has(entry.code)) continue;
+      const completion = completionOf(line, depth);
+      fence.candidates.push({
+        line: entry.line,
+        code: entry.code,
+        column: entry.column,
+        completion,
+        complete: completion.kind === 'line',
+      });
+    }
+    return this.confirm(fence);
+  }
+
+  /** Marks the candidates whose construct this line completes. */
+  private complete(fence: Fence, line: string, depth: number): void {
+    const indent = indentOf(line);
+    const branch = BRANCH.test(line);
+    for (const c of fence.candidates) {
+      if (c.complete) continue;
+      const done = c.completion;
+      if (done.kind === 'closed') c.complete = depth < done.depth;
+      else if (done.kind === 'dedent')
+        c.complete = !branch && !(indent.length > done.indent.length && indent.startsWith(done.indent));
+    }
+  }
+
+  /**
+   * Proves the fixes of the complete candidates on the code so far (when the
+   * code has doubled since the last time), drops the fixable ones, and
+   * returns the first hard finding left.
+   */
+  private confirm(fence: Fence): HardFinding | undefined {
+    const ready = fence.candidates.filter((c) => c.complete);
+    if (ready.length === 0 || (fence.confirmedAt > 0 && fence.length < 2 * fence.confirmedAt)) return undefined;
+    fence.confirmedAt = fence.length;
+    const code = fence.lines.join('\n');
+    const key = (e: { line: number; code: string; column: number }) => `${e.line}:${e.column}:${e.code}`;
+    const wanted = new Set(ready.map(key));
     this.parses += 1;
-    if (!this.parse(code, false).some(isHardWhileStreaming)) return undefined;
-    const entries = this.parse(code, true).filter(isHardWhileStreaming);
+    const trace = this.parse(code, (e) => wanted.has(key(e)));
+    const byKey = new Map(trace.map((e) => [key(e), e]));
+    const entries: TraceEntry[] = [];
+    for (const c of ready) {
+      const entry = byKey.get(key(c));
+      // Fixable (left to the repair), or gone (the full parse sees it otherwise): never a reason to stop.
+      if (entry && isHardWhileStreaming(entry)) entries.push(entry);
+    }
+    fence.candidates = fence.candidates.filter((c) => !c.complete);
+    entries.sort((a, b) => a.line - b.line || a.column - b.column);
     const hard = entries[0];
     if (!hard) return undefined;
-    return { entry: hard, entries, responseLine: this.fence.startLine + hard.line - 1, lastLine: this.lineNo, code };
+    return {
+      entry: hard,
+      entries,
+      responseLine: fence.startLine + hard.line - 1,
+      lastLine: this.lineNo,
+      code,
+    };
   }
 }

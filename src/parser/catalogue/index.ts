@@ -51,9 +51,13 @@ export interface Hallucination {
   /** The block role the name stands for, so structure recovery can go on. */
   readonly structuralAs?: string;
   /**
-   * For a fix that rewrites the call (fixes/commands.ts): the parameters of the
-   * equivalent that the invented call's arguments stand for, in order
-   * (`httpGet(url)` → RequestGet's `url`). Absent: the equivalent's own order.
+   * The parameters of the equivalent that the invented call's arguments stand
+   * for, in order (`httpGet(url)` → RequestGet's `url`): what makes a rewrite
+   * of the call (fixes/commands.ts), or the rename when they are the
+   * equivalent's own parameters in its own order, a proven fix. Absent: what
+   * the arguments stand for is a guess (`generateToken(user)` is not
+   * `randomString`'s length), so the equivalent is named as advice only
+   * (issue 24, F10).
    */
   readonly args?: readonly string[];
   /** The argument whose name becomes the target when the call has none (`readParam("name")` → `addParam("name", name)`). */

@@ -239,7 +239,7 @@ export const Rule = {
     code: 'literal-call',
     category: 'unexpected_construct',
     severity: 'warning',
-    summary: 'A call written inside an argument is passed as literal text, not evaluated.',
+    summary: 'A call inside an argument: the specification reads it as text, the reference implementation runs it.',
   },
   DiscardedResult: {
     code: 'discarded-result',
@@ -272,7 +272,7 @@ export const Rule = {
     category: 'unexpected_construct',
     severity: 'warning',
     summary:
-      'A bare key (JSON key, lookup key, request parameter name) names a variable assigned earlier, so its value is the key.',
+      'A bare key (JSON key, lookup key, parameter name) names an earlier variable: by the specification its value is the key.',
     semantic: true,
   },
   KeyOverwrittenInLoop: {
@@ -280,7 +280,7 @@ export const Rule = {
     category: 'unexpected_construct',
     severity: 'warning',
     summary:
-      'A bare key inside a loop names a variable the same loop assigns, so from the second pass the key is that value.',
+      'A bare key inside a loop names a variable the loop assigns: from the second pass, by the specification, the key is its value.',
     semantic: true,
   },
   LiteralStoredAsText: {

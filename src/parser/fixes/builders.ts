@@ -367,11 +367,18 @@ export function foreignElseFix(t: readonly Token[]): Candidate | undefined {
   return { title: "Replace with 'else()'", edits: [{ start: first.start, end: last.end, newText: 'else()' }] };
 }
 
-/** `except:`, `except ValueError:`, `except (A, B) as e:` — the name after `as` is the handler's variable. */
+/**
+ * `except:`, `except Exception:`, `except Exception as e:` — the name after
+ * `as` is the handler's variable. Only a handler that catches everything:
+ * AVAP's exception() catches every error, so `except ValueError:` would
+ * become a handler for errors the Python lets through (issue 24, F10).
+ */
 const PY_EXCEPT = new RegExp(
-  `^except\\b(?:\\s*\\(?\\s*[\\w.]+(?:\\s*,\\s*[\\w.]+)*\\s*\\)?)?(?:\\s+as\\s+(${IDENT}))?\\s*:`,
+  `^except\\b(?:\\s*\\(?\\s*(?:Base)?Exception\\s*\\)?)?(?:\\s+as\\s+(${IDENT}))?\\s*:`,
   'u',
 );
+/** Any `except …:` line: a branch of the try, whether or not it translates. */
+const PY_ANY_EXCEPT = /^except\b/;
 
 /** JavaScript `try {` … `} catch (e) {` … `}` or Python `try:` … `except … as e:` → `try()` … `exception(e)` … `end()`. */
 export function foreignTryFix(
@@ -392,7 +399,7 @@ export function foreignTryFix(
       const branches: BranchTest = (line) => {
         if (/^(finally|else)\b/.test(line)) return 'abort';
         const m = PY_EXCEPT.exec(line);
-        if (!m) return undefined;
+        if (!m) return PY_ANY_EXCEPT.test(line) ? 'abort' : undefined;
         handlers++;
         return handlers > 1 ? 'abort' : { length: m[0].length, newText: `exception(${m[1] ?? ''})` };
       };
@@ -597,21 +604,23 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
   const open = t[brace] as Token;
   const closes = isPunct(t[t.length - 1], '}');
-  const body = t.slice(brace + 1, closes ? -1 : undefined);
-  const statements: string[] = [];
-  let from = 0;
-  let depth = 0;
-  body.forEach((x, i) => {
-    if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
-    else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
-    else if (isPunct(x, ';') && depth === 0) {
-      if (i > from) statements.push(src.slice((body[from] as Token).start, (body[i - 1] as Token).end));
-      from = i + 1;
-    }
-  });
-  if (from < body.length) statements.push(src.slice((body[from] as Token).start, (body[body.length - 1] as Token).end));
   const end = (t[t.length - 1] as Token).end;
+  // Built only for the findings that get a proof.
   return (ctx) => {
+    const body = t.slice(brace + 1, closes ? -1 : undefined);
+    const statements: string[] = [];
+    let from = 0;
+    let depth = 0;
+    body.forEach((x, i) => {
+      if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
+      else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
+      else if (isPunct(x, ';') && depth === 0) {
+        if (i > from) statements.push(src.slice((body[from] as Token).start, (body[i - 1] as Token).end));
+        from = i + 1;
+      }
+    });
+    if (from < body.length)
+      statements.push(src.slice((body[from] as Token).start, (body[body.length - 1] as Token).end));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');

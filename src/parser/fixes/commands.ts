@@ -5,17 +5,17 @@
  * → `RequestGet(url, , , r)`, `readParam("name")` → `addParam("name", name)`.
  *
  * Driven by the catalogue, not by code per name: the real command's parameter
- * list says where each argument and the target go; a hallucination entry may
- * name the parameters its arguments stand for (`args`) and the argument that
- * names the target when the call has none (`targetFrom`). Without `args`, the
- * arguments are taken in the real command's order, and only when they fill
- * every parameter but the target.
+ * list says where each argument and the target go; a hallucination entry
+ * names the parameters its arguments stand for (`args`) and the argument that
+ * names the target when the call has none (`targetFrom`). Without `args` there
+ * is no rewrite: which parameter an argument stands for would be a guess, and
+ * a rewrite whose arguments do not map one-to-one changes what the program
+ * does (issue 24, F10) — the equivalent is then only named in the message.
  */
 import {
   findCommand,
   findCommandIgnoringCase,
   findHallucinationIgnoringCase,
-  signaturesOf,
   type CommandSpec,
   type ParamSpec,
 } from '../catalogue';
@@ -69,24 +69,10 @@ export function inventedCallFix(name: string, shape: CallShape): Candidate | und
   const invented = findCommandIgnoringCase(name) ? undefined : findHallucinationIgnoringCase(name);
   const spec = invented?.equivalent ? findCommand(invented.equivalent) : undefined;
   if (!invented || !spec || spec.block) return undefined;
-  let values: string[] | undefined;
-  if (invented.args) {
-    values = fill(spec.params, invented.args, shape, invented.targetFrom);
-  } else {
-    for (const params of signaturesOf(spec)) {
-      const targetGiven = shape.target !== undefined || invented.targetFrom !== undefined;
-      const complete = shape.args.length === params.length || (targetGiven && shape.args.length === params.length - 1);
-      values = complete
-        ? fill(
-            params,
-            params.map((p) => p.name),
-            shape,
-            invented.targetFrom,
-          )
-        : undefined;
-      if (values) break;
-    }
-  }
+  // Only what the catalogue says the arguments stand for (issue 24, F10): `tok = generateToken(user)` is not
+  // `randomString(user, tok)`, whose first argument is a length.
+  if (!invented.args) return undefined;
+  const values = fill(spec.params, invented.args, shape, invented.targetFrom);
   if (!values) return undefined;
   // Same arguments in the same places: the rename (the entry's suggestion) is the smaller edit.
   if (

@@ -15,7 +15,9 @@
 import type { RuleCode } from '../catalogue/rules';
 import { PROOF_BYTE_BUDGET, type TraceEntry } from '../types';
 import { FixContext, materialize, type Candidate, type FixHint } from './candidates';
-import { applyOrdered, LineIndex, lineBreaks, orderedEdits, toTextEdit, type OffsetEdit } from './text';
+import { applyOrdered, LineIndex, orderedEdits, toTextEdit, type OffsetEdit } from './text';
+import { canonicalNew, canonicalOld, spansOf, type EditSpan } from './spans';
+import type { Finding, ResyncProver } from './resync';
 
 /** All findings of a program (not capped), or undefined when there were too many to compare. */
 export type Reparse = (text: string) => readonly TraceEntry[] | undefined;
@@ -29,42 +31,7 @@ const SAME_FINDING: Partial<Record<RuleCode, RuleCode>> = { 'unknown-function': 
 
 const keyOf = (line: number, code: RuleCode) => `${line}|${SAME_FINDING[code] ?? code}`;
 
-interface EditSpan {
-  /** First and last original line the edit touches. */
-  fromLine: number;
-  toLine: number;
-  /** Line breaks the edit removes and inserts. */
-  removed: number;
-  inserted: number;
-}
-
-function spansOf(index: LineIndex, edits: readonly OffsetEdit[]): EditSpan[] {
-  return edits.map((edit) => {
-    const fromLine = index.position(edit.start).line;
-    const toLine = index.position(edit.end).line;
-    return { fromLine, toLine, removed: toLine - fromLine, inserted: lineBreaks(edit.newText) };
-  });
-}
-
-/** An original line, with lines inside an edited region collapsed onto its first. */
-function canonicalOld(line: number, spans: readonly EditSpan[]): number {
-  for (const s of spans) if (line >= s.fromLine && line <= s.toLine) return s.fromLine;
-  return line;
-}
-
-/** A line of the fixed program, mapped back onto the original. */
-function canonicalNew(line: number, spans: readonly EditSpan[]): number {
-  let delta = 0;
-  for (const s of spans) {
-    const start = s.fromLine + delta;
-    if (line < start) return line - delta;
-    if (line <= start + s.inserted) return s.fromLine;
-    delta += s.inserted - s.removed;
-  }
-  return line - delta;
-}
-
-function counts(entries: readonly TraceEntry[], map: (line: number) => number): Map<string, number> {
+function counts(entries: readonly Finding[], map: (line: number) => number): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of entries) {
     const key = keyOf(map(e.line), e.code);
@@ -75,8 +42,8 @@ function counts(entries: readonly TraceEntry[], map: (line: number) => number): 
 
 /** True when `after` has one finding fewer under `target`'s key and none more under any key. */
 function proven(
-  before: readonly TraceEntry[],
-  after: readonly TraceEntry[],
+  before: readonly Finding[],
+  after: readonly Finding[],
   target: TraceEntry,
   spans: readonly EditSpan[],
 ): boolean {
@@ -110,34 +77,59 @@ export interface ProofInput {
   hints: ReadonlyMap<TraceEntry, FixHint>;
   maxProofs: number;
   reparse: Reparse;
+  /** Re-analyses only what a candidate changes (resync.ts); without it each proof parses the fixed program. */
+  resync?: ResyncProver;
+  /** Which entries to prove (all of the trace when absent): the streaming check proves only its candidates. */
+  only?: (entry: TraceEntry) => boolean;
+}
+
+interface Attempt {
+  title: string;
+  edits: OffsetEdit[];
 }
 
 /** Sets `fix` on every entry of the trace whose candidate passes its proof, within the budget. */
 export function proveFixes(input: ProofInput): void {
-  const { text, all, trace, hints, reparse } = input;
-  let budget = Math.min(input.maxProofs, Math.floor(PROOF_BYTE_BUDGET / Math.max(1, text.length)));
+  const { text, all, trace, hints, reparse, resync } = input;
+  const budget = Math.min(input.maxProofs, Math.floor(PROOF_BYTE_BUDGET / Math.max(1, text.length)));
   if (budget <= 0) return;
-  const wanted = trace.filter((e) => hints.has(e) || e.suggestion !== undefined);
+  const wanted = trace.filter(
+    (e) => (hints.has(e) || e.suggestion !== undefined) && (input.only === undefined || input.only(e)),
+  );
   if (wanted.length === 0) return;
   // Errors first: they decide validity; warnings get what budget is left.
   const ordered = [...wanted.filter((e) => e.severity === 'error'), ...wanted.filter((e) => e.severity !== 'error')];
   const index = new LineIndex(text);
   const ctx = new FixContext(text);
+  // The candidates of the entries the budget can reach: the finding's own candidate first; when it fails,
+  // the plain replacement its suggestion names. Each entry with one takes at least one proof.
+  const plan: { entry: TraceEntry; attempts: Attempt[] }[] = [];
   for (const entry of ordered) {
-    if (budget <= 0) return;
+    if (plan.length >= budget) break;
     const hint = hints.get(entry);
-    // The finding's own candidate first; when it fails, the plain replacement its suggestion names.
+    const attempts: Attempt[] = [];
     for (const candidate of [hint && materialize(hint, ctx), suggestionCandidate(entry, index)]) {
-      if (!candidate || budget <= 0) continue;
+      if (!candidate) continue;
       const edits = orderedEdits(
         candidate.edits.filter((e) => text.slice(e.start, e.end) !== e.newText),
         text.length,
       );
-      if (!edits || edits.length === 0) continue;
-      budget--;
-      const after = reparse(applyOrdered(text, edits));
-      if (!after || !proven(all, after, entry, spansOf(index, edits))) continue;
-      entry.fix = { title: candidate.title, edits: edits.map((e) => toTextEdit(index, e)) };
+      if (edits && edits.length > 0) attempts.push({ title: candidate.title, edits });
+    }
+    if (attempts.length > 0) plan.push({ entry, attempts });
+  }
+  resync?.prepare(plan.flatMap((p) => p.attempts.map((a) => index.position((a.edits[0] as OffsetEdit).start).line)));
+  let left = budget;
+  for (const { entry, attempts } of plan) {
+    for (const { title, edits } of attempts) {
+      if (left <= 0) return;
+      left--;
+      const spans = spansOf(index, edits);
+      // What may differ: with resync only the findings around the edit, else every finding of both programs.
+      const fast = resync?.findings(edits, index, spans) ?? 'unprepared';
+      const compared = fast === 'unprepared' ? { before: all, after: reparse(applyOrdered(text, edits)) } : fast;
+      if (!compared?.after || !proven(compared.before, compared.after, entry, spans)) continue;
+      entry.fix = { title, edits: edits.map((e) => toTextEdit(index, e)) };
       break;
     }
   }

@@ -143,18 +143,19 @@ describe('pipeline: code generation over real sockets', function () {
     assert.ok(only?.outcome.kind === 'validated' && only.outcome.result.valid);
     assert.deepEqual(
       only.outcome.result.trace.map((e) => [e.code, e.severity, e.line, e.fix?.edits[0]?.newText]),
-      [['key-names-variable', 'warning', 2, '"city"']],
+      // No fix: quoting the key changes nothing at run time (issue 24; docs/parser-semantic-warnings.md).
+      [['key-names-variable', 'warning', 2, undefined]],
     );
   });
 
-  it('when errors cause a retry, its correction context lists the warnings too, with their proven fixes', async () => {
+  it('when errors cause a retry, its correction context lists the warnings too, with their advice', async () => {
     h = await harness(world);
     scriptReformulate(world.ollama);
     // The last error has no proven fix, so the parser's fixes alone cannot repair the answer and the LLM retry runs.
     const code =
       'addParam(city, city)\nAddvariableToJSON(city, city, reply)\ngetSHA256(city, h)\naddResult(reply)\nsha256Encode(h, d)';
-    const fixed =
-      'addParam(city, city)\nAddvariableToJSON("city", city, reply)\nencodeSHA256(city, h)\naddResult(reply)';
+    // The retry follows the warning's advice: the variable gets a name other than the key.
+    const fixed = 'addParam(city, town)\nAddvariableToJSON(city, town, reply)\nencodeSHA256(town, h)\naddResult(reply)';
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(code) });
     world.ollama.on({ endpoint: 'chat', when: task('generate_code'), times: 1 }, { content: fenced(fixed) });
     const result = await h.assistant.run({ query: 'echo the city back as JSON', forceType: 'CODE_GENERATION' });
@@ -164,11 +165,11 @@ describe('pipeline: code generation over real sockets', function () {
     const retryPrompt = lastUser(world.ollama.calls('chat').filter(task('generate_code'))[1] as never);
     assert.match(
       retryPrompt,
-      /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON is the value of the variable 'city'.*\nLine 3: 'getSHA256' not defined/,
+      /^The previous attempt produced invalid AVAP code\. Specific failures:\nLine 2: warning: the key 'city' of AddvariableToJSON names the variable 'city'.*\nLine 3: 'getSHA256' not defined/,
     );
     assert.match(
       retryPrompt,
-      /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 5: .*\n- Line 2: warning: quote the key: "city" — the parser checked this fix\./,
+      /- Line 3: replace 'getSHA256' with 'encodeSHA256'.*\n- Line 5: .*\n- Line 2: warning: .*give the variable a name other than 'city'\./,
     );
     assert.deepEqual(
       h.telemetry.events[0]?.errors.map((e) => [e.rule, e.severity]),

@@ -295,8 +295,9 @@ describe('parser: proven fixes, case by case', () => {
       expect: 'try()\n  addVar(a, 1)\nexception(e)\n  addVar(a, 2)\nend()\naddResult(a)\n',
     },
     {
+      // A handler for every error, as exception() is (`except ValueError` would widen: see the no-fix cases).
       name: 'Python try/except … as',
-      source: 'try:\n  addVar(a, 1)\nexcept ValueError as err:\n  addVar(a, 2)\naddResult(a)\n',
+      source: 'try:\n  addVar(a, 1)\nexcept Exception as err:\n  addVar(a, 2)\naddResult(a)\n',
       code: 'foreign-try',
       expect: 'try()\n  addVar(a, 1)\nexception(err)\n  addVar(a, 2)\nend()\naddResult(a)\n',
     },
@@ -423,6 +424,22 @@ describe('parser: proven fixes, case by case', () => {
     { name: 'an f-string with an expression inside', source: 'g = f"{a + b}"\n', code: 'invalid-expression' },
     { name: 'push of an expression (AVAP would store its text)', source: 'xs.push(a + 1)\n', code: 'foreign-method' },
     { name: 'for … in over an object', source: 'for (k in obj) {\n  addVar(x, k)\n}\n', code: 'foreign-keyword' },
+    // Issue 24, F10: rewrites that would change what the program does.
+    {
+      name: 'except ValueError (exception() would catch every error, not only that one)',
+      source: 'try:\n  addVar(a, 1)\nexcept ValueError as err:\n  addVar(a, 2)\naddResult(a)\n',
+      code: 'foreign-try',
+    },
+    {
+      name: 'an invented name whose arguments the catalogue does not map (the user name is no length)',
+      source: 'addParam(u, u)\ntok = generateToken(u)\naddResult(tok)\n',
+      code: 'unknown-command',
+    },
+    {
+      name: 'an invented list append whose argument order is a guess',
+      source: 'items = []\nappendToList(items, 1)\naddResult(items)\n',
+      code: 'unknown-command',
+    },
   ];
   for (const c of noFix) {
     it(`no fix: ${c.name}`, () => {

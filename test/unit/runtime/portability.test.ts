@@ -44,8 +44,19 @@ describe('runtime portability notes', () => {
   it('a try() … end() inside another block notes that the reference closes the block there', async () => {
     assert.deepEqual(
       await rules(['addVar(a, 1)', 'if(a, 1, =)', '  try()', '    addVar(b, 1)', '  exception(e)', '  end()', 'end()']),
-      ['try-inside-block@3', 'try-handler-without-error@5'],
+      ['try-inside-block@2', 'try-inside-block@3', 'try-handler-without-error@5'],
     );
+  });
+
+  it('the block around such a try notes it when reached, even when the try is not (the reference closes that block)', async () => {
+    const body = ['  try()', '    addVar(b, 1)', '  exception(e)', '  end()', '  addVar(c, 1)'];
+    assert.deepEqual(await rules(['addVar(a, 2)', 'if(a, 1, =)', ...body, 'end()']), ['try-inside-block@2']);
+    assert.deepEqual(
+      await rules(['addVar(a, 2)', 'startLoop(i, 1, 2)', '  if(a, 1, =)', ...body, '  end()', 'endLoop()']),
+      ['try-inside-block@2'],
+      'the outermost block notes it, once however often it runs',
+    );
+    assert.deepEqual(await rules(['addVar(a, 2)', 'if(a, 1, =)', '  addVar(c, 1)', 'end()', 'try()', 'end()']), []);
   });
 
   it('a note comes once per rule and line, even in a loop', async () => {

@@ -108,16 +108,10 @@ const TRAPS: Trap[] = [
 
 /**
  * Fixes the parser offers that the runtime contradicts: the fixed program still gives the surprising answer.
- * Quotes are stripped before a command sees its argument (fact quoted-word-names-variable; the specification
- * resolves keys too), so quoting a key that names a variable changes nothing at run time; the true advice is a
- * name that does not collide.
+ * None since parser 1.3.0: the key warnings' quoting fix (quotes are stripped before a command sees its
+ * argument, fact quoted-word-names-variable, so it changed nothing) is no longer offered (issue 24).
  */
-const CONTRADICTED_FIXES: Partial<Record<RuleCode, string>> = {
-  'key-names-variable':
-    'src/parser/semantics.ts quoteFix: "Quote the key" — the quoted key still resolves to the variable (fact quoted-word-names-variable); rename the variable instead',
-  'key-overwritten-in-loop':
-    'src/parser/semantics.ts quoteFix: "Quote the key" — the quoted key still resolves to the value the loop assigned; rename the target instead',
-};
+const CONTRADICTED_FIXES: Partial<Record<RuleCode, string>> = {};
 
 describe('runtime: the semantic warnings show the trap they name, and the advice that avoids it', () => {
   const semantic = RULES.filter((r) => r.semantic === true).map((r) => r.code);

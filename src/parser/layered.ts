@@ -1,0 +1,150 @@
+/**
+ * A map over a frozen base: reads see the base and what was added since,
+ * writes go to its own layer. An analysis forked from a snapshot that is never
+ * read on (fixes/resync.ts) shares the snapshot's tables this way instead of
+ * copying them for every proof. Only what the analysis does with its tables
+ * is supported: get, has, set (a key of the base is shadowed), size and
+ * iteration in insertion order (the base first; a shadowed key is listed
+ * twice, which an analysis that only adds names never causes). Deleting
+ * removes from its own layer only.
+ */
+export class LayeredMap<K, V> extends Map<K, V> {
+  /** Layers below this one's own (a chain of forks of forks). */
+  readonly depth: number;
+
+  constructor(readonly base: ReadonlyMap<K, V>) {
+    super();
+    this.depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth + 1 : 1;
+  }
+
+  /** What was added over the base, in insertion order. */
+  own(): MapIterator<[K, V]> {
+    return super.entries();
+  }
+
+  get ownSize(): number {
+    return super.size;
+  }
+
+  override get(key: K): V | undefined {
+    return super.has(key) ? super.get(key) : this.base.get(key);
+  }
+
+  override has(key: K): boolean {
+    return super.has(key) || this.base.has(key);
+  }
+
+  override get size(): number {
+    return this.base.size + super.size;
+  }
+
+  override *keys(): MapIterator<K> {
+    yield* this.base.keys();
+    yield* super.keys();
+  }
+
+  override *values(): MapIterator<V> {
+    yield* this.base.values();
+    yield* super.values();
+  }
+
+  override *entries(): MapIterator<[K, V]> {
+    yield* this.base.entries();
+    yield* super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+
+  override forEach(callback: (value: V, key: K, map: Map<K, V>) => void): void {
+    for (const [key, value] of this.entries()) callback(value, key, this);
+  }
+}
+
+/**
+ * True when two maps hold the same keys with `same` values. Two layers over
+ * one base compare only what each added (a forked analysis and the original
+ * it is compared with both layer over the same snapshot).
+ */
+export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean): boolean {
+  if (a.size !== b.size) return false;
+  const layerA = a instanceof LayeredMap ? (a as LayeredMap<K, V>) : undefined;
+  const layerB = b instanceof LayeredMap ? (b as LayeredMap<K, V>) : undefined;
+  if (layerA && layerB && layerA.base === layerB.base) {
+    for (const [key, value] of layerA.own()) {
+      const other = layerB.get(key);
+      if (other === undefined || !same(value, other)) return false;
+    }
+    return true;
+  }
+  for (const [key, value] of a) {
+    const other = b.get(key);
+    if (other === undefined || !same(value, other)) return false;
+  }
+  return true;
+}
+
+/**
+ * Chains of layers are kept short: a look-up walks them all. A layer over a
+ * map that is already this deep gets a flat copy instead (see layerOver).
+ */
+export const MAX_LAYERS = 4;
+
+/**
+ * A new map that reads `base` (frozen from now on) and writes its own
+ * entries: a layer, or a flat copy when `base` is already `maxDepth` layers
+ * deep.
+ */
+export function layerOver<K, V>(base: ReadonlyMap<K, V>, maxDepth = MAX_LAYERS): Map<K, V> {
+  const depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth : 0;
+  return depth >= maxDepth ? new Map(base) : new LayeredMap(base);
+}
+
+/**
+ * A list that is only appended to, over a frozen base list (the pending calls
+ * of an analysis forked from a snapshot): push, length, at and iteration, the
+ * base's items first.
+ */
+export class AppendList<T> implements Iterable<T> {
+  private readonly own: T[] = [];
+  private readonly baseLength: number;
+  readonly depth: number;
+
+  constructor(private readonly base?: AppendList<T>) {
+    this.baseLength = base?.length ?? 0;
+    this.depth = base ? base.depth + 1 : 0;
+  }
+
+  push(item: T): void {
+    this.own.push(item);
+  }
+
+  get length(): number {
+    return this.baseLength + this.own.length;
+  }
+
+  at(index: number): T | undefined {
+    return index < this.baseLength ? this.base?.at(index) : this.own[index - this.baseLength];
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = 0; i < this.baseLength; i++) yield this.base?.at(i) as T;
+    yield* this.own;
+  }
+
+  /** A list that reads this one (frozen from now on) and appends its own items; a flat copy of a deep chain. */
+  layer(maxDepth = MAX_LAYERS): AppendList<T> {
+    if (this.depth < maxDepth) return new AppendList(this);
+    const flat = new AppendList<T>();
+    for (const item of this) flat.push(item);
+    return flat;
+  }
+
+  /** An independent copy. */
+  copy(): AppendList<T> {
+    const flat = new AppendList<T>();
+    for (const item of this) flat.push(item);
+    return flat;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Small pieces of wording the analysis puts in its messages and fixes:
+ * shortened source text, and a literal argument written the way an AVAP
+ * expression writes it.
+ */
+import type { CallArg } from './calls';
+import { TokenKind, type Token } from './scanner';
+
+const MAX_SHOWN = 60;
+
+/** Literal words as an AVAP expression writes them. */
+const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True', false: 'False' };
+
+/**
+ * A literal argument written as an assignment's value: the words of other
+ * languages as AVAP's (`null` → None, `true` → True): an assignment keeps
+ * `true` as the text "true", as addVar does (issue 26/31; see
+ * docs/parser-semantic-warnings.md), so the fix would change nothing.
+ */
+export function valueLiteral(t: readonly Token[], arg: CallArg): string {
+  let out = '';
+  for (let i = arg.first; i < arg.last; i++) {
+    const x = t[i] as Token;
+    const word = x.kind === TokenKind.Ident ? AVAP_WORDS[x.text] : undefined;
+    if (i > arg.first && x.start > (t[i - 1] as Token).end) out += ' ';
+    out += word ?? x.text;
+  }
+  return out;
+}
+
+/** Shortens long source text for messages. */
+export function abbreviate(text: string, max = MAX_SHOWN): string {
+  const oneLine = isOneLine(text) ? text : text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+/** No white space but single spaces between words: what abbreviate would leave as it is (most tokens). */
+function isOneLine(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return true;
+  if (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      c === 32 ? text.charCodeAt(i + 1) === 32 : c < 32 || c === 0xa0 || (c >= 0x1680 && /\s/.test(text[i] as string))
+    )
+      return false;
+  }
+  return true;
+}
