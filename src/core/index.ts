@@ -54,7 +54,7 @@
  *   pipeline/                 the graph (docs/design.md D1): graph.ts classifies and hands the run to its route
  *                             (routes/); answerLoop.ts generate → validate → repair → retry → review; attempt.ts one
  *                             generation; retrieve.ts, fewShot.ts, repair.ts, review.ts; run.ts one run's state;
- *                             attempts.ts the one place that records attempts (result and telemetry)
+ *                             attemptLog.ts the one place that records attempts (result and telemetry)
  *   assistant.ts              createAssistant: wiring from config
  */
 export * from './types';

@@ -11,7 +11,7 @@ import type { AnswerReviewer, PipelineResult } from '../types';
 import { blocking, type ValidationError } from '../validation/errors';
 import { claimRetry, describeSkip, retryAvailable, skipStopReason, unresolvedReason } from '../validation/retryCycle';
 import { statusOf } from '../validation/status';
-import type { EventFields } from './attempts';
+import type { EventFields } from './attemptLog';
 import { adopt, generateAttempt } from './attempt';
 import { cancelledError } from './failure';
 import { repairWithFixes } from './repair';
@@ -39,7 +39,7 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
       logger.warn(
         `retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`,
       );
-      run.attempts.hold({
+      run.attemptLog.hold({
         attempt,
         verdict: 'skipped',
         errors: [],
@@ -63,7 +63,7 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
     };
     if (aborted) {
       const where = { line: aborted.responseLine, rule: aborted.entry.code };
-      run.attempts.stoppedEarly(fields, where);
+      run.attemptLog.stoppedEarly(fields, where);
       logger.info(`${LOG_EARLY_ABORT} (attempt ${attempt}, line ${where.line}: ${where.rule})`);
     }
     if (check === 'invalid' && !aborted) {
@@ -77,7 +77,7 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
     }
     if (check !== 'invalid') {
       const verdict = validation.verdict;
-      run.attempts.hold({
+      run.attemptLog.hold({
         ...fields,
         stopReason: verdict.kind === 'unavailable' ? `parser-${verdict.outcome.reason}` : check,
       });
@@ -88,8 +88,8 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
     if (attempt === 1) {
       const claim = claimRetry(run.cycle, 'parser-trace');
       if (claim.granted) {
-        run.attempts.hold(fields);
-        run.attempts.supersede();
+        run.attemptLog.hold(fields);
+        run.attemptLog.supersede();
         logger.info(
           `attempt ${attempt} ${aborted ? 'stopped early' : 'invalid'} (${blocking(errors).length} error(s)) — retrying with the trace`,
         );
@@ -105,7 +105,7 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
       stopReason = unresolvedReason(corrected, errors);
       logger.info(`code still invalid after ${attempt} attempt(s) (${stopReason}) — returning INVALID_UNRESOLVED`);
     }
-    run.attempts.hold({ ...fields, stopReason });
+    run.attemptLog.hold({ ...fields, stopReason });
     run.status = 'INVALID_UNRESOLVED';
     break;
   }

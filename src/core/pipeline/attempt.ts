@@ -69,7 +69,7 @@ export async function generateAttempt(
   const verdict = validation.verdict;
   if (run.cancelled || (verdict.kind === 'unavailable' && verdict.outcome.reason === 'cancelled')) {
     // Kept as a record of what happened; the run itself ends without an answer or a status.
-    if (blocks.length) run.attempts.cancelled(attempt, text, validation);
+    if (blocks.length) run.attemptLog.cancelled(attempt, text, validation);
     return err(cancelledError());
   }
   return ok({ text, validation });
@@ -113,7 +113,7 @@ export function adopt(
   const verdict = validation.verdict;
   run.result.text = text;
   run.result.code = validation.code;
-  if (verdict.kind !== 'no-code' || spec.codeRequired) run.attempts.answered(attempt, text, validation);
+  if (verdict.kind !== 'no-code' || spec.codeRequired) run.attemptLog.answered(attempt, text, validation);
   if (verdict.kind === 'unavailable')
     run.deps.logger.warn(`${LOG_PARSER_UNAVAILABLE} (${verdict.outcome.reason}: ${verdict.outcome.detail})`);
   // A code request answered with no code at all is a failed attempt (E009), not a valid one.

@@ -11,7 +11,7 @@
  * run to its route's handler (routes/). What every route shares is the
  * answer loop (answerLoop.ts: generate → validate → repair → retry → review),
  * one run's state (run.ts), and the one place that records attempts
- * (attempts.ts).
+ * (attemptLog.ts).
  *
  * RC-07, on every route: every AVAP code block an answer shows is validated
  * before the final message, and the status is earned (validation/status.ts):

@@ -7,7 +7,7 @@
  */
 import { LOG_REPAIRED_BY_FIXES, REPAIRED_BY_FIXES, repairAnswer } from '../code/repairAnswer';
 import type { AnswerValidation } from '../code/validateBlocks';
-import type { EventFields } from './attempts';
+import type { EventFields } from './attemptLog';
 import type { RunContext } from './run';
 import { errorsOf, type AnswerSpec } from './spec';
 
@@ -30,19 +30,19 @@ export async function repairWithFixes(
   if (repaired.kind === 'unrepaired')
     logger.info(`attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);
   if (repaired.kind !== 'repaired') return 'not-repaired';
-  run.attempts.hold(fields);
-  run.attempts.supersede();
+  run.attemptLog.hold(fields);
+  run.attemptLog.supersede();
   const fixed = repaired.validation;
   run.result.text = repaired.text;
   // What streamed is not what is delivered: the repaired answer replaces the attempt's drafts.
   run.emit({ text: repaired.text, avap_code: '', is_final: false, draft: true, attempt, replace: true });
   run.result.code = fixed.code;
-  run.attempts.answered(attempt, repaired.text, fixed, REPAIRED_BY_FIXES);
+  run.attemptLog.answered(attempt, repaired.text, fixed, REPAIRED_BY_FIXES);
   run.result.repair = { by: REPAIRED_BY_FIXES, attempt, applied: repaired.applied, rounds: repaired.rounds };
   logger.info(
     `${LOG_REPAIRED_BY_FIXES} (attempt ${attempt}: ${repaired.applied.length} fix(es) in ${repaired.rounds} round(s))`,
   );
-  run.attempts.hold({
+  run.attemptLog.hold({
     attempt,
     verdict: 'valid',
     errors: errorsOf(fixed),

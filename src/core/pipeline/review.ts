@@ -41,12 +41,12 @@ async function hintedRetry(run: RunContext, spec: AnswerSpec, hint: string): Pro
   const claim = claimRetry(run.cycle, 'judge-hint');
   if (!claim.granted) {
     logger.info(`judge retry skipped (${describeSkip(claim.skip)})`);
-    run.attempts.stopReason(skipStopReason(claim.skip));
+    run.attemptLog.stopReason(skipStopReason(claim.skip));
     return { ok: false, skipped: claim.skip };
   }
   const attempt = run.lastAttempt + 1;
   const previous = run.result.text;
-  run.attempts.supersede();
+  run.attemptLog.supersede();
   const outcome = await generateAttempt(run, spec, {
     attempt,
     messages: hintedRetryMessages(spec.messages, previous, hint),
@@ -54,7 +54,7 @@ async function hintedRetry(run: RunContext, spec: AnswerSpec, hint: string): Pro
   });
   if (!outcome.ok) {
     // The answer before it stands, with the status it earned.
-    run.attempts.hold({
+    run.attemptLog.hold({
       attempt,
       verdict: 'skipped',
       errors: [],
@@ -71,7 +71,7 @@ async function hintedRetry(run: RunContext, spec: AnswerSpec, hint: string): Pro
   run.status = statusOf(check);
   if (check === 'invalid')
     logger.info("the judge's retry shows invalid code and the retry cycle is used — returning INVALID_UNRESOLVED");
-  run.attempts.hold({
+  run.attemptLog.hold({
     attempt,
     verdict: telemetryVerdict(check),
     errors,

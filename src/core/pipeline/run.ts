@@ -10,7 +10,7 @@ import { DEFAULT_ROUTE } from '../routing/classifier';
 import type { FewShotExample } from '../routing/prompts';
 import type { PipelineRequest, PipelineResult, ResponseMessage, RetryCycle, ValidationStatus } from '../types';
 import { newRetryCycle } from '../validation/retryCycle';
-import { AttemptLog } from './attempts';
+import { AttemptLog } from './attemptLog';
 import type { PipelineDeps, RunOptions } from './deps';
 import type { RunFailure } from './failure';
 
@@ -20,7 +20,7 @@ export class RunContext {
   readonly result: PipelineResult;
   /** The request's one retry cycle: claimed only through validation/retryCycle.ts. */
   readonly cycle: RetryCycle;
-  readonly attempts: AttemptLog;
+  readonly attemptLog: AttemptLog;
   /** The status the current answer has earned. */
   status: ValidationStatus = '';
   /** The latest attempt that was generated (a failure is recorded against it). */
@@ -46,7 +46,7 @@ export class RunContext {
       generationId: this.id,
       retry: this.cycle,
     };
-    this.attempts = new AttemptLog(deps, this.id, this.result, this.cycle);
+    this.attemptLog = new AttemptLog(deps, this.id, this.result, this.cycle);
   }
 
   get cancelled(): boolean {
@@ -60,7 +60,7 @@ export class RunContext {
 
   /** Runs one node of the graph, timed (the node's latency goes on the next attempt event). */
   timed<T>(node: string, fn: () => Promise<T>): Promise<T> {
-    return this.attempts.timed(node, fn);
+    return this.attemptLog.timed(node, fn);
   }
 
   emit(message: ResponseMessage): void {
@@ -78,9 +78,9 @@ export class RunContext {
 
   /** The run ends with an answer and its earned status. */
   finish(status: ValidationStatus): PipelineResult {
-    this.attempts.final(status);
+    this.attemptLog.final(status);
     this.result.validationStatus = status;
-    this.result.latenciesMs = this.attempts.latencies();
+    this.result.latenciesMs = this.attemptLog.latencies();
     this.emit({
       text: this.result.text,
       avap_code: this.result.code,
@@ -93,12 +93,12 @@ export class RunContext {
 
   /** A run that ends without an answer (LLM failure or cancellation): no text, no code, no status. */
   fail(error: RunFailure, model: string, attempt = Math.max(1, this.lastAttempt)): PipelineResult {
-    this.attempts.failed(error, model, attempt);
+    this.attemptLog.failed(error, model, attempt);
     this.result.error = error;
     this.result.text = '';
     this.result.code = '';
     delete this.result.validationStatus;
-    this.result.latenciesMs = this.attempts.latencies();
+    this.result.latenciesMs = this.attemptLog.latencies();
     this.emit({ text: '', avap_code: '', is_final: true });
     return this.result;
   }

@@ -70,7 +70,7 @@ export async function correctCode(
   spendOnCorrection(run.cycle);
   if (run.cancelled) return run.fail(cancelledError(), run.deps.config.ollama.model, 2);
   const errors = errorsFromTrace(correction.trace).errors;
-  run.attempts.given(correction.code, correction.trace, !blocking(errors).length);
+  run.attemptLog.given(correction.code, correction.trace, !blocking(errors).length);
   const traceLines = renderTrace(correction.trace).split('\n').filter(Boolean);
   const examples = await fewShotExamples(run);
   const messages = generateCodeRetryMessages(
