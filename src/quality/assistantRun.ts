@@ -6,7 +6,7 @@
  * answer comes back either way with its scores; a judge failure is reported,
  * never scored.
  *
- * The pipeline makes the hinted retry (core/pipeline/graph.ts): it grants it
+ * The pipeline makes the hinted retry (core/pipeline/review.ts): it grants it
  * only while the request's one retry cycle is unused (RC-08; a skipped retry
  * is reported here as `retrySkipped`), streams it as drafts of the next
  * attempt, validates its AVAP code with the parser like any answer's and
