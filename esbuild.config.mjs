@@ -57,6 +57,9 @@ export const LAZY_BUNDLES = {
   assistant: 'src/editor/assistant/main.ts',
   // The language features (src/language, the syntax tree, the parser they check renames with): on the first request.
   'language-features': 'src/editor/language/providers.ts',
+  // Running AVAP (AVAP: Run File, the Testing view's runs): the sandbox's worker pool, the result view, values in the
+  // code. Loaded on the first run; its workers (dist/runtime-worker.js) hold the interpreter and PGlite.
+  runner: 'src/editor/run/runner.ts',
 };
 
 const lazyBundlesPlugin = {
@@ -139,6 +142,35 @@ const LEFT_OUT = {
 };
 
 /**
+ * Packages a bundle carries only if it calls them: the runner starts the sandbox's pool, whose workers
+ * (dist/runtime-worker.js) run PGlite; the runner's own thread never does, but the sandbox's index also exports
+ * the database adapter. Marked free of side effects here, an unused import of them is dropped rather than
+ * loading ~650 KB of PGlite's JavaScript into the extension host on the first run.
+ * test/unit/build/bundles.test.ts checks the runner holds none of it.
+ */
+const WORKERS_ONLY = {
+  runner: /^@electric-sql\/pglite(\/|$)/,
+};
+
+function workersOnlyPlugin(filter) {
+  return {
+    name: 'workers-only',
+    setup(build) {
+      build.onResolve({ filter }, async (args) => {
+        if (args.pluginData === 'workers-only') return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'workers-only',
+        });
+        return { ...resolved, sideEffects: false };
+      });
+    },
+  };
+}
+
+/**
  * The editor's bundles. A lazy bundle is loaded with require() (esbuild turns
  * the dynamic import into one), as the extension host loads CommonJS modules.
  */
@@ -146,6 +178,7 @@ const editorBundle = (name, file) => ({
   entryPoints: { [name]: file },
   external: ['vscode', ...(LEFT_OUT[name] ?? [])],
   supported: { 'dynamic-import': false },
+  ...(WORKERS_ONLY[name] ? { plugins: [...commonOptions().plugins, workersOnlyPlugin(WORKERS_ONLY[name])] } : {}),
 });
 
 export const entries = [
@@ -213,7 +246,7 @@ async function main() {
         ...entry,
         outdir,
         external: [...(entry.external ?? [])],
-        ...(watch ? { plugins: [...commonOptions({ production, minify }).plugins, watchReporterPlugin] } : {}),
+        ...(watch ? { plugins: [...(entry.plugins ?? commonOptions().plugins), watchReporterPlugin] } : {}),
       }),
     ),
   );

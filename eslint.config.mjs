@@ -18,7 +18,10 @@ export const LAYERS = [
     folders: ['inputContract', 'protocol', 'knowledge', 'runtime', 'language'],
   },
   { note: 'the pipeline', folders: ['core'] },
-  { note: 'answer quality, language-model tools, training signals', folders: ['quality', 'tools', 'signals'] },
+  {
+    note: 'answer quality, language-model tools, training signals, runs and tests as the developer sees them',
+    folders: ['quality', 'tools', 'signals', 'runs'],
+  },
   { note: 'the assistant stack: core, judge and signals wired from one configuration', folders: ['stack'] },
   {
     note: 'the front ends: evaluation, REST, the parser service, the language server, the CLI, the editor',
@@ -56,6 +59,9 @@ export const LAYER_ENTRIES = {
   // carry the pool and the embedded database.
   runtime: ['host', 'host/cases'],
   language: ['diagnostics', 'legend'],
+  // The names and places of a program's request and test files, for the editor's start-up (the Testing view lists
+  // cases before anything runs); the rest of the folder runs cases and reaches the sandbox.
+  runs: ['outline'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

@@ -18,6 +18,7 @@
   const BLOCK_KIND = { valid: 'valid', invalid: 'invalid', unvalidated: 'unavailable', validating: 'pending' };
   const BLOCK_ACTIONS = [
     ['insert', 'Insert at Cursor'],
+    ['run', 'Run'],
     ['open', 'Open in Editor'],
     ['copy', 'Copy'],
   ];

@@ -40,6 +40,11 @@ export const contributes = {
     command('avap.checkOllama', 'Check Ollama', { icon: '$(pulse)' }),
     command('avap.openExample', 'Open an Example…'),
     command('avap.openWalkthrough', 'Get Started'),
+    // Running AVAP in the editor (issue 27): the runtime's sandbox, its result view, the Testing view.
+    command('avap.runFile', 'Run File', { icon: '$(play)' }),
+    command('avap.editRunRequest', 'Edit Run Request…', { icon: '$(edit)' }),
+    command('avap.addTestCaseFromLastRun', 'Add Test Case from Last Run'),
+    command('avap.testFile', "Run the File's Test Cases", { icon: '$(beaker)' }),
   ],
   menus: {
     commandPalette: [
@@ -51,8 +56,14 @@ export const contributes = {
       { command: 'avap.rejectPendingChange', when: 'avap.pendingChange' },
       { command: 'avap.acceptGenerated', when: 'false' },
       { command: 'avap.rateGenerated', when: 'false' },
+      { command: 'avap.runFile', when: 'editorLangId == avap' },
+      { command: 'avap.editRunRequest', when: 'editorLangId == avap' },
+      { command: 'avap.testFile', when: 'editorLangId == avap' },
     ],
-    'editor/title': [{ command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation' }],
+    'editor/title': [
+      { command: 'avap.runFile', when: 'editorLangId == avap', group: 'navigation@1' },
+      { command: 'avap.validateDocument', when: 'editorLangId == avap', group: 'navigation@2' },
+    ],
     'view/title': [{ command: 'avap.clearChat', when: 'view == avap.chat', group: 'navigation' }],
     'editor/context': [
       { command: 'avap.generateAtCursor', when: 'editorLangId == avap && !editorReadonly', group: '1_avap@1' },
@@ -95,6 +106,14 @@ export const contributes = {
           completionEvents: ['onCommand:avap.openExample', 'onLanguage:avap'],
         },
         {
+          id: 'avap.welcome.run',
+          title: 'Run it and read the response',
+          description:
+            'Run the example on the AVAP runtime, in a sandbox: the response (status, JSON body), the logs and each step open beside the file, and every line shows the value it assigned. Set the query, headers or body with **AVAP: Edit Run Request…**.\n[Run File](command:avap.runFile)',
+          media: { markdown: 'media/walkthrough/run.md' },
+          completionEvents: ['onCommand:avap.runFile'],
+        },
+        {
           id: 'avap.welcome.generate',
           title: 'Generate at the cursor',
           description:
@@ -112,6 +131,12 @@ export const contributes = {
       mac: 'cmd+i',
       when: 'editorTextFocus && editorLangId == avap && !editorReadonly',
     },
+    { command: 'avap.runFile', key: 'ctrl+alt+r', mac: 'cmd+alt+r', when: 'editorTextFocus && editorLangId == avap' },
+  ],
+  // Completion and checks in the JSON editor for a program's request and test files (JSON schemas in schemas/).
+  jsonValidation: [
+    { fileMatch: '*.avap.request.json', url: './schemas/avap-request.schema.json' },
+    { fileMatch: '*.avap.test.json', url: './schemas/avap-test.schema.json' },
   ],
   viewsContainers: {
     activitybar: [{ id: 'avap', title: 'AVAP', icon: 'media/avap.svg' }],
@@ -317,6 +342,53 @@ export const contributes = {
         order: 52,
         markdownDescription:
           "JSONL file of the training-signal store (env `AVAP_SIGNALS_FILE`). Empty: a file in the extension's storage.",
+      },
+      'avap.run.allowHttp': {
+        type: 'array',
+        items: { type: 'string' },
+        default: [],
+        scope: 'machine-overridable',
+        order: 60,
+        markdownDescription:
+          'Hosts a run (*AVAP: Run File*, the Testing view) may really call with `RequestGet` / `RequestPost`, each `HOST` or `HOST:PORT` (env `AVAP_RUN_ALLOW_HTTP`, comma-separated). Anything else answers from the recorded fixtures only, or fails with `http-not-recorded`.',
+      },
+      'avap.run.timeout': {
+        type: 'number',
+        default: 5,
+        minimum: 0.001,
+        maximum: 600,
+        scope: 'window',
+        order: 61,
+        markdownDescription:
+          'Wall-time budget of one run, in seconds (env `AVAP_RUN_TIMEOUT`, also seconds): a run over it is stopped with `time-budget`.',
+      },
+      'avap.run.maxSteps': {
+        type: 'integer',
+        default: 1000000,
+        minimum: 1,
+        maximum: 1000000000,
+        scope: 'window',
+        order: 62,
+        markdownDescription:
+          'Statements one run may execute (env `AVAP_RUN_MAX_STEPS`): a loop that does not end stops with `step-budget`.',
+      },
+      'avap.run.maxMemory': {
+        type: 'integer',
+        default: 256,
+        minimum: 16,
+        maximum: 16384,
+        scope: 'window',
+        order: 63,
+        markdownDescription:
+          "Heap cap of a run's worker, in MiB (env `AVAP_RUN_MAX_MEMORY`, also MiB): a run over it is stopped with `memory-budget`.",
+      },
+      'avap.run.showValues': {
+        type: 'boolean',
+        default: true,
+        scope: 'window',
+        order: 64,
+        markdownDescription:
+          'After a run, show at the end of each line the value it assigned (hover for the whole value); an edit clears them.',
       },
     },
   },

@@ -196,6 +196,33 @@ async function serveCaptures(page, bridgeDir, handled) {
             ]
               .filter(visible)
               .map((el) => el.innerText.trim()),
+            // Text an extension puts after a line's end (decorations' `after.contentText`, drawn by CSS ::after) in
+            // the active editor, line by line: values in the code after an AVAP run.
+            afterDecorations: [
+              ...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line span'),
+            ]
+              .filter(visible)
+              .map((el) => getComputedStyle(el, '::after').content)
+              .filter((content) => content && content !== 'none' && content !== 'normal' && content !== '""')
+              .map((content) => content.replace(/^"|"$/g, '').replace(/\\"/g, '"')),
+            // The Testing view's rows (their accessible labels name the test and its state) and its peek on an editor.
+            testingRows: [...document.querySelectorAll('.test-explorer .monaco-list-row')]
+              .filter(visible)
+              .map((el) => `${el.innerText.trim().replace(/\s+/g, ' ')} — ${el.getAttribute('aria-label') ?? ''}`),
+            testingPeek: [...document.querySelectorAll('.peekview-widget')].filter(visible).map((el) => ({
+              title: el.querySelector('.peekview-title')?.innerText.trim() ?? '',
+              diffEditors: el.querySelectorAll('.monaco-diff-editor').length,
+              text: el.innerText.trim().slice(0, 2000),
+            })),
+            // Test state icons in the active editor's glyph margin (VS Code draws each test's last outcome there).
+            testingGlyphs: [
+              ...document.querySelectorAll(
+                '.editor-group-container.active .monaco-editor .glyph-margin-widgets .codicon, .editor-group-container.active .monaco-editor .margin-view-overlays .codicon',
+              ),
+            ]
+              .filter(visible)
+              .map((el) => [...el.classList].find((c) => c.startsWith('codicon-testing')) ?? '')
+              .filter(Boolean),
             editorTabs: [...document.querySelectorAll('.tabs-container .tab')]
               .filter(visible)
               .map((el) => el.innerText.trim()),

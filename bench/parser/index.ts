@@ -23,6 +23,7 @@ import type * as ParserModule from '../../src/parser';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 import { failurePrograms, hundredLineProgram, largeProgram, plainProgram } from './programs';
 import { adversarialShapes, type Shape } from './shapes';
+import { measureUnseen } from './unseen';
 
 /**
  * The parser as shipped: the esbuild bundle (dist/parser.js) that the service
@@ -230,7 +231,51 @@ async function adversarial(): Promise<BenchResult[]> {
   return out;
 }
 
+/**
+ * (issue 30) Throughput on a corpus the parser was not tuned on — the knowledge base's programs and generated
+ * endpoints of realistic shape (bench/parser/unseen.ts) — against createSourceFile and the floor side by side:
+ * each program on its own (as the service validates answers), and the corpus as one file.
+ */
+async function unseenThroughput(): Promise<BenchResult[]> {
+  const figures = await measureUnseen({
+    validateAvap,
+    createSourceFile: (text) => ts.createSourceFile('bench.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
+    floor: regexLineScan,
+  });
+  const out: BenchResult[] = [];
+  for (const [how, f] of [
+    ['program by program', figures.byProgram],
+    ['as one file', figures.oneFile],
+  ] as const) {
+    const mbps = (ms: number) => (f.bytes / 1024 / 1024 / (ms / 1000)).toFixed(1);
+    const detail = `${figures.makeUp} — ${how}: validateAvap ${f.ours.toFixed(2)} ms (${mbps(f.ours)} MiB/s), createSourceFile ${f.ts.toFixed(2)} ms (${mbps(f.ts)} MiB/s), regex floor ${f.floor.toFixed(2)} ms (${mbps(f.floor)} MiB/s)`;
+    out.push(
+      {
+        name: `parser throughput on the unseen corpus, ${how}, vs typescript.createSourceFile`,
+        ratio: f.ts / f.ours,
+        unit: '× faster per byte',
+        goal: { text: '≥ 6×', met: f.ts / f.ours >= 6 },
+        detail,
+      },
+      {
+        name: `parser throughput on the unseen corpus, ${how}, vs the regex line-scan floor`,
+        ratio: f.floor / f.ours,
+        unit: "× the floor's speed per byte",
+        goal: { text: '≥ 0.6×', met: f.floor / f.ours >= 0.6 },
+        detail,
+      },
+    );
+  }
+  return out;
+}
+
 export const parserSuite: BenchSuite = {
   name: 'parser',
-  run: async () => [...(await throughput()), ...(await roundTripShare()), await proofCost(), ...(await adversarial())],
+  run: async () => [
+    ...(await throughput()),
+    ...(await unseenThroughput()),
+    ...(await roundTripShare()),
+    await proofCost(),
+    ...(await adversarial()),
+  ],
 };

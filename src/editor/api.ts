@@ -1,9 +1,10 @@
 /** What `activate` returns: a small view for other extensions, and — in test mode only — the e2e tests' hooks. */
 import type { CircuitSnapshot, PipelineResult } from '../core';
 import type { ChatProbe } from './chat/chatTestHooks';
+import type { RunTestHooks, RunViewProbe } from './run/bundleApi';
 import type { StatusLook } from './status/statusLook';
 
-export type { ChatProbe };
+export type { ChatProbe, RunViewProbe };
 
 export interface AvapExtensionApi {
   /**
@@ -29,7 +30,10 @@ export interface AvapExtensionApi {
    * Present only when the extension runs in test mode (`ExtensionMode.Test`, the extension-host test runner):
    * hooks into the chat webview. A user's installation has no such surface.
    */
-  testing?: AvapTestHooks;
+  testing?: AvapTestHooks & {
+    /** The result view of AVAP: Run File (loads the runner). */
+    run: RunTestHooks;
+  };
 }
 
 export interface AvapTestHooks {

@@ -5,21 +5,32 @@
  * server keep one per open document version, so every request after the
  * first reads what is there.
  */
-import { parseSyntax, type SyntaxTree } from '../syntax';
+import { parseSyntax, parseSyntaxFrom, type SyntaxTree } from '../syntax';
 import { SymbolIndex } from './symbols';
 import { LineMap, type Position, type Range } from './text';
 
 export class AvapDocument {
-  readonly lines: LineMap;
+  private linesCache: LineMap | undefined;
   private treeCache: SyntaxTree | undefined;
   private indexCache: SymbolIndex | undefined;
 
-  constructor(readonly text: string) {
-    this.lines = new LineMap(text);
+  /**
+   * `variantOf`: a document this text is a variant of, looked at once beside it (a rename's result): its tree
+   * reuses that document's lines and stays out of the syntax tree cache.
+   */
+  constructor(
+    readonly text: string,
+    private readonly options: { readonly variantOf?: AvapDocument } = {},
+  ) {}
+
+  /** The line map; its line starts are the syntax tree's (counted the same way), not counted again. */
+  get lines(): LineMap {
+    return (this.linesCache ??= new LineMap(this.text, this.tree.lineStarts));
   }
 
   get tree(): SyntaxTree {
-    return (this.treeCache ??= parseSyntax(this.text));
+    const basis = this.options.variantOf;
+    return (this.treeCache ??= basis ? parseSyntaxFrom(basis.tree, this.text) : parseSyntax(this.text));
   }
 
   get symbols(): SymbolIndex {

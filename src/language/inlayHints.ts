@@ -33,30 +33,40 @@ export interface InlayHintOptions {
   readonly parameterNames: boolean;
 }
 
-function parameterNames(doc: AvapDocument, s: CallStatement, out: InlayHintSpec[]): void {
+/** The names of the parameters of what `s` calls (a user function or a catalogue command), with each one's tooltip. */
+function calledParameters(
+  doc: AvapDocument,
+  s: CallStatement,
+): { names: readonly string[]; tooltip: (i: number) => string } | undefined {
   const fn = doc.symbols.functions.get(s.name.text);
-  let names: readonly { name: string; doc: string }[];
-  if (fn) names = fn.params.map((p) => ({ name: p.text, doc: `parameter of ${fn.name}` }));
-  else {
-    const spec = findCommand(s.name.text);
-    if (!spec) return;
-    const params: readonly ParamSpec[] =
-      signaturesOf(spec).find((ps) => ps.length === s.args.length) ?? signaturesOf(spec)[0] ?? [];
-    names = params.map((p) => ({ name: p.name, doc: `${spec.name}'s parameter ${p.name} (${p.kind})` }));
-  }
-  s.args.forEach((arg, i) => {
-    const param = names[i];
-    if (!param || arg.text === '') return;
+  if (fn) return { names: fn.params.map((p) => p.text), tooltip: () => `parameter of ${fn.name}` };
+  const spec = findCommand(s.name.text);
+  if (!spec) return undefined;
+  const all = signaturesOf(spec);
+  const params: readonly ParamSpec[] = all.find((ps) => ps.length === s.args.length) ?? all[0] ?? [];
+  return {
+    names: params.map((p) => p.name),
+    tooltip: (i) => `${spec.name}'s parameter ${params[i]?.name ?? ''} (${params[i]?.kind ?? ''})`,
+  };
+}
+
+function parameterNames(doc: AvapDocument, s: CallStatement, out: InlayHintSpec[]): void {
+  const called = calledParameters(doc, s);
+  if (!called) return;
+  for (let i = 0; i < s.args.length; i++) {
+    const arg = s.args[i] as CallStatement['args'][number];
+    const name = called.names[i];
+    if (name === undefined || arg.text === '') continue;
     const word = argumentWord(arg.text, arg.span.start);
-    if (word && word.word.toLowerCase() === param.name.toLowerCase()) return;
+    if (word && word.word.toLowerCase() === name.toLowerCase()) continue;
     out.push({
       position: doc.lines.positionAt(arg.span.start),
-      label: `${param.name}:`,
+      label: `${name}:`,
       kind: 'parameter',
-      tooltip: param.doc,
+      tooltip: called.tooltip(i),
       paddingRight: true,
     });
-  });
+  }
 }
 
 function firstDefinitionLine(doc: AvapDocument, name: string): number | undefined {
@@ -74,7 +84,12 @@ function resolutionHint(doc: AvapDocument, o: Occurrence): InlayHintSpec | undef
     // A parameter that reads a variable is expected to name one: only a value that does is the trap.
     if (kind === 'name') return undefined;
     const defs = doc.symbols.definitions.get(o.name) ?? [];
-    const before = [...defs].reverse().find((d) => d.start < o.start) ?? defs[0];
+    let before = defs[0];
+    for (let i = defs.length - 1; i >= 0; i--)
+      if ((defs[i] as Occurrence).start < o.start) {
+        before = defs[i];
+        break;
+      }
     return {
       position: end,
       label: ': variable',

@@ -123,16 +123,23 @@ function meaningChange(doc: AvapDocument, o: Occurrence, newName: string): Renam
 }
 
 /**
- * What every name of the program stands for (symbol, role, how), the renamed symbol's occurrences read with
- * their new name: a rename keeps it, or it changed what some word means. (That the parser's findings stay the
- * same too is proven over the corpus by test/unit/language/rename.test.ts, not paid for on every rename.)
+ * Whether every name of the renamed program stands for what it did (symbol, role, how), the renamed symbol's
+ * occurrences read with their new name: a rename keeps that, or it changed what some word means. Compared
+ * occurrence by occurrence, without a string of either. (That the parser's findings stay the same too is proven
+ * over the corpus by test/unit/language/rename.test.ts, not paid for on every rename.)
  */
-function fingerprint(doc: AvapDocument, renamed?: { from: Occurrence; to: string }): string {
-  const isRenamed = (x: Occurrence) =>
-    renamed !== undefined && x.name === renamed.from.name && x.symbol === renamed.from.symbol && x.role !== 'text';
-  return doc.symbols.occurrences
-    .map((x) => `${isRenamed(x) ? renamed?.to : x.name}:${x.symbol}:${x.role}:${x.how}`)
-    .join(',');
+function sameMeaning(doc: AvapDocument, renamed: AvapDocument, from: Occurrence, to: string): boolean {
+  const before = doc.symbols.occurrences;
+  const after = renamed.symbols.occurrences;
+  if (before.length !== after.length) return false;
+  for (let i = 0; i < before.length; i++) {
+    const x = before[i] as Occurrence;
+    const y = after[i] as Occurrence;
+    const isRenamed = x.name === from.name && x.symbol === from.symbol && x.role !== 'text';
+    if ((isRenamed ? to : x.name) !== y.name || x.symbol !== y.symbol || x.role !== y.role || x.how !== y.how)
+      return false;
+  }
+  return true;
 }
 
 /** The edits that rename the symbol at `p` to `newName`, or why it is refused. */
@@ -153,8 +160,7 @@ export function rename(doc: AvapDocument, p: Position, newName: string): Result<
     at = x.end;
   }
   text += doc.text.slice(at);
-  const renamed = new AvapDocument(text);
-  if (fingerprint(renamed) !== fingerprint(doc, { from: o, to: newName }))
+  if (!sameMeaning(doc, new AvapDocument(text, { variantOf: doc }), o, newName))
     return fail(
       'would-resolve',
       `renaming '${o.name}' to '${newName}' would change what a name of the program stands for`,

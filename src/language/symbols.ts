@@ -21,8 +21,16 @@
  * template, `$name`) are classified the same way.
  */
 import { findCommand, signaturesOf, type CommandSpec, type ParamSpec } from '../parser/catalogue';
-import { walk, type CallStatement, type Span, type Statement, type SyntaxBlock, type SyntaxTree } from '../syntax';
-import { argumentWord, namesIn, type NameUse } from './words';
+import {
+  walk,
+  type CallStatement,
+  type Span,
+  type Statement,
+  type SyntaxArgument,
+  type SyntaxBlock,
+  type SyntaxTree,
+} from '../syntax';
+import { argumentWord, namesIn } from './words';
 
 export type OccurrenceRole = 'definition' | 'reference' | 'text' | 'either';
 
@@ -83,45 +91,207 @@ export interface EndpointInfo {
   readonly call: CallStatement;
 }
 
-/** Where each line stands: the function whose body holds it and the outermost loop around it there. */
-interface LineContext {
-  fn?: SyntaxBlock;
-  loop?: SyntaxBlock;
+/**
+ * Where each line stands (0-based): the function whose body holds it and the outermost loop around it there.
+ * Two arrays, not an object per line: the index is built on every new version of a document.
+ */
+interface LineContexts {
+  readonly fn: readonly (SyntaxBlock | undefined)[];
+  readonly loop: readonly (SyntaxBlock | undefined)[];
 }
 
-function lineContexts(tree: SyntaxTree): LineContext[] {
-  const contexts: LineContext[] = Array.from({ length: tree.statements.length }, () => ({}));
-  const mark = (block: SyntaxBlock, set: (c: LineContext) => void) => {
+function lineContexts(tree: SyntaxTree): LineContexts {
+  const count = tree.statements.length;
+  const fn = new Array<SyntaxBlock | undefined>(count).fill(undefined);
+  const loop = new Array<SyntaxBlock | undefined>(count).fill(undefined);
+  const mark = (block: SyntaxBlock, into: (SyntaxBlock | undefined)[], outermost: boolean) => {
     const first = block.opener.line; // 1-based: the opener's own line is outside its body
-    const last = block.closer ? block.closer.line - 1 : tree.statements.length;
-    for (let l = first; l < last && l < contexts.length; l++) set(contexts[l] as LineContext);
+    const last = Math.min(block.closer ? block.closer.line - 1 : count, count);
+    for (let l = first; l < last; l++) if (!outermost || into[l] === undefined) into[l] = block;
   };
   walk(tree.body, (node) => {
     if (node.kind !== 'block') return;
-    if (node.block === 'function') mark(node, (c) => (c.fn = node));
+    if (node.block === 'function') mark(node, fn, false);
     // Outer blocks are visited first: the first loop marked on a line is the outermost.
-    else if (node.block === 'loop') mark(node, (c) => (c.loop ??= node));
+    else if (node.block === 'loop') mark(node, loop, true);
   });
-  return contexts;
+  return { fn, loop };
 }
 
 /** The parameter list a call of `spec` with `count` arguments uses. */
 function paramsFor(spec: CommandSpec, count: number): readonly ParamSpec[] {
-  const all = signaturesOf(spec);
-  return all.find((params) => params.length === count) ?? all[0] ?? [];
+  let all = SIGNATURES.get(spec);
+  if (!all) SIGNATURES.set(spec, (all = signaturesOf(spec)));
+  for (const params of all) if (params.length === count) return params;
+  return all[0] ?? [];
 }
 
-interface Use {
+const SIGNATURES = new Map<CommandSpec, readonly (readonly ParamSpec[])[]>();
+
+/**
+ * `src[start, end)` holds no name for sure, so it need not be scanned: nothing in it can start an identifier,
+ * a `$global` or a template (a number, an operator, `[]`), or it is one string in plain quotes with no quote,
+ * escape or `$` inside — which the scanner reads as one string token. ASCII only; anything else is scanned.
+ */
+function holdsNoName(src: string, start: number, end: number): boolean {
+  const q = src.charCodeAt(start);
+  const quoted = end - start >= 2 && (q === 34 || q === 39) && src.charCodeAt(end - 1) === q;
+  for (let i = quoted ? start + 1 : start; i < (quoted ? end - 1 : end); i++) {
+    const c = src.charCodeAt(i);
+    if (c >= 0x80 || c === 36 || c === 96 || c === 92 || (quoted && c === q)) return false;
+    if (!quoted && (c === 95 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
+}
+
+/** An occurrence while the index is built: every property present (one shape), its symbol and role set last. */
+interface Building {
   name: string;
   start: number;
   end: number;
   line: number;
+  symbol: 'variable' | 'function';
+  role: OccurrenceRole;
   how: OccurrenceHow;
-  quoted?: boolean;
-  command?: string;
-  param?: ParamSpec;
-  called?: boolean;
-  delimiters?: readonly [number, number, number, number];
+  quoted: boolean | undefined;
+  command: string | undefined;
+  param: ParamSpec | undefined;
+  inFunction: string | undefined;
+  delimiters: readonly [number, number, number, number] | undefined;
+}
+
+function occurrence(name: string, span: Span, line: number, how: OccurrenceHow, role: OccurrenceRole): Building {
+  return {
+    name,
+    start: span.start,
+    end: span.end,
+    line,
+    symbol: 'variable',
+    role,
+    how,
+    quoted: undefined,
+    command: undefined,
+    param: undefined,
+    inFunction: undefined,
+    delimiters: undefined,
+  };
+}
+
+const functionName = (block: SyntaxBlock | undefined): string | undefined =>
+  block?.opener.kind === 'function' ? block.opener.name.text : undefined;
+
+const isNone = (text: string) => text === '' || text === 'None' || text === 'none';
+
+/** Builds one index: the definitions and uses of every statement, then each use resolved. */
+class Builder {
+  readonly defs: Building[] = [];
+  readonly uses: Building[] = [];
+  /** Per use: it is called (`f(…)`), so a function of that name wins over a variable. */
+  readonly called: boolean[] = [];
+  readonly commands: { name: string; start: number; end: number }[] = [];
+  readonly endpoints: EndpointInfo[] = [];
+
+  constructor(
+    private readonly tree: SyntaxTree,
+    private readonly contexts: LineContexts,
+    private readonly functions: ReadonlyMap<string, FunctionInfo>,
+  ) {}
+
+  define(name: string, span: Span, line: number, how: OccurrenceHow): Building {
+    const d = occurrence(name, span, line, how, 'definition');
+    d.inFunction = functionName(this.contexts.fn[line]);
+    this.defs.push(d);
+    return d;
+  }
+
+  use(name: string, span: Span, line: number, how: OccurrenceHow, called: boolean): Building {
+    const u = occurrence(name, span, line, how, 'text');
+    this.uses.push(u);
+    this.called.push(called);
+    return u;
+  }
+
+  expression(start: number, end: number, line: number, command?: string): void {
+    if (holdsNoName(this.tree.source, start, end)) return;
+    for (const n of namesIn(this.tree.source, start, end)) {
+      const u = this.use(n.name, n, line, n.how === 'bare' ? 'expression' : n.how, n.called);
+      u.command = command;
+      u.delimiters = n.delimiters;
+    }
+  }
+
+  statement(s: Statement): void {
+    const line = s.line - 1;
+    switch (s.kind) {
+      case 'assign':
+        this.define(s.target.text, s.target.span, line, 'assign');
+        this.expression(s.value.span.start, s.value.span.end, line);
+        break;
+      case 'return':
+        if (s.value) this.expression(s.value.span.start, s.value.span.end, line);
+        break;
+      case 'function':
+        for (const p of s.params) this.define(p.text, p.span, line, 'parameter').inFunction = s.name.text;
+        break;
+      case 'call':
+        this.call(s, line);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private call(s: CallStatement, line: number): void {
+    const name = s.name.text;
+    const args = s.args;
+    if (s.target) this.define(s.target.text, s.target.span, line, 'assign');
+    const userFunction = this.functions.has(name);
+    const spec = userFunction ? undefined : findCommand(name);
+    if (!spec) {
+      if (userFunction) this.use(name, s.name.span, line, 'call', true);
+      // A user function's arguments, or an unknown command's, are expressions.
+      for (const arg of args) this.expression(arg.span.start, arg.span.end, line, name);
+      return;
+    }
+    this.commands.push({ name, start: s.name.span.start, end: s.name.span.end });
+    const params = paramsFor(spec, args.length);
+    const expressionIf =
+      name === 'if' &&
+      args.length === 3 &&
+      isNone((args[0] as SyntaxArgument).text) &&
+      isNone((args[1] as SyntaxArgument).text);
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as SyntaxArgument;
+      const param = params[i];
+      if (arg.text === '' || param?.kind === 'comparator') continue;
+      if (i === 2 && expressionIf) {
+        // if(None, None, "expression"): the quoted expression reads the names in it.
+        this.expression(arg.span.start + 1, Math.max(arg.span.start + 1, arg.span.end - 1), line, name);
+        continue;
+      }
+      const word = argumentWord(arg.text, arg.span.start);
+      if (!word) {
+        this.expression(arg.span.start, arg.span.end, line, name);
+        continue;
+      }
+      const o =
+        param?.kind === 'target'
+          ? this.define(word.word, word, line, 'target')
+          : this.use(word.word, word, line, 'word', false);
+      o.command = name;
+      o.param = param;
+      o.quoted = word.quoted;
+    }
+    if (name === 'registerEndpoint' && args.length >= 2) {
+      const handler = args[4] ? argumentWord(args[4].text, args[4].span.start) : undefined;
+      this.endpoints.push({
+        path: unquote(args[0]?.text ?? ''),
+        method: unquote(args[1]?.text ?? ''),
+        ...(handler ? { handler: handler.word } : {}),
+        call: s,
+      });
+    }
+  }
 }
 
 export class SymbolIndex {
@@ -133,7 +303,7 @@ export class SymbolIndex {
   readonly endpoints: readonly EndpointInfo[];
   /** Every definition of each variable, in source order. */
   readonly definitions: ReadonlyMap<string, readonly Occurrence[]>;
-  private readonly contexts: readonly LineContext[];
+  private readonly contexts: LineContexts;
   private readonly firstCall: ReadonlyMap<string, number>;
 
   constructor(readonly tree: SyntaxTree) {
@@ -151,152 +321,49 @@ export class SymbolIndex {
         line: header.line - 1,
       });
     }
-    const defs: Occurrence[] = [];
-    const uses: Use[] = [];
-    const commands: { name: string; start: number; end: number }[] = [];
-    const endpoints: EndpointInfo[] = [];
-    const fnName = (line: number) => {
-      const fn = contexts[line]?.fn?.opener;
-      return fn?.kind === 'function' ? fn.name.text : undefined;
-    };
-    const define = (name: string, span: Span, line: number, how: OccurrenceHow, extra: Partial<Occurrence> = {}) => {
-      const inFunction = fnName(line);
-      defs.push({
-        name,
-        start: span.start,
-        end: span.end,
-        line,
-        symbol: 'variable',
-        role: 'definition',
-        how,
-        ...(inFunction ? { inFunction } : {}),
-        ...extra,
-      });
-    };
-    const expression = (span: Span, line: number, command?: string) => {
-      for (const use of namesIn(tree.source, span.start, span.end)) uses.push(useOf(use, line, command));
-    };
-
-    for (const s of tree.statements) {
-      const line = s.line - 1;
-      switch (s.kind) {
-        case 'assign':
-          define(s.target.text, s.target.span, line, 'assign');
-          expression(s.value.span, line);
-          break;
-        case 'return':
-          if (s.value) expression(s.value.span, line);
-          break;
-        case 'function':
-          for (const p of s.params) define(p.text, p.span, line, 'parameter', { inFunction: s.name.text });
-          break;
-        case 'call':
-          this.readCall(s, line, { define, uses, commands, endpoints, expression }, functions);
-          break;
-        default:
-          break;
-      }
-    }
+    const b = new Builder(tree, contexts, functions);
+    for (const s of tree.statements) b.statement(s);
 
     const definitions = new Map<string, Occurrence[]>();
-    for (const d of defs) {
+    for (const d of b.defs) {
       const list = definitions.get(d.name);
       if (list) list.push(d);
       else definitions.set(d.name, [d]);
     }
-    const occurrences: Occurrence[] = [...defs];
-    for (const [name, fn] of functions)
-      occurrences.push({
-        name,
-        start: fn.nameSpan.start,
-        end: fn.nameSpan.end,
-        line: fn.line,
-        symbol: 'function',
-        role: 'definition',
-        how: 'function',
-      });
+    const occurrences: Occurrence[] = b.defs.slice();
+    for (const [name, fn] of functions) {
+      const o = occurrence(name, fn.nameSpan, fn.line, 'function', 'definition');
+      o.symbol = 'function';
+      occurrences.push(o);
+    }
     // Where each function is first called (a handler given to registerEndpoint counts as a call).
     const firstCall = new Map<string, number>();
-    for (const use of uses) {
-      const calls = use.called === true || use.how === 'call' || (use.how === 'word' && !definitions.has(use.name));
+    const { uses, called } = b;
+    for (let i = 0; i < uses.length; i++) {
+      const use = uses[i] as Building;
+      const calls = called[i] === true || use.how === 'call' || (use.how === 'word' && !definitions.has(use.name));
       if (calls && functions.has(use.name) && !firstCall.has(use.name)) firstCall.set(use.name, use.line);
     }
     this.firstCall = firstCall;
-    for (const use of uses) occurrences.push(resolve(use, definitions, functions, contexts, firstCall));
-    occurrences.sort((a, b) => a.start - b.start);
+    for (let i = 0; i < uses.length; i++) {
+      const use = uses[i] as Building;
+      use.inFunction = functionName(contexts.fn[use.line]);
+      const role = resolve(use, called[i] === true, definitions.get(use.name), functions.has(use.name), {
+        contexts,
+        firstCall,
+      });
+      if (role === 'function') {
+        use.symbol = 'function';
+        use.role = 'reference';
+      } else use.role = role;
+      occurrences.push(use);
+    }
+    occurrences.sort((x, y) => x.start - y.start);
     this.occurrences = occurrences;
     this.functions = functions;
-    this.commands = commands;
-    this.endpoints = endpoints;
+    this.commands = b.commands;
+    this.endpoints = b.endpoints;
     this.definitions = definitions;
-  }
-
-  private readCall(
-    s: CallStatement,
-    line: number,
-    sink: {
-      define: (name: string, span: Span, line: number, how: OccurrenceHow, extra?: Partial<Occurrence>) => void;
-      uses: Use[];
-      commands: { name: string; start: number; end: number }[];
-      endpoints: EndpointInfo[];
-      expression: (span: Span, line: number, command?: string) => void;
-    },
-    functions: ReadonlyMap<string, FunctionInfo>,
-  ): void {
-    const name = s.name.text;
-    if (s.target) sink.define(s.target.text, s.target.span, line, 'assign');
-    const spec = functions.has(name) ? undefined : findCommand(name);
-    if (!spec) {
-      if (functions.has(name))
-        sink.uses.push({ name, start: s.name.span.start, end: s.name.span.end, line, how: 'call', called: true });
-      // A user function's arguments, or an unknown command's, are expressions.
-      for (const arg of s.args) sink.expression(arg.span, line, name);
-      return;
-    }
-    sink.commands.push({ name, start: s.name.span.start, end: s.name.span.end });
-    const params = paramsFor(spec, s.args.length);
-    const expressionIf =
-      name === 'if' &&
-      s.args.length === 3 &&
-      s.args.slice(0, 2).every((a) => a.text === '' || a.text === 'None' || a.text === 'none');
-    s.args.forEach((arg, i) => {
-      const param = params[i];
-      if (arg.text === '') return;
-      if (param?.kind === 'comparator') return;
-      if (i === 2 && expressionIf) {
-        // if(None, None, "expression"): the quoted expression reads the names in it.
-        sink.expression({ start: arg.span.start + 1, end: Math.max(arg.span.start + 1, arg.span.end - 1) }, line, name);
-        return;
-      }
-      const word = argumentWord(arg.text, arg.span.start);
-      if (param?.kind === 'target') {
-        if (word) sink.define(word.word, word, line, 'target', { command: name, param, quoted: word.quoted });
-        return;
-      }
-      if (word) {
-        sink.uses.push({
-          name: word.word,
-          start: word.start,
-          end: word.end,
-          line,
-          how: 'word',
-          quoted: word.quoted,
-          command: name,
-          ...(param ? { param } : {}),
-        });
-        return;
-      }
-      sink.expression(arg.span, line, name);
-    });
-    if (name === 'registerEndpoint' && s.args.length >= 2) {
-      const handler = s.args[4] ? argumentWord(s.args[4].text, s.args[4].span.start) : undefined;
-      sink.endpoints.push({
-        path: unquote(s.args[0]?.text ?? ''),
-        method: unquote(s.args[1]?.text ?? ''),
-        ...(handler ? { handler: handler.word } : {}),
-        call: s,
-      });
-    }
   }
 
   /** The occurrence whose name covers `offset` (its end included: a cursor right after a name is on it). */
@@ -328,8 +395,8 @@ export class SymbolIndex {
   /** How the use `o` would read if its variable's definitions were `defs` (what a rename would make of it). */
   classify(o: Occurrence, defs: readonly Occurrence[]): OccurrenceRole {
     if (o.role === 'definition' || o.symbol === 'function') return o.role;
-    const renamed = new Map([[o.name, defs]]);
-    return resolve({ ...o, called: false }, renamed, new Map(), this.contexts, this.firstCall).role;
+    const role = resolve(o, false, defs, false, { contexts: this.contexts, firstCall: this.firstCall });
+    return role === 'function' ? 'reference' : role;
   }
 }
 
@@ -340,53 +407,37 @@ function unquote(text: string): string {
     : text;
 }
 
-function useOf(use: NameUse, line: number, command?: string): Use {
-  return {
-    name: use.name,
-    start: use.start,
-    end: use.end,
-    line,
-    how: use.how === 'bare' ? 'expression' : use.how,
-    called: use.called,
-    ...(command ? { command } : {}),
-    ...(use.delimiters ? { delimiters: use.delimiters } : {}),
-  };
-}
-
-/** Classifies one use: a function, or a variable resolved (or not) by the definitions before it. */
+/**
+ * How one use reads: `'function'` (a call of the user function of that name), or its role as a variable —
+ * resolved (or not) by the definitions before it.
+ */
 function resolve(
-  use: Use,
-  definitions: ReadonlyMap<string, readonly Occurrence[]>,
-  functions: ReadonlyMap<string, FunctionInfo>,
-  contexts: readonly LineContext[],
-  firstCall: ReadonlyMap<string, number>,
-): Occurrence {
-  const { called, ...rest } = use;
-  const base = { ...rest } as Omit<Occurrence, 'symbol' | 'role'>;
-  const context = contexts[use.line];
-  const fn = context?.fn?.opener;
-  const inFunction = fn?.kind === 'function' ? fn.name.text : undefined;
-  const withFn = inFunction ? { ...base, inFunction } : base;
-  const defs = definitions.get(use.name);
-  if (functions.has(use.name) && (called || !defs)) return { ...withFn, symbol: 'function', role: 'reference' };
-  if (!defs) return { ...withFn, symbol: 'variable', role: 'text' };
-  const body = context?.fn;
-  const earlier = defs.some((d) => {
+  use: Pick<Occurrence, 'line' | 'start'>,
+  called: boolean,
+  defs: readonly Occurrence[] | undefined,
+  isFunction: boolean,
+  where: { contexts: LineContexts; firstCall: ReadonlyMap<string, number> },
+): OccurrenceRole | 'function' {
+  if (isFunction && (called || !defs)) return 'function';
+  if (!defs) return 'text';
+  const body = where.contexts.fn[use.line];
+  const inFunction = functionName(body);
+  for (const d of defs) {
     // Set inside another function's body: only once that function has been called before this line.
     if (d.inFunction !== undefined && d.inFunction !== inFunction) {
-      const called = firstCall.get(d.inFunction);
-      return called !== undefined && called < use.line;
+      const first = where.firstCall.get(d.inFunction);
+      if (first !== undefined && first < use.line) return 'reference';
+      continue;
     }
     // Inside a function body, what is set outside it is set when the body runs; its parameters too.
-    if (body !== undefined && d.inFunction === undefined) return true;
-    if (d.how === 'parameter') return true;
-    return d.line < use.line;
-  });
-  if (earlier) return { ...withFn, symbol: 'variable', role: 'reference' };
-  const loop = context?.loop;
-  const inLoopLater =
-    loop !== undefined && defs.some((d) => d.start >= loop.span.start && d.start < loop.span.end && d.line >= use.line);
-  return { ...withFn, symbol: 'variable', role: inLoopLater ? 'either' : 'text' };
+    if (body !== undefined && d.inFunction === undefined) return 'reference';
+    if (d.how === 'parameter' || d.line < use.line) return 'reference';
+  }
+  const loop = where.contexts.loop[use.line];
+  if (loop !== undefined)
+    for (const d of defs)
+      if (d.start >= loop.span.start && d.start < loop.span.end && d.line >= use.line) return 'either';
+  return 'text';
 }
 
 /** The statement at a 0-based line. */

@@ -35,21 +35,29 @@ export function contains(r: Range, p: Position): boolean {
   return !before(p, r.start) && !before(r.end, p);
 }
 
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
 /** The start offset of each line of `text` (a line ends after `\n`; `\r\n` and a lone `\r` count as one break too). */
 export class LineMap {
-  private readonly starts: number[];
+  private readonly starts: readonly number[];
 
-  constructor(readonly text: string) {
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      }
-    }
-    this.starts = starts;
+  /** `starts`, when given, are the line starts of `text` already known (a syntax tree's, counted the same way). */
+  constructor(
+    readonly text: string,
+    starts?: readonly number[],
+  ) {
+    this.starts = starts ?? lineStartsOf(text);
   }
 
   get lineCount(): number {

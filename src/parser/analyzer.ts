@@ -24,6 +24,7 @@ import {
   findCommandIgnoringCase,
   findForeignOperator,
   findForeignStatement,
+  findForeignWord,
   findHallucination,
   findHallucinationIgnoringCase,
   signatureOf,
@@ -1135,7 +1136,9 @@ export class Analyzer implements ExpressionHost {
       if (at === arg.first || at === arg.last - 1) return undefined;
       if (at - arg.first === 1 && arg.last - at === 2 && plain(t[arg.first]) && plain(t[at + 1])) {
         const comparator = COMPARATOR_FIXES.get((t[at] as Token).text) ?? (t[at] as Token).text;
-        return `${(t[arg.first] as Token).text}, ${(t[at + 1] as Token).text}, ${comparator}`;
+        // `x == null` compares with None: `null` as an operand would be the text "null" (issue 30).
+        const operand = (x: Token) => findForeignWord(x.text)?.suggestion ?? x.text;
+        return `${operand(t[arg.first] as Token)}, ${operand(t[at + 1] as Token)}, ${comparator}`;
       }
     }
     if (foreign) return undefined;

@@ -103,7 +103,8 @@ export function reportForeignTokens(
           const plainOwner = owner?.kind === TokenKind.Ident && !isPunct(tokens[i - 3], '.') ? owner : undefined;
           let hint: FixHint | undefined;
           if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
-          else if (plainOwner && t.text === 'push' && i - 2 === from) hint = pushFix(tokens, i, to);
+          else if (plainOwner && (t.text === 'push' || t.text === 'append') && i - 2 === from)
+            hint = pushFix(tokens, i, to);
           host.report(
             Rule.ForeignMethod,
             (prev as Token).start,

@@ -8,6 +8,7 @@ import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
 import { ResyncProver } from './fixes/resync';
+import { addLateHints } from './fixes/late';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_FIX_PROOFS,
@@ -82,6 +83,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const valid = reporter.errorCount === 0;
     const proving = valid ? trace.filter(isSemantic) : trace;
     if (proving.length > 0 && !reporter.saturated) {
+      if (!valid) addLateHints(reporter.entries, reporter.hints);
       proveFixes({
         text: guarded.value,
         all: reporter.entries,
@@ -91,6 +93,7 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         reparse: (text) => reparse(text, limit),
         resync: new ResyncProver(guarded.value, reporter.entries, limit, analyzer.state.functions),
         only: options.proveOnly,
+        partial: options.partial,
       });
     }
     return { valid: reporter.errorCount === 0, trace, truncated, parserVersion: PARSER_VERSION };

@@ -102,6 +102,16 @@ export interface ParseOptions {
    * entry of the trace, as above.
    */
   proveOnly?: (entry: TraceEntry) => boolean;
+  /**
+   * The source is the beginning of a program still being written (a model's
+   * answer, streamed): a fix whose proof needs the lines after it is not
+   * offered when it needs them to lack something — that the program answers
+   * with no addResult (print → addResult), that a while's counter or a key is
+   * not used further down — and is offered when it needs them to hold
+   * something a later line may still bring (a name read further down). The
+   * complete program's validation decides. Default false.
+   */
+  partial?: boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 1024 * 1024;

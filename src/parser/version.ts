@@ -16,15 +16,28 @@ import { CATALOGUE_VERSION } from './catalogue';
  *        and no quoting fix for the key warnings (quoting changes nothing at
  *        run time; issues 26, 31). Messages of the key and literal-call
  *        warnings say what the specification and the reference each do.
+ * 1.4.0: `xs.append(x)` is a foreign method (Python), as `.push` is: such
+ *        programs turn invalid (the runtime refuses the line), with the fix
+ *        variableToList(x, xs). New proven fixes (issue 30): stray closers,
+ *        else()/exception() after an early end(), strings and calls left open
+ *        at the end of a line, counted while loops, loops over a list
+ *        (foreach, for-in with a closer, enumerate, forEach, startLoop(x, xs)),
+ *        print/console.log/fmt.Println as addResult, invented names whose words
+ *        say what they do, calls missing only their omittable arguments, key
+ *        assignments, ternaries, docstrings and closing words of other
+ *        languages; `x == null` in a translated condition compares with None.
+ *        Fewer guesses: a call's missing value is never written empty
+ *        (`addVar(x)` gets no fix), and a target is named after a key only when
+ *        the key is quoted and the name is read elsewhere.
  */
-export const RULES_VERSION = '1.3.0';
+export const RULES_VERSION = '1.4.0';
 
 /**
  * Fingerprint (SHA-256 of the catalogue JSON file) that this PARSER_VERSION was
  * released with. A unit test recomputes it: editing the catalogue without bumping
  * `catalogueVersion` fails the build, so the version always moves with validity.
  */
-export const CATALOGUE_FINGERPRINT = '44bbf5904e5068e4ba7b76edc00df5a7c5510ecc3ae6c7cd7d7a71898f4d408d';
+export const CATALOGUE_FINGERPRINT = '80985bd035f5c742a6030a813a71ebe6f279f8ce487a8c9729808086c6560d27';
 
 /** Reported by the parser, the gRPC service, telemetry and evaluation reports. */
 export const PARSER_VERSION = `avap-parser/${RULES_VERSION}+catalogue.${CATALOGUE_VERSION}`;

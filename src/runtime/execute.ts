@@ -51,6 +51,7 @@ export async function execute(
       signal: limits.signal,
       maxSteps: Math.max(0, limits.maxSteps),
       trace: limits.trace === true,
+      ...(limits.maxTraceSteps !== undefined ? { maxTraceSteps: limits.maxTraceSteps } : {}),
       globals,
     });
     let error: RunError | undefined;
@@ -68,6 +69,7 @@ export async function execute(
       portability: [...run.notes.notes],
       ...(error ? { error } : {}),
       ...(run.steps ? { steps: [...run.steps] } : {}),
+      ...(run.stepsOmitted > 0 ? { stepsOmitted: run.stepsOmitted } : {}),
     };
     // The response is decided: go_async blocks still waiting on a port are stopped (their port call is aborted).
     run.close();

@@ -57,6 +57,8 @@ export interface RunOptions {
   readonly signal: AbortSignal | undefined;
   readonly maxSteps: number;
   readonly trace: boolean;
+  /** Steps the trace records at most (the first ones); the rest are only counted. */
+  readonly maxTraceSteps?: number;
   readonly globals: Map<string, Value>;
 }
 
@@ -67,6 +69,9 @@ export class Interpreter implements Shared {
   readonly notes = new PortabilityLog();
   readonly logs: LogEntry[] = [];
   readonly steps: StepRecord[] | undefined;
+  /** Steps executed beyond the trace's limit (not recorded). */
+  stepsOmitted = 0;
+  private readonly maxTraceSteps: number;
   readonly globals: Map<string, Value>;
   private readonly program: Program;
   private readonly maxSteps: number;
@@ -87,6 +92,7 @@ export class Interpreter implements Shared {
     this.outer = options.signal;
     this.maxSteps = options.maxSteps;
     this.steps = options.trace ? [] : undefined;
+    this.maxTraceSteps = Math.max(0, options.maxTraceSteps ?? Number.POSITIVE_INFINITY);
     this.globals = options.globals;
   }
 
@@ -188,9 +194,15 @@ export class Interpreter implements Shared {
     if (this.outer?.aborted === true || this.closed) throw RunFailure.stop('cancelled', 'the run was cancelled');
     frame.line = op.line;
     if (this.steps !== undefined && !this.mainDone) {
-      const record: StepRecord = { line: op.line, command: op.label, changes: {} };
-      this.steps.push(record);
-      frame.changes = record.changes;
+      if (this.steps.length < this.maxTraceSteps) {
+        const record: StepRecord = { line: op.line, command: op.label, changes: {} };
+        this.steps.push(record);
+        frame.changes = record.changes;
+      } else {
+        // A bounded trace: a long loop records its first steps and counts the rest, so memory stays small.
+        this.stepsOmitted++;
+        frame.changes = null;
+      }
     }
   }
 

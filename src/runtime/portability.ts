@@ -71,6 +71,7 @@ export const PORTABILITY_RULES = [
     'try-inside-block',
     'try() … end() inside another block closes only the try',
     "the try's end() closes the enclosing block instead (try and exception are flat commands there)",
+    ['try-inside-if-closes-the-if'],
   ),
   rule(
     'return-inside-block',

@@ -25,6 +25,8 @@ export interface RunLimits {
   signal?: AbortSignal;
   /** Record each executed statement in `steps`. */
   trace?: boolean;
+  /** With `trace`: record at most this many steps (the first ones) and count the rest in `stepsOmitted`. */
+  maxTraceSteps?: number;
 }
 
 /** Stable codes of run-time errors (logic switches on these, never on the message). */
@@ -93,4 +95,6 @@ export interface RunResult {
   error?: RunError;
   portability: PortabilityNote[];
   steps?: StepRecord[];
+  /** Steps executed but not recorded, beyond `maxTraceSteps`. */
+  stepsOmitted?: number;
 }

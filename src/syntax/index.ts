@@ -9,83 +9,118 @@
  *   for (const s of tree.statements) …   // one statement per line, with spans
  *   walk(tree.body) …                    // blocks nested, with their openers and closers
  */
-import { newScanState, scanLine, type LexicalProblem } from '../parser/lexical';
+import { newScanState, scanLine, type LexicalProblem, type ScanState } from '../parser/lexical';
 import { nest } from './nesting';
+import { closestVersion, movedStatement, type ReadVersion } from './reuse';
 import { readStatement } from './statements';
 import type { Position, Span, Statement, SyntaxNode, SyntaxTree } from './types';
 
 export * from './types';
 
-/** Trees of the last texts asked for: an editor asks for the same text from several features per keystroke. */
+/**
+ * The last texts read, most recently used last: an editor asks for the same text from several features per
+ * keystroke, and a new version reuses what it shares with the closest of them (./reuse.ts) — and takes its
+ * place, since an editor does not ask for the version before an edit again (a version held elsewhere stays
+ * valid; only the cache lets it go, so four versions of one document are not kept alive for nothing).
+ */
 const CACHE_SIZE = 4;
-const cache = new Map<string, SyntaxTree>();
+const cache = new Map<string, ReadVersion>();
+
+/** The scanner state entering each line of every tree read here, for a later version to reuse it. */
+const ENTERING = new WeakMap<SyntaxTree, Uint8Array>();
 
 /** The syntax tree of `source` (cached by text; the tree is shared, so never mutate it). */
 export function parseSyntax(source: string): SyntaxTree {
   const hit = cache.get(source);
   if (hit) {
-    // Most recently used last.
     cache.delete(source);
     cache.set(source, hit);
-    return hit;
+    return hit.tree;
   }
-  const tree = build(source);
-  cache.set(source, tree);
+  const { version, replaces } = read(source, [...cache.values()]);
+  if (replaces) cache.delete(replaces.tree.source);
+  cache.set(source, version);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return tree;
+  return version.tree;
 }
 
-function build(src: string): SyntaxTree {
-  const statements: Statement[] = [];
-  const lineStarts: number[] = [];
-  const state = newScanState();
-  let unterminated = false;
-  const sink = (problem: LexicalProblem): void => {
-    if (problem === 'unterminated-string') unterminated = true;
-  };
+/**
+ * The syntax tree of `source`, a variant of `basis` (a tree read here): it reuses the lines they share and is not
+ * cached — for a text looked at once beside its document (a rename's result, checked before it is offered).
+ */
+export function parseSyntaxFrom(basis: SyntaxTree, source: string): SyntaxTree {
+  if (basis.source === source) return basis;
+  const entering = ENTERING.get(basis);
+  return read(source, entering ? [{ tree: basis, entering }] : []).version.tree;
+}
+
+/** The syntax tree of `source` read from scratch: no cache, nothing reused (what parseSyntax must equal). */
+export function parseSyntaxFresh(source: string): SyntaxTree {
+  return read(source, []).version.tree;
+}
+
+/** Where each line of `src` starts and ends (before its line break): `\n`, `\r\n` and a lone `\r` end a line. */
+function linesOf(src: string): { starts: number[]; ends: number[] } {
   const n = src.length;
-  let start = 0;
-  let line = 1;
-  for (;;) {
+  let count = 1;
+  for (let i = 0; i < n; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 10 || (c === 13 && src.charCodeAt(i + 1) !== 10)) count++;
+  }
+  const starts = new Array<number>(count);
+  const ends = new Array<number>(count);
+  let line = 0;
+  for (let start = 0; ; line++) {
     let end = start;
     while (end < n) {
       const c = src.charCodeAt(end);
       if (c === 10 || c === 13) break;
       end++;
     }
-    lineStarts.push(start);
-    const wasInComment = state.inBlockComment;
-    let statement: Statement;
-    try {
-      const tokens = scanLine(src, start, end, state, sink);
-      statement = readStatement({
-        src,
-        line,
-        lineStart: start,
-        lineEnd: end,
-        tokens,
-        inComment: wasInComment || state.inBlockComment,
-        unterminated,
-      });
-    } catch (e) {
-      // The scanner and the call splitter are written not to throw; a tree must be built whatever happens.
-      const text = src.slice(start, end);
-      statement = {
-        kind: 'unparsed',
-        line,
-        span: { start, end },
-        text,
-        reason: `internal error while reading the line (${e instanceof Error ? e.message : String(e)})`,
-      };
-    }
-    statements.push(statement);
-    unterminated = false;
+    starts[line] = start;
+    ends[line] = end;
     if (end >= n) break;
     start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
-    line++;
   }
+  return { starts, ends };
+}
+
+/**
+ * Reads `src`, reusing the lines it shares with the closest of `versions` (most recently read last); `replaces`
+ * is that version when the new one is a later version of the same document (it shares nine lines in ten).
+ */
+function read(src: string, versions: readonly ReadVersion[]): { version: ReadVersion; replaces?: ReadVersion } {
+  const { starts: lineStarts, ends: lineEnds } = linesOf(src);
+  const count = lineStarts.length;
+  const reuse = closestVersion(versions, src, lineStarts, lineEnds);
+  const previous = reuse?.version;
+  const reusable = reuse?.lines;
+  const entering = new Uint8Array(count + 1);
+  const statements: Statement[] = new Array<Statement>(count);
+  const state = newScanState();
+  let unterminated = false;
+  const sink = (problem: LexicalProblem): void => {
+    if (problem === 'unterminated-string') unterminated = true;
+  };
+  for (let i = 0; i < count; i++) {
+    const start = lineStarts[i] as number;
+    const end = lineEnds[i] as number;
+    entering[i] = state.inBlockComment ? 1 : 0;
+    const j = reusable?.[i] ?? -1;
+    if (previous && j >= 0 && previous.entering[j] === entering[i]) {
+      // The same text entered in the same state: the same statement, moved to where the line now stands.
+      const old = previous.tree.statements[j] as Statement;
+      const d = start - (previous.tree.lineStarts[j] as number);
+      statements[i] = d === 0 && i === j ? old : movedStatement(old, d, i - j);
+      state.inBlockComment = previous.entering[j + 1] === 1;
+      continue;
+    }
+    statements[i] = readLine(src, i + 1, start, end, state, sink, () => unterminated);
+    unterminated = false;
+  }
+  entering[count] = state.inBlockComment ? 1 : 0;
   const nested = nest(statements);
-  return {
+  const tree: SyntaxTree = {
     source: src,
     lineStarts,
     statements,
@@ -93,6 +128,42 @@ function build(src: string): SyntaxTree {
     functions: nested.functions,
     problems: nested.problems,
   };
+  ENTERING.set(tree, entering);
+  return { version: { tree, entering }, ...(reuse?.sameDocument ? { replaces: reuse.version } : {}) };
+}
+
+/** One line's statement, read by the parser's scanner and call splitter. */
+function readLine(
+  src: string,
+  line: number,
+  start: number,
+  end: number,
+  state: ScanState,
+  sink: (problem: LexicalProblem) => void,
+  unterminated: () => boolean,
+): Statement {
+  const wasInComment = state.inBlockComment;
+  try {
+    const tokens = scanLine(src, start, end, state, sink);
+    return readStatement({
+      src,
+      line,
+      lineStart: start,
+      lineEnd: end,
+      tokens,
+      inComment: wasInComment || state.inBlockComment,
+      unterminated: unterminated(),
+    });
+  } catch (e) {
+    // The scanner and the call splitter are written not to throw; a tree must be built whatever happens.
+    return {
+      kind: 'unparsed',
+      line,
+      span: { start, end },
+      text: src.slice(start, end),
+      reason: `internal error while reading the line (${e instanceof Error ? e.message : String(e)})`,
+    };
+  }
 }
 
 /** The 0-based line and character of an offset. */

@@ -16,7 +16,7 @@ import { captureWorkbench } from './support/workbench';
 import { fenced, INVALID_CODE, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 import type { ScriptedOllama } from '../support/scriptedOllama';
 
-const ACTIONS = ['Insert at Cursor', 'Open in Editor', 'Copy'];
+const ACTIONS = ['Insert at Cursor', 'Run', 'Open in Editor', 'Copy'];
 
 function scriptCodeRoute(ollama: ScriptedOllama): void {
   ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CODE_GENERATION"}' });

@@ -56,7 +56,7 @@ describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () 
     };
     const walkthrough = json.contributes.walkthroughs?.find((w) => w.id === 'avap.welcome');
     assert.ok(walkthrough, 'contributes.walkthroughs has avap.welcome');
-    assert.equal(walkthrough.steps.length, 4);
+    assert.equal(walkthrough.steps.length, 5);
     // The workbench registers extension walkthroughs up to 5 s after startup: until then the command shows
     // another walkthrough, so it is asked again until the tab on screen is ours.
     let opened = 0;

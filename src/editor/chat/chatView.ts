@@ -2,8 +2,8 @@
  * AVAP: Ask… — the chat view (a webview view). The extension renders model
  * output to safe HTML (renderMarkdown: no raw HTML, code highlighted and
  * escaped) and the webview only places it. Everything the webview asks for —
- * a code block's Insert at Cursor / Open in Editor / Copy / Regenerate with
- * Trace, a trace line, a source, a link — comes back as a message naming the
+ * a code block's Insert at Cursor / Run / Open in Editor / Copy / Regenerate
+ * with Trace, a trace line, a source, a link — comes back as a message naming the
  * answer and the block; the code acted on is the extension's own copy, never
  * text from the webview. Links are opened after checkLink. Thumbs up/down are
  * recorded on the answer's training signal (AssistantService). The
@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { ConversationTurn, PipelineRequest, PipelineResult, QueryType } from '../../core';
 import type { KnowledgeBase } from '../../knowledge';
 import { CHAT_VIEW_ID } from '../assistant/ids';
+import { COMMANDS } from '../commandIds';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import { AnswerStream, finalAnswerView, type AnswerView, type CodeBlockView } from './chatModel';
@@ -30,7 +31,7 @@ export const CHAT_STATE_KEY = 'avap.chat.conversation.v1';
 /** Turns kept (the oldest are dropped). */
 const KEPT_TURNS = 50;
 
-type BlockAction = 'insert' | 'open' | 'copy' | 'regenerate';
+type BlockAction = 'insert' | 'run' | 'open' | 'copy' | 'regenerate';
 
 type FromWebview =
   | { type: 'ready' }
@@ -273,6 +274,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'insert':
         await this.insertAtCursor(block.code);
         break;
+      case 'run': {
+        // Tried before it is inserted: run on the AVAP runtime, with the request of the .avap file you were in.
+        const from = this.lastEditor?.document;
+        this.output.info(`chat: run block ${block.index + 1} of ${turn.id}`);
+        await vscode.commands.executeCommand(COMMANDS.runFile.id, {
+          source: block.code,
+          title: `chat block ${block.index + 1}`,
+          ...(from?.languageId === 'avap' ? { requestFrom: from.uri.toString() } : {}),
+        });
+        break;
+      }
       case 'open':
         await this.openBlock(turn, block);
         break;

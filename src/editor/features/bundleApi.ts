@@ -10,6 +10,7 @@ import type { CircuitSnapshot } from '../../core';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
+import type { RunTestHooks } from '../run/bundleApi';
 import type { ConfiguredParser } from '../services/configuredParser';
 import type { EditorSettings } from '../settings/editorSettings';
 import type { StatusLook } from '../status/statusLook';
@@ -33,7 +34,9 @@ export interface EditorFeatures {
   statusLook(): StatusLook | undefined;
   circuit(): CircuitSnapshot;
   files: { telemetry(): string; signals(): string };
-  /** Closes the parser connection (and stops the bundled service). */
+  /** The result view's test hooks (test mode only); loads the runner. */
+  runTesting(): Promise<RunTestHooks | undefined>;
+  /** Closes the parser connection (and stops the bundled service) and the runtime's workers, if started. */
   dispose(): Promise<void>;
 }
 

@@ -12,7 +12,9 @@
  * answered by a stand-in until this bundle has started.
  *
  * The parser connection's gRPC stack is a lazy bundle of its own, loaded on
- * its first connect (../services/parserStack.ts).
+ * its first connect (../services/parserStack.ts); so is the runner (the AVAP
+ * runtime's worker pool, the result view), loaded on the first run
+ * (../run/register.ts).
  */
 import * as vscode from 'vscode';
 import { registerCoreCommands } from '../commands/coreCommands';
@@ -25,6 +27,7 @@ import { GeneratedDocuments } from '../generate/generatedDocuments';
 import { StatusCodeLens } from '../generate/statusCodeLens';
 import { registerLanguageFeatures } from '../language/languageFeatures';
 import type { OutputLog } from '../output/outputLog';
+import { registerRun } from '../run/register';
 import { ConfiguredParser } from '../services/configuredParser';
 import { changedSections, type EditorSettings } from '../settings/editorSettings';
 import { readSettings } from '../settings/readSettings';
@@ -51,6 +54,8 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
     report: (message) => output.warn(message),
   });
   const statusBar = new ValidationStatusBar(diagnostics, parser, generated);
+  // Running AVAP: commands, the Run lens and the Testing view's items; the runner (and its workers) on first use.
+  const run = registerRun({ context, output, settings: () => settings });
 
   context.subscriptions.push(
     diagnostics,
@@ -66,6 +71,7 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
       return vscode.Disposable.from(lens, vscode.languages.registerCodeLensProvider({ language: 'avap' }, lens));
     })(),
     language,
+    run,
     registerCoreCommands({ diagnostics, parser, output }),
     // First run: the Get Started walkthrough (opened once) and Open an Example.
     registerFirstRun(context, output),
@@ -102,7 +108,10 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
     statusLook: () => statusBar.look(),
     circuit: () => parser.circuit(),
     files: { telemetry: () => telemetryFile(settings, storageDir), signals: () => signalsFile(settings, storageDir) },
-    dispose: () => parser.dispose(),
+    runTesting: () => run.testing(),
+    dispose: async () => {
+      await Promise.all([parser.dispose(), run.stop()]);
+    },
   };
 }
 

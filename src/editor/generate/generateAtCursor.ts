@@ -8,7 +8,10 @@
  * beside), labelled with its verdict. The code is in the document from the
  * start, so the parser's squiggles land on it at once, and Regenerate with
  * Trace works on its lines. Invalid and unvalidated code is inserted too,
- * with the label and a warning that say so. Generated code is never run.
+ * with the label and a warning that say so. The change can be tried before it
+ * is accepted: *Run* runs the file with it (AVAP: Run File), and when the file
+ * has test cases (NAME.avap.test.json) they run on it at once — their outcome
+ * is a badge of its own beside the parser's verdict, which it never changes.
  *
  * Tests and keybindings drive it without dialogs:
  * `avap.generateAtCursor` `{ request, uri?, decide?: 'accept' | 'reject' }`;
@@ -17,6 +20,8 @@
 import * as vscode from 'vscode';
 import { attemptCount, type ValidationStatus } from '../../core';
 import { isAvapDocument } from '../diagnostics/diagnosticsController';
+import { testFileOf } from '../../runs/outline';
+import type { TestSummary } from '../run/bundleApi';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { notifyFailure, notifyVerdict } from './notify';
@@ -63,6 +68,18 @@ interface Pending {
   /** Edited inside since it was inserted (a regenerate of its lines, typing): its verdict is the squiggles'. */
   edited: boolean;
   degraded: boolean;
+  /** The file's test cases run on the change: a second badge, separate from the parser's verdict. */
+  tests?: { state: 'running' } | { state: 'done'; summary: TestSummary };
+}
+
+/** The tests' badge: what the file's cases say about the pending change (never the parser's verdict). */
+export function testsLabel(tests: NonNullable<Pending['tests']>, edited: boolean): string {
+  if (tests.state === 'running') return '$(loading~spin) tests: running…';
+  const { total, passed, failed, errored } = tests.summary;
+  const since = edited ? ' (before your edit)' : '';
+  if (failed === 0 && errored === 0) return `$(pass) tests: ${passed}/${total} passed${since}`;
+  const parts = [failed ? `${failed} of ${total} failed` : '', errored ? `${errored} could not run` : ''];
+  return `$(error) tests: ${parts.filter(Boolean).join(', ')}${since}`;
 }
 
 /** The label of a pending change, as the preview's: its verdict, never "valid" for code the parser did not accept. */
@@ -292,6 +309,7 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       degraded: result.retrieval?.status === 'degraded',
     };
     pending.set(doc.uri.toString(), p);
+    void testPending(p);
     const end = doc.positionAt(p.range.end);
     editor.selection = new vscode.Selection(end, end);
     editor.revealRange(rangeOf(p), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -337,6 +355,30 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     return outcome;
   }
 
+  /** Runs the file's test cases on the pending change, when it has a test file; the badge follows. */
+  async function testPending(p: Pending): Promise<void> {
+    const tests = p.doc.uri.with({ path: testFileOf(p.doc.uri.path) });
+    if (p.doc.uri.scheme === 'untitled') return;
+    try {
+      await vscode.workspace.fs.stat(tests);
+    } catch {
+      return;
+    }
+    const key = p.doc.uri.toString();
+    p.tests = { state: 'running' };
+    lensChanged.fire();
+    const summary = await Promise.resolve(
+      vscode.commands.executeCommand<TestSummary | undefined>(COMMANDS.testFile.id, { uri: key }),
+    ).catch(() => undefined);
+    if (pending.get(key) !== p) return;
+    if (summary) p.tests = { state: 'done', summary };
+    else delete p.tests;
+    output.info(
+      `generate at cursor: the file's tests on the pending change — ${summary ? testsLabel({ state: 'done', summary }, false).replace(/^\$\([^)]*\) /, '') : 'could not run'}`,
+    );
+    lensChanged.fire();
+  }
+
   const lenses: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: lensChanged.event,
     provideCodeLenses(document) {
@@ -345,6 +387,21 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
       const top = new vscode.Range(rangeOf(p).start, rangeOf(p).start);
       const list = [
         new vscode.CodeLens(top, { title: verdictLabel(p), command: '' }),
+        ...(p.tests
+          ? [
+              new vscode.CodeLens(top, {
+                title: testsLabel(p.tests, p.edited),
+                tooltip: "The file's test cases (NAME.avap.test.json) run on the file with this change in it",
+                command: 'workbench.view.testing.focus',
+              }),
+            ]
+          : []),
+        new vscode.CodeLens(top, {
+          title: '$(play) Run',
+          tooltip: 'Run the file with this change in it, before accepting it (AVAP: Run File)',
+          command: COMMANDS.runFile.id,
+          arguments: [{ uri: document.uri.toString() }],
+        }),
         new vscode.CodeLens(top, {
           title: '$(check) Accept',
           tooltip: 'Keep the generated code',

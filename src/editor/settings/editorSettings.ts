@@ -4,6 +4,7 @@
  * fall back to the default and are reported, never thrown.
  */
 import { parserUrlProblem } from '../../core/parser/url';
+import type { RunSettings } from '../../runs';
 
 export interface EditorSettings {
   parser: {
@@ -35,6 +36,8 @@ export interface EditorSettings {
   telemetry: { file: string };
   /** Training signals: generations, thumbs and outcomes; empty file = the extension's storage. */
   signals: { enabled: boolean; file: string };
+  /** Runs in the editor (AVAP: Run File, the Testing view): the sandbox's allow-list and budgets, values in the code. */
+  run: RunSettings;
 }
 
 export const SETTING_DEFAULTS: EditorSettings = {
@@ -54,6 +57,8 @@ export const SETTING_DEFAULTS: EditorSettings = {
   inlayHints: { parameterNames: false },
   telemetry: { file: '' },
   signals: { enabled: true, file: '' },
+  // The sandbox's defaults (src/runtime/host DEFAULT_LIMITS; test/unit/runs/settings.test.ts keeps them equal).
+  run: { allowHttp: [], timeoutSeconds: 5, maxSteps: 1_000_000, maxMemoryMb: 256, showValues: true },
 };
 
 export type SettingsAccessor = (key: string) => unknown;
@@ -95,6 +100,15 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
       return fallback;
     }
     return value;
+  };
+  const strings = (key: string, fallback: string[]): string[] => {
+    const value = get(key);
+    if (value === undefined || value === null) return fallback;
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+      problems.push(`avap.${key} must be a list of strings; using ${JSON.stringify(fallback)}`);
+      return fallback;
+    }
+    return value.map((v: string) => v.trim()).filter(Boolean);
   };
   const url = (key: string, fallback: string, accepts: RegExp | ((value: string) => boolean)): string => {
     const value = str(key, fallback);
@@ -191,6 +205,28 @@ export function readEditorSettings(get: SettingsAccessor): SettingsRead {
     inlayHints: { parameterNames: bool('inlayHints.parameterNames', d.inlayHints.parameterNames) },
     telemetry: { file: str('telemetry.file', d.telemetry.file) },
     signals: { enabled: bool('signals.enabled', d.signals.enabled), file: str('signals.file', d.signals.file) },
+    run: {
+      allowHttp: strings('run.allowHttp', d.run.allowHttp),
+      timeoutSeconds: num(
+        'run.timeout',
+        d.run.timeoutSeconds,
+        (n) => n > 0 && n <= 600,
+        'a number of seconds above 0, at most 600',
+      ),
+      maxSteps: num(
+        'run.maxSteps',
+        d.run.maxSteps,
+        (n) => Number.isInteger(n) && n >= 1 && n <= 1_000_000_000,
+        'a positive integer',
+      ),
+      maxMemoryMb: num(
+        'run.maxMemory',
+        d.run.maxMemoryMb,
+        (n) => Number.isInteger(n) && n >= 16 && n <= 16_384,
+        'an integer number of MiB between 16 and 16384',
+      ),
+      showValues: bool('run.showValues', d.run.showValues),
+    },
   };
   return { settings, problems };
 }

@@ -17,6 +17,12 @@ export interface ParamSpec {
   /** Must not be empty even though its kind would allow it. */
   readonly required?: boolean;
   /**
+   * May be left out of a call: an empty argument means what leaving it out
+   * means (RequestGet's query string and headers: none; a date's delta and
+   * zone: the defaults), so a fix that completes the call writes it empty.
+   */
+  readonly omittable?: boolean;
+  /**
    * A key the command looks something up by or stores something under (a JSON
    * key, a request parameter's name). The reference resolves it at run time:
    * bare text that names a variable stands for that variable's value, so a

@@ -147,7 +147,7 @@ function loopName(ctx: FixContext, indent: string, short: string, own: string): 
  * bound is `limit - 1` — computed when it is a literal, else in a variable
  * assigned on the line before.
  */
-function loopHeader(
+export function loopHeader(
   ctx: FixContext,
   counter: string,
   from: string,
@@ -198,7 +198,7 @@ function pythonForHeader(
  * loop, and the element read first thing in the body. `index` names the
  * counter when the source gave one (Go's `for i, x := range xs`).
  */
-function listLoopHeader(
+export function listLoopHeader(
   ctx: FixContext,
   item: string,
   list: string,

@@ -18,7 +18,15 @@ export class FixContext {
   private unitCache: string | undefined;
   private readonly words = new Map<string, boolean>();
 
-  constructor(readonly src: string) {}
+  /**
+   * @param partial the text is the beginning of a program still being written
+   *   (a streamed answer): a fix that needs what the later lines hold or lack
+   *   is not offered, or offered as if they will hold it (see ParseOptions.partial)
+   */
+  constructor(
+    readonly src: string,
+    readonly partial = false,
+  ) {}
 
   /** The line break the file uses (CRLF when its first break is one). */
   get eol(): string {

@@ -11,6 +11,15 @@
  * is no rewrite: which parameter an argument stands for would be a guess, and
  * a rewrite whose arguments do not map one-to-one changes what the program
  * does (issue 24, F10) — the equivalent is then only named in the message.
+ *
+ * A parameter left out is only ever written empty when the catalogue marks it
+ * `omittable` — an empty argument means what leaving it out means (RequestGet's
+ * query string and headers, a date's delta and zone). Any other missing value
+ * is the program's to say: `addVar(total)` gets no fix (issue 30). A target
+ * named after a key (`targetFrom`) needs the key quoted — `addParam("id")`,
+ * not `addParam(id)`, which may be the target with its key left out — and the
+ * name read somewhere else in the program: the variable the call was meant to
+ * fill.
  */
 import {
   findCommand,
@@ -19,7 +28,8 @@ import {
   type CommandSpec,
   type ParamSpec,
 } from '../catalogue';
-import type { Candidate } from './candidates';
+import type { Candidate, FixHint } from './candidates';
+import { viewOf } from './view';
 
 export interface CallArgument {
   text: string;
@@ -35,21 +45,31 @@ export interface CallShape {
   args: CallArgument[];
 }
 
+/** Where the arguments go in one of the real command's signatures; `named` is the target taken from a key. */
+interface Filled {
+  values: string[];
+  named?: string;
+}
+
+const isQuoted = (text: string) => /^(["']).*\1$/.test(text);
+
 /** Where the arguments go in one of the real command's signatures, or undefined when they do not fit it. */
 function fill(
   params: readonly ParamSpec[],
   names: readonly string[],
   shape: CallShape,
   targetFrom: string | undefined,
-): string[] | undefined {
+): Filled | undefined {
   if (shape.args.length > names.length) return undefined;
   if (names.slice(0, shape.args.length).some((n) => !params.some((p) => p.name === n))) return undefined; // never drop an argument
   const slots = new Map<string, string>();
   shape.args.forEach((arg, i) => slots.set(names[i] as string, arg.text));
   const target = params.find((p) => p.kind === 'target');
+  let named: string | undefined;
   if (target && !slots.get(target.name)) {
-    const from = targetFrom === undefined ? undefined : shape.args[names.indexOf(targetFrom)]?.name;
-    const name = shape.target ?? from;
+    const key = targetFrom === undefined ? undefined : shape.args[names.indexOf(targetFrom)];
+    if (shape.target === undefined && key?.name !== undefined && isQuoted(key.text)) named = key.name;
+    const name = shape.target ?? named;
     if (!name) return undefined;
     slots.set(target.name, name);
   } else if (shape.target) {
@@ -57,23 +77,40 @@ function fill(
   }
   const values: string[] = [];
   for (const p of params) {
-    const value = slots.get(p.name) ?? '';
-    if (value === '' && (p.required || p.kind === 'target' || p.kind === 'number') && !p.optional) return undefined;
-    values.push(value);
+    const value = slots.get(p.name);
+    if (value === undefined && !p.omittable && !p.optional) return undefined; // a value the program must say
+    values.push(value ?? '');
   }
-  return values;
+  return { values, ...(named !== undefined ? { named } : {}) };
+}
+
+/** The rewrite of the call, checked (when the target was named after a key) against the rest of the program. */
+function rewrite(spec: CommandSpec, shape: CallShape, filled: Filled): FixHint {
+  const text = `${spec.name}(${filled.values.join(', ')})`;
+  const candidate: Candidate = {
+    title: `Rewrite as '${text}'`,
+    edits: [{ start: shape.start, end: shape.end, newText: text }],
+  };
+  const named = filled.named;
+  if (named === undefined) return candidate;
+  return (ctx) => {
+    const view = viewOf(ctx);
+    const line = view.lineOf(shape.start);
+    return ctx.partial || view.usedOutside(named, line, line) ? candidate : undefined;
+  };
 }
 
 /** The rewrite of an invented command's call into its catalogue equivalent, when the catalogue makes it mechanical. */
-export function inventedCallFix(name: string, shape: CallShape): Candidate | undefined {
+export function inventedCallFix(name: string, shape: CallShape): FixHint | undefined {
   const invented = findCommandIgnoringCase(name) ? undefined : findHallucinationIgnoringCase(name);
   const spec = invented?.equivalent ? findCommand(invented.equivalent) : undefined;
   if (!invented || !spec || spec.block) return undefined;
   // Only what the catalogue says the arguments stand for (issue 24, F10): `tok = generateToken(user)` is not
   // `randomString(user, tok)`, whose first argument is a length.
   if (!invented.args) return undefined;
-  const values = fill(spec.params, invented.args, shape, invented.targetFrom);
-  if (!values) return undefined;
+  const filled = fill(spec.params, invented.args, shape, invented.targetFrom);
+  if (!filled) return undefined;
+  const values = filled.values;
   // Same arguments in the same places: the rename (the entry's suggestion) is the smaller edit.
   if (
     shape.target === undefined &&
@@ -81,22 +118,24 @@ export function inventedCallFix(name: string, shape: CallShape): Candidate | und
     values.every((v, i) => v === shape.args[i]?.text)
   )
     return undefined;
-  const text = `${spec.name}(${values.join(', ')})`;
-  return { title: `Rewrite as '${text}'`, edits: [{ start: shape.start, end: shape.end, newText: text }] };
+  return rewrite(spec, shape, filled);
 }
 
 /**
- * A catalogue command given only its first argument, where the statement says
- * where the result goes: `r = RequestGet(url)` → `RequestGet(url, , , r)` (the
- * parameters between stay empty, as AVAP writes "none"), and `addParam("name")`
- * → `addParam("name", name)` for a command whose catalogue entry names the
- * argument its target comes from.
+ * A catalogue command given fewer arguments than it takes, where the
+ * catalogue says which ones are missing: the arguments stand for the
+ * parameters that cannot be left out, in order, the omittable ones are
+ * written empty, and a missing target comes from the assignment or from the
+ * key it is named after: `r = RequestGet(url)` and `RequestGet(url, r)` →
+ * `RequestGet(url, , , r)`, `getDateTime("%Y", y)` → `getDateTime("%Y", , , y)`,
+ * `addParam("name")` → `addParam("name", name)`.
  */
-export function completedCallFix(spec: CommandSpec, shape: CallShape): Candidate | undefined {
-  const first = spec.params[0];
-  if (!first || spec.block || shape.args.length !== 1) return undefined;
-  const values = fill(spec.params, [first.name], shape, spec.targetFrom);
-  if (!values) return undefined;
-  const text = `${spec.name}(${values.join(', ')})`;
-  return { title: `Rewrite as '${text}'`, edits: [{ start: shape.start, end: shape.end, newText: text }] };
+export function completedCallFix(spec: CommandSpec, shape: CallShape): FixHint | undefined {
+  if (spec.block || shape.args.length >= spec.params.length) return undefined;
+  const names = spec.params.filter((p) => !p.omittable && !p.optional).map((p) => p.name);
+  const targetLast = spec.params.find((p) => p.name === names[names.length - 1])?.kind === 'target';
+  const missingTarget = shape.args.length === names.length - 1 && targetLast;
+  if (shape.args.length !== names.length && !missingTarget) return undefined;
+  const filled = fill(spec.params, names, shape, spec.targetFrom);
+  return filled ? rewrite(spec, shape, filled) : undefined;
 }

@@ -81,6 +81,8 @@ export interface ProofInput {
   resync?: ResyncProver;
   /** Which entries to prove (all of the trace when absent): the streaming check proves only its candidates. */
   only?: (entry: TraceEntry) => boolean;
+  /** The text is the beginning of a program still arriving (ParseOptions.partial). */
+  partial?: boolean;
 }
 
 interface Attempt {
@@ -100,7 +102,7 @@ export function proveFixes(input: ProofInput): void {
   // Errors first: they decide validity; warnings get what budget is left.
   const ordered = [...wanted.filter((e) => e.severity === 'error'), ...wanted.filter((e) => e.severity !== 'error')];
   const index = new LineIndex(text);
-  const ctx = new FixContext(text);
+  const ctx = new FixContext(text, input.partial === true);
   // The candidates of the entries the budget can reach: the finding's own candidate first; when it fails,
   // the plain replacement its suggestion names. Each entry with one takes at least one proof.
   const plan: { entry: TraceEntry; attempts: Attempt[] }[] = [];

@@ -38,6 +38,8 @@ export interface RunJob {
   sandbox?: SandboxSpec;
   /** Record the steps (RunResult.steps). */
   trace?: boolean;
+  /** With `trace`: steps recorded at most (the rest are counted in RunResult.stepsOmitted). */
+  maxTraceSteps?: number;
   signal?: AbortSignal;
 }
 
@@ -221,6 +223,7 @@ class Pool implements RunPool {
         sandbox: entry.job.sandbox ?? {},
         maxSteps: this.limits.maxSteps,
         trace: entry.job.trace ?? false,
+        ...(entry.job.maxTraceSteps !== undefined ? { maxTraceSteps: entry.job.maxTraceSteps } : {}),
         timeoutMs: this.limits.timeoutMs,
       }));
       const message: HostMessage = { type: 'runs', runs };

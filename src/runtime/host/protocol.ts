@@ -32,6 +32,8 @@ export interface WorkerRun {
   sandbox: SandboxSpec;
   maxSteps: number;
   trace: boolean;
+  /** With `trace`: steps recorded at most. */
+  maxTraceSteps?: number;
   /** Time left for HTTP calls: the run's wall-time budget. */
   timeoutMs: number;
 }

@@ -77,7 +77,12 @@ async function runOne(run: WorkerRun): Promise<{ result: RunResult; effect: bool
         clock: createClock(run.sandbox.nowMs),
         random: createRandom(run.sandbox.seed),
       },
-      { maxSteps: run.maxSteps, signal: controller.signal, ...(run.trace ? { trace: true } : {}) },
+      {
+        maxSteps: run.maxSteps,
+        signal: controller.signal,
+        ...(run.trace ? { trace: true } : {}),
+        ...(run.maxTraceSteps !== undefined ? { maxTraceSteps: run.maxTraceSteps } : {}),
+      },
     );
     return { result, effect };
   } finally {

@@ -32,6 +32,14 @@ export interface WorkbenchFacts {
   notifications: string[];
   /** The titles of the editor tabs on screen (as the workbench shows them: "Walkthrough: …" for walkthroughs). */
   editorTabs: string[];
+  /** Text drawn after line ends in the active editor (decorations' `after`): values in the code after a run. */
+  afterDecorations: string[];
+  /** The Testing view's rows: each one's text, then ` — ` and its accessible label (which names its state). */
+  testingRows: string[];
+  /** The Testing peek on an editor: its title, the diff editors in it (TestMessage.diff), its text. */
+  testingPeek: { title: string; diffEditors: number; text: string }[];
+  /** Test outcome icons in the active editor's gutter (codicon-testing-passed-icon, codicon-testing-failed-icon, …). */
+  testingGlyphs: string[];
   /** Each notification's severity (error, warning, info), in the order of `notifications`. */
   notificationSeverities: ('error' | 'warning' | 'info')[];
   screenshotPath?: string;

@@ -30,6 +30,8 @@ async function loadConfig(): Promise<{ config: BuildConfig; esbuild: typeof esbu
 
 interface Built {
   inputs: string[];
+  /** The inputs that put code into the bundle (an import whose code was all left out adds none). */
+  emitted: string[];
   text: string;
   files: string[];
 }
@@ -49,8 +51,12 @@ async function build(name: string, production = false): Promise<Built> {
   });
   const js = result.outputFiles.find((f) => f.path.endsWith(`${name}.js`));
   assert.ok(js);
+  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined);
   return {
     inputs: Object.keys(result.metafile.inputs),
+    emitted: Object.entries(output?.inputs ?? {})
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([file]) => file),
     text: js.text,
     files: result.outputFiles.map((f) => path.basename(f.path)),
   };
@@ -140,6 +146,7 @@ describe('extension bundles (esbuild.config.mjs)', function () {
       'editor-features',
       'language-features',
       'parser-connection',
+      'runner',
     ]);
     for (const name of ['editor-features', 'assistant']) {
       assert.match(
@@ -159,6 +166,7 @@ describe('extension bundles (esbuild.config.mjs)', function () {
       /require\("\.\/language-features\.js"\)/,
       'dist/editor-features.js requires ./language-features.js',
     );
+    assert.match(features.text, /require\("\.\/runner\.js"\)/, 'dist/editor-features.js requires ./runner.js');
   });
 
   it('the language features are a bundle of their own: the editor features register them and hold none of their implementation', async () => {
@@ -188,6 +196,35 @@ describe('extension bundles (esbuild.config.mjs)', function () {
       language.inputs.filter((f) => f.includes('node_modules/')),
       [],
       'dependencies of the language features',
+    );
+  });
+
+  it('running AVAP: the features list tests and offer the commands with no runtime; the runner holds the pool, not the interpreter or PGlite', async () => {
+    const features = await build('editor-features');
+    for (const needed of ['src/editor/run/register.ts', 'src/editor/run/testsView.ts', 'src/runs/outline.ts'])
+      assert.ok(features.inputs.includes(needed), `${needed} is in the editor features`);
+    assert.deepEqual(
+      features.inputs.filter((f) =>
+        /^src\/(runtime|runs\/(?!outline\.ts$|jsonTree\.ts$))|^src\/editor\/run\/(runner|resultView|runPool|testRunner|valueDecorations)\.ts$/.test(
+          f,
+        ),
+      ),
+      [],
+      'the runtime and the runner stay out of the editor features',
+    );
+    const runner = await build('runner');
+    for (const needed of ['src/runtime/host/pool.ts', 'src/editor/run/runner.ts', 'src/editor/run/resultView.ts'])
+      assert.ok(runner.inputs.includes(needed), `${needed} is in the runner`);
+    assert.deepEqual(
+      runner.emitted.filter((f) => f.includes('node_modules/')),
+      [],
+      'no package in the runner: PGlite runs in the workers (dist/runtime-worker.js), never on its thread',
+    );
+    assert.doesNotMatch(runner.text, /class PGlite\b/, "no PGlite code in the runner's text");
+    assert.deepEqual(
+      runner.emitted.filter((f) => /^src\/runtime\/(?!host\/)|^src\/runtime\/host\/worker\.ts$/.test(f)),
+      [],
+      'the interpreter stays in the workers (the runner only sends them programs)',
     );
   });
 

@@ -40,6 +40,12 @@ describe('the packaged extension (.vsix)', function () {
       'media/chat.js',
       'media/walkthrough/about.md',
       'examples/hash-password.avap',
+      'examples/hash-password.avap.request.json',
+      'examples/hash-password.avap.test.json',
+      'dist/pglite/pglite.wasm',
+      'dist/pglite/initdb.wasm',
+      'dist/pglite/pglite.data',
+      'schemas/avap-test.schema.json',
       'syntaxes/avap.tmLanguage.json',
       'knowledge/docs/x.md',
       'src/extension.ts',
@@ -71,6 +77,13 @@ describe('the packaged extension (.vsix)', function () {
       'media/chat.js',
       'media/walkthrough/about.md',
       'examples/hash-password.avap',
+      // Running an example in the editor: its request and test files, the database's files, the files' schemas.
+      'examples/hash-password.avap.request.json',
+      'examples/hash-password.avap.test.json',
+      'dist/pglite/pglite.wasm',
+      'dist/pglite/initdb.wasm',
+      'dist/pglite/pglite.data',
+      'schemas/avap-test.schema.json',
       'syntaxes/avap.tmLanguage.json',
       'knowledge/docs/x.md',
     ]) {
@@ -108,7 +121,13 @@ describe('the packaged extension (.vsix)', function () {
     assert.ok(walkthrough, 'contributes.walkthroughs has avap.welcome');
     assert.deepEqual(
       walkthrough.steps.map((s) => s.id),
-      ['avap.welcome.about', 'avap.welcome.checkOllama', 'avap.welcome.openExample', 'avap.welcome.generate'],
+      [
+        'avap.welcome.about',
+        'avap.welcome.checkOllama',
+        'avap.welcome.openExample',
+        'avap.welcome.run',
+        'avap.welcome.generate',
+      ],
     );
     const contributed = new Set(pkg.contributes.commands.map((c) => c.command));
     // Generate at Cursor is contributed by its own work (issue 13 point 1); the walkthrough names it by id.
@@ -116,7 +135,13 @@ describe('the packaged extension (.vsix)', function () {
     const linked = walkthrough.steps.flatMap((s) =>
       [...s.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1] ?? ''),
     );
-    assert.deepEqual(linked, ['avap.ask', 'avap.checkOllama', 'avap.openExample', 'avap.generateAtCursor']);
+    assert.deepEqual(linked, [
+      'avap.ask',
+      'avap.checkOllama',
+      'avap.openExample',
+      'avap.runFile',
+      'avap.generateAtCursor',
+    ]);
     for (const id of linked) assert.ok(contributed.has(id) || elsewhere.has(id), `${id} is a contributed command`);
     const packed = new Set(
       (await listFiles({ cwd: root, packageManager: PackageManager.None })).map((f) => f.split(path.sep).join('/')),

@@ -48,12 +48,17 @@ describe('editor: the command id table', () => {
         .map((c) => c.id)
         .sort(),
     );
+    // The run commands are the editor features' too: they load the runner bundle on first use, not the assistant.
     assert.deepEqual([...EDITOR_COMMANDS].sort(), [
+      'avap.addTestCaseFromLastRun',
+      'avap.editRunRequest',
       'avap.fixAll',
       'avap.openExample',
       'avap.openWalkthrough',
       'avap.resetParserCircuit',
+      'avap.runFile',
       'avap.showOutput',
+      'avap.testFile',
       'avap.validateDocument',
     ]);
     assert.deepEqual(

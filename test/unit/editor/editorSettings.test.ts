@@ -88,6 +88,36 @@ describe('editor: avap.* settings', () => {
     });
   });
 
+  it('reads the run settings (the sandbox the editor runs AVAP in) and refuses bad ones', () => {
+    const good = from({
+      'run.allowHttp': [' api.example.com ', '127.0.0.1:8080', ''],
+      'run.timeout': 2.5,
+      'run.maxSteps': 5000,
+      'run.maxMemory': 64,
+      'run.showValues': false,
+    });
+    assert.deepEqual(good.problems, []);
+    assert.deepEqual(good.settings.run, {
+      allowHttp: ['api.example.com', '127.0.0.1:8080'],
+      timeoutSeconds: 2.5,
+      maxSteps: 5000,
+      maxMemoryMb: 64,
+      showValues: false,
+    });
+    const bad = from({
+      'run.allowHttp': 'api.example.com',
+      'run.timeout': 0,
+      'run.maxSteps': 1.5,
+      'run.maxMemory': 4,
+      'run.showValues': 'no',
+    });
+    assert.deepEqual(bad.settings.run, SETTING_DEFAULTS.run);
+    assert.equal(bad.problems.length, 5, bad.problems.join('\n'));
+    assert.ok(bad.problems.includes('avap.run.allowHttp must be a list of strings; using []'), bad.problems.join('\n'));
+    // Changing how runs are made rebuilds neither the parser connection nor the assistant.
+    assert.deepEqual(changedSections(from({}).settings, good.settings), { parser: false, assistant: false });
+  });
+
   it('says which services a change touches', () => {
     const base = from({}).settings;
     assert.deepEqual(changedSections(base, from({ 'parser.timeout': 5 }).settings), { parser: true, assistant: true });

@@ -142,6 +142,13 @@ const MIRRORS: Record<string, Mirror> = {
   'avap.signals.enabled': { editor: (s) => s.signals.enabled },
   // Read by the CLI's serve and export commands (no field of the core's configuration).
   'avap.signals.file': { editor: (s) => s.signals.file, env: 'AVAP_SIGNALS_FILE' },
+  // Read by avap run / avap test and the REST server's runs (src/cli/runtime/options.ts), not the core; the same
+  // values reach the sandbox's pool through either (test/unit/runs/settings.test.ts).
+  'avap.run.allowHttp': { editor: (s) => s.run.allowHttp, env: 'AVAP_RUN_ALLOW_HTTP' },
+  'avap.run.timeout': { editor: (s) => s.run.timeoutSeconds, env: 'AVAP_RUN_TIMEOUT' },
+  'avap.run.maxSteps': { editor: (s) => s.run.maxSteps, env: 'AVAP_RUN_MAX_STEPS' },
+  'avap.run.maxMemory': { editor: (s) => s.run.maxMemoryMb, env: 'AVAP_RUN_MAX_MEMORY' },
+  'avap.run.showValues': { editor: (s) => s.run.showValues },
 };
 
 const properties = readManifest().contributes.configuration.properties;

@@ -42,7 +42,7 @@ describe('parser: Fix All as one edit', () => {
     const valid = await fixAll('addParam(a, p)\naddResult(p)\n', (t) => validateAvap(t));
     assert.equal(valid.edit, undefined);
     assert.equal(valid.stop, 'valid');
-    const noFix = 'addParam(x, p)\nprint(p)\n';
+    const noFix = 'addParam(x, p)\nconfirmPassword(p, h, ok)\n';
     assert.equal(hasAutoFixes(validateAvap(noFix)), false);
     const none = await fixAll(noFix, (t) => validateAvap(t));
     assert.equal(none.edit, undefined);

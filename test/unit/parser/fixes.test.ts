@@ -382,6 +382,12 @@ describe('parser: proven fixes, case by case', () => {
       expect: 'addVar(a, 1)\nif(a, 1, =)\n  addVar(b, 1)\nend()\n',
     },
     {
+      name: 'print in a program with no addResult is its answer (issue 30)',
+      source: 'addVar(a, 1)\nprint(a)\n',
+      code: 'foreign-keyword',
+      expect: 'addVar(a, 1)\naddResult(a)\n',
+    },
+    {
       name: 'CRLF kept in inserted lines',
       source: 'if(a, 1, =)\r\n  addVar(b, 1)\r\naddResult(b)\r\n',
       code: 'unclosed-block',
@@ -402,7 +408,13 @@ describe('parser: proven fixes, case by case', () => {
       source: 'addVar(n, 3)\nwhile n > 0:\n  n = n - 1\naddResult(n)\n',
       code: 'foreign-keyword',
     },
-    { name: 'print is not a response', source: 'addVar(a, 1)\nprint(a)\n', code: 'foreign-keyword' },
+    // Issue 30: print(a) in a program that answers with addResult is not its answer (a guess: no fix); in a program
+    // with no addResult at all it is (the cases above).
+    {
+      name: 'print of a name the response does not carry is not a response',
+      source: 'addVar(a, 1)\naddVar(b, 2)\naddResult(b)\nprint(a)\n',
+      code: 'foreign-keyword',
+    },
     { name: 'an invented name with no equivalent', source: 'confirmPassword(a, b, ok)\n', code: 'unknown-command' },
     {
       name: 'an invented name whose arguments would be a guess',

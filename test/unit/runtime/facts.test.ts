@@ -45,6 +45,7 @@ const SPEC_ANSWERS: Readonly<Record<string, { status: number; result: Record<str
   'if-empty-operand': { status: 200, result: { r: 'set' } },
   'try-handler-runs-without-error': { status: 200, result: { handled: null, e: null } },
   'try-continues-after-error': { status: 200, result: { after: null } },
+  'try-inside-if-closes-the-if': { status: 200, result: { c: 'before' } },
   'return-inside-if': { status: 200, result: { r: 'inside' } },
   'function-parameter-in-command': { status: 200, result: { x: 7 } },
   'assignment-then-addvar': { status: 200, result: { a: 10, b: 11 } },

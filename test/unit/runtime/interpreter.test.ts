@@ -325,6 +325,18 @@ describe('runtime: budgets, cancellation and tracing', () => {
     ]);
   });
 
+  it('a bounded trace records the first maxTraceSteps steps and counts the rest; the run itself is unchanged', async () => {
+    const lines = ['startLoop(i, 1, 1000)', '  addVar(x, i)', 'endLoop()', 'addResult(x)'];
+    const full = await run(lines, { limits: { trace: true } });
+    const bounded = await run(lines, { limits: { trace: true, maxTraceSteps: 5 } });
+    assert.equal(full.steps?.length, 2002);
+    assert.equal(full.stepsOmitted, undefined, 'nothing omitted without a limit');
+    assert.deepEqual(bounded.steps, full.steps?.slice(0, 5));
+    assert.equal(bounded.stepsOmitted, 1997);
+    assert.deepEqual(bounded.result, { x: 1000 });
+    assert.deepEqual(bounded.variables, full.variables);
+  });
+
   it('logs each top-level statement as the reference does', async () => {
     const r = await run([
       'addVar(a, 1)',

@@ -50,6 +50,18 @@ describe('runtime host: the run pool', function () {
     assert.deepEqual(clean.result, { seen: null }, 'nothing of an earlier run is left');
   });
 
+  it('hands a run its trace, bounded when asked (the editor asks for the first steps of a long loop)', async () => {
+    const p = pool({ size: 1 });
+    const source = 'startLoop(i, 1, 50000)\n  addVar(x, i)\nendLoop()\naddResult(x)\n';
+    const bounded = await p.run({ source, request: request(), trace: true, maxTraceSteps: 100 });
+    assert.equal(bounded.steps?.length, 100);
+    assert.deepEqual(bounded.steps?.[2], { line: 2, command: 'addVar', changes: { x: 1 } });
+    assert.equal(bounded.stepsOmitted, 100_002 - 100);
+    assert.deepEqual(bounded.result, { x: 50000 });
+    const none = await p.run({ source, request: request() });
+    assert.equal(none.steps, undefined);
+  });
+
   it('fixes the clock and the generator per run (--now, --seed)', async () => {
     const p = pool({ size: 1 });
     const source =

@@ -1,0 +1,43 @@
+/**
+ * Runs and tests as a developer sees them, outside any editor: the request file a program runs with
+ * (`NAME.avap.request.json`), the cases of its test file (`NAME.avap.test.json`) read with their places, a case
+ * judged with a diff and the line that produced the wrong value, a run turned into a case, values shortened for
+ * the end of a line, a step trace turned into per-line values, and what the result view shows. The editor's
+ * adapters (src/editor/run) are thin over these; the sandbox that runs them is src/runtime/host.
+ *
+ * `outline` (names and places of files and cases, nothing that runs) is a light entry for the editor's start-up.
+ */
+export {
+  PROGRAM_SUFFIX,
+  TEST_SUFFIX,
+  REQUEST_SUFFIX,
+  testFileOf,
+  requestFileOf,
+  programOf,
+  outlineTestFile,
+} from './outline';
+export type { CaseOutline, TestOutline, OutlineError, Place } from './outline';
+export { readJsonTree, member, positionAt } from './jsonTree';
+export type { JsonNode, JsonMember, JsonSyntaxError } from './jsonTree';
+export { loadCase, loadTestCases } from './cases';
+export type { ReadBeside } from './cases';
+export {
+  defaultSetup,
+  loadRunSetup,
+  requestParameters,
+  requestTemplate,
+  describeRequest,
+  REQUEST_FILE_KEYS,
+} from './requestFile';
+export type { RunSetup, BadRequestFile } from './requestFile';
+export { shortValue, fullValue, SHORT_VALUE_CHARS, FULL_VALUE_CHARS } from './values';
+export { lineValues } from './lineValues';
+export type { LineValue, LineValuesOptions } from './lineValues';
+export { judgeCase, projectOnto, firstMismatch } from './judge';
+export type { CaseVerdict } from './judge';
+export { caseName, caseFromRun, appendCase } from './caseFromRun';
+export type { RequestFields, AddedCase } from './caseFromRun';
+export { runViewModel, statusText, errorText, VIEW_STEPS } from './resultModel';
+export type { RunViewModel, ViewInput } from './resultModel';
+export { poolLimits, allowList } from './settings';
+export type { RunSettings } from './settings';
