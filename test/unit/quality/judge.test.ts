@@ -33,7 +33,7 @@ const MODEL = 'qwen3:1.7b';
  * The hinted retry as the gate sees it, made here straight with the model: the gate is tested alone. In the
  * product the pipeline makes it (quality/assistantRun.ts), within the request's one retry cycle.
  */
-function llmRegenerator(llm: LlmPort, model: string, input: QualityInput): Regenerate {
+function modelRetryForTest(llm: LlmPort, model: string, input: QualityInput): Regenerate {
   const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
   const base: ChatMessage[] = [
     { role: 'system', content: 'You answer questions about AVAP using only the documentation provided.' },
@@ -104,7 +104,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     ollama.on({ endpoint: 'chat', when: isJudge, times: 1 }, { content: verdict(0.9, 0.9, 0.9) });
     const judge = createLlmJudge({ llm: llm(), model: MODEL });
     const q = input(SHALLOW_ANSWER);
-    const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+    const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
 
     assert.equal(gate.attempts.length, 2);
     const first = gate.attempts[0]?.verdict;
@@ -128,7 +128,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     ollama.on({ endpoint: 'chat', when: isRetry }, { content: 'Still vague.' });
     const judge = createLlmJudge({ llm: llm(), model: MODEL });
     const q = input(SHALLOW_ANSWER);
-    const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+    const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
     assert.equal(gate.passed, false);
     assert.equal(gate.answer, 'Still vague.');
     assert.equal(gate.attempts.length, 2);
@@ -165,7 +165,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
       ollama.on({ endpoint: 'chat', when: isJudge }, { content: c.content });
       const judge = createLlmJudge({ llm: llm(), model: MODEL });
       const q = input(SHALLOW_ANSWER);
-      const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+      const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
       assert.equal(gate.attempts.length, 1);
       assert.equal(gate.answer, SHALLOW_ANSWER, 'the answer is returned either way');
       assert.equal(gate.passed, false);

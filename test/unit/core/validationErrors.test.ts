@@ -144,7 +144,7 @@ describe('core/validation errors, normalizer, the retry budget', () => {
     assert.equal(unresolvedReason([err('a')], [err('b')]), 'budget-exhausted');
 
     const many = newRetryCycle(3);
-    assert.equal(many.limit, 1, 'a budget above 1 is read as 1 (RC-08)');
+    assert.equal(many.limit, 1, 'a budget above 1 is read as 1 (D1 RC-08)');
     assert.equal(unresolvedReason([err('a')], [err('a')]), 'repeated-error');
     assert.equal(errorKey(err('a')), 'E001|command|1|a');
 
