@@ -48,7 +48,7 @@
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
  *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle
- *                             (RC-08: the one retry budget), the status (RC-07)
+ *                             (D1 RC-08: the one retry budget), the status (D1 RC-07)
  *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
  *                             before/after comparison by parser version or model
  *   pipeline/                 the graph (docs/design.md D1): graph.ts classifies and hands the run to its route

@@ -173,7 +173,7 @@ export interface FixRepair {
   rounds: number;
 }
 
-/** What may trigger the one retry cycle of a request (RC-08). */
+/** What may trigger the one retry cycle of a request (D1 RC-08). */
 export type RetryTrigger = 'relevance' | 'parser-trace' | 'judge-hint';
 
 /** A retry that was due but not made: the budget is 0, or the request already used its cycle. */

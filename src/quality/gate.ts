@@ -3,7 +3,7 @@
  * for one retry with the hint of the lowest dimension and assess the retry.
  * The gate makes no retry of its own: `regenerate` asks the pipeline for it
  * (assistantRun.ts), which grants it only while the request's one retry cycle
- * is unused (RC-08) — a retry not granted comes back as `skipped`. Best
+ * is unused (D1 RC-08) — a retry not granted comes back as `skipped`. Best
  * effort: an answer always comes back (the retry's, when there was one), with
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
@@ -26,7 +26,7 @@ export interface GateResult {
   passed: boolean;
   /** Set when the retry could not be generated; the first answer is returned. */
   retryError?: LlmError;
-  /** Set when the retry was not made because the request had no retry cycle left (RC-08). */
+  /** Set when the retry was not made because the request had no retry cycle left (D1 RC-08). */
   retrySkipped?: RetrySkip;
 }
 

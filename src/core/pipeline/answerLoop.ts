@@ -1,8 +1,8 @@
 /**
  * What every route does once it has its prompt: generate → validate → repair
  * with the parser's fixes → one trace-guided retry while the request's retry
- * cycle is unused (RC-08) → the reviewer, if any → the final message with the
- * earned status (RC-07: every code block the answer shows is validated
+ * cycle is unused (D1 RC-08) → the reviewer, if any → the final message with the
+ * earned status (D1 RC-07: every code block the answer shows is validated
  * first). A retry that is due but not made is logged and recorded; an
  * unavailable parser never triggers one.
  */

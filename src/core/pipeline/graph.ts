@@ -13,7 +13,7 @@
  * one run's state (run.ts), and the one place that records attempts
  * (attemptLog.ts).
  *
- * RC-07, on every route: every AVAP code block an answer shows is validated
+ * D1 RC-07, on every route: every AVAP code block an answer shows is validated
  * before the final message, and the status is earned (validation/status.ts):
  * `""` only when the parser validated all of them or there are none. Until
  * then the stream carries drafts (`draft: true`, no status, no code). The
@@ -21,7 +21,7 @@
  * code was validated — and an answer the parser's fixes repaired is streamed
  * again whole, as a draft that replaces the attempt's earlier ones.
  *
- * RC-08: one retry cycle per request, whatever triggers it — the relevance
+ * D1 RC-08: one retry cycle per request, whatever triggers it — the relevance
  * reformulation, the parser's trace, or the quality judge's hint (a reviewer
  * passed in RunOptions); the budget is 0 or 1 and validation/retryCycle.ts is
  * the only module that claims it. A retry that is due but not made is logged,

@@ -2,7 +2,7 @@
  * The reviewer (the quality judge, passed in RunOptions) sees the validated
  * answer before the final message and may ask for one hinted retry. The
  * pipeline makes that retry only while the request's retry cycle is unused
- * (RC-08), validates its code like any answer's, and its verdict is final.
+ * (D1 RC-08), validates its code like any answer's, and its verdict is final.
  */
 import { hintedRetryMessages } from '../routing/prompts';
 import type { AnswerRetryOutcome, AnswerReviewer } from '../types';

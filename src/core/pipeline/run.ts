@@ -1,6 +1,6 @@
 /**
  * One run of the pipeline: its request and options, the result it builds,
- * the request's retry budget (RC-08), the record of its attempts, the
+ * the request's retry budget (D1 RC-08), the record of its attempts, the
  * response stream, and its two endings — an answer with its earned status, or
  * a failure that claims nothing. The route handlers and the answer loop work
  * on it; nothing else keeps state.

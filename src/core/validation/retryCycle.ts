@@ -1,5 +1,5 @@
 /**
- * The request's one retry budget (RC-08): each request has at most one retry
+ * The request's one retry budget (D1 RC-08): each request has at most one retry
  * cycle, whatever triggers it — the relevance reformulation, the parser's
  * trace, or the quality judge's hint (the judge asks the pipeline for it). The
  * budget is 0 or 1; a larger configured value is read as 1. A retry that is

@@ -1,5 +1,5 @@
 /**
- * The one place that decides an answer's `validation_status` (RC-07). Pure.
+ * The one place that decides an answer's `validation_status` (D1 RC-07). Pure.
  *
  * The status is earned from what the parser said about every AVAP code block
  * the user is shown in the final answer:

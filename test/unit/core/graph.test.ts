@@ -58,7 +58,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.attempts.length, 1);
   });
 
-  it('a budget above 1 is read as 1 (RC-08); the second verdict stops on the repeated error', async () => {
+  it('a budget above 1 is read as 1 (D1 RC-08); the second verdict stops on the repeated error', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser(), { pipeline: { maxRetries: 3 } });
     const result = await runPipeline(d, CODE);
@@ -71,7 +71,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     );
   });
 
-  it('an unavailable parser never triggers an LLM retry and logs RC-07', async () => {
+  it('an unavailable parser never triggers an LLM retry and logs D1 RC-07', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, logger, telemetry } = deps(llm, fakeParser('down'));
     const result = await runPipeline(d, CODE);
@@ -174,7 +174,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.validationStatus, '');
   });
 
-  describe('few-shot injection (ADR-0007)', () => {
+  describe('few-shot injection (D2)', () => {
     const pool = (request: string, k: number) =>
       Array.from({ length: Math.min(k, 7) }, (_, i) => ({
         request: `example ${i} for ${request}`,
@@ -305,7 +305,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(llm.calls[1]?.model, 'qwen3:0.6b');
   });
 
-  describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
+  describe('the status rule on every route (D1 RC-07) and one retry cycle per request (D1 RC-08)', () => {
     const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
     const no: RelevancePort = {
       mode: 'llm',
@@ -559,7 +559,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
   });
 
-  describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
+  describe('D1 state on the result: parser_trace of the first attempt, context_relevant', () => {
     it("keeps the first validation's raw trace after a retry fixed the code; empty when the first attempt was valid", async () => {
       const fixed = await runPipeline(
         deps(taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps,

@@ -14,9 +14,9 @@ const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
 /** Hand-written `ok:` shapes that stay, by file, with why. */
 const ALLOWED: Record<string, string> = {
   // A hinted retry has three outcomes, not two: made, not made because the request's one retry cycle is spent
-  // (RC-08: a budget decision, not an error), or failed. Folding `skipped` into the error would make callers tell
+  // (D1 RC-08: a budget decision, not an error), or failed. Folding `skipped` into the error would make callers tell
   // a rule from a failure by looking inside the error.
-  'core/types.ts': 'AnswerRetryOutcome: made | skipped (RC-08) | failed',
+  'core/types.ts': 'AnswerRetryOutcome: made | skipped (D1 RC-08) | failed',
   'quality/gate.ts': 'Regenerate: the same three outcomes as AnswerRetryOutcome',
   // The record written out (REST's quality.attempts[].verdict, the training signal): a wire shape clients read;
   // in-process code uses QualityVerdict (a Result) and maps it with verdictRecord().

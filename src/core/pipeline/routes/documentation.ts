@@ -1,7 +1,7 @@
 /**
  * RETRIEVAL: reformulate → retrieve → check the context's relevance; when it
  * is not relevant, reformulate with that hint and retrieve once more (the
- * request's one retry, RC-08), then answer unconditionally. The answer's code
+ * request's one retry, D1 RC-08), then answer unconditionally. The answer's code
  * is validated like any other, and the reviewer (the quality judge) sees the
  * answer before the final message.
  */
