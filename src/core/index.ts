@@ -35,7 +35,7 @@
  *
  * ## The pieces (one concern per module)
  *
- *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
+ *   config.ts                 AssistantConfig, defaults, configFromEnv, configFromSettings, ENV_VARS
  *   contracts.ts              types shared with the editor, CLI and REST server
  *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
@@ -56,6 +56,7 @@
 export * from './contracts';
 export {
   configFromEnv,
+  configFromSettings,
   defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
