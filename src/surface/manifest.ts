@@ -19,7 +19,7 @@ import {
 } from './staticContributions';
 import { SETTING_ENTRIES } from './values';
 
-export function commandsContribution(): Record<string, unknown>[] {
+function commandsContribution(): Record<string, unknown>[] {
   return COMMAND_LIST.map((c) => ({
     command: c.id,
     title: c.title,
@@ -28,7 +28,7 @@ export function commandsContribution(): Record<string, unknown>[] {
   }));
 }
 
-export function menusContribution(): Partial<Record<MenuId, Record<string, unknown>[]>> {
+function menusContribution(): Partial<Record<MenuId, Record<string, unknown>[]>> {
   const menus: Partial<Record<MenuId, Record<string, unknown>[]>> = {};
   for (const menu of MENU_IDS) {
     const places = COMMAND_LIST.flatMap((c) => {
@@ -40,7 +40,7 @@ export function menusContribution(): Partial<Record<MenuId, Record<string, unkno
   return menus;
 }
 
-export function keybindingsContribution(): Record<string, unknown>[] {
+function keybindingsContribution(): Record<string, unknown>[] {
   return COMMAND_LIST.flatMap((c) => (c.keybinding ? [{ command: c.id, ...c.keybinding }] : []));
 }
 
@@ -62,7 +62,7 @@ function settingSchema(d: SettingDeclaration): Record<string, unknown> {
   };
 }
 
-export function configurationContribution(): { title: string; properties: Record<string, unknown> } {
+function configurationContribution(): { title: string; properties: Record<string, unknown> } {
   return {
     title: 'AVAP',
     properties: Object.fromEntries(
@@ -77,7 +77,7 @@ export interface ForeignContributions {
 }
 
 /** The whole `contributes` object, in package.json's order. */
-export function contributes(foreign: ForeignContributions): Record<string, unknown> {
+function contributes(foreign: ForeignContributions): Record<string, unknown> {
   return {
     languages: LANGUAGES,
     grammars: GRAMMARS,

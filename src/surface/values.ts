@@ -10,8 +10,6 @@ import type { SettingDeclaration, SettingFormat, Unit, ValuesOf } from './settin
 /** Every setting's value, in the declarations' shape: `values.parser.timeoutSeconds`. */
 export type SettingValues = ValuesOf<typeof SETTINGS>;
 
-export type SettingSection = keyof typeof SETTINGS;
-
 export interface SettingEntry {
   section: string;
   field: string;
@@ -61,7 +59,7 @@ export type FormatChecks = Record<SettingFormat, (value: string) => boolean>;
 const UNIT_WORDS: Record<Unit, string> = { s: 'seconds', ms: 'milliseconds', MiB: 'MiB' };
 
 /** What a bad number is told it must be: `an integer between 1 and 100`, `a number of seconds between 0 and 600`. */
-export function numberRule(declaration: Extract<SettingDeclaration, { type: 'number' | 'integer' }>): string {
+function numberRule(declaration: Extract<SettingDeclaration, { type: 'number' | 'integer' }>): string {
   if (declaration.rule) return declaration.rule;
   if (declaration.enum) return declaration.enum.join(' or ');
   const kind = declaration.type === 'integer' ? 'an integer' : 'a number';
