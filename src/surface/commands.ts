@@ -34,6 +34,9 @@ export interface CommandDeclaration {
   keybinding?: { key: string; mac: string; when: string };
 }
 
+/** The chat webview view (not a command; `${CHAT_VIEW_ID}.focus` is the workbench's command for it). */
+export const CHAT_VIEW_ID = 'avap.chat';
+
 const AVAP_EDITOR = 'editorLangId == avap';
 const WRITABLE_AVAP_EDITOR = 'editorLangId == avap && !editorReadonly';
 
@@ -106,7 +109,7 @@ export const COMMANDS = {
     title: 'Clear Chat',
     side: 'assistant',
     icon: '$(clear-all)',
-    menus: { 'view/title': { when: 'view == avap.chat', group: 'navigation' } },
+    menus: { 'view/title': { when: `view == ${CHAT_VIEW_ID}`, group: 'navigation' } },
   },
   // The code lens's actions on generated code: they take the document they act on, so the palette hides them.
   acceptGenerated: {
@@ -171,6 +174,3 @@ export const EDITOR_COMMANDS: readonly EditorCommand[] = Object.values(COMMANDS)
 export const ASSISTANT_COMMANDS: readonly AssistantCommand[] = Object.values(COMMANDS).flatMap((row: Row) =>
   row.side === 'assistant' ? [row.id] : [],
 );
-
-/** The chat webview view (not a command; `${CHAT_VIEW_ID}.focus` is the workbench's command for it). */
-export const CHAT_VIEW_ID = 'avap.chat';
