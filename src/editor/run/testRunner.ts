@@ -12,7 +12,7 @@ import { caseSandbox } from '../../runtime/host';
 import { allowList, judgeCase, loadTestCases, type RunSettings } from '../../runs';
 import { SETTINGS } from '../../surface';
 import type { OutputLog } from '../output/outputLog';
-import type { TestSummary } from './contract';
+import type { TestSummary } from './bundleApi';
 import { readBeside, textOf } from './files';
 import type { AvapTests } from './testsView';
 
