@@ -48,3 +48,8 @@ function isOneLine(text: string): boolean {
   }
   return true;
 }
+
+/** `1 argument`, `2 arguments`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Braces in a language whose blocks have none: `{` after a call or alone, `}` closing a block or a
+ * function body, and the text after a call's closing parenthesis.
+ */
+import { closerOf, type Block } from '../blocks';
+import type { ParsedCall } from '../calls';
+import { Rule } from '../catalogue/rules';
+import { last } from '../cursor';
+import type { BraceConversion } from '../fixes/braces';
+import {
+  allmanBraceConversion,
+  braceBodyConversion,
+  branchWords,
+  foreignElseFix,
+  isBraceBranchLine,
+} from '../fixes/builders';
+import { isPunct, isWord, type Token } from '../scanner';
+import { abbreviate } from '../wording';
+import type { AnalysisContext } from './context';
+
+/** A reported line that ends with `{` opens a foreign brace block whose `}` must match. */
+export function pushBraceIfOpened(
+  ctx: AnalysisContext,
+  t: readonly Token[],
+  block?: Block,
+  conversion?: BraceConversion,
+): void {
+  if (!isPunct(last(t), '{')) return;
+  if (block) {
+    block.braceBody = true;
+    return;
+  }
+  const t0 = t[0] as Token;
+  ctx.blocks.push({
+    kind: 'brace',
+    line: ctx.lineNo,
+    column: ctx.col(t0.start),
+    endColumn: ctx.col(t0.end),
+    token: t0.text,
+    conversion,
+  });
+}
+
+export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
+  const t0 = t[0] as Token;
+  const r0 = t[1];
+  const lastToken = last(t) as Token;
+  const top = ctx.blocks.top;
+  if (isWord(r0, 'else') || isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
+    // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
+    top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
+    if (isWord(r0, 'else')) {
+      ctx.reportTokens(
+        Rule.ForeignElse,
+        t0,
+        lastToken,
+        `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+        undefined,
+        foreignElseFix(t),
+      );
+      if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
+      return;
+    }
+    const word = r0 as Token;
+    ctx.report(
+      Rule.ForeignKeyword,
+      word.start,
+      word.end,
+      `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`,
+      word.text,
+    );
+    return;
+  }
+  const closed = ctx.blocks.closeBrace(ctx.site(t0));
+  const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
+  if (closed?.conversion && !trailingJunk) closed.conversion.closedByBrace(ctx.src, t0.start, lastToken.end);
+  if (closed?.kind === 'function') {
+    if (trailingJunk) ctx.reportTokens(Rule.TrailingText, t[1] as Token, lastToken, "unexpected text after '}'");
+    return;
+  }
+  if (closed) {
+    const closer = closed.kind === 'brace' ? undefined : closerOf(closed.kind);
+    const message = closer
+      ? `unexpected construct '}' — close ${closed.kind === 'loop' ? 'startLoop()' : `'${closed.token}'`} with ${closer}; braces only enclose function bodies`
+      : "unexpected construct '}' — AVAP closes blocks with end() or endLoop(); braces only enclose function bodies";
+    ctx.reportTokens(
+      Rule.BraceClosesBlock,
+      t0,
+      t.length > 1 ? lastToken : t0,
+      message,
+      t.length === 1 ? closer : undefined,
+    );
+    return;
+  }
+  ctx.reportTokens(
+    Rule.UnmatchedBrace,
+    t0,
+    lastToken,
+    "'}' without an opening function body — AVAP closes blocks with end() or endLoop()",
+  );
+}
+
+export function openingBrace(ctx: AnalysisContext, t: Token[]): void {
+  const t0 = t[0] as Token;
+  const under = ctx.blocks.top;
+  const conversion =
+    under && under.line === ctx.lineNo - 1 && t.length === 1 ? allmanBraceConversion(ctx.src, under, t0) : undefined;
+  ctx.report(
+    Rule.BraceBody,
+    t0.start,
+    t0.end,
+    'curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()',
+    '{',
+    undefined,
+    conversion?.hint(),
+  );
+  ctx.blocks.push({
+    kind: 'brace',
+    line: ctx.lineNo,
+    column: ctx.col(t0.start),
+    endColumn: ctx.col(t0.end),
+    token: '{',
+    conversion,
+  });
+}
+
+/** Text after the closing `)` of a call: a brace body, a Python colon, or junk. */
+export function trailing(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall, block: Block | undefined): void {
+  if (call.closeIndex === -1 || call.closeIndex === t.length - 1) return;
+  const r0 = t[call.closeIndex + 1] as Token;
+  const lastToken = last(t) as Token;
+  const name = (t[call.nameIndex] as Token).text;
+  if (isPunct(r0, '{')) {
+    const conversion = block && !block.conversion ? braceBodyConversion(block, t, r0) : undefined;
+    ctx.report(
+      Rule.BraceBody,
+      r0.start,
+      r0.end,
+      `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`,
+      '{',
+      undefined,
+      conversion?.hint(),
+    );
+    if (block) {
+      block.braceBody = true;
+      block.conversion ??= conversion;
+    } else pushBraceIfOpened(ctx, t);
+    return;
+  }
+  if (isPunct(r0, ':')) {
+    const close = t[call.closeIndex] as Token;
+    const hint =
+      block && r0 === lastToken
+        ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] }
+        : undefined;
+    ctx.report(
+      Rule.PythonColon,
+      r0.start,
+      r0.end,
+      `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`,
+      ':',
+      undefined,
+      hint,
+    );
+    return;
+  }
+  ctx.reportTokens(
+    Rule.TrailingText,
+    r0,
+    lastToken,
+    `unexpected '${abbreviate(ctx.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`,
+  );
+}

@@ -1,0 +1,298 @@
+/**
+ * Calls to the catalogue's commands: the block each opens or closes, what its arguments contain (templates,
+ * nested calls), the names it reads and assigns for the semantic checks, and unknown names deferred to the end.
+ */
+import type { Block } from '../blocks';
+import { isIdentifier, matchBracket, parseCall, quotedIdentifier, type CallArg, type ParsedCall } from '../calls';
+import {
+  EXPRESSION_BUILTINS,
+  findCommand,
+  findCommandIgnoringCase,
+  findHallucination,
+  findHallucinationIgnoringCase,
+  type BlockRole,
+  type CommandSpec,
+  type ParamSpec,
+} from '../catalogue';
+import { Rule } from '../catalogue/rules';
+import { last } from '../cursor';
+import { hoistFix } from '../fixes/builders';
+import type { FixHint } from '../fixes/candidates';
+import type { CallShape } from '../fixes/commands';
+import { TokenKind, isPunct, type Token } from '../scanner';
+import { abbreviate, valueLiteral } from '../wording';
+import { checkArgumentKinds, checkArity } from './arity';
+import type { AnalysisContext } from './context';
+import { checkTemplate } from './lexicalFindings';
+import { literalKind } from './literals';
+import { defer } from './names';
+
+export function bracketProblems(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  const problem = call.problem;
+  if (!problem) return;
+  const name = (t[call.nameIndex] as Token).text;
+  if (problem.kind === 'unclosed') {
+    const end = (last(t) as Token).end;
+    const closable = !t.some((x) => x.unterminated);
+    ctx.report(
+      Rule.UnclosedCall,
+      problem.token.start,
+      ctx.lineEnd,
+      `missing ')' — the call to '${name}' is not closed on this line`,
+      '(',
+      undefined,
+      closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined,
+    );
+  } else {
+    ctx.report(
+      Rule.MismatchedBracket,
+      problem.token.start,
+      problem.token.end,
+      `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`,
+      problem.token.text,
+    );
+  }
+}
+
+/** Checks a call to a catalogue command, or defers an unknown name. Returns the block it opened. */
+export function checkCommand(
+  ctx: AnalysisContext,
+  t: Token[],
+  call: ParsedCall,
+  context: 'statement' | 'assignment',
+): Block | undefined {
+  const nameToken = t[call.nameIndex] as Token;
+  const name = nameToken.text;
+  const spec = findCommand(name);
+  checkArgumentContents(ctx, t, call);
+  if (!spec) {
+    const role = structuralRole(name);
+    const block = role ? applyRole(ctx, role, nameToken) : undefined;
+    const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : nameToken;
+    ctx.pending.push({
+      name,
+      argCount: call.args.length,
+      line: ctx.lineNo,
+      column: ctx.col(nameToken.start),
+      endColumn: ctx.col(nameToken.end),
+      context,
+      text: ctx.src.slice(nameToken.start, closeToken.end),
+      shape: callShape(t, call, context),
+    });
+    return block;
+  }
+  const params = checkArity(ctx, t, call, spec, context);
+  if (params) {
+    checkArgumentKinds(ctx, t, call, spec, params);
+    semanticChecks(ctx, t, call, spec, params, context);
+  }
+  if (spec.resultOnlyByAssignment && context === 'statement') {
+    ctx.report(
+      Rule.DiscardedResult,
+      nameToken.start,
+      nameToken.end,
+      `the result of '${name}' is discarded — assign it: conn = ${name}(…)`,
+      name,
+    );
+  }
+  return applyRole(ctx, spec.block, nameToken);
+}
+
+/**
+ * What the semantic warnings need from a well-formed command call
+ * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
+ * of a call is read before its target is written), and addVar's literals.
+ */
+export function semanticChecks(
+  ctx: AnalysisContext,
+  t: readonly Token[],
+  call: ParsedCall,
+  spec: CommandSpec,
+  params: readonly ParamSpec[],
+  context: 'statement' | 'assignment',
+): void {
+  const args = call.args;
+  for (let i = 0; i < args.length; i++) {
+    const param = params[i] as ParamSpec;
+    if (!param.key) continue;
+    const arg = args[i] as CallArg;
+    const x = t[arg.first];
+    if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
+    ctx.sem.key({
+      name: x.text,
+      command: spec.name,
+      line: ctx.lineNo,
+      column: ctx.col(x.start),
+      endColumn: ctx.col(x.end),
+      start: x.start,
+      end: x.end,
+    });
+  }
+  if (spec.name === 'addVar' && context === 'statement') addVarLiteral(ctx, t, call);
+  for (let i = 0; i < args.length; i++) {
+    if ((params[i] as ParamSpec).kind !== 'target') continue;
+    const arg = args[i] as CallArg;
+    const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
+    if (name !== undefined) ctx.sem.assign(name, ctx.lineNo);
+  }
+}
+
+/** `addVar(rows, [])`: the specification's addVar stores anything but a variable or a number as text. */
+export function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  const [target, value] = call.args;
+  if (!target || !value) return;
+  const what = literalKind(t, value);
+  if (!what) return;
+  const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
+  const literal = valueLiteral(t, value);
+  const assignment = name === undefined ? undefined : `${name} = ${literal}`;
+  const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
+  const first = t[0] as Token;
+  const hint =
+    assignment !== undefined && whole
+      ? {
+          title: `Assign the value: ${abbreviate(assignment, 40)}`,
+          edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }],
+        }
+      : undefined;
+  ctx.report(
+    Rule.LiteralStoredAsText,
+    value.start,
+    value.end,
+    `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
+      `assign the value instead: ${assignment ?? `name = ${literal}`}`,
+    value.text,
+    undefined,
+    hint,
+  );
+}
+
+/** A call that is the whole statement, as a fix that rewrites it needs it. */
+export function callShape(
+  t: readonly Token[],
+  call: ParsedCall,
+  context: 'statement' | 'assignment',
+): CallShape | undefined {
+  if (call.problem || call.closeIndex !== t.length - 1) return undefined;
+  const first = t[0] as Token;
+  return {
+    start: first.start,
+    end: (t[call.closeIndex] as Token).end,
+    target: context === 'assignment' ? first.text : undefined,
+    args: call.args.map((a) => ({ text: a.text, name: isIdentifier(a.text) ? a.text : quotedIdentifier(t, a) })),
+  };
+}
+
+export function structuralRole(name: string): BlockRole | undefined {
+  const hallucination = findHallucination(name);
+  if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
+  const sameLetters = findCommandIgnoringCase(name);
+  if (sameLetters) return sameLetters.block;
+  const otherCase = findHallucinationIgnoringCase(name)?.structuralAs;
+  return otherCase ? findCommand(otherCase)?.block : undefined;
+}
+
+export function applyRole(ctx: AnalysisContext, role: BlockRole | undefined, at: Token): Block | undefined {
+  if (!role) return undefined;
+  switch (role) {
+    case 'open-if':
+      return openBlock(ctx, 'if', at);
+    case 'open-loop':
+      return openBlock(ctx, 'loop', at);
+    case 'open-try':
+      return openBlock(ctx, 'try', at);
+    case 'open-async':
+      return openBlock(ctx, 'async', at);
+    case 'else':
+      ctx.blocks.else(ctx.site(at));
+      return ctx.blocks.top;
+    case 'exception':
+      ctx.blocks.exception(ctx.site(at));
+      return ctx.blocks.top;
+    case 'end':
+      ctx.blocks.end(ctx.site(at));
+      return undefined;
+    case 'end-loop':
+      ctx.blocks.endLoop(ctx.site(at));
+      return undefined;
+  }
+}
+
+export function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token): Block {
+  const block: Block = {
+    kind,
+    line: ctx.lineNo,
+    column: ctx.col(at.start),
+    endColumn: ctx.col(at.end),
+    token: at.text,
+  };
+  ctx.blocks.push(block);
+  return block;
+}
+
+/** Templates, $globals and calls nested inside raw-text arguments. */
+export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  for (const arg of call.args) {
+    for (let i = arg.first; i < arg.last; i++) {
+      const x = t[i] as Token;
+      if (x.kind === TokenKind.Template) checkTemplate(ctx, x);
+    }
+    const head = t[arg.first];
+    if (!head || head.kind !== TokenKind.Ident || !isPunct(t[arg.first + 1], '(')) continue;
+    if (matchBracket(t, arg.first + 1) !== arg.last - 1) continue;
+    const name = head.text;
+    const spec = findCommand(name);
+    if (spec) {
+      ctx.report(
+        Rule.NestedCommand,
+        arg.start,
+        arg.end,
+        `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
+        name,
+        undefined,
+        nestedCommandFix(ctx, t, arg, spec),
+      );
+    } else if (EXPRESSION_BUILTINS.has(name)) {
+      literalCallWarning(ctx, arg.start, arg.end, arg.text);
+    } else {
+      const inner = parseCall(ctx.src, t, arg.first + 1, ctx.lineEnd);
+      defer(ctx, head, inner.args.length, 'argument', arg.text);
+    }
+  }
+}
+
+export function literalCallWarning(ctx: AnalysisContext, start: number, end: number, text: string): void {
+  ctx.report(
+    Rule.LiteralCall,
+    start,
+    end,
+    `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
+    text,
+    undefined,
+    hoistFix(ctx.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
+  );
+}
+
+/** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */
+export function nestedCommandFix(
+  ctx: AnalysisContext,
+  t: readonly Token[],
+  arg: CallArg,
+  spec: CommandSpec,
+): FixHint | undefined {
+  if (spec.block) return undefined;
+  const inner = parseCall(ctx.src, t, arg.first + 1, ctx.lineEnd);
+  const params = spec.params;
+  const target = params[params.length - 1];
+  if (inner.problem || target?.kind !== 'target' || params.some((p) => p.kind === 'target' && p !== target))
+    return undefined;
+  const args = inner.args.map((a) => a.text);
+  const call = (name: string) => `${spec.name}(${[...args, name].join(', ')})`;
+  if (args.length === params.length) {
+    const given = args.pop() as string;
+    if (!isIdentifier(given)) return undefined;
+    return hoistFix(ctx.lineStart, arg, [], call, given);
+  }
+  if (args.length !== params.length - 1) return undefined;
+  return hoistFix(ctx.lineStart, arg, ['value'], call);
+}

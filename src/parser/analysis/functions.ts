@@ -1,0 +1,148 @@
+/**
+ * Function definitions: `function name(a, b) {`, their parameters, and where their body may start.
+ */
+import type { Block } from '../blocks';
+import { matchBracket } from '../calls';
+import { findCommand } from '../catalogue';
+import { Rule } from '../catalogue/rules';
+import { last } from '../cursor';
+import { functionColonFix, inlineBodyFix } from '../fixes/builders';
+import { TokenKind, isPunct, type Token } from '../scanner';
+import { abbreviate } from '../wording';
+import { pushBraceIfOpened } from './braces';
+import type { AnalysisContext } from './context';
+
+export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
+  const t0 = t[0] as Token;
+  const nameToken = t[1];
+  const lastToken = last(t) as Token;
+  if (!nameToken || nameToken.kind !== TokenKind.Ident) {
+    if (isPunct(nameToken, '(')) {
+      ctx.reportTokens(
+        Rule.AnonymousFunction,
+        t0,
+        lastToken,
+        'anonymous functions are not AVAP — name it: function name(a, b) { … }',
+      );
+    } else {
+      ctx.reportTokens(Rule.FunctionHeader, t0, lastToken, "expected a function name after 'function'");
+    }
+    pushBraceIfOpened(ctx, t);
+    return;
+  }
+  const name = nameToken.text;
+  if (!isPunct(t[2], '(')) {
+    ctx.reportTokens(Rule.FunctionHeader, t0, lastToken, `expected '(' after the function name '${name}'`);
+    pushBraceIfOpened(ctx, t);
+    return;
+  }
+  const close = matchBracket(t, 2);
+  const block: Block = {
+    kind: 'function',
+    name,
+    line: ctx.lineNo,
+    column: ctx.col(t0.start),
+    endColumn: ctx.col(nameToken.end),
+    token: name,
+  };
+  if (close === -1) {
+    ctx.reportTokens(Rule.FunctionHeader, t[2] as Token, lastToken, `missing ')' in the parameter list of '${name}'`);
+    if (isPunct(lastToken, '{')) ctx.blocks.push(block);
+    return;
+  }
+  const arity = checkParameters(ctx, t, 3, close);
+  if (findCommand(name)) {
+    ctx.report(
+      Rule.CommandRedefined,
+      nameToken.start,
+      nameToken.end,
+      `'${name}' is a built-in command and cannot be redefined`,
+      name,
+    );
+  } else if (ctx.functions.has(name)) {
+    ctx.report(
+      Rule.DuplicateFunction,
+      nameToken.start,
+      nameToken.end,
+      `function '${name}' is already defined on line ${ctx.functions.get(name)?.line ?? 0}`,
+      name,
+    );
+  } else {
+    ctx.functions.set(name, { arity, line: ctx.lineNo });
+  }
+  if (ctx.blocks.insideAvapBlock) {
+    ctx.reportTokens(
+      Rule.NestedFunction,
+      t0,
+      nameToken,
+      `function '${name}' must be defined at the top level, not inside another block`,
+    );
+  }
+  const rest = t.slice(close + 1);
+  if (rest.length === 0) {
+    block.awaitingBrace = true;
+    ctx.blocks.push(block);
+    return;
+  }
+  const r0 = rest[0] as Token;
+  if (isPunct(r0, '{')) {
+    if (rest.length === 1) {
+      ctx.blocks.push(block);
+    } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
+      ctx.reportTokens(
+        Rule.FunctionBodyInline,
+        rest[1] as Token,
+        last(rest) as Token,
+        "put the function body on the lines after '{'",
+        undefined,
+        inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
+      );
+      if (!isPunct(last(rest), '}')) ctx.blocks.push(block);
+    }
+    return;
+  }
+  if (isPunct(r0, ':')) {
+    ctx.report(
+      Rule.PythonColon,
+      r0.start,
+      r0.end,
+      "Python-style ':' — AVAP function bodies are enclosed in { … }",
+      ':',
+      '{',
+      rest.length === 1 ? functionColonFix(t[close] as Token, r0, ctx.lineStart) : undefined,
+    );
+    return;
+  }
+  ctx.reportTokens(
+    Rule.TrailingText,
+    r0,
+    last(rest) as Token,
+    `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
+  );
+}
+
+/** Checks `a, b, c` between the parentheses; returns the number of parameters. */
+export function checkParameters(ctx: AnalysisContext, t: readonly Token[], from: number, to: number): number {
+  if (from === to) return 0;
+  let count = 0;
+  let segment = from;
+  for (let i = from; i <= to; i++) {
+    if (i < to && !isPunct(t[i], ',')) continue;
+    count++;
+    const first = t[segment];
+    if (i === segment || !first) {
+      const at = t[i] as Token;
+      ctx.report(Rule.FunctionParameter, at.start, at.end, 'empty function parameter', at.text);
+    } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
+      const lastToken = t[i - 1] as Token;
+      ctx.reportTokens(
+        Rule.FunctionParameter,
+        first,
+        lastToken,
+        `function parameters are plain names, got '${abbreviate(ctx.src.slice(first.start, lastToken.end), 30)}'`,
+      );
+    }
+    segment = i + 1;
+  }
+  return count;
+}

@@ -1,0 +1,212 @@
+/**
+ * Statements that are neither blocks nor foreign lines: a command call on its own, an assignment, a
+ * dotted connector call, `return`, a bare word, and what is no statement at all.
+ */
+import { isCloseBracket, isOpenBracket, matchBracket, parseCall } from '../calls';
+import { EXPRESSION_BUILTINS, findCommand, findCommandIgnoringCase, findForeignOperator } from '../catalogue';
+import { Rule } from '../catalogue/rules';
+import { last } from '../cursor';
+import { checkExpression, reportForeignTokens } from '../expressions';
+import { topLevelReturnFix } from '../fixes/builders';
+import type { FixHint } from '../fixes/candidates';
+import { TokenKind, isOp, isPunct, type Token } from '../scanner';
+import { abbreviate } from '../wording';
+import { pushBraceIfOpened, trailing } from './braces';
+import { applyRole, bracketProblems, checkCommand } from './commands';
+import type { AnalysisContext } from './context';
+
+/** Index of a top-level `=` operator, or -1. */
+export function topLevelAssign(t: readonly Token[]): number {
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i] as Token;
+    if (isOpenBracket(x)) depth++;
+    else if (isCloseBracket(x)) depth = Math.max(0, depth - 1);
+    else if (depth === 0 && isOp(x, '=')) return i;
+  }
+  return -1;
+}
+
+export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
+  const reported = reportForeignTokens(t, 0, t.length, ctx);
+  if (reported.size > 0) {
+    pushBraceIfOpened(ctx, t);
+    return;
+  }
+  const t0 = t[0] as Token;
+  const lastToken = last(t) as Token;
+  if (t0.kind === TokenKind.Other) {
+    ctx.reportTokens(Rule.StrayCharacter, t0, lastToken, `stray character '${t0.text}'`);
+  } else {
+    const value = t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template;
+    ctx.reportTokens(
+      Rule.NotAStatement,
+      t0,
+      lastToken,
+      value
+        ? 'a value on its own is not a statement — expected a command call or an assignment'
+        : 'expected a command call or an assignment',
+    );
+  }
+  pushBraceIfOpened(ctx, t);
+}
+
+export function foreignOperator(ctx: AnalysisContext, t: Token, hint?: FixHint): void {
+  const op = findForeignOperator(t.text);
+  if (!op) return;
+  ctx.report(
+    Rule.ForeignOperator,
+    t.start,
+    t.end,
+    `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+    t.text,
+    op.suggestion,
+    hint,
+  );
+}
+
+export function bareWord(ctx: AnalysisContext, t0: Token): void {
+  const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
+  const exact = closers[t0.text];
+  if (exact) {
+    ctx.report(Rule.MissingParentheses, t0.start, t0.end, `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
+    applyRole(ctx, findCommand(t0.text)?.block, t0);
+    return;
+  }
+  const spec = findCommandIgnoringCase(t0.text);
+  if (spec && spec.params.length === 0) {
+    ctx.report(
+      Rule.UnknownCommand,
+      t0.start,
+      t0.end,
+      `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`,
+      t0.text,
+      `${spec.name}()`,
+    );
+    applyRole(ctx, spec.block, t0);
+    return;
+  }
+  const message = `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'`;
+  if (findCommand(t0.text)) {
+    ctx.report(
+      Rule.MissingParentheses,
+      t0.start,
+      t0.end,
+      `${message} — '${t0.text}' is a command: call it with parentheses`,
+      t0.text,
+    );
+  } else {
+    ctx.report(Rule.NotAStatement, t0.start, t0.end, message, t0.text);
+  }
+}
+
+export function callStatement(ctx: AnalysisContext, t: Token[]): void {
+  const call = parseCall(ctx.src, t, 1, ctx.lineEnd);
+  bracketProblems(ctx, t, call);
+  const block = checkCommand(ctx, t, call, 'statement');
+  trailing(ctx, t, call, block);
+}
+
+/** `name = …`: the value is read before the name is assigned. */
+export function assignment(ctx: AnalysisContext, t: Token[]): void {
+  assignmentValue(ctx, t);
+  const target = t[0] as Token;
+  if (target.kind === TokenKind.Ident) ctx.sem.assign(target.text, ctx.lineNo);
+}
+
+export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
+  const target = t[0] as Token;
+  const eq = t[1] as Token;
+  if (findCommand(target.text)) {
+    ctx.report(
+      Rule.InvalidAssignmentTarget,
+      target.start,
+      target.end,
+      `'${target.text}' is a command name and cannot be assigned to`,
+      target.text,
+    );
+  }
+  if (t.length === 2) {
+    ctx.report(
+      Rule.MissingValue,
+      eq.start,
+      eq.end,
+      `missing value after '=' in the assignment to '${target.text}'`,
+      '=',
+    );
+    return;
+  }
+  const r0 = t[2] as Token;
+  if (r0.kind === TokenKind.Ident && isPunct(t[3], '(') && !EXPRESSION_BUILTINS.has(r0.text)) {
+    const close = matchBracket(t, 3);
+    if (close === t.length - 1 || close === -1) {
+      const call = parseCall(ctx.src, t, 3, ctx.lineEnd);
+      bracketProblems(ctx, t, call);
+      const spec = findCommand(r0.text);
+      if (spec?.block && spec.block !== 'exception') {
+        ctx.report(
+          Rule.BlockCommandAssigned,
+          r0.start,
+          r0.end,
+          `'${r0.text}' opens or closes a block and cannot be assigned`,
+          r0.text,
+        );
+        return;
+      }
+      checkCommand(ctx, t, call, 'assignment');
+      if (spec?.name === 'avapConnector') ctx.connectors.add(target.text);
+      return;
+    }
+  }
+  checkExpression(t, 2, t.length, ctx);
+}
+
+export function dottedStatement(ctx: AnalysisContext, t: Token[]): void {
+  const reported = reportForeignTokens(t, 0, t.length, ctx);
+  if (reported.size > 0) {
+    pushBraceIfOpened(ctx, t);
+    return;
+  }
+  if (topLevelAssign(t) > 0) {
+    analyzeStatementFallback(ctx, t);
+    return;
+  }
+  const wellFormed = checkExpression(t, 0, t.length, ctx);
+  const t0 = t[0] as Token;
+  if (wellFormed && !ctx.connectors.has(t0.text)) {
+    const method = t[2];
+    ctx.reportTokens(
+      Rule.UnknownConnector,
+      t0,
+      method ?? t0,
+      `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`,
+    );
+  }
+}
+
+export function analyzeStatementFallback(ctx: AnalysisContext, t: Token[]): void {
+  const assignAt = topLevelAssign(t);
+  const t0 = t[0] as Token;
+  ctx.reportTokens(
+    Rule.InvalidAssignmentTarget,
+    t0,
+    t[assignAt - 1] as Token,
+    `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+  );
+}
+
+export function returnStatement(ctx: AnalysisContext, t: Token[]): void {
+  const t0 = t[0] as Token;
+  if (!ctx.blocks.insideFunction) {
+    ctx.report(
+      Rule.ReturnOutsideFunction,
+      t0.start,
+      t0.end,
+      'return outside a function — at the top level, put values in the response with addResult(variable)',
+      'return',
+      undefined,
+      topLevelReturnFix(t, ctx.lineStart),
+    );
+  }
+  if (t.length > 1) checkExpression(t, 1, t.length, ctx);
+}
