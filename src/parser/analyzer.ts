@@ -10,7 +10,7 @@
 import { BlockStack, type Site } from './blocks';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
-import { closeBlockFix } from './fixes/builders';
+import { closeBlockFix } from './fixes/openBlocks';
 import type { Reporter } from './reporter';
 import { Semantics } from './semantics';
 import { newScanState, scanLine, type LexicalProblem, type ScanState, type Token } from './scanner';

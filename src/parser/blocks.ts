@@ -7,7 +7,7 @@
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
 import type { BraceConversion } from './fixes/braces';
-import type { ElseIfRewrite } from './fixes/builders';
+import type { ElseIfRewrite } from './fixes/branches';
 import type { Reporter } from './reporter';
 
 export type BlockKind = 'if' | 'loop' | 'try' | 'async' | 'function' | 'brace';

@@ -19,7 +19,7 @@ import {
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
-import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/builders';
+import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expressions';
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
 

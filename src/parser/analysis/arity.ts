@@ -6,7 +6,7 @@ import { isIdentifier, quotedIdentifier, type CallArg, type ParsedCall } from '.
 import { signaturesOf, type CommandSpec, type ParamSpec } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
-import { hoistFix, oneCallPerName, swappedArgumentsFix } from '../fixes/builders';
+import { hoistFix, oneCallPerName, swappedArgumentsFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import { completedCallFix } from '../fixes/commands';
 import { TokenKind, type Token } from '../scanner';

@@ -7,13 +7,8 @@ import type { ParsedCall } from '../calls';
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
 import type { BraceConversion } from '../fixes/braces';
-import {
-  allmanBraceConversion,
-  braceBodyConversion,
-  branchWords,
-  foreignElseFix,
-  isBraceBranchLine,
-} from '../fixes/builders';
+import { allmanBraceConversion, braceBodyConversion, branchWords, isBraceBranchLine } from '../fixes/braces';
+import { foreignElseFix } from '../fixes/branches';
 import { isPunct, isWord, type Token } from '../scanner';
 import { abbreviate } from '../wording';
 import type { AnalysisContext } from './context';

@@ -16,7 +16,7 @@ import {
 } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
-import { hoistFix } from '../fixes/builders';
+import { hoistFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import type { CallShape } from '../fixes/commands';
 import { TokenKind, isPunct, type Token } from '../scanner';

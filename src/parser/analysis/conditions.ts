@@ -8,7 +8,7 @@ import { COMPARATORS, COMPARATOR_FIXES, findForeignOperator, findForeignWord } f
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
-import { ElseIfRewrite, foreignElseFix } from '../fixes/builders';
+import { ElseIfRewrite, foreignElseFix } from '../fixes/branches';
 import type { FixHint } from '../fixes/candidates';
 import { TokenKind, isPunct, isWord, newScanState, scanLine, type Token } from '../scanner';
 import { abbreviate } from '../wording';

@@ -6,16 +6,10 @@ import { findForeignStatement, type ForeignStatement } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
 import type { BraceConversion } from '../fixes/braces';
-import {
-  braceLoopConversion,
-  declarationFix,
-  foreignIfFix,
-  foreignTryFix,
-  goFuncFix,
-  pythonDefFix,
-  pythonLoopFix,
-  removeLineFix,
-} from '../fixes/builders';
+import { foreignIfFix, foreignTryFix } from '../fixes/branches';
+import { goFuncFix, pythonDefFix } from '../fixes/functionHeaders';
+import { braceLoopConversion, pythonLoopFix } from '../fixes/loopHeaders';
+import { declarationFix, removeLineFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import { TokenKind, isOp, isPunct, isWord, type Token } from '../scanner';
 import { abbreviate } from '../wording';

@@ -6,7 +6,7 @@ import { matchBracket } from '../calls';
 import { findCommand } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
-import { functionColonFix, inlineBodyFix } from '../fixes/builders';
+import { functionColonFix, inlineBodyFix } from '../fixes/functionHeaders';
 import { TokenKind, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
 import { pushBraceIfOpened } from './braces';

@@ -4,7 +4,7 @@
  */
 import { isCloseBracket, isOpenBracket } from '../calls';
 import { Rule } from '../catalogue/rules';
-import { compoundAssignmentFix, terminatorFix } from '../fixes/builders';
+import { compoundAssignmentFix, terminatorFix } from '../fixes/statements';
 import { TokenKind, isOp, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
 import { closingBrace, openingBrace } from './braces';

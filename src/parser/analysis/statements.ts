@@ -7,7 +7,7 @@ import { EXPRESSION_BUILTINS, findCommand, findCommandIgnoringCase, findForeignO
 import { Rule } from '../catalogue/rules';
 import { last } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
-import { topLevelReturnFix } from '../fixes/builders';
+import { topLevelReturnFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import { TokenKind, isOp, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';

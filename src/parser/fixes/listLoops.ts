@@ -4,13 +4,13 @@
  * `endLoop()`, `for i, x in enumerate(xs):`, `xs.forEach(x => {`, and AVAP's
  * own `startLoop(x, xs)` given the list instead of bounds — as the walk AVAP
  * has: getListLen, the last index, a counted loop and itemFromList first in
- * the body (builders.listLoopHeader, as the Python and JavaScript forms the
+ * the body (loopHeaders.listLoopHeader, as the Python and JavaScript forms the
  * analysis repairs itself). The walk visits the same items in the same order
  * and leaves the item variable holding the last one, as those loops do.
  */
 import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
-import { listLoopHeader } from './builders';
+import { listLoopHeader } from './loopHeaders';
 import { quote, type Candidate, type FixContext, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';

@@ -19,7 +19,7 @@
  */
 import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
-import { loopHeader } from './builders';
+import { loopHeader } from './loopHeaders';
 import { deleteLine, quote, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';
