@@ -8,10 +8,9 @@
  * statement live in analysis/ (lines.ts dispatches a line to them).
  */
 import { BlockStack, type Site } from './blocks';
-import { Rule, type RuleDefinition } from './catalogue/rules';
-import type { FixHint } from './fixes/candidates';
+import { Rule } from './catalogue/rules';
 import { closeBlockFix } from './fixes/openBlocks';
-import type { Reporter } from './reporter';
+import type { OffsetFinding, Reporter, TokenFinding } from './reporter';
 import { Semantics } from './semantics';
 import { newScanState, scanLine, type LexicalProblem, type ScanState, type Token } from './scanner';
 import { abbreviate } from './wording';
@@ -231,27 +230,31 @@ export class Analyzer implements AnalysisContext {
     return offset - this.lineStart + 1;
   }
 
-  report(
-    rule: RuleDefinition,
-    start: number,
-    end: number,
-    message: string,
-    token: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void {
-    this.rep.at(rule, this.lineNo, this.col(start), this.col(end), message, abbreviate(token, 80), suggestion, hint);
+  report(finding: OffsetFinding): void {
+    const { rule, start, end, message, token, suggestion, hint } = finding;
+    this.rep.at({
+      rule,
+      line: this.lineNo,
+      column: this.col(start),
+      endColumn: this.col(end),
+      message,
+      token: abbreviate(token, 80),
+      suggestion,
+      hint,
+    });
   }
 
-  reportTokens(
-    rule: RuleDefinition,
-    from: Token,
-    to: Token,
-    message: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void {
-    this.report(rule, from.start, to.end, message, this.src.slice(from.start, to.end), suggestion, hint);
+  reportTokens(finding: TokenFinding): void {
+    const { rule, from, to, message, suggestion, hint } = finding;
+    this.report({
+      rule,
+      start: from.start,
+      end: to.end,
+      message,
+      token: this.src.slice(from.start, to.end),
+      suggestion,
+      hint,
+    });
   }
 
   site(t: Token, endToken: Token = t): Site {
@@ -273,25 +276,25 @@ export class Analyzer implements AnalysisContext {
   private finish(state: ScanState): void {
     if (state.inBlockComment && this.blockComment) {
       const { line, column } = this.blockComment;
-      this.rep.at(
-        Rule.UnterminatedComment,
+      this.rep.at({
+        rule: Rule.UnterminatedComment,
         line,
         column,
-        column + 2,
-        "unterminated block comment — close it with '*/'",
-        '/*',
-      );
+        endColumn: column + 2,
+        message: "unterminated block comment — close it with '*/'",
+        token: '/*',
+      });
     }
     const top = this.blocks.top;
     if (top?.awaitingBrace) {
-      this.rep.at(
-        Rule.FunctionMissingBrace,
-        top.line,
-        top.column,
-        top.endColumn,
-        `function '${top.name ?? ''}' needs '{' to open its body`,
-        top.token,
-      );
+      this.rep.at({
+        rule: Rule.FunctionMissingBrace,
+        line: top.line,
+        column: top.column,
+        endColumn: top.endColumn,
+        message: `function '${top.name ?? ''}' needs '{' to open its body`,
+        token: top.token,
+      });
     }
     this.blocks.finish();
     resolvePending(this);

@@ -19,21 +19,15 @@ import {
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
+import type { OffsetFinding } from './reporter';
 import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expressions';
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(
-    rule: RuleDefinition,
-    start: number,
-    end: number,
-    message: string,
-    token: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void;
+  /** Reports a finding at offsets of the line. */
+  report(finding: OffsetFinding): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -64,28 +58,28 @@ export function reportForeignTokens(
         // `not` binds more loosely than `!`: the word swap is the repair only where nothing binds tighter after it.
         const repair = negationRepair(tokens, i, to);
         const apart = repair.operand === undefined ? '' : ` — keep the operand apart: (not ${repair.operand})`;
-        host.report(
-          Rule.ForeignOperator,
-          t.start,
-          t.end,
-          `foreign operator '!' (JavaScript) — use not${apart}`,
-          '!',
-          repair.suggestion,
-          repair.hint,
-        );
+        host.report({
+          rule: Rule.ForeignOperator,
+          start: t.start,
+          end: t.end,
+          message: `foreign operator '!' (JavaScript) — use not${apart}`,
+          token: '!',
+          suggestion: repair.suggestion,
+          hint: repair.hint,
+        });
         (reported ??= new Set()).add(t.start);
         continue;
       }
       const op = findForeignOperator(t.text);
       if (op) {
-        host.report(
-          Rule.ForeignOperator,
-          t.start,
-          t.end,
-          `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
-          t.text,
-          op.suggestion,
-        );
+        host.report({
+          rule: Rule.ForeignOperator,
+          start: t.start,
+          end: t.end,
+          message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+          token: t.text,
+          suggestion: op.suggestion,
+        });
         (reported ??= new Set()).add(t.start);
       }
       continue;
@@ -105,15 +99,14 @@ export function reportForeignTokens(
           if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
           else if (plainOwner && (t.text === 'push' || t.text === 'append') && i - 2 === from)
             hint = pushFix(tokens, i, to);
-          host.report(
-            Rule.ForeignMethod,
-            (prev as Token).start,
-            t.end,
-            `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
-            `.${t.text}`,
-            undefined,
+          host.report({
+            rule: Rule.ForeignMethod,
+            start: (prev as Token).start,
+            end: t.end,
+            message: `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
+            token: `.${t.text}`,
             hint,
-          );
+          });
           (reported ??= new Set()).add(t.start);
         }
       }
@@ -129,13 +122,13 @@ export function reportForeignTokens(
       const call = findForeignCall(text);
       if (call) {
         const last = tokens[dottedEnd - 1] as Token;
-        host.report(
-          Rule.ForeignCall,
-          t.start,
-          last.end,
-          `foreign call '${text}' (${call.language}) — ${call.hint}`,
-          text,
-        );
+        host.report({
+          rule: Rule.ForeignCall,
+          start: t.start,
+          end: last.end,
+          message: `foreign call '${text}' (${call.language}) — ${call.hint}`,
+          token: text,
+        });
         for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add((tokens[k] as Token).start);
         i = dottedEnd - 1;
         continue;
@@ -144,28 +137,27 @@ export function reportForeignTokens(
     const word = findForeignWord(t.text);
     if (word) {
       const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
-      host.report(
-        Rule.ForeignKeyword,
-        t.start,
-        t.end,
-        `foreign keyword '${t.text}' (${word.language})${fix}`,
-        t.text,
-        word.suggestion,
-      );
+      host.report({
+        rule: Rule.ForeignKeyword,
+        start: t.start,
+        end: t.end,
+        message: `foreign keyword '${t.text}' (${word.language})${fix}`,
+        token: t.text,
+        suggestion: word.suggestion,
+      });
       (reported ??= new Set()).add(t.start);
       continue;
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(
-        Rule.ForeignKeyword,
-        t.start,
-        t.end,
-        `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`,
-        t.text,
-        undefined,
-        t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined,
-      );
+      host.report({
+        rule: Rule.ForeignKeyword,
+        start: t.start,
+        end: t.end,
+        message: `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`,
+        token: t.text,
+        hint: t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined,
+      });
       (reported ??= new Set()).add(t.start);
     }
   }
@@ -234,10 +226,16 @@ class ExpressionParser {
     this.failed = true;
     if (this.alreadyReported.has(t.start)) return;
     if (t.kind === TokenKind.Other) {
-      this.host.report(Rule.StrayCharacter, t.start, t.end, `stray character '${t.text}'`, t.text);
+      this.host.report({
+        rule: Rule.StrayCharacter,
+        start: t.start,
+        end: t.end,
+        message: `stray character '${t.text}'`,
+        token: t.text,
+      });
       return;
     }
-    this.host.report(rule, t.start, t.end, message, t.text, undefined, hint);
+    this.host.report({ rule, start: t.start, end: t.end, message, token: t.text, hint });
   }
 
   private failAtEnd(message: string): void {
@@ -245,7 +243,7 @@ class ExpressionParser {
     const last = this.tokens[Math.min(this.to, this.tokens.length) - 1];
     const at = last ? last.end : 0;
     this.failed = true;
-    this.host.report(Rule.InvalidExpression, at, at + 1, message, last ? last.text : '');
+    this.host.report({ rule: Rule.InvalidExpression, start: at, end: at + 1, message, token: last ? last.text : '' });
   }
 
   private enter(): boolean {

@@ -12,7 +12,7 @@ import type { Err, Result } from '../result';
 export type GuardOutcome = Result<string, TraceEntry>;
 
 function refuse(rule: RuleDefinition, message: string, token = '', line = 1, column = 1): GuardOutcome {
-  return { ok: false, error: traceEntry(rule, line, column, column + 1, message, token) };
+  return { ok: false, error: traceEntry({ rule, line, column, endColumn: column + 1, message, token }) };
 }
 
 function formatBytes(n: number): string {

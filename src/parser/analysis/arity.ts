@@ -67,14 +67,13 @@ export function checkArity(
       ctx.lineStart,
     );
   else if (shape) hint = completedCallFix(spec, shape);
-  ctx.reportTokens(
-    Rule.Arity,
-    nameToken,
-    closeToken,
-    `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`,
-    undefined,
+  ctx.reportTokens({
+    rule: Rule.Arity,
+    from: nameToken,
+    to: closeToken,
+    message: `'${spec.name}' expects ${forms.join(' or ')}, got ${argc}`,
     hint,
-  );
+  });
   return undefined;
 }
 
@@ -104,7 +103,13 @@ export function checkArgumentKind(
   if (arg.text === '') {
     const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
     if (mustHave)
-      ctx.report(Rule.MissingArgument, arg.start, arg.end, `missing ${argumentName(spec, index, param)}`, spec.name);
+      ctx.report({
+        rule: Rule.MissingArgument,
+        start: arg.start,
+        end: arg.end,
+        message: `missing ${argumentName(spec, index, param)}`,
+        token: spec.name,
+      });
     return;
   }
   const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
@@ -118,15 +123,14 @@ export function checkArgumentKind(
       swapped && call.args.length === 2 && value && isIdentifier(value.text)
         ? swappedArgumentsFix(ctx.src, arg, value)
         : undefined;
-    ctx.report(
-      Rule.InvalidTarget,
-      arg.start,
-      arg.end,
-      `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`,
-      arg.text,
-      undefined,
+    ctx.report({
+      rule: Rule.InvalidTarget,
+      start: arg.start,
+      end: arg.end,
+      message: `${argumentName(spec, index, param)} must be a variable name, got '${abbreviate(arg.text, 30)}'${order}`,
+      token: arg.text,
       hint,
-    );
+    });
     return;
   }
   if (param.kind === 'number') {
@@ -149,14 +153,13 @@ export function checkArgumentKind(
         : param.name === 'from'
           ? [counter ? `${counter}_first` : 'first']
           : [param.name.toLowerCase(), 'value'];
-    ctx.report(
-      Rule.InvalidNumber,
-      arg.start,
-      arg.end,
-      `${argumentName(spec, index, param)} must be a number or a variable name (this parser's rule), got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
-      arg.text,
-      undefined,
-      expression ? hoistFix(ctx.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
-    );
+    ctx.report({
+      rule: Rule.InvalidNumber,
+      start: arg.start,
+      end: arg.end,
+      message: `${argumentName(spec, index, param)} must be a number or a variable name (this parser's rule), got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
+      token: arg.text,
+      hint: expression ? hoistFix(ctx.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
+    });
   }
 }

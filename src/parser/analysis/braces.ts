@@ -45,32 +45,37 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
     // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
     top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
     if (isWord(r0, 'else')) {
-      ctx.reportTokens(
-        Rule.ForeignElse,
-        t0,
-        lastToken,
-        `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
-        undefined,
-        foreignElseFix(t),
-      );
+      ctx.reportTokens({
+        rule: Rule.ForeignElse,
+        from: t0,
+        to: lastToken,
+        message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+        hint: foreignElseFix(t),
+      });
       if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
       return;
     }
     const word = r0 as Token;
-    ctx.report(
-      Rule.ForeignKeyword,
-      word.start,
-      word.end,
-      `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`,
-      word.text,
-    );
+    ctx.report({
+      rule: Rule.ForeignKeyword,
+      start: word.start,
+      end: word.end,
+      message: `foreign keyword '${word.text}' — AVAP error handling is try() … exception(err) … end()`,
+      token: word.text,
+    });
     return;
   }
   const closed = ctx.blocks.closeBrace(ctx.site(t0));
   const trailingJunk = t.length > 1 && !t.slice(1).every((x) => isPunct(x, ')') || isPunct(x, ';') || isPunct(x, ']'));
   if (closed?.conversion && !trailingJunk) closed.conversion.closedByBrace(ctx.src, t0.start, lastToken.end);
   if (closed?.kind === 'function') {
-    if (trailingJunk) ctx.reportTokens(Rule.TrailingText, t[1] as Token, lastToken, "unexpected text after '}'");
+    if (trailingJunk)
+      ctx.reportTokens({
+        rule: Rule.TrailingText,
+        from: t[1] as Token,
+        to: lastToken,
+        message: "unexpected text after '}'",
+      });
     return;
   }
   if (closed) {
@@ -78,21 +83,21 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
     const message = closer
       ? `unexpected construct '}' — close ${closed.kind === 'loop' ? 'startLoop()' : `'${closed.token}'`} with ${closer}; braces only enclose function bodies`
       : "unexpected construct '}' — AVAP closes blocks with end() or endLoop(); braces only enclose function bodies";
-    ctx.reportTokens(
-      Rule.BraceClosesBlock,
-      t0,
-      t.length > 1 ? lastToken : t0,
+    ctx.reportTokens({
+      rule: Rule.BraceClosesBlock,
+      from: t0,
+      to: t.length > 1 ? lastToken : t0,
       message,
-      t.length === 1 ? closer : undefined,
-    );
+      suggestion: t.length === 1 ? closer : undefined,
+    });
     return;
   }
-  ctx.reportTokens(
-    Rule.UnmatchedBrace,
-    t0,
-    lastToken,
-    "'}' without an opening function body — AVAP closes blocks with end() or endLoop()",
-  );
+  ctx.reportTokens({
+    rule: Rule.UnmatchedBrace,
+    from: t0,
+    to: lastToken,
+    message: "'}' without an opening function body — AVAP closes blocks with end() or endLoop()",
+  });
 }
 
 export function openingBrace(ctx: AnalysisContext, t: Token[]): void {
@@ -100,15 +105,14 @@ export function openingBrace(ctx: AnalysisContext, t: Token[]): void {
   const under = ctx.blocks.top;
   const conversion =
     under && under.line === ctx.lineNo - 1 && t.length === 1 ? allmanBraceConversion(ctx.src, under, t0) : undefined;
-  ctx.report(
-    Rule.BraceBody,
-    t0.start,
-    t0.end,
-    'curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()',
-    '{',
-    undefined,
-    conversion?.hint(),
-  );
+  ctx.report({
+    rule: Rule.BraceBody,
+    start: t0.start,
+    end: t0.end,
+    message: 'curly-brace body — AVAP blocks have no braces; close them with end() or endLoop()',
+    token: '{',
+    hint: conversion?.hint(),
+  });
   ctx.blocks.push({
     kind: 'brace',
     line: ctx.lineNo,
@@ -127,15 +131,14 @@ export function trailing(ctx: AnalysisContext, t: readonly Token[], call: Parsed
   const name = (t[call.nameIndex] as Token).text;
   if (isPunct(r0, '{')) {
     const conversion = block && !block.conversion ? braceBodyConversion(block, t, r0) : undefined;
-    ctx.report(
-      Rule.BraceBody,
-      r0.start,
-      r0.end,
-      `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`,
-      '{',
-      undefined,
-      conversion?.hint(),
-    );
+    ctx.report({
+      rule: Rule.BraceBody,
+      start: r0.start,
+      end: r0.end,
+      message: `curly-brace body after '${name}(…)' — AVAP blocks have no braces; close them with ${block ? closerOf(block.kind) : 'end()'}`,
+      token: '{',
+      hint: conversion?.hint(),
+    });
     if (block) {
       block.braceBody = true;
       block.conversion ??= conversion;
@@ -148,21 +151,20 @@ export function trailing(ctx: AnalysisContext, t: readonly Token[], call: Parsed
       block && r0 === lastToken
         ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] }
         : undefined;
-    ctx.report(
-      Rule.PythonColon,
-      r0.start,
-      r0.end,
-      `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`,
-      ':',
-      undefined,
+    ctx.report({
+      rule: Rule.PythonColon,
+      start: r0.start,
+      end: r0.end,
+      message: `Python-style ':' after '${name}(…)' — AVAP blocks are closed with ${block ? closerOf(block.kind) : 'end()'}, not indented`,
+      token: ':',
       hint,
-    );
+    });
     return;
   }
-  ctx.reportTokens(
-    Rule.TrailingText,
-    r0,
-    lastToken,
-    `unexpected '${abbreviate(ctx.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`,
-  );
+  ctx.reportTokens({
+    rule: Rule.TrailingText,
+    from: r0,
+    to: lastToken,
+    message: `unexpected '${abbreviate(ctx.src.slice(r0.start, lastToken.end), 30)}' after '${name}(…)'`,
+  });
 }

@@ -34,23 +34,22 @@ export function bracketProblems(ctx: AnalysisContext, t: readonly Token[], call:
   if (problem.kind === 'unclosed') {
     const end = (last(t) as Token).end;
     const closable = !t.some((x) => x.unterminated);
-    ctx.report(
-      Rule.UnclosedCall,
-      problem.token.start,
-      ctx.lineEnd,
-      `missing ')' — the call to '${name}' is not closed on this line`,
-      '(',
-      undefined,
-      closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined,
-    );
+    ctx.report({
+      rule: Rule.UnclosedCall,
+      start: problem.token.start,
+      end: ctx.lineEnd,
+      message: `missing ')' — the call to '${name}' is not closed on this line`,
+      token: '(',
+      hint: closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined,
+    });
   } else {
-    ctx.report(
-      Rule.MismatchedBracket,
-      problem.token.start,
-      problem.token.end,
-      `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`,
-      problem.token.text,
-    );
+    ctx.report({
+      rule: Rule.MismatchedBracket,
+      start: problem.token.start,
+      end: problem.token.end,
+      message: `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`,
+      token: problem.token.text,
+    });
   }
 }
 
@@ -87,13 +86,13 @@ export function checkCommand(
     semanticChecks(ctx, t, call, spec, params, context);
   }
   if (spec.resultOnlyByAssignment && context === 'statement') {
-    ctx.report(
-      Rule.DiscardedResult,
-      nameToken.start,
-      nameToken.end,
-      `the result of '${name}' is discarded — assign it: conn = ${name}(…)`,
-      name,
-    );
+    ctx.report({
+      rule: Rule.DiscardedResult,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `the result of '${name}' is discarded — assign it: conn = ${name}(…)`,
+      token: name,
+    });
   }
   return applyRole(ctx, spec.block, nameToken);
 }
@@ -155,16 +154,16 @@ export function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: P
           edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }],
         }
       : undefined;
-  ctx.report(
-    Rule.LiteralStoredAsText,
-    value.start,
-    value.end,
-    `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
+  ctx.report({
+    rule: Rule.LiteralStoredAsText,
+    start: value.start,
+    end: value.end,
+    message:
+      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
       `assign the value instead: ${assignment ?? `name = ${literal}`}`,
-    value.text,
-    undefined,
+    token: value.text,
     hint,
-  );
+  });
 }
 
 /** A call that is the whole statement, as a fix that rewrites it needs it. */
@@ -243,15 +242,14 @@ export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[],
     const name = head.text;
     const spec = findCommand(name);
     if (spec) {
-      ctx.report(
-        Rule.NestedCommand,
-        arg.start,
-        arg.end,
-        `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
-        name,
-        undefined,
-        nestedCommandFix(ctx, t, arg, spec),
-      );
+      ctx.report({
+        rule: Rule.NestedCommand,
+        start: arg.start,
+        end: arg.end,
+        message: `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
+        token: name,
+        hint: nestedCommandFix(ctx, t, arg, spec),
+      });
     } else if (EXPRESSION_BUILTINS.has(name)) {
       literalCallWarning(ctx, arg.start, arg.end, arg.text);
     } else {
@@ -262,15 +260,14 @@ export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[],
 }
 
 export function literalCallWarning(ctx: AnalysisContext, start: number, end: number, text: string): void {
-  ctx.report(
-    Rule.LiteralCall,
+  ctx.report({
+    rule: Rule.LiteralCall,
     start,
     end,
-    `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
-    text,
-    undefined,
-    hoistFix(ctx.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
-  );
+    message: `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
+    token: text,
+    hint: hoistFix(ctx.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
+  });
 }
 
 /** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */

@@ -30,12 +30,12 @@ export function ifStatement(ctx: AnalysisContext, t: Token[]): void {
   const t0 = t[0] as Token;
   if (!isPunct(t[1], '(')) {
     // e.g. `if#(…)` or `if x:`; still open the block so its end() matches.
-    ctx.reportTokens(
-      Rule.MissingParentheses,
-      t0,
-      last(t) as Token,
-      "expected '(' after 'if' — if(variable, value, comparator)",
-    );
+    ctx.reportTokens({
+      rule: Rule.MissingParentheses,
+      from: t0,
+      to: last(t) as Token,
+      message: "expected '(' after 'if' — if(variable, value, comparator)",
+    });
     ctx.blocks.push({
       kind: 'if',
       line: ctx.lineNo,
@@ -75,13 +75,14 @@ export function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedC
     return;
   }
   if (args.length === 4) {
-    ctx.report(
-      Rule.LegacyIf,
-      t0.start,
-      t0.end,
-      'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")',
-      'if',
-    );
+    ctx.report({
+      rule: Rule.LegacyIf,
+      start: t0.start,
+      end: t0.end,
+      message:
+        'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")',
+      token: 'if',
+    });
     checkComparator(ctx, t, args[2] as CallArg);
     return;
   }
@@ -91,23 +92,23 @@ export function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedC
     reportForeignTokens(t, arg.first, arg.last, ctx);
     const fix = ifExpressionFix(t, arg);
     if (fix !== undefined) {
-      ctx.report(
-        Rule.IfExpression,
-        arg.start,
-        arg.end,
-        `'if' takes (left, right, comparator), not an expression — write if(${fix})`,
-        arg.text,
-        fix,
-      );
+      ctx.report({
+        rule: Rule.IfExpression,
+        start: arg.start,
+        end: arg.end,
+        message: `'if' takes (left, right, comparator), not an expression — write if(${fix})`,
+        token: arg.text,
+        suggestion: fix,
+      });
       return;
     }
   }
-  ctx.reportTokens(
-    Rule.Arity,
-    t0,
-    closeToken,
-    `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`,
-  );
+  ctx.reportTokens({
+    rule: Rule.Arity,
+    from: t0,
+    to: closeToken,
+    message: `'if' expects 3 arguments (variable, variableValue, comparator), got ${args.length}`,
+  });
 }
 
 /** The arguments of if() for a foreign condition written as tokens [first, end) (`if x > 5:`). */
@@ -167,13 +168,13 @@ export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | und
 
 export function checkComparator(ctx: AnalysisContext, t: readonly Token[], arg: CallArg): void {
   if (arg.text === '') {
-    ctx.report(
-      Rule.InvalidComparator,
-      arg.start,
-      arg.end,
-      'missing comparator (argument 3 of if) — one of = == != < > <= >= in',
-      '',
-    );
+    ctx.report({
+      rule: Rule.InvalidComparator,
+      start: arg.start,
+      end: arg.end,
+      message: 'missing comparator (argument 3 of if) — one of = == != < > <= >= in',
+      token: '',
+    });
     return;
   }
   const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
@@ -181,14 +182,14 @@ export function checkComparator(ctx: AnalysisContext, t: readonly Token[], arg: 
     single && single.kind === TokenKind.String && !single.unterminated ? single.text.slice(1, -1).trim() : arg.text;
   if (COMPARATORS.has(value)) return;
   const fix = COMPARATOR_FIXES.get(value);
-  ctx.report(
-    Rule.InvalidComparator,
-    arg.start,
-    arg.end,
-    `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`,
-    arg.text,
-    fix,
-  );
+  ctx.report({
+    rule: Rule.InvalidComparator,
+    start: arg.start,
+    end: arg.end,
+    message: `invalid comparator '${abbreviate(value, 20)}' — expected one of = == != < > <= >= in`,
+    token: arg.text,
+    suggestion: fix,
+  });
 }
 
 /** The quoted condition of if(None, None, "…") is an expression. */
@@ -197,7 +198,13 @@ export function checkConditionString(ctx: AnalysisContext, token: Token): void {
   const start = token.start + 1;
   const end = token.end - 1;
   if (ctx.src.slice(start, end).trim() === '') {
-    ctx.report(Rule.EmptyCondition, token.start, token.end, 'empty condition in if(None, None, "…")', token.text);
+    ctx.report({
+      rule: Rule.EmptyCondition,
+      start: token.start,
+      end: token.end,
+      message: 'empty condition in if(None, None, "…")',
+      token: token.text,
+    });
     return;
   }
   const inner = scanLine(ctx.src, start, end, newScanState(), (problem, s, e) => lexical(ctx, problem, s, e));
@@ -214,32 +221,36 @@ export function elseStatement(ctx: AnalysisContext, t: Token[]): void {
     bracketProblems(ctx, t, call);
     if (call.args.length > 0) {
       const close = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : lastToken;
-      ctx.reportTokens(Rule.Arity, t0, close, `'else' takes no arguments, got ${call.args.length}`, 'else()');
+      ctx.reportTokens({
+        rule: Rule.Arity,
+        from: t0,
+        to: close,
+        message: `'else' takes no arguments, got ${call.args.length}`,
+        suggestion: 'else()',
+      });
     }
     ctx.blocks.else(ctx.site(t0));
     trailing(ctx, t, call, ctx.blocks.top);
     return;
   }
   if (isWord(t1, 'if')) {
-    ctx.reportTokens(
-      Rule.ElseIf,
-      t0,
-      lastToken,
-      `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`,
-      undefined,
-      elseIfFix(ctx, t),
-    );
+    ctx.reportTokens({
+      rule: Rule.ElseIf,
+      from: t0,
+      to: lastToken,
+      message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP has no else-if: nest if() … end() inside else()`,
+      hint: elseIfFix(ctx, t),
+    });
     return;
   }
   if (isPunct(t1, '{') || isPunct(t1, ':')) {
-    ctx.reportTokens(
-      Rule.ForeignElse,
-      t0,
-      lastToken,
-      `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
-      undefined,
-      foreignElseFix(t),
-    );
+    ctx.reportTokens({
+      rule: Rule.ForeignElse,
+      from: t0,
+      to: lastToken,
+      message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+      hint: foreignElseFix(t),
+    });
     ctx.blocks.else(ctx.site(t0));
     return;
   }

@@ -6,12 +6,10 @@
  * is the one implementation.
  */
 import type { BlockStack, Site } from '../blocks';
-import type { RuleDefinition } from '../catalogue/rules';
 import type { ExpressionHost } from '../expressions';
-import type { FixHint } from '../fixes/candidates';
 import type { AppendList } from '../layered';
 import type { FunctionInfo, PendingCall } from '../pendingCalls';
-import type { Reporter } from '../reporter';
+import type { Reporter, TokenFinding } from '../reporter';
 import type { Token } from '../scanner';
 import type { Semantics } from '../semantics';
 
@@ -34,14 +32,7 @@ export interface AnalysisContext extends ExpressionHost {
   /** The 1-based column of an offset on the current line. */
   col(offset: number): number;
   /** Reports a finding spanning the tokens `from` … `to` of the current line. */
-  reportTokens(
-    rule: RuleDefinition,
-    from: Token,
-    to: Token,
-    message: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void;
+  reportTokens(finding: TokenFinding): void;
   /** Where a finding about the tokens `t` … `endToken` of the current line goes. */
   site(t: Token, endToken?: Token): Site;
 }

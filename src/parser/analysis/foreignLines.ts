@@ -27,27 +27,25 @@ export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
 
   if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
     const construct = `for ${t1.text} in ${renderIterable(ctx, t, 3)}`;
-    ctx.reportTokens(
-      Rule.ForeignLoop,
-      t0,
-      last(t) as Token,
-      `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
-      undefined,
-      pythonLoopFix(t, ctx.lineStart),
-    );
+    ctx.reportTokens({
+      rule: Rule.ForeignLoop,
+      from: t0,
+      to: last(t) as Token,
+      message: `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
+      hint: pythonLoopFix(t, ctx.lineStart),
+    });
     pushBraceIfOpened(ctx, t);
     return true;
   }
   if (t0.text === 'if' && t1 && !isPunct(t1, '(')) {
     const fix = foreignIfFix(t, ctx.lineStart, (tokens, first, end) => conditionArguments(ctx, tokens, first, end));
-    ctx.reportTokens(
-      Rule.ForeignIf,
-      t0,
-      last(t) as Token,
-      `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`,
-      undefined,
-      fix.hint,
-    );
+    ctx.reportTokens({
+      rule: Rule.ForeignIf,
+      from: t0,
+      to: last(t) as Token,
+      message: `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`,
+      hint: fix.hint,
+    });
     if (isPunct(last(t), '{')) {
       ctx.blocks.push({
         kind: 'if',
@@ -63,29 +61,27 @@ export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
   }
   if ((t0.text === 'try' || t0.text === 'finally') && (isPunct(t1, ':') || isPunct(t1, '{'))) {
     const fix = foreignTryFix(t, ctx.lineStart);
-    ctx.reportTokens(
-      Rule.ForeignTry,
-      t0,
-      last(t) as Token,
-      `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`,
-      undefined,
-      fix.hint,
-    );
+    ctx.reportTokens({
+      rule: Rule.ForeignTry,
+      from: t0,
+      to: last(t) as Token,
+      message: `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`,
+      hint: fix.hint,
+    });
     pushBraceIfOpened(ctx, t, undefined, fix.conversion);
     return true;
   }
   const foreign = findForeignStatement(t0.text);
   if (!foreign || !shapeMatches(foreign, t)) return false;
   const fix = foreignStatementFix(ctx, foreign, t);
-  ctx.report(
-    Rule.ForeignKeyword,
-    t0.start,
-    t0.end,
-    `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`,
-    t0.text,
-    undefined,
-    fix.hint,
-  );
+  ctx.report({
+    rule: Rule.ForeignKeyword,
+    start: t0.start,
+    end: t0.end,
+    message: `foreign keyword '${t0.text}' (${foreign.language}) — ${foreign.hint}`,
+    token: t0.text,
+    hint: fix.hint,
+  });
   pushBraceIfOpened(ctx, t, undefined, fix.conversion);
   if (foreign.shape === 'declaration' && t.length > 1) analyzeSegments(ctx, t.slice(1));
   return true;

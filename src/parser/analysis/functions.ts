@@ -18,21 +18,31 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
   const lastToken = last(t) as Token;
   if (!nameToken || nameToken.kind !== TokenKind.Ident) {
     if (isPunct(nameToken, '(')) {
-      ctx.reportTokens(
-        Rule.AnonymousFunction,
-        t0,
-        lastToken,
-        'anonymous functions are not AVAP — name it: function name(a, b) { … }',
-      );
+      ctx.reportTokens({
+        rule: Rule.AnonymousFunction,
+        from: t0,
+        to: lastToken,
+        message: 'anonymous functions are not AVAP — name it: function name(a, b) { … }',
+      });
     } else {
-      ctx.reportTokens(Rule.FunctionHeader, t0, lastToken, "expected a function name after 'function'");
+      ctx.reportTokens({
+        rule: Rule.FunctionHeader,
+        from: t0,
+        to: lastToken,
+        message: "expected a function name after 'function'",
+      });
     }
     pushBraceIfOpened(ctx, t);
     return;
   }
   const name = nameToken.text;
   if (!isPunct(t[2], '(')) {
-    ctx.reportTokens(Rule.FunctionHeader, t0, lastToken, `expected '(' after the function name '${name}'`);
+    ctx.reportTokens({
+      rule: Rule.FunctionHeader,
+      from: t0,
+      to: lastToken,
+      message: `expected '(' after the function name '${name}'`,
+    });
     pushBraceIfOpened(ctx, t);
     return;
   }
@@ -46,37 +56,42 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
     token: name,
   };
   if (close === -1) {
-    ctx.reportTokens(Rule.FunctionHeader, t[2] as Token, lastToken, `missing ')' in the parameter list of '${name}'`);
+    ctx.reportTokens({
+      rule: Rule.FunctionHeader,
+      from: t[2] as Token,
+      to: lastToken,
+      message: `missing ')' in the parameter list of '${name}'`,
+    });
     if (isPunct(lastToken, '{')) ctx.blocks.push(block);
     return;
   }
   const arity = checkParameters(ctx, t, 3, close);
   if (findCommand(name)) {
-    ctx.report(
-      Rule.CommandRedefined,
-      nameToken.start,
-      nameToken.end,
-      `'${name}' is a built-in command and cannot be redefined`,
-      name,
-    );
+    ctx.report({
+      rule: Rule.CommandRedefined,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `'${name}' is a built-in command and cannot be redefined`,
+      token: name,
+    });
   } else if (ctx.functions.has(name)) {
-    ctx.report(
-      Rule.DuplicateFunction,
-      nameToken.start,
-      nameToken.end,
-      `function '${name}' is already defined on line ${ctx.functions.get(name)?.line ?? 0}`,
-      name,
-    );
+    ctx.report({
+      rule: Rule.DuplicateFunction,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `function '${name}' is already defined on line ${ctx.functions.get(name)?.line ?? 0}`,
+      token: name,
+    });
   } else {
     ctx.functions.set(name, { arity, line: ctx.lineNo });
   }
   if (ctx.blocks.insideAvapBlock) {
-    ctx.reportTokens(
-      Rule.NestedFunction,
-      t0,
-      nameToken,
-      `function '${name}' must be defined at the top level, not inside another block`,
-    );
+    ctx.reportTokens({
+      rule: Rule.NestedFunction,
+      from: t0,
+      to: nameToken,
+      message: `function '${name}' must be defined at the top level, not inside another block`,
+    });
   }
   const rest = t.slice(close + 1);
   if (rest.length === 0) {
@@ -89,36 +104,35 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
     if (rest.length === 1) {
       ctx.blocks.push(block);
     } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
-      ctx.reportTokens(
-        Rule.FunctionBodyInline,
-        rest[1] as Token,
-        last(rest) as Token,
-        "put the function body on the lines after '{'",
-        undefined,
-        inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
-      );
+      ctx.reportTokens({
+        rule: Rule.FunctionBodyInline,
+        from: rest[1] as Token,
+        to: last(rest) as Token,
+        message: "put the function body on the lines after '{'",
+        hint: inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
+      });
       if (!isPunct(last(rest), '}')) ctx.blocks.push(block);
     }
     return;
   }
   if (isPunct(r0, ':')) {
-    ctx.report(
-      Rule.PythonColon,
-      r0.start,
-      r0.end,
-      "Python-style ':' — AVAP function bodies are enclosed in { … }",
-      ':',
-      '{',
-      rest.length === 1 ? functionColonFix(t[close] as Token, r0, ctx.lineStart) : undefined,
-    );
+    ctx.report({
+      rule: Rule.PythonColon,
+      start: r0.start,
+      end: r0.end,
+      message: "Python-style ':' — AVAP function bodies are enclosed in { … }",
+      token: ':',
+      suggestion: '{',
+      hint: rest.length === 1 ? functionColonFix(t[close] as Token, r0, ctx.lineStart) : undefined,
+    });
     return;
   }
-  ctx.reportTokens(
-    Rule.TrailingText,
-    r0,
-    last(rest) as Token,
-    `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
-  );
+  ctx.reportTokens({
+    rule: Rule.TrailingText,
+    from: r0,
+    to: last(rest) as Token,
+    message: `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
+  });
 }
 
 /** Checks `a, b, c` between the parentheses; returns the number of parameters. */
@@ -132,15 +146,21 @@ export function checkParameters(ctx: AnalysisContext, t: readonly Token[], from:
     const first = t[segment];
     if (i === segment || !first) {
       const at = t[i] as Token;
-      ctx.report(Rule.FunctionParameter, at.start, at.end, 'empty function parameter', at.text);
+      ctx.report({
+        rule: Rule.FunctionParameter,
+        start: at.start,
+        end: at.end,
+        message: 'empty function parameter',
+        token: at.text,
+      });
     } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
       const lastToken = t[i - 1] as Token;
-      ctx.reportTokens(
-        Rule.FunctionParameter,
-        first,
-        lastToken,
-        `function parameters are plain names, got '${abbreviate(ctx.src.slice(first.start, lastToken.end), 30)}'`,
-      );
+      ctx.reportTokens({
+        rule: Rule.FunctionParameter,
+        from: first,
+        to: lastToken,
+        message: `function parameters are plain names, got '${abbreviate(ctx.src.slice(first.start, lastToken.end), 30)}'`,
+      });
     }
     segment = i + 1;
   }

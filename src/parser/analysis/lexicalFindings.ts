@@ -10,27 +10,34 @@ import type { AnalysisContext } from './context';
 export function lexical(ctx: AnalysisContext, problem: LexicalProblem, start: number, end: number): void {
   switch (problem) {
     case 'unterminated-string':
-      ctx.report(
-        Rule.UnterminatedString,
+      ctx.report({
+        rule: Rule.UnterminatedString,
         start,
         end,
-        'unterminated string — close it with the same quote on this line',
-        ctx.src.slice(start, end),
-      );
+        message: 'unterminated string — close it with the same quote on this line',
+        token: ctx.src.slice(start, end),
+      });
       return;
     case 'control-character': {
       const code = ctx.src.charCodeAt(start).toString(16).toUpperCase().padStart(4, '0');
-      ctx.report(
-        Rule.ControlCharacter,
+      ctx.report({
+        rule: Rule.ControlCharacter,
         start,
         end,
-        `stray control character U+${code} — binary data is not AVAP source`,
-        `\\u${code}`,
-      );
+        message: `stray control character U+${code} — binary data is not AVAP source`,
+        token: `\\u${code}`,
+      });
       return;
     }
     case 'hash-comment':
-      ctx.report(Rule.HashComment, start, end, "'#' is not an AVAP comment — use //", '#', '//');
+      ctx.report({
+        rule: Rule.HashComment,
+        start,
+        end,
+        message: "'#' is not an AVAP comment — use //",
+        token: '#',
+        suggestion: '//',
+      });
       return;
     case 'unterminated-block-comment':
       return; // reported in finish(), where its opening line is known
@@ -50,17 +57,18 @@ export function typographicQuote(ctx: AnalysisContext, start: number, end: numbe
   const quote = !inner.includes(preferred) ? preferred : !inner.includes(other) ? other : undefined;
   const straight = quote === undefined ? undefined : `${quote}${inner}${quote}`;
   const advice = straight === undefined ? 'use " or \' quotes' : `straighten them: ${straight}`;
-  ctx.report(
-    Rule.TypographicQuote,
+  ctx.report({
+    rule: Rule.TypographicQuote,
     start,
     end,
-    `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`,
-    text,
-    straight,
-    straight === undefined
-      ? undefined
-      : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] },
-  );
+    message: `typographic quotes in ${abbreviate(text, 40)} are not AVAP string quotes — the runtime keeps them as part of the text; ${advice}`,
+    token: text,
+    suggestion: straight,
+    hint:
+      straight === undefined
+        ? undefined
+        : { title: `Straighten the quotes: ${abbreviate(straight, 40)}`, edits: [{ start, end, newText: straight }] },
+  });
 }
 
 export function checkTemplate(ctx: AnalysisContext, token: Token): void {
@@ -71,24 +79,24 @@ export function checkTemplate(ctx: AnalysisContext, token: Token): void {
     if (open === -1) return;
     const close = text.indexOf('}', open + 2);
     if (close === -1) {
-      ctx.report(
-        Rule.UnclosedPlaceholder,
-        token.start + open,
-        token.end,
-        "unclosed '${' in template string — write ${name}",
-        text.slice(open),
-      );
+      ctx.report({
+        rule: Rule.UnclosedPlaceholder,
+        start: token.start + open,
+        end: token.end,
+        message: "unclosed '${' in template string — write ${name}",
+        token: text.slice(open),
+      });
       return;
     }
     const inner = text.slice(open + 2, close).trim();
     if (!/^[\p{L}_][\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*$/u.test(inner)) {
-      ctx.report(
-        Rule.PlaceholderNotAName,
-        token.start + open,
-        token.start + close + 1,
-        `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`,
-        text.slice(open, close + 1),
-      );
+      ctx.report({
+        rule: Rule.PlaceholderNotAName,
+        start: token.start + open,
+        end: token.start + close + 1,
+        message: `template placeholder '${abbreviate(text.slice(open, close + 1), 40)}' should name a variable: \${name}`,
+        token: text.slice(open, close + 1),
+      });
     }
     from = close + 1;
   }

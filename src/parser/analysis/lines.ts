@@ -42,14 +42,14 @@ export function analyzeLine(ctx: AnalysisContext, tokens: Token[]): void {
       if (tokens.length > 1) analyzeSegments(ctx, tokens.slice(1));
       return;
     }
-    ctx.rep.at(
-      Rule.FunctionMissingBrace,
-      top.line,
-      top.column,
-      top.endColumn,
-      `function '${top.name ?? ''}' needs '{' to open its body`,
-      top.token,
-    );
+    ctx.rep.at({
+      rule: Rule.FunctionMissingBrace,
+      line: top.line,
+      column: top.column,
+      endColumn: top.endColumn,
+      message: `function '${top.name ?? ''}' needs '{' to open its body`,
+      token: top.token,
+    });
   }
   if (foreignLine(ctx, tokens)) return;
   analyzeSegments(ctx, tokens);
@@ -70,15 +70,14 @@ export function analyzeSegments(ctx: AnalysisContext, tokens: Token[]): void {
     if (isOpenBracket(t)) depth++;
     else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
     else if (t.text === ';' && depth === 0) {
-      ctx.report(
-        Rule.StatementTerminator,
-        t.start,
-        t.end,
-        "statement terminator ';' is not AVAP — one statement per line, no terminator",
-        ';',
-        undefined,
-        terminatorFix(ctx.src, tokens, i, ctx.lineStart),
-      );
+      ctx.report({
+        rule: Rule.StatementTerminator,
+        start: t.start,
+        end: t.end,
+        message: "statement terminator ';' is not AVAP — one statement per line, no terminator",
+        token: ';',
+        hint: terminatorFix(ctx.src, tokens, i, ctx.lineStart),
+      });
       if (i > from) analyzeStatement(ctx, tokens.slice(from, i));
       from = i + 1;
       split = true;
@@ -119,35 +118,35 @@ export function analyzeStatement(ctx: AnalysisContext, t: Token[]): void {
     if (isPunct(t1, '(')) return callStatement(ctx, t);
     if (isPunct(t1, '.')) return dottedStatement(ctx, t);
     if (t1?.kind === TokenKind.Ident && isOp(t[2], '=')) {
-      ctx.reportTokens(
-        Rule.TypedDeclaration,
-        t0,
-        t1,
-        `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`,
-        `${t1.text}`,
-      );
+      ctx.reportTokens({
+        rule: Rule.TypedDeclaration,
+        from: t0,
+        to: t1,
+        message: `typed declaration '${t0.text} ${t1.text}' is not AVAP — set variables with addVar(name, value) or name = value`,
+        suggestion: `${t1.text}`,
+      });
       return assignment(ctx, t.slice(1));
     }
     if (t.length === 1) return bareWord(ctx, t0);
   }
   if (t0.kind === TokenKind.Global && isOp(t1, '=')) {
-    ctx.reportTokens(
-      Rule.InvalidAssignmentTarget,
-      t0,
-      t0,
-      `cannot assign to the global reference '${t0.text}' — assign to a plain name`,
-      t0.text.slice(1),
-    );
+    ctx.reportTokens({
+      rule: Rule.InvalidAssignmentTarget,
+      from: t0,
+      to: t0,
+      message: `cannot assign to the global reference '${t0.text}' — assign to a plain name`,
+      suggestion: t0.text.slice(1),
+    });
     return;
   }
   const assignAt = topLevelAssign(t);
   if (assignAt > 0) {
-    ctx.reportTokens(
-      Rule.InvalidAssignmentTarget,
-      t0,
-      t[assignAt - 1] as Token,
-      `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
-    );
+    ctx.reportTokens({
+      rule: Rule.InvalidAssignmentTarget,
+      from: t0,
+      to: t[assignAt - 1] as Token,
+      message: `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+    });
     return;
   }
   unrecognized(ctx, t);

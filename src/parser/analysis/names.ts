@@ -17,13 +17,13 @@ export function noteCall(ctx: AnalysisContext, nameToken: Token, argCount: numbe
   if (EXPRESSION_BUILTINS.has(name)) return;
   const spec = findCommand(name);
   if (spec) {
-    ctx.report(
-      Rule.NestedCommand,
-      nameToken.start,
-      nameToken.end,
-      `command '${name}' is not accepted inside an expression (this parser's rule: commands are statements) — run it on its own line: ${signatureOf(spec)}`,
-      name,
-    );
+    ctx.report({
+      rule: Rule.NestedCommand,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `command '${name}' is not accepted inside an expression (this parser's rule: commands are statements) — run it on its own line: ${signatureOf(spec)}`,
+      token: name,
+    });
     return;
   }
   defer(ctx, nameToken, argCount, 'expression', name);
@@ -59,23 +59,23 @@ export function resolvePending(ctx: AnalysisContext): void {
     const fn = ctx.functions.get(p.name);
     if (fn) {
       if (rule === Rule.LiteralCall) {
-        ctx.rep.at(
-          Rule.LiteralCall,
-          p.line,
-          p.column,
-          p.endColumn,
-          `'${abbreviate(p.text, 30)}' in an argument: the specification reads it as that text, the reference implementation calls the function — compute it first: value = ${abbreviate(p.text, 30)}`,
-          p.name,
-        );
+        ctx.rep.at({
+          rule: Rule.LiteralCall,
+          line: p.line,
+          column: p.column,
+          endColumn: p.endColumn,
+          message: `'${abbreviate(p.text, 30)}' in an argument: the specification reads it as that text, the reference implementation calls the function — compute it first: value = ${abbreviate(p.text, 30)}`,
+          token: p.name,
+        });
       } else if (rule === Rule.FunctionArity) {
-        ctx.rep.at(
-          Rule.FunctionArity,
-          p.line,
-          p.column,
-          p.endColumn,
-          `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`,
-          p.name,
-        );
+        ctx.rep.at({
+          rule: Rule.FunctionArity,
+          line: p.line,
+          column: p.column,
+          endColumn: p.endColumn,
+          message: `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`,
+          token: p.name,
+        });
       }
       continue;
     }
@@ -90,6 +90,15 @@ export function resolvePending(ctx: AnalysisContext): void {
       : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
     const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
     const replacement = suggestion.exact ? suggestion.name : undefined;
-    ctx.rep.at(rule ?? Rule.UnknownFunction, p.line, p.column, p.endColumn, message, p.name, replacement, hint);
+    ctx.rep.at({
+      rule: rule ?? Rule.UnknownFunction,
+      line: p.line,
+      column: p.column,
+      endColumn: p.endColumn,
+      message,
+      token: p.name,
+      suggestion: replacement,
+      hint,
+    });
   }
 }

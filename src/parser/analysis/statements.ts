@@ -36,17 +36,17 @@ export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
   const t0 = t[0] as Token;
   const lastToken = last(t) as Token;
   if (t0.kind === TokenKind.Other) {
-    ctx.reportTokens(Rule.StrayCharacter, t0, lastToken, `stray character '${t0.text}'`);
+    ctx.reportTokens({ rule: Rule.StrayCharacter, from: t0, to: lastToken, message: `stray character '${t0.text}'` });
   } else {
     const value = t0.kind === TokenKind.String || t0.kind === TokenKind.Number || t0.kind === TokenKind.Template;
-    ctx.reportTokens(
-      Rule.NotAStatement,
-      t0,
-      lastToken,
-      value
+    ctx.reportTokens({
+      rule: Rule.NotAStatement,
+      from: t0,
+      to: lastToken,
+      message: value
         ? 'a value on its own is not a statement — expected a command call or an assignment'
         : 'expected a command call or an assignment',
-    );
+    });
   }
   pushBraceIfOpened(ctx, t);
 }
@@ -54,49 +54,56 @@ export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
 export function foreignOperator(ctx: AnalysisContext, t: Token, hint?: FixHint): void {
   const op = findForeignOperator(t.text);
   if (!op) return;
-  ctx.report(
-    Rule.ForeignOperator,
-    t.start,
-    t.end,
-    `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
-    t.text,
-    op.suggestion,
+  ctx.report({
+    rule: Rule.ForeignOperator,
+    start: t.start,
+    end: t.end,
+    message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+    token: t.text,
+    suggestion: op.suggestion,
     hint,
-  );
+  });
 }
 
 export function bareWord(ctx: AnalysisContext, t0: Token): void {
   const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
   const exact = closers[t0.text];
   if (exact) {
-    ctx.report(Rule.MissingParentheses, t0.start, t0.end, `'${t0.text}' needs parentheses: ${exact}`, t0.text, exact);
+    ctx.report({
+      rule: Rule.MissingParentheses,
+      start: t0.start,
+      end: t0.end,
+      message: `'${t0.text}' needs parentheses: ${exact}`,
+      token: t0.text,
+      suggestion: exact,
+    });
     applyRole(ctx, findCommand(t0.text)?.block, t0);
     return;
   }
   const spec = findCommandIgnoringCase(t0.text);
   if (spec && spec.params.length === 0) {
-    ctx.report(
-      Rule.UnknownCommand,
-      t0.start,
-      t0.end,
-      `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`,
-      t0.text,
-      `${spec.name}()`,
-    );
+    ctx.report({
+      rule: Rule.UnknownCommand,
+      start: t0.start,
+      end: t0.end,
+      message: `'${t0.text}' not defined — did you mean '${spec.name}()'? (AVAP is case-sensitive)`,
+      token: t0.text,
+      suggestion: `${spec.name}()`,
+    });
     applyRole(ctx, spec.block, t0);
     return;
   }
   const message = `expected a command call or an assignment, found '${abbreviate(t0.text, 40)}'`;
   if (findCommand(t0.text)) {
-    ctx.report(
-      Rule.MissingParentheses,
-      t0.start,
-      t0.end,
-      `${message} — '${t0.text}' is a command: call it with parentheses`,
-      t0.text,
-    );
+    ctx.report({
+      rule: Rule.MissingParentheses,
+      start: t0.start,
+      end: t0.end,
+      message: `${message} — '${t0.text}' is a command: call it with parentheses`,
+      token: t0.text,
+    });
   } else {
-    ctx.report(Rule.NotAStatement, t0.start, t0.end, message, t0.text);
+    ctx.report({ rule: Rule.NotAStatement, start: t0.start, end: t0.end, message, token: t0.text });
   }
 }
 
@@ -118,22 +125,22 @@ export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
   const target = t[0] as Token;
   const eq = t[1] as Token;
   if (findCommand(target.text)) {
-    ctx.report(
-      Rule.InvalidAssignmentTarget,
-      target.start,
-      target.end,
-      `'${target.text}' is a command name and cannot be assigned to`,
-      target.text,
-    );
+    ctx.report({
+      rule: Rule.InvalidAssignmentTarget,
+      start: target.start,
+      end: target.end,
+      message: `'${target.text}' is a command name and cannot be assigned to`,
+      token: target.text,
+    });
   }
   if (t.length === 2) {
-    ctx.report(
-      Rule.MissingValue,
-      eq.start,
-      eq.end,
-      `missing value after '=' in the assignment to '${target.text}'`,
-      '=',
-    );
+    ctx.report({
+      rule: Rule.MissingValue,
+      start: eq.start,
+      end: eq.end,
+      message: `missing value after '=' in the assignment to '${target.text}'`,
+      token: '=',
+    });
     return;
   }
   const r0 = t[2] as Token;
@@ -144,13 +151,13 @@ export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
       bracketProblems(ctx, t, call);
       const spec = findCommand(r0.text);
       if (spec?.block && spec.block !== 'exception') {
-        ctx.report(
-          Rule.BlockCommandAssigned,
-          r0.start,
-          r0.end,
-          `'${r0.text}' opens or closes a block and cannot be assigned`,
-          r0.text,
-        );
+        ctx.report({
+          rule: Rule.BlockCommandAssigned,
+          start: r0.start,
+          end: r0.end,
+          message: `'${r0.text}' opens or closes a block and cannot be assigned`,
+          token: r0.text,
+        });
         return;
       }
       checkCommand(ctx, t, call, 'assignment');
@@ -175,38 +182,37 @@ export function dottedStatement(ctx: AnalysisContext, t: Token[]): void {
   const t0 = t[0] as Token;
   if (wellFormed && !ctx.connectors.has(t0.text)) {
     const method = t[2];
-    ctx.reportTokens(
-      Rule.UnknownConnector,
-      t0,
-      method ?? t0,
-      `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`,
-    );
+    ctx.reportTokens({
+      rule: Rule.UnknownConnector,
+      from: t0,
+      to: method ?? t0,
+      message: `method call on '${t0.text}', which is not a connector created with avapConnector() in this file`,
+    });
   }
 }
 
 export function analyzeStatementFallback(ctx: AnalysisContext, t: Token[]): void {
   const assignAt = topLevelAssign(t);
   const t0 = t[0] as Token;
-  ctx.reportTokens(
-    Rule.InvalidAssignmentTarget,
-    t0,
-    t[assignAt - 1] as Token,
-    `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
-  );
+  ctx.reportTokens({
+    rule: Rule.InvalidAssignmentTarget,
+    from: t0,
+    to: t[assignAt - 1] as Token,
+    message: `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+  });
 }
 
 export function returnStatement(ctx: AnalysisContext, t: Token[]): void {
   const t0 = t[0] as Token;
   if (!ctx.blocks.insideFunction) {
-    ctx.report(
-      Rule.ReturnOutsideFunction,
-      t0.start,
-      t0.end,
-      'return outside a function — at the top level, put values in the response with addResult(variable)',
-      'return',
-      undefined,
-      topLevelReturnFix(t, ctx.lineStart),
-    );
+    ctx.report({
+      rule: Rule.ReturnOutsideFunction,
+      start: t0.start,
+      end: t0.end,
+      message: 'return outside a function — at the top level, put values in the response with addResult(variable)',
+      token: 'return',
+      hint: topLevelReturnFix(t, ctx.lineStart),
+    });
   }
   if (t.length > 1) checkExpression(t, 1, t.length, ctx);
 }
