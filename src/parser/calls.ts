@@ -4,6 +4,7 @@
  * parentheses nest inside it, and empty arguments keep their position.
  */
 import { TokenKind, type Token } from './scanner';
+import { tokenAt } from './cursor';
 
 export interface CallArg {
   /** Index of the first token of the argument, and one past its last. */
@@ -56,8 +57,8 @@ function callArg(
   endOffset: number,
 ): CallArg {
   if (last > first) {
-    const a = tokens[first] as Token;
-    const b = tokens[last - 1] as Token;
+    const a = tokenAt(tokens, first);
+    const b = tokenAt(tokens, last - 1);
     // A one-token argument's text is the token's own: no second copy of it.
     return { first, last, start: a.start, end: b.end, text: a === b ? a.text : src.slice(a.start, b.end) };
   }
@@ -71,7 +72,7 @@ function callArg(
  */
 export function parseCall(src: string, tokens: readonly Token[], openIndex: number, lineEnd: number): ParsedCall {
   const args: CallArg[] = [];
-  const open = tokens[openIndex] as Token;
+  const open = tokenAt(tokens, openIndex);
   let argFirst = openIndex + 1;
   let argStartOffset = open.end;
   let problem: BracketProblem | undefined;
@@ -81,7 +82,7 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
 
   let i = openIndex + 1;
   for (; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind !== TokenKind.Punct) continue;
     const text = t.text;
     if (text === ',') {
@@ -131,7 +132,7 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
         argFirst,
         lastArgEnd,
         argStartOffset,
-        closeIndex === -1 ? lineEnd : (tokens[closeIndex] as Token).start,
+        closeIndex === -1 ? lineEnd : tokenAt(tokens, closeIndex).start,
       ),
     );
   }
@@ -143,7 +144,7 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
 export function matchBracket(tokens: readonly Token[], openIndex: number): number {
   const stack: string[] = [];
   for (let i = openIndex; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind !== TokenKind.Punct) continue;
     if (isOpenBracket(t)) stack.push(closerOf(t.text));
     else if (isCloseBracket(t)) {
@@ -174,7 +175,7 @@ export function isIdentifier(text: string): boolean {
 /** A one-token argument that is a quoted identifier: "name" or 'name'. */
 export function quotedIdentifier(tokens: readonly Token[], arg: CallArg): string | undefined {
   if (arg.last - arg.first !== 1) return undefined;
-  const t = tokens[arg.first] as Token;
+  const t = tokenAt(tokens, arg.first);
   if (t.kind !== TokenKind.String || t.unterminated) return undefined;
   const inner = t.text.slice(1, -1);
   return isIdentifier(inner) ? inner : undefined;

@@ -23,6 +23,7 @@ import type { OffsetFinding } from './reporter';
 import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expressions';
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
+import { tokenAt, TokenCursor } from './cursor';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
@@ -52,7 +53,7 @@ export function reportForeignTokens(
   // Made on the first report: most expressions have nothing foreign.
   let reported: Set<number> | undefined;
   for (let i = from; i < to; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
         // `not` binds more loosely than `!`: the word swap is the repair only where nothing binds tighter after it.
@@ -85,7 +86,7 @@ export function reportForeignTokens(
       continue;
     }
     if (t.kind !== TokenKind.Ident) continue;
-    const prev = tokens[i - 1];
+    const prev = tokenAt(tokens, i - 1);
     const afterDot = isPunct(prev, '.');
     if (afterDot) {
       const next = tokens[i + 1];
@@ -101,7 +102,7 @@ export function reportForeignTokens(
             hint = pushFix(tokens, i, to);
           host.report({
             rule: Rule.ForeignMethod,
-            start: (prev as Token).start,
+            start: prev.start,
             end: t.end,
             message: `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
             token: `.${t.text}`,
@@ -121,7 +122,7 @@ export function reportForeignTokens(
         .join('');
       const call = findForeignCall(text);
       if (call) {
-        const last = tokens[dottedEnd - 1] as Token;
+        const last = tokenAt(tokens, dottedEnd - 1);
         host.report({
           rule: Rule.ForeignCall,
           start: t.start,
@@ -129,7 +130,7 @@ export function reportForeignTokens(
           message: `foreign call '${text}' (${call.language}) — ${call.hint}`,
           token: text,
         });
-        for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add((tokens[k] as Token).start);
+        for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add(tokenAt(tokens, k).start);
         i = dottedEnd - 1;
         continue;
       }
@@ -179,23 +180,26 @@ function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number 
  */
 export function checkExpression(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): boolean {
   const reported = reportForeignTokens(tokens, from, to, host);
-  const parser = new ExpressionParser(tokens, from, to, host, reported);
+  const parser = new ExpressionParser(tokens, from, to, { host, alreadyReported: reported });
   return parser.run() && reported.size === 0;
 }
 
-class ExpressionParser {
-  private pos: number;
+/** What an expression's check needs besides its tokens: where findings go and which tokens were reported already. */
+interface ExpressionCheck {
+  host: ExpressionHost;
+  alreadyReported: ReadonlySet<number>;
+}
+
+class ExpressionParser extends TokenCursor {
   private depth = 0;
   private failed = false;
+  private readonly host: ExpressionHost;
+  private readonly alreadyReported: ReadonlySet<number>;
 
-  constructor(
-    private readonly tokens: readonly Token[],
-    from: number,
-    private readonly to: number,
-    private readonly host: ExpressionHost,
-    private readonly alreadyReported: ReadonlySet<number>,
-  ) {
-    this.pos = from;
+  constructor(tokens: readonly Token[], from: number, to: number, check: ExpressionCheck) {
+    super(tokens, from, to);
+    this.host = check.host;
+    this.alreadyReported = check.alreadyReported;
   }
 
   run(): boolean {
@@ -205,7 +209,7 @@ class ExpressionParser {
     }
     this.expression();
     if (!this.failed && this.pos < this.to) {
-      const t = this.tokens[this.pos] as Token;
+      const t = tokenAt(this.tokens, this.pos);
       this.fail(
         t,
         `unexpected '${t.text}' in expression`,
@@ -214,11 +218,6 @@ class ExpressionParser {
       );
     }
     return !this.failed;
-  }
-
-  private peek(offset = 0): Token | undefined {
-    const i = this.pos + offset;
-    return i < this.to ? this.tokens[i] : undefined;
   }
 
   private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression, hint?: FixHint): void {
@@ -250,7 +249,7 @@ class ExpressionParser {
     if (this.failed) return false;
     this.depth++;
     if (this.depth > MAX_EXPRESSION_DEPTH) {
-      const t = (this.peek() ?? this.tokens[this.to - 1]) as Token;
+      const t = this.atEnd ? tokenAt(this.tokens, this.to - 1) : this.peek();
       this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`, Rule.ExpressionTooDeep);
       return false;
     }
@@ -271,8 +270,8 @@ class ExpressionParser {
         if (isWord(this.peek(), 'else')) {
           this.pos++;
           this.expression();
-        } else if (this.peek()) {
-          const t = this.peek() as Token;
+        } else if (!this.atEnd) {
+          const t = this.peek();
           this.fail(t, `expected 'else' in conditional expression, found '${t.text}'`);
         } else {
           this.failAtEnd("expected 'else' to complete 'a if condition else b'");
@@ -313,7 +312,7 @@ class ExpressionParser {
     this.sum();
     while (!this.failed) {
       const t = this.peek();
-      if (t && t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
+      if (t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
         this.pos++;
       } else if (isWord(t, 'in')) {
         this.pos++;
@@ -361,14 +360,14 @@ class ExpressionParser {
 
   private postfix(): void {
     const first = this.peek();
-    const bareName = first !== undefined && first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
+    const bareName = first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
     this.primary();
     let calledBare = false;
     while (!this.failed) {
       const t = this.peek();
       if (isPunct(t, '(')) {
         const argCount = this.sequence(')');
-        if (bareName && !calledBare && first) this.host.noteCall(first, argCount);
+        if (bareName && !calledBare) this.host.noteCall(first, argCount);
         calledBare = true;
       } else if (isPunct(t, '[')) {
         this.pos++;
@@ -376,8 +375,8 @@ class ExpressionParser {
       } else if (isPunct(t, '.')) {
         this.pos++;
         const name = this.peek();
-        if (!name || name.kind !== TokenKind.Ident) {
-          if (name) this.fail(name, `expected a name after '.', found '${name.text}'`);
+        if (name.kind !== TokenKind.Ident) {
+          if (!this.atEnd) this.fail(name, `expected a name after '.', found '${name.text}'`);
           else this.failAtEnd("expected a name after '.'");
           return;
         }
@@ -405,7 +404,7 @@ class ExpressionParser {
     this.pos++; // the opener
     let count = 0;
     while (!this.failed && !isPunct(this.peek(), close)) {
-      if (!this.peek()) break;
+      if (this.atEnd) break;
       this.expression();
       count++;
       if (isPunct(this.peek(), ',')) {
@@ -423,12 +422,12 @@ class ExpressionParser {
     if (!this.enter()) return;
     this.pos++; // {
     while (!this.failed && !isPunct(this.peek(), '}')) {
-      if (!this.peek()) break;
+      if (this.atEnd) break;
       this.expression();
       if (this.failed) break;
       if (!isPunct(this.peek(), ':')) {
         const t = this.peek();
-        if (t) this.fail(t, `expected ':' between a dictionary key and its value, found '${t.text}'`);
+        if (!this.atEnd) this.fail(t, `expected ':' between a dictionary key and its value, found '${t.text}'`);
         else this.failAtEnd("expected ':' in dictionary literal");
         break;
       }
@@ -451,14 +450,14 @@ class ExpressionParser {
       this.pos++;
       return;
     }
-    if (t) this.fail(t, `expected '${close}', found '${t.text}'`);
+    if (!this.atEnd) this.fail(t, `expected '${close}', found '${t.text}'`);
     else this.failAtEnd(`missing '${close}'`);
   }
 
   private primary(): void {
     if (this.failed) return;
     const t = this.peek();
-    if (!t) {
+    if (this.atEnd) {
       this.failAtEnd('expression ends too early');
       return;
     }

@@ -26,6 +26,8 @@ export const enum TokenKind {
   Op,
   /** a character with no meaning in AVAP outside an argument */
   Other,
+  /** never scanned: what reading past a line's last token answers (cursor.ts) */
+  EndOfLine,
 }
 
 export interface Token {

@@ -5,7 +5,7 @@
 import { isIdentifier, quotedIdentifier, type CallArg, type ParsedCall } from '../calls';
 import { signaturesOf, type CommandSpec, type ParamSpec } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, last, lastOf, tokenAt } from '../cursor';
 import { hoistFix, oneCallPerName, swappedArgumentsFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import { completedCallFix } from '../fixes/commands';
@@ -50,8 +50,8 @@ export function checkArity(
     matchSignature(spec.params, argc, context) ??
     (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
   if (matched) return matched;
-  const nameToken = t[call.nameIndex] as Token;
-  const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
+  const nameToken = tokenAt(t, call.nameIndex);
+  const closeToken = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : lastOf(t);
   const forms = signaturesOf(spec).map(
     (params) => `${plural(params.length, 'argument')} (${params.map((p) => p.name).join(', ')})`,
   );
@@ -145,8 +145,7 @@ export function checkArgumentKind(
     const expression =
       arg.last - arg.first > 1 && !t.slice(arg.first, arg.last).some((x) => x.kind === TokenKind.String);
     // A loop bound: named after the loop's variable inside a block (another loop's may be computed the same way).
-    const counter =
-      spec.name === 'startLoop' && ctx.lineStart !== (t[0] as Token).start ? call.args[0]?.text : undefined;
+    const counter = spec.name === 'startLoop' && ctx.lineStart !== firstOf(t).start ? call.args[0]?.text : undefined;
     const names =
       param.name === 'to'
         ? [counter ? `${counter}_last` : 'last']

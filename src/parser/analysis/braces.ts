@@ -5,7 +5,7 @@
 import { closerOf, type Block } from '../blocks';
 import type { ParsedCall } from '../calls';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, last, lastOf, tokenAt } from '../cursor';
 import type { BraceConversion } from '../fixes/braces';
 import { allmanBraceConversion, braceBodyConversion, branchWords, isBraceBranchLine } from '../fixes/braces';
 import { foreignElseFix } from '../fixes/branches';
@@ -25,7 +25,7 @@ export function pushBraceIfOpened(
     block.braceBody = true;
     return;
   }
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   ctx.blocks.push({
     kind: 'brace',
     line: ctx.lineNo,
@@ -37,9 +37,9 @@ export function pushBraceIfOpened(
 }
 
 export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const r0 = t[1];
-  const lastToken = last(t) as Token;
+  const lastToken = lastOf(t);
   const top = ctx.blocks.top;
   if (isWord(r0, 'else') || isWord(r0, 'catch') || isWord(r0, 'except') || isWord(r0, 'finally')) {
     // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
@@ -55,7 +55,7 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
       if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
       return;
     }
-    const word = r0 as Token;
+    const word = tokenAt(t, 1);
     ctx.report({
       rule: Rule.ForeignKeyword,
       start: word.start,
@@ -72,7 +72,7 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
     if (trailingJunk)
       ctx.reportTokens({
         rule: Rule.TrailingText,
-        from: t[1] as Token,
+        from: tokenAt(t, 1),
         to: lastToken,
         message: "unexpected text after '}'",
       });
@@ -101,7 +101,7 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
 }
 
 export function openingBrace(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const under = ctx.blocks.top;
   const conversion =
     under && under.line === ctx.lineNo - 1 && t.length === 1 ? allmanBraceConversion(ctx.src, under, t0) : undefined;
@@ -126,9 +126,9 @@ export function openingBrace(ctx: AnalysisContext, t: Token[]): void {
 /** Text after the closing `)` of a call: a brace body, a Python colon, or junk. */
 export function trailing(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall, block: Block | undefined): void {
   if (call.closeIndex === -1 || call.closeIndex === t.length - 1) return;
-  const r0 = t[call.closeIndex + 1] as Token;
-  const lastToken = last(t) as Token;
-  const name = (t[call.nameIndex] as Token).text;
+  const r0 = tokenAt(t, call.closeIndex + 1);
+  const lastToken = lastOf(t);
+  const name = tokenAt(t, call.nameIndex).text;
   if (isPunct(r0, '{')) {
     const conversion = block && !block.conversion ? braceBodyConversion(block, t, r0) : undefined;
     ctx.report({
@@ -146,7 +146,7 @@ export function trailing(ctx: AnalysisContext, t: readonly Token[], call: Parsed
     return;
   }
   if (isPunct(r0, ':')) {
-    const close = t[call.closeIndex] as Token;
+    const close = tokenAt(t, call.closeIndex);
     const hint =
       block && r0 === lastToken
         ? { title: "Delete ':'", edits: [{ start: close.end, end: r0.end, newText: '' }] }

@@ -15,7 +15,7 @@ import {
   type ParamSpec,
 } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, lastOf, tokenAt } from '../cursor';
 import { hoistFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import type { CallShape } from '../fixes/commands';
@@ -30,9 +30,9 @@ import { defer } from './names';
 export function bracketProblems(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
   const problem = call.problem;
   if (!problem) return;
-  const name = (t[call.nameIndex] as Token).text;
+  const name = tokenAt(t, call.nameIndex).text;
   if (problem.kind === 'unclosed') {
-    const end = (last(t) as Token).end;
+    const end = lastOf(t).end;
     const closable = !t.some((x) => x.unterminated);
     ctx.report({
       rule: Rule.UnclosedCall,
@@ -60,14 +60,14 @@ export function checkCommand(
   call: ParsedCall,
   context: 'statement' | 'assignment',
 ): Block | undefined {
-  const nameToken = t[call.nameIndex] as Token;
+  const nameToken = tokenAt(t, call.nameIndex);
   const name = nameToken.text;
   const spec = findCommand(name);
   checkArgumentContents(ctx, t, call);
   if (!spec) {
     const role = structuralRole(name);
     const block = role ? applyRole(ctx, role, nameToken) : undefined;
-    const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : nameToken;
+    const closeToken = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : nameToken;
     ctx.pending.push({
       name,
       argCount: call.args.length,
@@ -146,12 +146,12 @@ export function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: P
   const literal = valueLiteral(t, value);
   const assignment = name === undefined ? undefined : `${name} = ${literal}`;
   const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
-  const first = t[0] as Token;
+  const first = firstOf(t);
   const hint =
     assignment !== undefined && whole
       ? {
           title: `Assign the value: ${abbreviate(assignment, 40)}`,
-          edits: [{ start: first.start, end: (t[call.closeIndex] as Token).end, newText: assignment }],
+          edits: [{ start: first.start, end: tokenAt(t, call.closeIndex).end, newText: assignment }],
         }
       : undefined;
   ctx.report({
@@ -173,10 +173,10 @@ export function callShape(
   context: 'statement' | 'assignment',
 ): CallShape | undefined {
   if (call.problem || call.closeIndex !== t.length - 1) return undefined;
-  const first = t[0] as Token;
+  const first = firstOf(t);
   return {
     start: first.start,
-    end: (t[call.closeIndex] as Token).end,
+    end: tokenAt(t, call.closeIndex).end,
     target: context === 'assignment' ? first.text : undefined,
     args: call.args.map((a) => ({ text: a.text, name: isIdentifier(a.text) ? a.text : quotedIdentifier(t, a) })),
   };
@@ -233,7 +233,7 @@ export function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token):
 export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
   for (const arg of call.args) {
     for (let i = arg.first; i < arg.last; i++) {
-      const x = t[i] as Token;
+      const x = tokenAt(t, i);
       if (x.kind === TokenKind.Template) checkTemplate(ctx, x);
     }
     const head = t[arg.first];

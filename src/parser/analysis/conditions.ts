@@ -6,7 +6,7 @@ import type { Block } from '../blocks';
 import { isCloseBracket, isOpenBracket, matchBracket, parseCall, type CallArg, type ParsedCall } from '../calls';
 import { COMPARATORS, COMPARATOR_FIXES, findForeignOperator, findForeignWord } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, lastOf, tokenAt } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
 import { ElseIfRewrite, foreignElseFix } from '../fixes/branches';
 import type { FixHint } from '../fixes/candidates';
@@ -27,13 +27,13 @@ const PLAIN_OPERANDS: ReadonlySet<TokenKind> = new Set([
 ]);
 
 export function ifStatement(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   if (!isPunct(t[1], '(')) {
     // e.g. `if#(…)` or `if x:`; still open the block so its end() matches.
     ctx.reportTokens({
       rule: Rule.MissingParentheses,
       from: t0,
-      to: last(t) as Token,
+      to: lastOf(t),
       message: "expected '(' after 'if' — if(variable, value, comparator)",
     });
     ctx.blocks.push({
@@ -62,7 +62,7 @@ export function ifStatement(ctx: AnalysisContext, t: Token[]): void {
 
 export function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): void {
   const args = call.args;
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const isNone = (a: CallArg | undefined) => a !== undefined && (a.text === '' || a.text === 'None');
   if (args.length === 3) {
     const cond = args[2] as CallArg;
@@ -86,7 +86,7 @@ export function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedC
     checkComparator(ctx, t, args[2] as CallArg);
     return;
   }
-  const closeToken = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : (last(t) as Token);
+  const closeToken = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : lastOf(t);
   if (args.length === 1) {
     const arg = args[0] as CallArg;
     reportForeignTokens(t, arg.first, arg.last, ctx);
@@ -118,8 +118,8 @@ export function conditionArguments(
   first: number,
   end: number,
 ): string | undefined {
-  const a = t[first] as Token;
-  const b = t[end - 1] as Token;
+  const a = tokenAt(t, first);
+  const b = tokenAt(t, end - 1);
   return ifExpressionFix(t, {
     first,
     last: end,
@@ -136,7 +136,7 @@ export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | und
   let foreign = false;
   let depth = 0;
   for (let i = arg.first; i < arg.last; i++) {
-    const x = t[i] as Token;
+    const x = tokenAt(t, i);
     if (isOpenBracket(x)) depth++;
     else if (isCloseBracket(x)) depth--;
     else if (depth === 0 && x.kind === TokenKind.Op) {
@@ -154,10 +154,10 @@ export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | und
   if (at !== undefined && comparisons.length === 1 && !logical) {
     if (at === arg.first || at === arg.last - 1) return undefined;
     if (at - arg.first === 1 && arg.last - at === 2 && plain(t[arg.first]) && plain(t[at + 1])) {
-      const comparator = COMPARATOR_FIXES.get((t[at] as Token).text) ?? (t[at] as Token).text;
+      const comparator = COMPARATOR_FIXES.get(tokenAt(t, at).text) ?? tokenAt(t, at).text;
       // `x == null` compares with None: `null` as an operand would be the text "null" (issue 30).
       const operand = (x: Token) => findForeignWord(x.text)?.suggestion ?? x.text;
-      return `${operand(t[arg.first] as Token)}, ${operand(t[at + 1] as Token)}, ${comparator}`;
+      return `${operand(tokenAt(t, arg.first))}, ${operand(tokenAt(t, at + 1))}, ${comparator}`;
     }
   }
   if (foreign) return undefined;
@@ -213,14 +213,14 @@ export function checkConditionString(ctx: AnalysisContext, token: Token): void {
 }
 
 export function elseStatement(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const t1 = t[1];
-  const lastToken = last(t) as Token;
+  const lastToken = lastOf(t);
   if (isPunct(t1, '(')) {
     const call = parseCall(ctx.src, t, 1, ctx.lineEnd);
     bracketProblems(ctx, t, call);
     if (call.args.length > 0) {
-      const close = call.closeIndex >= 0 ? (t[call.closeIndex] as Token) : lastToken;
+      const close = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : lastToken;
       ctx.reportTokens({
         rule: Rule.Arity,
         from: t0,
@@ -268,7 +268,7 @@ export function elseIfFix(ctx: AnalysisContext, t: Token[]): FixHint | undefined
   const only = call.args[0];
   const args =
     call.args.length === 3
-      ? ctx.src.slice((t[2] as Token).end, (t[t.length - 1] as Token).start).trim()
+      ? ctx.src.slice(tokenAt(t, 2).end, lastOf(t).start).trim()
       : call.args.length === 1 && only
         ? ifExpressionFix(t, only)
         : undefined;

@@ -4,7 +4,7 @@
  */
 import { findForeignStatement, type ForeignStatement } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, last, lastOf, tokenAt } from '../cursor';
 import type { BraceConversion } from '../fixes/braces';
 import { foreignIfFix, foreignTryFix } from '../fixes/branches';
 import { goFuncFix, pythonDefFix } from '../fixes/functionHeaders';
@@ -20,17 +20,17 @@ import { analyzeSegments } from './lines';
 
 /** Lines whose first word belongs to another language. Returns true when handled. */
 export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const t1 = t[1];
   if (t0.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
-  const lineText = () => ctx.src.slice(t0.start, (last(t) as Token).end);
+  const lineText = () => ctx.src.slice(t0.start, lastOf(t).end);
 
   if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {
     const construct = `for ${t1.text} in ${renderIterable(ctx, t, 3)}`;
     ctx.reportTokens({
       rule: Rule.ForeignLoop,
       from: t0,
-      to: last(t) as Token,
+      to: lastOf(t),
       message: `unexpected construct '${construct}' — AVAP loop syntax required: startLoop(i, from, to) … endLoop()`,
       hint: pythonLoopFix(t, ctx.lineStart),
     });
@@ -42,7 +42,7 @@ export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
     ctx.reportTokens({
       rule: Rule.ForeignIf,
       from: t0,
-      to: last(t) as Token,
+      to: lastOf(t),
       message: `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP conditions are if(a, b, comparator) … else() … end()`,
       hint: fix.hint,
     });
@@ -64,7 +64,7 @@ export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
     ctx.reportTokens({
       rule: Rule.ForeignTry,
       from: t0,
-      to: last(t) as Token,
+      to: lastOf(t),
       message: `unexpected construct '${abbreviate(lineText(), 40)}' — AVAP error handling is try() … exception(err) … end()`,
       hint: fix.hint,
     });
@@ -141,5 +141,5 @@ export function renderIterable(ctx: AnalysisContext, t: readonly Token[], from: 
   let end = t.length;
   if (isPunct(t[end - 1], ':') || isPunct(t[end - 1], '{')) end--;
   if (end <= from) return first.text;
-  return abbreviate(ctx.src.slice(first.start, (t[end - 1] as Token).end), 30);
+  return abbreviate(ctx.src.slice(first.start, tokenAt(t, end - 1).end), 30);
 }

@@ -5,7 +5,7 @@ import type { Block } from '../blocks';
 import { matchBracket } from '../calls';
 import { findCommand } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, last, lastOf, tokenAt } from '../cursor';
 import { functionColonFix, inlineBodyFix } from '../fixes/functionHeaders';
 import { TokenKind, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
@@ -13,9 +13,9 @@ import { pushBraceIfOpened } from './braces';
 import type { AnalysisContext } from './context';
 
 export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   const nameToken = t[1];
-  const lastToken = last(t) as Token;
+  const lastToken = lastOf(t);
   if (!nameToken || nameToken.kind !== TokenKind.Ident) {
     if (isPunct(nameToken, '(')) {
       ctx.reportTokens({
@@ -58,7 +58,7 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
   if (close === -1) {
     ctx.reportTokens({
       rule: Rule.FunctionHeader,
-      from: t[2] as Token,
+      from: tokenAt(t, 2),
       to: lastToken,
       message: `missing ')' in the parameter list of '${name}'`,
     });
@@ -99,15 +99,15 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
     ctx.blocks.push(block);
     return;
   }
-  const r0 = rest[0] as Token;
+  const r0 = firstOf(rest);
   if (isPunct(r0, '{')) {
     if (rest.length === 1) {
       ctx.blocks.push(block);
     } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
       ctx.reportTokens({
         rule: Rule.FunctionBodyInline,
-        from: rest[1] as Token,
-        to: last(rest) as Token,
+        from: tokenAt(rest, 1),
+        to: lastOf(rest),
         message: "put the function body on the lines after '{'",
         hint: inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
       });
@@ -123,14 +123,14 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
       message: "Python-style ':' — AVAP function bodies are enclosed in { … }",
       token: ':',
       suggestion: '{',
-      hint: rest.length === 1 ? functionColonFix(t[close] as Token, r0, ctx.lineStart) : undefined,
+      hint: rest.length === 1 ? functionColonFix(tokenAt(t, close), r0, ctx.lineStart) : undefined,
     });
     return;
   }
   ctx.reportTokens({
     rule: Rule.TrailingText,
     from: r0,
-    to: last(rest) as Token,
+    to: lastOf(rest),
     message: `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
   });
 }
@@ -145,7 +145,7 @@ export function checkParameters(ctx: AnalysisContext, t: readonly Token[], from:
     count++;
     const first = t[segment];
     if (i === segment || !first) {
-      const at = t[i] as Token;
+      const at = tokenAt(t, i);
       ctx.report({
         rule: Rule.FunctionParameter,
         start: at.start,
@@ -154,7 +154,7 @@ export function checkParameters(ctx: AnalysisContext, t: readonly Token[], from:
         token: at.text,
       });
     } else if (i - segment !== 1 || first.kind !== TokenKind.Ident) {
-      const lastToken = t[i - 1] as Token;
+      const lastToken = tokenAt(t, i - 1);
       ctx.reportTokens({
         rule: Rule.FunctionParameter,
         from: first,

@@ -22,13 +22,14 @@ import {
   topLevelAssign,
   unrecognized,
 } from './statements';
+import { tokenAt } from '../cursor';
 
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
 /** Some token of the line is `;` (at any depth). */
 function hasSemicolon(tokens: readonly Token[]): boolean {
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind === TokenKind.Punct && t.text === ';') return true;
   }
   return false;
@@ -65,7 +66,7 @@ export function analyzeSegments(ctx: AnalysisContext, tokens: Token[]): void {
   let from = 0;
   let split = false;
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind !== TokenKind.Punct) continue;
     if (isOpenBracket(t)) depth++;
     else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);
@@ -144,8 +145,8 @@ export function analyzeStatement(ctx: AnalysisContext, t: Token[]): void {
     ctx.reportTokens({
       rule: Rule.InvalidAssignmentTarget,
       from: t0,
-      to: t[assignAt - 1] as Token,
-      message: `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+      to: tokenAt(t, assignAt - 1),
+      message: `assignment target '${abbreviate(ctx.src.slice(t0.start, tokenAt(t, assignAt - 1).end), 40)}' must be a plain variable name`,
     });
     return;
   }

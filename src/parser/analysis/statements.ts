@@ -5,7 +5,7 @@
 import { isCloseBracket, isOpenBracket, matchBracket, parseCall } from '../calls';
 import { EXPRESSION_BUILTINS, findCommand, findCommandIgnoringCase, findForeignOperator } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { last } from '../cursor';
+import { firstOf, lastOf, tokenAt } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
 import { topLevelReturnFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
@@ -19,7 +19,7 @@ import type { AnalysisContext } from './context';
 export function topLevelAssign(t: readonly Token[]): number {
   let depth = 0;
   for (let i = 0; i < t.length; i++) {
-    const x = t[i] as Token;
+    const x = tokenAt(t, i);
     if (isOpenBracket(x)) depth++;
     else if (isCloseBracket(x)) depth = Math.max(0, depth - 1);
     else if (depth === 0 && isOp(x, '=')) return i;
@@ -33,8 +33,8 @@ export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
     pushBraceIfOpened(ctx, t);
     return;
   }
-  const t0 = t[0] as Token;
-  const lastToken = last(t) as Token;
+  const t0 = firstOf(t);
+  const lastToken = lastOf(t);
   if (t0.kind === TokenKind.Other) {
     ctx.reportTokens({ rule: Rule.StrayCharacter, from: t0, to: lastToken, message: `stray character '${t0.text}'` });
   } else {
@@ -117,13 +117,13 @@ export function callStatement(ctx: AnalysisContext, t: Token[]): void {
 /** `name = …`: the value is read before the name is assigned. */
 export function assignment(ctx: AnalysisContext, t: Token[]): void {
   assignmentValue(ctx, t);
-  const target = t[0] as Token;
+  const target = firstOf(t);
   if (target.kind === TokenKind.Ident) ctx.sem.assign(target.text, ctx.lineNo);
 }
 
 export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
-  const target = t[0] as Token;
-  const eq = t[1] as Token;
+  const target = firstOf(t);
+  const eq = tokenAt(t, 1);
   if (findCommand(target.text)) {
     ctx.report({
       rule: Rule.InvalidAssignmentTarget,
@@ -143,7 +143,7 @@ export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
     });
     return;
   }
-  const r0 = t[2] as Token;
+  const r0 = tokenAt(t, 2);
   if (r0.kind === TokenKind.Ident && isPunct(t[3], '(') && !EXPRESSION_BUILTINS.has(r0.text)) {
     const close = matchBracket(t, 3);
     if (close === t.length - 1 || close === -1) {
@@ -179,7 +179,7 @@ export function dottedStatement(ctx: AnalysisContext, t: Token[]): void {
     return;
   }
   const wellFormed = checkExpression(t, 0, t.length, ctx);
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   if (wellFormed && !ctx.connectors.has(t0.text)) {
     const method = t[2];
     ctx.reportTokens({
@@ -193,17 +193,17 @@ export function dottedStatement(ctx: AnalysisContext, t: Token[]): void {
 
 export function analyzeStatementFallback(ctx: AnalysisContext, t: Token[]): void {
   const assignAt = topLevelAssign(t);
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   ctx.reportTokens({
     rule: Rule.InvalidAssignmentTarget,
     from: t0,
-    to: t[assignAt - 1] as Token,
-    message: `assignment target '${abbreviate(ctx.src.slice(t0.start, (t[assignAt - 1] as Token).end), 40)}' must be a plain variable name`,
+    to: tokenAt(t, assignAt - 1),
+    message: `assignment target '${abbreviate(ctx.src.slice(t0.start, tokenAt(t, assignAt - 1).end), 40)}' must be a plain variable name`,
   });
 }
 
 export function returnStatement(ctx: AnalysisContext, t: Token[]): void {
-  const t0 = t[0] as Token;
+  const t0 = firstOf(t);
   if (!ctx.blocks.insideFunction) {
     ctx.report({
       rule: Rule.ReturnOutsideFunction,

@@ -18,6 +18,7 @@ import {
 } from './candidates';
 import { IDENT } from './openBlocks';
 import type { OffsetEdit } from './text';
+import { firstOf, lastOf } from '../cursor';
 
 /**
  * The condition in tokens[first, end) as AVAP if() arguments: `x > 5` → `x, 5,
@@ -52,8 +53,8 @@ export function foreignIfFix(
   lineStart: number,
   toArgs: ConditionTranslator,
 ): { hint?: FixHint; conversion?: BraceConversion } {
-  const first = t[0] as Token;
-  const last = t[t.length - 1] as Token;
+  const first = firstOf(t);
+  const last = lastOf(t);
   const opensBrace = isPunct(last, '{');
   const end = opensBrace || isPunct(last, ':') ? t.length - 1 : t.length;
   if (end <= 1) return {};
@@ -93,8 +94,8 @@ export function foreignIfFix(
 
 /** `else:` / `else {` / `} else {` → `else()`. */
 export function foreignElseFix(t: readonly Token[]): Candidate | undefined {
-  const first = t[0] as Token;
-  const last = t[t.length - 1] as Token;
+  const first = firstOf(t);
+  const last = lastOf(t);
   const words = branchWords(t);
   const shapes =
     t.length === 2
@@ -175,8 +176,8 @@ export class ElseIfRewrite {
   hint(): FixHint {
     return (ctx) => {
       if (this.endAt === undefined) return undefined;
-      const first = this.line[0] as Token;
-      const last = this.line[this.line.length - 1] as Token;
+      const first = firstOf(this.line);
+      const last = lastOf(this.line);
       const indent = indentAt(ctx.src, lineStartOf(ctx.src, first.start));
       return {
         title: `Nest the test in else(): 'else()', 'if(${this.args})' … one more 'end()'`,

@@ -3,6 +3,7 @@
  */
 import { TokenKind, isPunct, type Token } from '../scanner';
 import type { Candidate } from './candidates';
+import { tokenAt } from '../cursor';
 
 /** `obj.length` → `len(obj)`. */
 export function lengthFix(owner: Token, length: Token): Candidate {
@@ -12,14 +13,14 @@ export function lengthFix(owner: Token, length: Token): Candidate {
 
 /** The statement `list.push(item)` (`push` at index i, the statement ending at `to`) → `variableToList(item, list)`, for a single-token item. */
 export function pushFix(t: readonly Token[], i: number, to: number): Candidate | undefined {
-  const owner = t[i - 2] as Token;
+  const owner = tokenAt(t, i - 2);
   const item = t[i + 2];
-  const close = t[i + 3];
+  const close = tokenAt(t, i + 3);
   if (!isPunct(t[i + 1], '(') || !item || !isPunct(close, ')') || i + 4 !== to) return undefined;
   if (item.kind !== TokenKind.Ident && item.kind !== TokenKind.Number && item.kind !== TokenKind.String)
     return undefined;
   const text = `variableToList(${item.text}, ${owner.text})`;
-  return { title: `Rewrite as '${text}'`, edits: [{ start: owner.start, end: (close as Token).end, newText: text }] };
+  return { title: `Rewrite as '${text}'`, edits: [{ start: owner.start, end: close.end, newText: text }] };
 }
 
 const PLACEHOLDER = /\{\s*([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\s*\}/gu;

@@ -6,6 +6,7 @@ import { matchBracket } from '../calls';
 import { TokenKind, isPunct, type Token } from '../scanner';
 import { BraceConversion } from './braces';
 import { closerAfterBody, deleteLine, indentAt, indentedBody, type FixHint } from './candidates';
+import { tokenAt, lastOf } from '../cursor';
 
 /** Parameters between `(` at `open` and its `)` are plain names; returns the `)` index. */
 function plainParameters(t: readonly Token[], open: number): number | undefined {
@@ -13,7 +14,7 @@ function plainParameters(t: readonly Token[], open: number): number | undefined 
   if (close === -1) return undefined;
   for (let i = open + 1; i < close; i++) {
     const expectName = (i - open) % 2 === 1;
-    const x = t[i] as Token;
+    const x = tokenAt(t, i);
     if (expectName ? x.kind !== TokenKind.Ident : !isPunct(x, ',')) return undefined;
   }
   return close;
@@ -25,8 +26,8 @@ export function pythonDefFix(t: readonly Token[], lineStart: number): FixHint | 
   if (!def || name?.kind !== TokenKind.Ident || !isPunct(t[2], '(')) return undefined;
   const close = plainParameters(t, 2);
   if (close === undefined || close !== t.length - 2 || !isPunct(t[t.length - 1], ':')) return undefined;
-  const closeParen = t[close] as Token;
-  const colon = t[t.length - 1] as Token;
+  const closeParen = tokenAt(t, close);
+  const colon = lastOf(t);
   return (ctx) => {
     const body = indentedBody(ctx.src, lineStart, Number.MAX_SAFE_INTEGER);
     if (!body) return undefined;
@@ -77,9 +78,9 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
 
 /** `function f(a) { return x }` on one line → the header, the body on its own lines, `}`. */
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
-  const open = t[brace] as Token;
+  const open = tokenAt(t, brace);
   const closes = isPunct(t[t.length - 1], '}');
-  const end = (t[t.length - 1] as Token).end;
+  const end = lastOf(t).end;
   // Built only for the findings that get a proof.
   return (ctx) => {
     const body = t.slice(brace + 1, closes ? -1 : undefined);
@@ -90,12 +91,11 @@ export function inlineBodyFix(src: string, t: readonly Token[], brace: number, l
       if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
       else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
       else if (isPunct(x, ';') && depth === 0) {
-        if (i > from) statements.push(src.slice((body[from] as Token).start, (body[i - 1] as Token).end));
+        if (i > from) statements.push(src.slice(tokenAt(body, from).start, tokenAt(body, i - 1).end));
         from = i + 1;
       }
     });
-    if (from < body.length)
-      statements.push(src.slice((body[from] as Token).start, (body[body.length - 1] as Token).end));
+    if (from < body.length) statements.push(src.slice(tokenAt(body, from).start, lastOf(body).end));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');

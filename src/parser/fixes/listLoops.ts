@@ -14,6 +14,7 @@ import { listLoopHeader } from './loopHeaders';
 import { quote, type Candidate, type FixContext, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';
+import { tokenAt } from '../cursor';
 
 const DECLARATORS = new Set(['var', 'let', 'const', 'string', 'int', 'object', 'auto', 'dynamic', 'final']);
 const isName = (t: Token | undefined): t is Token => t?.kind === TokenKind.Ident;
@@ -107,7 +108,7 @@ export function forEachMethodFix(entry: TraceEntry): FixHint {
     if (!isPunct(t[t.length - 1], '{')) return undefined;
     let rest = t.slice(4, -1);
     if (isWord(rest[0], 'function')) rest = rest.slice(1);
-    if (isPunct(rest[0], '(') && isPunct(rest[2], ')')) rest = [rest[1] as Token, ...rest.slice(3)];
+    if (isPunct(rest[0], '(') && isPunct(rest[2], ')')) rest = [tokenAt(rest, 1), ...rest.slice(3)];
     const [item, arrow] = rest;
     const shape = isName(item) && (rest.length === 1 || (rest.length === 2 && isOp(arrow, '=>')));
     if (!shape) return undefined;

@@ -14,11 +14,12 @@ import {
   type FixContext,
   type FixHint,
 } from './candidates';
+import { tokenAt, firstOf, lastOf } from '../cursor';
 
 /** Tokens between `from` and `to` form one plain number or name (a loop bound AVAP accepts as is). */
 function plainOperand(t: readonly Token[], from: number, to: number): Token | undefined {
   if (to - from !== 1) return undefined;
-  const x = t[from] as Token;
+  const x = tokenAt(t, from);
   return x.kind === TokenKind.Number || x.kind === TokenKind.Ident ? x : undefined;
 }
 
@@ -67,13 +68,13 @@ function pythonForHeader(
   indent: string,
   bodyIndent: string,
 ): string | undefined {
-  const counter = t[1] as Token;
+  const counter = tokenAt(t, 1);
   const iterable = t[3];
   if (!iterable || iterable.kind !== TokenKind.Ident) return undefined;
   if (iterable.text === 'range' && isPunct(t[4], '(')) {
     const close = matchBracket(t, 4);
     if (close !== end - 1) return undefined;
-    const call = parseCall(ctx.src, t, 4, (t[close] as Token).end);
+    const call = parseCall(ctx.src, t, 4, tokenAt(t, close).end);
     const args = call.args;
     if (args.length === 3 && args[2]?.text !== '1') return undefined;
     const [a, b] = args.length === 1 ? [undefined, args[0]] : [args[0], args[1]];
@@ -107,9 +108,9 @@ export function listLoopHeader(
 
 /** `for i in range(a, b):` with an indented body → `startLoop(i, a, b - 1)` … `endLoop()`. */
 export function pythonLoopFix(t: readonly Token[], lineStart: number): FixHint | undefined {
-  const colon = t[t.length - 1] as Token;
+  const colon = lastOf(t);
   if (!isPunct(colon, ':') || t[1]?.kind !== TokenKind.Ident) return undefined;
-  const first = t[0] as Token;
+  const first = firstOf(t);
   return (ctx) => {
     const body = indentedBody(ctx.src, lineStart, Number.MAX_SAFE_INTEGER);
     if (!body) return undefined;
@@ -133,12 +134,12 @@ export function pythonLoopFix(t: readonly Token[], lineStart: number): FixHint |
  * range xs {`). Undefined for any other shape (`for (k in obj)`, `for {`).
  */
 export function braceLoopConversion(t: readonly Token[], lineStart: number): BraceConversion | undefined {
-  const last = t[t.length - 1] as Token;
+  const last = lastOf(t);
   if (!isPunct(last, '{')) return undefined;
   let parts = t.slice(1, -1);
   if (isPunct(parts[0], '(') && isPunct(parts[parts.length - 1], ')')) parts = parts.slice(1, -1);
   if (parts[0] && ['let', 'var', 'const'].includes(parts[0].text)) parts = parts.slice(1);
-  const first = t[0] as Token;
+  const first = firstOf(t);
   const header = (build: (ctx: FixContext, indent: string) => string | undefined): BraceConversion => {
     const conversion = new BraceConversion("Rewrite as an AVAP loop: 'startLoop(…)' … 'endLoop()'", [], 'endLoop()');
     conversion.deferHeader((ctx) => {
@@ -183,12 +184,12 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
     return undefined;
   const from = plainOperand(init, 2, 3);
   if (!from || !isWord(test[0], counter.text) || test.length !== 3) return undefined;
-  const op = test[1] as Token;
+  const op = tokenAt(test, 1);
   if (!(isOp(op, '<') || isOp(op, '<=')) || !plainOperand(test, 2, 3)) return undefined;
   const increments =
     (step.length === 2 && isWord(step[0], counter.text) && isOp(step[1], '++')) ||
     (step.length === 3 && isWord(step[0], counter.text) && isOp(step[1], '+=') && step[2]?.text === '1');
   if (!increments) return undefined;
-  const bound = (test[2] as Token).text;
+  const bound = tokenAt(test, 2).text;
   return header((ctx, indent) => loopHeader(ctx, counter.text, from.text, bound, op.text === '<=', indent));
 }

@@ -14,10 +14,11 @@ import {
   type Candidate,
   type FixHint,
 } from './candidates';
+import { tokenAt, firstOf, lastOf } from '../cursor';
 
 /** `;` at the end of a statement: delete it; between two statements: a line break instead. */
 export function terminatorFix(src: string, tokens: readonly Token[], i: number, lineStart: number): FixHint {
-  const semi = tokens[i] as Token;
+  const semi = tokenAt(tokens, i);
   const prev = tokens[i - 1];
   const next = tokens[i + 1];
   if (!next) {
@@ -39,7 +40,7 @@ export function declarationFix(t: readonly Token[]): Candidate | undefined {
 
 /** A Go `package` line or an import line (a Go `import (` … `)` block whole): removed. */
 export function removeLineFix(src: string, t: readonly Token[]): FixHint {
-  const keyword = t[0] as Token;
+  const keyword = firstOf(t);
   if (!isPunct(t[t.length - 1], '(') || keyword.text !== 'import') {
     return { title: `Remove the '${keyword.text}' line`, edits: [deleteLine(src, keyword.start)] };
   }
@@ -64,7 +65,7 @@ export function removeLineFix(src: string, t: readonly Token[]): FixHint {
 export function compoundAssignmentFix(src: string, t: readonly Token[]): Candidate | undefined {
   const [target, op] = t;
   if (!target || !op) return undefined;
-  const last = t[t.length - 1] as Token;
+  const last = lastOf(t);
   let text: string;
   if (op.text === '++' || op.text === '--') {
     if (t.length !== 2) return undefined;
@@ -80,7 +81,7 @@ export function compoundAssignmentFix(src: string, t: readonly Token[]): Candida
 
 /** A top-level, unindented `return x` / `return(x)` of a plain name → `addResult(x)`. */
 export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candidate | undefined {
-  const ret = t[0] as Token;
+  const ret = firstOf(t);
   if (ret.start !== lineStart) return undefined;
   const name = isPunct(t[1], '(') && isPunct(t[3], ')') && t.length === 4 ? t[2] : t.length === 2 ? t[1] : undefined;
   if (
@@ -90,7 +91,7 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
   )
     return undefined;
   const text = `addResult(${name.text})`;
-  const last = t[t.length - 1] as Token;
+  const last = lastOf(t);
   return { title: `Rewrite as '${text}'`, edits: [{ start: ret.start, end: last.end, newText: text }] };
 }
 

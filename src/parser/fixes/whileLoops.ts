@@ -23,6 +23,7 @@ import { loopHeader } from './loopHeaders';
 import { deleteLine, quote, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';
+import { tokenAt, firstOf, lastOf } from '../cursor';
 
 const FLOW = new Set(['break', 'continue', 'return', 'goto']);
 
@@ -37,7 +38,7 @@ function condition(parts: readonly Token[]): { counter: string; bound: Token[]; 
   )
     return undefined;
   if (parts.some((x) => isWord(x, 'and') || isWord(x, 'or') || isWord(x, 'not'))) return undefined;
-  const op = (parts[at] as Token).text;
+  const op = tokenAt(parts, at).text;
   const left = parts.slice(0, at);
   const right = parts.slice(at + 1);
   const one = (side: Token[]) => (side.length === 1 && side[0]?.kind === TokenKind.Ident ? side[0].text : undefined);
@@ -56,7 +57,7 @@ function boundText(src: string, bound: readonly Token[]): string | undefined {
     return `len(${a.text})`;
   if (bound.some((x) => x.kind === TokenKind.Op && !['+', '-', '*', '/', '%'].includes(x.text))) return undefined;
   if (bound.some((x) => isPunct(x, '.') || isPunct(x, '{'))) return undefined;
-  return src.slice((bound[0] as Token).start, (bound[bound.length - 1] as Token).end);
+  return src.slice(firstOf(bound).start, lastOf(bound).end);
 }
 
 /** The statement `i = i + 1` / `i += 1` / `i++` / `++i` (a `;` after it allowed). */
