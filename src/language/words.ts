@@ -111,7 +111,7 @@ function templateUses(t: Token, out: NameUse[]): void {
 export function namesIn(src: string, start: number, end: number): NameUse[] {
   const out: NameUse[] = [];
   if (end <= start) return out;
-  const tokens = scanLine(src, start, end, newScanState(), () => undefined);
+  const tokens = scanLine(src, { start, end }, newScanState(), () => undefined);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (t.kind === TokenKind.Ident) {

@@ -12,7 +12,7 @@ import { Rule } from './catalogue/rules';
 import { closeBlockFix } from './fixes/openBlocks';
 import type { OffsetFinding, Reporter, TokenFinding } from './reporter';
 import { Semantics } from './semantics';
-import { newScanState, scanLine, type LexicalProblem, type ScanState, type Token } from './scanner';
+import { newScanState, scanLine, type LexicalProblem, type ScanState, type Span, type Token } from './scanner';
 import { abbreviate } from './wording';
 import type { FunctionInfo, PendingCall } from './pendingCalls';
 import { AppendList, layerOver, MAX_LAYERS } from './layered';
@@ -20,6 +20,20 @@ import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { analyzeLine } from './analysis/lines';
 import { noteCall, resolvePending } from './analysis/names';
+
+/** How an analysis is copied (Analyzer.fork). */
+export interface ForkOptions {
+  /** This analysis is never read on, so the copy may share its tables (layered.ts) instead of copying them. */
+  frozen?: boolean;
+  /**
+   * Where the copy's text starts in this analysis' text (a fork may read only
+   * the text from its line on; its offsets then count from there, which only
+   * its candidate fixes would see).
+   */
+  base?: number;
+  /** How deep shared tables may be layered before they are copied. */
+  maxLayers?: number;
+}
 
 /** The state of an analysis between two lines, as far as later findings depend on it. */
 export interface AnalysisState {
@@ -50,6 +64,8 @@ export class Analyzer implements AnalysisContext {
   private nextLF = -2;
   private nextCR = -2;
   private done = false;
+  /** The current line's offsets, as the scanner reads them (one object for every line: this is the hot path). */
+  private readonly span: Span = { start: 0, end: 0 };
   private readonly sink = (problem: LexicalProblem, start: number, end: number) => lexical(this, problem, start, end);
   /**
    * When set, `marks[n]` is how many findings the reporter held when line n
@@ -124,7 +140,10 @@ export class Analyzer implements AnalysisContext {
     this.lineEnd = end;
     const state = this.scan;
     const wasInComment = state.inBlockComment;
-    const tokens = scanLine(this.src, start, end, state, this.sink);
+    const span = this.span;
+    span.start = start;
+    span.end = end;
+    const tokens = scanLine(this.src, span, state, this.sink);
     if (state.inBlockComment && !wasInComment) {
       this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
     }
@@ -188,13 +207,9 @@ export class Analyzer implements AnalysisContext {
    * there on (a program whose text up to that line is this one's) and
    * reporting to `rep`: fix proofs re-analyse only what a fix changes
    * (fixes/resync.ts). Candidate fixes of the copy are not meant to be used.
-   * `frozen`: this analysis is never read on, so the copy may share its
-   * tables (layered.ts) instead of copying them. `base`: where `src` starts in
-   * this analysis' text (a fork may read only the text from its line on; its
-   * offsets then count from there, which only its candidate fixes would see).
-   * `maxLayers`: how deep shared tables may be layered before they are copied.
    */
-  fork(src: string, rep: Reporter, frozen = false, base = 0, maxLayers = MAX_LAYERS): Analyzer {
+  fork(src: string, rep: Reporter, options: ForkOptions = {}): Analyzer {
+    const { frozen = false, base = 0, maxLayers = MAX_LAYERS } = options;
     const copy = new Analyzer(src, rep);
     const blockMap = copy.blocks.copyFrom(this.blocks);
     copy.sem.copyFrom(this.sem, blockMap, frozen, maxLayers);

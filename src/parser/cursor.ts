@@ -41,7 +41,8 @@ export class TokenCursor {
   protected pos: number;
   /** Where reading stops: `to`, or the end of the tokens if that comes first. */
   private readonly stop: number;
-  private end: Token | undefined;
+  /** What `peek` answers past `stop`. */
+  private readonly end: Token;
 
   constructor(
     protected readonly tokens: readonly Token[],
@@ -50,6 +51,7 @@ export class TokenCursor {
   ) {
     this.pos = from;
     this.stop = Math.min(to, tokens.length);
+    this.end = endOfLine(tokens, this.stop);
   }
 
   /** Every token of the range has been read. */
@@ -59,6 +61,6 @@ export class TokenCursor {
 
   protected peek(offset = 0): Token {
     const i = this.pos + offset;
-    return (i < this.stop ? this.tokens[i] : undefined) ?? (this.end ??= endOfLine(this.tokens, this.stop));
+    return (i < this.stop ? this.tokens[i] : undefined) ?? this.end;
   }
 }

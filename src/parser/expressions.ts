@@ -53,7 +53,8 @@ export function reportForeignTokens(
   // Made on the first report: most expressions have nothing foreign.
   let reported: Set<number> | undefined;
   for (let i = from; i < to; i++) {
-    const t = tokenAt(tokens, i);
+    const t = tokens[i];
+    if (t === undefined) break;
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
         // `not` binds more loosely than `!`: the word swap is the repair only where nothing binds tighter after it.
@@ -86,8 +87,8 @@ export function reportForeignTokens(
       continue;
     }
     if (t.kind !== TokenKind.Ident) continue;
-    const prev = tokenAt(tokens, i - 1);
-    const afterDot = isPunct(prev, '.');
+    const prev = tokens[i - 1];
+    const afterDot = prev !== undefined && isPunct(prev, '.');
     if (afterDot) {
       const next = tokens[i + 1];
       const method = findForeignMethod(t.text);

@@ -2,7 +2,7 @@
  * How many arguments a command takes and of what kind: the signatures a call matches, the target a
  * variable name, the number a number or a name.
  */
-import { isIdentifier, quotedIdentifier, type CallArg, type ParsedCall } from '../calls';
+import { isIdentifier, quotedIdentifier, type ParsedCall } from '../calls';
 import { signaturesOf, type CommandSpec, type ParamSpec } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { firstOf, last, lastOf, tokenAt } from '../cursor';
@@ -37,14 +37,21 @@ function argumentName(spec: CommandSpec, index: number, param: ParamSpec): strin
   return `argument ${index + 1} of '${spec.name}' (${param.name})`;
 }
 
+/**
+ * A call of a catalogue command as its checks read it: the statement's tokens,
+ * the parsed call, the command, and whether the call is a statement or the
+ * value of an assignment.
+ */
+export interface CommandCall {
+  t: readonly Token[];
+  call: ParsedCall;
+  spec: CommandSpec;
+  context: 'statement' | 'assignment';
+}
+
 /** Returns the parameter list the arguments match, or undefined after reporting. */
-export function checkArity(
-  ctx: AnalysisContext,
-  t: readonly Token[],
-  call: ParsedCall,
-  spec: CommandSpec,
-  context: 'statement' | 'assignment',
-): readonly ParamSpec[] | undefined {
+export function checkArity(ctx: AnalysisContext, command: CommandCall): readonly ParamSpec[] | undefined {
+  const { t, call, spec, context } = command;
   const argc = call.args.length;
   const matched =
     matchSignature(spec.params, argc, context) ??
@@ -59,13 +66,13 @@ export function checkArity(
   const shape = callShape(t, call, context);
   let hint: FixHint | undefined;
   if (shape && single && context === 'statement')
-    hint = oneCallPerName(
-      spec.name,
-      nameToken,
-      closeToken,
-      call.args.map((a) => a.text),
-      ctx.lineStart,
-    );
+    hint = oneCallPerName({
+      command: spec.name,
+      name: nameToken,
+      close: closeToken,
+      args: call.args.map((a) => a.text),
+      lineStart: ctx.lineStart,
+    });
   else if (shape) hint = completedCallFix(spec, shape);
   ctx.reportTokens({
     rule: Rule.Arity,
@@ -77,29 +84,19 @@ export function checkArity(
   return undefined;
 }
 
-export function checkArgumentKinds(
-  ctx: AnalysisContext,
-  t: readonly Token[],
-  call: ParsedCall,
-  spec: CommandSpec,
-  params: readonly ParamSpec[],
-): void {
-  const args = call.args;
-  for (let index = 0; index < args.length; index++) {
+/** Checks each argument against the parameter `params` (the signature the call matched) gives it. */
+export function checkArgumentKinds(ctx: AnalysisContext, command: CommandCall, params: readonly ParamSpec[]): void {
+  for (let index = 0; index < command.call.args.length; index++) {
     const param = params[index];
-    if (param) checkArgumentKind(ctx, t, call, spec, args[index] as CallArg, index, param);
+    if (param) checkArgumentKind(ctx, command, index, param);
   }
 }
 
-export function checkArgumentKind(
-  ctx: AnalysisContext,
-  t: readonly Token[],
-  call: ParsedCall,
-  spec: CommandSpec,
-  arg: CallArg,
-  index: number,
-  param: ParamSpec,
-): void {
+/** Checks argument `index` of the call against `param`, the parameter it stands for. */
+function checkArgumentKind(ctx: AnalysisContext, command: CommandCall, index: number, param: ParamSpec): void {
+  const { t, call, spec } = command;
+  const arg = call.args[index];
+  if (!arg) return;
   if (arg.text === '') {
     const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
     if (mustHave)
@@ -158,7 +155,7 @@ export function checkArgumentKind(
       end: arg.end,
       message: `${argumentName(spec, index, param)} must be a number or a variable name (this parser's rule), got '${abbreviate(arg.text, 30)}' — compute it first: value = …`,
       token: arg.text,
-      hint: expression ? hoistFix(ctx.lineStart, arg, names, (name) => `${name} = ${arg.text}`) : undefined,
+      hint: expression ? hoistFix(ctx.lineStart, arg, { names, before: (name) => `${name} = ${arg.text}` }) : undefined,
     });
   }
 }

@@ -21,7 +21,7 @@ import type { FixHint } from '../fixes/candidates';
 import type { CallShape } from '../fixes/commands';
 import { TokenKind, isPunct, type Token } from '../scanner';
 import { abbreviate, valueLiteral } from '../wording';
-import { checkArgumentKinds, checkArity } from './arity';
+import { checkArgumentKinds, checkArity, type CommandCall } from './arity';
 import type { AnalysisContext } from './context';
 import { checkTemplate } from './lexicalFindings';
 import { literalKind } from './literals';
@@ -60,7 +60,8 @@ export function checkCommand(
   call: ParsedCall,
   context: 'statement' | 'assignment',
 ): Block | undefined {
-  const nameToken = tokenAt(t, call.nameIndex);
+  const nameToken = t[call.nameIndex]; // read directly: this runs for every command call
+  if (nameToken === undefined) return undefined; // parseCall's name index is on the line
   const name = nameToken.text;
   const spec = findCommand(name);
   checkArgumentContents(ctx, t, call);
@@ -80,10 +81,11 @@ export function checkCommand(
     });
     return block;
   }
-  const params = checkArity(ctx, t, call, spec, context);
+  const command: CommandCall = { t, call, spec, context };
+  const params = checkArity(ctx, command);
   if (params) {
-    checkArgumentKinds(ctx, t, call, spec, params);
-    semanticChecks(ctx, t, call, spec, params, context);
+    checkArgumentKinds(ctx, command, params);
+    semanticChecks(ctx, command, params);
   }
   if (spec.resultOnlyByAssignment && context === 'statement') {
     ctx.report({
@@ -102,19 +104,13 @@ export function checkCommand(
  * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
  * of a call is read before its target is written), and addVar's literals.
  */
-export function semanticChecks(
-  ctx: AnalysisContext,
-  t: readonly Token[],
-  call: ParsedCall,
-  spec: CommandSpec,
-  params: readonly ParamSpec[],
-  context: 'statement' | 'assignment',
-): void {
+function semanticChecks(ctx: AnalysisContext, command: CommandCall, params: readonly ParamSpec[]): void {
+  const { t, call, spec, context } = command;
   const args = call.args;
   for (let i = 0; i < args.length; i++) {
-    const param = params[i] as ParamSpec;
-    if (!param.key) continue;
-    const arg = args[i] as CallArg;
+    const param = params[i];
+    const arg = args[i];
+    if (!param?.key || !arg) continue;
     const x = t[arg.first];
     if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
     ctx.sem.key({
@@ -129,8 +125,8 @@ export function semanticChecks(
   }
   if (spec.name === 'addVar' && context === 'statement') addVarLiteral(ctx, t, call);
   for (let i = 0; i < args.length; i++) {
-    if ((params[i] as ParamSpec).kind !== 'target') continue;
-    const arg = args[i] as CallArg;
+    const arg = args[i];
+    if (params[i]?.kind !== 'target' || !arg) continue;
     const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
     if (name !== undefined) ctx.sem.assign(name, ctx.lineNo);
   }
@@ -233,8 +229,8 @@ export function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token):
 export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
   for (const arg of call.args) {
     for (let i = arg.first; i < arg.last; i++) {
-      const x = tokenAt(t, i);
-      if (x.kind === TokenKind.Template) checkTemplate(ctx, x);
+      const x = t[i];
+      if (x?.kind === TokenKind.Template) checkTemplate(ctx, x);
     }
     const head = t[arg.first];
     if (!head || head.kind !== TokenKind.Ident || !isPunct(t[arg.first + 1], '(')) continue;
@@ -254,7 +250,7 @@ export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[],
       literalCallWarning(ctx, arg.start, arg.end, arg.text);
     } else {
       const inner = parseCall(ctx.src, t, arg.first + 1, ctx.lineEnd);
-      defer(ctx, head, inner.args.length, 'argument', arg.text);
+      defer(ctx, head, { argCount: inner.args.length, context: 'argument', text: arg.text });
     }
   }
 }
@@ -266,7 +262,7 @@ export function literalCallWarning(ctx: AnalysisContext, start: number, end: num
     end,
     message: `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
     token: text,
-    hint: hoistFix(ctx.lineStart, { start, end }, ['value'], (name) => `${name} = ${text}`),
+    hint: hoistFix(ctx.lineStart, { start, end }, { names: ['value'], before: (name) => `${name} = ${text}` }),
   });
 }
 
@@ -288,8 +284,8 @@ export function nestedCommandFix(
   if (args.length === params.length) {
     const given = args.pop() as string;
     if (!isIdentifier(given)) return undefined;
-    return hoistFix(ctx.lineStart, arg, [], call, given);
+    return hoistFix(ctx.lineStart, arg, { names: [], before: call, given });
   }
   if (args.length !== params.length - 1) return undefined;
-  return hoistFix(ctx.lineStart, arg, ['value'], call);
+  return hoistFix(ctx.lineStart, arg, { names: ['value'], before: call });
 }

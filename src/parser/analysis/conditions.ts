@@ -136,7 +136,8 @@ export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | und
   let foreign = false;
   let depth = 0;
   for (let i = arg.first; i < arg.last; i++) {
-    const x = tokenAt(t, i);
+    const x = t[i];
+    if (x === undefined) break;
     if (isOpenBracket(x)) depth++;
     else if (isCloseBracket(x)) depth--;
     else if (depth === 0 && x.kind === TokenKind.Op) {
@@ -207,7 +208,7 @@ export function checkConditionString(ctx: AnalysisContext, token: Token): void {
     });
     return;
   }
-  const inner = scanLine(ctx.src, start, end, newScanState(), (problem, s, e) => lexical(ctx, problem, s, e));
+  const inner = scanLine(ctx.src, { start, end }, newScanState(), (problem, s, e) => lexical(ctx, problem, s, e));
   if (inner.length === 0) return;
   checkExpression(inner, 0, inner.length, ctx);
 }

@@ -4,7 +4,7 @@
  */
 import { findForeignStatement, type ForeignStatement } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { firstOf, last, lastOf, tokenAt } from '../cursor';
+import { last, lastOf, tokenAt } from '../cursor';
 import type { BraceConversion } from '../fixes/braces';
 import { foreignIfFix, foreignTryFix } from '../fixes/branches';
 import { goFuncFix, pythonDefFix } from '../fixes/functionHeaders';
@@ -20,9 +20,9 @@ import { analyzeSegments } from './lines';
 
 /** Lines whose first word belongs to another language. Returns true when handled. */
 export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
-  const t0 = firstOf(t);
+  const t0 = t[0];
   const t1 = t[1];
-  if (t0.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
+  if (t0?.kind !== TokenKind.Ident || isOp(t1, '=')) return false;
   const lineText = () => ctx.src.slice(t0.start, lastOf(t).end);
 
   if (t0.text === 'for' && t1?.kind === TokenKind.Ident && isWord(t[2], 'in')) {

@@ -28,10 +28,7 @@ const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
 /** Some token of the line is `;` (at any depth). */
 function hasSemicolon(tokens: readonly Token[]): boolean {
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokenAt(tokens, i);
-    if (t.kind === TokenKind.Punct && t.text === ';') return true;
-  }
+  for (const t of tokens) if (t.kind === TokenKind.Punct && t.text === ';') return true;
   return false;
 }
 
@@ -66,7 +63,8 @@ export function analyzeSegments(ctx: AnalysisContext, tokens: Token[]): void {
   let from = 0;
   let split = false;
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokenAt(tokens, i);
+    const t = tokens[i];
+    if (t === undefined) break;
     if (t.kind !== TokenKind.Punct) continue;
     if (isOpenBracket(t)) depth++;
     else if (isCloseBracket(t)) depth = Math.max(0, depth - 1);

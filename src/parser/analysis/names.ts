@@ -6,7 +6,7 @@ import { EXPRESSION_BUILTINS, findCommand, signatureOf } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { inventedCallFix } from '../fixes/commands';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from '../nearNames';
-import { pendingRule, type CallContext } from '../pendingCalls';
+import { pendingRule, type PendingCall } from '../pendingCalls';
 import type { Token } from '../scanner';
 import { MAX_COMPARED_LENGTH, suggestName } from '../suggest';
 import { abbreviate, plural } from '../wording';
@@ -26,16 +26,16 @@ export function noteCall(ctx: AnalysisContext, nameToken: Token, argCount: numbe
     });
     return;
   }
-  defer(ctx, nameToken, argCount, 'expression', name);
+  defer(ctx, nameToken, { argCount, context: 'expression', text: name });
 }
 
+/** A call of `nameToken` that is not a command: resolved against the functions at the end of the file. */
 export function defer(
   ctx: AnalysisContext,
   nameToken: Token,
-  argCount: number,
-  context: CallContext,
-  text: string,
+  call: Pick<PendingCall, 'argCount' | 'context' | 'text'>,
 ): void {
+  const { argCount, context, text } = call;
   ctx.pending.push({
     name: nameToken.text,
     argCount,

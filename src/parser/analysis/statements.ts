@@ -19,7 +19,8 @@ import type { AnalysisContext } from './context';
 export function topLevelAssign(t: readonly Token[]): number {
   let depth = 0;
   for (let i = 0; i < t.length; i++) {
-    const x = tokenAt(t, i);
+    const x = t[i];
+    if (x === undefined) break;
     if (isOpenBracket(x)) depth++;
     else if (isCloseBracket(x)) depth = Math.max(0, depth - 1);
     else if (depth === 0 && isOp(x, '=')) return i;

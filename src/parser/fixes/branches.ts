@@ -34,7 +34,7 @@ function elifBranch(
   indent: string,
   toArgs: ConditionTranslator,
 ): { length: number; newText: string } | undefined {
-  const tokens = scanLine(ctx.src, start, lineEndOf(ctx.src, start), newScanState(), () => undefined);
+  const tokens = scanLine(ctx.src, { start, end: lineEndOf(ctx.src, start) }, newScanState(), () => undefined);
   const colon = tokens[tokens.length - 1];
   if (!isWord(tokens[0], 'elif') || !colon || !isPunct(colon, ':') || tokens.length < 3) return undefined;
   const args = toArgs(tokens, 1, tokens.length - 1);

@@ -33,14 +33,24 @@ function walk(
   ctx: FixContext,
   view: SourceView,
   line: number,
-  found: { item: string; list: string; index?: string },
-  callback = false,
+  found: {
+    item: string;
+    list: string;
+    index?: string;
+    /** A forEach callback: its body closes with `})`. */
+    callback?: boolean;
+  },
 ): Candidate | undefined {
-  const t = view.tokens(line);
-  const body = loopBody(ctx, view, line, t, callback);
+  const body = loopBody(ctx, view, line, found.callback);
   if (!body) return undefined;
   const indent = view.indent(line);
-  const header = listLoopHeader(ctx, found.item, found.list, indent, body.indent, found.index);
+  const header = listLoopHeader(ctx, {
+    item: found.item,
+    list: found.list,
+    indent,
+    bodyIndent: body.indent,
+    index: found.index,
+  });
   return {
     title: `Walk the list: ${quote(`getListLen(${found.list}, …)`)} … 'startLoop(…)' … 'itemFromList(${found.list}, …, ${found.item})' … 'endLoop()'`,
     edits: [{ start: view.contentStart(line), end: view.end(line), newText: header }, body.closer],
@@ -112,7 +122,7 @@ export function forEachMethodFix(entry: TraceEntry): FixHint {
     const [item, arrow] = rest;
     const shape = isName(item) && (rest.length === 1 || (rest.length === 2 && isOp(arrow, '=>')));
     if (!shape) return undefined;
-    return walk(ctx, view, line, { item: item.text, list: list.text }, true);
+    return walk(ctx, view, line, { item: item.text, list: list.text, callback: true });
   };
 }
 

@@ -35,20 +35,25 @@ function loopName(ctx: FixContext, indent: string, short: string, own: string): 
   return indent === '' ? ctx.fresh(short, own) : ctx.fresh(own);
 }
 
+/** A counted loop as another language wrote it. */
+export interface CountedLoop {
+  counter: string;
+  from: string;
+  /** The bound: the last value when `inclusive`, else the first value past the end. */
+  limit: string;
+  inclusive: boolean;
+  /** The indentation of the header's line. */
+  indent: string;
+}
+
 /**
  * A counted-loop header for `counter` from `from` while below `limit` (Python's
  * range end, JavaScript's `i < n`): AVAP's loop includes its upper bound, so the
  * bound is `limit - 1` — computed when it is a literal, else in a variable
  * assigned on the line before.
  */
-export function loopHeader(
-  ctx: FixContext,
-  counter: string,
-  from: string,
-  limit: string,
-  inclusive: boolean,
-  indent: string,
-): string | undefined {
+export function loopHeader(ctx: FixContext, loop: CountedLoop): string | undefined {
+  const { counter, from, limit, inclusive, indent } = loop;
   if (inclusive) return `startLoop(${counter}, ${from}, ${limit})`;
   if (INTEGER.test(limit)) return `startLoop(${counter}, ${from}, ${Number(limit) - 1})`;
   if (/\b(and|or|not|if|else|in)\b|[<>=!]/.test(limit)) return undefined;
@@ -61,13 +66,8 @@ export function loopHeader(
  * as AVAP lines, or undefined when it is not one of those shapes. A list is
  * walked by index: getListLen, then itemFromList inside the loop.
  */
-function pythonForHeader(
-  ctx: FixContext,
-  t: readonly Token[],
-  end: number,
-  indent: string,
-  bodyIndent: string,
-): string | undefined {
+function pythonForHeader(ctx: FixContext, t: readonly Token[], end: number, indents: Indents): string | undefined {
+  const { indent, bodyIndent } = indents;
   const counter = tokenAt(t, 1);
   const iterable = t[3];
   if (!iterable || iterable.kind !== TokenKind.Ident) return undefined;
@@ -81,10 +81,25 @@ function pythonForHeader(
     if (!b || b.text === '' || (args.length > 1 && !a) || args.length > 3) return undefined;
     const from = a ? plainOperand(t, a.first, a.last)?.text : '0';
     if (from === undefined) return undefined;
-    return loopHeader(ctx, counter.text, from, b.text, false, indent);
+    return loopHeader(ctx, { counter: counter.text, from, limit: b.text, inclusive: false, indent });
   }
   if (end !== 4) return undefined;
-  return listLoopHeader(ctx, counter.text, iterable.text, indent, bodyIndent);
+  return listLoopHeader(ctx, { item: counter.text, list: iterable.text, indent, bodyIndent });
+}
+
+/** The indentation of a loop header's line and of its body's lines. */
+interface Indents {
+  indent: string;
+  bodyIndent: string;
+}
+
+/** A loop over the items of a list, as another language wrote it. */
+export interface ListLoop extends Indents {
+  /** The name each item gets. */
+  item: string;
+  list: string;
+  /** The counter's name when the source gave one. */
+  index?: string | undefined;
 }
 
 /**
@@ -92,14 +107,9 @@ function pythonForHeader(
  * loop, and the element read first thing in the body. `index` names the
  * counter when the source gave one (Go's `for i, x := range xs`).
  */
-export function listLoopHeader(
-  ctx: FixContext,
-  item: string,
-  list: string,
-  indent: string,
-  bodyIndent: string,
-  index = loopName(ctx, indent, 'i', `${item}_index`),
-): string {
+export function listLoopHeader(ctx: FixContext, loop: ListLoop): string {
+  const { item, list, indent, bodyIndent } = loop;
+  const index = loop.index ?? loopName(ctx, indent, 'i', `${item}_index`);
   const size = ctx.fresh(`${list}_len`, `${list}_size`);
   const last = ctx.fresh(`${list}_last`, `last_${index}`);
   const eol = ctx.eol;
@@ -114,7 +124,10 @@ export function pythonLoopFix(t: readonly Token[], lineStart: number): FixHint |
   return (ctx) => {
     const body = indentedBody(ctx.src, lineStart, Number.MAX_SAFE_INTEGER);
     if (!body) return undefined;
-    const header = pythonForHeader(ctx, t, t.length - 1, indentAt(ctx.src, lineStart), body.bodyIndent);
+    const header = pythonForHeader(ctx, t, t.length - 1, {
+      indent: indentAt(ctx.src, lineStart),
+      bodyIndent: body.bodyIndent,
+    });
     if (!header) return undefined;
     const loopLine = header.split(/\r\n|\n|\r/).find((line) => line.trimStart().startsWith('startLoop(')) ?? header;
     return {
@@ -156,7 +169,9 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
   // for (const x of xs) / for _, x := range xs / for i, x := range xs
   const [a, b, c, d, e] = parts;
   if (parts.length === 3 && a?.kind === TokenKind.Ident && isWord(b, 'of') && c?.kind === TokenKind.Ident) {
-    return header((ctx, indent) => listLoopHeader(ctx, a.text, c.text, indent, bodyIndent(ctx, indent)));
+    return header((ctx, indent) =>
+      listLoopHeader(ctx, { item: a.text, list: c.text, indent, bodyIndent: bodyIndent(ctx, indent) }),
+    );
   }
   if (
     parts.length === 6 &&
@@ -169,7 +184,13 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
   ) {
     const list = parts[5].text;
     return header((ctx, indent) =>
-      listLoopHeader(ctx, c.text, list, indent, bodyIndent(ctx, indent), a.text === '_' ? undefined : a.text),
+      listLoopHeader(ctx, {
+        item: c.text,
+        list,
+        indent,
+        bodyIndent: bodyIndent(ctx, indent),
+        index: a.text === '_' ? undefined : a.text,
+      }),
     );
   }
   const sections: Token[][] = [[]];
@@ -191,5 +212,7 @@ export function braceLoopConversion(t: readonly Token[], lineStart: number): Bra
     (step.length === 3 && isWord(step[0], counter.text) && isOp(step[1], '+=') && step[2]?.text === '1');
   if (!increments) return undefined;
   const bound = tokenAt(test, 2).text;
-  return header((ctx, indent) => loopHeader(ctx, counter.text, from.text, bound, op.text === '<=', indent));
+  return header((ctx, indent) =>
+    loopHeader(ctx, { counter: counter.text, from: from.text, limit: bound, inclusive: op.text === '<=', indent }),
+  );
 }

@@ -95,6 +95,16 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
   return { title: `Rewrite as '${text}'`, edits: [{ start: ret.start, end: last.end, newText: text }] };
 }
 
+/** What hoistFix computes on the line before. */
+export interface Hoist {
+  /** Names to try for the fresh variable, in order. */
+  names: readonly string[];
+  /** The line, given the variable's name. */
+  before: (name: string) => string;
+  /** The variable's name when the argument already gives it (no fresh one). */
+  given?: string;
+}
+
 /**
  * An argument AVAP does not evaluate in place (an expression where a number is
  * expected, `str(x)` passed as text, a command nested in another): computed on
@@ -102,13 +112,8 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
  * which the argument then names. `before` is what goes on that line, given the
  * variable's name.
  */
-export function hoistFix(
-  lineStart: number,
-  arg: { start: number; end: number },
-  names: readonly string[],
-  before: (name: string) => string,
-  given?: string,
-): FixHint {
+export function hoistFix(lineStart: number, arg: { start: number; end: number }, hoist: Hoist): FixHint {
+  const { names, before, given } = hoist;
   return (ctx) => {
     const name = given ?? ctx.fresh(...names);
     const line = before(name);
@@ -123,13 +128,15 @@ export function hoistFix(
 }
 
 /** `addResult(a, b)` for a command that reads one variable: one call per name, each on its own line. */
-export function oneCallPerName(
-  command: string,
-  name: Token,
-  close: Token,
-  args: readonly string[],
-  lineStart: number,
-): FixHint | undefined {
+export function oneCallPerName(call: {
+  command: string;
+  /** The command's name and the call's closing parenthesis: the span rewritten. */
+  name: Token;
+  close: Token;
+  args: readonly string[];
+  lineStart: number;
+}): FixHint | undefined {
+  const { command, name, close, args, lineStart } = call;
   if (args.length < 2 || !args.every(isIdentifier)) return undefined;
   return (ctx) => {
     const separator = `${ctx.eol}${indentAt(ctx.src, lineStart)}`;

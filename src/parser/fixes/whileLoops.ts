@@ -95,7 +95,7 @@ export function whileFix(entry: TraceEntry): FixHint {
     const { counter, inclusive } = cond;
     const bound = boundText(ctx.src, cond.bound);
     if (bound === undefined) return undefined;
-    const body = loopBody(ctx, view, line, t);
+    const body = loopBody(ctx, view, line);
     if (!body || body.last < body.first) return undefined;
     // The step: the body's last statement, at the body's own indentation.
     const step = view.previous(body.last + 1);
@@ -112,7 +112,7 @@ export function whileFix(entry: TraceEntry): FixHint {
     if (from === undefined) return undefined;
     const closeLine = view.lineOf(body.closer.start);
     if (view.usedOutside(counter, init, Math.max(closeLine, body.last))) return undefined;
-    const header = loopHeader(ctx, counter, from, bound, inclusive, view.indent(line));
+    const header = loopHeader(ctx, { counter, from, limit: bound, inclusive, indent: view.indent(line) });
     if (header === undefined) return undefined;
     const loopLine = header.split(/\r\n|\n|\r/).find((l) => l.trimStart().startsWith('startLoop(')) ?? header;
     // The step goes; when the closer is inserted right after it, the closer takes its line instead.
