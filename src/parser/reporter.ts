@@ -4,7 +4,7 @@ import type { Token } from './scanner';
 import type { TraceEntry } from './types';
 
 /** A finding of `rule` at [column, endColumn) on `line`, both 1-based, with a candidate fix when there is one. */
-export interface LineFinding {
+interface LineFinding {
   rule: RuleDefinition;
   line: number;
   column: number;

@@ -133,7 +133,7 @@ function semanticChecks(ctx: AnalysisContext, command: CommandCall, params: read
 }
 
 /** `addVar(rows, [])`: the specification's addVar stores anything but a variable or a number as text. */
-export function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
   const [target, value] = call.args;
   if (!target || !value) return;
   const what = literalKind(t, value);
@@ -178,7 +178,7 @@ export function callShape(
   };
 }
 
-export function structuralRole(name: string): BlockRole | undefined {
+function structuralRole(name: string): BlockRole | undefined {
   const hallucination = findHallucination(name);
   if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
   const sameLetters = findCommandIgnoringCase(name);
@@ -255,7 +255,7 @@ export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[],
   }
 }
 
-export function literalCallWarning(ctx: AnalysisContext, start: number, end: number, text: string): void {
+function literalCallWarning(ctx: AnalysisContext, start: number, end: number, text: string): void {
   ctx.report({
     rule: Rule.LiteralCall,
     start,
@@ -267,7 +267,7 @@ export function literalCallWarning(ctx: AnalysisContext, start: number, end: num
 }
 
 /** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */
-export function nestedCommandFix(
+function nestedCommandFix(
   ctx: AnalysisContext,
   t: readonly Token[],
   arg: CallArg,

@@ -60,7 +60,7 @@ export function ifStatement(ctx: AnalysisContext, t: Token[]): void {
   trailing(ctx, t, call, block);
 }
 
-export function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): void {
+function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): void {
   const args = call.args;
   const t0 = firstOf(t);
   const isNone = (a: CallArg | undefined) => a !== undefined && (a.text === '' || a.text === 'None');
@@ -130,7 +130,7 @@ export function conditionArguments(
 }
 
 /** For `if(x > 5)` returns `x, 5, >`; for `if(a > 1 and b)` the expression form. */
-export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | undefined {
+function ifExpressionFix(t: readonly Token[], arg: CallArg): string | undefined {
   const comparisons: number[] = [];
   let logical = false;
   let foreign = false;
@@ -167,7 +167,7 @@ export function ifExpressionFix(t: readonly Token[], arg: CallArg): string | und
   return `None, None, ${quote}${arg.text}${quote}`;
 }
 
-export function checkComparator(ctx: AnalysisContext, t: readonly Token[], arg: CallArg): void {
+function checkComparator(ctx: AnalysisContext, t: readonly Token[], arg: CallArg): void {
   if (arg.text === '') {
     ctx.report({
       rule: Rule.InvalidComparator,
@@ -194,7 +194,7 @@ export function checkComparator(ctx: AnalysisContext, t: readonly Token[], arg: 
 }
 
 /** The quoted condition of if(None, None, "…") is an expression. */
-export function checkConditionString(ctx: AnalysisContext, token: Token): void {
+function checkConditionString(ctx: AnalysisContext, token: Token): void {
   if (token.unterminated) return;
   const start = token.start + 1;
   const end = token.end - 1;
@@ -260,7 +260,7 @@ export function elseStatement(ctx: AnalysisContext, t: Token[]): void {
 }
 
 /** `else if(a, b, >)` (or `else if (x > 5)`) of an open if() without else(): nested into else(). */
-export function elseIfFix(ctx: AnalysisContext, t: Token[]): FixHint | undefined {
+function elseIfFix(ctx: AnalysisContext, t: Token[]): FixHint | undefined {
   const top = ctx.blocks.top;
   if (top?.kind !== 'if' || top.hasElse || top.braceBody || top.lineStart === undefined || !isPunct(t[2], '('))
     return undefined;

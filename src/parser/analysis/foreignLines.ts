@@ -88,7 +88,7 @@ export function foreignLine(ctx: AnalysisContext, t: Token[]): boolean {
 }
 
 /** The mechanical repair of a line opened by a foreign keyword, where there is one. */
-export function foreignStatementFix(
+function foreignStatementFix(
   ctx: AnalysisContext,
   foreign: ForeignStatement,
   t: readonly Token[],
@@ -115,7 +115,7 @@ export function foreignStatementFix(
   }
 }
 
-export function shapeMatches(foreign: ForeignStatement, t: readonly Token[]): boolean {
+function shapeMatches(foreign: ForeignStatement, t: readonly Token[]): boolean {
   const t1 = t[1];
   switch (foreign.shape) {
     case 'any':
@@ -134,7 +134,7 @@ export function shapeMatches(foreign: ForeignStatement, t: readonly Token[]): bo
 }
 
 /** `range(1, 6):` → `range(...)`, `items:` → `items`. */
-export function renderIterable(ctx: AnalysisContext, t: readonly Token[], from: number): string {
+function renderIterable(ctx: AnalysisContext, t: readonly Token[], from: number): string {
   const first = t[from];
   if (!first) return '…';
   if (first.kind === TokenKind.Ident && isPunct(t[from + 1], '(')) return `${first.text}(...)`;

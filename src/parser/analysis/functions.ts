@@ -136,7 +136,7 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
 }
 
 /** Checks `a, b, c` between the parentheses; returns the number of parameters. */
-export function checkParameters(ctx: AnalysisContext, t: readonly Token[], from: number, to: number): number {
+function checkParameters(ctx: AnalysisContext, t: readonly Token[], from: number, to: number): number {
   if (from === to) return 0;
   let count = 0;
   let segment = from;

@@ -48,7 +48,7 @@ export function lexical(ctx: AnalysisContext, problem: LexicalProblem, start: nu
 }
 
 /** “…” or ‘…’ used as string quotes: straightened to "…" or '…' (the other ASCII quote when the text holds one). */
-export function typographicQuote(ctx: AnalysisContext, start: number, end: number): void {
+function typographicQuote(ctx: AnalysisContext, start: number, end: number): void {
   const text = ctx.src.slice(start, end);
   const inner = text.slice(1, -1);
   const double = text.charCodeAt(0) >= 0x201c;

@@ -86,7 +86,7 @@ export function analyzeSegments(ctx: AnalysisContext, tokens: Token[]): void {
   else if (from < tokens.length) analyzeStatement(ctx, tokens.slice(from));
 }
 
-export function analyzeStatement(ctx: AnalysisContext, t: Token[]): void {
+function analyzeStatement(ctx: AnalysisContext, t: Token[]): void {
   const t0 = t[0];
   if (!t0) return;
   const t1 = t[1];

@@ -122,7 +122,7 @@ export function assignment(ctx: AnalysisContext, t: Token[]): void {
   if (target.kind === TokenKind.Ident) ctx.sem.assign(target.text, ctx.lineNo);
 }
 
-export function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
+function assignmentValue(ctx: AnalysisContext, t: Token[]): void {
   const target = firstOf(t);
   const eq = tokenAt(t, 1);
   if (findCommand(target.text)) {
@@ -192,7 +192,7 @@ export function dottedStatement(ctx: AnalysisContext, t: Token[]): void {
   }
 }
 
-export function analyzeStatementFallback(ctx: AnalysisContext, t: Token[]): void {
+function analyzeStatementFallback(ctx: AnalysisContext, t: Token[]): void {
   const assignAt = topLevelAssign(t);
   const t0 = firstOf(t);
   ctx.reportTokens({

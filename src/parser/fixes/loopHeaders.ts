@@ -36,7 +36,7 @@ function loopName(ctx: FixContext, indent: string, short: string, own: string): 
 }
 
 /** A counted loop as another language wrote it. */
-export interface CountedLoop {
+interface CountedLoop {
   counter: string;
   from: string;
   /** The bound: the last value when `inclusive`, else the first value past the end. */
@@ -94,7 +94,7 @@ interface Indents {
 }
 
 /** A loop over the items of a list, as another language wrote it. */
-export interface ListLoop extends Indents {
+interface ListLoop extends Indents {
   /** The name each item gets. */
   item: string;
   list: string;

@@ -96,7 +96,7 @@ export function topLevelReturnFix(t: readonly Token[], lineStart: number): Candi
 }
 
 /** What hoistFix computes on the line before. */
-export interface Hoist {
+interface Hoist {
   /** Names to try for the fresh variable, in order. */
   names: readonly string[];
   /** The line, given the variable's name. */
