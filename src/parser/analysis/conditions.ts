@@ -64,8 +64,8 @@ function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): v
   const args = call.args;
   const t0 = firstOf(t);
   const isNone = (a: CallArg | undefined) => a !== undefined && (a.text === '' || a.text === 'None');
-  if (args.length === 3) {
-    const cond = args[2] as CallArg;
+  const [only, , cond] = args;
+  if (args.length === 3 && cond) {
     const condToken = t[cond.first];
     if (isNone(args[0]) && isNone(args[1]) && cond.last - cond.first === 1 && condToken?.kind === TokenKind.String) {
       checkConditionString(ctx, condToken);
@@ -74,7 +74,7 @@ function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): v
     checkComparator(ctx, t, cond);
     return;
   }
-  if (args.length === 4) {
+  if (args.length === 4 && cond) {
     ctx.report({
       rule: Rule.LegacyIf,
       start: t0.start,
@@ -83,12 +83,12 @@ function checkIfArguments(ctx: AnalysisContext, t: Token[], call: ParsedCall): v
         'four-argument if(variable, value, comparator, expression) is an older documented form — prefer if(a, b, comparator) or if(None, None, "expression")',
       token: 'if',
     });
-    checkComparator(ctx, t, args[2] as CallArg);
+    checkComparator(ctx, t, cond);
     return;
   }
   const closeToken = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : lastOf(t);
-  if (args.length === 1) {
-    const arg = args[0] as CallArg;
+  if (args.length === 1 && only) {
+    const arg = only;
     reportForeignTokens(t, arg.first, arg.last, ctx);
     const fix = ifExpressionFix(t, arg);
     if (fix !== undefined) {
