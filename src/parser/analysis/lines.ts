@@ -26,9 +26,12 @@ import { tokenAt } from '../cursor';
 
 const ASSIGN_FOREIGN_OPS = new Set(['+=', '-=', '*=', '/=', '++', '--']);
 
-/** Some token of the line is `;` (at any depth). */
+/** Some token of the line is `;` (at any depth). An indexed loop: this runs for every token of every line. */
 function hasSemicolon(tokens: readonly Token[]): boolean {
-  for (const t of tokens) if (t.kind === TokenKind.Punct && t.text === ';') return true;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t !== undefined && t.kind === TokenKind.Punct && t.text === ';') return true;
+  }
   return false;
 }
 
