@@ -121,7 +121,9 @@ describe('cli run and test (the sandboxed runtime)', function () {
     assert.equal((JSON.parse(json.stdout) as { valid: boolean }).valid, false);
   });
 
-  it('--sql seeds the run database: a SELECT gives row objects, an INSERT "Success: N"', async () => {
+  it('--sql seeds the run database: a SELECT gives row objects, an INSERT "Success: N"', async function () {
+    // A fresh process creates its embedded PostgreSQL (initdb): ~1 s quiet, 9–20 s on the loaded 2-core CI machine.
+    this.timeout(120_000);
     const seed = file(
       'seed.sql',
       "CREATE TABLE users (id serial PRIMARY KEY, name text);\nINSERT INTO users (name) VALUES ('ana'), ('bo');\n",
@@ -138,7 +140,7 @@ describe('cli run and test (the sandboxed runtime)', function () {
         '',
       ].join('\n'),
     );
-    const run = await runCliProcess(['run', program, '--sql', seed, '--json']);
+    const run = await runCliProcess(['run', program, '--sql', seed, '--json'], { killAfterMs: 110_000 });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const out = JSON.parse(run.stdout) as RunJson;
     assert.deepEqual(out.result.before, [
