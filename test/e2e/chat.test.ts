@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { parseSignals } from '../../src/signals/store';
+import { parseSignals } from '../../src/signals';
 import { avapApi, chatHooks, extensionFile, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { scriptedOllama, task } from './support/world';

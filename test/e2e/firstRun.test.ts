@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OllamaCheck } from '../../src/core/llm/ollamaCheck';
+import type { OllamaCheck } from '../../src/core';
 import { startScriptedOllama, type ScriptedOllama } from '../support/scriptedOllama';
 import { unusedPort } from '../support/ports';
 import {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { JUDGE_SYSTEM_HEADER } from '../../src/quality/judge';
-import { parseSignals } from '../../src/signals/store';
+import { parseSignals } from '../../src/signals';
 import { systemPrompt } from '../support/scriptedOllama';
 import { e2eConfig } from './support/config';
 import { avapApi, closeAllEditors, extensionFile, setSetting, waitFor } from './support/vscodeHelpers';

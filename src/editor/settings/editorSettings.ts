@@ -57,7 +57,7 @@ export const SETTING_DEFAULTS: EditorSettings = {
   inlayHints: { parameterNames: false },
   telemetry: { file: '' },
   signals: { enabled: true, file: '' },
-  // The sandbox's defaults (src/runtime/host DEFAULT_LIMITS; test/unit/runs/settings.test.ts keeps them equal).
+  // The sandbox's defaults (src/runtime/host DEFAULT_LIMITS; test/unit/editor/runSettings.test.ts keeps them equal).
   run: { allowHttp: [], timeoutSeconds: 5, maxSteps: 1_000_000, maxMemoryMb: 256, showValues: true },
 };
 

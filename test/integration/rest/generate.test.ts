@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { QUALITY_RETRY_HEAD } from '../../../src/quality/gate';
+import { QUALITY_RETRY_HEAD } from '../../../src/quality';
 import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
-import type { SignalRecord, StoreRecord, TrainingSignal } from '../../../src/signals/schema';
+import type { SignalRecord, StoreRecord, TrainingSignal } from '../../../src/signals';
 import { runCliProcess } from '../../support/dist';
 import {
   lastUser,

@@ -11,7 +11,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { parseTelemetry } from '../../../src/core/telemetry/read';
+import { parseTelemetry } from '../../../src/core';
 import { unusedPort } from '../../support/ports';
 import {
   startScriptedOllama,

@@ -3,7 +3,7 @@
  * any outcome a test needs, behind a circuit that never moves. Tests of the breaker and the transports use the real
  * `BreakerParser` over a fake `ParserTransport` or a real gRPC service instead.
  */
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core/contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 
 /**

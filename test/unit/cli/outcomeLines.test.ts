@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { exitCodeFor, outcomeLines, streamedAsDelivered } from '../../../src/cli/commands/generate';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 
 const INVALID = 'addParam(password, p)\ngetSHA256(p, h)';

@@ -5,7 +5,7 @@
  * and width.
  */
 import assert from 'node:assert/strict';
-import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval/runner';
+import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval';
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from '../../../src/cli/progress/eta';
 import {
   createEvalProgress,
@@ -20,8 +20,7 @@ import {
   indexLiveLine,
   type IndexLiveState,
 } from '../../../src/cli/progress/indexProgress';
-import type { BulkBatchFailure } from '../../../src/core/retrieval/bulkFailures';
-import type { IngestEvent } from '../../../src/core/retrieval/elastic';
+import type { BulkBatchFailure, IngestEvent } from '../../../src/core';
 import {
   CLEAR_LINE,
   createProgressOutput,

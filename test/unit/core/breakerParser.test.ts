@@ -6,7 +6,7 @@ import {
   LOG_HALF_OPEN,
   LOG_SKIP,
 } from '../../../src/core/parser/breakerParser';
-import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
+import type { ParserTransport, TransportResult } from '../../../src/core';
 import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
 

@@ -11,7 +11,7 @@ import {
   type PoolExampleLike,
 } from '../../../src/core/fewShot/selector';
 import { memoryLogger } from '../../../src/core/ports';
-import type { LlmResult } from '../../../src/core/llm/port';
+import type { LlmResult } from '../../../src/core';
 
 const POOL: PoolExampleLike[] = [
   {

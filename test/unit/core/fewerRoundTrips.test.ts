@@ -4,16 +4,13 @@
  * abort of a stream whose complete code line is certain to be rejected.
  */
 import assert from 'node:assert/strict';
-import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import { type ParserOutcome, type ParserPort, type ResponseMessage, extractCode, runPipeline } from '../../../src/core';
 import { everyErrorFixed, LOG_REPAIRED_BY_FIXES, repairAnswer } from '../../../src/core/code/repairAnswer';
-import { extractCode } from '../../../src/core/code/extract';
 import { isHardWhileStreaming, LOG_EARLY_ABORT, StreamCheck } from '../../../src/core/code/streamCheck';
 import { validateAnswer } from '../../../src/core/code/validateBlocks';
-import { runPipeline } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
 import { Rule, validateAvap } from '../../../src/parser';
-import { signalFromPipeline, isAnswered } from '../../../src/signals/fromPipeline';
-import { SignalRecordSchema } from '../../../src/signals/schema';
+import { signalFromPipeline, isAnswered, SignalRecordSchema } from '../../../src/signals';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm as fakeLlm } from '../../support/fakes/llm';
 import { streamingLlm } from '../../support/fakes/streamingLlm';

@@ -3,12 +3,9 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
-import type { ChatCall } from '../../../src/core/llm/port';
+import type { ParserPort, ResponseMessage, ChatCall, RelevancePort, RetrievalPort } from '../../../src/core';
 import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
-import type { RelevancePort } from '../../../src/core/relevance/port';
-import type { RetrievalPort } from '../../../src/core/retrieval/port';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';
 import { deps, retrieval } from './pipelineFakes';

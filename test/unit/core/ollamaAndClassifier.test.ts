@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { callFetch, classifyOllamaError } from '../../../src/core/llm/ollamaLlm';
 import { classify, CLASSIFICATION_JSON_SCHEMA, parseClassification } from '../../../src/core/routing/classifier';
-import type { LlmPort } from '../../../src/core/llm/port';
+import type { LlmPort } from '../../../src/core';
 import { memoryLogger } from '../../../src/core/ports';
 import {
   correctionContext,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createCosineRelevance } from '../../../src/core/relevance/cosineRelevance';
 import { createLlmRelevance, readYesNo } from '../../../src/core/relevance/llmRelevance';
 import { createEmbeddedRetrieval } from '../../../src/core/retrieval/embedded';
-import type { KnowledgeSource } from '../../../src/core/retrieval/port';
+import type { KnowledgeSource } from '../../../src/core';
 import { cosine, meanVector, reciprocalRankFusion } from '../../../src/core/retrieval/rrf';
 import { memoryLogger } from '../../../src/core/ports';
 import { fakeLlm, type LlmScript } from '../../support/fakes/llm';

@@ -10,9 +10,13 @@
  * message delivers that text.
  */
 import assert from 'node:assert/strict';
-import type { PipelineResult, ResponseMessage } from '../../../src/core/contracts';
-import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core/code/extract';
-import { runPipeline } from '../../../src/core/pipeline/graph';
+import {
+  type PipelineResult,
+  type ResponseMessage,
+  codeAnswerBlocks,
+  shownCodeBlocks,
+  runPipeline,
+} from '../../../src/core';
 import { promptTask } from '../../../src/core/routing/prompts';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';

@@ -3,7 +3,7 @@
  * one retry cycle: table-driven.
  */
 import assert from 'node:assert/strict';
-import type { RetryCycle } from '../../../src/core/contracts';
+import type { RetryCycle } from '../../../src/core';
 import {
   claimRetry,
   describeSkip,

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { StreamCheck } from '../../../src/core/code/streamCheck';
-import { runPipeline } from '../../../src/core/pipeline/graph';
+import { runPipeline } from '../../../src/core';
 import { promptTask } from '../../../src/core/routing/prompts';
 import { validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { contractFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
 import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
 import { RetryController } from '../../../src/core/validation/retryController';
-import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/contract';
+import { ERROR_CODES, type ValidationError } from '../../../src/core';
 import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
 const codesOf = (source: string) =>

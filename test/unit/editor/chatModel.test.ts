@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import type { TraceEntry } from '../../../src/parser/types';
 import { AnswerStream, finalAnswerView } from '../../../src/editor/chat/chatModel';
 import { Highlighter, highlightAvap } from '../../../src/editor/chat/highlight';

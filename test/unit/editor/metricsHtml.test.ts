@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { computeMetrics } from '../../../src/core/telemetry/metrics';
-import { parseTelemetry } from '../../../src/core/telemetry/read';
-import { compareBy } from '../../../src/core/telemetry/comparison';
+import { computeMetrics, parseTelemetry, compareBy } from '../../../src/core';
 import { barChart, metricsBody } from '../../../src/editor/metrics/metricsHtml';
 
 describe('editor: metrics view', () => {

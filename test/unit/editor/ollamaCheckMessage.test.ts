@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { OllamaCheck } from '../../../src/core/llm/ollamaCheck';
+import type { OllamaCheck } from '../../../src/core';
 import {
   CHECK_OLLAMA_ACTIONS,
   checkOllamaMessage,

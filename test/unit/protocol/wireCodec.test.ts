@@ -15,14 +15,14 @@ import * as protoLoader from '@grpc/proto-loader';
 import fc from 'fast-check';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { LOADER_OPTIONS, protoDirectory } from '../../../src/protocol/parserDefinition';
-import { HEALTH_METHODS } from '../../../src/protocol/health';
 import {
+  HEALTH_METHODS,
   PARSER_METHODS,
   type WireFix,
   type WireTraceEntry,
   type WireValidateRequest,
   type WireValidateResponse,
-} from '../../../src/protocol/parserProto';
+} from '../../../src/protocol';
 import {
   decodeHealthCheckRequest,
   decodeHealthCheckResponse,

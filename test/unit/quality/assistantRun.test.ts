@@ -5,9 +5,13 @@
  * the next attempt, and its code is validated like any answer's.
  */
 import assert from 'node:assert/strict';
-import type { PipelineRequest, ResponseMessage } from '../../../src/core/contracts';
-import { runPipeline, type RunOptions } from '../../../src/core/pipeline/graph';
-import type { RelevancePort } from '../../../src/core/relevance/port';
+import {
+  type PipelineRequest,
+  type ResponseMessage,
+  runPipeline,
+  type RunOptions,
+  type RelevancePort,
+} from '../../../src/core';
 import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
 import { taskLlm, type TaskScript } from '../../support/fakes/llm';

@@ -3,8 +3,7 @@
  * core's Ollama adapter) against the scripted Ollama-compatible server.
  */
 import assert from 'node:assert/strict';
-import { defaultConfig } from '../../../src/core/config';
-import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
+import { defaultConfig, createOllamaLlm } from '../../../src/core';
 import {
   createLlmJudge,
   dimension,

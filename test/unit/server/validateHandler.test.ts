@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { validateAvap } from '../../../src/parser';
 import { validateHandler } from '../../../src/server/parserService';
 import { ParseScheduler } from '../../../src/server/scheduler';
-import type { WireValidateResponse } from '../../../src/protocol/parserProto';
+import type { WireValidateResponse } from '../../../src/protocol';
 
 type Outcome = { err: Partial<grpc.StatusObject> | null; res?: WireValidateResponse };
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ParserOutcome } from '../../../src/core/contracts';
+import type { ParserOutcome } from '../../../src/core';
 import { loadKnowledgeBase } from '../../../src/knowledge';
 import { validateAvap } from '../../../src/parser';
 import {
@@ -10,7 +10,7 @@ import {
   validateOutcome,
   type DocsIndexSource,
   type ValidateFn,
-} from '../../../src/tools/execute';
+} from '../../../src/tools';
 
 /** The parser library in-process behind the ValidateFn port; records calls. */
 function inProcessParser(): ValidateFn & { calls: string[] } {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readEvalReport, MAX_REPORT_BYTES } from '../../../src/eval/reportRead';
+import { readEvalReport, MAX_REPORT_BYTES } from '../../../src/eval';
 import { evalReportBody, evalReportError } from '../../../src/editor/metrics/evalReportHtml';
 import { sampleStoredReport } from '../../support/sampleEvalReport';
 
