@@ -136,36 +136,43 @@ function srcImports(sf) {
   return found;
 }
 
-/** The rewritten text of one import declaration, or undefined when no single entry serves every name. */
+/**
+ * Where the names of one deep import can come from: the entry (index.ts first, then the light entries) that
+ * exports the most of them as the same declarations, with those names; the names no entry has stay deep.
+ * Undefined when no entry serves any name, or for an import this script does not rewrite.
+ */
 function rewrite(sf, imp) {
   const { node, place, file } = imp;
   if (!ts.isImportDeclaration(node)) return undefined;
-  const clause = node.importClause;
+  const clause = node?.importClause;
   if (!clause || clause.name || !clause.namedBindings || !ts.isNamedImports(clause.namedBindings)) return undefined;
   const deep = exportsOf(file);
   const wanted = clause.namedBindings.elements.map((el) => {
     const imported = (el.propertyName ?? el.name).text;
-    return { el, imported, local: el.name.text, target: deep.get(imported) };
+    return { imported, local: el.name.text, target: deep.get(imported), isType: clause.isTypeOnly || el.isTypeOnly };
   });
-  if (wanted.some((w) => !w.target)) return undefined;
+  let best;
   for (const entry of entryFiles(place.folder)) {
     const exported = exportsOf(entry.file);
     const names = [];
+    const rest = [];
     for (const w of wanted) {
       let name;
-      if (exported.get(w.imported) === w.target) name = w.imported;
-      else for (const [n, t] of exported) if (t === w.target) name ??= n;
-      if (!name) break;
-      names.push({ ...w, name, isType: clause.isTypeOnly || w.el.isTypeOnly });
+      if (w.target && exported.get(w.imported) === w.target) name = w.imported;
+      else if (w.target) for (const [n, t] of exported) if (t === w.target) name ??= n;
+      if (name) names.push({ name, local: w.local, isType: w.isType });
+      else rest.push({ name: w.imported, local: w.local, isType: w.isType });
     }
-    if (names.length === wanted.length)
-      return {
-        specifier: relativeSpecifier(sf.fileName, place.folder, entry.inner),
-        names,
-        typeOnly: clause.isTypeOnly,
-      };
+    if (names.length > (best?.names.length ?? 0))
+      best = { specifier: relativeSpecifier(sf.fileName, place.folder, entry.inner), names, rest };
   }
-  return undefined;
+  return best;
+}
+
+/** An import declaration of `names` from `specifier`: `import type {…}` when every name is a type. */
+function importText(names, specifier) {
+  const allTypes = names.every((n) => n.isType);
+  return `import ${allTypes ? 'type ' : ''}{ ${names.map((n) => renderSpecifier(n, !allTypes)).join(', ')} } from '${specifier}';`;
 }
 
 function renderSpecifier({ name, local, isType }, inlineType) {
@@ -190,11 +197,23 @@ for (const sf of testFiles) {
       continue;
     }
     const done = write ? rewrite(sf, imp) : undefined;
-    if (done) {
+    if (done && done.rest.length === 0) {
       counts.rewritten++;
       counts.entry++;
       collect(byEntry, done.specifier, imp.node, done);
       continue;
+    }
+    if (done) {
+      // Split: the names an entry has go to the entry's import; the rest stay, deep, for a person to decide.
+      counts.rewritten++;
+      counts.entry++;
+      collect(byEntry, done.specifier, undefined, done);
+      edits.push({
+        start: imp.node.getStart(sf),
+        end: imp.node.getEnd(),
+        text: importText(done.rest, imp.spec.text),
+        deepOf: done.specifier,
+      });
     }
     counts.deep++;
     const names = ts.isImportDeclaration(imp.node)
@@ -205,24 +224,28 @@ for (const sf of testFiles) {
   if (!write) continue;
   for (const [specifier, decls] of byEntry) {
     if (!decls.some((d) => d.done)) continue;
-    // Merge every named, unmarked import of this entry into the first; keep anything else as it is.
+    // Merge every named import of this entry into one; keep anything else (a namespace import) as it is.
     const mergeable = decls.filter((d) => d.names);
-    if (mergeable.length === 0) continue;
-    const names = mergeable.flatMap((d) => d.names);
-    const allTypes = names.every((n) => n.isType);
     const seen = new Set();
-    const unique = names.filter((n) => {
-      const key = `${n.name}/${n.local}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const text = `import ${allTypes ? 'type ' : ''}{ ${unique.map((n) => renderSpecifier(n, !allTypes)).join(', ')} } from '${specifier}';`;
-    const [first, ...rest] = mergeable;
+    const unique = mergeable
+      .flatMap((d) => d.names)
+      .filter((n) => {
+        const key = `${n.name}/${n.local}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    const text = importText(unique, specifier);
+    const placed = mergeable.filter((d) => d.node);
+    if (placed.length === 0) {
+      // Only split imports feed this entry: the entry's import goes right above the first of them.
+      const split = edits.find((e) => e.deepOf === specifier);
+      split.text = `${text}\n${split.text}`;
+      continue;
+    }
+    const [first, ...rest] = placed;
     edits.push({ start: first.node.getStart(sf), end: first.node.getEnd(), text });
     for (const d of rest) edits.push({ start: d.node.getStart(sf), end: d.node.getEnd(), text: '' });
-    for (const d of decls.filter((x) => !x.names && x.done))
-      throw new Error(`unmergeable ${specifier} in ${sf.fileName}`);
   }
   if (edits.length === 0) continue;
   let text = sf.getFullText();
@@ -236,7 +259,7 @@ for (const sf of testFiles) {
 
 /** Records an import declaration of an entry with its names (undefined when it cannot be merged). */
 function collect(byEntry, specifier, node, done) {
-  const clause = node.importClause;
+  const clause = node?.importClause;
   let names;
   if (done) names = done.names;
   else if (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings))
