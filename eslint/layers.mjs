@@ -205,7 +205,7 @@ const testImportsRule = {
       if (typeof value !== 'string' || !value.startsWith('.')) return;
       const target = placeOf(path.resolve(path.dirname(file), value), srcDir);
       if (!target) return;
-      if (!subject) {
+      if (!subject || !at.has(subject)) {
         if (!reportedUnplaced) context.report({ node, messageId: 'unplaced' });
         reportedUnplaced = true;
         return;

@@ -10,9 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FixAllOutcome } from '../../src/editor/diagnostics/fixAll';
-import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
-import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
+import type { FixAllOutcome, AtCursorOutcome, GenerateOutcome, RegenerateOutcome } from '../../src/editor';
 import {
   avapApi,
   closeAllEditors,

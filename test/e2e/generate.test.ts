@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LOG_PARSER_UNAVAILABLE } from '../../src/core';
 import { prefixed } from '../../src/core/ports';
-import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
+import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor';
 import { lastUser } from '../support/scriptedOllama';
 import { sampleStoredReport } from '../support/sampleEvalReport';
 import { e2eConfig } from './support/config';

@@ -9,7 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { GenerateOutcome } from '../../src/editor/generate/generateCommands';
+import type { GenerateOutcome } from '../../src/editor';
 import { parseSignals } from '../../src/signals';
 import { unusedPort } from '../support/ports';
 import { captureWorkbench } from './support/workbench';

@@ -8,7 +8,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+// internal-import: the stand-in/lazy-load machinery, driven in the real host with a test bundle
 import { LazyBundle } from '../../src/editor/lazy/lazyBundle';
+// internal-import: the output channel log the lazy-load test reads
 import { OutputLog } from '../../src/editor/output/outputLog';
 
 const ID = 'avapTest.lazyBundle.echo';

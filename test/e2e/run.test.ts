@@ -9,8 +9,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
-import type { RunOutcome, RunViewProbe, TestSummary } from '../../src/editor/run/contract';
+import type { AtCursorOutcome, RunOutcome, TestSummary } from '../../src/editor';
+// internal-import: the run view's test probe (RunViewProbe)
+import type { RunViewProbe } from '../../src/editor/run/contract';
 import {
   avapApi,
   chatHooks,

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
+import { promptTask, type PromptTask } from '../../../src/core';
 import {
   startScriptedOllama,
   systemPrompt,

@@ -13,6 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core';
+// internal-import: the CLI has no library entry; the headers and exit codes of `generate` output
 import { DELIVERED_HEADER, REPAIRED_HEADER } from '../../../src/cli/commands/generate';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { runCliProcess } from '../../support/dist';

@@ -14,9 +14,10 @@ import {
   type ParserTransport,
   type KnowledgeSource,
   memoryTelemetry,
+  promptTask,
+  type PromptTask,
 } from '../../../src/core';
 import { ManualClock, memoryLogger } from '../../../src/core/ports';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
 import { startParserService, type RunningParserService } from '../../support/parserService';
 import {
   startScriptedOllama,

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval';
+// internal-import: the CLI has no library entry; progress arithmetic tested without a terminal
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from '../../../src/cli/progress/eta';
+// internal-import: the CLI has no library entry; progress lines tested without a terminal
 import {
   createEvalProgress,
   evalLiveLine,
@@ -14,6 +16,7 @@ import {
   questionsAfter,
   type EvalLiveState,
 } from '../../../src/cli/progress/evalProgress';
+// internal-import: the CLI has no library entry; progress lines tested without a terminal
 import {
   bulkFailureLine,
   createIndexProgress,
@@ -21,6 +24,7 @@ import {
   type IndexLiveState,
 } from '../../../src/cli/progress/indexProgress';
 import type { BulkBatchFailure, IngestEvent } from '../../../src/core';
+// internal-import: the CLI has no library entry; the live line tested with a fake terminal
 import {
   CLEAR_LINE,
   createProgressOutput,

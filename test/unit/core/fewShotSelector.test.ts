@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// internal-import: the selector's cache file and nearest-neighbour choice, tested without a model
 import {
   createFewShotSelector,
   exampleEmbeddingText,

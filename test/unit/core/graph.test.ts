@@ -3,9 +3,18 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, ResponseMessage, ChatCall, RelevancePort, RetrievalPort } from '../../../src/core';
-import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
-import { promptTask } from '../../../src/core/routing/prompts';
+import {
+  type ParserPort,
+  type ResponseMessage,
+  type ChatCall,
+  type RelevancePort,
+  type RetrievalPort,
+  promptTask,
+  LOG_PARSER_UNAVAILABLE,
+  runPipeline,
+} from '../../../src/core';
+// internal-import: the graph's query cleaning and few-shot log line, tested below runPipeline
+import { logFewShot, cleanSearchQuery } from '../../../src/core/pipeline/graph';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';
 import { deps, retrieval } from './pipelineFakes';

@@ -16,8 +16,8 @@ import {
   codeAnswerBlocks,
   shownCodeBlocks,
   runPipeline,
+  promptTask,
 } from '../../../src/core';
-import { promptTask } from '../../../src/core/routing/prompts';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { contractFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
-import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
+// internal-import: the trace to E-code table, checked rule by rule
+import { E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
+// internal-import: the repair instruction of each error, checked one by one
+import { errorKey, instruction } from '../../../src/core/validation/normalizer';
+// internal-import: the retry controller, tested on its own
 import { RetryController } from '../../../src/core/validation/retryController';
-import { ERROR_CODES, type ValidationError } from '../../../src/core';
+import { contractFromTrace, repairInstructions, ERROR_CODES, type ValidationError } from '../../../src/core';
 import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
 const codesOf = (source: string) =>

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { computeMetrics, parseTelemetry, compareBy } from '../../../src/core';
+// internal-import: the metrics view's HTML, tested without a webview
 import { barChart, metricsBody } from '../../../src/editor/metrics/metricsHtml';
 
 describe('editor: metrics view', () => {

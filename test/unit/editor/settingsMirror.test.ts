@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { configFromEnv, defaultConfig, ENV_VARS, type AssistantConfig } from '../../../src/core';
+// internal-import: the settings to core configuration mapping, tested without VS Code
 import { toAssistantConfig } from '../../../src/editor/settings/assistantConfig';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { readEditorSettings, type EditorSettings } from '../../../src/editor/settings/editorSettings';
 import { defaultQualityConfig, qualityConfigFromEnv, type QualityConfig } from '../../../src/quality';
 import { readManifest } from '../../support/manifest';

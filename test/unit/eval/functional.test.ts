@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PipelineResult, AttemptEvent } from '../../../src/core';
+// internal-import: the evaluation report view's HTML, tested without a webview
 import { evalReportBody } from '../../../src/editor/metrics/evalReportHtml';
 import {
   checkFunctional,

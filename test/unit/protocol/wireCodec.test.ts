@@ -22,7 +22,9 @@ import {
   type WireTraceEntry,
   type WireValidateRequest,
   type WireValidateResponse,
+  type ServingStatus,
 } from '../../../src/protocol';
+// internal-import: the hand-written codecs, checked against the .proto reflection
 import {
   decodeHealthCheckRequest,
   decodeHealthCheckResponse,
@@ -32,7 +34,6 @@ import {
   encodeHealthCheckResponse,
   encodeValidateRequest,
   encodeValidateResponse,
-  type ServingStatus,
 } from '../../../src/protocol/wire';
 
 type Method = grpc.MethodDefinition<object, object>;

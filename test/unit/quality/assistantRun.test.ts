@@ -11,8 +11,9 @@ import {
   runPipeline,
   type RunOptions,
   type RelevancePort,
+  PROMPT_HEADERS,
+  promptTask,
 } from '../../../src/core';
-import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
 import { taskLlm, type TaskScript } from '../../support/fakes/llm';
 import { fakeParser } from '../../support/fakes/parser';

@@ -12,8 +12,8 @@ import {
   QUALITY_RETRY_HEAD,
   qualityGate,
   gateFailure,
+  JUDGE_SYSTEM_HEADER,
 } from '../../../src/quality';
-import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
 import {
   lastUser,
   startScriptedOllama,
