@@ -39,7 +39,7 @@ async function captureNotification(
 ): Promise<{ facts: WorkbenchFacts; index: number }> {
   let facts: WorkbenchFacts | undefined;
   for (let attempt = 0; attempt < 6; attempt++) {
-    facts = await captureWorkbench({ screenshot, settleMs: 1000 });
+    facts = await captureWorkbench({ screenshot });
     const index = facts.notifications.findIndex((n) => n.includes(text));
     if (index >= 0) return { facts, index };
   }
@@ -214,7 +214,7 @@ describe('Generate at Cursor (issue 13.1)', () => {
       titles.some((t) => t.includes('Show Diff')),
       titles.join(' | '),
     );
-    await captureWorkbench({ screenshot: 'generate-at-cursor-replace-diff', settleMs: 1200 });
+    await captureWorkbench({ screenshot: 'generate-at-cursor-replace-diff' });
     assert.equal(await vscode.commands.executeCommand<boolean>('avap.rejectPendingChange', editor.document.uri), true);
     assert.equal(editor.document.getText(), AROUND);
   });
@@ -311,7 +311,7 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
     assert.equal(source.length, 1);
     assert.match(source[0]?.title ?? '', /^Fix All Auto-fixable Problems \(3 fixes\)$/);
     assert.equal(source[0]?.kind?.value, 'source.fixAll.avap');
-    await captureWorkbench({ screenshot: 'fix-all-before', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'fix-all-before' });
 
     const outcome = await vscode.commands.executeCommand<FixAllOutcome>('avap.fixAll');
     assert.equal(outcome.stop, 'valid');
@@ -322,7 +322,7 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
     assert.doesNotMatch(fixed, /;/);
     await waitFor('no squiggles', () => (parserDiagnostics(uri).length === 0 ? true : undefined));
     await waitFor('valid status', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
-    await captureWorkbench({ screenshot: 'fix-all-after', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'fix-all-after' });
     // One edit: one undo takes all of it back.
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), FIXABLE);
@@ -403,13 +403,12 @@ describe('previews, notifications and the metrics page (issue 13.4)', () => {
     try {
       await captureWorkbench({
         screenshot: 'metrics-sidebar-width',
-        settleMs: 1200,
         viewport: { width: 420, height: 900 },
       });
     } finally {
       await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
     }
-    await captureWorkbench({ screenshot: 'metrics-wide', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'metrics-wide' });
     panel.dispose();
   });
 });

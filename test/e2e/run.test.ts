@@ -57,7 +57,7 @@ async function captureUntil(
 ): Promise<WorkbenchFacts> {
   let last: WorkbenchFacts | undefined;
   for (let attempt = 0; attempt < 12; attempt++) {
-    last = await captureWorkbench({ settleMs: 300, ...(screenshot ? { screenshot } : {}) });
+    last = await captureWorkbench({ ...(screenshot ? { screenshot } : {}) });
     if (check(last)) return last;
   }
   const { statusItems: _statusItems, editorTokenColors: _colours, ...facts } = last ?? ({} as WorkbenchFacts);
