@@ -5,6 +5,7 @@
  * same examples in the same order (score, then id).
  */
 import { Bm25Index, type Bm25Options } from './bm25';
+import { divergenceNote } from './divergences';
 import type { ExamplePool, PoolExample } from './types';
 
 export const DEFAULT_FEW_SHOT_K = 5;
@@ -48,9 +49,15 @@ export function createExampleSelector(pool: ExamplePool | readonly PoolExample[]
   };
 }
 
-/** Renders selected examples for a prompt: description as a comment, then the code. */
+/**
+ * Renders selected examples for a prompt: description as a comment, the divergences the example depends on (what
+ * AVAP Lite does instead) as another, then the code.
+ */
 export function renderExamples(selected: readonly SelectedExample[]): string {
   return selected
-    .map(({ example }) => `// Example: ${example.description}\n${example.code.trimEnd()}`)
+    .map(({ example }) => {
+      const note = divergenceNote(example.divergences);
+      return `// Example: ${example.description}\n${note ? `// ${note}\n` : ''}${example.code.trimEnd()}`;
+    })
     .join('\n\n');
 }

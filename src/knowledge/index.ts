@@ -25,6 +25,7 @@
  *   Bm25Index, tokenize                                         the lexical index and its tokenizer
  *   buildChunkIndex(chunks), createExampleSelector(pool)        the two indexes, from loaded data
  *   renderExamples(selected)                                    examples as prompt text
+ *   divergenceNote(example.divergences)                         what AVAP Lite does instead, in a sentence
  *   detectCommands(code) / detectConstructs(code)               lexical metadata of AVAP code
  *
  * Typical use (pipeline core):
@@ -40,6 +41,7 @@ export {
   DEFAULT_MAX_CHUNK_CHARS, type ChunkOptions, type MarkdownBlock,
 } from './chunker';
 export { tokenize, identifierParts, foldPlural } from './tokenizer';
+export { DIVERGENCE_NOTES, divergenceNote } from './divergences';
 export { Bm25Index, type Bm25Options, type IndexDocument, type IndexField, type ScoredId } from './bm25';
 export { buildChunkIndex, CHUNK_FIELD_WEIGHTS, type ChunkIndex } from './retrieval';
 export {

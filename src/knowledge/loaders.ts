@@ -129,6 +129,13 @@ const withCases = <T extends { cases?: unknown[]; casesOmitted?: string }>(entry
   !(entry.cases !== undefined && entry.casesOmitted !== undefined);
 const CASES_OR_REASON = 'an entry has cases or casesOmitted, not both';
 
+/** Portability rule ids (src/runtime/portability.ts; the unit suite checks each is one), sorted and unique. */
+const divergencesSchema = z
+  .array(z.string().regex(/^[a-z]+(-[a-z]+)*$/, 'a divergence is a portability rule id such as template'))
+  .min(1)
+  .refine((ids) => ids.every((id, i) => i === 0 || (ids[i - 1] as string) < id), 'divergences are sorted and unique')
+  .optional();
+
 const exampleSchema = z.object({
   id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'id must be lower-case words joined by "-"'),
   category: z.string().min(1),
@@ -138,6 +145,7 @@ const exampleSchema = z.object({
   code: z.string().trim().min(1),
   cases: z.array(runCaseSchema).min(1).optional(),
   casesOmitted: z.string().trim().min(1).optional(),
+  divergences: divergencesSchema,
 }).strict().refine(withCases, CASES_OR_REASON);
 
 const poolSchema = z.object({
@@ -159,6 +167,7 @@ const goldenEntrySchema = z.object({
   referenceCode: z.string().trim().min(1).optional(),
   cases: z.array(runCaseSchema).min(1).optional(),
   casesOmitted: z.string().trim().min(1).optional(),
+  divergences: divergencesSchema,
 }).strict().refine(withCases, CASES_OR_REASON);
 
 const goldenSchema = z.object({

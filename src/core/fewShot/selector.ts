@@ -27,6 +27,8 @@ export interface PoolExampleLike {
   description: string;
   code: string;
   commands?: readonly string[];
+  /** The divergences from AVAP Lite the example depends on (shown with it in the prompt). */
+  divergences?: readonly string[];
 }
 
 export interface FewShotSelection {
@@ -41,7 +43,10 @@ export type FewShotSelector = (request: string, k: number, signal?: AbortSignal)
 export interface FewShotSelectorOptions {
   pool: readonly PoolExampleLike[];
   /** The lexical selector (BM25 over description, commands and code): the fallback. */
-  lexical: (request: string, k: number) => readonly { description: string; code: string }[];
+  lexical: (
+    request: string,
+    k: number,
+  ) => readonly { description: string; code: string; divergences?: readonly string[] }[];
   /** Absent: no embedding model, every selection is lexical. */
   embed?: EmbedFn;
   /** The embedding model (part of the cache key). */
@@ -65,6 +70,11 @@ interface CacheFile {
   model: string;
   ids: string[];
   vectors: number[][];
+}
+
+/** A pool example as the prompt shows it. */
+function fewShotExample(e: { description: string; code: string; divergences?: readonly string[] }): FewShotExample {
+  return { request: e.description, code: e.code, ...(e.divergences?.length ? { divergences: e.divergences } : {}) };
 }
 
 /** The text embedded for a pool example: what it does and the commands it uses (requests are prose). */
@@ -146,7 +156,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       : undefined;
 
   const lexical = (request: string, k: number, detail: string): FewShotSelection => ({
-    examples: options.lexical(request, k).map((e) => ({ request: e.description, code: e.code })),
+    examples: options.lexical(request, k).map(fewShotExample),
     selection: 'lexical',
     detail,
   });
@@ -242,9 +252,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     }
     const chosen = nearest(query.value[0], ids, pool.value, k);
     return {
-      examples: chosen
-        .map((id) => byId.get(id) as PoolExampleLike)
-        .map((e) => ({ request: e.description, code: e.code })),
+      examples: chosen.map((id) => byId.get(id) as PoolExampleLike).map(fewShotExample),
       selection: 'embedding',
     };
   };
