@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  createExampleSelector, DEFAULT_FEW_SHOT_K, DIVERGENCE_NOTES, divergenceNote, loadExamplePool, loadKnowledgeBase,
+  createExampleSelector, DEFAULT_FEW_SHOT_K, divergenceNote, loadExamplePool, loadKnowledgeBase,
   renderExamples, type PoolExample,
 } from '../../../src/knowledge';
 import { validateAvap } from '../../../src/parser';
