@@ -30,7 +30,7 @@
  * an explicit `ms` or `s` suffix is also read). AVAP_PARSER_TIMEOUT was read
  * as milliseconds before; a value above 600 s is refused with a hint, since it
  * is almost certainly a leftover millisecond figure. AVAP_MAX_RETRIES is 0 or
- * 1 (RC-08: one retry cycle per request at most).
+ * 1 (D1 RC-08: one retry cycle per request at most).
  */
 
 export type RelevanceMode = 'llm' | 'cosine';
@@ -83,7 +83,7 @@ export interface RelevanceConfig {
 }
 
 export interface PipelineConfig {
-  /** The request's retry cycle: 0 (no retry of any kind) or 1 (RC-08); larger values are read as 1. */
+  /** The request's retry cycle: 0 (no retry of any kind) or 1 (D1 RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
   fewShotExamples: number;
@@ -175,7 +175,7 @@ export function parseParserTimeout(name: string, raw: string): number {
   return ms;
 }
 
-/** AVAP_MAX_RETRIES: 0 or 1 (RC-08). */
+/** AVAP_MAX_RETRIES: 0 or 1 (D1 RC-08). */
 export function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {

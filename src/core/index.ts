@@ -36,7 +36,7 @@
  * ## The pieces (one concern per module)
  *
  *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
- *   contracts.ts              types shared with the editor, CLI and REST server
+ *   types.ts                  the types shared with the editor, CLI and REST server (ParserPort, request, result)
  *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
@@ -47,13 +47,17 @@
  *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
- *   validation/               the validation contract (E-codes), normalizer (repair instructions), retry controller
+ *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle
+ *                             (D1 RC-08: the one retry budget), the status (D1 RC-07)
  *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
  *                             before/after comparison by parser version or model
- *   pipeline/graph.ts         the graph itself
+ *   pipeline/                 the graph (docs/design.md D1): graph.ts classifies and hands the run to its route
+ *                             (routes/); answerLoop.ts generate → validate → repair → retry → review; attempt.ts one
+ *                             generation; retrieve.ts, fewShot.ts, repair.ts, review.ts; run.ts one run's state;
+ *                             attemptLog.ts the one place that records attempts (result and telemetry)
  *   assistant.ts              createAssistant: wiring from config
  */
-export * from './contracts';
+export * from './types';
 export {
   configFromEnv,
   defaultConfig,
@@ -74,7 +78,9 @@ export {
   type RetrievalMode,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
-export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { runPipeline } from './pipeline/graph';
+export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
+export type { PipelineDeps, RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
@@ -132,12 +138,12 @@ export {
   type CodeBlock,
 } from './code/extract';
 export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
-export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
-export { contractFromTrace } from './validation/fromTrace';
+export { ERROR_CODES, type ValidationErrors, type ErrorCode, type ValidationError } from './validation/errors';
+export { errorsFromTrace } from './validation/fromTrace';
 export { repairInstructions } from './validation/normalizer';
 export type { AttemptEvent, TelemetrySink } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
-export { jsonlTelemetry } from './telemetry/jsonlSink';
+export { jsonlTelemetry, type JsonlTelemetrySink } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
 export {
@@ -166,7 +172,7 @@ export {
   type PromptTask,
 } from './routing/prompts';
 export { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifierMalformed } from './routing/classifier';
-export { logRetrievalFailed } from './pipeline/graph';
+export { logRetrievalFailed } from './pipeline/retrieve';
 export { LOG_REPAIRED_BY_FIXES } from './code/repairAnswer';
 export { LOG_EARLY_ABORT, StreamCheck } from './code/streamCheck';
 export { validateAnswer } from './code/validateBlocks';

@@ -14,6 +14,10 @@ export interface Logger {
   warn(line: string): void;
 }
 
+/**
+ * The prefix of every line the pipeline logs: `ptvl` is the *per-type validation layer*, the design's name for
+ * the routing and validation pipeline, and its log lines carry this prefix (docs/design.md D1).
+ */
 export const LOG_PREFIX = '[ptvl]';
 
 /**

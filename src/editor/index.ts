@@ -10,4 +10,4 @@ export type { AvapExtensionApi } from './api';
 export type { GenerateOutcome, RegenerateOutcome } from './generate/generateCommands';
 export type { AtCursorOutcome } from './generate/generateAtCursor';
 export type { FixAllOutcome } from './diagnostics/fixAll';
-export type { RunOutcome, TestSummary } from './run/contract';
+export type { RunOutcome, TestSummary } from './run/bundleApi';

@@ -148,7 +148,7 @@ export function acrossRuns<R>(runs: readonly R[], pick: (r: R) => number | undef
   return { mean: round(s.mean), std: round(s.std), n: s.n };
 }
 
-/** ADR-0007: fewer runs than this leave the mean and the standard deviation without comparable meaning. */
+/** D2 (docs/design.md; the design's ADR-0007, which the warning names): fewer runs than this leave the mean and the standard deviation without comparable meaning. */
 export const MIN_COMPARABLE_RUNS = 5;
 
 export const FEW_RUNS_WARNING = `runs < ${MIN_COMPARABLE_RUNS}: mean and standard deviation are not comparable (ADR-0007)`;

@@ -19,12 +19,9 @@ export {
 } from './judge';
 export {
   qualityGate,
-  llmRegenerator,
   hintedRetryMessages,
-  defaultAnswerMessages,
   gateFailure,
   QUALITY_RETRY_HEAD,
-  DEFAULT_ANSWER_SYSTEM_PROMPT,
   type GateResult,
   type GateAttempt,
   type Regenerate,

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../core';
 import { err, ok } from '../result';
-import { defineContract, jsonSchemaOf, preValidateJsonText } from '../contract';
+import { defineContract, jsonSchemaOf, preValidateJsonText } from '../inputContract';
 import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, rubricText, weakestDimension } from './rubric';
 

@@ -53,7 +53,6 @@ export {
   type RestContext,
   type RestDeps,
   type RestOptions,
-  type RestQuality,
   type RestTimeouts,
 } from './context';
 export { storageHealth, storageReasons, type StorageState } from './storage';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_BYTES } from '../parser';
 import { tokenize } from '../knowledge';
-import { defineContract, type Contract, type SemanticProblem } from '../contract';
+import { defineContract, type InputContract, type SemanticProblem } from '../inputContract';
 
 export const VALIDATE_TOOL = 'avap_validate';
 export const SEARCH_DOCS_TOOL = 'avap_search_docs';
@@ -117,12 +117,12 @@ export function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   return [];
 }
 
-export const ValidateInputContract: Contract<ValidateInput> = defineContract(
+export const ValidateInputContract: InputContract<ValidateInput> = defineContract(
   'avap_validate input',
   ValidateInputSchema,
   validateInputProblems,
 );
-export const SearchDocsInputContract: Contract<SearchDocsInput> = defineContract(
+export const SearchDocsInputContract: InputContract<SearchDocsInput> = defineContract(
   'avap_search_docs input',
   SearchDocsInputSchema,
   searchInputProblems,
@@ -140,7 +140,7 @@ export interface ToolDefinition<T> {
   /** Progress text while the tool runs. */
   invocationMessage: string;
   tags: string[];
-  input: Contract<T>;
+  input: InputContract<T>;
 }
 
 export const VALIDATE_TOOL_DEFINITION: ToolDefinition<ValidateInput> = {

@@ -13,7 +13,7 @@
 import type { Failure, Result } from '../result';
 import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
-import { preValidate } from '../contract';
+import { preValidate, type InvalidInput } from '../inputContract';
 import {
   DEFAULT_SEARCH_RESULTS,
   SEARCH_DOCS_TOOL,
@@ -36,13 +36,7 @@ export interface ToolOutcome<F = Record<string, unknown>> {
   next: string[];
 }
 
-export interface InvalidToolInput {
-  valid: false;
-  error: string;
-  suggestions: string[];
-}
-
-export type ToolRun = { kind: 'invalid'; result: InvalidToolInput } | { kind: 'done'; result: ToolOutcome };
+export type ToolRun = { kind: 'invalid'; result: InvalidInput } | { kind: 'done'; result: ToolOutcome };
 
 // ------------------------------------------------------------------ validate
 

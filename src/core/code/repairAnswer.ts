@@ -1,5 +1,5 @@
 /**
- * Deterministic repair first (issue 12): an invalid answer whose every error
+ * Deterministic repair first: an invalid answer whose every error
  * carries a proven fix (TraceEntry.fix) is repaired by the parser's fixes —
  * all applied, the answer validated again by the parser service — before any
  * LLM retry is spent. The loop is the parser's one repair function
@@ -12,7 +12,7 @@
  * ends it unrepaired, so no validity is ever claimed on the fixes' word.
  */
 import { repairWithFixes, type RepairStop, type TraceEntry, type ValidationResult } from '../../parser';
-import type { ParserPort } from '../contracts';
+import type { ParserPort } from '../types';
 import type { CodeBlock } from './extract';
 import { validateAnswer, type AnswerValidation } from './validateBlocks';
 

@@ -19,7 +19,7 @@
 import type { BadParserUrl } from '../../protocol/parserUrl';
 import { err, fail, ok, type Result } from '../../result';
 import type { ParserConfig } from '../config';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../types';
 import { silentLogger, type Clock, type Logger } from '../ports';
 import { AdmissionParser, type AdmissionOptions } from './admission';
 import { BreakerParser } from './breakerParser';

@@ -29,6 +29,13 @@ export interface RetrievalResult {
   fallback?: string;
 }
 
+/**
+ * The documentation an answer is generated with: a retrieval's result, or —
+ * when retrieval failed — no chunks, with mode `none` (never a mode that did
+ * not run).
+ */
+export type RetrievedContext = Omit<RetrievalResult, 'mode'> & { mode: RetrievalModeTag | 'none' };
+
 export type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
 
 export type RetrievalOutcome = Result<RetrievalResult, RetrievalError>;

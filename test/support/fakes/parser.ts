@@ -1,5 +1,5 @@
 /**
- * In-memory fake of the parser port (`ParserPort`, src/core/contracts.ts): the real parser library in-process, or
+ * In-memory fake of the parser port (`ParserPort`, src/core/types.ts): the real parser library in-process, or
  * any outcome a test needs, behind a circuit that never moves. Tests of the breaker and the transports use the real
  * `BreakerParser` over a fake `ParserTransport` or a real gRPC service instead.
  */

@@ -174,7 +174,7 @@ describe('cli: the outcome lines of text mode', () => {
   }
 });
 
-describe('cli generate: stdout ends with the answer that was validated (issue 24)', () => {
+describe('cli generate: stdout ends with the answer that was validated', () => {
   const answer = '```avap\naddResult(x)\n```';
   it('what streamed is the answer: nothing more to print', () => {
     assert.equal(streamedAsDelivered(answer, answer), true);

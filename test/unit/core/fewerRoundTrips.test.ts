@@ -1,5 +1,5 @@
 /**
- * Issue 12 point 6, with fakes behind the ports (no sockets): deterministic
+ * Fewer LLM round trips, with fakes behind the ports (no sockets): deterministic
  * repair by the parser's proven fixes before the LLM retry, and the early
  * abort of a stream whose complete code line is certain to be rejected.
  */
@@ -8,13 +8,13 @@ import {
   type ParserOutcome,
   type ParserPort,
   type ResponseMessage,
-  extractCode,
-  runPipeline,
-  validateAnswer,
-  promptTask,
   LOG_REPAIRED_BY_FIXES,
+  extractCode,
   LOG_EARLY_ABORT,
   StreamCheck,
+  validateAnswer,
+  runPipeline,
+  promptTask,
 } from '../../../src/core';
 // internal-import: repair by the parser's fixes, tested below the pipeline that calls it
 import { everyErrorFixed, repairAnswer } from '../../../src/core/code/repairAnswer';
@@ -53,7 +53,7 @@ function parserDyingAfter(n: number): ParserPort & { calls: number } {
   return port;
 }
 
-describe('fewer LLM round trips (issue 12 point 6)', () => {
+describe('fewer LLM round trips', () => {
   describe('deterministic repair first', () => {
     it('everyErrorFixed: errors all with fixes; warnings do not count; no errors is not a repair case', () => {
       assert.equal(everyErrorFixed(validateAvap('addParam(password, p);\ngetSHA256(p, h)').trace), true);
@@ -222,7 +222,7 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       assert.equal(check('<think>\n```avap\nprint(p)\n```\n</think>\n'), undefined, 'thinking aloud');
       assert.ok(check('```\naddParam(password, p)\nprint(p)\n'), 'an unlabelled fence is AVAP');
       // Not even an invented command without a provable fix: `function getSHA256(a, b, c)` further down makes it
-      // valid, so an unknown name never stops the stream (issue 24, F7).
+      // valid, so an unknown name never stops the stream.
       assert.equal(check('```avap\ngetSHA256(p, h, x)\n'), undefined, 'a call to a name not defined yet');
     });
 

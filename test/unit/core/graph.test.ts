@@ -7,14 +7,16 @@ import {
   type ParserPort,
   type ResponseMessage,
   type ChatCall,
-  type RelevancePort,
-  type RetrievalPort,
-  promptTask,
   LOG_PARSER_UNAVAILABLE,
   runPipeline,
+  promptTask,
+  type RelevancePort,
+  type RetrievalPort,
 } from '../../../src/core';
-// internal-import: the graph's query cleaning and few-shot log line, tested below runPipeline
-import { logFewShot, cleanSearchQuery } from '../../../src/core/pipeline/graph';
+// internal-import: the few-shot log line, tested below runPipeline
+import { logFewShot } from '../../../src/core/pipeline/fewShot';
+// internal-import: the search query cleaning, tested below runPipeline
+import { cleanSearchQuery } from '../../../src/core/pipeline/retrieve';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';
 import { deps, retrieval } from './pipelineFakes';
@@ -62,7 +64,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.attempts.length, 1);
   });
 
-  it('a budget above 1 is read as 1 (RC-08); the second verdict stops on the repeated error', async () => {
+  it('a budget above 1 is read as 1 (D1 RC-08); the second verdict stops on the repeated error', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser(), { pipeline: { maxRetries: 3 } });
     const result = await runPipeline(d, CODE);
@@ -75,7 +77,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     );
   });
 
-  it('an unavailable parser never triggers an LLM retry and logs RC-07', async () => {
+  it('an unavailable parser never triggers an LLM retry and logs D1 RC-07', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, logger, telemetry } = deps(llm, fakeParser('down'));
     const result = await runPipeline(d, CODE);
@@ -178,7 +180,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.validationStatus, '');
   });
 
-  describe('few-shot injection (ADR-0007)', () => {
+  describe('few-shot injection (D2)', () => {
     const pool = (request: string, k: number) =>
       Array.from({ length: Math.min(k, 7) }, (_, i) => ({
         request: `example ${i} for ${request}`,
@@ -309,7 +311,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(llm.calls[1]?.model, 'qwen3:0.6b');
   });
 
-  describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
+  describe('the status rule on every route (D1 RC-07) and one retry cycle per request (D1 RC-08)', () => {
     const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
     const no: RelevancePort = {
       mode: 'llm',
@@ -504,6 +506,33 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.deepEqual(fine.retrieval, { status: 'ok' });
     });
 
+    it('a failed retrieval ran in no mode: `none` on the result, in telemetry and for the relevance check alike', async () => {
+      const llm = taskLlm({ ...DOCS, generate: ['Prose only.'] });
+      const { deps: d, telemetry } = deps(llm, fakeParser());
+      const down: RetrievalPort = {
+        name: 'elasticsearch http://es:9200',
+        retrieve: () =>
+          Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }),
+      };
+      const judged: string[] = [];
+      const relevance: RelevancePort = {
+        mode: 'llm',
+        judge: (_query, retrieved) => {
+          judged.push(retrieved.mode);
+          return Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } });
+        },
+      };
+      const result = await runPipeline({ ...d, retrieval: down, relevance }, { query: 'what is addVar?' });
+      assert.equal(result.queryType, 'RETRIEVAL');
+      assert.equal(result.retrieval?.status, 'degraded');
+      assert.equal(result.retrievalMode, 'none');
+      assert.deepEqual(judged, ['none'], 'the relevance check is told no mode ran, not bm25_only');
+      assert.deepEqual(
+        telemetry.events.map((e) => e.retrieval_mode),
+        ['none'],
+      );
+    });
+
     it("a reviewer's hinted retry is made once within the cycle; a second ask is skipped", async () => {
       const llm = taskLlm({ ...DOCS, generate: ['vague', `better:\n${VALID}`] });
       const { deps: d, telemetry } = deps(llm, fakeParser());
@@ -536,7 +565,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
   });
 
-  describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
+  describe('D1 state on the result: parser_trace of the first attempt, context_relevant', () => {
     it("keeps the first validation's raw trace after a retry fixed the code; empty when the first attempt was valid", async () => {
       const fixed = await runPipeline(
         deps(taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps,

@@ -19,7 +19,7 @@ export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string
 }
 
 /**
- * What the pipeline does with a reviewer (core/pipeline/graph.ts), for tests of the layers above
+ * What the pipeline does with a reviewer (core/pipeline/review.ts), for tests of the layers above
  * it: a RETRIEVAL answer is reviewed before the final message; `retry(hint)` is granted once
  * (the request's one retry cycle, unless `cycleUsed`) and asks `retryLlm` for the new answer.
  */

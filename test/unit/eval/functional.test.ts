@@ -1,5 +1,5 @@
 /**
- * Functional correctness (issue 26, item 5): code answers to golden questions
+ * Functional correctness: code answers to golden questions
  * with cases are run against them in the runtime — here the interpreter on
  * the test's thread with the sandbox's own ports (recorded HTTP, a fresh
  * seeded PostgreSQL per run, a fixed clock); the evaluation's CLI uses the

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import {
+  runPipeline,
   type PipelineRequest,
   type ResponseMessage,
-  runPipeline,
   type RunOptions,
   type RelevancePort,
   PROMPT_HEADERS,
@@ -126,7 +126,7 @@ describe('quality: the gate on the pipeline', () => {
     assert.equal(generations(llm).length, 2, 'no parser retry after the judge used the cycle');
   });
 
-  it("no judge retry when the relevance reformulation used the request's one retry (RC-08); the skip is reported", async () => {
+  it("no judge retry when the relevance reformulation used the request's one retry (D1 RC-08); the skip is reported", async () => {
     const { assistant, llm, telemetry } = pipeline({ ...DOCS, generate: ['vague'] }, { relevance: no });
     const judge = validator([verdict(false, 'HINT')]);
     const run = await runWithQuality({ assistant, validator: judge, passages }, { query: 'how to hash' });

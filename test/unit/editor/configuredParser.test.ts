@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { memoryLogger } from '../../../src/core';
-// internal-import: the editor's parser connection, tested with a fake stack
-import { ParserConnection } from '../../../src/editor/services/parserConnection';
+// internal-import: the editor's configured parser, tested with a fake stack
+import { ConfiguredParser } from '../../../src/editor/services/configuredParser';
 // internal-import: stubbed so the parser connection is tested without sockets
 import * as parserStack from '../../../src/editor/services/parserStack';
 
@@ -17,7 +17,7 @@ const disabled = { url: '', timeoutSeconds: 0, breakerThreshold: 3, breakerCoold
 
 describe('editor: parser connection results', () => {
   it('a connect replaced by newer settings while it started is the superseded kind; the newer one connects', async () => {
-    const connection = new ParserConnection('/nonexistent-extension', memoryLogger(), loadStack);
+    const connection = new ConfiguredParser('/nonexistent-extension', memoryLogger(), loadStack);
     try {
       const first = connection.connect(disabled);
       const second = connection.connect(disabled);
@@ -30,11 +30,24 @@ describe('editor: parser connection results', () => {
   });
 
   it('an unreadable URL is the bad-url kind with the reason', async () => {
-    const connection = new ParserConnection('/nonexistent-extension', memoryLogger(), loadStack);
+    const connection = new ConfiguredParser('/nonexistent-extension', memoryLogger(), loadStack);
     try {
       const result = await connection.connect({ ...disabled, timeoutSeconds: 2, url: 'parser please' });
       assert.ok(!result.ok && result.error.kind === 'bad-url', JSON.stringify(result));
       assert.match(result.error.message, /'parser please' is not a parser URL/);
+    } finally {
+      await connection.dispose();
+    }
+  });
+
+  it('before any connection, and after one the settings could not give, the state is not-connected, not an open circuit', async () => {
+    const connection = new ConfiguredParser('/nonexistent-extension', memoryLogger(), loadStack);
+    try {
+      assert.deepEqual(connection.circuit(), { state: 'not-connected', consecutiveFailures: 0 });
+      await connection.connect({ ...disabled, timeoutSeconds: 2, url: 'parser please' });
+      assert.equal(connection.circuit().state, 'not-connected');
+      await connection.connect(disabled);
+      assert.equal(connection.circuit().state, 'disabled');
     } finally {
       await connection.dispose();
     }
