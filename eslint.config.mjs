@@ -69,6 +69,29 @@ export const LAYER_ENTRIES = {
   // declarations and the generators stay out of it.
   surface: ['commands'],
 };
+/**
+ * The src/ folder each test directory is about, where its path does not say it: a file under
+ * `test/unit/<folder>/`, `test/integration/<folder>/` or `test/fixtures/<folder>/` is about that folder. A test may
+ * import its folder and what that folder may import (`layers/test-imports`, eslint/layers.mjs). The suites of the
+ * whole extension (the editor suite, the browser suite, the build and lint checks) and the shared test support are
+ * about the top, `extension`: they may import any folder, still through its entry.
+ * @type {[string, string][]}
+ */
+export const TEST_SUBJECTS = [
+  // Files first (the first match decides). These tests follow one behaviour up a layer, on purpose:
+  // the rule catalogue's trigger table has codes that only an entry decoded from the wire carries (protocol);
+  ['test/unit/parser/rules.test.ts', 'protocol'],
+  // a repair by the parser's fixes shows in the training signal the pipeline's result becomes (signals);
+  ['test/unit/core/fewerRoundTrips.test.ts', 'signals'],
+  // the functional check's figures reach the editor's report view (editor).
+  ['test/unit/eval/functional.test.ts', 'editor'],
+  ['test/integration/pipeline', 'core'],
+  ['test/unit/build', 'extension'],
+  ['test/unit/lint', 'extension'],
+  ['test/e2e', 'extension'],
+  ['test/browser', 'extension'],
+  ['test/support', 'extension'],
+];
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];
 /** Plain JavaScript outside the TypeScript program. */
@@ -127,6 +150,13 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     plugins: { layers },
     rules: { 'layers/imports': ['error', { layers: LAYERS, entries: LAYER_ENTRIES }] },
+  },
+  {
+    files: ['test/**/*.ts'],
+    plugins: { layers },
+    rules: {
+      'layers/test-imports': ['error', { layers: LAYERS, entries: LAYER_ENTRIES, subjects: TEST_SUBJECTS }],
+    },
   },
   {
     files: ['media/**/*.js', 'test/e2e/webview/**/*.js'],

@@ -92,6 +92,43 @@ function findTests(dir) {
   return found.sort();
 }
 
+const QUIET_MS = 250;
+const SETTLE_TIMEOUT_MS = 10_000;
+
+/** Resolves once no frame of the page (the workbench, each webview) has seen a DOM mutation for QUIET_MS. */
+async function workbenchQuiet(page) {
+  const quiet = ({ quietMs, timeoutMs }) =>
+    new Promise((resolve) => {
+      let timer;
+      const done = () => {
+        observer.disconnect();
+        clearTimeout(timer);
+        clearTimeout(limit);
+        resolve(undefined);
+      };
+      const observer = new MutationObserver(() => {
+        clearTimeout(timer);
+        timer = setTimeout(done, quietMs);
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      timer = setTimeout(done, quietMs);
+      const limit = setTimeout(done, timeoutMs);
+    });
+  // A frame that goes away meanwhile (a webview reloading), or whose script never runs, has nothing left to paint:
+  // each frame is waited for at most the same limit.
+  const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+  await Promise.all(
+    page
+      .frames()
+      .map((frame) =>
+        Promise.race([
+          frame.evaluate(quiet, { quietMs: QUIET_MS, timeoutMs: SETTLE_TIMEOUT_MS }).catch(() => undefined),
+          limit(SETTLE_TIMEOUT_MS + 1000),
+        ]),
+      ),
+  );
+}
+
 /** One CommonJS bundle: index.ts's runSuite() plus every test file, loaded after mocha's globals exist. */
 async function bundleSuite() {
   const tests = findTests(E2E_DIR);
@@ -146,10 +183,14 @@ async function serveCaptures(page, bridgeDir, handled) {
       for (const key of request.keys ?? []) {
         if (key.type !== undefined) await page.keyboard.type(key.type, { delay: 20 });
         if (key.press !== undefined) await page.keyboard.press(key.press);
-        await page.waitForTimeout(key.waitMs ?? 150);
+        // Then wait for what the key opens (`until`, a CSS selector: the rename box, the hints widget) or, without
+        // one, for the workbench to be quiet — never a fixed pause.
+        if (key.until !== undefined) await page.waitForSelector(key.until, { state: 'visible', timeout: 15_000 });
+        else await workbenchQuiet(page);
       }
-      // Let the workbench paint what the extension host just changed.
-      await page.waitForTimeout(request.settleMs ?? 500);
+      // Let the workbench paint what the extension host just changed: wait until no frame's DOM has changed for
+      // QUIET_MS (a condition, not a fixed pause), at most SETTLE_TIMEOUT_MS (then capture what there is).
+      await workbenchQuiet(page);
       Object.assign(
         response,
         await page.evaluate(() => {

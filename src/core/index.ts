@@ -160,3 +160,25 @@ export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval
 export type { BulkBatchFailure } from './retrieval/bulkFailures';
 export { cosine } from './retrieval/rrf';
 export type { RelevancePort } from './relevance/port';
+// What the core shows the outside and a test or the benchmark observes it by: the prompts' task markers (a model
+// — or the scripted one — tells the tasks apart by them), the correction the retry sends, and the log lines the
+// design names; and the adapters behind the ports, for a caller that composes its own pipeline.
+export {
+  promptTask,
+  PROMPT_HEADERS,
+  CORRECTION_HEAD,
+  CORRECTION_TAIL,
+  correctionContext,
+  contextInsufficientHint,
+  type PromptTask,
+} from './routing/prompts';
+export { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifierMalformed } from './routing/classifier';
+export { logRetrievalFailed } from './pipeline/retrieve';
+export { LOG_REPAIRED_BY_FIXES } from './code/repairAnswer';
+export { LOG_EARLY_ABORT, StreamCheck } from './code/streamCheck';
+export { validateAnswer } from './code/validateBlocks';
+export { CANARY_FILENAME } from './parser/breakerParser';
+export { INGEST_PIPELINE, createElasticRetrieval } from './retrieval/elastic';
+export { createEmbeddedRetrieval, type EmbedFn } from './retrieval/embedded';
+export { createCosineRelevance } from './relevance/cosineRelevance';
+export { createLlmRelevance } from './relevance/llmRelevance';

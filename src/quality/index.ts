@@ -12,6 +12,7 @@ export {
   judgeMessages,
   assessmentFromJudge,
   JUDGE_JSON_SCHEMA,
+  JUDGE_SYSTEM_HEADER,
   JudgeAnswerSchema,
   JudgeAnswerContract,
   type JudgeAnswer,

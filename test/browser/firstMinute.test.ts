@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { promptTask, type PromptTask } from '../../src/core/routing/prompts';
+import { promptTask, type PromptTask } from '../../src/core';
 import {
   startScriptedOllama,
   systemPrompt,

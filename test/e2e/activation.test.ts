@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
+// internal-import: the assistant side's command ids, which activation must register
 import { ASSISTANT_COMMANDS } from '../../src/editor/assistant/ids';
 import { e2eConfig } from './support/config';
 import { avapApi, closeAllEditors, EXTENSION_ID, openAvap, parserDiagnostics, waitFor } from './support/vscodeHelpers';

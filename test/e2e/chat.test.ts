@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { parseSignals } from '../../src/signals/store';
+import { parseSignals } from '../../src/signals';
 import { avapApi, chatHooks, extensionFile, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';
 import { scriptedOllama, task } from './support/world';
@@ -49,7 +49,7 @@ describe('chat view: untrusted output never runs', () => {
     await waitFor('the link opened', () => (hooks.openedLinks().length ? true : undefined));
     assert.deepEqual(hooks.openedLinks(), ['https://example.com/avap-reference']);
 
-    const facts = await captureWorkbench({ screenshot: 'chat-hostile-answer', settleMs: 800 });
+    const facts = await captureWorkbench({ screenshot: 'chat-hostile-answer' });
     assert.equal(facts.xssMarkers, 0, 'no frame has the marker set');
     assert.equal(facts.dialogs, 0, 'no alert() ran');
   });

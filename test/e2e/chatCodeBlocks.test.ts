@@ -9,6 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
 import type { ChatProbe } from '../../src/editor/api';
 import { unusedPort } from '../support/ports';
 import { avapApi, chatHooks, closeAllEditors, openUntitledAvap, setSetting, waitFor } from './support/vscodeHelpers';
@@ -49,6 +50,17 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
     await vscode.commands.executeCommand('avap.clearChat');
   });
 
+  // Each test starts from an empty chat with the scripted model at its address, whatever ran before it (or
+  // nothing did: any one test passes alone, and in any order).
+  beforeEach(async () => {
+    const api = await avapApi();
+    await scriptedOllama();
+    await api.ready();
+    await vscode.commands.executeCommand('avap.clearChat');
+    const hooks = await chatHooks();
+    await waitFor('an empty chat', async () => ((await hooks.probe()).answers === 0 ? true : undefined));
+  });
+
   after(async () => {
     await closeAllEditors();
   });
@@ -81,7 +93,7 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
     assert.equal(block?.code, VALID_CODE);
     assert.ok(probe.sources.length > 0, 'the retrieved documents are listed');
     assert.doesNotMatch(probe.lastAnswerMeta, /\(\d+\.\d+\)/, 'no raw scores');
-    await captureWorkbench({ screenshot: 'chat-valid-code-block', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'chat-valid-code-block' });
 
     // Insert at Cursor: into the editor the user was in, at its cursor.
     assert.equal(await hooks.click('Insert at Cursor', 0), true);
@@ -105,7 +117,7 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
     assert.equal(opened.document.languageId, 'avap');
     // The chat colours the code as the editor does (the theme's colours for the grammar's scopes).
     const editorColors = await waitFor('the editor tokenized', async () => {
-      const facts = await captureWorkbench({ settleMs: 300 });
+      const facts = await captureWorkbench();
       return facts.editorTokenColors.encodeSHA256 ? facts.editorTokenColors : undefined;
     });
     for (const word of ['addParam', 'encodeSHA256', 'addResult']) {
@@ -142,7 +154,7 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
       block?.trace.some((line) => /^Line 2:1 .*sha256Encode/.test(line)),
       `trace lines: ${block?.trace.join(' | ')}`,
     );
-    const facts = await captureWorkbench({ screenshot: 'chat-code-blocks', settleMs: 800 });
+    const facts = await captureWorkbench({ screenshot: 'chat-code-blocks' });
     assert.equal(facts.xssMarkers, 0);
 
     // A trace line opens the code in an editor at that line.
@@ -175,7 +187,7 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
       /sha256Encode/,
       'the correction prompt carries the invalid code and its trace',
     );
-    await captureWorkbench({ screenshot: 'chat-regenerate-with-trace', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'chat-regenerate-with-trace' });
   });
 
   it('no validation: the block is "AVAP: unvalidated" in the amber look, never valid', async () => {
@@ -211,6 +223,27 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
 
   it('the conversation survives a reload of the view; Clear Chat forgets it; Enter sends and Shift+Enter adds a line', async () => {
     const hooks = await chatHooks();
+    // A conversation of its own: two valid answers, an invalid one and its Regenerate with Trace.
+    const script = await scriptedOllama();
+    scriptCodeRoute(script);
+    script.on({ endpoint: 'chat', when: task('generate_code'), times: 2 }, { content: fenced(VALID_CODE) });
+    script.on({ endpoint: 'chat', when: task('generate_code'), times: 2 }, { content: fenced(INVALID_CODE) });
+    script.on({ endpoint: 'chat', when: task('generate_code') }, { content: fenced(VALID_CODE) });
+    const api = await avapApi();
+    assert.equal((await api.chat.ask('hash the password parameter')).validationStatus, '');
+    assert.equal((await api.chat.ask('hash the password parameter once more')).validationStatus, '');
+    assert.equal((await api.chat.ask('hash the password parameter, again')).validationStatus, 'INVALID_UNRESOLVED');
+    await finalProbe();
+    assert.equal(await hooks.click('Regenerate with Trace', 0), true);
+    await waitFor(
+      'the regenerated answer',
+      async () => {
+        const p = await hooks.probe();
+        return p.questions.at(-1)?.startsWith('Regenerate with Trace') && p.lastAnswerFinal ? p : undefined;
+      },
+      60_000,
+    );
+
     const before = await finalProbe();
     assert.ok(before.answers >= 4, `answers so far: ${before.answers}`);
     // Reload the webview: its script starts afresh and shows the conversation kept in the workspace.
@@ -233,8 +266,7 @@ describe('chat view: code blocks with actions, verdicts and traces', function ()
     const ollama = await scriptedOllama();
     ollama.on({ endpoint: 'chat', when: task('classify') }, { content: '{"type":"CONVERSATIONAL"}' });
     ollama.on({ endpoint: 'chat', when: task('conversational') }, { content: 'Hello! Ask me about AVAP.' });
-    // The model's address changed back (the previous test had none): let the assistant pick it up.
-    await (await avapApi()).ready();
+    await api.ready();
     assert.equal(await hooks.type('first line', true), 'first line\n', 'Shift+Enter adds a line and sends nothing');
     assert.equal((await hooks.probe()).answers, 0);
     assert.equal(await hooks.type('hello', false), '', 'Enter sends');

@@ -10,9 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FixAllOutcome } from '../../src/editor/diagnostics/fixAll';
-import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
-import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
+import type { FixAllOutcome, AtCursorOutcome, GenerateOutcome, RegenerateOutcome } from '../../src/editor';
 import {
   avapApi,
   closeAllEditors,
@@ -41,7 +39,7 @@ async function captureNotification(
 ): Promise<{ facts: WorkbenchFacts; index: number }> {
   let facts: WorkbenchFacts | undefined;
   for (let attempt = 0; attempt < 6; attempt++) {
-    facts = await captureWorkbench({ screenshot, settleMs: 1000 });
+    facts = await captureWorkbench({ screenshot });
     const index = facts.notifications.findIndex((n) => n.includes(text));
     if (index >= 0) return { facts, index };
   }
@@ -216,7 +214,7 @@ describe('Generate at Cursor', () => {
       titles.some((t) => t.includes('Show Diff')),
       titles.join(' | '),
     );
-    await captureWorkbench({ screenshot: 'generate-at-cursor-replace-diff', settleMs: 1200 });
+    await captureWorkbench({ screenshot: 'generate-at-cursor-replace-diff' });
     assert.equal(await vscode.commands.executeCommand<boolean>('avap.rejectPendingChange', editor.document.uri), true);
     assert.equal(editor.document.getText(), AROUND);
   });
@@ -313,7 +311,7 @@ describe('Fix All Auto-fixable Problems', () => {
     assert.equal(source.length, 1);
     assert.match(source[0]?.title ?? '', /^Fix All Auto-fixable Problems \(3 fixes\)$/);
     assert.equal(source[0]?.kind?.value, 'source.fixAll.avap');
-    await captureWorkbench({ screenshot: 'fix-all-before', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'fix-all-before' });
 
     const outcome = await vscode.commands.executeCommand<FixAllOutcome>('avap.fixAll');
     assert.equal(outcome.stop, 'valid');
@@ -324,7 +322,7 @@ describe('Fix All Auto-fixable Problems', () => {
     assert.doesNotMatch(fixed, /;/);
     await waitFor('no squiggles', () => (parserDiagnostics(uri).length === 0 ? true : undefined));
     await waitFor('valid status', () => (api.statusLook()?.kind === 'valid' ? true : undefined));
-    await captureWorkbench({ screenshot: 'fix-all-after', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'fix-all-after' });
     // One edit: one undo takes all of it back.
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), FIXABLE);
@@ -405,13 +403,12 @@ describe('previews, notifications and the metrics page', () => {
     try {
       await captureWorkbench({
         screenshot: 'metrics-sidebar-width',
-        settleMs: 1200,
         viewport: { width: 420, height: 900 },
       });
     } finally {
       await vscode.commands.executeCommand('workbench.action.toggleSidebarVisibility');
     }
-    await captureWorkbench({ screenshot: 'metrics-wide', settleMs: 800 });
+    await captureWorkbench({ screenshot: 'metrics-wide' });
     panel.dispose();
   });
 });

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { avapApi, closeAllEditors, openAvap, parserDiagnostics, setSetting, waitFor } from './support/vscodeHelpers';
-import { avapStatusItem, captureWorkbench } from './support/workbench';
+import { avapStatusItem, captureUntil, captureWorkbench } from './support/workbench';
 import { e2eConfig } from './support/config';
 import { startOwnParser, type OwnParser } from './support/world';
 
@@ -55,7 +55,12 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
     assert.equal(look.icon, 'error');
     assert.equal(look.background, 'error');
 
-    const facts = await captureWorkbench({ screenshot: 'failure-invalid-unresolved', settleMs: 1200 });
+    const facts = await captureUntil(
+      (f) => f.squigglyErrors >= 2 && /AVAP: invalid/.test(avapStatusItem(f)?.text ?? ''),
+      {
+        screenshot: 'failure-invalid-unresolved',
+      },
+    );
     assert.ok(facts.squigglyErrors >= 2, `squiggles: ${facts.squigglyErrors}`);
     const item = avapStatusItem(facts);
     assert.ok(item, JSON.stringify(facts.statusItems));
@@ -93,7 +98,10 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
       lenses.map((l) => l.command?.title).join(' | '),
     );
 
-    const facts = await captureWorkbench({ screenshot: 'failure-parser-unavailable', settleMs: 1200 });
+    const facts = await captureUntil(
+      (f) => f.codeLenses.some((t) => t.includes('unvalidated')) && /unavailable/.test(avapStatusItem(f)?.text ?? ''),
+      { screenshot: 'failure-parser-unavailable' },
+    );
     assert.equal(facts.squigglyErrors, 0);
     assert.ok(
       facts.codeLenses.some((t) => t.includes('unvalidated')),
@@ -127,7 +135,7 @@ describe('status bar and the two failure states (screenshots in test-output/)', 
       30_000,
     );
     assert.equal(api.statusLook()?.kind, 'invalid');
-    const back = await captureWorkbench({ settleMs: 1200 });
+    const back = await captureUntil((f) => !f.codeLenses.some((t) => t.includes('unvalidated')));
     assert.ok(
       !back.codeLenses.some((t) => t.includes('unvalidated')),
       `the label is gone: ${JSON.stringify(back.codeLenses)}`,

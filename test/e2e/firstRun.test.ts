@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OllamaCheck } from '../../src/core/llm/ollamaCheck';
+import type { OllamaCheck } from '../../src/core';
 import { startScriptedOllama, type ScriptedOllama } from '../support/scriptedOllama';
 import { unusedPort } from '../support/ports';
 import {
@@ -24,7 +24,7 @@ import { MODELS } from './support/world';
 async function notificationWith(text: string, screenshot?: string): Promise<string> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const facts = await captureWorkbench({ settleMs: 300, ...(screenshot ? { screenshot } : {}) });
+    const facts = await captureWorkbench({ ...(screenshot ? { screenshot } : {}) });
     const found = facts.notifications.find((n) => n.includes(text));
     if (found) return found;
     // A toast the workbench has already tucked away is still in the notification centre: show it there.
@@ -60,20 +60,20 @@ describe('first run: walkthrough, Check Ollama, Open an Example', () => {
     // The workbench registers extension walkthroughs up to 5 s after startup: until then the command shows
     // another walkthrough, so it is asked again until the tab on screen is ours.
     let opened = 0;
-    let facts = await captureWorkbench({ settleMs: 0 });
+    let facts = await captureWorkbench();
     await waitFor(
       'the AVAP walkthrough tab',
       async () => {
         await closeAllEditors();
         await vscode.commands.executeCommand('avap.openWalkthrough');
         opened += 1;
-        facts = await captureWorkbench({ settleMs: 1000 });
+        facts = await captureWorkbench();
         return facts.editorTabs.includes('Walkthrough: AVAP Assistant') ? true : undefined;
       },
       30_000,
     );
     assert.ok(opened >= 1);
-    await captureWorkbench({ screenshot: 'first-run-walkthrough', settleMs: 1500 });
+    await captureWorkbench({ screenshot: 'first-run-walkthrough' });
     assert.deepEqual(facts.editorTabs, ['Walkthrough: AVAP Assistant']);
   });
 

@@ -9,10 +9,10 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { GenerateOutcome } from '../../src/editor/generate/generateCommands';
-import { parseSignals } from '../../src/signals/store';
+import type { GenerateOutcome } from '../../src/editor';
+import { parseSignals } from '../../src/signals';
 import { unusedPort } from '../support/ports';
-import { captureWorkbench } from './support/workbench';
+import { captureUntil, captureWorkbench } from './support/workbench';
 import {
   avapApi,
   chatHooks,
@@ -67,7 +67,10 @@ describe('every status is earned, in the editor', () => {
       assert.match(outcome.error ?? '', /Ollama is not running at .*ollama serve/);
       assert.equal(generatedTabs().length, 0);
 
-      const facts = await captureWorkbench({ screenshot: 'failure-ollama-unreachable', settleMs: 1000 });
+      const facts = await captureUntil(
+        (f) => f.notifications.some((n) => /code generation failed — Ollama is not running/.test(n)),
+        { screenshot: 'failure-ollama-unreachable' },
+      );
       assert.ok(
         facts.notifications.some((n) => /code generation failed — Ollama is not running at .*ollama serve/.test(n)),
         JSON.stringify(facts.notifications),
@@ -124,7 +127,7 @@ describe('every status is earned, in the editor', () => {
       api.statusLook()?.label.includes('validating… (draft)') ? api.statusLook() : undefined,
     );
     assert.equal(look.kind, 'pending');
-    const facts = await captureWorkbench({ screenshot: 'draft-validating', settleMs: 300 });
+    const facts = await captureWorkbench({ screenshot: 'draft-validating' });
     assert.ok(!facts.codeLenses.some((t) => VALID_OR_ACCEPT.test(t)), JSON.stringify(facts.codeLenses));
 
     assert.equal(await vscode.commands.executeCommand<number>('avap.cancelGeneration'), 1);

@@ -63,7 +63,7 @@ describe('language features in VS Code', () => {
     await vscode.commands.executeCommand('outline.focus');
     let rows: string[] = [];
     for (let attempt = 0; attempt < 8 && !rows.some((r) => r.includes('total')); attempt++)
-      rows = (await captureWorkbench({ screenshot: 'language-outline', settleMs: 800 })).outlineRows;
+      rows = (await captureWorkbench({ screenshot: 'language-outline' })).outlineRows;
     assert.ok(
       rows.some((r) => r.includes('greet')) && rows.some((r) => r.includes('total')),
       `Outline rows: ${JSON.stringify(rows)}`,
@@ -73,7 +73,7 @@ describe('language features in VS Code', () => {
   it('F12 on a call jumps to the function', async () => {
     const editor = await openUntitledAvap(PROGRAM);
     await focusEditor(editor, 12, 6);
-    await captureWorkbench({ keys: [{ press: 'F12', waitMs: 400 }] });
+    await captureWorkbench({ keys: [{ press: 'F12' }] });
     const selection = await waitFor('the jump', () => {
       const s = vscode.window.activeTextEditor?.selection;
       return s && s.active.line === 0 ? s : undefined;
@@ -86,10 +86,10 @@ describe('language features in VS Code', () => {
     await focusEditor(editor, 8, 17);
     await captureWorkbench({
       keys: [
-        { press: 'F2', waitMs: 1000 },
+        { press: 'F2', until: '.rename-box input:focus' },
         { press: 'Control+a' },
         { type: 'visitor' },
-        { press: 'Enter', waitMs: 800 },
+        { press: 'Enter' },
       ],
       screenshot: 'language-rename',
     });
@@ -120,7 +120,7 @@ describe('language features in VS Code', () => {
     const editor = await openUntitledAvap(`${PROGRAM}\n`);
     await focusEditor(editor, 15, 0);
     const facts = await captureWorkbench({
-      keys: [{ type: 'RequestGet(', waitMs: 1200 }],
+      keys: [{ type: 'RequestGet(', until: '.parameter-hints-widget' }],
       screenshot: 'language-signature-help',
     });
     const hints = facts.parameterHints;

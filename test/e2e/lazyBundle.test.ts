@@ -8,8 +8,11 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+// internal-import: the stand-in/lazy-load machinery, driven in the real host with a test bundle
 import { LazyBundle } from '../../src/editor/lazy/lazyBundle';
+// internal-import: the output channel log the lazy-load test reads
 import { OutputLog } from '../../src/editor/output/outputLog';
+import { waitFor } from './support/vscodeHelpers';
 
 const ID = 'avapTest.lazyBundle.echo';
 
@@ -71,7 +74,7 @@ describe('lazy bundles: stand-ins answer until the bundle has loaded', () => {
 
     // The command runs while its bundle is still loading: the stand-in waits, then runs the real command.
     const answer = vscode.commands.executeCommand<string>(ID, 'hello');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await waitFor('the stand-in to start the second load', () => (imports >= 2 ? true : undefined));
     assert.equal(imports, 2, 'the stand-in started the second load');
     assert.equal(bundle.current, undefined, 'the bundle is not loaded while its import is held');
     importGate.open();

@@ -9,8 +9,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
-import type { RunOutcome, RunViewProbe, TestSummary } from '../../src/editor/run/bundleApi';
+import type { AtCursorOutcome, RunOutcome, TestSummary } from '../../src/editor';
+// internal-import: the run view's test probe (RunViewProbe)
+import type { RunViewProbe } from '../../src/editor/run/bundleApi';
 import {
   avapApi,
   chatHooks,
@@ -56,7 +57,7 @@ async function captureUntil(
 ): Promise<WorkbenchFacts> {
   let last: WorkbenchFacts | undefined;
   for (let attempt = 0; attempt < 12; attempt++) {
-    last = await captureWorkbench({ settleMs: 300, ...(screenshot ? { screenshot } : {}) });
+    last = await captureWorkbench({ ...(screenshot ? { screenshot } : {}) });
     if (check(last)) return last;
   }
   const { statusItems: _statusItems, editorTokenColors: _colours, ...facts } = last ?? ({} as WorkbenchFacts);

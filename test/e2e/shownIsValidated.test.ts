@@ -7,8 +7,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
 import type { ChatProbe } from '../../src/editor/api';
-import type { GenerateOutcome } from '../../src/editor/generate/generateCommands';
+import type { GenerateOutcome } from '../../src/editor';
 import { avapApi, chatHooks, closeAllEditors, waitFor } from './support/vscodeHelpers';
 import { scriptedOllama, scriptReformulate, task } from './support/world';
 import type { ScriptedOllama } from '../support/scriptedOllama';

@@ -12,7 +12,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { loadParserPackage } from '../../src/protocol/parserDefinition';
-import { PARSER_SERVICE_NAME } from '../../src/protocol/parserProto';
+import { PARSER_SERVICE_NAME } from '../../src/protocol';
 
 export interface HungParser {
   /** 127.0.0.1:PORT */

@@ -6,7 +6,7 @@
  *   // … parser.address is host:port …
  *   await parser.stop();
  */
-import { startBundledParser, type BundledParser } from '../../src/core/parser/bundled';
+import { startBundledParser, type BundledParser } from '../../src/core';
 import { distFile } from './dist';
 
 export interface RunningParserService {

@@ -14,8 +14,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
-import { createGrpcTransport } from '../../../src/core/parser/grpcTransport';
-import type { AvapExtensionApi } from '../../../src/editor/api';
+import { createGrpcTransport } from '../../../src/core';
+import type { AvapExtensionApi } from '../../../src/editor';
 import { e2eConfig } from '../support/config';
 import { EXTENSION_ID, parserDiagnostics, setSetting } from '../support/vscodeHelpers';
 

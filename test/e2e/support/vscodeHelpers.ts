@@ -2,7 +2,9 @@
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AvapExtensionApi, AvapTestHooks } from '../../../src/editor/api';
+import type { AvapExtensionApi } from '../../../src/editor';
+// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
+import type { AvapTestHooks } from '../../../src/editor/api';
 import { e2eConfig } from './config';
 
 export const EXTENSION_ID = 'avap-tools.avap-assistant';

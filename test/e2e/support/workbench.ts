@@ -51,11 +51,14 @@ export interface WorkbenchFacts {
 
 let counter = 0;
 
-/** A key pressed (Playwright's names: `F12`, `Control+Space`) or text typed, then a pause (default 150 ms). */
+/**
+ * A key pressed (Playwright's names: `F12`, `Control+Space`) or text typed, then a wait: for `until` (a CSS
+ * selector, visible within 15 s — what the key opens) or else until the workbench is quiet.
+ */
 export interface KeyStep {
   press?: string;
   type?: string;
-  waitMs?: number;
+  until?: string;
 }
 
 /**
@@ -65,7 +68,6 @@ export interface KeyStep {
 export async function captureWorkbench(
   options: {
     screenshot?: string;
-    settleMs?: number;
     viewport?: { width: number; height: number };
     keys?: KeyStep[];
   } = {},
@@ -89,4 +91,20 @@ export async function captureWorkbench(
 /** The AVAP status bar item as the browser shows it. */
 export function avapStatusItem(facts: WorkbenchFacts): StatusItemFacts | undefined {
   return facts.statusItems.find((item) => item.id.includes('avap.validationStatus') || item.text.startsWith('AVAP:'));
+}
+
+/**
+ * Captures until `check` holds (the workbench has painted what the test waits for), at most `timeoutMs`; returns
+ * the last capture either way, so the test's own assertions say what was missing. The screenshot is of that one.
+ */
+export async function captureUntil(
+  check: (facts: WorkbenchFacts) => boolean,
+  options: { screenshot?: string; timeoutMs?: number } = {},
+): Promise<WorkbenchFacts> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  for (;;) {
+    const facts = await captureWorkbench();
+    const done = check(facts) || Date.now() > deadline;
+    if (done) return options.screenshot ? captureWorkbench({ screenshot: options.screenshot }) : facts;
+  }
 }

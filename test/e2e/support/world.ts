@@ -4,8 +4,9 @@
  * and extra parser services a test may stop and start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
+import { promptTask, type PromptTask } from '../../../src/core';
 import {
   startScriptedOllama,
   systemPrompt,
@@ -13,7 +14,7 @@ import {
   type ScriptedOllama,
 } from '../../support/scriptedOllama';
 import { e2eConfig } from './config';
-import { setSetting } from './vscodeHelpers';
+import { setSetting, waitFor } from './vscodeHelpers';
 
 export const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
 export const VALID_CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';
@@ -63,10 +64,21 @@ export async function startOwnParser(port = 0): Promise<OwnParser> {
       return await spawnParser(candidate);
     } catch (err) {
       lastError = err;
-      await new Promise((r) => setTimeout(r, port ? 300 : 0));
+      // The same port again: wait until it can be bound (the old service has let go of it), not a fixed pause.
+      if (port)
+        await waitFor(`port ${port} free`, () => canBind(port).then((free) => (free ? true : undefined)), 10_000);
     }
   }
   throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+/** Whether a listener could take `port` on the loopback address right now. */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 function spawnParser(port: number): Promise<OwnParser> {

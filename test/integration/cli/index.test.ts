@@ -9,7 +9,7 @@
 import { errors } from '@elastic/elasticsearch';
 import { strict as assert } from 'node:assert';
 import { loadKnowledgeBase } from '../../../src/knowledge';
-import { INGEST_PIPELINE } from '../../../src/core/retrieval/elastic';
+import { INGEST_PIPELINE } from '../../../src/core';
 import { runCliProcess } from '../../support/dist';
 import { startMockElasticsearch, type MockElasticsearch } from '../../support/elasticsearchHttp';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';

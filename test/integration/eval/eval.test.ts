@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readEvalReport } from '../../../src/eval/reportRead';
+import { readEvalReport } from '../../../src/eval';
 import { runCliProcess } from '../../support/dist';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { CASSETTE, EVAL_QUESTIONS, reply } from '../../fixtures/eval/record';

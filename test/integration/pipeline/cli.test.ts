@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOG_PARSER_UNAVAILABLE, prefixed } from '../../../src/core';
-import type { Comparison } from '../../../src/core/telemetry/comparison';
-import type { Metrics } from '../../../src/core/telemetry/metrics';
+import { LOG_PARSER_UNAVAILABLE, prefixed, type Comparison, type Metrics } from '../../../src/core';
 import { runCliProcess } from '../../support/dist';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import {

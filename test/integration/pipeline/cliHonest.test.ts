@@ -5,7 +5,7 @@
  * text mode, and a --json stdout that holds only JSON lines.
  */
 import assert from 'node:assert/strict';
-import { logRetrievalFailed } from '../../../src/core/pipeline/retrieve';
+import { logRetrievalFailed } from '../../../src/core';
 import { runCliProcess } from '../../support/dist';
 import { unusedPort } from '../../support/ports';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';

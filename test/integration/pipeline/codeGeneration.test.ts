@@ -3,8 +3,7 @@
  * HTTP, the real parser service over gRPC.
  */
 import assert from 'node:assert/strict';
-import type { ResponseMessage } from '../../../src/core';
-import { CORRECTION_HEAD, CORRECTION_TAIL, correctionContext } from '../../../src/core/routing/prompts';
+import { type ResponseMessage, CORRECTION_HEAD, CORRECTION_TAIL, correctionContext } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 import { lastUser } from '../../support/scriptedOllama';
 import {

@@ -11,9 +11,7 @@
  *   the trace-guided retry follows; the service gives the final verdict.
  */
 import assert from 'node:assert/strict';
-import type { ResponseMessage } from '../../../src/core';
-import { LOG_REPAIRED_BY_FIXES } from '../../../src/core/code/repairAnswer';
-import { LOG_EARLY_ABORT } from '../../../src/core/code/streamCheck';
+import { type ResponseMessage, LOG_REPAIRED_BY_FIXES, LOG_EARLY_ABORT } from '../../../src/core';
 import { lastUser } from '../../support/scriptedOllama';
 import {
   FIXABLE_CODE,

@@ -10,13 +10,14 @@ import {
   type Assistant,
   type AssistantConfig,
   type DeepPartial,
+  createGrpcTransport,
+  type ParserTransport,
+  type KnowledgeSource,
+  memoryTelemetry,
+  promptTask,
+  type PromptTask,
 } from '../../../src/core';
-import { createGrpcTransport } from '../../../src/core/parser/grpcTransport';
-import type { ParserTransport } from '../../../src/core/parser/transport';
 import { ManualClock, memoryLogger } from '../../../src/core/ports';
-import type { KnowledgeSource } from '../../../src/core/retrieval/port';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { memoryTelemetry } from '../../../src/core/telemetry/events';
 import { startParserService, type RunningParserService } from '../../support/parserService';
 import {
   startScriptedOllama,

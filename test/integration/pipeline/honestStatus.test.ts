@@ -5,8 +5,7 @@
  * retry cycle per request, and a stalled model never hangs a request.
  */
 import assert from 'node:assert/strict';
-import type { ResponseMessage } from '../../../src/core';
-import { CORRECTION_HEAD } from '../../../src/core/routing/prompts';
+import { type ResponseMessage, CORRECTION_HEAD } from '../../../src/core';
 import { lastUser } from '../../support/scriptedOllama';
 import {
   fenced,

@@ -4,9 +4,7 @@
  * mid-answer, and cancellation — each as distinct, actionable errors.
  */
 import assert from 'node:assert/strict';
-import type { ResponseMessage } from '../../../src/core';
-import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
-import { defaultConfig } from '../../../src/core/config';
+import { type ResponseMessage, createOllamaLlm, defaultConfig } from '../../../src/core';
 import {
   fenced,
   harness,

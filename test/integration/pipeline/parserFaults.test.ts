@@ -4,8 +4,14 @@
  * connections, and a real process kill. The cooldown runs on a manual clock.
  */
 import assert from 'node:assert/strict';
-import { LOG_CLOSED, LOG_HALF_OPEN, LOG_PARSER_UNAVAILABLE, LOG_SKIP, prefixed } from '../../../src/core';
-import { CANARY_FILENAME } from '../../../src/core/parser/breakerParser';
+import {
+  LOG_CLOSED,
+  LOG_HALF_OPEN,
+  LOG_PARSER_UNAVAILABLE,
+  LOG_SKIP,
+  prefixed,
+  CANARY_FILENAME,
+} from '../../../src/core';
 import { startParserService } from '../../support/parserService';
 import {
   fenced,

@@ -8,8 +8,8 @@ import {
   CLASSIFICATION_JSON_SCHEMA,
   LOG_CLASSIFIER_DEFAULT_ROUTE,
   logClassifierMalformed,
-} from '../../../src/core/routing/classifier';
-import { contextInsufficientHint } from '../../../src/core/routing/prompts';
+  contextInsufficientHint,
+} from '../../../src/core';
 import { lastUser } from '../../support/scriptedOllama';
 import { harness, pipelineHooks, task, type Harness, type World } from './fixture';
 import { prefixed } from '../../../src/core/ports';

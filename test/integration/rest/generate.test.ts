@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { QUALITY_RETRY_HEAD } from '../../../src/quality/gate';
-import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
-import type { SignalRecord, StoreRecord, TrainingSignal } from '../../../src/signals/schema';
+import { promptTask, type PromptTask } from '../../../src/core';
+import { QUALITY_RETRY_HEAD, JUDGE_SYSTEM_HEADER } from '../../../src/quality';
+import type { SignalRecord, StoreRecord, TrainingSignal } from '../../../src/signals';
 import { runCliProcess } from '../../support/dist';
 import {
   lastUser,

@@ -10,8 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
-import { parseTelemetry } from '../../../src/core/telemetry/read';
+import { promptTask, type PromptTask, parseTelemetry } from '../../../src/core';
 import { unusedPort } from '../../support/ports';
 import {
   startScriptedOllama,

@@ -9,7 +9,7 @@
  * its first piece — an order of events, not a timing.
  */
 import assert from 'node:assert/strict';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
+import { promptTask, type PromptTask } from '../../../src/core';
 import {
   startScriptedOllama,
   systemPrompt,

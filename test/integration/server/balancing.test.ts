@@ -11,7 +11,7 @@ import { openParserConnection, type ParserConnection } from '../../../src/core/p
 import type { ParserOutcome } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 import { loadParserPackage } from '../../../src/protocol/parserDefinition';
-import { PARSER_SERVICE_NAME } from '../../../src/protocol/parserProto';
+import { PARSER_SERVICE_NAME } from '../../../src/protocol';
 import { distFile } from '../../support/dist';
 import { startParserService, type RunningParserService } from '../../support/parserService';
 

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { healthClientConstructor, type ServingStatus } from '../../../src/protocol/health';
-import { PARSER_SERVICE_NAME } from '../../../src/protocol/parserProto';
+import { healthClientConstructor, type ServingStatus, PARSER_SERVICE_NAME } from '../../../src/protocol';
 import { REPO_ROOT, startParserProcess } from '../../support/parserProcess';
 
 const DIR = path.join(REPO_ROOT, 'deploy', 'kubernetes');

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openParserConnection, type ParserConnection } from '../../../src/core/parser/connection';
 import { renderEntry, validateAvap } from '../../../src/parser';
-import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol/parserClient';
+import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol';
 import { runCliProcess } from '../../support/dist';
 import { startHungParser, type HungParser } from '../../support/hungParser';
 import { startParserProcess, type RunningParser } from '../../support/parserProcess';

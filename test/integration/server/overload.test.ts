@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { openParserConnection } from '../../../src/core/parser/connection';
 import { validateAvap } from '../../../src/parser';
-import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol/parserClient';
+import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol';
 import { startParserProcess, type RunningParser } from '../../support/parserProcess';
 
 /** About `bytes` of valid AVAP. */

@@ -7,10 +7,17 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { generate } from 'selfsigned';
 import { PARSER_VERSION, validateAvap } from '../../../src/parser';
-import { healthClientConstructor, type HealthClient, type ServingStatus } from '../../../src/protocol/health';
-import { callValidate, createParserClient, parseParserUrl } from '../../../src/protocol/parserClient';
+import {
+  healthClientConstructor,
+  type HealthClient,
+  type ServingStatus,
+  callValidate,
+  createParserClient,
+  parseParserUrl,
+  PARSER_SERVICE_NAME,
+  type ParserServiceClient,
+} from '../../../src/protocol';
 import { loadParserPackage } from '../../../src/protocol/parserDefinition';
-import { PARSER_SERVICE_NAME, type ParserServiceClient } from '../../../src/protocol/parserProto';
 import { PARSER_SERVER_JS, startParserProcess, type RunningParser } from '../../support/parserProcess';
 
 function clientFor(address: string, tls = false, rootCert?: Buffer): ParserServiceClient {

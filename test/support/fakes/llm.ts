@@ -3,8 +3,14 @@
  * one from here: `fakeLlm` answers from plain functions, `taskLlm` answers each pipeline node from its own queue.
  * Tests that need the HTTP layer use the scripted Ollama server (test/support/scriptedOllama.ts) instead.
  */
-import type { ChatCall, LlmError, LlmPort, LlmResult } from '../../../src/core/llm/port';
-import { promptTask, type PromptTask } from '../../../src/core/routing/prompts';
+import {
+  type ChatCall,
+  type LlmError,
+  type LlmPort,
+  type LlmResult,
+  promptTask,
+  type PromptTask,
+} from '../../../src/core';
 
 /** What the fake answers; each defaults to an `llm-failed` "not scripted" error. */
 export interface LlmScript {

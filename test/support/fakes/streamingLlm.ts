@@ -2,8 +2,7 @@
  * A streaming fake of the LLM port for the early-abort tests: answers `generate_code` line by line (a macrotask
  * between pieces, as tokens arrive from a socket), the other tasks from the task fake.
  */
-import type { ChatCall, LlmPort } from '../../../src/core/llm/port';
-import { promptTask } from '../../../src/core/routing/prompts';
+import { type ChatCall, type LlmPort, promptTask } from '../../../src/core';
 import { taskLlm as fakeLlm } from './llm';
 
 /**

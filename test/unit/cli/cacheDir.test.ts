@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the CLI has no library entry; where its cache lives per platform, a pure function
 import { defaultCacheDir } from '../../../src/cli/cacheDir';
 
 describe('cli: the cache directory', () => {

@@ -3,6 +3,7 @@
  * told on stderr, whatever path the run took.
  */
 import assert from 'node:assert/strict';
+// internal-import: the CLI has no library entry; the headers and exit codes of `generate` output
 import { exitCodeFor, outcomeLines, streamedAsDelivered } from '../../../src/cli/commands/generate';
 import type { PipelineResult } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';

@@ -5,8 +5,10 @@
  * and width.
  */
 import assert from 'node:assert/strict';
-import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval/runner';
+import type { EvalPosition, EvalProgressEvent, EvalVerdict } from '../../../src/eval';
+// internal-import: the CLI has no library entry; progress arithmetic tested without a terminal
 import { EtaEstimator, formatDuration, formatRate, timeLeftMs } from '../../../src/cli/progress/eta';
+// internal-import: the CLI has no library entry; progress lines tested without a terminal
 import {
   createEvalProgress,
   evalLiveLine,
@@ -14,14 +16,15 @@ import {
   questionsAfter,
   type EvalLiveState,
 } from '../../../src/cli/progress/evalProgress';
+// internal-import: the CLI has no library entry; progress lines tested without a terminal
 import {
   bulkFailureLine,
   createIndexProgress,
   indexLiveLine,
   type IndexLiveState,
 } from '../../../src/cli/progress/indexProgress';
-import type { BulkBatchFailure } from '../../../src/core/retrieval/bulkFailures';
-import type { IngestEvent } from '../../../src/core/retrieval/elastic';
+import type { BulkBatchFailure, IngestEvent } from '../../../src/core';
+// internal-import: the CLI has no library entry; the live line tested with a fake terminal
 import {
   CLEAR_LINE,
   createProgressOutput,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// internal-import: the CLI has no library entry; reading and judging `avap test` files
 import { caseFailures, findTestFiles, loadTestFile, subsetMismatch } from '../../../src/cli/runtime/testFiles';
 import type { RunResult } from '../../../src/runtime/host';
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the CLI has no library entry; the guard that keeps stdout for results
 import { guardStdout } from '../../../src/cli/stdoutGuard';
 
 /** A stand-in for a process stream that records what is written to it. */

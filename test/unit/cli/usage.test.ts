@@ -5,6 +5,7 @@
  * the next sentence into it (`serve --help`, `eval --help`) cannot come back.
  */
 import assert from 'node:assert/strict';
+// internal-import: the CLI has no library entry; the usage text is checked against its tables
 import {
   CLI_OUTPUT_NOTE,
   optionLines,
@@ -13,6 +14,7 @@ import {
   PIPELINE_OPTION_LINES,
   VALIDATION_NOTE,
 } from '../../../src/cli/commands/pipelineUsage';
+// internal-import: the CLI has no library entry; the command table the usage text is checked against
 import { COMMANDS } from '../../../src/cli/registry';
 
 const usageOf = (name: string) => {

@@ -5,8 +5,7 @@
  * overloaded answer. Behaviour only, never timing.
  */
 import assert from 'node:assert/strict';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core';
-import { AdmissionParser } from '../../../src/core/parser/admission';
+import { type CircuitSnapshot, type ParserOutcome, type ParserPort, AdmissionParser } from '../../../src/core';
 import { ManualClock } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
 

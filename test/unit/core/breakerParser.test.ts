@@ -5,8 +5,9 @@ import {
   LOG_CLOSED,
   LOG_HALF_OPEN,
   LOG_SKIP,
-} from '../../../src/core/parser/breakerParser';
-import type { ParserTransport, TransportResult } from '../../../src/core/parser/transport';
+  type ParserTransport,
+  type TransportResult,
+} from '../../../src/core';
 import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
 

@@ -6,7 +6,7 @@ import {
   mergeConfig,
   normalizeOllamaHost,
   parseDuration,
-} from '../../../src/core/config';
+} from '../../../src/core';
 
 describe('core/config', () => {
   it('has the design defaults', () => {

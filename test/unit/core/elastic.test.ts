@@ -5,19 +5,24 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import Mock from '@elastic/elasticsearch-mock';
 import assert from 'node:assert/strict';
+// internal-import: the request bodies sent to Elasticsearch, checked without a cluster
 import {
   bm25Body,
-  createElasticRetrieval,
   indexMappings,
   indexSettings,
-  INGEST_PIPELINE,
-  ingestKnowledge,
   ingestPipelineBody,
   knnBody,
-  type IngestEvent,
 } from '../../../src/core/retrieval/elastic';
-import { bulkItemFailures, type BulkBatchFailure } from '../../../src/core/retrieval/bulkFailures';
-import type { EmbedFn } from '../../../src/core/retrieval/embedded';
+// internal-import: how a bulk response's failures are counted, tested without Elasticsearch
+import { bulkItemFailures } from '../../../src/core/retrieval/bulkFailures';
+import {
+  createElasticRetrieval,
+  INGEST_PIPELINE,
+  ingestKnowledge,
+  type IngestEvent,
+  type BulkBatchFailure,
+  type EmbedFn,
+} from '../../../src/core';
 
 const INDEX = 'avap-kb-test';
 const QVEC = [0.1, 0.2, 0.3];

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
-import {
-  blockEntries,
-  codeAnswerBlocks,
-  entryOnResponse,
-  extractCode,
-  isCodeLine,
-  isWholeCodeLine,
-  joinBlocks,
-  shownCodeBlocks,
-  stripThinking,
-} from '../../../src/core/code/extract';
+import { blockEntries, codeAnswerBlocks, extractCode, shownCodeBlocks, stripThinking } from '../../../src/core';
+// internal-import: the extractor's line-level helpers, whose edge cases the pipeline only reaches by accident
+import { entryOnResponse, isCodeLine, isWholeCodeLine, joinBlocks } from '../../../src/core/code/extract';
 
 describe('core/code extractCode', () => {
   it('takes ```avap and unlabelled fences, with the response line each starts on', () => {

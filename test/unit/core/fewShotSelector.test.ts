@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// internal-import: the selector's cache file and nearest-neighbour choice, tested without a model
 import {
   createFewShotSelector,
   exampleEmbeddingText,
@@ -11,8 +12,9 @@ import {
   type PoolExampleLike,
 } from '../../../src/core/fewShot/selector';
 import { memoryLogger } from '../../../src/core/ports';
+// internal-import: the generation prompt the selected examples are rendered into
 import { generateCodeMessages } from '../../../src/core/routing/prompts';
-import type { LlmResult } from '../../../src/core/llm/port';
+import type { LlmResult } from '../../../src/core';
 
 const POOL: PoolExampleLike[] = [
   {

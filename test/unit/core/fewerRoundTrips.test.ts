@@ -4,16 +4,24 @@
  * abort of a stream whose complete code line is certain to be rejected.
  */
 import assert from 'node:assert/strict';
-import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core';
-import { everyErrorFixed, LOG_REPAIRED_BY_FIXES, repairAnswer } from '../../../src/core/code/repairAnswer';
-import { extractCode } from '../../../src/core/code/extract';
-import { isHardWhileStreaming, LOG_EARLY_ABORT, StreamCheck } from '../../../src/core/code/streamCheck';
-import { validateAnswer } from '../../../src/core/code/validateBlocks';
-import { runPipeline } from '../../../src/core/pipeline/graph';
-import { promptTask } from '../../../src/core/routing/prompts';
+import {
+  type ParserOutcome,
+  type ParserPort,
+  type ResponseMessage,
+  LOG_REPAIRED_BY_FIXES,
+  extractCode,
+  LOG_EARLY_ABORT,
+  StreamCheck,
+  validateAnswer,
+  runPipeline,
+  promptTask,
+} from '../../../src/core';
+// internal-import: repair by the parser's fixes, tested below the pipeline that calls it
+import { everyErrorFixed, repairAnswer } from '../../../src/core/code/repairAnswer';
+// internal-import: which findings abort a stream, tested rule by rule
+import { isHardWhileStreaming } from '../../../src/core/code/streamCheck';
 import { Rule, validateAvap } from '../../../src/parser';
-import { signalFromPipeline, isAnswered } from '../../../src/signals/fromPipeline';
-import { SignalRecordSchema } from '../../../src/signals/schema';
+import { signalFromPipeline, isAnswered, SignalRecordSchema } from '../../../src/signals';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm as fakeLlm } from '../../support/fakes/llm';
 import { streamingLlm } from '../../support/fakes/streamingLlm';

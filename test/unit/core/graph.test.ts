@@ -3,14 +3,20 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, ResponseMessage } from '../../../src/core';
-import type { ChatCall } from '../../../src/core/llm/port';
-import { LOG_PARSER_UNAVAILABLE, runPipeline } from '../../../src/core';
+import {
+  type ParserPort,
+  type ResponseMessage,
+  type ChatCall,
+  LOG_PARSER_UNAVAILABLE,
+  runPipeline,
+  promptTask,
+  type RelevancePort,
+  type RetrievalPort,
+} from '../../../src/core';
+// internal-import: the few-shot log line, tested below runPipeline
 import { logFewShot } from '../../../src/core/pipeline/fewShot';
+// internal-import: the search query cleaning, tested below runPipeline
 import { cleanSearchQuery } from '../../../src/core/pipeline/retrieve';
-import { promptTask } from '../../../src/core/routing/prompts';
-import type { RelevancePort } from '../../../src/core/relevance/port';
-import type { RetrievalPort } from '../../../src/core/retrieval/port';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';
 import { deps, retrieval } from './pipelineFakes';

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { isAvapFinding, mayBeNotAvap, plainlyNotAvap } from '../../../src/core/code/notAvap';
+import { plainlyNotAvap } from '../../../src/core';
+// internal-import: the not-AVAP heuristics' parts, tested case by case
+import { isAvapFinding, mayBeNotAvap } from '../../../src/core/code/notAvap';
 import { avapCodeBlocks, loadDocs, loadExamplePool, loadGoldenSet } from '../../../src/knowledge';
 import { repoKnowledgeDir, unwrap } from '../knowledge/helpers';
 

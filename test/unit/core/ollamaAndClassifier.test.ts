@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
+// internal-import: how Ollama's errors map to LlmError codes, tested without a server
 import { callFetch, classifyOllamaError } from '../../../src/core/llm/ollamaLlm';
-import { classify, CLASSIFICATION_JSON_SCHEMA, parseClassification } from '../../../src/core/routing/classifier';
-import type { LlmPort } from '../../../src/core/llm/port';
-import { memoryLogger } from '../../../src/core/ports';
+// internal-import: the classifier's parsing of a model answer, tested without a model
+import { classify, parseClassification } from '../../../src/core/routing/classifier';
 import {
+  CLASSIFICATION_JSON_SCHEMA,
+  type LlmPort,
   correctionContext,
   promptTask,
   PROMPT_HEADERS,
   contextInsufficientHint,
-} from '../../../src/core/routing/prompts';
+} from '../../../src/core';
+import { memoryLogger } from '../../../src/core/ports';
 
 const base = {
   host: 'http://127.0.0.1:11434',

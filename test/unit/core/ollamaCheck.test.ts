@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonicalModelName, checkOllama, neededModels, pullCommand } from '../../../src/core/llm/ollamaCheck';
+import { canonicalModelName, checkOllama, neededModels, pullCommand } from '../../../src/core';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { unusedPort } from '../../support/ports';
 

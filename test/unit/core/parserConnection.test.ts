@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { openParserConnection, parserUrlProblem } from '../../../src/core/parser/connection';
-import type { ParserTransport } from '../../../src/core/parser/transport';
+import type { ParserTransport } from '../../../src/core';
 import { memoryLogger } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';
 

@@ -3,13 +3,18 @@
  * (test/support/fakes: an LLM answering each node from a per-task script, the real parser library as the
  * parser port) with a one-chunk retrieval and a relevance check that always says yes.
  */
-import { defaultConfig, mergeConfig, type DeepPartial, type AssistantConfig } from '../../../src/core/config';
-import type { ParserPort } from '../../../src/core';
-import type { LlmPort } from '../../../src/core/llm/port';
+import {
+  defaultConfig,
+  mergeConfig,
+  type DeepPartial,
+  type AssistantConfig,
+  type ParserPort,
+  type LlmPort,
+  type RelevancePort,
+  type RetrievalPort,
+  memoryTelemetry,
+} from '../../../src/core';
 import { memoryLogger } from '../../../src/core/ports';
-import type { RelevancePort } from '../../../src/core/relevance/port';
-import type { RetrievalPort } from '../../../src/core/retrieval/port';
-import { memoryTelemetry } from '../../../src/core/telemetry/events';
 
 export const retrieval: RetrievalPort & { queries: string[] } = {
   name: 'fake',

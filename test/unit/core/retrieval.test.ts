@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
-import { createCosineRelevance } from '../../../src/core/relevance/cosineRelevance';
-import { createLlmRelevance, readYesNo } from '../../../src/core/relevance/llmRelevance';
-import { createEmbeddedRetrieval } from '../../../src/core/retrieval/embedded';
-import type { KnowledgeSource } from '../../../src/core/retrieval/port';
-import { cosine, meanVector, reciprocalRankFusion } from '../../../src/core/retrieval/rrf';
+import {
+  createCosineRelevance,
+  createEmbeddedRetrieval,
+  type KnowledgeSource,
+  createLlmRelevance,
+  cosine,
+} from '../../../src/core';
+// internal-import: how a YES/NO answer is read, tested without a model
+import { readYesNo } from '../../../src/core/relevance/llmRelevance';
+// internal-import: the fusion arithmetic, tested on hand-made rankings
+import { meanVector, reciprocalRankFusion } from '../../../src/core/retrieval/rrf';
 import { memoryLogger } from '../../../src/core/ports';
 import { fakeLlm, type LlmScript } from '../../support/fakes/llm';
 

@@ -10,10 +10,14 @@
  * message delivers that text.
  */
 import assert from 'node:assert/strict';
-import type { PipelineResult, ResponseMessage } from '../../../src/core';
-import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core/code/extract';
-import { runPipeline } from '../../../src/core/pipeline/graph';
-import { promptTask } from '../../../src/core/routing/prompts';
+import {
+  type PipelineResult,
+  type ResponseMessage,
+  codeAnswerBlocks,
+  shownCodeBlocks,
+  runPipeline,
+  promptTask,
+} from '../../../src/core';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 import { taskLlm } from '../../support/fakes/llm';

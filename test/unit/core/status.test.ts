@@ -3,14 +3,10 @@
  * one retry cycle: table-driven.
  */
 import assert from 'node:assert/strict';
-import type { RetryCycle } from '../../../src/core';
-import {
-  claimRetry,
-  describeSkip,
-  newRetryCycle,
-  retryAvailable,
-  skipStopReason,
-} from '../../../src/core/validation/retryCycle';
+import { type RetryCycle, describeSkip } from '../../../src/core';
+// internal-import: the RC-08 budget's states, tested below the pipeline
+import { claimRetry, newRetryCycle, retryAvailable, skipStopReason } from '../../../src/core/validation/retryCycle';
+// internal-import: the RC-07 status table, checked for every combination of checks
 import { CODE_CHECKS, combineChecks, statusOf, type CodeCheck } from '../../../src/core/validation/status';
 
 describe('core/validation: the status rule', () => {

@@ -5,9 +5,7 @@
  * timed: speed is `npm run bench`'s.
  */
 import assert from 'node:assert/strict';
-import { StreamCheck } from '../../../src/core/code/streamCheck';
-import { runPipeline } from '../../../src/core/pipeline/graph';
-import { promptTask } from '../../../src/core/routing/prompts';
+import { StreamCheck, runPipeline, promptTask } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 import { streamingLlm } from '../../support/fakes/streamingLlm';

@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { calledNames, type AttemptEvent } from '../../../src/core/telemetry/events';
-import { jsonlTelemetry } from '../../../src/core/telemetry/jsonlSink';
-import { computeMetrics, renderMetrics } from '../../../src/core/telemetry/metrics';
-import { parseTelemetry } from '../../../src/core/telemetry/read';
+import {
+  calledNames,
+  type AttemptEvent,
+  jsonlTelemetry,
+  computeMetrics,
+  renderMetrics,
+  parseTelemetry,
+} from '../../../src/core';
 import { memoryLogger } from '../../../src/core/ports';
 
 function event(

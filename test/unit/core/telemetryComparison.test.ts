@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { compareBy, isCompareBy, renderComparison } from '../../../src/core/telemetry/comparison';
-import type { AttemptEvent } from '../../../src/core/telemetry/events';
+import { compareBy, isCompareBy, renderComparison, type AttemptEvent } from '../../../src/core';
 
 function attempt(
   generation: string,

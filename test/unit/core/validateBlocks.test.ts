@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { validateAnswer } from '../../../src/core/code/validateBlocks';
-import { blockEntries, extractCode } from '../../../src/core/code/extract';
+import { validateAnswer, blockEntries, extractCode } from '../../../src/core';
 import { applyTextEdits, renderTrace, validateAvap } from '../../../src/parser';
 import { fakeParser } from '../../support/fakes/parser';
 

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { errorsFromTrace, E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
-import { errorKey, instruction, repairInstructions } from '../../../src/core/validation/normalizer';
+// internal-import: the trace to E-code table, checked rule by rule
+import { E_CODE_BY_RULE, errorFromTrace } from '../../../src/core/validation/fromTrace';
+// internal-import: the repair instruction of each error, checked one by one
+import { errorKey, instruction } from '../../../src/core/validation/normalizer';
+// internal-import: the RC-08 budget's states, tested below the pipeline
 import { claimRetry, newRetryCycle, unresolvedReason } from '../../../src/core/validation/retryCycle';
-import { ERROR_CODES, type ValidationError } from '../../../src/core/validation/errors';
+import { errorsFromTrace, repairInstructions, ERROR_CODES, type ValidationError } from '../../../src/core';
 import { RULE_CODES, validateAvap, type TraceEntry } from '../../../src/parser';
 
 const codesOf = (source: string) =>

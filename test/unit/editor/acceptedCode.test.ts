@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the accepted-code tracker, tested on a fake document
 import { AcceptedCodeTracker, type TrackedDocument } from '../../../src/editor/generate/acceptedCode';
 
 const CODE = 'addParam(password, p)\nencodeSHA256(p, h)\naddResult(h)';

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { readEditorSettings } from '../../../src/editor/settings/editorSettings';
+// internal-import: the settings to core configuration mapping, tested without VS Code
 import { toAssistantConfig } from '../../../src/editor/settings/assistantConfig';
 
 describe('editor: settings → core configuration', () => {

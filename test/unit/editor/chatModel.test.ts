@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { PipelineResult } from '../../../src/core';
 import type { TraceEntry } from '../../../src/parser/types';
+// internal-import: the chat's model, tested without a webview
 import { AnswerStream, finalAnswerView } from '../../../src/editor/chat/chatModel';
+// internal-import: the chat's highlighter, tested without a webview
 import { Highlighter, highlightAvap } from '../../../src/editor/chat/highlight';
 
 const result = (over: Partial<PipelineResult>): PipelineResult => ({

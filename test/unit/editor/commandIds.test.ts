@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+// internal-import: the command table, kept equal to package.json
 import { ASSISTANT_COMMANDS, COMMAND_IDS, COMMANDS, EDITOR_COMMANDS } from '../../../src/editor/commandIds';
 
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { memoryLogger } from '../../../src/core';
+// internal-import: the editor's configured parser, tested with a fake stack
 import { ConfiguredParser } from '../../../src/editor/services/configuredParser';
+// internal-import: stubbed so the parser connection is tested without sockets
 import * as parserStack from '../../../src/editor/services/parserStack';
 
 // The connection loads its gRPC stack with a dynamic import (a bundle of its own once built); here, the module itself.

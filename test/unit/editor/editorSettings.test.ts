@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { changedSections, readEditorSettings, SETTING_DEFAULTS } from '../../../src/editor/settings/editorSettings';
 
 const from = (values: Record<string, unknown>) => readEditorSettings((key) => values[key]);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the fix offered for each failure, tested without VS Code
 import { failureFix } from '../../../src/editor/generate/failureFix';
 
 describe('editor: the fix offered for a failed generation', () => {

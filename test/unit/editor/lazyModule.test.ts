@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the lazy loader, tested without VS Code
 import { LazyModule } from '../../../src/editor/lazy/lazyModule';
 
 describe('LazyModule (the editor features and the assistant load as bundles of their own)', () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { computeMetrics } from '../../../src/core/telemetry/metrics';
-import { parseTelemetry } from '../../../src/core/telemetry/read';
-import { compareBy } from '../../../src/core/telemetry/comparison';
+import { computeMetrics, parseTelemetry, compareBy } from '../../../src/core';
+// internal-import: the metrics view's HTML, tested without a webview
 import { barChart, metricsBody } from '../../../src/editor/metrics/metricsHtml';
 
 describe('editor: metrics view', () => {

@@ -4,6 +4,7 @@
  * walkthrough's own doing.
  */
 import assert from 'node:assert/strict';
+// internal-import: when the walkthrough counts as seen, tested without VS Code
 import { isWelcomeTab, MovedOn } from '../../../src/editor/firstRun/movedOn';
 
 const welcome = { label: 'Welcome', hasInput: false };

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import type { OllamaCheck } from '../../../src/core/llm/ollamaCheck';
+import type { OllamaCheck } from '../../../src/core';
+// internal-import: the Ollama check's message and actions, tested without VS Code
 import {
   CHECK_OLLAMA_ACTIONS,
   checkOllamaMessage,
   editorNeededModels,
 } from '../../../src/editor/firstRun/ollamaCheckMessage';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { SETTING_DEFAULTS } from '../../../src/editor/settings/editorSettings';
 
 const base: OllamaCheck = {

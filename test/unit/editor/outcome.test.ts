@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the outcome on save, tested without VS Code
 import { outcomeOnSave } from '../../../src/editor/generate/outcome';
 
 describe('editor: outcome of accepted generated code on save', () => {

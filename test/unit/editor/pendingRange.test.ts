@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+// internal-import: how a pending change's range follows edits, tested without VS Code
 import { PendingRange } from '../../../src/editor/generate/pendingRange';
 
 describe('editor: a pending generated change follows the edits of its document', () => {

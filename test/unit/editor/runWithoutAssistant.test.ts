@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { parseParserUrl } from '../../../src/protocol';
+// internal-import: the pure answer to a run without an assistant, tested without VS Code
 import { runWithoutAssistant } from '../../../src/editor/services/runWithoutAssistant';
 
 describe('editor: a run without an assistant', () => {

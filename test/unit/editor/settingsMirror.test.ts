@@ -6,10 +6,12 @@
  * core as the same value.
  */
 import assert from 'node:assert/strict';
-import { configFromEnv, defaultConfig, ENV_VARS, type AssistantConfig } from '../../../src/core/config';
+import { configFromEnv, defaultConfig, ENV_VARS, type AssistantConfig } from '../../../src/core';
+// internal-import: the settings to core configuration mapping, tested without VS Code
 import { toAssistantConfig } from '../../../src/editor/settings/assistantConfig';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { readEditorSettings, type EditorSettings } from '../../../src/editor/settings/editorSettings';
-import { defaultQualityConfig, qualityConfigFromEnv, type QualityConfig } from '../../../src/quality/config';
+import { defaultQualityConfig, qualityConfigFromEnv, type QualityConfig } from '../../../src/quality';
 import { readManifest } from '../../support/manifest';
 
 interface CoreConfigs {
@@ -143,7 +145,7 @@ const MIRRORS: Record<string, Mirror> = {
   // Read by the CLI's serve and export commands (no field of the core's configuration).
   'avap.signals.file': { editor: (s) => s.signals.file, env: 'AVAP_SIGNALS_FILE' },
   // Read by avap run / avap test and the REST server's runs (src/cli/runtime/options.ts), not the core; the same
-  // values reach the sandbox's pool through either (test/unit/runs/settings.test.ts).
+  // values reach the sandbox's pool through either (test/unit/editor/runSettings.test.ts).
   'avap.run.allowHttp': { editor: (s) => s.run.allowHttp, env: 'AVAP_RUN_ALLOW_HTTP' },
   'avap.run.timeout': { editor: (s) => s.run.timeoutSeconds, env: 'AVAP_RUN_TIMEOUT' },
   'avap.run.maxSteps': { editor: (s) => s.run.maxSteps, env: 'AVAP_RUN_MAX_STEPS' },

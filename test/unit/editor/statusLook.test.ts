@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CircuitSnapshot } from '../../../src/core';
+// internal-import: the status item's look for each state, tested without VS Code
 import {
   describeCircuit,
   LABEL_INVALID,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the theme colour lookup, tested without VS Code
 import { classColors, colorFor, parseJsonc } from '../../../src/editor/chat/tokenColorRules';
 
 describe("editor: the theme's token colours for the chat", () => {

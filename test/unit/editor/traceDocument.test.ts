@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
+// internal-import: the trace document's text and URIs, tested without VS Code
 import {
   renderTraceDocument,
   sourceUriFromTraceQuery,

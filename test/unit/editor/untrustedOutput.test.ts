@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+// internal-import: the link check of untrusted model output, tested without a webview
 import { checkLink } from '../../../src/editor/chat/links';
+// internal-import: the rendering of untrusted model output, tested without a webview
 import { renderMarkdown } from '../../../src/editor/chat/renderMarkdown';
+// internal-import: the webview's CSP and shell, tested without a webview
 import { contentSecurityPolicy, newNonce, webviewShell } from '../../../src/editor/chat/webviewHtml';
 
 const HOSTILE = [

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+// internal-import: the debounce scheduler, tested with fake timers
 import { ValidationScheduler, type Timers } from '../../../src/editor/diagnostics/validationScheduler';
 
 /** Timers that fire only when the test says so. */

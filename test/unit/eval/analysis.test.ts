@@ -6,8 +6,9 @@ import {
   leakageAudit,
   runMetrics,
   type EvalEntry,
-} from '../../../src/eval/analysis';
-import { cosine, meanStd } from '../../../src/eval/stats';
+  cosine,
+  meanStd,
+} from '../../../src/eval';
 import { validateAvap } from '../../../src/parser';
 
 function entry(partial: Partial<EvalEntry> & { code?: string }): EvalEntry {

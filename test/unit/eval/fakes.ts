@@ -1,6 +1,12 @@
-import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core';
-import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
-import { hintedRetryMessages } from '../../../src/core/routing/prompts';
+import {
+  type AnswerReviewer,
+  type PipelineRequest,
+  type PipelineResult,
+  type ChatCall,
+  type LlmPort,
+  type LlmResult,
+  hintedRetryMessages,
+} from '../../../src/core';
 import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';
 
 /** An LLM whose chat answers come from `answer(call)`; embeddings are bag-of-letters vectors; one model listed. */

@@ -12,17 +12,24 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineResult } from '../../../src/core';
-import type { AttemptEvent } from '../../../src/core/telemetry/events';
+import type { PipelineResult, AttemptEvent } from '../../../src/core';
+// internal-import: the evaluation report view's HTML, tested without a webview
 import { evalReportBody } from '../../../src/editor/metrics/evalReportHtml';
-import { checkFunctional, type RuntimePort } from '../../../src/eval/functional';
-import { readEvalReport } from '../../../src/eval/reportRead';
-import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
-import { runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
-import type { GoldenEntry } from '../../../src/knowledge/types';
+import {
+  checkFunctional,
+  type RuntimePort,
+  readEvalReport,
+  renderHtml,
+  renderMarkdown,
+  writeReports,
+  runEvaluation,
+  type EvalOptions,
+  type EvalTarget,
+} from '../../../src/eval';
+import type { GoldenEntry } from '../../../src/knowledge';
 import type { RunJob } from '../../../src/runtime/host';
 import { fakeParser, libraryOutcome } from '../../support/fakes/parser';
-import { CaseRunner } from '../knowledge/runCases';
+import { CaseRunner } from '../runtime/knowledgeRunCases';
 import { scriptedLlm } from './fakes';
 
 const LABEL: GoldenEntry = {

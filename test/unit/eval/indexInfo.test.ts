@@ -1,7 +1,7 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import Mock from '@elastic/elasticsearch-mock';
 import assert from 'node:assert/strict';
-import { describeIndex } from '../../../src/eval/indexInfo';
+import { describeIndex } from '../../../src/eval';
 
 describe('eval: the index recorded before a run', () => {
   it('is the embedded index and its corpus fingerprint when no Elasticsearch is configured', async () => {

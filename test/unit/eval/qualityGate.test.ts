@@ -5,18 +5,19 @@
  * run. A judge failure is counted, never scored.
  */
 import assert from 'node:assert/strict';
-import type { PipelineRequest, PipelineResult } from '../../../src/core';
-import type { LlmResult } from '../../../src/core/llm/port';
-import type { GoldenEntry } from '../../../src/knowledge/types';
+import type { PipelineRequest, PipelineResult, LlmResult } from '../../../src/core';
+import type { GoldenEntry } from '../../../src/knowledge';
+import { verdictRecord, type QualityInput, type QualityValidator, type QualityVerdict } from '../../../src/quality';
 import {
-  verdictRecord,
-  type QualityInput,
-  type QualityValidator,
-  type QualityVerdict,
-} from '../../../src/quality/port';
-import { qualityCounts, type EvalEntry } from '../../../src/eval/analysis';
-import { renderHtml, renderMarkdown } from '../../../src/eval/report';
-import { entryQuality, runEvaluation, type EvalOptions, type EvalTarget } from '../../../src/eval/runner';
+  qualityCounts,
+  type EvalEntry,
+  renderHtml,
+  renderMarkdown,
+  entryQuality,
+  runEvaluation,
+  type EvalOptions,
+  type EvalTarget,
+} from '../../../src/eval';
 import { fakeParser } from '../../support/fakes/parser';
 import { reviewed, scriptedLlm } from './fakes';
 

@@ -2,9 +2,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cassetteLlm, chatKey, emptyCassette, loadCassette } from '../../../src/eval/cassette';
-import { answerRelevancy, faithfulness, FAITHFULNESS_FORMAT } from '../../../src/eval/ragas';
-import { pinnedModelProblem, unpinnedModels } from '../../../src/eval/runner';
+import {
+  cassetteLlm,
+  chatKey,
+  emptyCassette,
+  loadCassette,
+  answerRelevancy,
+  faithfulness,
+  FAITHFULNESS_FORMAT,
+  pinnedModelProblem,
+  unpinnedModels,
+} from '../../../src/eval';
 import { scriptedLlm } from './fakes';
 
 const models = { judgeModel: 'judge:1', embeddingModel: 'embed:1' };

@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineRequest, PipelineResult } from '../../../src/core';
-import type { AttemptEvent } from '../../../src/core/telemetry/events';
-import type { GoldenEntry } from '../../../src/knowledge/types';
-import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';
-import type { EvalEntry } from '../../../src/eval/analysis';
+import type { PipelineRequest, PipelineResult, AttemptEvent } from '../../../src/core';
+import type { GoldenEntry } from '../../../src/knowledge';
 import {
+  renderHtml,
+  renderMarkdown,
+  writeReports,
+  type EvalEntry,
   runEvaluation,
   verdictOf,
   type EvalOptions,
   type EvalProgressEvent,
   type EvalTarget,
-} from '../../../src/eval/runner';
+} from '../../../src/eval';
 import { fakeParser, libraryOutcome } from '../../support/fakes/parser';
 import { scriptedLlm } from './fakes';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { endsWithoutNewline, JsonlAppendLog } from '../../../src/jsonl/appendLog';
+import { endsWithoutNewline, JsonlAppendLog } from '../../../src/jsonl';
 
 describe('jsonl/appendLog', () => {
   let dir: string;

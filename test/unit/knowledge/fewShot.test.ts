@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import {
-  createExampleSelector, DEFAULT_FEW_SHOT_K, DIVERGENCE_NOTES, divergenceNote, loadExamplePool, loadKnowledgeBase,
+  createExampleSelector, DEFAULT_FEW_SHOT_K, divergenceNote, loadExamplePool, loadKnowledgeBase,
   renderExamples, type PoolExample,
 } from '../../../src/knowledge';
-import { PORTABILITY_RULES } from '../../../src/runtime';
 import { validateAvap } from '../../../src/parser';
 import { repoKnowledgeDir, unwrap } from './helpers';
 
@@ -70,15 +69,6 @@ describe('knowledge: few-shot example selection', () => {
     }
     const plain = pool.examples.find((e) => !e.divergences) as PoolExample;
     assert.doesNotMatch(renderExamples([{ example: plain, score: 1 }]), /AVAP Lite/);
-  });
-
-  it('has a note for every divergence an example can declare, and for nothing else', () => {
-    assert.deepEqual(
-      Object.keys(DIVERGENCE_NOTES).sort(),
-      PORTABILITY_RULES.map((r) => r.id)
-        .filter((id) => id !== 'command-not-in-reference')
-        .sort(),
-    );
   });
 
   it('is exposed by the loaded knowledge base with the same answers', () => {

@@ -190,3 +190,99 @@ describe('lint: the folder layers (eslint.config.mjs LAYERS, rule layers/imports
     }
   });
 });
+
+describe('lint: the layer rule for test/ (rule layers/test-imports)', function () {
+  this.timeout(60_000);
+  const testRule = (messages: string[]): string[] => messages.filter((m) => m.startsWith('layers/test-imports'));
+
+  it('refuses a deep import from a test, and says which entry to use and how to mark an internal on purpose', async () => {
+    const messages = await messagesFor(
+      'test/unit/core/x.test.ts',
+      "import { extractCode } from '../../../src/core/code/extract';\nexport const x = extractCode;\n",
+    );
+    assert.equal(testRule(messages).length, 1, messages.join('\n'));
+    assert.match(
+      testRule(messages)[0]!,
+      /through its entry \('\.\.\/\.\.\/\.\.\/src\/core'\), not its inner module 'code\/extract'/,
+    );
+    assert.match(testRule(messages)[0]!, /internal-import: <why>/);
+  });
+
+  it('allows an internal on purpose under a marker that says why; a bare marker is not enough', async () => {
+    const marked = await messagesFor(
+      'test/unit/core/x.test.ts',
+      "// internal-import: the extractor's line helpers, case by case\nimport { isCodeLine } from '../../../src/core/code/extract';\nexport const x = isCodeLine;\n",
+    );
+    assert.deepEqual(testRule(marked), [], marked.join('\n'));
+    const bare = await messagesFor(
+      'test/unit/core/x.test.ts',
+      "// internal-import: because\nimport { isCodeLine } from '../../../src/core/code/extract';\nexport const x = isCodeLine;\n",
+    );
+    assert.equal(testRule(bare).length, 1, bare.join('\n'));
+  });
+
+  it('reports a marker above an import that goes through an entry', async () => {
+    const messages = await messagesFor(
+      'test/unit/core/x.test.ts',
+      "// internal-import: not needed here at all\nimport { extractCode } from '../../../src/core';\nexport const x = extractCode;\n",
+    );
+    assert.match(testRule(messages)[0] ?? '', /drop its internal-import marker/, messages.join('\n'));
+  });
+
+  it('refuses a test importing above the folder it is about, in every form', async () => {
+    const upward = await messagesFor(
+      'test/unit/parser/x.test.ts',
+      "import { createAssistant } from '../../../src/core';\nexport const x = createAssistant;\n",
+    );
+    assert.match(testRule(upward)[0] ?? '', /a test of src\/parser may not import src\/core/, upward.join('\n'));
+    const typeOnly = await messagesFor(
+      'test/integration/pipeline/x.test.ts',
+      "import type { GenerateOutcome } from '../../../src/editor';\nexport type G = GenerateOutcome;\n",
+    );
+    assert.match(testRule(typeOnly)[0] ?? '', /a test of src\/core may not import src\/editor/, typeOnly.join('\n'));
+    const dynamic = await messagesFor(
+      'test/unit/knowledge/x.test.ts',
+      "export const x = import('../../../src/runtime');\n",
+    );
+    assert.equal(testRule(dynamic).length, 1, dynamic.join('\n'));
+  });
+
+  it('allows a test its folder, the folders below, light entries, and the whole-extension suites everything', async () => {
+    const allowed = [
+      [
+        'test/unit/core/x.test.ts',
+        "import { validateAvap } from '../../../src/parser';\nimport { prefixed } from '../../../src/core/ports';\nimport { createAssistant } from '../../../src/core';\nexport const x = [validateAvap, prefixed, createAssistant];\n",
+      ],
+      [
+        'test/e2e/x.test.ts',
+        "import { runPipeline } from '../../src/core';\nimport type { AvapExtensionApi } from '../../src/editor';\nexport const x = runPipeline;\nexport type A = AvapExtensionApi;\n",
+      ],
+      ['test/support/x.ts', "import { readEvalReport } from '../../src/eval';\nexport const x = readEvalReport;\n"],
+      [
+        'test/integration/pipeline/x.test.ts',
+        "import { runPipeline } from '../../../src/core';\nexport const x = runPipeline;\n",
+      ],
+    ];
+    for (const [file, code] of allowed) {
+      const messages = await messagesFor(file!, code!);
+      assert.deepEqual(testRule(messages), [], `${file}: ${messages.join('\n')}`);
+    }
+  });
+
+  it('refuses a test directory about no folder of src/, and every mapped path exists', async () => {
+    const messages = await messagesFor(
+      'test/unit/nothing/x.test.ts',
+      "import { ok } from '../../../src/result';\nexport const x = ok;\n",
+    );
+    assert.match(testRule(messages)[0] ?? '', /about no src\/ folder/, messages.join('\n'));
+    const { TEST_SUBJECTS, LAYERS } = (await import(pathToFileURL(path.join(root, 'eslint.config.mjs')).href)) as {
+      TEST_SUBJECTS: [string, string][];
+      LAYERS: { folders: string[] }[];
+    };
+    const folders = LAYERS.flatMap((l) => l.folders);
+    for (const [place, folder] of TEST_SUBJECTS) {
+      assert.ok(existsSync(path.join(root, place)), `${place} exists`);
+      assert.ok(folders.includes(folder), `${folder} is a layered folder`);
+    }
+  });
+});

@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+// internal-import: the block stack, tested on its own
 import { BlockStack, type Block, type BlockKind } from '../../../src/parser/blocks';
+// internal-import: the reporter the analyzer writes findings to, set up by hand
 import { Reporter } from '../../../src/parser/reporter';
 
 const KINDS: BlockKind[] = ['if', 'loop', 'try', 'async', 'function', 'brace'];

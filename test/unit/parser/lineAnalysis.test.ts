@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LineAnalysis, type TraceEntry } from '../../../src/parser';
+// internal-import: the analyzer driven line by line, below validateAvap
 import { Analyzer } from '../../../src/parser/analyzer';
+// internal-import: the reporter the analyzer writes findings to, set up by hand
 import { Reporter } from '../../../src/parser/reporter';
 import { adversarialShapes } from '../../../bench/parser/shapes';
 

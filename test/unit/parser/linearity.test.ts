@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateAvap } from '../../../src/parser';
+import { validateAvap, closestName, catalogue } from '../../../src/parser';
+// internal-import: the near-name index, its work counted to prove it linear
 import { NearNames, nearNameWork } from '../../../src/parser/nearNames';
-import { closestName, MAX_COMPARED_LENGTH, suggestName } from '../../../src/parser/suggest';
-import { catalogue } from '../../../src/parser';
+// internal-import: the name suggester, its work bounded by MAX_COMPARED_LENGTH
+import { MAX_COMPARED_LENGTH, suggestName } from '../../../src/parser/suggest';
 import { adversarialShapes } from '../../../bench/parser/shapes';
 
 const COMMAND_NAMES = catalogue.COMMANDS.map((c) => c.name);

@@ -7,13 +7,19 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+// internal-import: the analyzer driven line by line, below validateAvap
 import { Analyzer } from '../../../src/parser/analyzer';
+// internal-import: fix candidates materialized by hand, to prove the resync proofs
 import { FixContext, materialize } from '../../../src/parser/fixes/candidates';
+// internal-import: the resync prover, its work counted to prove it linear
 import { ResyncProver, resyncWork, type Finding } from '../../../src/parser/fixes/resync';
+// internal-import: the edit spans a proof re-reads, checked directly
 import { canonicalNew, canonicalOld, spansOf, type EditSpan } from '../../../src/parser/fixes/spans';
-import { applyOrdered, LineIndex, orderedEdits, type OffsetEdit } from '../../../src/parser/fixes/text';
+// internal-import: the text edits a proof applies, checked directly
+import { applyOrdered, LineIndex, orderedEdits } from '../../../src/parser/fixes/text';
+// internal-import: the reporter the analyzer writes findings to, set up by hand
 import { Reporter } from '../../../src/parser/reporter';
-import { validateAvap } from '../../../src/parser';
+import { type OffsetEdit, validateAvap } from '../../../src/parser';
 import { adversarialShapes } from '../../../bench/parser/shapes';
 
 const LIMIT = 1000;

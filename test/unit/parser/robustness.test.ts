@@ -10,6 +10,7 @@ import {
   validateAvap,
   type ValidationResult,
 } from '../../../src/parser';
+// internal-import: the catalogue fingerprint the version is checked against
 import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
 import { catalogue } from '../../../src/parser';
 import { assertFollowsItsRule } from './ruleChecks';

@@ -12,7 +12,7 @@ import {
   type TraceCategory,
   type TraceEntry,
 } from '../../../src/parser';
-import { fromWireResponse, type WireTraceEntry } from '../../../src/protocol/parserProto';
+import { fromWireResponse, type WireTraceEntry } from '../../../src/protocol';
 import { assertFollowsItsRule } from './ruleChecks';
 
 /** How a rule is reached: a program the parser reports it on, or (protocol rules) a decoded entry of that category without a code. */

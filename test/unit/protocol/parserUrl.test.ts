@@ -1,6 +1,6 @@
 /** Parser URLs: one endpoint, lists and dns: targets, and what the channel dials for each. */
 import assert from 'node:assert/strict';
-import { parseParserUrl } from '../../../src/protocol/parserClient';
+import { parseParserUrl } from '../../../src/protocol';
 
 const target = (url: string) => {
   const parsed = parseParserUrl(url);

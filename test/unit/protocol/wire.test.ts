@@ -6,7 +6,7 @@ import type * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { RULES, validateAvap, type ValidationResult } from '../../../src/parser';
 import { protoDirectory } from '../../../src/protocol/parserDefinition';
-import { fromWireResponse, toWireResponse, type WireValidateResponse } from '../../../src/protocol/parserProto';
+import { fromWireResponse, toWireResponse, type WireValidateResponse } from '../../../src/protocol';
 
 /** The options the service and its clients load the proto with. */
 const OPTIONS: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true };

@@ -15,14 +15,16 @@ import * as protoLoader from '@grpc/proto-loader';
 import fc from 'fast-check';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { LOADER_OPTIONS, protoDirectory } from '../../../src/protocol/parserDefinition';
-import { HEALTH_METHODS } from '../../../src/protocol/health';
 import {
+  HEALTH_METHODS,
   PARSER_METHODS,
   type WireFix,
   type WireTraceEntry,
   type WireValidateRequest,
   type WireValidateResponse,
-} from '../../../src/protocol/parserProto';
+  type ServingStatus,
+} from '../../../src/protocol';
+// internal-import: the hand-written codecs, checked against the .proto reflection
 import {
   decodeHealthCheckRequest,
   decodeHealthCheckResponse,
@@ -32,7 +34,6 @@ import {
   encodeHealthCheckResponse,
   encodeValidateRequest,
   encodeValidateResponse,
-  type ServingStatus,
 } from '../../../src/protocol/wire';
 
 type Method = grpc.MethodDefinition<object, object>;

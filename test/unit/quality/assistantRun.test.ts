@@ -5,9 +5,15 @@
  * the next attempt, and its code is validated like any answer's.
  */
 import assert from 'node:assert/strict';
-import { runPipeline, type PipelineRequest, type ResponseMessage, type RunOptions } from '../../../src/core';
-import type { RelevancePort } from '../../../src/core/relevance/port';
-import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
+import {
+  runPipeline,
+  type PipelineRequest,
+  type ResponseMessage,
+  type RunOptions,
+  type RelevancePort,
+  PROMPT_HEADERS,
+  promptTask,
+} from '../../../src/core';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
 import { taskLlm, type TaskScript } from '../../support/fakes/llm';
 import { fakeParser } from '../../support/fakes/parser';

@@ -3,9 +3,7 @@
  * core's Ollama adapter) against the scripted Ollama-compatible server.
  */
 import assert from 'node:assert/strict';
-import { defaultConfig } from '../../../src/core/config';
-import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
-import type { ChatMessage, LlmPort } from '../../../src/core';
+import { defaultConfig, createOllamaLlm, type ChatMessage, type LlmPort } from '../../../src/core';
 import {
   createLlmJudge,
   dimension,
@@ -16,8 +14,8 @@ import {
   gateFailure,
   type QualityInput,
   type Regenerate,
+  JUDGE_SYSTEM_HEADER,
 } from '../../../src/quality';
-import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
 import {
   lastUser,
   startScriptedOllama,

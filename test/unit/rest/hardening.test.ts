@@ -8,11 +8,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ParserPort, PipelineResult } from '../../../src/core';
-import type { AppendResult } from '../../../src/jsonl/appendLog';
-import { formatHostRule, hostAllowed, LOOPBACK_HOST_RULES, parseHostRules } from '../../../src/rest/hostGuard';
-import { redactInternals } from '../../../src/rest/redact';
-import { createRestServer, type RestAssistant, type RestDeps } from '../../../src/rest/server';
-import { SignalStore } from '../../../src/signals/store';
+import type { AppendResult } from '../../../src/jsonl';
+import {
+  formatHostRule,
+  hostAllowed,
+  LOOPBACK_HOST_RULES,
+  parseHostRules,
+  redactInternals,
+  createRestServer,
+  type RestAssistant,
+  type RestDeps,
+} from '../../../src/rest';
+import { SignalStore } from '../../../src/signals';
 import { fakeLlm, llmError } from '../../support/fakes/llm';
 import { fakeParser } from '../../support/fakes/parser';
 

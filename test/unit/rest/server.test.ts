@@ -5,8 +5,13 @@
 import assert from 'node:assert/strict';
 import type { FinalMessage, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core';
 import type { ValidationResult } from '../../../src/parser';
-import { bearerMatches, isLoopbackHost } from '../../../src/rest/auth';
-import { createRestServer, GENERATION_ERROR_STATUS, type RestAssistant } from '../../../src/rest/server';
+import {
+  bearerMatches,
+  isLoopbackHost,
+  createRestServer,
+  GENERATION_ERROR_STATUS,
+  type RestAssistant,
+} from '../../../src/rest';
 import { fakeLlm, llmError, type LlmScript } from '../../support/fakes/llm';
 import { fakeParser } from '../../support/fakes/parser';
 

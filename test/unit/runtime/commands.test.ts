@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { catalogue } from '../../../src/parser';
+// internal-import: the runtime's command table, checked against the parser's catalogue
 import { COMMANDS } from '../../../src/runtime/commands';
 import { NOW, ports, RecordedHttp, run, ScriptedDb } from './fakes';
 

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+// internal-import: expression evaluation, tested below execute
 import { compile, type Env } from '../../../src/runtime/expressions/evaluate';
+// internal-import: expression parsing, tested below execute
 import { parseExpression } from '../../../src/runtime/expressions/parse';
+// internal-import: the runtime's failure type, which the value tests expect thrown
 import { RunFailure } from '../../../src/runtime/failure';
+// internal-import: the Python-compatible text forms, tested value by value
 import { pyRepr } from '../../../src/runtime/pytext';
+// internal-import: the runtime's values, tested below execute
 import { fromPlain, type Value } from '../../../src/runtime/values';
 import { run } from './fakes';
 

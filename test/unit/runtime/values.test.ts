@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+// internal-import: the runtime's failure type, which the value tests expect thrown
 import { RunFailure } from '../../../src/runtime/failure';
+// internal-import: the operators' semantics, tested value by value below execute
 import {
   add,
   compare,
@@ -16,7 +18,9 @@ import {
   slice,
   subtract,
 } from '../../../src/runtime/operators';
+// internal-import: the Python-compatible text forms, tested value by value
 import { floatRepr, pyJsonDumps, pyRepr, pyStr, stringRepr } from '../../../src/runtime/pytext';
+// internal-import: the runtime's values, tested below execute
 import {
   deepCopy,
   float,

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { validateAvap } from '../../../src/parser';
 import type { ValidationResult } from '../../../src/parser/types';
+// internal-import: the service has no library entry; its scheduler, tested without workers
 import {
   ParseScheduler,
   ThroughputEstimate,

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { validateAvap } from '../../../src/parser';
+// internal-import: the service has no library entry; its validate handler, called without gRPC
 import { validateHandler } from '../../../src/server/parserService';
+// internal-import: the service has no library entry; its scheduler, tested without workers
 import { ParseScheduler } from '../../../src/server/scheduler';
-import type { WireValidateResponse } from '../../../src/protocol/parserProto';
+import type { WireValidateResponse } from '../../../src/protocol';
 
 type Outcome = { err: Partial<grpc.StatusObject> | null; res?: WireValidateResponse };
 

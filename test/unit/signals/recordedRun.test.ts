@@ -3,9 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core';
-import type { QualityValidator, QualityVerdict } from '../../../src/quality/port';
-import { runRecorded } from '../../../src/signals/recordedRun';
-import { parseSignals, SignalStore } from '../../../src/signals/store';
+import type { QualityValidator, QualityVerdict } from '../../../src/quality';
+import { runRecorded, parseSignals, SignalStore } from '../../../src/signals';
 import { fakeLlm, llmError } from '../../support/fakes/llm';
 import { reviewed } from '../eval/fakes';
 

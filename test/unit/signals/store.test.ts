@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { StoreRecord } from '../../../src/signals/schema';
-import { validateAvap } from '../../../src/parser';
 import {
+  type StoreRecord,
   parseSignals,
   selectSignals,
   signalFromPipeline,
@@ -13,6 +12,7 @@ import {
   type NewSignal,
   type TrainingSignal,
 } from '../../../src/signals';
+import { validateAvap } from '../../../src/parser';
 
 function newSignal(overrides: Partial<NewSignal> = {}): NewSignal {
   return {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { languageModelToolsContribution, withLanguageModelTools } from '../../../src/tools/packageContribution';
+import { languageModelToolsContribution, withLanguageModelTools } from '../../../src/tools';
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes?: { languageModelTools?: unknown };

@@ -10,7 +10,7 @@ import {
   validateOutcome,
   type DocsIndexSource,
   type ValidateFn,
-} from '../../../src/tools/execute';
+} from '../../../src/tools';
 
 /** The parser library in-process behind the ValidateFn port; records calls. */
 function inProcessParser(): ValidateFn & { calls: string[] } {

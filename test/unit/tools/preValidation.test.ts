@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineContract, preValidate, preValidateJsonText } from '../../../src/inputContract';
-import { SearchDocsInputContract, ValidateInputContract } from '../../../src/tools/definitions';
+import { SearchDocsInputContract, ValidateInputContract } from '../../../src/tools';
 import { DEFAULT_MAX_BYTES } from '../../../src/parser/types';
 
 interface Case {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execute } from '../../../../src/runtime';
-import { SandboxDatabase } from '../../../../src/runtime/host/database';
+import { SandboxDatabase } from '../../../../src/runtime/host';
 import { LIMITS, ports, request } from '../fakes';
 
 const SEED = `CREATE TABLE users (id serial PRIMARY KEY, name text NOT NULL, born date);

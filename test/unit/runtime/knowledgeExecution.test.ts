@@ -30,16 +30,16 @@
 import assert from 'node:assert/strict';
 import { loadDocs, loadExamplePool, loadGoldenSet, type RunCaseData } from '../../../src/knowledge';
 import { PORTABILITY_RULES, type RunResult } from '../../../src/runtime';
-import { repoKnowledgeDir, unwrap } from './helpers';
+import { repoKnowledgeDir, unwrap } from '../knowledge/helpers';
 import {
   commandsMissingInReference,
   declarationMismatch,
   MISSING_COMMAND,
   reportedDivergences,
   reportsMissingCommand,
-} from './divergences';
-import { outcomes, queryOf } from './outcomes';
-import { CaseRunner, describeRun } from './runCases';
+} from './knowledgeDivergences';
+import { outcomes, queryOf } from '../knowledge/outcomes';
+import { CaseRunner, describeRun } from './knowledgeRunCases';
 
 interface KnownBug {
   /** Where the bug is, what it does, and the source it contradicts (as reported to the runtime's owner). */
@@ -89,10 +89,17 @@ describe('knowledge: the examples run and give the outcome they state', function
       }
       if (failures.length === 0) continue;
       failed++;
-      assert.ok(bug.symptom(run), `${label} fails otherwise than the known bug ${bugId}: ${describeRun(label, failures, run)}`);
+      assert.ok(
+        bug.symptom(run),
+        `${label} fails otherwise than the known bug ${bugId}: ${describeRun(label, failures, run)}`,
+      );
       if (bug.workaround) {
         const fixed = await runner.run(bug.workaround(code), data, label);
-        assert.deepEqual(fixed.failures, [], `${label}, with the bug avoided: ${describeRun(label, fixed.failures, fixed.run)}`);
+        assert.deepEqual(
+          fixed.failures,
+          [],
+          `${label}, with the bug avoided: ${describeRun(label, fixed.failures, fixed.run)}`,
+        );
       }
     }
     if (bug) assert.ok(failed > 0, `${where} passes now: the runtime bug ${bugId} is fixed, remove it from AFFECTED`);
@@ -177,7 +184,9 @@ describe('knowledge: the examples run and give the outcome they state', function
     it('an example without cases is one the runtime refuses, or one whose answer is random', async () => {
       for (const e of pool.filter((x) => x.casesOmitted)) {
         const reason = e.casesOmitted ?? '';
-        const refused = REFUSED.find((name) => reason.startsWith(name) || reason.includes(`refuses the two-argument ${name}`));
+        const refused = REFUSED.find(
+          (name) => reason.startsWith(name) || reason.includes(`refuses the two-argument ${name}`),
+        );
         if (refused) {
           const run = await runner.execute(e.code, { method: 'GET', query: {}, headers: {}, body: null });
           assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
@@ -219,7 +228,12 @@ describe('knowledge: the examples run and give the outcome they state', function
         const reason = e.casesOmitted ?? '';
         const refused = REFUSED.find((name) => reason.startsWith(name));
         if (refused) {
-          const run = await runner.execute(e.referenceCode ?? '', { method: 'GET', query: {}, headers: {}, body: null });
+          const run = await runner.execute(e.referenceCode ?? '', {
+            method: 'GET',
+            query: {},
+            headers: {},
+            body: null,
+          });
           assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
         } else assert.match(reason, /random|states no response/, `${e.id}: ${reason}`);
       }

@@ -12,13 +12,14 @@
  * parser library), and `text` is the answer delivered.
  */
 import assert from 'node:assert/strict';
-import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core/code/extract';
+import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core';
+// internal-import: the CLI has no library entry; the headers and exit codes of `generate` output
 import { DELIVERED_HEADER, REPAIRED_HEADER } from '../../../src/cli/commands/generate';
 import { renderTrace, validateAvap } from '../../../src/parser';
 import { runCliProcess } from '../../support/dist';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { ndjson, sseEvents, startServe, type ServeProcess } from '../rest/serveProcess';
-import { MODELS, task } from './fixture';
+import { MODELS, task } from '../pipeline/fixture';
 
 type Message = Record<string, unknown> & { text: string; avap_code: string; is_final: boolean };
 

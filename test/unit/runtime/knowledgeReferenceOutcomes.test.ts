@@ -26,7 +26,7 @@ import {
   referenceRunnablePoolCases,
   type PoolObservations,
 } from '../../fixtures/knowledge/recordOutcomes';
-import { CaseRunner } from './runCases';
+import { CaseRunner } from './knowledgeRunCases';
 
 interface Recorded {
   query: string;

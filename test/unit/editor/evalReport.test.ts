@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readEvalReport, MAX_REPORT_BYTES } from '../../../src/eval/reportRead';
+import { readEvalReport, MAX_REPORT_BYTES } from '../../../src/eval';
+// internal-import: the evaluation report view's HTML, tested without a webview
 import { evalReportBody, evalReportError } from '../../../src/editor/metrics/evalReportHtml';
 import { sampleStoredReport } from '../../support/sampleEvalReport';
 

@@ -12,6 +12,7 @@
  * it on 140 examples would bury the notes that matter in the few-shot prompts.
  */
 import type { RunResult } from '../../../src/runtime';
+// internal-import: the runtime's command table, to tell the commands AVAP Lite lacks from ours
 import { COMMANDS } from '../../../src/runtime/commands';
 
 /** The rule kept apart from the declarations. */
@@ -35,7 +36,10 @@ export function commandsMissingInReference(commands: readonly string[]): string[
 }
 
 /** Why the declaration does not match what the runs report (undefined when it does). */
-export function declarationMismatch(declared: readonly string[] | undefined, reported: readonly string[]): string | undefined {
+export function declarationMismatch(
+  declared: readonly string[] | undefined,
+  reported: readonly string[],
+): string | undefined {
   const mine = declared ?? [];
   const undeclared = reported.filter((r) => !mine.includes(r));
   const stale = mine.filter((d) => !reported.includes(d));

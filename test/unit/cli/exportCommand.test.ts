@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+// internal-import: the CLI has no library entry; runCli is what its main calls, run here in-process
 import { runCli } from '../../../src/cli/run';
 import { SignalStore, type NewSignal } from '../../../src/signals';
 

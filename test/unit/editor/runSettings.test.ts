@@ -3,9 +3,11 @@
  * as the variable makes the same pool budgets and the same allow-list.
  */
 import assert from 'node:assert/strict';
+// internal-import: the CLI has no library entry; its run flags must give the limits the editor settings give
 import { limitsFromFlags, sandboxFromFlags } from '../../../src/cli/runtime/options';
 import { DEFAULT_LIMITS } from '../../../src/runtime/host';
 import { allowList, poolLimits, type RunSettings } from '../../../src/runs';
+// internal-import: the settings reader, tested on plain objects without VS Code
 import { readEditorSettings } from '../../../src/editor/settings/editorSettings';
 
 const settings = (over: Partial<RunSettings> = {}): RunSettings => ({
