@@ -123,7 +123,7 @@ export default tseslint.config(
     rules: { 'layers/imports': ['error', { layers: LAYERS, entries: LAYER_ENTRIES }] },
   },
   {
-    files: ['media/**/*.js', 'test/e2e/webview/**/*.js'],
+    files: ['media/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );
