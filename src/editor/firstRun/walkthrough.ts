@@ -17,8 +17,6 @@ import { isWelcomeTab, MovedOn, type TabLike } from './movedOn';
 
 /** The walkthrough's id in package.json; the workbench knows it as `<extension id>#avap.welcome`. */
 export const WALKTHROUGH = 'avap.welcome';
-export const OPEN_EXAMPLE_COMMAND = COMMANDS.openExample.id;
-export const OPEN_WALKTHROUGH_COMMAND = COMMANDS.openWalkthrough.id;
 const SHOWN_KEY = 'avap.walkthrough.shown';
 /** The first-run notification and its one button. */
 export const FIRST_RUN_MESSAGE =
@@ -152,12 +150,12 @@ export function registerFirstRun(context: vscode.ExtensionContext, output: Outpu
     );
   }
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, async () => {
+    vscode.commands.registerCommand(COMMANDS.openWalkthrough.id, async () => {
       const what = await showWalkthrough(context);
       output.info(`Get Started: ${what}`);
       return what;
     }),
-    vscode.commands.registerCommand(OPEN_EXAMPLE_COMMAND, () => openExample(context, output)),
+    vscode.commands.registerCommand(COMMANDS.openExample.id, () => openExample(context, output)),
   );
 }
 
