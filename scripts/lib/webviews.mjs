@@ -3,7 +3,7 @@
 // and clicks and types in them as a user does — the extension carries no code for its tests.
 //
 // The functions passed to frame.evaluate() run inside the webview's page: each must be self-contained.
-/* global document, getComputedStyle, window -- used inside frame.evaluate, which runs in the browser */
+/* global document, getComputedStyle, KeyboardEvent, window -- used inside frame.evaluate, which runs in the browser */
 
 /** Which of the extension's webviews a frame shows: 'chat' (the chat view), 'run' (the result view) or ''. */
 function whichView() {
@@ -94,6 +94,19 @@ function clickChat({ label, block }) {
   return true;
 }
 
+/**
+ * Types into the question box and presses Enter (or Shift+Enter) as the page sees it: the key event goes to the
+ * box, and a key the page's script did not take adds the new line, as the browser would. The browser's keyboard
+ * focus stays where it was (real keys would leave it in the webview, and later tests press keys in the editor).
+ */
+function typeChat({ text, shift }) {
+  const box = document.getElementById('question');
+  box.value = text;
+  const init = { key: 'Enter', code: 'Enter', shiftKey: shift, bubbles: true, cancelable: true };
+  if (box.dispatchEvent(new KeyboardEvent('keydown', init))) box.value += '\n';
+  return box.value;
+}
+
 /** What the result view's DOM holds. */
 function probeRun() {
   const text = (node) => (node ? (node.textContent || '').trim() : '');
@@ -150,12 +163,7 @@ export async function serveWebview(page, request) {
       label: String(request.label),
       block: request.block ?? null,
     });
-  if (request.action === 'type' && request.view === 'chat') {
-    // Typed into the question box, then Enter (or Shift+Enter) pressed, on the keyboard as a user does.
-    const box = frame.locator('#question');
-    await box.fill(String(request.text));
-    await box.press(request.shift ? 'Shift+Enter' : 'Enter');
-    return box.inputValue();
-  }
+  if (request.action === 'type' && request.view === 'chat')
+    return frame.evaluate(typeChat, { text: String(request.text), shift: Boolean(request.shift) });
   throw new Error(`unknown webview request: ${JSON.stringify(request)}`);
 }
