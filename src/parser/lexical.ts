@@ -16,3 +16,4 @@ export {
   type Token,
 } from './scanner';
 export { isIdentifier, matchBracket, parseCall, type CallArg, type ParsedCall } from './calls';
+export { firstOf, lastOf, tokenAt } from './cursor';
