@@ -159,7 +159,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['media/**/*.js', 'test/e2e/webview/**/*.js'],
+    files: ['media/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

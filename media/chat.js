@@ -5,8 +5,6 @@
 // as a message naming the answer and the block; the extension acts on its own copy of the code.
 (function () {
   const vscode = acquireVsCodeApi();
-  // Present only when the extension runs its tests (a separate script, never shipped).
-  if (window.avapChatTestHooks) window.avapChatTestHooks.attach(vscode);
   const log = document.getElementById('log');
   const form = document.getElementById('ask');
   const question = document.getElementById('question');

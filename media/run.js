@@ -5,8 +5,6 @@
 // the body, cancel the run in progress.
 (function () {
   const vscode = acquireVsCodeApi();
-  // Present only when the extension runs its tests (a separate script, never shipped).
-  if (window.avapRunTestHooks) window.avapRunTestHooks.attach(vscode);
   const root = document.getElementById('run');
 
   function el(tag, className, text) {

@@ -54,6 +54,7 @@ import {
   startParserService,
 } from './lib/vscodeHost.mjs';
 import { chooseHost, probeVsCodeDownload } from './lib/hostChoice.mjs';
+import { serveWebview } from './lib/webviews.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -162,6 +163,8 @@ ${loads}
 
 /** Serves the suite's capture requests: a screenshot plus the DOM facts the tests assert on. */
 const dialogs = [];
+/** The addresses of the browser tabs the workbench opened (a link the extension opened with env.openExternal). */
+const openedPages = [];
 
 async function serveCaptures(page, bridgeDir, handled) {
   let files;
@@ -177,6 +180,12 @@ async function serveCaptures(page, bridgeDir, handled) {
     const response = { ok: true };
     const fullSize = page.viewportSize();
     try {
+      // A webview (the chat view, the result view): its DOM read, or a click or keys in it, from outside.
+      if (request.webview) {
+        response.value = await serveWebview(page, request.webview);
+        writeResponse(bridgeDir, file, response);
+        continue;
+      }
       // A narrower window (e.g. to see a view at sidebar width), restored after the capture.
       if (request.viewport) await page.setViewportSize(request.viewport);
       // Keys pressed and text typed into the focused part of the workbench, as a developer would (F12, F2 …).
@@ -285,6 +294,7 @@ async function serveCaptures(page, bridgeDir, handled) {
         }),
       );
       response.dialogs = dialogs.length;
+      response.openedPages = [...openedPages];
       // Did anything a model wrote run? Look into every frame, webviews included.
       response.xssMarkers = 0;
       for (const frame of page.frames()) {
@@ -305,10 +315,14 @@ async function serveCaptures(page, bridgeDir, handled) {
       response.error = err instanceof Error ? err.message : String(err);
     }
     if (request.viewport && fullSize) await page.setViewportSize(fullSize).catch(() => undefined);
-    const responsePath = path.join(bridgeDir, file.replace('.request.json', '.response.json'));
-    writeFileSync(`${responsePath}.tmp`, JSON.stringify(response));
-    cpSync(`${responsePath}.tmp`, responsePath);
+    writeResponse(bridgeDir, file, response);
   }
+}
+
+function writeResponse(bridgeDir, file, response) {
+  const responsePath = path.join(bridgeDir, file.replace('.request.json', '.response.json'));
+  writeFileSync(`${responsePath}.tmp`, JSON.stringify(response));
+  cpSync(`${responsePath}.tmp`, responsePath);
 }
 
 function printResults(results) {
@@ -398,7 +412,30 @@ function watchPage(page, serverLog) {
       void dialog.dismiss().catch(() => undefined);
     });
   watchDialogs(page);
-  page.context().on('page', watchDialogs);
+  page.context().on('page', (opened) => {
+    watchDialogs(opened);
+    // The workbench opened a tab (a link): once its address is noted (below), it is closed as a user would, and the
+    // workbench is the page in front again — a background workbench has no editor focus for the keys tests press.
+    void opened
+      .waitForLoadState('domcontentloaded')
+      .catch(() => undefined)
+      .then(() => opened.close())
+      .then(() => page.bringToFront())
+      .catch(() => undefined);
+  });
+  // A tab the workbench opens (a link the extension opened with env.openExternal): its address is the tab's first
+  // navigation, seen on the context from its start (nothing needs to answer it; the tab itself starts blank).
+  page.context().on('request', (request) => {
+    if (!request.isNavigationRequest() || request.serviceWorker()) return;
+    let frame;
+    try {
+      frame = request.frame();
+    } catch {
+      // A new tab's first navigation is issued before its frame exists.
+    }
+    if (frame && (frame.parentFrame() !== null || frame.page() === page)) return;
+    if (!openedPages.includes(request.url())) openedPages.push(request.url());
+  });
 }
 
 /**

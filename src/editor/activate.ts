@@ -21,10 +21,9 @@ import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
 import { EDITOR_COMMANDS } from './commandIds';
-import type { EditorFeatures, FeaturesBundle } from './features/bundleApi';
+import type { FeaturesBundle } from './features/bundleApi';
 import { LazyBundle } from './lazy/lazyBundle';
 import { OutputLog } from './output/outputLog';
-import type { RunTestHooks } from './run/bundleApi';
 
 let stopServices: (() => Promise<void>) | undefined;
 
@@ -95,26 +94,7 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
     circuit: () => features.current?.circuit() ?? { state: 'not-connected', consecutiveFailures: 0 },
     chat: assistant.chat,
     files: { telemetry: () => features.current?.files.telemetry(), signals: () => features.current?.files.signals() },
-    // Only the extension-host test runner gets hooks into the webviews.
-    ...(context.extensionMode === vscode.ExtensionMode.Test
-      ? {
-          testing: {
-            ...assistant.testing,
-            run: {
-              probe: async () => (await runHooks(features)).probe(),
-              click: async (label: string) => (await runHooks(features)).click(label),
-            },
-          },
-        }
-      : {}),
   };
-}
-
-/** The result view's test hooks, from the editor features (test mode only). */
-async function runHooks(features: LazyBundle<EditorFeatures, FeaturesBundle>): Promise<RunTestHooks> {
-  const hooks = await (await features.load()).runTesting();
-  if (!hooks) throw new Error('the result view test hooks exist only when the extension runs in test mode');
-  return hooks;
 }
 
 export async function deactivateAvap(): Promise<void> {

@@ -21,6 +21,19 @@ const HOSTILE = [
   'Real docs: [AVAP reference](https://example.com/avap-reference)',
 ].join('\n');
 
+/** Adds a domain to the workbench's trusted domains through its editor (AVAP: nothing; the workbench's own command). */
+async function trustDomain(domain: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.manageTrustedDomain');
+  const doc = await waitFor('the Trusted Domains editor', () =>
+    vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'trustedDomains'),
+  );
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), JSON.stringify([domain]));
+  assert.equal(await vscode.workspace.applyEdit(edit), true, 'the Trusted Domains editor takes the edit');
+  assert.equal(await doc.save(), true, 'the trusted domains are saved');
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+}
+
 describe('chat view: untrusted output never runs', () => {
   it('renders the hostile answer inert, shows the route, and opens links only through the extension', async () => {
     const ollama = await scriptedOllama();
@@ -45,9 +58,16 @@ describe('chat view: untrusted output never runs', () => {
     assert.match(probe.lastAnswerText, /<script>window.__avapXss/, 'the tags are shown as text');
     assert.deepEqual(probe.links, ['https://example.com/avap-reference']);
 
+    // The workbench opens external links only to trusted domains (it asks first, and the test workbench refuses to
+    // ask): the domain is trusted as a user does, in the Trusted Domains editor.
+    await trustDomain('https://example.com');
     assert.equal(await hooks.click('AVAP reference'), true, 'the link is there to click');
-    await waitFor('the link opened', () => (hooks.openedLinks().length ? true : undefined));
-    assert.deepEqual(hooks.openedLinks(), ['https://example.com/avap-reference']);
+    // The browser opens the link in a tab of its own: the runner sees the tab's address.
+    const opened = await waitFor('the link opened', async () => {
+      const pages = (await captureWorkbench()).openedPages;
+      return pages.length ? pages : undefined;
+    });
+    assert.deepEqual(opened, ['https://example.com/avap-reference']);
 
     const facts = await captureWorkbench({ screenshot: 'chat-hostile-answer' });
     assert.equal(facts.xssMarkers, 0, 'no frame has the marker set');

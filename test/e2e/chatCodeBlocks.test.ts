@@ -9,8 +9,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
-import type { ChatProbe } from '../../src/editor/api';
+import type { ChatProbe } from './support/webviews';
 import { unusedPort } from '../support/ports';
 import { avapApi, chatHooks, closeAllEditors, openUntitledAvap, setSetting, waitFor } from './support/vscodeHelpers';
 import { captureWorkbench } from './support/workbench';

@@ -6,6 +6,7 @@
 import { writeFileSync, renameSync } from 'node:fs';
 import Mocha from 'mocha';
 import { e2eConfig } from './support/config';
+import { dismissFirstRunOffer } from './support/firstRunOffer';
 
 interface TestRecord {
   fullTitle: string;
@@ -19,6 +20,9 @@ export function runSuite(loadTests: () => void): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   if (config.grep) mocha.grep(config.grep);
   mocha.suite.emit('pre-require', globalThis, 'e2e-bundle', mocha);
+  // A fresh profile: the extension's first-run offer appears once it is activated; it is dismissed before other
+  // tests read the notifications.
+  mocha.suite.afterEach('the first-run offer, dismissed', dismissFirstRunOffer);
   loadTests();
 
   const tests: TestRecord[] = [];

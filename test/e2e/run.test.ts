@@ -4,14 +4,12 @@
  * uncaught error is a diagnostic of its own on its line; the Testing view runs a file's cases and shows a
  * failure as a diff at the line that produced the wrong value; a generated change pending at the cursor and a
  * chat code block run before they are accepted. Assertions are on what the workbench shows (DOM captures, the
- * result view's DOM through its test hooks, diagnostics, code lenses), waited for, never paced by pauses.
+ * result view's DOM, read by the runner from outside the extension host, diagnostics, code lenses), waited for, never paced by pauses.
  * Screenshots go to test-output/.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AtCursorOutcome, RunOutcome, TestSummary } from '../../src/editor';
-// internal-import: the run view's test probe (RunViewProbe)
-import type { RunViewProbe } from '../../src/editor/run/bundleApi';
 import {
   avapApi,
   chatHooks,
@@ -23,6 +21,7 @@ import {
   waitFor,
   workspaceFile,
 } from './support/vscodeHelpers';
+import { resultView as runView, type RunViewProbe } from './support/webviews';
 import { captureWorkbench, type WorkbenchFacts } from './support/workbench';
 import { fenced, scriptedOllama, scriptReformulate, task, VALID_CODE } from './support/world';
 
@@ -34,15 +33,9 @@ const lensTitles = async (uri: vscode.Uri) =>
     (l) => l.command?.title ?? '',
   );
 
-async function runHooks() {
-  const api = await avapApi();
-  assert.ok(api.testing, 'the runner starts the extension in test mode');
-  return api.testing.run;
-}
-
 /** The result view once it shows a finished run matching `done`. */
 async function resultView(done: (probe: RunViewProbe) => boolean, what: string): Promise<RunViewProbe> {
-  const hooks = await runHooks();
+  const hooks = runView();
   return waitFor(what, async () => {
     const probe = await hooks.probe().catch(() => undefined);
     return probe && !probe.running && done(probe) ? probe : undefined;
@@ -124,7 +117,7 @@ describe('running AVAP in the editor', function () {
     );
 
     // A step's line number opens the program at that line.
-    assert.equal(await (await runHooks()).click('4'), true);
+    assert.equal(await runView().click('4'), true);
     await waitFor('the program at line 4', () => {
       const active = vscode.window.activeTextEditor;
       return active?.document.uri.toString() === editor.document.uri.toString() && active.selection.start.line === 3
@@ -141,7 +134,7 @@ describe('running AVAP in the editor', function () {
       const running = vscode.commands.executeCommand<RunOutcome>('avap.runFile', {
         uri: editor.document.uri.toString(),
       });
-      const hooks = await runHooks();
+      const hooks = runView();
       await waitFor('the run going on in the result view', async () => {
         const probe = await hooks.probe().catch(() => undefined);
         return probe?.running ? true : undefined;

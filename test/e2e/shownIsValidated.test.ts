@@ -7,8 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
-import type { ChatProbe } from '../../src/editor/api';
+import type { ChatProbe } from './support/webviews';
 import type { GenerateOutcome } from '../../src/editor';
 import { avapApi, chatHooks, closeAllEditors, waitFor } from './support/vscodeHelpers';
 import { scriptedOllama, scriptReformulate, task } from './support/world';

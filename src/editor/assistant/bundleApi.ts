@@ -6,7 +6,7 @@
  * Types only — nothing here is code either bundle carries.
  */
 import type * as vscode from 'vscode';
-import type { AvapExtensionApi, AvapTestHooks } from '../api';
+import type { AvapExtensionApi } from '../api';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
@@ -42,8 +42,6 @@ export interface AssistantFeatures {
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
   /** The chat view as the extension API shows it. */
   readonly chat: AvapExtensionApi['chat'];
-  /** Test mode only (ExtensionMode.Test): the chat webview's test hooks. */
-  readonly testing?: AvapTestHooks;
   /** Rebuilds the assistant with the settings as they are now (the editor features call it when they change). */
   rebuild(): void;
   /** Resolves once the assistant is set up (or failed) with the current settings. */

@@ -6,8 +6,6 @@
  * before this bundle is loaded.
  */
 import * as vscode from 'vscode';
-import type { AvapTestHooks } from '../api';
-import type { ChatTestBridge } from '../chat/chatTestHooks';
 import { ChatViewProvider } from '../chat/chatView';
 import { registerCheckOllama } from '../firstRun/checkOllamaCommand';
 import { KnowledgeDocumentProvider } from '../chat/knowledgeDocuments';
@@ -22,27 +20,6 @@ import { fail, ok } from '../../result';
 import type { DocsIndexSource } from '../../tools';
 import type { AssistantFeatures, AssistantHost } from './bundleApi';
 import { COMMANDS } from '../commandIds';
-
-/** The chat's test hooks (test mode only): each shows the view first. */
-function chatTestHooks(chat: ChatViewProvider, bridge: ChatTestBridge): AvapTestHooks {
-  return {
-    chat: {
-      probe: async () => {
-        await chat.reveal();
-        return bridge.probe();
-      },
-      click: async (label, block) => {
-        await chat.reveal();
-        return bridge.click(label, block);
-      },
-      type: async (text, shift) => {
-        await chat.reveal();
-        return bridge.type(text, shift);
-      },
-      openedLinks: () => [...bridge.openedLinks],
-    },
-  };
-}
 
 export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const { context, output, parser, diagnostics, generated } = host;
@@ -75,8 +52,6 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   const chat = new ChatViewProvider(context.extensionUri, assistant, output, {
     state: context.workspaceState,
     knowledge: knowledgeBase,
-    // The webview's test hooks exist only under the extension-host test runner.
-    testHooks: context.extensionMode === vscode.ExtensionMode.Test,
   });
 
   const registrations = vscode.Disposable.from(
@@ -121,7 +96,6 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
       log: (line) => output.info(line),
     }),
     chat: { ask: (question) => chat.ask(question) },
-    ...(chat.testBridge ? { testing: chatTestHooks(chat, chat.testBridge) } : {}),
     rebuild,
     ready: () => ready,
     dispose: async () => {

@@ -20,7 +20,7 @@
  * (test/unit/build/bundles.test.ts fails when a bundle holds what belongs to another).
  */
 import * as vscode from 'vscode';
-import type { AvapExtensionApi, AvapTestHooks } from '../api';
+import type { AvapExtensionApi } from '../api';
 import { LazyBundle } from '../lazy/lazyBundle';
 import type { AssistantBundle, AssistantFeatures, AssistantHost, SeamHost } from './bundleApi';
 import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
@@ -127,22 +127,6 @@ export class AssistantSeam implements vscode.Disposable {
   readonly chat: AvapExtensionApi['chat'] = {
     ask: async (question) => (await this.load()).chat.ask(question),
   };
-
-  /** The test hooks (the extension API carries them in test mode only); each call loads the assistant first. */
-  readonly testing: AvapTestHooks = {
-    chat: {
-      probe: async () => (await this.testHooks()).chat.probe(),
-      click: async (label, block) => (await this.testHooks()).chat.click(label, block),
-      type: async (text, shift) => (await this.testHooks()).chat.type(text, shift),
-      openedLinks: () => this.bundle.current?.testing?.chat.openedLinks() ?? [],
-    },
-  };
-
-  private async testHooks(): Promise<AvapTestHooks> {
-    const hooks = (await this.load()).testing;
-    if (!hooks) throw new Error('the chat test hooks exist only when the extension runs in test mode');
-    return hooks;
-  }
 
   async dispose(): Promise<void> {
     await this.bundle.current?.dispose();

@@ -18,7 +18,6 @@ import { COMMANDS } from '../commandIds';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
 import { AnswerStream, finalAnswerView, type AnswerView, type CodeBlockView } from './chatModel';
-import { ChatTestBridge } from './chatTestHooks';
 import { knowledgeUri } from './knowledgeDocuments';
 import { activeThemeTokenColors } from './themeTokenColors';
 import { checkLink } from './links';
@@ -41,8 +40,7 @@ type FromWebview =
   | { type: 'openLink'; href: string }
   | { type: 'blockAction'; action: BlockAction; id: string; block: number }
   | { type: 'openTrace'; id: string; block: number; entry: number }
-  | { type: 'openSource'; docId: string }
-  | { type: 'test.result'; requestId: number; value: unknown };
+  | { type: 'openSource'; docId: string };
 
 /** One turn as the workspace keeps it. */
 export interface StoredTurn {
@@ -60,8 +58,6 @@ export interface ChatViewOptions {
   state: vscode.Memento;
   /** The shipped knowledge base: document titles for the sources. */
   knowledge: () => KnowledgeBase | undefined;
-  /** Test mode only (ExtensionMode.Test): the webview loads the test hooks and the view answers them. */
-  testHooks?: boolean;
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -69,8 +65,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private counter = 0;
   private inFlight: AbortController | undefined;
   private readonly ready: { promise: Promise<void>; resolve: () => void };
-  /** Present in test mode only. */
-  readonly testBridge: ChatTestBridge | undefined;
   /** The last text editor the user worked in (Insert at Cursor's target while the chat has focus). */
   private lastEditor: vscode.TextEditor | undefined;
   /** The untitled document each block was opened in (trace lines reuse it while it is open). */
@@ -84,7 +78,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly options: ChatViewOptions,
   ) {
     this.ready = ChatViewProvider.deferred();
-    this.testBridge = options.testHooks ? new ChatTestBridge((message) => this.post(message)) : undefined;
     this.lastEditor = ChatViewProvider.editable(vscode.window.activeTextEditor);
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
@@ -112,11 +105,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const hooks = vscode.Uri.joinPath(this.extensionUri, 'test', 'e2e', 'webview');
     view.webview.options = {
       enableScripts: true,
       enableCommandUris: false,
-      localResourceRoots: this.testBridge ? [media, hooks] : [media],
+      localResourceRoots: [media],
     };
     const nonce = newNonce();
     const script = (uri: vscode.Uri) => view.webview.asWebviewUri(uri).toString();
@@ -125,10 +117,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       nonce,
       title: 'Ask AVAP',
       styleUris: [view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString()],
-      scriptUris: [
-        ...(this.testBridge ? [script(vscode.Uri.joinPath(hooks, 'chatTestHooks.js'))] : []),
-        script(vscode.Uri.joinPath(media, 'chat.js')),
-      ],
+      scriptUris: [script(vscode.Uri.joinPath(media, 'chat.js'))],
       body: `<main id="log" aria-live="polite"></main>
 <form id="ask"><textarea id="question" rows="3" placeholder="Ask about AVAP, or ask for code… (Enter sends, Shift+Enter adds a line)" aria-label="Question"></textarea>
 <div class="row"><button type="submit" id="send">Ask</button><button type="button" id="cancel" disabled>Cancel</button></div></form>`,
@@ -164,9 +153,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         break;
       case 'openSource':
         void this.openSource(message.docId);
-        break;
-      case 'test.result':
-        this.testBridge?.settle(message.requestId, message.value);
         break;
       default:
         break;
@@ -396,7 +382,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.output.warn(`chat: refused to open a link (${checked.error.message})`);
       return;
     }
-    this.testBridge?.openedLinks.push(checked.value);
     await vscode.env.openExternal(vscode.Uri.parse(checked.value, true));
   }
 

@@ -10,7 +10,6 @@ import type { CircuitSnapshot } from '../../core';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
-import type { RunTestHooks } from '../run/bundleApi';
 import type { ConfiguredParser } from '../services/configuredParser';
 import type { EditorSettings } from '../settings/editorSettings';
 import type { StatusLook } from '../status/statusLook';
@@ -34,8 +33,6 @@ export interface EditorFeatures {
   statusLook(): StatusLook | undefined;
   circuit(): CircuitSnapshot;
   files: { telemetry(): string; signals(): string };
-  /** The result view's test hooks (test mode only); loads the runner. */
-  runTesting(): Promise<RunTestHooks | undefined>;
   /** Closes the parser connection (and stops the bundled service) and the runtime's workers, if started. */
   dispose(): Promise<void>;
 }

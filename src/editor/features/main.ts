@@ -108,7 +108,6 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
     statusLook: () => statusBar.look(),
     circuit: () => parser.circuit(),
     files: { telemetry: () => telemetryFile(settings, storageDir), signals: () => signalsFile(settings, storageDir) },
-    runTesting: () => run.testing(),
     dispose: async () => {
       await Promise.all([parser.dispose(), run.stop()]);
     },

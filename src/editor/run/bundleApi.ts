@@ -54,34 +54,12 @@ export interface TestSummary {
   errored: number;
 }
 
-/** What the result view shows, as the e2e tests read it from its DOM. */
-export interface RunViewProbe {
-  title: string;
-  status: string;
-  request: string;
-  body: string;
-  error: string;
-  logs: string[];
-  portability: string[];
-  steps: string[];
-  running: boolean;
-  /** Folding handles (▸/▾) in the response tree. */
-  folds: number;
-}
-
-export interface RunTestHooks {
-  probe(): Promise<RunViewProbe>;
-  /** Clicks, in the result view, the first button or link whose text starts with `label`. */
-  click(label: string): Promise<boolean>;
-}
-
 export interface Runner {
   runFile(args?: RunArgs): Promise<RunOutcome | undefined>;
   editRequest(args?: { uri?: UriLike }): Promise<string | undefined>;
   addCaseFromLastRun(args?: { uri?: UriLike; name?: string }): Promise<{ testFile: string; name: string } | undefined>;
   runTests(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<TestSummary>;
   testFile(args?: { uri?: UriLike }): Promise<TestSummary | undefined>;
-  readonly testing: RunTestHooks | undefined;
   dispose(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@ import { COMMANDS } from '../commandIds';
 import { LazyModule } from '../lazy/lazyModule';
 import type { OutputLog } from '../output/outputLog';
 import type { EditorSettings } from '../settings/editorSettings';
-import type { RunArgs, Runner, RunnerBundle, RunTestHooks, TestSummary } from './bundleApi';
+import type { RunArgs, Runner, RunnerBundle, TestSummary } from './bundleApi';
 import { RunCodeLens } from './runLens';
 import { AvapTests } from './testsView';
 
@@ -23,8 +23,6 @@ export interface RunFeaturesHost {
 export interface RunFeatures extends vscode.Disposable {
   /** The runner when it has been loaded (the first run loads it). */
   readonly loaded: boolean;
-  /** The result view's hooks for the extension's own tests (test mode only); loads the runner. */
-  testing(): Promise<RunTestHooks | undefined>;
   /** Closes the sandbox's workers, if they were started. */
   stop(): Promise<void>;
 }
@@ -83,7 +81,6 @@ export function registerRun(host: RunFeaturesHost): RunFeatures {
     get loaded() {
       return runner.current !== undefined;
     },
-    testing: async () => (await loadRunner())?.testing,
     stop: async () => {
       await runner.current?.dispose();
     },

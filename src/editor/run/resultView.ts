@@ -9,22 +9,14 @@ import * as vscode from 'vscode';
 import type { RunViewModel } from '../../runs';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import type { OutputLog } from '../output/outputLog';
-import type { RunTestHooks, RunViewProbe } from './bundleApi';
 
 export const RESULT_VIEW_TYPE = 'avap.runResult';
 
-type FromPage =
-  | { type: 'ready' }
-  | { type: 'reveal'; line: number }
-  | { type: 'copy' }
-  | { type: 'cancel' }
-  | { type: 'test.result'; requestId: number; value: unknown };
+type FromPage = { type: 'ready' } | { type: 'reveal'; line: number } | { type: 'copy' } | { type: 'cancel' };
 
 export interface ResultViewOptions {
   extensionUri: vscode.Uri;
   output: OutputLog;
-  /** Test mode only (ExtensionMode.Test): the page also loads the test hooks and the view answers them. */
-  testHooks: boolean;
 }
 
 /** What the view shows now: a run going on (with its cancel), or a run's result and the program it ran. */
@@ -38,8 +30,6 @@ export class ResultView implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready: Promise<void> | undefined;
   private shown: Shown | undefined;
-  private counter = 0;
-  private readonly pending = new Map<number, (value: unknown) => void>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly options: ResultViewOptions) {}
@@ -63,7 +53,6 @@ export class ResultView implements vscode.Disposable {
       return this.panel;
     }
     const media = vscode.Uri.joinPath(this.options.extensionUri, 'media');
-    const hooks = vscode.Uri.joinPath(this.options.extensionUri, 'test', 'e2e', 'webview');
     const panel = vscode.window.createWebviewPanel(
       RESULT_VIEW_TYPE,
       'AVAP Run',
@@ -72,7 +61,7 @@ export class ResultView implements vscode.Disposable {
         enableScripts: true,
         enableCommandUris: false,
         retainContextWhenHidden: true,
-        localResourceRoots: this.options.testHooks ? [media, hooks] : [media],
+        localResourceRoots: [media],
       },
     );
     const nonce = newNonce();
@@ -84,10 +73,7 @@ export class ResultView implements vscode.Disposable {
       nonce,
       title: 'AVAP Run',
       styleUris: [asUri(vscode.Uri.joinPath(media, 'run.css'))],
-      scriptUris: [
-        ...(this.options.testHooks ? [asUri(vscode.Uri.joinPath(hooks, 'runTestHooks.js'))] : []),
-        asUri(vscode.Uri.joinPath(media, 'run.js')),
-      ],
+      scriptUris: [asUri(vscode.Uri.joinPath(media, 'run.js'))],
       body: '<main id="run" aria-live="polite"><p class="empty">Run an AVAP file to see its response here.</p></main>',
     });
     panel.webview.onDidReceiveMessage((message: FromPage) => {
@@ -103,10 +89,6 @@ export class ResultView implements vscode.Disposable {
           break;
         case 'cancel':
           this.shown?.cancel?.();
-          break;
-        case 'test.result':
-          this.pending.get(message.requestId)?.(message.value);
-          this.pending.delete(message.requestId);
           break;
         default:
           break;
@@ -143,33 +125,6 @@ export class ResultView implements vscode.Disposable {
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage('AVAP: response copied', 3000);
     this.options.output.info('run: response body copied');
-  }
-
-  /** The page's test hooks (test mode only). */
-  get testing(): RunTestHooks | undefined {
-    if (!this.options.testHooks) return undefined;
-    return {
-      probe: () => this.request<RunViewProbe>({ type: 'test.probe' }),
-      click: (label) => this.request<boolean>({ type: 'test.click', label }),
-    };
-  }
-
-  private async request<T>(message: Record<string, unknown>, timeoutMs = 10_000): Promise<T> {
-    const panel = this.panel;
-    if (!panel) throw new Error('the result view is not open');
-    await this.ready;
-    const requestId = ++this.counter;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new Error(`the result view did not answer ${String(message.type)}`));
-      }, timeoutMs);
-      this.pending.set(requestId, (value) => {
-        clearTimeout(timer);
-        resolve(value as T);
-      });
-      void panel.webview.postMessage({ ...message, requestId });
-    });
   }
 
   dispose(): void {

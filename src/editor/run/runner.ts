@@ -27,11 +27,7 @@ const PROGRESS_AFTER_MS = 500;
 export function startRunner(host: RunnerHost): Runner {
   const { context, output } = host;
   const pool = new EditorRunPool(context.globalStorageUri.fsPath, (line) => output.info(line));
-  const view = new ResultView({
-    extensionUri: context.extensionUri,
-    output,
-    testHooks: context.extensionMode === vscode.ExtensionMode.Test,
-  });
+  const view = new ResultView({ extensionUri: context.extensionUri, output });
   const values = new ValueDecorations();
   const diagnostics = new RuntimeDiagnostics();
   const lastRuns = new Map<string, LastRun>();
@@ -191,9 +187,6 @@ export function startRunner(host: RunnerHost): Runner {
       } finally {
         source.dispose();
       }
-    },
-    get testing() {
-      return view.testing;
     },
     dispose: async () => {
       for (const s of subscriptions) s.dispose();

@@ -3,9 +3,8 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AvapExtensionApi } from '../../../src/editor';
-// internal-import: the test hooks the extension API still carries (ChatProbe, AvapTestHooks)
-import type { AvapTestHooks } from '../../../src/editor/api';
 import { e2eConfig } from './config';
+import { chatView } from './webviews';
 
 export const EXTENSION_ID = 'avap-tools.avap-assistant';
 
@@ -25,11 +24,13 @@ export function extensionFile(api: AvapExtensionApi, which: keyof AvapExtensionA
   return file;
 }
 
-/** The chat's test hooks: the extension offers them because the runner starts it in test mode (ExtensionMode.Test). */
-export async function chatHooks(): Promise<AvapTestHooks['chat']> {
-  const api = await avapApi();
-  assert.ok(api.testing, 'the extension offers test hooks only in test mode, and the runner starts it in test mode');
-  return api.testing.chat;
+/**
+ * The chat view, once the extension is active: its DOM read, clicks and keys in it, by the runner from outside the
+ * extension host (support/webviews.ts) — the extension has no test hooks.
+ */
+export async function chatHooks(): Promise<ReturnType<typeof chatView>> {
+  await avapApi();
+  return chatView();
 }
 
 /** Loads the assistant, which loads on first use (the first of its commands loads it; this one does nothing else). */

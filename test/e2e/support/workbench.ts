@@ -1,6 +1,7 @@
 /**
  * Asks the runner (outside the extension host) to look at the workbench in the
  * browser: a screenshot into test-output/ and DOM facts (squiggles, status bar).
+ * support/webviews.ts reaches the extension's webviews the same way.
  */
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export interface WorkbenchFacts {
   /** Each notification's severity (error, warning, info), in the order of `notifications`. */
   notificationSeverities: ('error' | 'warning' | 'info')[];
   screenshotPath?: string;
+  /** The addresses of the browser tabs the workbench opened so far (links opened with env.openExternal). */
+  openedPages: string[];
   /** alert/confirm/prompt dialogs seen in the browser so far. */
   dialogs: number;
   /** Frames (webviews included) where window.__avapXss is set. */
@@ -72,20 +75,25 @@ export async function captureWorkbench(
     keys?: KeyStep[];
   } = {},
 ): Promise<WorkbenchFacts> {
+  return askRunner<WorkbenchFacts>(options, 'capture');
+}
+
+/** One request to the runner through the bridge directory; its answer, or an error when it failed. */
+export async function askRunner<T extends { ok: boolean; error?: string }>(request: unknown, what: string): Promise<T> {
   const { bridgeDir } = e2eConfig();
   const id = `${Date.now()}-${++counter}`;
-  const request = path.join(bridgeDir, `${id}.request.json`);
-  writeFileSync(`${request}.tmp`, JSON.stringify(options));
-  renameSync(`${request}.tmp`, request);
+  const file = path.join(bridgeDir, `${id}.request.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(request));
+  renameSync(`${file}.tmp`, file);
   const response = path.join(bridgeDir, `${id}.response.json`);
   const deadline = Date.now() + 30_000;
   while (!existsSync(response)) {
-    if (Date.now() > deadline) throw new Error('the runner did not answer the capture request within 30 s');
+    if (Date.now() > deadline) throw new Error(`the runner did not answer the ${what} request within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const facts = JSON.parse(readFileSync(response, 'utf8')) as WorkbenchFacts;
-  if (!facts.ok) throw new Error(`capture failed: ${facts.error}`);
-  return facts;
+  const answer = JSON.parse(readFileSync(response, 'utf8')) as T;
+  if (!answer.ok) throw new Error(`${what} failed: ${answer.error}`);
+  return answer;
 }
 
 /** The AVAP status bar item as the browser shows it. */
