@@ -40,7 +40,7 @@ function placeOf(file, srcDir) {
  * Where each folder sits: [layer index, position in the layer].
  * @param {Layer[]} layers
  */
-export function layerIndex(layers) {
+function layerIndex(layers) {
   /** @type {Map<string, [number, number]>} */
   const at = new Map();
   layers.forEach((layer, i) => layer.folders.forEach((folder, j) => at.set(folder, [i, j])));
@@ -51,7 +51,7 @@ export function layerIndex(layers) {
  * Whether `from` may import `to` (both folders of the table).
  * @param {Map<string, [number, number]>} at @param {string} from @param {string} to
  */
-export function mayImport(at, from, to) {
+function mayImport(at, from, to) {
   const a = at.get(from);
   const b = at.get(to);
   if (!a || !b) return false;

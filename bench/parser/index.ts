@@ -40,7 +40,7 @@ const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as t
  * Returns a count so the work cannot be optimised away.
  */
 const LINE_CALL_RE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$/;
-export function regexLineScan(source: string): number {
+function regexLineScan(source: string): number {
   let args = 0;
   for (const line of source.split('\n')) {
     const match = LINE_CALL_RE.exec(line);

@@ -10,29 +10,29 @@ import { avapCodeBlocks, knowledgeDirectory, loadDocs, loadExamplePool, loadGold
 import type * as ParserModule from '../../src/parser';
 import { generatedEndpoints } from './generated';
 
-export interface CorpusPart {
+interface CorpusPart {
   label: string;
   programs: string[];
   /** Programs of the source left out because they are not valid AVAP. */
   leftOut: number;
 }
 
-export interface UnseenCorpus {
+interface UnseenCorpus {
   parts: CorpusPart[];
   programs: string[];
   bytes: number;
 }
 
 /** Seed and size of the generated part: about as many bytes as the knowledge base's programs together, twice. */
-export const GENERATED_SEED = 30;
-export const GENERATED_COUNT = 80;
+const GENERATED_SEED = 30;
+const GENERATED_COUNT = 80;
 
 function loaded<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   if (!result.ok) throw new Error(result.error.message);
   return result.value;
 }
 
-export function unseenCorpus(validateAvap: typeof ParserModule.validateAvap): UnseenCorpus {
+function unseenCorpus(validateAvap: typeof ParserModule.validateAvap): UnseenCorpus {
   const dir = loaded(knowledgeDirectory());
   const sources: { label: string; programs: string[] }[] = [
     { label: 'pool examples', programs: loaded(loadExamplePool(dir)).examples.map((e) => e.code) },
@@ -59,7 +59,7 @@ export function unseenCorpus(validateAvap: typeof ParserModule.validateAvap): Un
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
-export function makeUp(corpus: UnseenCorpus): string {
+function makeUp(corpus: UnseenCorpus): string {
   const parts = corpus.parts.map((p) => {
     const bytes = p.programs.reduce((n, x) => n + Buffer.byteLength(x), 0);
     const lines = p.programs.reduce((n, x) => n + x.split('\n').length, 0);
@@ -73,7 +73,7 @@ export function makeUp(corpus: UnseenCorpus): string {
  * The corpus as one file: its programs one after another, each program's
  * functions renamed with the program's number so that no name is defined twice.
  */
-export function oneFile(corpus: UnseenCorpus): string {
+function oneFile(corpus: UnseenCorpus): string {
   return corpus.programs
     .map((program, i) => {
       let text = program;

@@ -51,7 +51,7 @@ export interface ParserPort {
  * carries no `validation_status` (it makes no validity claim) and no
  * `avap_code`; a client shows it as *validating…* until the final message.
  */
-export interface DraftMessage {
+interface DraftMessage {
   text: string;
   /** Always empty: code is only handed over in the final message, after the verdict. */
   avap_code: '';
@@ -148,7 +148,7 @@ export interface AttemptRecord {
 }
 
 /** Extension: where and why a streamed answer was stopped early. */
-export interface EarlyAbort {
+interface EarlyAbort {
   /** The line of the answer text. */
   line: number;
   /** The parser rule of the hard finding. */
@@ -156,7 +156,7 @@ export interface EarlyAbort {
 }
 
 /** Extension: an answer repaired by the parser's fixes instead of an LLM retry. */
-export interface FixRepair {
+interface FixRepair {
   by: 'parser-fixes';
   /** The attempt whose answer was repaired. */
   attempt: number;
@@ -186,7 +186,7 @@ export interface RetryCycle {
 }
 
 /** Whether the answer had the documentation context it asked for. */
-export interface RetrievalState {
+interface RetrievalState {
   /** `degraded`: retrieval failed and the answer was generated without documentation context. */
   status: 'ok' | 'degraded';
   reason?: string;
@@ -259,7 +259,7 @@ export interface PipelineResult {
   earlyAbort?: EarlyAbort & { attempt: number };
 }
 
-export interface FewShotInjection {
+interface FewShotInjection {
   status: 'enabled' | 'degraded' | 'disabled';
   k: number;
   injected: number;
@@ -281,7 +281,7 @@ export type AnswerRetryOutcome =
   | { ok: false; skipped: RetrySkip }
   | { ok: false; error: { code: PipelineErrorCode; message: string } };
 
-export interface AnswerReviewInput {
+interface AnswerReviewInput {
   question: string;
   answer: string;
   queryType: QueryType;

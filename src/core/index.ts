@@ -59,69 +59,25 @@ export {
   defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
-  parseDuration,
   ConfigError,
-  ENV_VARS,
-  DEFAULT_OLLAMA_HOST,
   parseParserTimeout,
   parseRelevanceMode,
   parseRetrievalMode,
   type AssistantConfig,
   type DeepPartial,
-  type OllamaConfig,
   type ParserConfig,
-  type RelevanceMode,
-  type RetrievalMode,
 } from './config';
-export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
-export { runPipeline, LOG_PARSER_UNAVAILABLE, type PipelineDeps, type RunOptions } from './pipeline/graph';
+export { createAssistant, type Assistant } from './assistant';
+export { LOG_PARSER_UNAVAILABLE, type RunOptions } from './pipeline/graph';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export {
-  prefixed,
-  prefixedLogger,
-  memoryLogger,
-  silentLogger,
-  ManualClock,
-  systemClock,
-  LOG_PREFIX,
-  type Clock,
-  type Logger,
-} from './ports';
-export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
-export {
-  startBundledParser,
-  findParserServerScript,
-  type BundledParser,
-  type StartBundledResult,
-} from './parser/bundled';
-export { createGrpcTransport } from './parser/grpcTransport';
-export {
-  openParserConnection,
-  parserUrlProblem,
-  type OpenParserResult,
-  type ParserConnection,
-  type ParserConnectionKind,
-  type ParserConnectionOptions,
-} from './parser/connection';
-export { AdmissionParser, type AdmissionOptions } from './parser/admission';
-export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
+export { prefixed, prefixedLogger, memoryLogger } from './ports';
+export { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { createOllamaLlm } from './llm/ollamaLlm';
-export {
-  checkOllama,
-  neededModels,
-  canonicalModelName,
-  pullCommand,
-  type CheckedModel,
-  type ModelRole,
-  type NeededModel,
-  type OllamaCheck,
-  type OllamaCheckOptions,
-  type OllamaCheckStatus,
-} from './llm/ollamaCheck';
-export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export { checkOllama, neededModels, type NeededModel, type OllamaCheck } from './llm/ollamaCheck';
+export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';
 export {
   blockEntries,
   codeAnswerBlocks,
@@ -131,25 +87,13 @@ export {
   stripThinking,
   type CodeBlock,
 } from './code/extract';
-export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
-export { ERROR_CODES, type ContractResult, type ErrorCode, type ValidationError } from './validation/contract';
-export { contractFromTrace } from './validation/fromTrace';
-export { repairInstructions } from './validation/normalizer';
-export type { AttemptEvent, TelemetrySink } from './telemetry/events';
+export { plainlyNotAvap } from './code/notAvap';
+export type { AttemptEvent } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
-export {
-  compareBy,
-  renderComparison,
-  isCompareBy,
-  COMPARE_BY,
-  type Comparison,
-  type CompareBy,
-} from './telemetry/comparison';
-export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison } from './telemetry/comparison';
 export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
 export type { BulkBatchFailure } from './retrieval/bulkFailures';
 export { cosine } from './retrieval/rrf';
-export type { RelevancePort } from './relevance/port';

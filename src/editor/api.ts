@@ -4,7 +4,7 @@ import type { ChatProbe } from './chat/chatTestHooks';
 import type { RunTestHooks, RunViewProbe } from './run/contract';
 import type { StatusLook } from './status/statusLook';
 
-export type { ChatProbe, RunViewProbe };
+export type { ChatProbe };
 
 export interface AvapExtensionApi {
   /**

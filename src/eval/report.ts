@@ -112,7 +112,7 @@ function functionalOf(r: EvalReport): MeanStd {
 }
 
 /** Per question: in how many runs every case passed, and why the last failing run failed. */
-export function functionalRows(r: EvalReport): { id: string; passed: number; runs: number; why: string }[] {
+function functionalRows(r: EvalReport): { id: string; passed: number; runs: number; why: string }[] {
   const byId = new Map<string, EvalEntry[]>();
   for (const e of r.entries) {
     if (!e.functional) continue;

@@ -79,7 +79,7 @@ export interface EvalTarget {
  * Why a run stopped without a report: the parser unreachable before it began or lost during it, a retrieval mode it
  * cannot honour, or the caller cancelled. `partial` holds what was scored before a mid-run abort.
  */
-export interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
+interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
   partial?: EvalReport;
 }
 export type EvalOutcome = Result<EvalReport, EvalAbort>;
@@ -120,7 +120,7 @@ export function verdictOf(entry: EvalEntry): EvalVerdict {
 const PROBE = 'addVar(probe, 1)\naddResult(probe)\n';
 
 /** Whether retrieval ran in the configured mode (`bm25` is what the retrieval tags `bm25_only`). */
-export function retrievalHonoured(configured: string, used: string): boolean {
+function retrievalHonoured(configured: string, used: string): boolean {
   return used === configured || (configured === 'bm25' && used === 'bm25_only');
 }
 

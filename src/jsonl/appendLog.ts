@@ -21,7 +21,7 @@ import path from 'node:path';
 import { err, ok, type Failure, type Result } from '../result';
 
 /** Why an append (or the health probe) failed; `code` is the system error code, `EINVAL` for a bad record. */
-export interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
+interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
   code: string;
 }
 export type AppendResult = Result<void, AppendFailure>;

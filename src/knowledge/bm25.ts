@@ -7,7 +7,7 @@
  */
 import { tokenize } from './tokenizer';
 
-export interface IndexField {
+interface IndexField {
   text: string;
   /** Positive integer weight (default 1). */
   weight?: number;

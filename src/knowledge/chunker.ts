@@ -19,8 +19,8 @@ export interface ChunkOptions {
   minChars?: number;
 }
 
-export const DEFAULT_MAX_CHUNK_CHARS = 1800;
-export const DEFAULT_MIN_CHUNK_CHARS = 320;
+const DEFAULT_MAX_CHUNK_CHARS = 1800;
+const DEFAULT_MIN_CHUNK_CHARS = 320;
 
 /** A Markdown block: a paragraph, list, table, heading or fenced code block. */
 export interface MarkdownBlock {
@@ -74,7 +74,7 @@ export function markdownBlocks(body: string): MarkdownBlock[] {
 }
 
 /** Code inside a fenced block (without the fence lines). */
-export function fenceContent(block: MarkdownBlock): string {
+function fenceContent(block: MarkdownBlock): string {
   const lines = block.text.split('\n');
   const last = lines.length > 1 && /^\s*(`{3,}|~{3,})\s*$/.test(lines[lines.length - 1] as string) ? -1 : lines.length;
   return lines.slice(1, last).join('\n');
@@ -98,7 +98,7 @@ export function avapCodeBlocks(body: string): { line: number; code: string }[] {
   return out;
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -109,7 +109,7 @@ export function slugify(text: string): string {
 }
 
 /** Commands mentioned in Markdown: calls anywhere, plus names in `inline code`. */
-export function mentionedCommands(blocks: readonly MarkdownBlock[]): string[] {
+function mentionedCommands(blocks: readonly MarkdownBlock[]): string[] {
   const found: string[] = [];
   const add = (name: string): void => {
     if (isCatalogueCommand(name) && !found.includes(name)) found.push(name);

@@ -14,7 +14,7 @@
 
 import type { Failure, Result } from '../result';
 
-export interface FrontMatter {
+interface FrontMatter {
   fields: Record<string, string>;
   body: string;
 }

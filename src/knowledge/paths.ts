@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fail, ok, type LoadResult } from './types';
 
 /** A file every knowledge directory holds; used to recognise one. */
-export const KNOWLEDGE_MARKER = path.join('examples', 'pool.json');
+const KNOWLEDGE_MARKER = path.join('examples', 'pool.json');
 
 /** Directories tried, in order, when no explicit directory is given. */
 export function knowledgeCandidates(baseDir: string = __dirname): string[] {

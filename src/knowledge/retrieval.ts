@@ -13,7 +13,7 @@ export interface ChunkIndex {
   chunk(id: string): DocChunk | undefined;
 }
 
-export const CHUNK_FIELD_WEIGHTS = { title: 2, heading: 2, commands: 3, text: 1 } as const;
+const CHUNK_FIELD_WEIGHTS = { title: 2, heading: 2, commands: 3, text: 1 } as const;
 
 export function buildChunkIndex(chunks: readonly DocChunk[], options: Bm25Options = {}): ChunkIndex {
   const byId = new Map<string, DocChunk>();

@@ -12,7 +12,7 @@ export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL'
 
 export type KnowledgeErrorCode = 'not-found' | 'unreadable' | 'malformed' | 'invalid';
 
-export interface KnowledgeError {
+interface KnowledgeError {
   code: KnowledgeErrorCode;
   message: string;
   /** File or directory the error is about. */
@@ -147,7 +147,7 @@ export interface ExamplePool {
 
 // ------------------------------------------------------------------ golden set
 
-export interface GoldenTurn {
+interface GoldenTurn {
   role: 'user' | 'assistant';
   content: string;
 }

@@ -24,7 +24,7 @@ import {
   type SemanticTokenType,
 } from './legend';
 
-export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type SemanticTokenModifier, type SemanticTokenType };
+export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES };
 
 export interface SemanticTokenSpec {
   readonly line: number;

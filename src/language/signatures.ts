@@ -35,7 +35,7 @@ const ROLE_TEXT: Record<ParamSpec['kind'], string> = {
   comparator: 'a comparator: = == != < > <= >= in (bare or quoted)',
 };
 
-export const referenceKind = (role: ParamSpec['kind']): ReferenceKind =>
+const referenceKind = (role: ParamSpec['kind']): ReferenceKind =>
   role === 'target' || role === 'name' ? 'variable' : 'value';
 
 function parameterDoc(p: ParamSpec): string {

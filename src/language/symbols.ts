@@ -34,7 +34,7 @@ import { argumentWord, namesIn } from './words';
 
 export type OccurrenceRole = 'definition' | 'reference' | 'text' | 'either';
 
-export type OccurrenceHow =
+type OccurrenceHow =
   /** `x = …` or `x = command(…)` */
   | 'assign'
   /** a command's target parameter (`addVar(x, …)`) */
@@ -441,6 +441,6 @@ function resolve(
 }
 
 /** The statement at a 0-based line. */
-export function statementOn(tree: SyntaxTree, line: number): Statement | undefined {
+function statementOn(tree: SyntaxTree, line: number): Statement | undefined {
   return tree.statements[line];
 }

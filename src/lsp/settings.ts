@@ -8,7 +8,7 @@ export interface ServerSettings {
   readonly inlayHints: { readonly parameterNames: boolean };
 }
 
-export const SERVER_DEFAULTS: ServerSettings = { inlayHints: { parameterNames: false } };
+const SERVER_DEFAULTS: ServerSettings = { inlayHints: { parameterNames: false } };
 
 export function readServerSettings(section: unknown): ServerSettings {
   const hints = (section as { inlayHints?: { parameterNames?: unknown } } | null | undefined)?.inlayHints;

@@ -24,7 +24,7 @@ export function verdictOf(text: string, version: number, filename: string): Verd
   return { version, result, specs: traceToDiagnosticSpecs(result.trace, lengths) };
 }
 
-export function toDiagnostic(spec: DiagnosticSpec): Diagnostic {
+function toDiagnostic(spec: DiagnosticSpec): Diagnostic {
   return {
     range: { start: { line: spec.line, character: spec.start }, end: { line: spec.line, character: spec.end } },
     severity: spec.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,

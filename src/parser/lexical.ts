@@ -6,13 +6,11 @@
 export {
   isOp,
   isPunct,
-  isWord,
   newScanState,
   scanLine,
   TokenKind,
   type LexicalProblem,
-  type LexicalSink,
   type ScanState,
   type Token,
 } from './scanner';
-export { isIdentifier, matchBracket, parseCall, type CallArg, type ParsedCall } from './calls';
+export { matchBracket, parseCall, type CallArg } from './calls';

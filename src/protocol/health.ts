@@ -16,7 +16,7 @@ import {
 
 export type { ServingStatus } from './wire';
 
-export const HEALTH_SERVICE_NAME = 'grpc.health.v1.Health';
+const HEALTH_SERVICE_NAME = 'grpc.health.v1.Health';
 
 export interface HealthClient extends grpc.Client {
   Check(

@@ -114,7 +114,7 @@ function toWireFix(fix: TraceFix): WireFix {
   };
 }
 
-export function toWireEntry(entry: TraceEntry): WireTraceEntry {
+function toWireEntry(entry: TraceEntry): WireTraceEntry {
   const wire: WireTraceEntry = {
     line: entry.line,
     column: entry.column,
@@ -183,7 +183,7 @@ function fromWireFix(wire: WireFix | null | undefined): TraceFix | undefined {
   return { title: wire.title ?? '', edits };
 }
 
-export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
+function fromWireEntry(wire: WireTraceEntry): TraceEntry {
   const category = asCategory(wire.category);
   const entry: TraceEntry = {
     line: wire.line,

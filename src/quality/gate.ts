@@ -66,13 +66,13 @@ export async function qualityGate(
 }
 
 // The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
-export { hintedRetryMessages, QUALITY_RETRY_HEAD };
+export { QUALITY_RETRY_HEAD };
 
-export const DEFAULT_ANSWER_SYSTEM_PROMPT =
+const DEFAULT_ANSWER_SYSTEM_PROMPT =
   'You answer questions about AVAP, a proprietary API-programming language, using only the documentation provided. Use AVAP command names and argument orders exactly as documented; never use syntax from Python, JavaScript or Go.';
 
 /** Answer messages for callers that do not have the pipeline's own prompt. */
-export function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
+function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
   const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
   return [
     { role: 'system', content: DEFAULT_ANSWER_SYSTEM_PROMPT },

@@ -6,40 +6,8 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, foreignMarkersIn, numericFeatures, FEATURE_NAMES, type AnswerFeatures } from './features';
-export {
-  createLlmJudge,
-  judgeMessages,
-  assessmentFromJudge,
-  JUDGE_JSON_SCHEMA,
-  JudgeAnswerSchema,
-  JudgeAnswerContract,
-  type JudgeAnswer,
-} from './judge';
-export {
-  qualityGate,
-  llmRegenerator,
-  hintedRetryMessages,
-  defaultAnswerMessages,
-  gateFailure,
-  QUALITY_RETRY_HEAD,
-  DEFAULT_ANSWER_SYSTEM_PROMPT,
-  type GateResult,
-  type GateAttempt,
-  type Regenerate,
-} from './gate';
-export {
-  defaultQualityConfig,
-  qualityConfigFromEnv,
-  parseSwitch,
-  parseThreshold,
-  QualityConfigError,
-  type QualityConfig,
-} from './config';
-export {
-  runWithQuality,
-  type AssistantLike,
-  type QualityRunDeps,
-  type QualityReport,
-  type QualityRunResult,
-} from './assistantRun';
+export { answerFeatures, numericFeatures, FEATURE_NAMES } from './features';
+export { createLlmJudge, JUDGE_JSON_SCHEMA } from './judge';
+export { qualityGate, llmRegenerator, gateFailure, QUALITY_RETRY_HEAD } from './gate';
+export { defaultQualityConfig, qualityConfigFromEnv, parseSwitch, parseThreshold, QualityConfigError } from './config';
+export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport } from './assistantRun';

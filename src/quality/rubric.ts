@@ -12,7 +12,7 @@
 
 export type DimensionName = 'grounding' | 'specificity' | 'actionability';
 
-export interface RubricBand {
+interface RubricBand {
   /** Inclusive lower and upper bound of the band. */
   min: number;
   max: number;

@@ -6,6 +6,4 @@
 export * from './server';
 export * from './auth';
 export * from './hostGuard';
-export { openApiDocument } from './openapi';
-export { redactInternals } from './redact';
 export * as schemas from './schemas';

@@ -48,16 +48,12 @@ export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_TIMEOUTS,
   GENERATION_ERROR_STATUS,
-  validateOne,
   type RestAssistant,
-  type RestContext,
   type RestDeps,
   type RestOptions,
   type RestQuality,
   type RestTimeouts,
 } from './context';
-export { storageHealth, storageReasons, type StorageState } from './storage';
-
 /** How often Node looks for connections past their header/request deadline: often enough for short deadlines. */
 function checkingIntervalMs(t: RestTimeouts): number {
   return Math.max(50, Math.min(1000, Math.floor(Math.min(t.headersMs, t.requestMs) / 4)));

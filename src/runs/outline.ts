@@ -10,7 +10,7 @@
 import { ok, type Failure, type Result } from '../result';
 import { member, positionAt, readJsonTree, type JsonNode } from './jsonTree';
 
-export const PROGRAM_SUFFIX = '.avap';
+const PROGRAM_SUFFIX = '.avap';
 export const TEST_SUFFIX = '.avap.test.json';
 export const REQUEST_SUFFIX = '.avap.request.json';
 
@@ -37,7 +37,7 @@ export interface Place {
   character: number;
 }
 
-export interface CaseOutline {
+interface CaseOutline {
   /** Its index in `cases`. */
   index: number;
   /** Its name, or `cases[i]` when it has none yet. */

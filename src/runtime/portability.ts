@@ -155,7 +155,7 @@ export type PortabilityRuleId = (typeof PORTABILITY_RULES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, PortabilityRule> = new Map(PORTABILITY_RULES.map((r) => [r.id, r]));
 
-export function portabilityRule(id: string): PortabilityRule | undefined {
+function portabilityRule(id: string): PortabilityRule | undefined {
   return BY_ID.get(id);
 }
 

@@ -287,5 +287,3 @@ export class Call implements CallContext {
     return this.frame.shared.gather(id, timeoutMs);
   }
 }
-
-export { argSpec };

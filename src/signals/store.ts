@@ -34,7 +34,7 @@ import {
  * Why the store failed: a record it could not write as JSON, a file it could not write, or one it could not read.
  * `code` is the system error code (`ENOSPC`, `EACCES`…) when there is one.
  */
-export interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
+interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
   code?: string;
 }
 export type StoreResult<T> = Result<T, StoreFailure>;

@@ -24,7 +24,7 @@ import {
   type ValidateInput,
 } from './definitions';
 
-export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
+type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
 
 export interface ToolOutcome<F = Record<string, unknown>> {
   tool: string;
@@ -36,7 +36,7 @@ export interface ToolOutcome<F = Record<string, unknown>> {
   next: string[];
 }
 
-export interface InvalidToolInput {
+interface InvalidToolInput {
   valid: false;
   error: string;
   suggestions: string[];
@@ -46,7 +46,7 @@ export type ToolRun = { kind: 'invalid'; result: InvalidToolInput } | { kind: 'd
 
 // ------------------------------------------------------------------ validate
 
-export interface TraceFact {
+interface TraceFact {
   line: number;
   column: number;
   severity: string;
@@ -194,7 +194,7 @@ export async function executeValidate(
 // ------------------------------------------------------------------ search
 
 /** What the search tool needs from a knowledge base (the knowledge library's KnowledgeBase fits). */
-export interface DocsIndex {
+interface DocsIndex {
   search(query: string, k: number): { id: string; score: number }[];
   chunk(id: string):
     | {
@@ -212,7 +212,7 @@ export interface DocsIndex {
 /** The knowledge base, or why it could not be loaded. */
 export type DocsIndexSource = () => Result<DocsIndex, Failure<'knowledge-unavailable'>>;
 
-export interface SearchHit {
+interface SearchHit {
   id: string;
   title: string;
   heading?: string;
@@ -233,7 +233,7 @@ export interface SearchFacts {
   reason?: string;
 }
 
-export const MAX_SECTION_CHARS = 2000;
+const MAX_SECTION_CHARS = 2000;
 
 export function executeSearchDocs(input: SearchDocsInput, source: DocsIndexSource): ToolOutcome<SearchFacts> {
   const loaded = source();

@@ -17,7 +17,7 @@ export interface LanguageModelToolContribution {
   inputSchema: Record<string, unknown>;
 }
 
-export function toolContribution(definition: ToolDefinition<unknown>): LanguageModelToolContribution {
+function toolContribution(definition: ToolDefinition<unknown>): LanguageModelToolContribution {
   return {
     name: definition.name,
     displayName: definition.displayName,

@@ -27,7 +27,7 @@ export interface EvalLiveState {
   expectedRestMs?: number;
 }
 
-export function verdictText(verdict: EvalVerdict): string {
+function verdictText(verdict: EvalVerdict): string {
   switch (verdict.outcome) {
     case 'valid':
       return 'valid';

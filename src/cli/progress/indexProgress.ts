@@ -57,7 +57,7 @@ export function indexLiveLine(state: IndexLiveState, now: number, width: number)
 }
 
 /** The plain line of a finished batch. */
-export function indexPlainLine(state: IndexLiveState, batch: number, batches: number, now: number): string {
+function indexPlainLine(state: IndexLiveState, batch: number, batches: number, now: number): string {
   const phase = state.phase ?? 'embedding';
   const parts = [
     `${LABEL[phase]}`,

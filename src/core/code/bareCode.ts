@@ -106,7 +106,7 @@ const KEYWORDS = new Set(
  * capitalised word and goes on in words, without operators; or it is four
  * plain words or more that no keyword leads.
  */
-export function isProseLine(line: string): boolean {
+function isProseLine(line: string): boolean {
   const text = line.trim();
   const count = words(text);
   if (count >= 3 && /[.!?]$/.test(text)) return true;

@@ -21,9 +21,9 @@ export const LOG_REPAIRED_BY_FIXES =
 
 /** How the run records a repaired answer (answer object, telemetry, signals, editor). */
 export const REPAIRED_BY_FIXES = 'parser-fixes';
-export type RepairedBy = typeof REPAIRED_BY_FIXES;
+type RepairedBy = typeof REPAIRED_BY_FIXES;
 
-export interface AppliedFix {
+interface AppliedFix {
   line: number;
   code: string;
   title: string;

@@ -55,7 +55,7 @@ export const LOG_EARLY_ABORT =
   'early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
 
 /** Rules whose finding on a complete line no later line can resolve. */
-export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
+const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
   Rule.ForeignKeyword.code,
   Rule.ForeignOperator.code,
   Rule.ForeignCall.code,
@@ -84,7 +84,7 @@ export function isHardWhileStreaming(entry: TraceEntry): boolean {
 }
 
 /** A fence longer than this is no longer checked while streaming (a confirming parse stays this small). */
-export const MAX_CHECKED_CHARS = 64 * 1024;
+const MAX_CHECKED_CHARS = 64 * 1024;
 
 export interface HardFinding {
   /** The finding, its line relative to the fence's code. */

@@ -117,7 +117,7 @@ export interface RunOptions {
 
 type Failure = NonNullable<PipelineResult['error']>;
 
-export type FewShotChoice = FewShotExample[] | FewShotSelection;
+type FewShotChoice = FewShotExample[] | FewShotSelection;
 
 const cancelledError = (): Failure => ({ code: 'cancelled', message: 'the request was cancelled' });
 

@@ -13,7 +13,7 @@ import type { ValidationError } from '../validation/contract';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
 
-export const ClassificationSchema = z
+const ClassificationSchema = z
   .object({
     type: z.enum(CLASSIFY_TYPES as [QueryType, ...QueryType[]]),
   })
@@ -26,12 +26,12 @@ export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
 })();
 
 /** Messages the platform injects; they go straight to PLATFORM (the design's fast path). */
-export const PLATFORM_PREFIXES: readonly string[] = ['You have a project usage percentage of'];
+const PLATFORM_PREFIXES: readonly string[] = ['You have a project usage percentage of'];
 
 /** Where a malformed classification goes: an explanation with retrieval is the least harmful answer. */
 export const DEFAULT_ROUTE: QueryType = 'RETRIEVAL';
 
-export interface Classification {
+interface Classification {
   type: QueryType;
   how: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default';
   /** E008 errors of the malformed answers, if any. */

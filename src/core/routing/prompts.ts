@@ -29,7 +29,7 @@ export function promptTask(systemPrompt: string): PromptTask | undefined {
 export type { ConversationTurn };
 
 /** The short AVAP rulebook every code-writing prompt carries. */
-export const AVAP_RULES = `AVAP rules:
+const AVAP_RULES = `AVAP rules:
 - A program is a sequence of command calls, one per line: name(arg1, arg2, …). There are no semicolons.
 - Commands store their result in the LAST argument (the target variable): addParam(name, n) reads request parameter "name" into n; encodeSHA256(n, h) stores the hash of n in h.
 - Return values to the caller with addResult(variable). Set variables with addVar(target, value) or target = expression.

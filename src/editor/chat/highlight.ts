@@ -57,7 +57,7 @@ const FAMILIES: [prefix: string, cls: string][] = [
   ['variable', 'tok-variable'],
 ];
 
-export function scopeClass(scope: string): string | undefined {
+function scopeClass(scope: string): string | undefined {
   return FAMILIES.find(([prefix]) => scope === prefix || scope.startsWith(`${prefix}.`))?.[1];
 }
 

@@ -5,7 +5,7 @@
  */
 
 /** A representative scope of the AVAP grammar per colour class (see highlight.ts). */
-export const CLASS_SCOPES: Record<string, string> = {
+const CLASS_SCOPES: Record<string, string> = {
   'tok-comment': 'comment.line.double-slash.avap',
   'tok-keyword': 'keyword.control.avap',
   'tok-builtin': 'support.function.builtin.avap',

@@ -11,7 +11,7 @@ import type { DiagnosticsController } from './diagnosticsController';
 import { FIX_ALL_COMMAND, FIX_ALL_TITLE } from './fixAll';
 import { COMMANDS } from '../commandIds';
 
-export const REGENERATE_COMMAND = COMMANDS.regenerateWithTrace.id;
+const REGENERATE_COMMAND = COMMANDS.regenerateWithTrace.id;
 
 function codeValue(diagnostic: vscode.Diagnostic): string | number | undefined {
   const code = diagnostic.code;

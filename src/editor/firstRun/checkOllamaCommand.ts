@@ -18,7 +18,7 @@ import {
 } from './ollamaCheckMessage';
 import { COMMANDS } from '../commandIds';
 
-export const CHECK_OLLAMA_COMMAND = COMMANDS.checkOllama.id;
+const CHECK_OLLAMA_COMMAND = COMMANDS.checkOllama.id;
 
 export interface CheckOllamaDeps {
   settings(): EditorSettings;

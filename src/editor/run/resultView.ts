@@ -11,7 +11,7 @@ import { newNonce, webviewShell } from '../chat/webviewHtml';
 import type { OutputLog } from '../output/outputLog';
 import type { RunTestHooks, RunViewProbe } from './contract';
 
-export const RESULT_VIEW_TYPE = 'avap.runResult';
+const RESULT_VIEW_TYPE = 'avap.runResult';
 
 type FromPage =
   | { type: 'ready' }

@@ -239,7 +239,7 @@ export function branchWords(t: readonly Token[]): string[] {
 }
 
 /** `} else {` → `else()`; `} catch (e) {` → `exception(e)`. */
-export function braceBranch(kind: BlockKind | 'foreign-try'): BranchRewrite {
+function braceBranch(kind: BlockKind | 'foreign-try'): BranchRewrite {
   if (kind === 'if') return (words) => (words.length === 1 && words[0] === 'else' ? 'else()' : undefined);
   if (kind === 'try' || kind === 'foreign-try') {
     return (words) => {

@@ -11,7 +11,7 @@
  */
 import { avapCodeBlocks, type KnowledgeDoc } from '../../../src/knowledge';
 
-export const OUTCOME =
+const OUTCOME =
   /^Outcome(?: \((specification|reference implementation)\))?: (no request parameters|request `\?([^`]*)`) → status (\d{3}), result `(\{.*?\})`/;
 
 export interface Outcome {
