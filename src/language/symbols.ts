@@ -439,8 +439,3 @@ function resolve(
       if (d.start >= loop.span.start && d.start < loop.span.end && d.line >= use.line) return 'either';
   return 'text';
 }
-
-/** The statement at a 0-based line. */
-function statementOn(tree: SyntaxTree, line: number): Statement | undefined {
-  return tree.statements[line];
-}

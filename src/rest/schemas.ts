@@ -280,7 +280,6 @@ export const ExecuteBodySchema = z.object({
     .optional()
     .describe("The namespace's starting variables (AVAP Lite's `variables`)."),
 });
-type ExecuteBody = z.infer<typeof ExecuteBodySchema>;
 
 export const ExecuteAnswerSchema = z.object({
   success: z.literal(true),

@@ -155,10 +155,6 @@ export type PortabilityRuleId = (typeof PORTABILITY_RULES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, PortabilityRule> = new Map(PORTABILITY_RULES.map((r) => [r.id, r]));
 
-function portabilityRule(id: string): PortabilityRule | undefined {
-  return BY_ID.get(id);
-}
-
 /** The notes of one run: one per rule and line, in the order they happened. */
 export class PortabilityLog {
   private readonly seen = new Set<string>();

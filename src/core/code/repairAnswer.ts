@@ -21,7 +21,6 @@ export const LOG_REPAIRED_BY_FIXES =
 
 /** How the run records a repaired answer (answer object, telemetry, signals, editor). */
 export const REPAIRED_BY_FIXES = 'parser-fixes';
-type RepairedBy = typeof REPAIRED_BY_FIXES;
 
 interface AppliedFix {
   line: number;

@@ -28,23 +28,6 @@ export const GOOD_ANSWER = [
 
 export const SHALLOW_ANSWER = 'You can hash a password parameter with SHA-256 in AVAP by hashing it.';
 
-const PYTHON_ANSWER = [
-  'Use hashlib:',
-  '```python',
-  'import hashlib',
-  'digest = hashlib.sha256(pwd).hexdigest()',
-  '```',
-].join('\n');
-
-const HALLUCINATED_ANSWER = [
-  'Use getSHA256 on the parameter:',
-  '```avap',
-  'addParam(password, pwd)',
-  'getSHA256(pwd, pwdHash)',
-  'addResult(pwdHash)',
-  '```',
-].join('\n');
-
 export function input(answer: string, context: ContextPassage[] = CONTEXT): QualityInput {
   return { question: QUESTION, answer, context, queryType: 'RETRIEVAL' };
 }
