@@ -147,8 +147,11 @@ function mergeShortSections(list: Section[], minChars: number, maxChars: number)
   for (const section of list) {
     let current = section;
     if (carry) {
-      current = { heading: carry.heading, headingLine: carry.headingLine,
-        blocks: [...carry.blocks, { kind: 'heading', level: 2, text: section.headingLine }, ...section.blocks] };
+      current = {
+        heading: carry.heading,
+        headingLine: carry.headingLine,
+        blocks: [...carry.blocks, { kind: 'heading', level: 2, text: section.headingLine }, ...section.blocks],
+      };
       carry = undefined;
     }
     const previous = out[out.length - 1];
@@ -227,7 +230,8 @@ export function chunkDocument(doc: KnowledgeDoc, options: ChunkOptions = {}): Do
       usedIds.set(base, count);
       const kinds = new Set(group.map((b) => b.kind).filter((k): k is BlockKind => k !== 'heading'));
       const constructs = new Set<AvapConstruct>();
-      for (const b of group) if (b.kind === 'avap-code') detectConstructs(fenceContent(b)).forEach((c) => constructs.add(c));
+      for (const b of group)
+        if (b.kind === 'avap-code') detectConstructs(fenceContent(b)).forEach((c) => constructs.add(c));
       const commands = mentionedCommands(group);
       if (doc.kind === 'command') for (const c of doc.commands) if (!commands.includes(c)) commands.unshift(c);
       chunks.push({

@@ -27,18 +27,24 @@ export interface ExampleSelector {
   example(id: string): PoolExample | undefined;
 }
 
-export function createExampleSelector(pool: ExamplePool | readonly PoolExample[], options: Bm25Options = {}): ExampleSelector {
+export function createExampleSelector(
+  pool: ExamplePool | readonly PoolExample[],
+  options: Bm25Options = {},
+): ExampleSelector {
   const examples = Array.isArray(pool) ? (pool as readonly PoolExample[]) : (pool as ExamplePool).examples;
   const byId = new Map<string, PoolExample>();
   for (const e of examples) if (!byId.has(e.id)) byId.set(e.id, e);
-  const index = new Bm25Index([...byId.values()].map((e) => ({
-    id: e.id,
-    fields: [
-      { text: e.description, weight: EXAMPLE_FIELD_WEIGHTS.description },
-      { text: e.commands.join(' '), weight: EXAMPLE_FIELD_WEIGHTS.commands },
-      { text: e.code, weight: EXAMPLE_FIELD_WEIGHTS.code },
-    ],
-  })), options);
+  const index = new Bm25Index(
+    [...byId.values()].map((e) => ({
+      id: e.id,
+      fields: [
+        { text: e.description, weight: EXAMPLE_FIELD_WEIGHTS.description },
+        { text: e.commands.join(' '), weight: EXAMPLE_FIELD_WEIGHTS.commands },
+        { text: e.code, weight: EXAMPLE_FIELD_WEIGHTS.code },
+      ],
+    })),
+    options,
+  );
   return {
     size: index.size,
     selectExamples(request: string, k: number = DEFAULT_FEW_SHOT_K): SelectedExample[] {
@@ -50,7 +56,5 @@ export function createExampleSelector(pool: ExamplePool | readonly PoolExample[]
 
 /** Renders selected examples for a prompt: description as a comment, then the code. */
 export function renderExamples(selected: readonly SelectedExample[]): string {
-  return selected
-    .map(({ example }) => `// Example: ${example.description}\n${example.code.trimEnd()}`)
-    .join('\n\n');
+  return selected.map(({ example }) => `// Example: ${example.description}\n${example.code.trimEnd()}`).join('\n\n');
 }

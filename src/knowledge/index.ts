@@ -32,24 +32,11 @@
  *   if (kb.ok) { const hits = kb.value.search(query, 8); const shots = kb.value.selectExamples(query, 5); }
  */
 export * from './types';
-export { knowledgeDirectory, knowledgeCandidates,  } from './paths';
-export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc,    } from './loaders';
-;
-export {
-  chunkDocument, chunkDocuments, markdownBlocks, avapCodeBlocks,   
-    
-} from './chunker';
+export { knowledgeDirectory, knowledgeCandidates } from './paths';
+export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc } from './loaders';
+export { chunkDocument, chunkDocuments, markdownBlocks, avapCodeBlocks } from './chunker';
 export { tokenize, identifierParts, foldPlural } from './tokenizer';
-export { Bm25Index,     } from './bm25';
-;
-export {
-  createExampleSelector, renderExamples, DEFAULT_FEW_SHOT_K, 
-   
-} from './fewShot';
-export {
-  detectCommands, detectConstructs,  stripAvap, 
-  
-} from './avapScan';
-export {
-  loadKnowledgeBase,   type KnowledgeBase, 
-} from './knowledgeBase';
+export { Bm25Index } from './bm25';
+export { createExampleSelector, renderExamples, DEFAULT_FEW_SHOT_K } from './fewShot';
+export { detectCommands, detectConstructs, stripAvap } from './avapScan';
+export { loadKnowledgeBase, type KnowledgeBase } from './knowledgeBase';

@@ -45,8 +45,12 @@ function corpusFingerprint(docs: readonly KnowledgeDoc[], pool: ExamplePool): st
 }
 
 /** Builds a knowledge base from already loaded parts (used by tests and tools). */
-function createKnowledgeBase(directory: string, docs: readonly KnowledgeDoc[], pool: ExamplePool,
-  options: ChunkOptions = {}): KnowledgeBase {
+function createKnowledgeBase(
+  directory: string,
+  docs: readonly KnowledgeDoc[],
+  pool: ExamplePool,
+  options: ChunkOptions = {},
+): KnowledgeBase {
   const chunks = chunkDocuments(docs, options);
   const index = buildChunkIndex(chunks);
   const selector = createExampleSelector(pool);

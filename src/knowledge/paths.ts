@@ -44,6 +44,9 @@ export function knowledgeDirectory(dir?: string, baseDir: string = __dirname): L
   for (const candidate of candidates) {
     if (isKnowledgeDir(candidate)) return ok(path.resolve(candidate));
   }
-  return fail('not-found', `knowledge directory not found (looked in ${candidates.map((c) => path.resolve(c)).join(', ')})`,
-    path.resolve(baseDir));
+  return fail(
+    'not-found',
+    `knowledge directory not found (looked in ${candidates.map((c) => path.resolve(c)).join(', ')})`,
+    path.resolve(baseDir),
+  );
 }

@@ -28,7 +28,10 @@ export function ok<T>(value: T): LoadResult<T> {
 }
 
 export function fail<T>(code: KnowledgeErrorCode, message: string, path: string, details?: string[]): LoadResult<T> {
-  return { ok: false, error: details && details.length > 0 ? { code, message, path, details } : { code, message, path } };
+  return {
+    ok: false,
+    error: details && details.length > 0 ? { code, message, path, details } : { code, message, path },
+  };
 }
 
 // ------------------------------------------------------------------ documents
@@ -110,7 +113,13 @@ export interface RunCaseData {
     headers?: Record<string, string>;
     body?: unknown;
   };
-  fixtures?: { method?: 'GET' | 'POST'; url: string; status?: number; headers?: Record<string, string>; body?: unknown }[];
+  fixtures?: {
+    method?: 'GET' | 'POST';
+    url: string;
+    status?: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+  }[];
   sql?: string;
   now?: string;
   seed?: number;

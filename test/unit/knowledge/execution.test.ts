@@ -76,10 +76,17 @@ describe('knowledge: the examples run and give the outcome they state', function
       }
       if (failures.length === 0) continue;
       failed++;
-      assert.ok(bug.symptom(run), `${label} fails otherwise than the known bug ${bugId}: ${describeRun(label, failures, run)}`);
+      assert.ok(
+        bug.symptom(run),
+        `${label} fails otherwise than the known bug ${bugId}: ${describeRun(label, failures, run)}`,
+      );
       if (bug.workaround) {
         const fixed = await runner.run(bug.workaround(code), data, label);
-        assert.deepEqual(fixed.failures, [], `${label}, with the bug avoided: ${describeRun(label, fixed.failures, fixed.run)}`);
+        assert.deepEqual(
+          fixed.failures,
+          [],
+          `${label}, with the bug avoided: ${describeRun(label, fixed.failures, fixed.run)}`,
+        );
       }
     }
     if (bug) assert.ok(failed > 0, `${where} passes now: the runtime bug ${bugId} is fixed, remove it from AFFECTED`);
@@ -118,13 +125,16 @@ describe('knowledge: the examples run and give the outcome they state', function
     for (const e of pool) {
       if (!e.cases) continue;
       const cases = e.cases;
-      it(`${e.id} (${cases.length} case${cases.length === 1 ? '' : 's'})`, () => checkCases(`pool ${e.id}`, e.code, cases));
+      it(`${e.id} (${cases.length} case${cases.length === 1 ? '' : 's'})`, () =>
+        checkCases(`pool ${e.id}`, e.code, cases));
     }
 
     it('an example without cases is one the runtime refuses, or one whose answer is random', async () => {
       for (const e of pool.filter((x) => x.casesOmitted)) {
         const reason = e.casesOmitted ?? '';
-        const refused = REFUSED.find((name) => reason.startsWith(name) || reason.includes(`refuses the two-argument ${name}`));
+        const refused = REFUSED.find(
+          (name) => reason.startsWith(name) || reason.includes(`refuses the two-argument ${name}`),
+        );
         if (refused) {
           const run = await runner.execute(e.code, { method: 'GET', query: {}, headers: {}, body: null });
           assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
@@ -164,7 +174,12 @@ describe('knowledge: the examples run and give the outcome they state', function
         const reason = e.casesOmitted ?? '';
         const refused = REFUSED.find((name) => reason.startsWith(name));
         if (refused) {
-          const run = await runner.execute(e.referenceCode ?? '', { method: 'GET', query: {}, headers: {}, body: null });
+          const run = await runner.execute(e.referenceCode ?? '', {
+            method: 'GET',
+            query: {},
+            headers: {},
+            body: null,
+          });
           assert.equal(run.error?.code, 'not-supported', `${e.id}: ${reason}`);
         } else assert.match(reason, /random|states no response/, `${e.id}: ${reason}`);
       }
