@@ -68,13 +68,17 @@ export {
   type ParserConfig,
 } from './config';
 export { createAssistant, type Assistant } from './assistant';
-export { LOG_PARSER_UNAVAILABLE, type RunOptions } from './pipeline/graph';
+export { /** @internal */ LOG_PARSER_UNAVAILABLE, type RunOptions } from './pipeline/graph';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { prefixed, prefixedLogger, memoryLogger } from './ports';
-export { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
+export { /** @internal */ prefixed, prefixedLogger, /** @internal */ memoryLogger } from './ports';
+export {
+  /** @internal */ LOG_CLOSED,
+  /** @internal */ LOG_HALF_OPEN,
+  /** @internal */ LOG_SKIP,
+} from './parser/breakerParser';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export { checkOllama, neededModels, type NeededModel, type OllamaCheck } from './llm/ollamaCheck';
 export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';

@@ -14,12 +14,14 @@ export interface Logger {
   warn(line: string): void;
 }
 
+/** @internal */
 export const LOG_PREFIX = '[ptvl]';
 
 /**
  * A message as it is printed: `[ptvl] ` and the message. The log-line
  * constants (`LOG_SKIP`, `LOG_PARSER_UNAVAILABLE`, …) hold the message; tests
  * compare printed lines with `prefixed(CONSTANT)`.
+ * @internal
  */
 export function prefixed(message: string): string {
   return `${LOG_PREFIX} ${message}`;
@@ -35,7 +37,10 @@ export function prefixedLogger(write: (line: string, level: 'info' | 'warn') => 
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined };
 
-/** Collects lines in memory (tests, and callers that show a log on demand). */
+/**
+ * Collects lines in memory (tests, and callers that show a log on demand).
+ * @internal
+ */
 export function memoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return { lines, ...prefixedLogger((line) => lines.push(line)) };
@@ -48,7 +53,10 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that only moves when told to. */
+/**
+ * A clock that only moves when told to.
+ * @internal
+ */
 export class ManualClock implements Clock {
   constructor(private current = 1_700_000_000_000) {}
   now(): number {

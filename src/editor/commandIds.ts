@@ -46,7 +46,10 @@ export type EditorCommand = Extract<Row, { side: 'editor' }>['id'];
 
 const rows: readonly Row[] = Object.values(COMMANDS);
 
-/** Every contributed command id. */
+/**
+ * Every contributed command id.
+ * @internal
+ */
 export const COMMAND_IDS: readonly CommandId[] = rows.map((row) => row.id);
 
 /** The ids the editor features bundle implements (activation registers stand-ins for them until it has started). */

@@ -54,6 +54,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** @internal */
 export function chatKey(call: ChatCall): string {
   const material = {
     kind: 'chat',

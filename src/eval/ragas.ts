@@ -33,6 +33,7 @@ const QuestionsSchema = z.object({
   noncommittal: z.boolean(),
 });
 
+/** @internal */
 export const FAITHFULNESS_FORMAT = z.toJSONSchema(StatementsSchema) as Record<string, unknown>;
 const RELEVANCY_FORMAT = z.toJSONSchema(QuestionsSchema) as Record<string, unknown>;
 

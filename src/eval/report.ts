@@ -168,6 +168,7 @@ function pipelineErrors(r: EvalReport): string[] {
   return ['Pipeline errors:', '', ...failed.map((e) => `- ${e.id} (run ${e.run}): ${e.error ?? ''}`), ''];
 }
 
+/** @internal */
 export function renderMarkdown(r: EvalReport): string {
   const c = r.config;
   const lines = [
@@ -322,6 +323,7 @@ function warningsHtml(warnings: readonly string[]): string {
   return `<section class="warnings"><h2>Warnings</h2><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>\n`;
 }
 
+/** @internal */
 export function renderHtml(r: EvalReport): string {
   const md = renderMarkdown(r);
   const table = (rows: string[][]) =>

@@ -111,6 +111,7 @@ export type EvalVerdict = { outcome: 'valid' | 'invalid' | 'no-code' } | { outco
 export type EvalProgressEvent =
   ({ kind: 'question-start' } & EvalPosition) | ({ kind: 'question-done'; verdict: EvalVerdict } & EvalPosition);
 
+/** @internal */
 export function verdictOf(entry: EvalEntry): EvalVerdict {
   if (entry.error !== undefined) return { outcome: 'failed', code: entry.error.split(':')[0] ?? entry.error };
   if (!entry.codeBearing) return { outcome: 'no-code' };
@@ -168,7 +169,10 @@ async function answer(
   return runWithQuality({ ...target.quality, assistant }, request, signal);
 }
 
-/** The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored. */
+/**
+ * The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored.
+ * @internal
+ */
 export function entryQuality(report: QualityReport): EntryQuality {
   const assessed = report.attempts
     .map((a) => a.verdict)
@@ -406,6 +410,7 @@ export interface EvalModels {
  * `qwen3:1.7b`); the tag is what follows the last `:` after the last `/`
  * (a registry host may carry a port). One rule and one message for every
  * model the evaluation calls; `role` names the model in the message.
+ * @internal
  */
 export function pinnedModelProblem(model: string, role = 'model'): string | undefined {
   const slash = model.lastIndexOf('/');

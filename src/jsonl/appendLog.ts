@@ -42,7 +42,10 @@ function failure(file: string, verb: string, error: unknown): AppendResult {
 
 const invalidRecord = (message: string): AppendResult => err({ kind: 'invalid-record', code: 'EINVAL', message });
 
-/** True when the file exists, is not empty and its last byte is not a newline. Never rejects. */
+/**
+ * True when the file exists, is not empty and its last byte is not a newline. Never rejects.
+ * @internal
+ */
 export async function endsWithoutNewline(file: string): Promise<boolean> {
   let handle;
   try {

@@ -32,7 +32,10 @@ export interface MarkdownBlock {
   level?: number;
 }
 
-/** Cuts a Markdown body into blocks. Unclosed fences run to the end. */
+/**
+ * Cuts a Markdown body into blocks. Unclosed fences run to the end.
+ * @internal
+ */
 export function markdownBlocks(body: string): MarkdownBlock[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const blocks: MarkdownBlock[] = [];
@@ -80,7 +83,10 @@ function fenceContent(block: MarkdownBlock): string {
   return lines.slice(1, last).join('\n');
 }
 
-/** Every ```avap block of a Markdown body, with the 1-based line it starts on. */
+/**
+ * Every ```avap block of a Markdown body, with the 1-based line it starts on.
+ * @internal
+ */
 export function avapCodeBlocks(body: string): { line: number; code: string }[] {
   const out: { line: number; code: string }[] = [];
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
@@ -214,7 +220,10 @@ function splitBlocks(blocks: readonly MarkdownBlock[], maxChars: number): Markdo
 
 const BLOCK_KIND_ORDER: readonly BlockKind[] = ['prose', 'list', 'table', 'avap-code', 'other-code'];
 
-/** Chunks one document. Deterministic: the same document always gives the same chunks. */
+/**
+ * Chunks one document. Deterministic: the same document always gives the same chunks.
+ * @internal
+ */
 export function chunkDocument(doc: KnowledgeDoc, options: ChunkOptions = {}): DocChunk[] {
   const maxChars = Math.max(200, options.maxChars ?? DEFAULT_MAX_CHUNK_CHARS);
   const chunks: DocChunk[] = [];

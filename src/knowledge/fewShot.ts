@@ -54,7 +54,10 @@ export function createExampleSelector(
   };
 }
 
-/** Renders selected examples for a prompt: description as a comment, then the code. */
+/**
+ * Renders selected examples for a prompt: description as a comment, then the code.
+ * @internal
+ */
 export function renderExamples(selected: readonly SelectedExample[]): string {
   return selected.map(({ example }) => `// Example: ${example.description}\n${example.code.trimEnd()}`).join('\n\n');
 }

@@ -11,7 +11,10 @@ import { fail, ok, type LoadResult } from './types';
 /** A file every knowledge directory holds; used to recognise one. */
 const KNOWLEDGE_MARKER = path.join('examples', 'pool.json');
 
-/** Directories tried, in order, when no explicit directory is given. */
+/**
+ * Directories tried, in order, when no explicit directory is given.
+ * @internal
+ */
 export function knowledgeCandidates(baseDir: string = __dirname): string[] {
   return [
     path.join(baseDir, 'knowledge'),

@@ -118,7 +118,10 @@ const STOP_WORDS: ReadonlySet<string> = new Set([
   'qué',
 ]);
 
-/** Folds simple plurals so `hashes`/`hash`, `queries`/`query`, `lists`/`list` meet. */
+/**
+ * Folds simple plurals so `hashes`/`hash`, `queries`/`query`, `lists`/`list` meet.
+ * @internal
+ */
 export function foldPlural(token: string): string {
   if (token.length <= 3 || !/^[a-z]+$/.test(token)) return token;
   if (token.endsWith('ies') && token.length > 4) return `${token.slice(0, -3)}y`;
@@ -127,7 +130,10 @@ export function foldPlural(token: string): string {
   return token;
 }
 
-/** Splits an identifier at camelCase, acronym and `_` boundaries. */
+/**
+ * Splits an identifier at camelCase, acronym and `_` boundaries.
+ * @internal
+ */
 export function identifierParts(word: string): string[] {
   return word
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -64,7 +64,10 @@ function build(name: string, params: readonly { name: string; doc: string; role:
   return { label: `${label})`, parameters };
 }
 
-/** Every accepted signature of a command. */
+/**
+ * Every accepted signature of a command.
+ * @internal
+ */
 export function commandSignatures(spec: CommandSpec): SignatureInfo[] {
   return signaturesOf(spec).map((params) => {
     const { label, parameters } = build(

@@ -16,7 +16,10 @@ export interface Verdict {
   readonly specs: readonly DiagnosticSpec[];
 }
 
-/** The verdict of one text (pure): the parser's result and the diagnostics it becomes. */
+/**
+ * The verdict of one text (pure): the parser's result and the diagnostics it becomes.
+ * @internal
+ */
 export function verdictOf(text: string, version: number, filename: string): Verdict {
   const result = validateAvap(text, { filename });
   const lines = new LineMap(text);

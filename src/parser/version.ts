@@ -36,6 +36,7 @@ export const RULES_VERSION = '1.4.0';
  * Fingerprint (SHA-256 of the catalogue JSON file) that this PARSER_VERSION was
  * released with. A unit test recomputes it: editing the catalogue without bumping
  * `catalogueVersion` fails the build, so the version always moves with validity.
+ * @internal
  */
 export const CATALOGUE_FINGERPRINT = '80985bd035f5c742a6030a813a71ebe6f279f8ce487a8c9729808086c6560d27';
 

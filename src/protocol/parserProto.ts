@@ -77,7 +77,10 @@ export type ParserClientConstructor = new (
   options?: grpc.ClientOptions,
 ) => ParserServiceClient;
 
-/** avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages. */
+/**
+ * avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages.
+ * @internal
+ */
 export const PARSER_METHODS = {
   Validate: {
     path: `/${PARSER_SERVICE_NAME}/Validate`,

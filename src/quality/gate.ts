@@ -66,6 +66,7 @@ export async function qualityGate(
 }
 
 // The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
+/** @internal */
 export { QUALITY_RETRY_HEAD };
 
 const DEFAULT_ANSWER_SYSTEM_PROMPT =
@@ -80,7 +81,10 @@ function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
   ];
 }
 
-/** A Regenerate that asks the model again with the hint (streaming pieces to `onToken` when given). */
+/**
+ * A Regenerate that asks the model again with the hint (streaming pieces to `onToken` when given).
+ * @internal
+ */
 export function llmRegenerator(
   llm: LlmPort,
   model: string,
@@ -99,7 +103,10 @@ export function llmRegenerator(
   };
 }
 
-/** The failure of the last attempt, if its validator could not assess. */
+/**
+ * The failure of the last attempt, if its validator could not assess.
+ * @internal
+ */
 export function gateFailure(result: GateResult): QualityFailure | undefined {
   const last = result.attempts[result.attempts.length - 1]?.verdict;
   return last && !last.ok ? last.error : undefined;

@@ -6,8 +6,19 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, numericFeatures, FEATURE_NAMES } from './features';
-export { createLlmJudge, JUDGE_JSON_SCHEMA } from './judge';
-export { qualityGate, llmRegenerator, gateFailure, QUALITY_RETRY_HEAD } from './gate';
-export { defaultQualityConfig, qualityConfigFromEnv, parseSwitch, parseThreshold, QualityConfigError } from './config';
+export { answerFeatures, numericFeatures, /** @internal */ FEATURE_NAMES } from './features';
+export { createLlmJudge, /** @internal */ JUDGE_JSON_SCHEMA } from './judge';
+export {
+  /** @internal */ qualityGate,
+  /** @internal */ llmRegenerator,
+  /** @internal */ gateFailure,
+  /** @internal */ QUALITY_RETRY_HEAD,
+} from './gate';
+export {
+  /** @internal */ defaultQualityConfig,
+  qualityConfigFromEnv,
+  parseSwitch,
+  parseThreshold,
+  QualityConfigError,
+} from './config';
 export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport } from './assistantRun';

@@ -47,7 +47,7 @@ import { validateRoutes } from './routes/validate';
 export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_TIMEOUTS,
-  GENERATION_ERROR_STATUS,
+  /** @internal */ GENERATION_ERROR_STATUS,
   type RestAssistant,
   type RestDeps,
   type RestOptions,

@@ -7,25 +7,32 @@
  *
  * `outline` (names and places of files and cases, nothing that runs) is a light entry for the editor's start-up.
  */
-export { TEST_SUFFIX, REQUEST_SUFFIX, testFileOf, requestFileOf, programOf, outlineTestFile } from './outline';
-export { readJsonTree, positionAt } from './jsonTree';
+export {
+  /** @internal */ TEST_SUFFIX,
+  /** @internal */ REQUEST_SUFFIX,
+  /** @internal */ testFileOf,
+  /** @internal */ requestFileOf,
+  /** @internal */ programOf,
+  /** @internal */ outlineTestFile,
+} from './outline';
+export { /** @internal */ readJsonTree, /** @internal */ positionAt } from './jsonTree';
 export { loadTestCases } from './cases';
 export type { ReadBeside } from './cases';
 export {
   defaultSetup,
   loadRunSetup,
-  requestParameters,
+  /** @internal */ requestParameters,
   requestTemplate,
   describeRequest,
-  REQUEST_FILE_KEYS,
+  /** @internal */ REQUEST_FILE_KEYS,
 } from './requestFile';
 export type { RunSetup } from './requestFile';
-export { shortValue, fullValue } from './values';
+export { /** @internal */ shortValue, /** @internal */ fullValue } from './values';
 export { lineValues } from './lineValues';
 export type { LineValue } from './lineValues';
-export { judgeCase, projectOnto, firstMismatch } from './judge';
+export { judgeCase, /** @internal */ projectOnto, /** @internal */ firstMismatch } from './judge';
 export { caseName, caseFromRun, appendCase } from './caseFromRun';
-export { runViewModel, statusText, errorText, VIEW_STEPS } from './resultModel';
+export { runViewModel, /** @internal */ statusText, errorText, /** @internal */ VIEW_STEPS } from './resultModel';
 export type { RunViewModel } from './resultModel';
 export { poolLimits, allowList } from './settings';
 export type { RunSettings } from './settings';

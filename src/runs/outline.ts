@@ -12,6 +12,7 @@ import { member, positionAt, readJsonTree, type JsonNode } from './jsonTree';
 
 const PROGRAM_SUFFIX = '.avap';
 export const TEST_SUFFIX = '.avap.test.json';
+/** @internal */
 export const REQUEST_SUFFIX = '.avap.request.json';
 
 /** The test file of a program (`a/b.avap` → `a/b.avap.test.json`); works on paths and URI paths alike. */

@@ -21,4 +21,4 @@ export type {
 } from './ports';
 export type { PortabilityNote, RunError, RunLimits, RunRequest, RunResult, StepRecord } from './types';
 export { execute } from './execute';
-export { PORTABILITY_RULES } from './portability';
+export { /** @internal */ PORTABILITY_RULES } from './portability';

@@ -21,6 +21,7 @@ function rule(id: string, spec: string, reference: string, facts: readonly strin
   return { id, spec, reference, facts };
 }
 
+/** @internal */
 export const PORTABILITY_RULES = [
   rule(
     'addparam-numeric-text',

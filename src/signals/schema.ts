@@ -50,6 +50,7 @@ const AutomatedFailureSchema = z.object({
   message: z.string(),
 });
 
+/** @internal */
 export const SignalRecordSchema = z.object({
   record: z.literal('signal'),
   schema_version: z.number().int(),

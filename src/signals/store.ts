@@ -111,7 +111,10 @@ function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingS
   return { signals: [...byId.values()].map((signal) => ({ ...signal, ...computeReward(signal) })), orphans };
 }
 
-/** Parses the store's text. Pure. */
+/**
+ * Parses the store's text. Pure.
+ * @internal
+ */
 export function parseSignals(text: string): ReadReport {
   const lines = text.split('\n');
   const endsClean = text === '' || text.endsWith('\n');

@@ -30,6 +30,7 @@ function toolContribution(definition: ToolDefinition<unknown>): LanguageModelToo
   };
 }
 
+/** @internal */
 export function languageModelToolsContribution(): LanguageModelToolContribution[] {
   return TOOL_DEFINITIONS.map((d) => toolContribution(d as ToolDefinition<unknown>));
 }
@@ -37,6 +38,7 @@ export function languageModelToolsContribution(): LanguageModelToolContribution[
 /**
  * `manifest` with `contributes.languageModelTools` replaced and nothing else
  * touched (key order kept; a missing `contributes` is created).
+ * @internal
  */
 export function withLanguageModelTools(manifest: Record<string, unknown>): Record<string, unknown> {
   const contributes = (

@@ -44,7 +44,10 @@ function segments(state: IndexLiveState, now: number, phase: IngestPhase): Segme
   ];
 }
 
-/** The live line at time `now`, at most `width` characters; undefined before the first phase. */
+/**
+ * The live line at time `now`, at most `width` characters; undefined before the first phase.
+ * @internal
+ */
 export function indexLiveLine(state: IndexLiveState, now: number, width: number): string | undefined {
   if (!state.phase) return undefined;
   return fitSegments(
@@ -68,7 +71,10 @@ function indexPlainLine(state: IndexLiveState, batch: number, batches: number, n
   return parts.join(' · ');
 }
 
-/** One line for a bulk batch with refused documents: which batch, how many, why, the first ids. */
+/**
+ * One line for a bulk batch with refused documents: which batch, how many, why, the first ids.
+ * @internal
+ */
 export function bulkFailureLine(failure: BulkBatchFailure): string {
   const causes = failure.causes.map((c) => {
     const more = c.count - c.ids.length;

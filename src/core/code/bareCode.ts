@@ -60,6 +60,7 @@ function closingParen(line: string, open: number): number {
  * a comment after its closing parenthesis), an assignment, a comment, a brace.
  * Stricter than `isCodeLine`, so prose that starts with a command name
  * ("addParam(name, target) reads the parameter…") is not taken for code.
+ * @internal
  */
 export function isWholeCodeLine(line: string): boolean {
   const text = line.trim();

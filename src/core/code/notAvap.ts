@@ -166,6 +166,7 @@ export function plainlyNotAvap(code: string): NotAvapKind | undefined {
  * its first line already has one of those shapes (a JSON opening, a command,
  * a request line, a tag). Findings on such a block are not evidence against
  * the answer's AVAP until the block is complete and classified.
+ * @internal
  */
 export function mayBeNotAvap(prefix: string): boolean {
   const first = nonBlank(prefix)[0];

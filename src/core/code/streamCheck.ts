@@ -78,6 +78,7 @@ const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
  * the module comment) and without a fix the parser could prove — a fixable
  * one is left to the deterministic repair once the answer is complete, which
  * costs no model call at all.
+ * @internal
  */
 export function isHardWhileStreaming(entry: TraceEntry): boolean {
   return entry.severity === 'error' && entry.fix === undefined && STREAM_HARD_RULES.has(entry.code);

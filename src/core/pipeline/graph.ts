@@ -79,12 +79,21 @@ import { claimRetry, describeSkip, newRetryCycle, retryAvailable, skipStopReason
 import { statusOf, type CodeCheck } from '../validation/status';
 import { err, ok, type Result } from '../../result';
 
-/** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
+/**
+ * The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`).
+ * @internal
+ */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
-/** Logged when retrieval fails and the answer goes on without documentation context. */
+/**
+ * Logged when retrieval fails and the answer goes on without documentation context.
+ * @internal
+ */
 export const logRetrievalFailed = (source: string, message: string): string =>
   `retrieval failed (${source}: ${message}) — answering without documentation context`;
-/** Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'. */
+/**
+ * Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'.
+ * @internal
+ */
 export const logFewShot = (k: number, injected: number, how = ''): string =>
   `few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
 
@@ -126,7 +135,10 @@ function asFailure(error: LlmError | { code: string; message: string }): Failure
   return known.includes(error.code) ? (error as Failure) : { code: 'llm-failed', message: error.message };
 }
 
-/** First meaningful line of a reformulation; the original query when the model gave nothing usable. Pure. */
+/**
+ * First meaningful line of a reformulation; the original query when the model gave nothing usable. Pure.
+ * @internal
+ */
 export function cleanSearchQuery(text: string, fallback: string): string {
   const line =
     stripThinking(text)

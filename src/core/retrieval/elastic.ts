@@ -25,6 +25,7 @@ import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChun
 import { reciprocalRankFusion } from './rrf';
 
 const INDEX_VERSION = 1;
+/** @internal */
 export const INGEST_PIPELINE = 'avap-kb-ingest-v1';
 const SOURCE_FIELDS = ['chunk_id', 'title', 'heading', 'content', 'source', 'embedding'];
 const BM25_FIELDS = ['content^2', 'text^2'];
@@ -51,10 +52,12 @@ export interface IndexMeta {
   created_at: string;
 }
 
+/** @internal */
 export function indexSettings(): Record<string, unknown> {
   return { number_of_shards: 1, number_of_replicas: 0, 'index.default_pipeline': INGEST_PIPELINE };
 }
 
+/** @internal */
 export function indexMappings(meta: IndexMeta): Record<string, unknown> {
   return {
     _meta: meta,
@@ -72,6 +75,7 @@ export function indexMappings(meta: IndexMeta): Record<string, unknown> {
   };
 }
 
+/** @internal */
 export function ingestPipelineBody(): { description: string; processors: Record<string, unknown>[] } {
   return {
     description: `AVAP knowledge base ingestion v${INDEX_VERSION}: stamps the time each chunk was indexed`,
@@ -79,10 +83,12 @@ export function ingestPipelineBody(): { description: string; processors: Record<
   };
 }
 
+/** @internal */
 export function bm25Body(query: string, size: number): Record<string, unknown> {
   return { size, query: { multi_match: { query, fields: BM25_FIELDS } }, _source: SOURCE_FIELDS };
 }
 
+/** @internal */
 export function knnBody(vector: number[], size: number): Record<string, unknown> {
   return {
     size,

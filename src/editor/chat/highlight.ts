@@ -122,6 +122,7 @@ function exec(re: RegExp, line: string, from: number): RegExpExecArray | null {
   return re.exec(line);
 }
 
+/** @internal */
 export class Highlighter {
   private readonly root: Rule[];
 

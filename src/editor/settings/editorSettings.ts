@@ -40,6 +40,7 @@ export interface EditorSettings {
   run: RunSettings;
 }
 
+/** @internal */
 export const SETTING_DEFAULTS: EditorSettings = {
   parser: { url: '', timeoutSeconds: 2, breakerThreshold: 3, breakerCooldownSeconds: 30 },
   ollama: {

@@ -45,7 +45,10 @@ export function sameLook(a: StatusLook, b: StatusLook | undefined): boolean {
   );
 }
 
-/** How an open circuit and its next probe read for a person. */
+/**
+ * How an open circuit and its next probe read for a person.
+ * @internal
+ */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
   switch (circuit.state) {
     case 'closed':

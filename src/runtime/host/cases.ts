@@ -109,7 +109,10 @@ export function caseSandbox(test: TestCase): SandboxSpec {
 
 const show = (value: unknown) => JSON.stringify(value) ?? 'undefined';
 
-/** Where `actual` fails to contain `expected` (deep subset), or undefined when it does. */
+/**
+ * Where `actual` fails to contain `expected` (deep subset), or undefined when it does.
+ * @internal
+ */
 export function subsetMismatch(expected: unknown, actual: unknown, at: string): string | undefined {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `${at}: expected a list ${show(expected)}, got ${show(actual)}`;

@@ -9,17 +9,17 @@ export type { RunPool, RunPoolOptions, RunJob } from './pool';
 export type { SandboxSpec } from './protocol';
 export {
   parseFixtures,
-  checkFixtures,
+  /** @internal */ checkFixtures,
   parseAllowList,
-  parseAllowedHost,
-  hostAllowed,
-  findFixture,
-  normalizeUrl,
+  /** @internal */ parseAllowedHost,
+  /** @internal */ hostAllowed,
+  /** @internal */ findFixture,
+  /** @internal */ normalizeUrl,
 } from './httpFixtures';
 export type { HttpFixture, AllowedHost } from './httpFixtures';
-export { createSandboxHttp } from './httpPort';
-export { SandboxDatabase } from './database';
-export { createClock, createRandom, parseNow, parseSeed } from './clockRandom';
+export { /** @internal */ createSandboxHttp } from './httpPort';
+export { /** @internal */ SandboxDatabase } from './database';
+export { /** @internal */ createClock, /** @internal */ createRandom, parseNow, parseSeed } from './clockRandom';
 export type { RunRequest, RunResult, RunError, PortabilityNote } from '..';
-export { caseFromData, caseSandbox, caseFailures, subsetMismatch } from './cases';
+export { caseFromData, caseSandbox, caseFailures, /** @internal */ subsetMismatch } from './cases';
 export type { TestCase, BadCase } from './cases';
