@@ -83,7 +83,8 @@ function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
 
 /**
  * A Regenerate that asks the model again with the hint (streaming pieces to `onToken` when given).
- * @internal
+ * @internal Only tests use it: production regenerates through the pipeline's retry budget (RC-08). To be removed
+ * with the second retry mechanism.
  */
 export function llmRegenerator(
   llm: LlmPort,
