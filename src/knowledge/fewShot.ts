@@ -5,10 +5,11 @@
  * same examples in the same order (score, then id).
  */
 import { Bm25Index, type Bm25Options } from './bm25';
+import { divergenceNote } from './divergences';
 import type { ExamplePool, PoolExample } from './types';
 
 export const DEFAULT_FEW_SHOT_K = 5;
-const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
+export const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
 
 export interface SelectedExample {
   example: PoolExample;
@@ -55,9 +56,14 @@ export function createExampleSelector(
 }
 
 /**
- * Renders selected examples for a prompt: description as a comment, then the code.
- * @internal
+ * Renders selected examples for a prompt: description as a comment, the divergences the example depends on (what
+ * AVAP Lite does instead) as another, then the code.
  */
 export function renderExamples(selected: readonly SelectedExample[]): string {
-  return selected.map(({ example }) => `// Example: ${example.description}\n${example.code.trimEnd()}`).join('\n\n');
+  return selected
+    .map(({ example }) => {
+      const note = divergenceNote(example.divergences);
+      return `// Example: ${example.description}\n${note ? `// ${note}\n` : ''}${example.code.trimEnd()}`;
+    })
+    .join('\n\n');
 }

@@ -25,6 +25,7 @@
  *   Bm25Index, tokenize                                         the lexical index and its tokenizer
  *   buildChunkIndex(chunks), createExampleSelector(pool)        the two indexes, from loaded data
  *   renderExamples(selected)                                    examples as prompt text
+ *   divergenceNote(example.divergences)                         what AVAP Lite does instead, in a sentence
  *   detectCommands(code) / detectConstructs(code)               lexical metadata of AVAP code
  *
  * Typical use (pipeline core):
@@ -32,25 +33,45 @@
  *   if (kb.ok) { const hits = kb.value.search(query, 8); const shots = kb.value.selectExamples(query, 5); }
  */
 export * from './types';
-export { knowledgeDirectory, /** @internal */ knowledgeCandidates } from './paths';
+export { knowledgeDirectory, knowledgeCandidates, KNOWLEDGE_MARKER } from './paths';
+export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc, DOCS_SUBDIR, POOL_FILE, GOLDEN_FILE } from './loaders';
+export { parseFrontMatter, listField, type FrontMatter, type FrontMatterResult } from './frontMatter';
 export {
-  /** @internal */ loadDocs,
-  /** @internal */ loadExamplePool,
-  loadGoldenSet,
-  /** @internal */ parseDoc,
-} from './loaders';
-export {
-  /** @internal */ chunkDocument,
-  /** @internal */ chunkDocuments,
-  /** @internal */ markdownBlocks,
-  /** @internal */ avapCodeBlocks,
+  chunkDocument,
+  chunkDocuments,
+  markdownBlocks,
+  avapCodeBlocks,
+  fenceContent,
+  mentionedCommands,
+  slugify,
+  DEFAULT_MAX_CHUNK_CHARS,
+  type ChunkOptions,
+  type MarkdownBlock,
 } from './chunker';
-export { tokenize, /** @internal */ identifierParts, /** @internal */ foldPlural } from './tokenizer';
-export { /** @internal */ Bm25Index } from './bm25';
+export { tokenize, identifierParts, foldPlural } from './tokenizer';
+export { DIVERGENCE_NOTES, divergenceNote } from './divergences';
+export { Bm25Index, type Bm25Options, type IndexDocument, type IndexField, type ScoredId } from './bm25';
+export { buildChunkIndex, CHUNK_FIELD_WEIGHTS, type ChunkIndex } from './retrieval';
 export {
-  /** @internal */ createExampleSelector,
-  /** @internal */ renderExamples,
-  /** @internal */ DEFAULT_FEW_SHOT_K,
+  createExampleSelector,
+  renderExamples,
+  DEFAULT_FEW_SHOT_K,
+  EXAMPLE_FIELD_WEIGHTS,
+  type ExampleSelector,
+  type SelectedExample,
 } from './fewShot';
-export { detectCommands, /** @internal */ detectConstructs, stripAvap } from './avapScan';
-export { loadKnowledgeBase, type KnowledgeBase } from './knowledgeBase';
+export {
+  detectCommands,
+  detectConstructs,
+  isCatalogueCommand,
+  stripAvap,
+  CONSTRUCT_ORDER,
+  type StrippedCode,
+} from './avapScan';
+export {
+  loadKnowledgeBase,
+  createKnowledgeBase,
+  corpusFingerprint,
+  type KnowledgeBase,
+  type LoadKnowledgeOptions,
+} from './knowledgeBase';

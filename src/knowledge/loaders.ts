@@ -19,9 +19,9 @@ import {
   type LoadResult,
 } from './types';
 
-const DOCS_SUBDIR = 'docs';
-const POOL_FILE = path.join('examples', 'pool.json');
-const GOLDEN_FILE = path.join('golden', 'golden-set.json');
+export const DOCS_SUBDIR = 'docs';
+export const POOL_FILE = path.join('examples', 'pool.json');
+export const GOLDEN_FILE = path.join('golden', 'golden-set.json');
 
 const DOC_KINDS: readonly DocKind[] = ['command', 'chapter'];
 
@@ -39,10 +39,7 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/**
- * Parses one document; `relative` is its path from the knowledge directory.
- * @internal
- */
+/** Parses one document; `relative` is its path from the knowledge directory. */
 export function parseDoc(text: string, relative: string): LoadResult<KnowledgeDoc> {
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) return fail('malformed', `${relative}: ${parsed.error.message}`, relative);
@@ -177,6 +174,13 @@ const withCases = <T extends { cases?: unknown[]; casesOmitted?: string }>(entry
   !(entry.cases !== undefined && entry.casesOmitted !== undefined);
 const CASES_OR_REASON = 'an entry has cases or casesOmitted, not both';
 
+/** Portability rule ids (src/runtime/portability.ts; the unit suite checks each is one), sorted and unique. */
+const divergencesSchema = z
+  .array(z.string().regex(/^[a-z]+(-[a-z]+)*$/, 'a divergence is a portability rule id such as template'))
+  .min(1)
+  .refine((ids) => ids.every((id, i) => i === 0 || (ids[i - 1] as string) < id), 'divergences are sorted and unique')
+  .optional();
+
 const exampleSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'id must be lower-case words joined by "-"'),
@@ -191,6 +195,7 @@ const exampleSchema = z
     code: z.string().trim().min(1),
     cases: z.array(runCaseSchema).min(1).optional(),
     casesOmitted: z.string().trim().min(1).optional(),
+    divergences: divergencesSchema,
   })
   .strict()
   .refine(withCases, CASES_OR_REASON);
@@ -217,6 +222,7 @@ const goldenEntrySchema = z
     referenceCode: z.string().trim().min(1).optional(),
     cases: z.array(runCaseSchema).min(1).optional(),
     casesOmitted: z.string().trim().min(1).optional(),
+    divergences: divergencesSchema,
   })
   .strict()
   .refine(withCases, CASES_OR_REASON);

@@ -145,6 +145,11 @@ export interface PoolExample {
   cases?: RunCaseData[];
   /** Why the example has no cases (what the runtime refuses, or an answer no fixed expectation can state). */
   casesOmitted?: string;
+  /**
+   * The divergences between the specification and AVAP Lite (the runtime's portability rule ids) the example's
+   * runs depend on, sorted; absent when none. A command AVAP Lite lacks is not listed: `commands` names it.
+   */
+  divergences?: string[];
 }
 
 export interface ExamplePool {
@@ -184,6 +189,8 @@ export interface GoldenEntry {
   cases?: RunCaseData[];
   /** Why a code question has no cases. */
   casesOmitted?: string;
+  /** The divergences (portability rule ids) the reference code's runs depend on, sorted; absent when none. */
+  divergences?: string[];
 }
 
 export interface GoldenSet {

@@ -27,6 +27,8 @@ export interface PoolExampleLike {
   description: string;
   code: string;
   commands?: readonly string[];
+  /** The divergences from AVAP Lite the example depends on (shown with it in the prompt). */
+  divergences?: readonly string[];
 }
 
 export interface FewShotSelection {
@@ -41,7 +43,10 @@ export type FewShotSelector = (request: string, k: number, signal?: AbortSignal)
 export interface FewShotSelectorOptions {
   pool: readonly PoolExampleLike[];
   /** The lexical selector (BM25 over description, commands and code): the fallback. */
-  lexical: (request: string, k: number) => readonly { description: string; code: string }[];
+  lexical: (
+    request: string,
+    k: number,
+  ) => readonly { description: string; code: string; divergences?: readonly string[] }[];
   /** Absent: no embedding model, every selection is lexical. */
   embed?: EmbedFn;
   /** The embedding model (part of the cache key). */
@@ -55,9 +60,9 @@ export interface FewShotSelectorOptions {
   logger?: Logger;
 }
 
-const FEW_SHOT_CACHE_VERSION = 1;
+export const FEW_SHOT_CACHE_VERSION = 1;
 /** Sub-directory of the cache directory that holds the pool vectors. */
-const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
+export const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
 
 interface CacheFile {
   cacheVersion: number;
@@ -67,20 +72,19 @@ interface CacheFile {
   vectors: number[][];
 }
 
-/**
- * The text embedded for a pool example: what it does and the commands it uses (requests are prose).
- * @internal
- */
+/** A pool example as the prompt shows it. */
+function fewShotExample(e: { description: string; code: string; divergences?: readonly string[] }): FewShotExample {
+  return { request: e.description, code: e.code, ...(e.divergences?.length ? { divergences: e.divergences } : {}) };
+}
+
+/** The text embedded for a pool example: what it does and the commands it uses (requests are prose). */
 export function exampleEmbeddingText(example: PoolExampleLike): string {
   return example.commands?.length
     ? `${example.description}\nCommands: ${example.commands.join(', ')}`
     : example.description;
 }
 
-/**
- * The cache file of a fingerprint and model: both in the name (the model made file-safe, plus a hash of it).
- * @internal
- */
+/** The cache file of a fingerprint and model: both in the name (the model made file-safe, plus a hash of it). */
 export function fewShotCacheFile(cacheDir: string, fingerprint: string, model: string): string {
   const safe = model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   const hash = createHash('sha256').update(model).digest('hex').slice(0, 8);
@@ -91,10 +95,7 @@ export function fewShotCacheFile(cacheDir: string, fingerprint: string, model: s
   );
 }
 
-/**
- * The cached vectors when the file is for this fingerprint, model and pool; undefined otherwise. Pure.
- * @internal
- */
+/** The cached vectors when the file is for this fingerprint, model and pool; undefined otherwise. Pure. */
 export function readCache(
   text: string,
   fingerprint: string,
@@ -122,10 +123,7 @@ export function readCache(
   return sound ? vectors : undefined;
 }
 
-/**
- * The top-`k` ids by cosine similarity to `query`, ties by id. Pure.
- * @internal
- */
+/** The top-`k` ids by cosine similarity to `query`, ties by id. Pure. */
 export function nearest(
   query: readonly number[],
   ids: readonly string[],
@@ -158,7 +156,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
       : undefined;
 
   const lexical = (request: string, k: number, detail: string): FewShotSelection => ({
-    examples: options.lexical(request, k).map((e) => ({ request: e.description, code: e.code })),
+    examples: options.lexical(request, k).map(fewShotExample),
     selection: 'lexical',
     detail,
   });
@@ -254,9 +252,7 @@ export function createFewShotSelector(options: FewShotSelectorOptions): FewShotS
     }
     const chosen = nearest(query.value[0], ids, pool.value, k);
     return {
-      examples: chosen
-        .map((id) => byId.get(id) as PoolExampleLike)
-        .map((e) => ({ request: e.description, code: e.code })),
+      examples: chosen.map((id) => byId.get(id) as PoolExampleLike).map(fewShotExample),
       selection: 'embedding',
     };
   };

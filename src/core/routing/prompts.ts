@@ -6,6 +6,7 @@
  */
 import type { ConversationTurn, QueryType } from '../contracts';
 import type { ChatMessage } from '../llm/port';
+import { divergenceNote } from '../../knowledge';
 
 export type PromptTask =
   'classify' | 'reformulate' | 'relevance' | 'generate' | 'generate_code' | 'conversational' | 'platform';
@@ -155,11 +156,19 @@ ${renderContext(chunks)}`,
 export interface FewShotExample {
   request: string;
   code: string;
+  /** The divergences between the specification and AVAP Lite the example depends on (the pool's `divergences`). */
+  divergences?: readonly string[];
+}
+
+/** One example: the request, the code, and after it what AVAP Lite does instead where the example depends on it. */
+function renderExample(e: FewShotExample): string {
+  const note = divergenceNote(e.divergences);
+  return `Request: ${e.request}\n\`\`\`avap\n${e.code.trimEnd()}\n\`\`\`${note ? `\n${note}` : ''}`;
 }
 
 function renderExamples(examples: readonly FewShotExample[]): string {
   if (!examples.length) return '';
-  return `\n\nValidated examples:\n${examples.map((e) => `Request: ${e.request}\n\`\`\`avap\n${e.code.trimEnd()}\n\`\`\``).join('\n\n')}`;
+  return `\n\nValidated examples:\n${examples.map(renderExample).join('\n\n')}`;
 }
 
 export function generateCodeMessages(

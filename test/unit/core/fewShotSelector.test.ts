@@ -11,6 +11,7 @@ import {
   type PoolExampleLike,
 } from '../../../src/core/fewShot/selector';
 import { memoryLogger } from '../../../src/core/ports';
+import { generateCodeMessages } from '../../../src/core/routing/prompts';
 import type { LlmResult } from '../../../src/core/llm/port';
 
 const POOL: PoolExampleLike[] = [
@@ -301,5 +302,30 @@ describe('few-shot selection by embedding similarity (ADR-0007)', () => {
     })('hash', 1);
     assert.equal(chosen.selection, 'lexical');
     assert.match(chosen.detail ?? '', /could not embed the request \(llm-timeout: slow\)/);
+  });
+
+  it('carries the divergences an example declares into the prompt, as a note in our words after its code', async () => {
+    const declared: PoolExampleLike = {
+      id: 'greet-template',
+      description: 'Greet the user with a template.',
+      code: 'addVar(g, `Hi ${n}`)\n',
+      commands: ['addVar'],
+      divergences: ['template'],
+    };
+    const pool = [declared, ...POOL];
+    const select = createFewShotSelector({ pool, lexical: (_r, k) => pool.slice(0, k), model: '', fingerprint: 'kb1' });
+    const chosen = await select('greet', 2);
+    assert.deepEqual(chosen.examples, [
+      { request: declared.description, code: declared.code, divergences: ['template'] },
+      { request: POOL[0]?.description, code: POOL[0]?.code },
+    ]);
+    const system = generateCodeMessages('greet', [], chosen.examples)[0]?.content ?? '';
+    assert.ok(
+      system.includes(
+        'Request: Greet the user with a template.\n```avap\naddVar(g, `Hi ${n}`)\n```\nOn AVAP Lite (the reference implementation): backtick templates are not filled: the text keeps the backticks and ${…}.\n\nRequest: Hash the password',
+      ),
+      system,
+    );
+    assert.equal((system.match(/On AVAP Lite/g) ?? []).length, 1, 'only the example that declares a divergence');
   });
 });

@@ -18,6 +18,10 @@
  * Runs happen in the sandbox's ports: recorded HTTP only, an embedded
  * PostgreSQL made fresh for every run, a fixed clock.
  *
+ * Each example declares the divergences between the specification and AVAP
+ * Lite its runs depend on, exactly (divergences.ts): what the runs report as
+ * portability notes is what the example declares.
+ *
  * Where a case fails because of a runtime bug, the bug is listed in
  * KNOWN_RUNTIME_BUGS with the file, the behaviour and the source that says
  * otherwise: the case must fail exactly that way (and pass once the bug's
@@ -25,8 +29,15 @@
  */
 import assert from 'node:assert/strict';
 import { loadDocs, loadExamplePool, loadGoldenSet, type RunCaseData } from '../../../src/knowledge';
-import type { RunResult } from '../../../src/runtime';
+import { PORTABILITY_RULES, type RunResult } from '../../../src/runtime';
 import { repoKnowledgeDir, unwrap } from './helpers';
+import {
+  commandsMissingInReference,
+  declarationMismatch,
+  MISSING_COMMAND,
+  reportedDivergences,
+  reportsMissingCommand,
+} from './divergences';
 import { outcomes, queryOf } from './outcomes';
 import { CaseRunner, describeRun } from './runCases';
 
@@ -62,14 +73,16 @@ describe('knowledge: the examples run and give the outcome they state', function
   const runner = new CaseRunner();
   after(() => runner.close());
 
-  /** Runs every case of a program; known runtime bugs must show as reported. */
-  async function checkCases(where: string, code: string, cases: readonly RunCaseData[]): Promise<void> {
+  /** Runs every case of a program; known runtime bugs must show as reported. Answers the runs. */
+  async function checkCases(where: string, code: string, cases: readonly RunCaseData[]): Promise<RunResult[]> {
     const bugId = AFFECTED[where];
     const bug: KnownBug | undefined = bugId ? KNOWN_RUNTIME_BUGS[bugId] : undefined;
     let failed = 0;
+    const runs: RunResult[] = [];
     for (const data of cases) {
       const label = `${where} / ${data.name}`;
       const { run, failures } = await runner.run(code, data, label);
+      runs.push(run);
       if (!bug) {
         assert.deepEqual(failures, [], describeRun(label, failures, run));
         continue;
@@ -90,7 +103,36 @@ describe('knowledge: the examples run and give the outcome they state', function
       }
     }
     if (bug) assert.ok(failed > 0, `${where} passes now: the runtime bug ${bugId} is fixed, remove it from AFFECTED`);
+    return runs;
   }
+
+  /** The example declares exactly the divergences its runs depend on. */
+  function checkDeclared(where: string, declared: readonly string[] | undefined, runs: readonly RunResult[]): void {
+    const mismatch = declarationMismatch(declared, reportedDivergences(runs));
+    assert.equal(mismatch, undefined, `${where}: ${mismatch ?? ''}`);
+  }
+
+  it('declares divergences by their portability rule ids, sorted, never the missing command', () => {
+    const known = new Set<string>(PORTABILITY_RULES.map((r) => r.id));
+    const declarations: [string, readonly string[]][] = [
+      ...pool.map((e): [string, readonly string[]] => [`pool ${e.id}`, e.divergences ?? []]),
+      ...golden.map((e): [string, readonly string[]] => [`golden ${e.id}`, e.divergences ?? []]),
+      ...docs.flatMap((d) => outcomes(d).found.map((o): [string, readonly string[]] => [o.where, o.divergences])),
+    ];
+    for (const [where, ids] of declarations) {
+      assert.deepEqual(
+        ids.filter((id) => !known.has(id) || id === MISSING_COMMAND),
+        [],
+        `${where}: not a divergence to declare`,
+      );
+      assert.deepEqual([...ids], [...new Set(ids)].sort(), `${where}: divergences are sorted and unique`);
+    }
+    // Only what runs can be checked: an example without cases declares nothing.
+    assert.deepEqual(
+      [...pool, ...golden].filter((e) => !e.cases && e.divergences).map((e) => e.id),
+      [],
+    );
+  });
 
   describe('documents: every stated outcome', () => {
     const all = docs.flatMap((d) => outcomes(d).found);
@@ -110,6 +152,7 @@ describe('knowledge: the examples run and give the outcome they state', function
             run.portability.length > 0,
             'marked as the specification\'s outcome, but nothing in the run differs on the reference implementation: write "Outcome:"',
           );
+        checkDeclared(o.where, o.divergences, [run]);
       });
     }
   });
@@ -125,8 +168,17 @@ describe('knowledge: the examples run and give the outcome they state', function
     for (const e of pool) {
       if (!e.cases) continue;
       const cases = e.cases;
-      it(`${e.id} (${cases.length} case${cases.length === 1 ? '' : 's'})`, () =>
-        checkCases(`pool ${e.id}`, e.code, cases));
+      it(`${e.id} (${cases.length} case${cases.length === 1 ? '' : 's'})`, async () => {
+        const runs = await checkCases(`pool ${e.id}`, e.code, cases);
+        checkDeclared(`pool ${e.id}`, e.divergences, runs);
+        // The command AVAP Lite lacks is declared by the example's commands.
+        const missing = commandsMissingInReference(e.commands);
+        assert.equal(
+          reportsMissingCommand(runs),
+          missing.length > 0,
+          `pool ${e.id}: its runs ${reportsMissingCommand(runs) ? 'call' : 'call no'} command AVAP Lite lacks, its commands name ${missing.join(', ') || 'none'}`,
+        );
+      });
     }
 
     it('an example without cases is one the runtime refuses, or one whose answer is random', async () => {
@@ -165,8 +217,10 @@ describe('knowledge: the examples run and give the outcome they state', function
     for (const e of code) {
       if (!e.cases) continue;
       const cases = e.cases;
-      it(`${e.id}: the reference code passes its ${cases.length} case(s)`, () =>
-        checkCases(`golden ${e.id}`, e.referenceCode ?? '', cases));
+      it(`${e.id}: the reference code passes its ${cases.length} case(s)`, async () => {
+        const runs = await checkCases(`golden ${e.id}`, e.referenceCode ?? '', cases);
+        checkDeclared(`golden ${e.id}`, e.divergences, runs);
+      });
     }
 
     it('a question without cases is refused by the runtime, random, or states no response', async () => {

@@ -2,11 +2,14 @@ import assert from 'node:assert/strict';
 import {
   createExampleSelector,
   DEFAULT_FEW_SHOT_K,
+  DIVERGENCE_NOTES,
+  divergenceNote,
   loadExamplePool,
   loadKnowledgeBase,
   renderExamples,
   type PoolExample,
 } from '../../../src/knowledge';
+import { PORTABILITY_RULES } from '../../../src/runtime';
 import { validateAvap } from '../../../src/parser';
 import { repoKnowledgeDir, unwrap } from './helpers';
 
@@ -74,6 +77,29 @@ describe('knowledge: few-shot example selection', () => {
     const text = renderExamples(selector.selectExamples('build a JSON object and return it', 3));
     assert.match(text, /^\/\/ Example: /);
     assert.ok(validateAvap(text.split('\n\n// Example')[0] ?? '').valid);
+  });
+
+  it('renders the divergences an example declares as a comment line, and the text stays valid AVAP', () => {
+    const declared = pool.examples.filter((e) => e.divergences?.length);
+    assert.ok(declared.length > 0, 'no example declares a divergence');
+    for (const example of declared) {
+      const text = renderExamples([{ example, score: 1 }]);
+      const note = divergenceNote(example.divergences);
+      assert.match(note, /^On AVAP Lite \(the reference implementation\): .+\.$/);
+      assert.ok(text.startsWith(`// Example: ${example.description}\n// ${note}\n`), text);
+      assert.ok(validateAvap(text).valid, `${example.id}: the rendered example is not valid AVAP`);
+    }
+    const plain = pool.examples.find((e) => !e.divergences) as PoolExample;
+    assert.doesNotMatch(renderExamples([{ example: plain, score: 1 }]), /AVAP Lite/);
+  });
+
+  it('has a note for every divergence an example can declare, and for nothing else', () => {
+    assert.deepEqual(
+      Object.keys(DIVERGENCE_NOTES).sort(),
+      PORTABILITY_RULES.map((r) => r.id)
+        .filter((id) => id !== 'command-not-in-reference')
+        .sort(),
+    );
   });
 
   it('is exposed by the loaded knowledge base with the same answers', () => {

@@ -8,11 +8,18 @@
  * implementation gives too; `Outcome (specification):` the specification's
  * answer where the example uses a command the reference does not run or a
  * difference the text names.
+ *
+ * The next line that is not blank may declare the divergences the run depends
+ * on (the runtime's portability rule ids), with a note in our words:
+ *
+ *   Divergences: `rule`[, `rule`…] — note
  */
 import { avapCodeBlocks, type KnowledgeDoc } from '../../../src/knowledge';
 
 const OUTCOME =
   /^Outcome(?: \((specification|reference implementation)\))?: (no request parameters|request `\?([^`]*)`) → status (\d{3}), result `(\{.*?\})`/;
+
+export const DIVERGENCES = /^Divergences?: (`[a-z]+(?:-[a-z]+)*`(?:, `[a-z]+(?:-[a-z]+)*`)*) — \S.*$/;
 
 export interface Outcome {
   where: string;
@@ -26,13 +33,31 @@ export interface Outcome {
   query: string;
   status: number;
   result: Record<string, unknown>;
+  /** The divergences the `Divergences:` line after the outcome declares, as written (empty when there is none). */
+  divergences: string[];
 }
 
 export function outcomes(doc: KnowledgeDoc): { found: Outcome[]; malformed: string[] } {
   const found: Outcome[] = [];
   const malformed: string[] = [];
   const blocks = avapCodeBlocks(doc.body);
-  doc.body.split('\n').forEach((line, index) => {
+  const lines = doc.body.split('\n');
+  /** The line numbers (0-based) of the declarations that follow an outcome. */
+  const declared = new Set<number>();
+  const divergencesAfter = (index: number): string[] => {
+    let next = index + 1;
+    while (next < lines.length && (lines[next] as string).trim() === '') next++;
+    const line = lines[next] ?? '';
+    if (!line.startsWith('Divergence')) return [];
+    declared.add(next);
+    const m = DIVERGENCES.exec(line);
+    if (!m) {
+      malformed.push(`${doc.sourceDoc}:${next + 1}: ${line}`);
+      return [];
+    }
+    return (m[1] as string).split(', ').map((id) => id.slice(1, -1));
+  };
+  lines.forEach((line, index) => {
     if (!line.startsWith('Outcome')) return;
     const m = OUTCOME.exec(line);
     const block = [...blocks].reverse().find((b) => b.line < index + 1);
@@ -50,10 +75,15 @@ export function outcomes(doc: KnowledgeDoc): { found: Outcome[]; malformed: stri
         query: m[3] ?? '',
         status: Number(m[4]),
         result: JSON.parse(m[5] as string) as Record<string, unknown>,
+        divergences: divergencesAfter(index),
       });
     } catch {
       malformed.push(`${doc.sourceDoc}:${index + 1}: the result is not JSON`);
     }
+  });
+  lines.forEach((line, index) => {
+    if (line.startsWith('Divergence') && !declared.has(index))
+      malformed.push(`${doc.sourceDoc}:${index + 1}: a divergence declaration that follows no outcome`);
   });
   return { found, malformed };
 }
