@@ -9,7 +9,7 @@ import { divergenceNote } from './divergences';
 import type { ExamplePool, PoolExample } from './types';
 
 export const DEFAULT_FEW_SHOT_K = 5;
-export const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
+const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
 
 export interface SelectedExample {
   example: PoolExample;

@@ -19,9 +19,9 @@ import {
   type LoadResult,
 } from './types';
 
-export const DOCS_SUBDIR = 'docs';
-export const POOL_FILE = path.join('examples', 'pool.json');
-export const GOLDEN_FILE = path.join('golden', 'golden-set.json');
+const DOCS_SUBDIR = 'docs';
+const POOL_FILE = path.join('examples', 'pool.json');
+const GOLDEN_FILE = path.join('golden', 'golden-set.json');
 
 const DOC_KINDS: readonly DocKind[] = ['command', 'chapter'];
 

@@ -60,9 +60,9 @@ export interface FewShotSelectorOptions {
   logger?: Logger;
 }
 
-export const FEW_SHOT_CACHE_VERSION = 1;
+const FEW_SHOT_CACHE_VERSION = 1;
 /** Sub-directory of the cache directory that holds the pool vectors. */
-export const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
+const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
 
 interface CacheFile {
   cacheVersion: number;

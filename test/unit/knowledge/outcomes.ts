@@ -19,7 +19,7 @@ import { avapCodeBlocks, type KnowledgeDoc } from '../../../src/knowledge';
 const OUTCOME =
   /^Outcome(?: \((specification|reference implementation)\))?: (no request parameters|request `\?([^`]*)`) → status (\d{3}), result `(\{.*?\})`/;
 
-export const DIVERGENCES = /^Divergences?: (`[a-z]+(?:-[a-z]+)*`(?:, `[a-z]+(?:-[a-z]+)*`)*) — \S.*$/;
+const DIVERGENCES = /^Divergences?: (`[a-z]+(?:-[a-z]+)*`(?:, `[a-z]+(?:-[a-z]+)*`)*) — \S.*$/;
 
 export interface Outcome {
   where: string;
