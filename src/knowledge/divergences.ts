@@ -8,6 +8,7 @@
  * declare, and nothing else.
  */
 
+/** @internal */
 export const DIVERGENCE_NOTES: Readonly<Record<string, string>> = {
   'addparam-numeric-text': 'addParam keeps a numeric parameter as text ("08001" stays "08001")',
   'addparam-name-variable': 'addParam reads the parameter named by its literal text, never by a variable',

@@ -58,6 +58,7 @@ export function createExampleSelector(
 /**
  * Renders selected examples for a prompt: description as a comment, the divergences the example depends on (what
  * AVAP Lite does instead) as another, then the code.
+ * @internal
  */
 export function renderExamples(selected: readonly SelectedExample[]): string {
   return selected

@@ -33,12 +33,26 @@
  *   if (kb.ok) { const hits = kb.value.search(query, 8); const shots = kb.value.selectExamples(query, 5); }
  */
 export * from './types';
-export { knowledgeDirectory, knowledgeCandidates } from './paths';
-export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc } from './loaders';
-export { chunkDocument, chunkDocuments, markdownBlocks, avapCodeBlocks } from './chunker';
-export { tokenize, identifierParts, foldPlural } from './tokenizer';
-export { DIVERGENCE_NOTES, divergenceNote } from './divergences';
-export { Bm25Index } from './bm25';
-export { createExampleSelector, renderExamples, DEFAULT_FEW_SHOT_K } from './fewShot';
-export { detectCommands, detectConstructs, stripAvap } from './avapScan';
+export { knowledgeDirectory, /** @internal */ knowledgeCandidates } from './paths';
+export {
+  /** @internal */ loadDocs,
+  /** @internal */ loadExamplePool,
+  loadGoldenSet,
+  /** @internal */ parseDoc,
+} from './loaders';
+export {
+  /** @internal */ chunkDocument,
+  /** @internal */ chunkDocuments,
+  /** @internal */ markdownBlocks,
+  /** @internal */ avapCodeBlocks,
+} from './chunker';
+export { tokenize, /** @internal */ identifierParts, /** @internal */ foldPlural } from './tokenizer';
+export { /** @internal */ DIVERGENCE_NOTES, divergenceNote } from './divergences';
+export { /** @internal */ Bm25Index } from './bm25';
+export {
+  /** @internal */ createExampleSelector,
+  /** @internal */ renderExamples,
+  /** @internal */ DEFAULT_FEW_SHOT_K,
+} from './fewShot';
+export { detectCommands, /** @internal */ detectConstructs, stripAvap } from './avapScan';
 export { loadKnowledgeBase, type KnowledgeBase } from './knowledgeBase';

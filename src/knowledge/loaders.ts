@@ -39,7 +39,10 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** Parses one document; `relative` is its path from the knowledge directory. */
+/**
+ * Parses one document; `relative` is its path from the knowledge directory.
+ * @internal
+ */
 export function parseDoc(text: string, relative: string): LoadResult<KnowledgeDoc> {
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) return fail('malformed', `${relative}: ${parsed.error.message}`, relative);
