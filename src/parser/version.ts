@@ -30,7 +30,7 @@ import { CATALOGUE_VERSION } from './catalogue';
  *        (`addVar(x)` gets no fix), and a target is named after a key only when
  *        the key is quoted and the name is read elsewhere.
  */
-export const RULES_VERSION = '1.4.0';
+const RULES_VERSION = '1.4.0';
 
 /**
  * Fingerprint (SHA-256 of the catalogue JSON file) that this PARSER_VERSION was

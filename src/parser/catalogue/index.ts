@@ -5,7 +5,7 @@
  */
 import data from './avap-catalogue.json';
 
-export type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
+type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
 
 export type BlockRole = 'open-if' | 'else' | 'end' | 'open-loop' | 'end-loop' | 'open-try' | 'exception' | 'open-async';
 

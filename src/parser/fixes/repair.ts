@@ -58,7 +58,7 @@ export function applyTextEdits(source: string, edits: readonly TextEdit[]): stri
 }
 
 /** The fixes of a trace that can be applied together: in trace order, each skipped when it overlaps one taken before. */
-export function compatibleFixes(
+function compatibleFixes(
   source: string,
   trace: readonly TraceEntry[],
   include: 'errors' | 'all' = 'errors',
