@@ -26,10 +26,17 @@ export { guardInput, oversizeEntry } from './guard';
 export { closestName } from './suggest';
 export { LineAnalysis } from './stream';
 export * as catalogue from './catalogue';
-export { applyTextEdits, repairWithFixes, type RepairOutcome, type RepairStop } from './fixes/repair';
-export { fixAll, hasAutoFixes, minimalEdit, type FixAllResult } from './fixes/fixAll';
+export { /** @internal */ applyTextEdits, repairWithFixes, type RepairOutcome, type RepairStop } from './fixes/repair';
+export { fixAll, /** @internal */ hasAutoFixes, /** @internal */ minimalEdit, type FixAllResult } from './fixes/fixAll';
 export type { OffsetEdit } from './fixes/text';
-export { isRuleCode, Rule, RULE_CODES, ruleOf, RULES, type RuleCode } from './catalogue/rules';
+export {
+  /** @internal */ isRuleCode,
+  Rule,
+  /** @internal */ RULE_CODES,
+  ruleOf,
+  /** @internal */ RULES,
+  type RuleCode,
+} from './catalogue/rules';
 
 const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic === true;
 

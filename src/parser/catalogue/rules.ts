@@ -557,10 +557,16 @@ export interface RuleDefinition extends RuleSpec {
   readonly code: RuleCode;
 }
 
-/** Every rule, in catalogue order. */
+/**
+ * Every rule, in catalogue order.
+ * @internal
+ */
 export const RULES: readonly RuleDefinition[] = Object.values(Rule);
 
-/** Every code, in catalogue order. */
+/**
+ * Every code, in catalogue order.
+ * @internal
+ */
 export const RULE_CODES: readonly RuleCode[] = RULES.map((r) => r.code);
 
 const byCode: ReadonlyMap<string, RuleDefinition> = new Map(RULES.map((r) => [r.code, r]));

@@ -48,7 +48,10 @@ function better(after: ValidationResult, before: ValidationResult): boolean {
   );
 }
 
-/** Applies one fix's edits to a text; undefined when they do not fit it. */
+/**
+ * Applies one fix's edits to a text; undefined when they do not fit it.
+ * @internal
+ */
 export function applyTextEdits(source: string, edits: readonly TextEdit[]): string | undefined {
   const index = new LineIndex(source);
   const offsets = edits.map((e) => toOffsetEdit(index, e));
