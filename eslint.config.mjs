@@ -14,14 +14,15 @@ export const LAYERS = [
   { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
   { note: 'the AVAP parser library and the syntax tree built on its scanner', folders: ['parser', 'syntax'] },
   {
-    note: 'schema contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
-    folders: ['contract', 'protocol', 'knowledge', 'runtime', 'language'],
+    note: 'input contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
+    folders: ['inputContract', 'protocol', 'knowledge', 'runtime', 'language'],
   },
   { note: 'the pipeline', folders: ['core'] },
   {
     note: 'answer quality, language-model tools, training signals, runs and tests as the developer sees them',
     folders: ['quality', 'tools', 'signals', 'runs'],
   },
+  { note: 'the assistant stack: core, judge and signals wired from one configuration', folders: ['stack'] },
   {
     note: 'the front ends: evaluation, REST, the parser service, the language server, the CLI, the editor',
     folders: ['eval', 'rest', 'server', 'lsp', 'cli', 'editor'],

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `layers/imports`: the one rule that keeps the folder import graph layered
- * (issue 14.2, after the layer rule of microsoft/vscode-copilot-chat). The
+ * (after the layer rule of microsoft/vscode-copilot-chat). The
  * table lives in eslint.config.mjs; this rule only applies it.
  *
  * For a file in `src/<folder>/…` (or `src/extension.ts`, the folder

@@ -74,7 +74,7 @@ export const contributes = {
       { command: 'avap.openEvaluationReport', when: 'resourceFilename == report.json', group: 'navigation@90' },
     ],
   },
-  // First run (issue 13): Help › Welcome › Walkthroughs, opened once by the extension on its first activation.
+  // First run: Help › Welcome › Walkthroughs, opened once by the extension on its first activation.
   walkthroughs: [
     {
       id: 'avap.welcome',

@@ -35,7 +35,7 @@ import type { RetrievalResult } from '../../src/core/retrieval/port';
 import { promptTask } from '../../src/core/routing/prompts';
 import { distFile } from '../../test/support/dist';
 import { lastUser, startScriptedOllama, systemPrompt, type RecordedRequest } from '../../test/support/scriptedOllama';
-import type { PipelineResult } from '../../src/core/contracts';
+import type { PipelineResult } from '../../src/core';
 import { StreamCheck } from '../../src/core/code/streamCheck';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 import { benchExtraction } from './extraction';

@@ -30,7 +30,7 @@
  * an explicit `ms` or `s` suffix is also read). AVAP_PARSER_TIMEOUT was read
  * as milliseconds before; a value above 600 s is refused with a hint, since it
  * is almost certainly a leftover millisecond figure. AVAP_MAX_RETRIES is 0 or
- * 1 (RC-08: one retry cycle per request at most).
+ * 1 (D1 RC-08: one retry cycle per request at most).
  */
 
 export type RelevanceMode = 'llm' | 'cosine';
@@ -64,7 +64,7 @@ export interface OllamaConfig {
   think: boolean;
 }
 
-interface RetrievalConfig {
+export interface RetrievalConfig {
   esUrl?: string;
   /** Elasticsearch API key (the editor keeps it in SecretStorage). */
   esApiKey?: string;
@@ -76,14 +76,14 @@ interface RetrievalConfig {
   mode: RetrievalMode;
 }
 
-interface RelevanceConfig {
+export interface RelevanceConfig {
   mode: RelevanceMode;
   /** Cosine adapter: relevant when cosine(query, mean(chunks)) >= threshold. */
   cosineThreshold: number;
 }
 
-interface PipelineConfig {
-  /** The request's retry cycle: 0 (no retry of any kind) or 1 (RC-08); larger values are read as 1. */
+export interface PipelineConfig {
+  /** The request's retry cycle: 0 (no retry of any kind) or 1 (D1 RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
   fewShotExamples: number;
@@ -100,7 +100,7 @@ export interface AssistantConfig {
   cache: { dir?: string };
 }
 
-const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
 export function defaultConfig(): AssistantConfig {
   return {
@@ -143,10 +143,7 @@ export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantC
 
 export class ConfigError extends Error {}
 
-/**
- * Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`.
- * @internal
- */
+/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
 export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
@@ -156,7 +153,7 @@ export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): 
 }
 
 /** The longest parser deadline accepted (the editor setting's maximum too). */
-const MAX_PARSER_TIMEOUT_S = 600;
+export const MAX_PARSER_TIMEOUT_S = 600;
 
 /**
  * AVAP_PARSER_TIMEOUT / --parser-timeout: seconds per parser call (`2`,
@@ -178,8 +175,8 @@ export function parseParserTimeout(name: string, raw: string): number {
   return ms;
 }
 
-/** AVAP_MAX_RETRIES: 0 or 1 (RC-08). */
-function retryBudget(name: string, raw: string): number {
+/** AVAP_MAX_RETRIES: 0 or 1 (D1 RC-08). */
+export function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {
     throw new ConfigError(
@@ -219,10 +216,7 @@ export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
   throw new ConfigError(`${name} must be 'hybrid' or 'knn_only', got '${raw}'`);
 }
 
-/**
- * Names of every environment variable the configuration reads.
- * @internal
- */
+/** Names of every environment variable the configuration reads. */
 export const ENV_VARS = [
   'AVAP_PARSER_URL',
   'AVAP_PARSER_TIMEOUT',

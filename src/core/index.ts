@@ -36,7 +36,7 @@
  * ## The pieces (one concern per module)
  *
  *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
- *   contracts.ts              types shared with the editor, CLI and REST server
+ *   types.ts                  the types shared with the editor, CLI and REST server (ParserPort, request, result)
  *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
@@ -47,41 +47,87 @@
  *   fewShot/                  few-shot selection by embedding similarity (pool vectors cached), BM25 fallback
  *   relevance/                RelevancePort; LLM YES/NO and cosine adapters
  *   code/                     code extraction from answers; per-block validation with line mapping
- *   validation/               the validation contract (E-codes), normalizer (repair instructions), retry controller
+ *   validation/               validation errors (E-codes), normalizer (repair instructions), the retry cycle
+ *                             (D1 RC-08: the one retry budget), the status (D1 RC-07)
  *   telemetry/                JSONL attempt events, torn-line-tolerant reader, metrics (trend, needs_review),
  *                             before/after comparison by parser version or model
- *   pipeline/graph.ts         the graph itself
+ *   pipeline/                 the graph (docs/design.md D1): graph.ts classifies and hands the run to its route
+ *                             (routes/); answerLoop.ts generate → validate → repair → retry → review; attempt.ts one
+ *                             generation; retrieve.ts, fewShot.ts, repair.ts, review.ts; run.ts one run's state;
+ *                             attemptLog.ts the one place that records attempts (result and telemetry)
  *   assistant.ts              createAssistant: wiring from config
  */
-export * from './contracts';
+export * from './types';
 export {
   configFromEnv,
   defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
+  parseDuration,
   ConfigError,
+  ENV_VARS,
+  DEFAULT_OLLAMA_HOST,
   parseParserTimeout,
   parseRelevanceMode,
   parseRetrievalMode,
   type AssistantConfig,
   type DeepPartial,
+  type OllamaConfig,
   type ParserConfig,
+  type RelevanceMode,
+  type RetrievalMode,
 } from './config';
-export { createAssistant, type Assistant } from './assistant';
-export { /** @internal */ LOG_PARSER_UNAVAILABLE, type RunOptions } from './pipeline/graph';
+export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
+export { runPipeline } from './pipeline/graph';
+export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
+export type { PipelineDeps, RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { /** @internal */ prefixed, prefixedLogger, /** @internal */ memoryLogger } from './ports';
 export {
-  /** @internal */ LOG_CLOSED,
-  /** @internal */ LOG_HALF_OPEN,
-  /** @internal */ LOG_SKIP,
-} from './parser/breakerParser';
+  prefixed,
+  prefixedLogger,
+  memoryLogger,
+  silentLogger,
+  ManualClock,
+  systemClock,
+  LOG_PREFIX,
+  type Clock,
+  type Logger,
+} from './ports';
+export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
+export {
+  startBundledParser,
+  findParserServerScript,
+  type BundledParser,
+  type StartBundledResult,
+} from './parser/bundled';
+export { createGrpcTransport } from './parser/grpcTransport';
+export {
+  openParserConnection,
+  parserUrlProblem,
+  type OpenParserResult,
+  type ParserConnection,
+  type ParserConnectionKind,
+  type ParserConnectionOptions,
+} from './parser/connection';
+export { AdmissionParser, type AdmissionOptions } from './parser/admission';
+export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
-export { checkOllama, neededModels, type NeededModel, type OllamaCheck } from './llm/ollamaCheck';
-export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';
+export {
+  checkOllama,
+  neededModels,
+  canonicalModelName,
+  pullCommand,
+  type CheckedModel,
+  type ModelRole,
+  type NeededModel,
+  type OllamaCheck,
+  type OllamaCheckOptions,
+  type OllamaCheckStatus,
+} from './llm/ollamaCheck';
+export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
 export {
   blockEntries,
   codeAnswerBlocks,
@@ -91,13 +137,25 @@ export {
   stripThinking,
   type CodeBlock,
 } from './code/extract';
-export { plainlyNotAvap } from './code/notAvap';
-export type { AttemptEvent } from './telemetry/events';
+export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
+export { ERROR_CODES, type ValidationErrors, type ErrorCode, type ValidationError } from './validation/errors';
+export { errorsFromTrace } from './validation/fromTrace';
+export { repairInstructions } from './validation/normalizer';
+export type { AttemptEvent, TelemetrySink } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
-export { jsonlTelemetry } from './telemetry/jsonlSink';
+export { jsonlTelemetry, type JsonlTelemetrySink } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
-export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison } from './telemetry/comparison';
+export {
+  compareBy,
+  renderComparison,
+  isCompareBy,
+  COMPARE_BY,
+  type Comparison,
+  type CompareBy,
+} from './telemetry/comparison';
+export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
 export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
 export type { BulkBatchFailure } from './retrieval/bulkFailures';
 export { cosine } from './retrieval/rrf';
+export type { RelevancePort } from './relevance/port';

@@ -21,10 +21,10 @@ import * as vscode from 'vscode';
 import type { AvapExtensionApi } from './api';
 import { AssistantSeam } from './assistant/seam';
 import { EDITOR_COMMANDS } from './commandIds';
-import type { EditorFeatures, FeaturesBundle } from './features/contract';
+import type { EditorFeatures, FeaturesBundle } from './features/bundleApi';
 import { LazyBundle } from './lazy/lazyBundle';
 import { OutputLog } from './output/outputLog';
-import type { RunTestHooks } from './run/contract';
+import type { RunTestHooks } from './run/bundleApi';
 
 let stopServices: (() => Promise<void>) | undefined;
 
@@ -92,7 +92,7 @@ function register(context: vscode.ExtensionContext, output: OutputLog): AvapExte
     outputLines: () => output.lines(),
     parserAddress: () => features.current?.parser.address(),
     // No parser connection yet: the connection's own answer when it has none.
-    circuit: () => features.current?.circuit() ?? { state: 'open', consecutiveFailures: 0 },
+    circuit: () => features.current?.circuit() ?? { state: 'not-connected', consecutiveFailures: 0 },
     chat: assistant.chat,
     files: { telemetry: () => features.current?.files.telemetry(), signals: () => features.current?.files.signals() },
     // Only the extension-host test runner gets hooks into the webviews.

@@ -1,5 +1,5 @@
 /**
- * Every command the extension contributes, in one table (issue 14.3): its id
+ * Every command the extension contributes, in one table: its id
  * and the bundle that implements it. `editor` commands by the editor features
  * bundle (features/main.ts and what it registers), which starts right after
  * activation; `assistant` commands by the assistant bundle (assistant/main.ts

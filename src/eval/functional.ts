@@ -1,5 +1,5 @@
 /**
- * Functional correctness (issue 26, item 5): an answer's code is run against
+ * Functional correctness: an answer's code is run against
  * its golden question's cases in the runtime's sandbox — the worker pool of
  * src/runtime/host, a fresh database seeded with the case's SQL, recorded
  * HTTP only, the case's clock — and passes when every case passes. Code the

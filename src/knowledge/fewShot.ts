@@ -1,5 +1,5 @@
 /**
- * Few-shot selection (ADR-0007): the K validated pool examples most similar to
+ * Few-shot selection (docs/design.md D2): the K validated pool examples most similar to
  * a request, by BM25 over each example's description (weight 3), commands
  * (weight 2) and code (weight 1). Deterministic: same pool + same request →
  * same examples in the same order (score, then id).

@@ -5,7 +5,7 @@
  */
 import type { Result } from '../result';
 
-/** What a request is: the router's four classes (the core's contracts re-export it). */
+/** What a request is: the router's four classes (the core's types re-export it). */
 export type QueryType = 'CODE_GENERATION' | 'RETRIEVAL' | 'CONVERSATIONAL' | 'PLATFORM';
 
 export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'];

@@ -6,8 +6,8 @@
  * answer comes back either way with its scores; a judge failure is reported,
  * never scored.
  *
- * The pipeline makes the hinted retry (core/pipeline/graph.ts): it grants it
- * only while the request's one retry cycle is unused (RC-08; a skipped retry
+ * The pipeline makes the hinted retry (core/pipeline/review.ts): it grants it
+ * only while the request's one retry cycle is unused (D1 RC-08; a skipped retry
  * is reported here as `retrySkipped`), streams it as drafts of the next
  * attempt, validates its AVAP code with the parser like any answer's and
  * holds the final message until the review is done, so the final
@@ -55,7 +55,7 @@ export interface QualityReport {
   failure?: QualityFailure;
   /** The retry could not be generated (the first answer is returned). */
   retryError?: LlmError;
-  /** The retry was due but not made: the request had no retry cycle left (RC-08). */
+  /** The retry was due but not made: the request had no retry cycle left (D1 RC-08). */
   retrySkipped?: RetrySkip;
 }
 

@@ -1,18 +1,14 @@
 /**
- * The quality gate around an answer: assess it; when it does not pass, make
- * one retry with the hint of the lowest dimension and assess the retry. Best
+ * The quality gate around an answer: assess it; when it does not pass, ask
+ * for one retry with the hint of the lowest dimension and assess the retry.
+ * The gate makes no retry of its own: `regenerate` asks the pipeline for it
+ * (assistantRun.ts), which grants it only while the request's one retry cycle
+ * is unused (D1 RC-08) — a retry not granted comes back as `skipped`. Best
  * effort: an answer always comes back (the retry's, when there was one), with
  * the scores of every attempt. A validator failure is reported as such and
  * never triggers a retry (there is no score to act on).
  */
-import {
-  type RetrySkip,
-  type ChatMessage,
-  type LlmError,
-  type LlmPort,
-  hintedRetryMessages,
-  QUALITY_RETRY_HEAD,
-} from '../core';
+import { type RetrySkip, type LlmError, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
 
 export interface GateAttempt {
@@ -30,10 +26,11 @@ export interface GateResult {
   passed: boolean;
   /** Set when the retry could not be generated; the first answer is returned. */
   retryError?: LlmError;
-  /** Set when the retry was not made because the request had no retry cycle left (RC-08). */
+  /** Set when the retry was not made because the request had no retry cycle left (D1 RC-08). */
   retrySkipped?: RetrySkip;
 }
 
+/** Asks for the hinted retry: its answer, the pipeline's refusal (the retry cycle is spent), or a failure. */
 export type Regenerate = (
   hint: string,
   previous: string,
@@ -66,48 +63,9 @@ export async function qualityGate(
 }
 
 // The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
-/** @internal */
-export { QUALITY_RETRY_HEAD };
+export { hintedRetryMessages, QUALITY_RETRY_HEAD };
 
-const DEFAULT_ANSWER_SYSTEM_PROMPT =
-  'You answer questions about AVAP, a proprietary API-programming language, using only the documentation provided. Use AVAP command names and argument orders exactly as documented; never use syntax from Python, JavaScript or Go.';
-
-/** Answer messages for callers that do not have the pipeline's own prompt. */
-function defaultAnswerMessages(input: QualityInput): ChatMessage[] {
-  const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
-  return [
-    { role: 'system', content: DEFAULT_ANSWER_SYSTEM_PROMPT },
-    { role: 'user', content: `AVAP documentation:\n${context || '(none)'}\n\nQuestion: ${input.question}` },
-  ];
-}
-
-/**
- * A Regenerate that asks the model again with the hint (streaming pieces to `onToken` when given).
- * @internal Only tests use it: production regenerates through the pipeline's retry budget (RC-08). To be removed
- * with the second retry mechanism.
- */
-export function llmRegenerator(
-  llm: LlmPort,
-  model: string,
-  input: QualityInput,
-  options: { baseMessages?: readonly ChatMessage[]; onToken?: (piece: string) => void } = {},
-): Regenerate {
-  const base = options.baseMessages ?? defaultAnswerMessages(input);
-  return async (hint, previous, signal) => {
-    const reply = await llm.chat({
-      model,
-      messages: hintedRetryMessages(base, previous, hint),
-      ...(options.onToken ? { onToken: options.onToken } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    return reply.ok ? { ok: true, value: reply.value.text } : { ok: false, error: reply.error };
-  };
-}
-
-/**
- * The failure of the last attempt, if its validator could not assess.
- * @internal
- */
+/** The failure of the last attempt, if its validator could not assess. */
 export function gateFailure(result: GateResult): QualityFailure | undefined {
   const last = result.attempts[result.attempts.length - 1]?.verdict;
   return last && !last.ok ? last.error : undefined;

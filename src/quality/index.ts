@@ -6,19 +6,37 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, numericFeatures, /** @internal */ FEATURE_NAMES } from './features';
-export { createLlmJudge, /** @internal */ JUDGE_JSON_SCHEMA } from './judge';
+export { answerFeatures, foreignMarkersIn, numericFeatures, FEATURE_NAMES, type AnswerFeatures } from './features';
 export {
-  /** @internal */ qualityGate,
-  /** @internal */ llmRegenerator,
-  /** @internal */ gateFailure,
-  /** @internal */ QUALITY_RETRY_HEAD,
+  createLlmJudge,
+  judgeMessages,
+  assessmentFromJudge,
+  JUDGE_JSON_SCHEMA,
+  JudgeAnswerSchema,
+  JudgeAnswerContract,
+  type JudgeAnswer,
+} from './judge';
+export {
+  qualityGate,
+  hintedRetryMessages,
+  gateFailure,
+  QUALITY_RETRY_HEAD,
+  type GateResult,
+  type GateAttempt,
+  type Regenerate,
 } from './gate';
 export {
-  /** @internal */ defaultQualityConfig,
+  defaultQualityConfig,
   qualityConfigFromEnv,
   parseSwitch,
   parseThreshold,
   QualityConfigError,
+  type QualityConfig,
 } from './config';
-export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport } from './assistantRun';
+export {
+  runWithQuality,
+  type AssistantLike,
+  type QualityRunDeps,
+  type QualityReport,
+  type QualityRunResult,
+} from './assistantRun';

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { ChatMessage, LlmPort } from '../core';
 import { err, ok } from '../result';
-import { defineContract, jsonSchemaOf, preValidateJsonText } from '../contract';
+import { defineContract, jsonSchemaOf, preValidateJsonText } from '../inputContract';
 import type { DimensionScore, QualityInput, QualityValidator, QualityVerdict } from './port';
 import { clampScore, composite, DEFAULT_THRESHOLD, DIMENSIONS, rubricText, weakestDimension } from './rubric';
 
@@ -18,29 +18,25 @@ const DimensionVerdict = z.strictObject({
   score: z.number().min(0).max(1).describe('0.0 to 1.0'),
 });
 
-const JudgeAnswerSchema = z.strictObject({
+export const JudgeAnswerSchema = z.strictObject({
   grounding: DimensionVerdict,
   specificity: DimensionVerdict,
   actionability: DimensionVerdict,
 });
-type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
+export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
 
-const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSchema);
+export const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSchema);
 
-/**
- * Sent as Ollama's `format`.
- * @internal
- */
+/** Sent as Ollama's `format`. */
 export const JUDGE_JSON_SCHEMA: Record<string, unknown> = jsonSchemaOf(JudgeAnswerContract as never);
 
-/** @internal */
 export const JUDGE_SYSTEM_HEADER =
   'You are a strict reviewer of answers about AVAP, a proprietary API-programming language.';
 
 /** Characters of documentation put in front of the judge (the whole top-k usually fits). */
-const MAX_CONTEXT_CHARS = 12_000;
+export const MAX_CONTEXT_CHARS = 12_000;
 
-function judgeMessages(input: QualityInput): ChatMessage[] {
+export function judgeMessages(input: QualityInput): ChatMessage[] {
   let budget = MAX_CONTEXT_CHARS;
   const passages: string[] = [];
   input.context.forEach((c, i) => {
@@ -78,7 +74,7 @@ export interface JudgeOptions {
 }
 
 /** Turns a checked judge answer into an assessment. Pure. */
-function assessmentFromJudge(answer: JudgeAnswer, threshold: number, model: string): QualityVerdict {
+export function assessmentFromJudge(answer: JudgeAnswer, threshold: number, model: string): QualityVerdict {
   const scores = {
     grounding: clampScore(answer.grounding.score),
     specificity: clampScore(answer.specificity.score),

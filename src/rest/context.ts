@@ -1,5 +1,5 @@
 /**
- * What the REST route plugins share (issue 14.5b): the server's dependencies
+ * What the REST route plugins share: the server's dependencies
  * and options, its log, the in-flight runs (aborted on close), generations
  * whose signal was lost, and the helpers every route group uses — body
  * pre-validation, a request's lifetime as an AbortSignal, one validation as
@@ -15,13 +15,13 @@ import {
   type ResponseMessage,
   type LlmPort,
 } from '../core';
-import { preValidate, type Contract, type PreValidation } from '../contract';
+import { preValidate, type InputContract, type PreValidation } from '../inputContract';
 import type { AppendResult } from '../jsonl';
 import { guardInput, DEFAULT_MAX_BYTES, type ValidationResult, PARSER_VERSION } from '../parser';
 import { validationToJson, type ValidationJson } from '../protocol';
-import type { ContextPassage, QualityReport, QualityValidator } from '../quality';
-import { runRecorded, type SignalStore } from '../signals';
+import type { QualityReport } from '../quality';
 import { err, ok, type Result } from '../result';
+import { runThroughStack, type StackParts } from '../stack';
 import type { RunPool, SandboxSpec } from '../runtime/host';
 import type { HostRule } from './hostGuard';
 import { redactInternals } from './redact';
@@ -36,26 +36,16 @@ export interface RestAssistant {
   readonly retrievalName: string;
 }
 
-export interface RestQuality {
-  validator: QualityValidator;
-  /** Model that writes the hinted retry. */
-  model: string;
-  threshold: number;
-}
-
-export interface RestDeps {
+/**
+ * What the server serves: the assistant stack's parts (src/stack — the assistant, the judge when it is on, the
+ * signal store, the passages, the model names reported in /health and on signals), the Ollama client for
+ * /v1/models, and the rest of the server's own.
+ */
+export interface RestDeps extends StackParts {
   assistant: RestAssistant;
   llm: LlmPort;
-  /** Set when the judge is on. */
-  quality?: RestQuality;
-  /** Resolves the texts of retrieved sources (for the judge and for signals). */
-  passages: (sources: readonly { id: string; title: string }[]) => ContextPassage[];
-  /** Set when training signals are recorded. */
-  signals?: SignalStore;
   /** Set when a telemetry log is written: whether it can be written now (for /health). */
   telemetry?: { health(): Promise<AppendResult> };
-  /** Model names reported in /health and signals. */
-  models: { main: string; host: string; judge?: string };
   /** Receives one line per request and problems (stderr in `serve`). */
   log?: (line: string) => void;
   /** The sandboxed AVAP runtime behind POST /v1/execute (503 without it), and the sandbox its runs get. */
@@ -115,7 +105,7 @@ export function routeOf(url: string): string {
 }
 
 /** Pre-validates a body, answering 400 when it is invalid. */
-export function checkBody<T>(contract: Contract<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
+export function checkBody<T>(contract: InputContract<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
   if (request.body === undefined || request.body === null) {
     const route = ROUTE_CONTRACTS[routeOf(request.url)];
     void reply
@@ -236,21 +226,9 @@ export function createRestContext(deps: RestDeps, options: RestOptions): RestCon
     signal: AbortSignal,
     onMessage?: (m: ResponseMessage) => void,
   ): Promise<{ result: PipelineResult; quality?: QualityReport }> {
-    return runRecorded(
-      {
-        assistant: deps.assistant,
-        ...(deps.quality ? { quality: { validator: deps.quality.validator } } : {}),
-        passages: deps.passages,
-        ...(deps.signals ? { signals: deps.signals } : {}),
-        signal: {
-          source: 'rest',
-          model: deps.models.main,
-          ...(deps.models.judge ? { judgeModel: deps.models.judge } : {}),
-          parserVersion: PARSER_VERSION,
-          assistantVersion: options.version,
-        },
-        log: (line) => log(`[rest] ${line}`),
-      },
+    return runThroughStack(
+      deps,
+      { source: 'rest', assistantVersion: options.version, log: (line) => log(`[rest] ${line}`) },
       request,
       { signal, ...(onMessage ? { onMessage } : {}) },
     );

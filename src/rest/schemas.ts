@@ -5,7 +5,7 @@
  * generated from these schemas.
  */
 import { z } from 'zod';
-import { defineContract, type Contract } from '../contract';
+import { defineContract, type InputContract } from '../inputContract';
 import { DEFAULT_MAX_BYTES } from '../parser';
 import { MAX_FILENAME_CHARS } from '../tools';
 import { OUTCOMES, THUMBS } from '../signals';
@@ -33,7 +33,7 @@ const nonBlank = (field: string) => (value: { [k: string]: unknown }) =>
     ? [{ field, message: 'is empty (only whitespace)', suggestion: `Give '${field}' some text.` }]
     : [];
 
-export const GenerateBodyContract: Contract<GenerateBody> = defineContract(
+export const GenerateBodyContract: InputContract<GenerateBody> = defineContract(
   'POST /v1/generate body',
   GenerateBodySchema,
   nonBlank('query'),
@@ -48,7 +48,7 @@ export const ValidateBodySchema = z.strictObject({
     .describe('The file name reported back (the "file" field of the answer).'),
 });
 export type ValidateBody = z.infer<typeof ValidateBodySchema>;
-export const ValidateBodyContract: Contract<ValidateBody> = defineContract(
+export const ValidateBodyContract: InputContract<ValidateBody> = defineContract(
   'POST /v1/validate body',
   ValidateBodySchema,
 );
@@ -108,7 +108,7 @@ export const FeedbackBodySchema = z.strictObject({
     .describe(`The code as the user kept it (with outcome "edited"); at most ${MAX_FINAL_CODE_BYTES} bytes of UTF-8.`),
 });
 export type FeedbackBody = z.infer<typeof FeedbackBodySchema>;
-export const FeedbackBodyContract: Contract<FeedbackBody> = defineContract(
+export const FeedbackBodyContract: InputContract<FeedbackBody> = defineContract(
   'POST /v1/feedback body',
   FeedbackBodySchema,
   (body) => [

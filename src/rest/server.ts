@@ -51,7 +51,6 @@ export {
   type RestAssistant,
   type RestDeps,
   type RestOptions,
-  type RestQuality,
   type RestTimeouts,
 } from './context';
 /** How often Node looks for connections past their header/request deadline: often enough for short deadlines. */

@@ -1,5 +1,5 @@
 /**
- * The one result type that crosses module boundaries (issue 14.3): errors are
+ * The one result type that crosses module boundaries: errors are
  * data, never exceptions, and logic decides on an error's `kind`, never on its
  * `message` (the message is for people: logs, the Output channel, HTTP bodies).
  *

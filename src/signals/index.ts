@@ -7,15 +7,33 @@
  * `node dist/cli.js export`.
  */
 export * from './schema';
-export { SignalStore, /** @internal */ parseSignals, type NewSignal, type StoreResult } from './store';
-export { /** @internal */ signalFromPipeline, type AnsweredResult } from './fromPipeline';
-export { selectSignals, exportLine, type ExportFilter } from './exporter';
-export { runRecorded } from './recordedRun';
 export {
-  /** @internal */ computeReward,
-  /** @internal */ combineReward,
-  /** @internal */ rewardComponents,
+  SignalStore,
+  parseSignals,
+  type NewSignal,
+  type ReadReport,
+  type StoreResult,
+  type SignalStoreOptions,
+} from './store';
+export {
+  isAnswered,
+  signalFromPipeline,
+  signalTypeOf,
+  scoreRecord,
+  type AnsweredResult,
+  type SignalContext,
+} from './fromPipeline';
+export { selectSignals, exportLine, type ExportFilter } from './exporter';
+export { runRecorded, type RecordedRun, type RecordedRunDeps } from './recordedRun';
+export {
+  computeReward,
+  combineReward,
+  rewardComponents,
   REWARD_VERSION,
-  /** @internal */ REWARD_WEIGHTS,
+  REWARD_WEIGHTS,
+  THUMBS_SCORE,
+  OUTCOME_SCORE,
+  type Reward,
+  type RewardComponents,
   type RewardInput,
 } from './reward';

@@ -8,18 +8,18 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_BYTES } from '../parser';
 import { tokenize } from '../knowledge';
-import { defineContract, type Contract, type SemanticProblem } from '../contract';
+import { defineContract, type InputContract, type SemanticProblem } from '../inputContract';
 
 export const VALIDATE_TOOL = 'avap_validate';
 export const SEARCH_DOCS_TOOL = 'avap_search_docs';
 
 export const MAX_FILENAME_CHARS = 255;
-const MAX_QUERY_CHARS = 500;
-const MAX_SEARCH_RESULTS = 10;
+export const MAX_QUERY_CHARS = 500;
+export const MAX_SEARCH_RESULTS = 10;
 export const DEFAULT_SEARCH_RESULTS = 5;
-const DOC_KINDS = ['any', 'command', 'chapter'] as const;
+export const DOC_KINDS = ['any', 'command', 'chapter'] as const;
 
-const ValidateInputSchema = z.strictObject({
+export const ValidateInputSchema = z.strictObject({
   code: z.string().min(1).describe('The complete AVAP source to check, as plain text without Markdown fences.'),
   filename: z
     .string()
@@ -30,7 +30,7 @@ const ValidateInputSchema = z.strictObject({
 });
 export type ValidateInput = z.infer<typeof ValidateInputSchema>;
 
-const SearchDocsInputSchema = z.strictObject({
+export const SearchDocsInputSchema = z.strictObject({
   query: z
     .string()
     .min(1)
@@ -59,7 +59,7 @@ export type SearchDocsInput = z.infer<typeof SearchDocsInputSchema>;
 const FENCE_LINE = /^\s*(```|~~~)/m;
 
 /** Semantic checks for avap_validate beyond the schema. Pure. */
-function validateInputProblems(input: ValidateInput): SemanticProblem[] {
+export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
   const problems: SemanticProblem[] = [];
   if (input.code.trim() === '') {
     problems.push({
@@ -95,7 +95,7 @@ function validateInputProblems(input: ValidateInput): SemanticProblem[] {
 }
 
 /** Semantic checks for avap_search_docs beyond the schema. Pure. */
-function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
+export function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   if (input.query.trim() === '') {
     return [
       {
@@ -117,14 +117,12 @@ function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   return [];
 }
 
-/** @internal */
-export const ValidateInputContract: Contract<ValidateInput> = defineContract(
+export const ValidateInputContract: InputContract<ValidateInput> = defineContract(
   'avap_validate input',
   ValidateInputSchema,
   validateInputProblems,
 );
-/** @internal */
-export const SearchDocsInputContract: Contract<SearchDocsInput> = defineContract(
+export const SearchDocsInputContract: InputContract<SearchDocsInput> = defineContract(
   'avap_search_docs input',
   SearchDocsInputSchema,
   searchInputProblems,
@@ -142,7 +140,7 @@ export interface ToolDefinition<T> {
   /** Progress text while the tool runs. */
   invocationMessage: string;
   tags: string[];
-  input: Contract<T>;
+  input: InputContract<T>;
 }
 
 export const VALIDATE_TOOL_DEFINITION: ToolDefinition<ValidateInput> = {

@@ -13,7 +13,7 @@
 import type { Failure, Result } from '../result';
 import type { ParserOutcome } from '../core';
 import { guardInput, DEFAULT_MAX_BYTES, type TraceEntry } from '../parser';
-import { preValidate } from '../contract';
+import { preValidate, type InvalidInput } from '../inputContract';
 import {
   DEFAULT_SEARCH_RESULTS,
   SEARCH_DOCS_TOOL,
@@ -24,7 +24,7 @@ import {
   type ValidateInput,
 } from './definitions';
 
-type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
+export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
 
 export interface ToolOutcome<F = Record<string, unknown>> {
   tool: string;
@@ -36,17 +36,11 @@ export interface ToolOutcome<F = Record<string, unknown>> {
   next: string[];
 }
 
-interface InvalidToolInput {
-  valid: false;
-  error: string;
-  suggestions: string[];
-}
-
-export type ToolRun = { kind: 'invalid'; result: InvalidToolInput } | { kind: 'done'; result: ToolOutcome };
+export type ToolRun = { kind: 'invalid'; result: InvalidInput } | { kind: 'done'; result: ToolOutcome };
 
 // ------------------------------------------------------------------ validate
 
-interface TraceFact {
+export interface TraceFact {
   line: number;
   column: number;
   severity: string;
@@ -98,10 +92,7 @@ function uniqueTokens(trace: readonly TraceEntry[], category: TraceEntry['catego
   ];
 }
 
-/**
- * The facts and status of a parser outcome. Pure.
- * @internal
- */
+/** The facts and status of a parser outcome. Pure. */
 export function validateOutcome(filename: string, outcome: ParserOutcome): ToolOutcome<ValidateFacts> {
   if (outcome.kind === 'unavailable') {
     const needsUser = outcome.reason === 'rejected';
@@ -169,7 +160,6 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
   };
 }
 
-/** @internal */
 export async function executeValidate(
   input: ValidateInput,
   validate: ValidateFn,
@@ -198,7 +188,7 @@ export async function executeValidate(
 // ------------------------------------------------------------------ search
 
 /** What the search tool needs from a knowledge base (the knowledge library's KnowledgeBase fits). */
-interface DocsIndex {
+export interface DocsIndex {
   search(query: string, k: number): { id: string; score: number }[];
   chunk(id: string):
     | {
@@ -216,7 +206,7 @@ interface DocsIndex {
 /** The knowledge base, or why it could not be loaded. */
 export type DocsIndexSource = () => Result<DocsIndex, Failure<'knowledge-unavailable'>>;
 
-interface SearchHit {
+export interface SearchHit {
   id: string;
   title: string;
   heading?: string;
@@ -237,9 +227,8 @@ export interface SearchFacts {
   reason?: string;
 }
 
-const MAX_SECTION_CHARS = 2000;
+export const MAX_SECTION_CHARS = 2000;
 
-/** @internal */
 export function executeSearchDocs(input: SearchDocsInput, source: DocsIndexSource): ToolOutcome<SearchFacts> {
   const loaded = source();
   if (!loaded.ok) {

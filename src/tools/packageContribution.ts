@@ -3,7 +3,7 @@
  * the tool definitions so the manifest and the runtime contracts cannot
  * drift (a unit test compares them). `writeContribution.ts` writes the key.
  */
-import { jsonSchemaOf } from '../contract';
+import { jsonSchemaOf } from '../inputContract';
 import { TOOL_DEFINITIONS, type ToolDefinition } from './definitions';
 
 export interface LanguageModelToolContribution {

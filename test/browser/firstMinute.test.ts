@@ -1,5 +1,5 @@
 /**
- * The first minute of a new user (issue 25), in the real VS Code (code-server 4.100.3) driven through headless
+ * The first minute of a new user, in the real VS Code (code-server 4.100.3) driven through headless
  * Chromium as a person drives it: the packaged extension (`npm run package`) installed into a FRESH profile —
  * a new user-data directory, no AVAP settings but the Ollama URL, the first-run behaviour on (the extension runs
  * in production mode, not as the extension-host suite's development extension) — a folder opened, a file with
@@ -293,7 +293,7 @@ function assertFocusStayed(user: NewUser, focus: string[], from: number, file: s
   );
 }
 
-describe('the first minute of a new user: the packaged extension, a fresh profile, the real VS Code (issue 25)', function () {
+describe('the first minute of a new user: the packaged extension, a fresh profile, the real VS Code', function () {
   this.timeout(600_000);
   let host: VscodeHost;
   let work: string;

@@ -1,5 +1,5 @@
 /**
- * Running AVAP as a new user meets it (issue 27), in the real VS Code (code-server 4.100.3) driven through
+ * Running AVAP as a new user meets it, in the real VS Code (code-server 4.100.3) driven through
  * headless Chromium as a person drives it: the packaged extension (`npm run package`) installed into a fresh
  * profile, a folder holding a copy of the examples the repository ships (as `npm start` opens), an example opened
  * through Quick Open and run with its keybinding; the response read from the result view's page, the values from
@@ -50,7 +50,7 @@ interface RunPage {
   steps: number;
 }
 
-describe('running an example as a new user: the packaged extension in the real VS Code (issue 27)', function () {
+describe('running an example as a new user: the packaged extension in the real VS Code', function () {
   this.timeout(600_000);
   let host: VscodeHost;
   let work: string;

@@ -1,5 +1,5 @@
 /**
- * Activation stays thin (issue 12): an opened .avap file loads the extension's
+ * Activation stays thin: an opened .avap file loads the extension's
  * entry bundle, the editor features (started right after activation) and the
  * parser connection, not the assistant; the assistant's bundle loads on first
  * use and answers through the commands registered at activation. This file runs first (the suite loads its files in name order),
@@ -21,7 +21,7 @@ function loadedBundles(): string[] {
     .sort();
 }
 
-describe('activation (issue 12)', () => {
+describe('activation', () => {
   afterEach(closeAllEditors);
 
   it('an opened .avap file loads the entry, the editor features, the language features and the parser connection, not the assistant; its first command loads it', async () => {
@@ -34,7 +34,7 @@ describe('activation (issue 12)', () => {
     const api = await avapApi();
     await waitFor('parser diagnostics', () => (parserDiagnostics(editor.document.uri).length > 0 ? true : undefined));
     await waitFor('the invalid look', () => (api.statusLook()?.kind === 'invalid' ? true : undefined));
-    // The editor asks a shown file for its colouring, folds and outline: the language features load for them (issue 28).
+    // The editor asks a shown file for its colouring, folds and outline: the language features load for them.
     await waitFor('the language features', () => (loadedBundles().includes('language-features.js') ? true : undefined));
     assert.deepEqual(
       loadedBundles(),

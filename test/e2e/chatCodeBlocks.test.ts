@@ -1,5 +1,5 @@
 /**
- * The chat's code blocks in the real editor (issue 13 point 3): highlighted
+ * The chat's code blocks in the real editor: highlighted
  * with the extension's grammar, a verdict badge per block, the actions by
  * their labels — Insert at Cursor, Open in Editor, Copy, Regenerate with
  * Trace — the trace under an invalid block, sources that open the knowledge
@@ -40,7 +40,7 @@ function activeEditorWhere(what: string, test: (editor: vscode.TextEditor) => bo
   });
 }
 
-describe('chat view: code blocks with actions, verdicts and traces (issue 13)', function () {
+describe('chat view: code blocks with actions, verdicts and traces', function () {
   this.timeout(120_000);
 
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 13 points 1, 2 and 4 in the real VS Code: Generate at Cursor (a pending
+ * In the real VS Code: Generate at Cursor (a pending
  * change with Accept / Reject, a diff for replacements, squiggles at once,
  * Regenerate with Trace on its lines, a missing model), Fix All Auto-fixable
  * Problems and `source.fixAll.avap` on save, previews and notifications, and
@@ -62,7 +62,7 @@ function contributed(): {
   return (extension.packageJSON as { contributes: ReturnType<typeof contributed> }).contributes;
 }
 
-describe('Generate at Cursor (issue 13.1)', () => {
+describe('Generate at Cursor', () => {
   afterEach(async () => {
     await closeAllEditors();
     await clearNotifications();
@@ -272,7 +272,7 @@ describe('Generate at Cursor (issue 13.1)', () => {
   });
 });
 
-describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
+describe('Fix All Auto-fixable Problems', () => {
   afterEach(async () => {
     await closeAllEditors();
     await clearNotifications();
@@ -363,7 +363,7 @@ describe('Fix All Auto-fixable Problems (issue 13.2)', () => {
   });
 });
 
-describe('previews, notifications and the metrics page (issue 13.4)', () => {
+describe('previews, notifications and the metrics page', () => {
   afterEach(async () => {
     await closeAllEditors();
     await clearNotifications();

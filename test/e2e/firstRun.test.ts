@@ -1,5 +1,5 @@
 /**
- * First run (issue 13 point 5): the Get Started walkthrough is contributed and
+ * First run: the Get Started walkthrough is contributed and
  * opens; AVAP: Check Ollama tells a ready server, a server without the
  * configured models (with the exact `ollama pull` line) and no server apart,
  * in the real workbench (notifications read from the DOM, screenshots in
@@ -34,7 +34,7 @@ async function notificationWith(text: string, screenshot?: string): Promise<stri
   }
 }
 
-describe('first run: walkthrough, Check Ollama, Open an Example (issue 13)', () => {
+describe('first run: walkthrough, Check Ollama, Open an Example', () => {
   let server: ScriptedOllama | undefined;
 
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LOG_PARSER_UNAVAILABLE } from '../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE } from '../../src/core/pipeline/attempt';
 import { prefixed } from '../../src/core/ports';
 import type { GenerateOutcome, RegenerateOutcome } from '../../src/editor/generate/generateCommands';
 import { lastUser } from '../support/scriptedOllama';

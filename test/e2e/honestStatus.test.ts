@@ -1,5 +1,5 @@
 /**
- * Issue 11 in the real editor: a failed run makes no validity claim (no
+ * Every status earned, in the real editor: a failed run makes no validity claim (no
  * preview, no "valid" label, no Accept; an error notification with what to
  * do; counted as failed in the metrics), streamed text reads *validating…*
  * until the verdict, documentation answers are validated in the chat view,
@@ -43,12 +43,12 @@ function lastTelemetryEvent(file: string): Record<string, unknown> | undefined {
   return lines.length ? (JSON.parse(lines[lines.length - 1] as string) as Record<string, unknown>) : undefined;
 }
 
-describe('every status is earned, in the editor (issue 11)', () => {
+describe('every status is earned, in the editor', () => {
   afterEach(closeAllEditors);
 
   it('Ollama unreachable: Generate Code opens no preview and no "valid" label, says what to do, and the metrics count a failed run', async () => {
     const api = await avapApi();
-    // The assistant loads on first use (issue 12): load it so its log shows the URL it uses.
+    // The assistant loads on first use: load it so its log shows the URL it uses.
     await loadAssistant();
     const ollama = await scriptedOllama();
     const dead = `http://127.0.0.1:${await unusedPort()}`;

@@ -1,5 +1,5 @@
 /**
- * Issue 28 in the real VS Code (code-server): the language features of
+ * In the real VS Code (code-server): the language features of
  * src/language registered for `avap`, used as a developer uses them — the
  * Outline view, F12, F2 and typing, pressed and typed in the browser — and
  * through the editor's own commands. Screenshots go to test-output/.
@@ -37,7 +37,7 @@ async function focusEditor(editor: vscode.TextEditor, line: number, character: n
   await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
 }
 
-describe('language features in VS Code (issue 28)', () => {
+describe('language features in VS Code', () => {
   afterEach(async () => {
     await closeAllEditors();
   });

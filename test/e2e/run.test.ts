@@ -1,5 +1,5 @@
 /**
- * Issue 27 in the real VS Code: AVAP that runs where developers work. A file runs on the sandboxed runtime and
+ * Running AVAP in the real VS Code: AVAP that runs where developers work. A file runs on the sandboxed runtime and
  * its response is read in the result view; each line shows the value it assigned until an edit clears it; an
  * uncaught error is a diagnostic of its own on its line; the Testing view runs a file's cases and shows a
  * failure as a diff at the line that produced the wrong value; a generated change pending at the cursor and a
@@ -10,7 +10,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AtCursorOutcome } from '../../src/editor/generate/generateAtCursor';
-import type { RunOutcome, RunViewProbe, TestSummary } from '../../src/editor/run/contract';
+import type { RunOutcome, RunViewProbe, TestSummary } from '../../src/editor/run/bundleApi';
 import {
   avapApi,
   chatHooks,
@@ -68,7 +68,7 @@ async function setText(editor: vscode.TextEditor, text: string): Promise<void> {
   assert.ok(await editor.edit((e) => e.replace(whole, text)));
 }
 
-describe('running AVAP in the editor (issue 27)', function () {
+describe('running AVAP in the editor', function () {
   this.timeout(180_000);
 
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 24 in the real editor: what the chat and Generate Code show is what
+ * In the real editor: what the chat and Generate Code show is what
  * the parser validated. An answer repaired by the parser's fixes shows the
  * repaired code; a fence indented in a list item carries its own verdict;
  * output shown after a correct program does not turn it invalid. The model is
@@ -30,7 +30,7 @@ async function finalProbe(): Promise<ChatProbe> {
   });
 }
 
-describe('issue 24: the chat and Generate Code show what was validated', function () {
+describe('the chat and Generate Code show what was validated', function () {
   this.timeout(120_000);
 
   before(async () => {

@@ -10,14 +10,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  computeMetrics,
-  createAssistant,
-  createOllamaLlm,
-  memoryTelemetry,
-  prefixedLogger,
-  type LlmPort,
-} from '../../core';
+import { computeMetrics, createOllamaLlm, memoryTelemetry, prefixedLogger, type LlmPort } from '../../core';
 import {
   cassetteLlm,
   emptyCassette,
@@ -29,14 +22,9 @@ import {
   unpinnedModels,
 } from '../../eval';
 import { loadGoldenSet, loadKnowledgeBase, knowledgeDirectory, type GoldenEntry } from '../../knowledge';
-import {
-  parseThreshold,
-  QualityConfigError,
-  createLlmJudge,
-  type ContextPassage,
-  DEFAULT_THRESHOLD,
-} from '../../quality';
+import { parseThreshold, QualityConfigError, DEFAULT_THRESHOLD } from '../../quality';
 import { createRunPool } from '../../runtime/host';
+import { createAssistantStack } from '../../stack';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { createEvalProgress } from '../progress/evalProgress';
 import { progressMode, stopOnAbort } from '../progress/output';
@@ -172,28 +160,29 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const described = await describeIndex(config.retrieval, kb.value.fingerprint);
   if (!described.ok) throw new UsageError(described.error.message);
   const index = described.value;
-  const created = await createAssistant(config, {
-    llm,
-    telemetry,
-    logger: prefixedLogger(() => undefined),
-    knowledge: kb.value,
-    bundled: { onLog: () => undefined },
-  });
+  const created = await createAssistantStack(
+    { core: config, quality: { judge: { enabled: judgeOn, threshold, model: judgeModel } } },
+    {
+      llm,
+      telemetry,
+      logger: prefixedLogger(() => undefined),
+      knowledge: kb.value,
+      bundled: { onLog: () => undefined },
+      // The evaluation records no training signals; its runs go through the judge by the runner's gate.
+      caller: { source: 'eval', log: () => undefined },
+    },
+  );
   if (!created.ok) throw new UsageError(created.error.message);
-  const assistant = created.value;
+  const stack = created.value;
+  const assistant = stack.assistant;
   // Functional correctness: answers run against their question's cases in the sandbox (fresh database per run).
   const pool = createRunPool({ size: 1 });
   if (!pool.ok) {
-    await assistant.dispose();
+    await stack.dispose();
     throw new UsageError(pool.error.message);
   }
   const runtime = pool.value;
   const fewShotK = config.pipeline.fewShotExamples;
-  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] =>
-    sources.map((s) => {
-      const chunk = kb.value.chunk(s.id);
-      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
-    });
   const display = createEvalProgress({
     mode: progressMode(io, Boolean(values.quiet)),
     write: io.stderr,
@@ -225,7 +214,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
             ? { mode: probe.value.mode, ...(probe.value.fallback ? { fallback: probe.value.fallback } : {}) }
             : { mode: 'none', fallback: probe.error.message };
         },
-        ...(judgeOn ? { quality: { validator: createLlmJudge({ llm, model: judgeModel, threshold }), passages } } : {}),
+        ...(stack.quality ? { quality: { validator: stack.quality.validator, passages: stack.passages } } : {}),
         runtime,
       },
       {
@@ -278,7 +267,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     releaseAbort();
     cassette?.save();
     await runtime.close();
-    await assistant.dispose();
+    await stack.dispose();
   }
 }
 

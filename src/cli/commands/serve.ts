@@ -7,16 +7,8 @@
  * signal store or telemetry log that cannot be written is said at start.
  */
 import { parseArgs } from 'node:util';
-import { createAssistant, prefixedLogger, createOllamaLlm, jsonlTelemetry } from '../../core';
-import { loadKnowledgeBase } from '../../knowledge';
-import {
-  createLlmJudge,
-  parseSwitch,
-  parseThreshold,
-  QualityConfigError,
-  qualityConfigFromEnv,
-  type ContextPassage,
-} from '../../quality';
+import { prefixedLogger } from '../../core';
+import { parseSwitch, parseThreshold, QualityConfigError, qualityConfigFromEnv } from '../../quality';
 import {
   isLoopbackHost,
   MIN_TOKEN_CHARS,
@@ -28,11 +20,10 @@ import {
   createRestServer,
   DEFAULT_BODY_LIMIT,
   DEFAULT_TIMEOUTS,
-  type RestQuality,
   type RestTimeouts,
 } from '../../rest';
 import { createRunPool, type RunPool } from '../../runtime/host';
-import { SignalStore } from '../../signals';
+import { createAssistantStack } from '../../stack';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { EXIT, UsageError, type CliCommand, type CliIO } from '../command';
 import { limitsFromFlags, SANDBOX_OPTIONS, SANDBOX_USAGE, sandboxFromFlags } from '../runtime/options';
@@ -215,38 +206,25 @@ async function run(args: string[], io: CliIO): Promise<number> {
     if (!values.quiet) io.stderr(`${line}\n`);
   };
   const logger = prefixedLogger(logLine);
-  // Built here rather than inside the assistant so /health can ask whether it is writable.
-  const telemetry = config.telemetry.file ? jsonlTelemetry(config.telemetry.file, logger) : undefined;
-  const created = await createAssistant(config, {
-    logger,
-    bundled: { onLog: () => undefined },
-    ...(telemetry ? { telemetry } : {}),
-  });
+  const created = await createAssistantStack(
+    { core: config, quality, ...(signalsFile ? { signalsFile } : {}) },
+    {
+      logger,
+      bundled: { onLog: () => undefined },
+      caller: { source: 'rest', assistantVersion: PACKAGE_VERSION, log: (line) => logLine(`[rest] ${line}`) },
+      signalWarn: (line) => logLine(`[rest] ${line}`),
+    },
+  );
   if (!created.ok) throw new UsageError(created.error.message);
-  const assistant = created.value;
+  const stack = created.value;
+  const { assistant, signals, telemetry } = stack;
   const started = createRunPool({ ...runLimits, log: logLine });
   let runtime: RunPool | undefined;
   if (started.ok) runtime = started.value;
   else io.stderr(`[rest] degraded: ${started.error.message}; POST /v1/execute answers 503\n`);
 
-  const llm = createOllamaLlm(config.ollama);
-  const kb = loadKnowledgeBase();
-  if (!kb.ok) logLine(`[rest] knowledge base not loaded (${kb.error.message}) — the judge sees only retrieved titles`);
-  const passages = (sources: readonly { id: string; title: string }[]): ContextPassage[] =>
-    sources.map((s) => {
-      const chunk = kb.ok ? kb.value.chunk(s.id) : undefined;
-      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
-    });
-  const judgeModel = quality.judge.model ?? config.ollama.model;
-  const restQuality: RestQuality | undefined = quality.judge.enabled
-    ? {
-        validator: createLlmJudge({ llm, model: judgeModel, threshold: quality.judge.threshold }),
-        model: config.ollama.model,
-        threshold: quality.judge.threshold,
-      }
-    : undefined;
-
-  const signals = signalsFile ? new SignalStore(signalsFile, { warn: (line) => logLine(`[rest] ${line}`) }) : undefined;
+  if (stack.knowledgeProblem !== undefined)
+    logLine(`[rest] knowledge base not loaded (${stack.knowledgeProblem}) — the judge sees only retrieved titles`);
   // Said at start whatever --quiet says: a store that cannot be written loses data.
   for (const [what, target, consequence] of [
     ['training-signal store', signals, 'answers are not recorded and /v1/feedback answers 503'],
@@ -262,12 +240,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const app = createRestServer(
     {
       assistant,
-      llm,
-      ...(restQuality ? { quality: restQuality } : {}),
-      passages,
+      llm: stack.llm,
+      ...(stack.quality ? { quality: stack.quality } : {}),
+      passages: stack.passages,
       ...(signals ? { signals } : {}),
       ...(telemetry ? { telemetry } : {}),
-      models: { main: config.ollama.model, host: config.ollama.host, ...(restQuality ? { judge: judgeModel } : {}) },
+      models: stack.models,
       log: logLine,
       ...(runtime ? { runtime: { pool: runtime, sandbox } } : {}),
     },
@@ -286,7 +264,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     io.stderr(
       `avap serve: cannot listen on ${host}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
     );
-    await assistant.dispose();
+    await stack.dispose();
     await runtime?.close();
     return EXIT.usage;
   }
@@ -295,7 +273,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
     address && typeof address === 'object' ? formatAddress(address.address, address.port) : `${host}:${port}`;
   io.stdout(`listening on ${bound}\n`);
   logLine(
-    `[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${restQuality ? `on (${judgeModel}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}; hosts ${allowedHosts ? allowedHosts.map(formatHostRule).join(', ') : 'any (token required)'}; timeouts headers ${timeouts.headersMs / 1000} s, request ${timeouts.requestMs / 1000} s, keep-alive ${timeouts.keepAliveMs / 1000} s`,
+    `[rest] parser ${assistant.parserEndpoint}; Ollama ${config.ollama.host} (${config.ollama.model}); judge ${stack.models.judge ? `on (${stack.models.judge}, ≥ ${quality.judge.threshold})` : 'off'}; signals ${signalsFile ?? 'off'}; token ${token ? 'required' : 'not required (loopback)'}; hosts ${allowedHosts ? allowedHosts.map(formatHostRule).join(', ') : 'any (token required)'}; timeouts headers ${timeouts.headersMs / 1000} s, request ${timeouts.requestMs / 1000} s, keep-alive ${timeouts.keepAliveMs / 1000} s`,
   );
 
   await new Promise<void>((resolve) => {
@@ -304,7 +282,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   });
   logLine('[rest] shutting down');
   await app.close();
-  await assistant.dispose();
+  await stack.dispose();
   await runtime?.close();
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
 /**
- * Deterministic repair first (issue 12): an invalid answer whose every error
+ * Deterministic repair first: an invalid answer whose every error
  * carries a proven fix (TraceEntry.fix) is repaired by the parser's fixes —
  * all applied, the answer validated again by the parser service — before any
  * LLM retry is spent. The loop is the parser's one repair function
@@ -12,7 +12,7 @@
  * ends it unrepaired, so no validity is ever claimed on the fixes' word.
  */
 import { repairWithFixes, type RepairStop, type TraceEntry, type ValidationResult } from '../../parser';
-import type { ParserPort } from '../contracts';
+import type { ParserPort } from '../types';
 import type { CodeBlock } from './extract';
 import { validateAnswer, type AnswerValidation } from './validateBlocks';
 
@@ -21,8 +21,9 @@ export const LOG_REPAIRED_BY_FIXES =
 
 /** How the run records a repaired answer (answer object, telemetry, signals, editor). */
 export const REPAIRED_BY_FIXES = 'parser-fixes';
+export type RepairedBy = typeof REPAIRED_BY_FIXES;
 
-interface AppliedFix {
+export interface AppliedFix {
   line: number;
   code: string;
   title: string;
@@ -35,10 +36,7 @@ export type AnswerRepair =
   /** Tried: the fixes did not lead to a validated answer. */
   | { kind: 'unrepaired'; stop: RepairStop };
 
-/**
- * True when the trace has errors and every one of them carries a proven fix.
- * @internal
- */
+/** True when the trace has errors and every one of them carries a proven fix. */
 export function everyErrorFixed(trace: readonly TraceEntry[]): boolean {
   const errors = trace.filter((e) => e.severity === 'error');
   return errors.length > 0 && errors.every((e) => e.fix !== undefined);

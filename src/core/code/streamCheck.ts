@@ -1,15 +1,14 @@
 /**
- * Early abort while streaming (issue 12, reworked in issue 24): the lines of
- * an answer are checked as they arrive, in-process with the parser library,
- * so that an answer which is already certain to be rejected stops costing
- * model time.
+ * Early abort while streaming: the lines of an answer are checked as they
+ * arrive, in-process with the parser library, so that an answer which is
+ * already certain to be rejected stops costing model time.
  *
  * Only complete lines inside an AVAP code fence (unlabelled or `avap`: the
  * fences `extractCode` always validates) are checked. The decision depends on
  * the content alone, never on timing: a reply that completed before the abort
  * reached the model is treated the same.
  *
- * **Cost: the new line's, and the event loop is never held** (issue 24, F5).
+ * **Cost: the new line's, and the event loop is never held.**
  * Each line is analysed once, on its own, by a line-by-line analysis that
  * carries the program's state from line to line (parser LineAnalysis): what
  * the whole program's analysis reports while reading that line, for that
@@ -32,9 +31,9 @@
  * looks like mid-stream), unclosed calls or strings, arity and argument
  * shapes (kept for the service's verdict), warnings, and unknown names — a
  * call to a name not defined yet may be to a function defined further down
- * (F7: `hashed = readParam(pwd)` above `function readParam(s)` is valid).
+ * (`hashed = readParam(pwd)` above `function readParam(s)` is valid).
  *
- * **Only what no proven fix can repair stops the stream** (F6): a hard
+ * **Only what no proven fix can repair stops the stream**: a hard
  * finding with a proven fix is left to the deterministic repair
  * (repairAnswer.ts), which costs no model call. A fix may need lines that
  * have not arrived: `for i in range(1, n):` becomes a loop once its indented

@@ -9,7 +9,7 @@
  * define `function double(a)` are each valid, but the program they are
  * delivered as defines it twice, and that is invalid.
  */
-import type { ParserOutcome, ParserPort } from '../contracts';
+import type { ParserOutcome, ParserPort } from '../types';
 import type { TraceEntry, ValidationResult } from '../../parser';
 import { combineChecks, type CodeCheck } from '../validation/status';
 import { entryOnResponse, joinBlocks, type CodeBlock } from './extract';
@@ -24,7 +24,7 @@ export interface AnswerValidation {
   verdict: BlockVerdict;
   /** The candidate program (blocks joined). */
   code: string;
-  /** The combined outcome in the contract's shape, trace lines relative to `code`. */
+  /** The combined outcome as a ParserOutcome (types.ts), trace lines relative to `code`. */
   outcome: ParserOutcome;
   /** Parser calls that reached the transport or were skipped by the breaker. */
   calls: number;

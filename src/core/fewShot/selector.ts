@@ -1,5 +1,5 @@
 /**
- * Few-shot selection for code generation (ADR-0007: "top-K by similarity"):
+ * Few-shot selection for code generation (docs/design.md D2: the top K by similarity):
  * the K validated pool examples whose embeddings are closest (cosine) to the
  * request's, ties by id — deterministic for a given model. The pool's vectors
  * are computed once per corpus fingerprint and embedding model and cached in
@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FewShotSelectionKind } from '../contracts';
+import type { FewShotSelectionKind } from '../types';
 import { silentLogger, type Logger } from '../ports';
 import type { EmbedFn } from '../retrieval/embedded';
 import { cosine } from '../retrieval/rrf';

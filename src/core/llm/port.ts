@@ -10,7 +10,7 @@ export interface ChatMessage {
   content: string;
 }
 
-type LlmErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+export type LlmErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
 
 export interface LlmError {
   code: LlmErrorCode;

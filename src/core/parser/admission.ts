@@ -20,7 +20,7 @@
  *
  * Deterministic: the clock and the timer are injectable.
  */
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../types';
 import { systemClock, type Clock } from '../ports';
 
 export interface AdmissionOptions {

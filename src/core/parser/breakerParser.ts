@@ -43,7 +43,7 @@ import {
   type IBackoffFactory,
   type IHalfOpenAfterBackoffContext,
 } from 'cockatiel';
-import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../contracts';
+import type { CircuitSnapshot, CircuitState, ParserOutcome, ParserPort } from '../types';
 import { systemClock, silentLogger, type Clock, type Logger } from '../ports';
 import type { ParserTransport, TransportFailure as TransportError, TransportResult } from './transport';
 

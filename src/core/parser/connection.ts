@@ -19,7 +19,7 @@
 import type { BadParserUrl } from '../../protocol/parserUrl';
 import { err, fail, ok, type Result } from '../../result';
 import type { ParserConfig } from '../config';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../types';
 import { silentLogger, type Clock, type Logger } from '../ports';
 import { AdmissionParser, type AdmissionOptions } from './admission';
 import { BreakerParser } from './breakerParser';
@@ -27,7 +27,7 @@ import { startBundledParser, type StartBundledOptions } from './bundled';
 import { createGrpcTransport, type GrpcTransportOptions } from './grpcTransport';
 import type { ParserTransport } from './transport';
 
-type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
+export type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
 
 export interface ParserConnection {
   readonly kind: ParserConnectionKind;
@@ -87,7 +87,7 @@ const NO_TRANSPORT: ParserTransport = {
   close: () => undefined,
 };
 
-export { /** @internal */ parserUrlProblem } from './url';
+export { parserUrlProblem } from './url';
 
 export async function openParserConnection(
   config: ParserConfig,

@@ -1,5 +1,5 @@
 /**
- * ADR-0009's state fields that describe a finished run, read off the result:
+ * The state fields of docs/design.md D1 that describe a finished run, read off the result:
  *
  * - `parser_trace`: the raw trace of the first validation (CODE_GENERATION,
  *   and any other route whose answer showed code), one `Line N: message` per error; empty when the first attempt was valid
@@ -12,7 +12,7 @@
  * them on the final message.
  */
 import { renderTrace } from '../../parser';
-import type { PipelineResult } from '../contracts';
+import type { PipelineResult } from '../types';
 
 const NO_CODE_TRACE = 'Line 1: the answer contained no AVAP code';
 

@@ -5,7 +5,7 @@
  */
 import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
-import type { RetrievalResult } from '../retrieval/port';
+import type { RetrievedContext } from '../retrieval/port';
 
 interface RelevanceVerdict {
   relevant: boolean;
@@ -19,5 +19,5 @@ export type RelevanceOutcome = Result<RelevanceVerdict, LlmError>;
 
 export interface RelevancePort {
   readonly mode: 'llm' | 'cosine';
-  judge(query: string, retrieved: RetrievalResult, signal?: AbortSignal): Promise<RelevanceOutcome>;
+  judge(query: string, retrieved: RetrievedContext, signal?: AbortSignal): Promise<RelevanceOutcome>;
 }

@@ -1,7 +1,7 @@
 /**
  * The Elasticsearch retrieval adapter and the knowledge-base index it reads.
  *
- * Retrieval (hybrid, the design's ADR-0003): a BM25 `multi_match` over
+ * Retrieval (hybrid, as the design retrieves: docs/design.md D2): a BM25 `multi_match` over
  * `content^2` and `text^2` and a kNN search on `embedding`, run side by side,
  * fused here with reciprocal rank fusion (k = 60), top 8. Fusing in the client
  * keeps the formula exactly the design's and works on every licence level.

@@ -7,7 +7,7 @@ import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
 
 /** How the chunks were found; `knn_only` and `bm25_only` results are tagged as such. */
-type RetrievalModeTag = 'hybrid' | 'knn_only' | 'bm25_only';
+export type RetrievalModeTag = 'hybrid' | 'knn_only' | 'bm25_only';
 
 export interface RetrievedChunk {
   id: string;
@@ -29,7 +29,14 @@ export interface RetrievalResult {
   fallback?: string;
 }
 
-type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
+/**
+ * The documentation an answer is generated with: a retrieval's result, or —
+ * when retrieval failed — no chunks, with mode `none` (never a mode that did
+ * not run).
+ */
+export type RetrievedContext = Omit<RetrievalResult, 'mode'> & { mode: RetrievalModeTag | 'none' };
+
+export type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
 
 export type RetrievalOutcome = Result<RetrievalResult, RetrievalError>;
 

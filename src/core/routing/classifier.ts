@@ -6,10 +6,10 @@
  * route, logged. Platform prompts recognised by prefix skip the LLM.
  */
 import { z } from 'zod';
-import type { QueryType } from '../contracts';
+import type { QueryType } from '../types';
 import type { LlmError, LlmPort } from '../llm/port';
 import type { Logger } from '../ports';
-import type { ValidationError } from '../validation/contract';
+import type { ValidationError } from '../validation/errors';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
 

@@ -4,7 +4,7 @@
  * scripted Ollama can tell the nodes apart; `promptTask()` reads it back.
  * Pure: every function returns messages, nothing is sent from here.
  */
-import type { ConversationTurn, QueryType } from '../contracts';
+import type { ConversationTurn, QueryType } from '../types';
 import type { ChatMessage } from '../llm/port';
 import { divergenceNote } from '../../knowledge';
 

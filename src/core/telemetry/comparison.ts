@@ -1,6 +1,6 @@
 /**
  * Before/after comparison of the telemetry by parser version or by model
- * (AKF's pre/post comparison): generations are grouped by the value their
+ * (the before/after comparison of docs/design.md D4): generations are grouped by the value their
  * first attempt recorded, groups ordered by when they were first seen (before
  * → after), each with its metrics, and the change between consecutive groups.
  * A delta is attributable to the compared field only when everything else

@@ -3,8 +3,8 @@
  * Telemetry observes and never influences generation: a sink failure is
  * swallowed (and logged once), never returned to the pipeline.
  */
-import type { QueryType, ValidationStatus } from '../contracts';
-import type { ErrorCode } from '../validation/contract';
+import type { QueryType, ValidationStatus } from '../types';
+import type { ErrorCode } from '../validation/errors';
 
 export const TELEMETRY_SCHEMA_VERSION = 1;
 

@@ -12,7 +12,7 @@
  * - rejectedValues: each rejected value (rule code + received token, e.g. a
  *   hallucinated command) with its absolute count over attempts and the
  *   number of distinct generations it appeared in, and how those generations
- *   ended (AKF's convergence outcome per rejected value: converged, unresolved,
+ *   ended (D4's convergence outcome per rejected value: converged, unresolved,
  *   or no verdict) with the share that converged. Events written before rule
  *   codes existed key on their E-code instead.
  * - byRule: blocking errors per rule code over all attempts, most frequent
@@ -26,10 +26,10 @@
  *   `""` with an error_code). They are never counted as valid.
  * - trend: the first-attempt invalid rate per UTC day (of the generation's
  *   first attempt), oldest first — drift of the prompt, the model or the parser.
- * - needs_review: the first-attempt invalid rate is above 15 % (AKF's review
+ * - needs_review: the first-attempt invalid rate is above 15 % (D4's review
  *   threshold).
  */
-import type { ValidationStatus } from '../contracts';
+import type { ValidationStatus } from '../types';
 import type { AttemptEvent, TelemetryErrorRecord } from './events';
 
 /** How the generations that rejected a value ended. */
@@ -64,7 +64,7 @@ interface TrendPoint {
   firstAttemptInvalidRate: number | null;
 }
 
-/** AKF: an ontology (here: the prompt, the model, the catalogue) with more than 15 % first-attempt invalid needs review. */
+/** D4 (docs/design.md): an ontology (here: the prompt, the model, the catalogue) with more than 15 % first-attempt invalid needs review. */
 export const REVIEW_THRESHOLD = 0.15;
 
 interface CommandRate {

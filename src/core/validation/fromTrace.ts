@@ -1,11 +1,11 @@
 /**
- * Maps parser trace entries onto the validation contract's structured errors.
+ * Maps parser trace entries onto structured validation errors (errors.ts).
  * Pure. The E-code of an entry is a table lookup on its rule code — never a
  * reading of its message — so rewording a message changes no E-code, no
  * identical-error key and no metric.
  */
 import type { RuleCode, TraceEntry } from '../../parser';
-import type { ContractResult, ErrorCode, ValidationError } from './contract';
+import type { ValidationErrors, ErrorCode, ValidationError } from './errors';
 
 /** The E-codes a parser finding can have (E007–E009 come from other stages). */
 export type ParserErrorCode = Extract<ErrorCode, 'E001' | 'E002' | 'E003' | 'E004' | 'E005' | 'E006'>;
@@ -13,7 +13,6 @@ export type ParserErrorCode = Extract<ErrorCode, 'E001' | 'E002' | 'E003' | 'E00
 /**
  * The E-code of every rule of the parser's catalogue. Total: a new rule does
  * not type-check until it is given its E-code here.
- * @internal
  */
 export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   // E001 — a name that is neither a command nor a function of the file
@@ -101,7 +100,7 @@ export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   'unspecified-syntax-error': 'E006',
 };
 
-/** What kind of thing is wrong, per E-code (the contract's `field`). */
+/** What kind of thing is wrong, per E-code (the error's `field`). */
 const FIELD: Readonly<Record<ParserErrorCode, string>> = {
   E001: 'command',
   E002: 'keyword',
@@ -121,8 +120,8 @@ const DEFAULT_EXPECTED: Readonly<Record<ParserErrorCode, string>> = {
   E006: 'valid AVAP',
 };
 
-/** The contract's E-code of a rule. */
-function errorCodeOf(rule: RuleCode): ParserErrorCode {
+/** The E-code of a rule. */
+export function errorCodeOf(rule: RuleCode): ParserErrorCode {
   return E_CODE_BY_RULE[rule];
 }
 
@@ -134,7 +133,6 @@ function expectedOf(entry: TraceEntry, code: ParserErrorCode): string {
   return DEFAULT_EXPECTED[code];
 }
 
-/** @internal */
 export function errorFromTrace(entry: TraceEntry, lineOffset = 0): ValidationError {
   const code = errorCodeOf(entry.code);
   const error: ValidationError = {
@@ -151,7 +149,7 @@ export function errorFromTrace(entry: TraceEntry, lineOffset = 0): ValidationErr
   return error;
 }
 
-export function contractFromTrace(trace: readonly TraceEntry[], lineOffset = 0): ContractResult {
+export function errorsFromTrace(trace: readonly TraceEntry[], lineOffset = 0): ValidationErrors {
   const errors = trace.map((e) => errorFromTrace(e, lineOffset));
   return { isValid: !errors.some((e) => e.severity === 'error'), errors };
 }

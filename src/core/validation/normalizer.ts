@@ -3,7 +3,7 @@
  * instructions that go into the retry prompt. Pure and separate from the
  * prompt text itself, so the instructions can be tested on their own.
  */
-import type { ValidationError } from './contract';
+import type { ValidationError } from './errors';
 
 /**
  * One instruction per error, deduplicated, in line order, then one per warning

@@ -1,11 +1,15 @@
 /**
- * RC-08: each request has at most one retry cycle, whatever triggers it — the
- * relevance reformulation, the parser's trace, or the quality judge's hint.
- * The budget is 0 or 1; a larger configured value is read as 1. A retry that
- * is due but not made is recorded with its reason. The cycle is plain data so
- * it travels with the result to every layer that may want to retry.
+ * The request's one retry budget (D1 RC-08): each request has at most one retry
+ * cycle, whatever triggers it — the relevance reformulation, the parser's
+ * trace, or the quality judge's hint (the judge asks the pipeline for it). The
+ * budget is 0 or 1; a larger configured value is read as 1. A retry that is
+ * due but not made is recorded with its reason. The cycle is plain data so it
+ * travels with the result to every layer that may want to retry; this module
+ * is the only one that changes it.
  */
-import type { RetryCycle, RetrySkip, RetryTrigger } from '../contracts';
+import type { RetryCycle, RetrySkip, RetryTrigger } from '../types';
+import { blocking, type ValidationError } from './errors';
+import { errorKey } from './normalizer';
 
 export function newRetryCycle(maxRetries: number): RetryCycle {
   return { limit: maxRetries >= 1 ? 1 : 0, skipped: [] };
@@ -30,6 +34,38 @@ export function claimRetry(cycle: RetryCycle, trigger: RetryTrigger): RetryClaim
       : { trigger, reason: 'cycle-used', ...(cycle.usedBy ? { usedBy: cycle.usedBy } : {}) };
   cycle.skipped.push(skip);
   return { granted: false, skip };
+}
+
+/**
+ * *Regenerate with Trace*: the run that corrects code the user already has IS
+ * the retry (the given code is attempt 1), so it uses the cycle whatever the
+ * configured budget.
+ */
+export function spendOnCorrection(cycle: RetryCycle): void {
+  cycle.usedBy = 'parser-trace';
+}
+
+/** Why an answer still invalid after its retry is returned as it is: telemetry's `stop_reason`. */
+export type UnresolvedReason = 'repeated-error' | 'budget-exhausted' | 'only-warnings' | 'valid';
+
+/**
+ * The retry was spent and the code is still invalid: `repeated-error` when the
+ * retry repeats a blocking error of the attempt it corrected — same rule code,
+ * line and received value (errorKey), never the message: the model made no
+ * progress on it — otherwise `budget-exhausted`. `corrected` is absent when
+ * that attempt is not the run's (the code given to *Regenerate with Trace*).
+ * `valid` and `only-warnings` are what a parser port that rejects code without
+ * reporting an error leaves (the parser library never does). Pure.
+ */
+export function unresolvedReason(
+  corrected: readonly ValidationError[] | undefined,
+  retried: readonly ValidationError[],
+): UnresolvedReason {
+  if (retried.length === 0) return 'valid';
+  const errors = blocking(retried);
+  if (errors.length === 0) return 'only-warnings';
+  const before = new Set(blocking(corrected ?? []).map(errorKey));
+  return errors.some((e) => before.has(errorKey(e))) ? 'repeated-error' : 'budget-exhausted';
 }
 
 /** One line for logs and telemetry: `retry skipped (parser-trace: cycle used by relevance)`. */

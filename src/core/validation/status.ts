@@ -1,5 +1,5 @@
 /**
- * The one place that decides an answer's `validation_status` (RC-07). Pure.
+ * The one place that decides an answer's `validation_status` (D1 RC-07). Pure.
  *
  * The status is earned from what the parser said about every AVAP code block
  * the user is shown in the final answer:
@@ -15,7 +15,7 @@
  * (`undefined`): it makes no validity claim. An `invalid` answer is retried
  * with the parser's trace only while the request's retry cycle is unused.
  */
-import type { ValidationStatus } from '../contracts';
+import type { ValidationStatus } from '../types';
 
 export type CodeCheck = 'no-code' | 'valid' | 'invalid' | 'unavailable';
 

@@ -20,7 +20,7 @@ import { languageModelTools } from '../tools/registerTools';
 import { loadKnowledgeBase } from '../../knowledge';
 import { fail, ok } from '../../result';
 import type { DocsIndexSource } from '../../tools';
-import type { AssistantFeatures, AssistantHost } from './contract';
+import type { AssistantFeatures, AssistantHost } from './bundleApi';
 import { COMMANDS } from '../commandIds';
 
 /** The chat's test hooks (test mode only): each shows the view first. */

@@ -22,7 +22,7 @@
 import * as vscode from 'vscode';
 import type { AvapExtensionApi, AvapTestHooks } from '../api';
 import { LazyBundle } from '../lazy/lazyBundle';
-import type { AssistantBundle, AssistantFeatures, AssistantHost, SeamHost } from './contract';
+import type { AssistantBundle, AssistantFeatures, AssistantHost, SeamHost } from './bundleApi';
 import { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from './ids';
 
 /** The language-model tools the extension contributes (package.json), registered under these names. */

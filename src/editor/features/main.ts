@@ -28,12 +28,12 @@ import { StatusCodeLens } from '../generate/statusCodeLens';
 import { registerLanguageFeatures } from '../language/languageFeatures';
 import type { OutputLog } from '../output/outputLog';
 import { registerRun } from '../run/register';
-import { ParserConnection } from '../services/parserConnection';
+import { ConfiguredParser } from '../services/configuredParser';
 import { changedSections, type EditorSettings } from '../settings/editorSettings';
 import { readSettings } from '../settings/readSettings';
 import { signalsFile, telemetryFile } from '../settings/storageFiles';
 import { ValidationStatusBar } from '../status/statusBar';
-import type { EditorFeatures, FeaturesHost } from './contract';
+import type { EditorFeatures, FeaturesHost } from './bundleApi';
 
 export function startEditorFeatures({ context, output, assistant }: FeaturesHost): EditorFeatures {
   const initial = readSettings();
@@ -41,7 +41,7 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
   let settings: EditorSettings = initial.settings;
   const storageDir = context.globalStorageUri.fsPath;
 
-  const parser = new ParserConnection(context.extensionPath, output.logger);
+  const parser = new ConfiguredParser(context.extensionPath, output.logger);
   let parserReady = connectParser(parser, settings, output);
   const diagnostics = new DiagnosticsController(
     parser,
@@ -115,7 +115,7 @@ export function startEditorFeatures({ context, output, assistant }: FeaturesHost
   };
 }
 
-async function connectParser(parser: ParserConnection, settings: EditorSettings, output: OutputLog): Promise<void> {
+async function connectParser(parser: ConfiguredParser, settings: EditorSettings, output: OutputLog): Promise<void> {
   const result = await parser.connect(settings.parser);
   if (result.ok) output.info(`parser: ${result.value}`);
   else if (result.error.kind !== 'superseded') output.warn(`parser unavailable: ${result.error.message}`);

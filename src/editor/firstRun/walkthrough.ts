@@ -6,7 +6,7 @@
  * needs the Ollama client, lives in the assistant bundle: ./checkOllamaCommand.ts.)
  *
  * Activation never opens an editor: the file that activated the extension stays the active editor, with its
- * status item, Ctrl+I and Fix All (issue 25). The first run is a notification with a *Get Started* button; the
+ * status item, Ctrl+I and Fix All. The first run is a notification with a *Get Started* button; the
  * walkthrough opens when the developer asks for it there, with **AVAP: Get Started**, or from the Welcome page
  * (`featuredFor: **\/*.avap`).
  */

@@ -2,7 +2,9 @@
  * What to offer when a generation fails, decided by the pipeline's error code
  * (never its message): Ollama not answering → start it (`ollama serve`);
  * the model not pulled → the exact `ollama pull <model>` line of the
- * configured model; a timeout or another failure → only Retry and the output.
+ * configured model; a timeout or another failure → only Retry and the output;
+ * no assistant (an unreadable parser URL, or none set up) → the output, since
+ * retrying cannot help until the setting is corrected.
  * Pure: generateCommands turns the actions into notification buttons.
  */
 import type { PipelineErrorCode } from '../../core';
@@ -52,5 +54,9 @@ export function failureFix(code: PipelineErrorCode, model: string, url: string):
       return { hint: '', actions: [] };
     case 'llm-failed':
       return { hint: '', actions: [RETRY, OUTPUT] };
+    case 'bad-parser-url':
+      return { hint: 'Correct avap.parser.url, or clear it to use the bundled parser.', actions: [OUTPUT] };
+    case 'not-started':
+      return { hint: '', actions: [OUTPUT] };
   }
 }

@@ -21,7 +21,7 @@ import * as vscode from 'vscode';
 import { attemptCount, type ValidationStatus } from '../../core';
 import { isAvapDocument } from '../diagnostics/diagnosticsController';
 import { testFileOf } from '../../runs/outline';
-import type { TestSummary } from '../run/contract';
+import type { TestSummary } from '../run/bundleApi';
 import { LABEL_NO_CONTEXT, lookForPipelineStatus } from '../status/statusLook';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
 import { notifyFailure, notifyVerdict } from './notify';

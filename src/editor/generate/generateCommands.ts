@@ -11,7 +11,7 @@ import { attemptCount, type PipelineErrorCode, type ValidationStatus } from '../
 import { isAvapDocument, type DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { OutputLog } from '../output/outputLog';
 import type { AssistantService } from '../services/assistantService';
-import type { ParserConnection } from '../services/parserConnection';
+import type { ConfiguredParser } from '../services/configuredParser';
 import { LABEL_NO_CONTEXT, LABEL_REPAIRED, lookForPipelineStatus } from '../status/statusLook';
 import type { GeneratedDocuments } from './generatedDocuments';
 import type { EditorSettings } from '../settings/editorSettings';
@@ -23,7 +23,7 @@ import { COMMANDS } from '../commandIds';
 
 export interface GenerateDeps {
   assistant: AssistantService;
-  parser: ParserConnection;
+  parser: ConfiguredParser;
   diagnostics: DiagnosticsController;
   generated: GeneratedDocuments;
   output: OutputLog;

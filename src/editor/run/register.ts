@@ -10,7 +10,7 @@ import { COMMANDS } from '../commandIds';
 import { LazyModule } from '../lazy/lazyModule';
 import type { OutputLog } from '../output/outputLog';
 import type { EditorSettings } from '../settings/editorSettings';
-import type { RunArgs, Runner, RunnerBundle, RunTestHooks, TestSummary } from './contract';
+import type { RunArgs, Runner, RunnerBundle, RunTestHooks, TestSummary } from './bundleApi';
 import { RunCodeLens } from './runLens';
 import { AvapTests } from './testsView';
 

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { RunViewModel } from '../../runs';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import type { OutputLog } from '../output/outputLog';
-import type { RunTestHooks, RunViewProbe } from './contract';
+import type { RunTestHooks, RunViewProbe } from './bundleApi';
 
 const RESULT_VIEW_TYPE = 'avap.runResult';
 

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../runtime/host';
 import { allowList, lineValues, runViewModel } from '../../runs';
-import type { RunArgs, RunnerHost, Runner, RunOutcome } from './contract';
+import type { RunArgs, RunnerHost, Runner, RunOutcome } from './bundleApi';
 import { baseName, openDocument, toUri } from './files';
 import { addCaseFromLastRun, editRequest, type LastRun } from './requestCommands';
 import { requestFor } from './requestSource';

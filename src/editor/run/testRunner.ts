@@ -11,7 +11,7 @@ import type { RunPool, TestCase } from '../../runtime/host';
 import { caseSandbox } from '../../runtime/host';
 import { allowList, judgeCase, loadTestCases, type RunSettings } from '../../runs';
 import type { OutputLog } from '../output/outputLog';
-import type { TestSummary } from './contract';
+import type { TestSummary } from './bundleApi';
 import { readBeside, textOf } from './files';
 import type { AvapTests } from './testsView';
 

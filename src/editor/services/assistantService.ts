@@ -1,51 +1,35 @@
 /**
- * The core assistant (pipeline) as the editor uses it: built from the
- * settings and the ES API key in SecretStorage, sharing the editor's parser
- * connection, rebuilt when its settings change. Runs go through the quality
- * judge when `avap.quality.judge` is on and are recorded as training signals
- * (with the user's thumbs and outcomes) when `avap.signals.enabled` is on.
- * Never throws to callers.
+ * The assistant stack (src/stack: the core's pipeline, the judge, the signal
+ * store) as the editor uses it: built from the settings and the ES API key in
+ * SecretStorage, sharing the editor's parser, rebuilt when its settings
+ * change. Runs go through the quality judge when `avap.quality.judge` is on
+ * and are recorded as training signals (with the user's thumbs and outcomes)
+ * when `avap.signals.enabled` is on. Never throws to callers.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import {
-  createAssistant,
-  type Assistant,
-  type PipelineRequest,
-  type PipelineResult,
-  createOllamaLlm,
-  type LlmPort,
-  type RunOptions,
-} from '../../core';
+import type { PipelineRequest, PipelineResult, RunOptions } from '../../core';
 import type { Logger } from '../../core/ports';
 import type { KnowledgeBase } from '../../knowledge';
-import { PARSER_VERSION } from '../../parser';
 import type { BadParserUrl } from '../../protocol';
-import { ok, type Result } from '../../result';
-import { createLlmJudge, type ContextPassage, type QualityValidator } from '../../quality';
-import { runRecorded, type Outcome, type StoreResult, type Thumbs, SignalStore } from '../../signals';
+import type { Result } from '../../result';
+import type { Outcome, SignalStore, StoreResult, Thumbs } from '../../signals';
+import { createAssistantStack, type AssistantStack } from '../../stack';
 import { toAssistantConfig } from '../settings/assistantConfig';
 import type { EditorSettings } from '../settings/editorSettings';
 import { defaultTelemetryFile, signalsFile } from '../settings/storageFiles';
-import type { ParserConnection } from './parserConnection';
+import type { ConfiguredParser } from './configuredParser';
+import { runWithoutAssistant } from './runWithoutAssistant';
 
 export const ES_API_KEY_SECRET = 'avap.elasticsearch.apiKey';
 
-interface Built {
-  assistant: Assistant;
-  llm: LlmPort;
-  model: string;
-  judge?: QualityValidator;
-  signals?: SignalStore;
-}
-
 export class AssistantService {
-  /** The assistant for the current settings, or why there is none. */
-  private current: Promise<Result<Built, BadParserUrl>> | undefined;
+  /** The stack for the current settings, or why there is none. */
+  private current: Promise<Result<AssistantStack, BadParserUrl>> | undefined;
 
   constructor(
-    private readonly parser: ParserConnection,
+    private readonly parser: ConfiguredParser,
     private readonly logger: Logger,
     private readonly secrets: vscode.SecretStorage,
     private readonly storageDir: string,
@@ -65,9 +49,9 @@ export class AssistantService {
   /** (Re)builds the assistant for these settings; the previous one is disposed (its parser is shared and kept). */
   rebuild(settings: EditorSettings): Promise<void> {
     const previous = this.current;
-    const next = (async (): Promise<Result<Built, BadParserUrl>> => {
+    const next = (async (): Promise<Result<AssistantStack, BadParserUrl>> => {
       const old = await previous;
-      if (old?.ok) await old.value.assistant.dispose();
+      if (old?.ok) await old.value.dispose();
       try {
         mkdirSync(this.storageDir, { recursive: true });
       } catch {
@@ -79,27 +63,30 @@ export class AssistantService {
         defaultTelemetryFile: this.defaultTelemetryFile,
         cacheDir: path.join(this.storageDir, 'cache'),
       });
-      const llm = createOllamaLlm(config.ollama);
       const knowledge = this.knowledge();
-      const created = await createAssistant(config, {
-        parser: this.parser,
-        logger: this.logger,
-        llm,
-        ...(knowledge ? { knowledge } : {}),
-      });
+      const created = await createAssistantStack(
+        {
+          core: config,
+          quality: { judge: { enabled: settings.quality.judge, threshold: settings.quality.judgeThreshold } },
+          ...(settings.signals.enabled ? { signalsFile: this.signalsFile(settings) } : {}),
+        },
+        {
+          parser: this.parser,
+          logger: this.logger,
+          ...(knowledge ? { knowledge } : {}),
+          caller: { source: 'editor', assistantVersion: this.version, log: (line) => this.logger.warn(`${line}`) },
+        },
+      );
       if (!created.ok) {
         this.logger.warn(`assistant not available: ${created.error.message}`);
         return created;
       }
-      const built: Built = { assistant: created.value, llm, model: config.ollama.model };
-      if (settings.quality.judge)
-        built.judge = createLlmJudge({ llm, model: config.ollama.model, threshold: settings.quality.judgeThreshold });
-      if (settings.signals.enabled) built.signals = new SignalStore(this.signalsFile(settings));
+      const stack = created.value;
       this.logger.info(
-        `assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${created.value.retrievalName}; ` +
-          `judge ${built.judge ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${built.signals ? built.signals.file : 'off'}`,
+        `assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${stack.assistant.retrievalName}; ` +
+          `judge ${stack.quality ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${stack.signals ? stack.signals.file : 'off'}`,
       );
-      return ok(built);
+      return created;
     })();
     this.current = next;
     return next.then(() => undefined);
@@ -108,38 +95,10 @@ export class AssistantService {
   async run(request: PipelineRequest, options: RunOptions = {}): Promise<PipelineResult> {
     const current = await this.current;
     if (!current?.ok) {
-      const message = current ? current.error.message : 'the assistant is not set up';
       options.onMessage?.({ text: '', avap_code: '', is_final: true });
-      return {
-        queryType: request.forceType ?? 'CODE_GENERATION',
-        text: '',
-        code: '',
-        attempts: [],
-        sources: [],
-        relevanceRetry: false,
-        generationId: 'not-started',
-        error: { code: 'llm-failed', message },
-      };
+      return runWithoutAssistant(request, current?.error);
     }
-    const built = current.value;
-    const run = await runRecorded(
-      {
-        assistant: built.assistant,
-        ...(built.judge ? { quality: { validator: built.judge } } : {}),
-        passages: (sources) => this.passages(sources),
-        ...(built.signals ? { signals: built.signals } : {}),
-        signal: {
-          source: 'editor',
-          model: built.model,
-          ...(built.judge ? { judgeModel: built.model } : {}),
-          parserVersion: PARSER_VERSION,
-          assistantVersion: this.version,
-        },
-        log: (line) => this.logger.warn(`${line}`),
-      },
-      request,
-      options,
-    );
+    const run = await current.value.run(request, options);
     if (run.quality) {
       const last = run.quality.attempts[run.quality.attempts.length - 1]?.verdict;
       const figure = last?.ok
@@ -179,17 +138,9 @@ export class AssistantService {
     return written.ok;
   }
 
-  private passages(sources: readonly { id: string; title: string }[]): ContextPassage[] {
-    const kb = this.knowledge();
-    return sources.map((s) => {
-      const chunk = kb?.chunk(s.id);
-      return { id: s.id, title: chunk?.title ?? s.title, text: chunk?.text ?? '' };
-    });
-  }
-
   async dispose(): Promise<void> {
     const current = await this.current;
     this.current = undefined;
-    if (current?.ok) await current.value.assistant.dispose();
+    if (current?.ok) await current.value.dispose();
   }
 }

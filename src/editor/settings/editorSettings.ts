@@ -26,7 +26,7 @@ export interface EditorSettings {
   };
   elasticsearch: { url: string; index: string };
   relevance: { mode: 'llm' | 'cosine'; cosineThreshold: number };
-  /** The request's one retry cycle (0 or 1, RC-08), and validated examples injected before code generation (0 = none). */
+  /** The request's one retry cycle (0 or 1, D1 RC-08), and validated examples injected before code generation (0 = none). */
   generation: { maxRetries: number; fewShotExamples: number };
   /** The LLM judge on RETRIEVAL answers (off: it costs an LLM call per answer). */
   quality: { judge: boolean; judgeThreshold: number };

@@ -45,12 +45,11 @@ export function sameLook(a: StatusLook, b: StatusLook | undefined): boolean {
   );
 }
 
-/**
- * How an open circuit and its next probe read for a person.
- * @internal
- */
+/** How the circuit (an open one with its next probe) reads for a person; a parser not connected yet has none. */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
   switch (circuit.state) {
+    case 'not-connected':
+      return 'Parser: not connected yet';
     case 'closed':
       return circuit.consecutiveFailures > 0
         ? `Circuit: CLOSED (${circuit.consecutiveFailures} consecutive failure${circuit.consecutiveFailures === 1 ? '' : 's'})`

@@ -1,7 +1,7 @@
 /** POST /v1/batch: validations and generations, one after the other, answered together. */
 import type { FastifyPluginAsync } from 'fastify';
 import { attemptCount } from '../../core';
-import { defineContract, preValidate, type Contract } from '../../contract';
+import { defineContract, preValidate, type InputContract } from '../../inputContract';
 import { checkBody, clientSignal, GENERATION_ERROR_STATUS, validateOne, type RestContext } from '../context';
 import {
   BATCH_ITEM_CONTRACTS,
@@ -24,7 +24,7 @@ export const batchRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx
         base.schema as never,
         base.semantic as never,
       );
-      const checked = preValidate(contract as Contract<BatchValidateItem | BatchGenerateItem>, raw);
+      const checked = preValidate(contract as InputContract<BatchValidateItem | BatchGenerateItem>, raw);
       if (!checked.valid)
         return reply.code(400).send({ valid: false, error: checked.error, suggestions: checked.suggestions });
       items.push(checked.value);

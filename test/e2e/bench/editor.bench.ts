@@ -3,7 +3,7 @@
  * scripts/run-vscode-tests.mjs --suite bench): activation time, and the time
  * from an edit to updated diagnostics on a 1 000-line document, both once the
  * workbench has finished starting (as when a developer opens a file or types).
- * Then the other way the extension could serve AVAP (issue 28): through the
+ * Then the other way the extension could serve AVAP (ARCHITECTURE.md, in-process or over LSP): through the
  * language server (`dist/cli.js lsp --stdio`) with the official
  * vscode-languageclient, as vscode-eslint does — its start (spawn and
  * initialize) and edit → diagnostics on the same document, the extension's own

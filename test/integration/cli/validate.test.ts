@@ -271,7 +271,7 @@ describe('cli validate', function () {
     assert.match(missing.stderr, /cannot read .*nope\.avap: ENOENT/);
     const badUrl = await cli(['validate', '--parser-url', 'not a url', good]);
     assert.equal(badUrl.code, 2);
-    // No verdict from the service is PARSER_UNAVAILABLE, as in `generate` (issue 24): exit 4, not a usage error.
+    // No verdict from the service is PARSER_UNAVAILABLE, as in `generate`: exit 4, not a usage error.
     const down = await cli(['validate', '--parser-url', '127.0.0.1:1', '--timeout', '2', good]);
     assert.equal(down.code, 4);
     assert.equal(down.stderr.trim().split('\n').length, 1, down.stderr);

@@ -1,5 +1,5 @@
 /**
- * Functional correctness end to end (issue 26, item 5): the built CLI's
+ * Functional correctness end to end: the built CLI's
  * `eval` over real sockets — the scripted Ollama-compatible server the suite
  * starts, the real bundled parser, and the runtime's worker pool with its
  * embedded PostgreSQL — scores each code answer by running it against its

@@ -110,7 +110,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(
       final?.parser_trace,
       "Line 2: unknown command 'sha256Encode' — expected known identifier",
-      "the first attempt's raw trace (ADR-0009)",
+      "the first attempt's raw trace (D1)",
     );
     assert.equal(final?.context_relevant, undefined);
   });
@@ -206,7 +206,7 @@ describe('CLI generate / ask / metrics / index (dist/cli.js, bundled parser serv
     assert.equal(final?.query_type, 'RETRIEVAL');
     assert.equal(final?.validation_status, '');
     // The scripted embedder's bag-of-words vectors put the question below the 0.5 cosine threshold: the check said
-    // no, and the hinted reformulation retrieved once more (ADR-0009 context_relevant is the first check's verdict).
+    // no, and the hinted reformulation retrieved once more (D1: context_relevant is the first check's verdict).
     assert.equal(final?.context_relevant, false);
     assert.equal(
       ollama.calls('chat').filter(task('reformulate')).length,

@@ -1,18 +1,18 @@
 /**
- * Issue 11 through the built CLI (child processes, the bundled parser service,
+ * Every status earned and every outcome told, through the built CLI (child processes, the bundled parser service,
  * the scripted Ollama with its fault modes): seconds for the parser timeout,
  * a stalled model that ends with exit 2, every non-valid outcome reported in
  * text mode, and a --json stdout that holds only JSON lines.
  */
 import assert from 'node:assert/strict';
-import { logRetrievalFailed } from '../../../src/core/pipeline/graph';
+import { logRetrievalFailed } from '../../../src/core/pipeline/retrieve';
 import { runCliProcess } from '../../support/dist';
 import { unusedPort } from '../../support/ports';
 import { startScriptedOllama, type ScriptedOllama } from '../../support/scriptedOllama';
 import { fenced, INVALID_CODE, MODELS, task, VALID_CODE } from './fixture';
 import { prefixed } from '../../../src/core/ports';
 
-describe('CLI: every outcome told truthfully (issue 11)', function () {
+describe('CLI: every outcome told truthfully', function () {
   this.timeout(60_000);
   let ollama: ScriptedOllama;
   let env: Record<string, string | undefined>;

@@ -143,7 +143,7 @@ describe('pipeline: code generation over real sockets', function () {
     assert.ok(only?.outcome.kind === 'validated' && only.outcome.result.valid);
     assert.deepEqual(
       only.outcome.result.trace.map((e) => [e.code, e.severity, e.line, e.fix?.edits[0]?.newText]),
-      // No fix: quoting the key changes nothing at run time (issue 24; docs/parser-semantic-warnings.md).
+      // No fix: quoting the key changes nothing at run time (docs/parser-semantic-warnings.md).
       [['key-names-variable', 'warning', 2, undefined]],
     );
   });

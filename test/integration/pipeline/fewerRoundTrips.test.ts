@@ -1,5 +1,5 @@
 /**
- * Issue 12 point 6 end to end over real sockets: the scripted Ollama over
+ * Fewer LLM round trips, end to end over real sockets: the scripted Ollama over
  * HTTP, the real parser service over gRPC (behind the fault-injecting proxy).
  *
  * - Deterministic repair first: an answer whose every error has a proven fix
@@ -28,7 +28,7 @@ import {
 } from './fixture';
 import { prefixed } from '../../../src/core/ports';
 
-describe('pipeline: fewer LLM round trips over real sockets (issue 12)', function () {
+describe('pipeline: fewer LLM round trips over real sockets', function () {
   let world: World;
 
   pipelineHooks((w) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 11 over real sockets — the real parser service (gRPC, through the
+ * Every status earned, over real sockets — the real parser service (gRPC, through the
  * proxy) and the scripted Ollama server (HTTP) with its fault modes: every
  * final status is earned on every route, a failed run claims nothing, one
  * retry cycle per request, and a stalled model never hangs a request.
@@ -19,7 +19,7 @@ import {
   type World,
 } from './fixture';
 
-describe('pipeline: every status is earned (issue 11) over real sockets', function () {
+describe('pipeline: every status is earned over real sockets', function () {
   let world: World;
 
   pipelineHooks((w) => {

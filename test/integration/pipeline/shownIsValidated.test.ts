@@ -1,8 +1,8 @@
 /**
- * Issue 24, "what the user reads is what was validated", end to end over real
+ * "What the user reads is what was validated", end to end over real
  * sockets: `node dist/cli.js generate` (text and --json) with its bundled
  * parser service, and `dist/cli.js serve` over HTTP, both against the scripted
- * Ollama server. Each fault of the issue with variants: a repaired answer is
+ * Ollama server. Each way it once failed, with variants: a repaired answer is
  * delivered repaired (F1), code the extractor used to miss is validated (F2),
  * `</think>` inside code drops nothing (F3), blocks valid alone but not joined
  * are not "" (F4), output shown after a correct program is not AVAP (F8).
@@ -32,7 +32,7 @@ const REPAIRED_CODE = 'addParam(pwd, pwd)\nencodeSHA256(pwd, hashed)\nout = hash
 const PROGRAM = 'addParam(pwd, p)\nencodeSHA256(p, hashed)\naddResult(hashed)';
 const DOUBLE = 'function double(a) {\n  return a * 2\n}';
 
-/** The invariant of issue 24 on one final message. */
+/** The invariant (what the user reads is what was validated) on one final message. */
 function checkFinal(final: Message | undefined, route: 'code' | 'docs'): Message {
   assert.ok(final?.is_final, 'a final message');
   if (final.validation_status !== '') return final;
@@ -66,7 +66,7 @@ function draftsEndOn(messages: Message[]): string {
   return text;
 }
 
-describe('issue 24: what the user reads is what was validated (CLI and REST over real sockets)', function () {
+describe('what the user reads is what was validated (CLI and REST over real sockets)', function () {
   this.timeout(120_000);
   let ollama: ScriptedOllama;
   let serve: ServeProcess;

@@ -152,7 +152,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     assert.equal(
       final.parser_trace,
       "Line 2: unknown command 'sha256Encode' — expected known identifier",
-      "the first attempt's raw trace (ADR-0009)",
+      "the first attempt's raw trace (D1)",
     );
     assert.ok(
       events.some((e) => e.data.attempt === 2),
@@ -241,7 +241,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
       const messages = (await ndjson(response)) as Message[];
       const final = messages[messages.length - 1] as Message & { quality: QualityJson };
       assert.equal(final.query_type, 'RETRIEVAL');
-      assert.equal(final.context_relevant, true, 'the relevance check said YES (ADR-0009 context_relevant)');
+      assert.equal(final.context_relevant, true, 'the relevance check said YES (D1 context_relevant)');
       assert.equal('parser_trace' in final, false);
       assert.equal(
         messages
@@ -414,7 +414,7 @@ describe('REST server: generate, batch, models and feedback (dist/cli.js serve)'
     });
   });
 
-  describe('every status is earned (issue 11)', () => {
+  describe('every status is earned', () => {
     it("force_type RETRIEVAL: the answer's code is validated before the final message; every earlier message is a draft", async () => {
       ollama.on({ endpoint: 'chat', when: task('reformulate') }, { content: 'encodeSHA256' });
       ollama.on({ endpoint: 'chat', when: task('relevance') }, { content: 'YES' });

@@ -1,7 +1,7 @@
 /**
  * POST /v1/validate with a hung parser replica (a real grpc-js server whose
  * health check says SERVING and whose Validate never answers), over real
- * HTTP to `node dist/cli.js serve` (issue 24, F0): alone, each request is
+ * HTTP to `node dist/cli.js serve`: alone, each request is
  * answered 503 parser-unavailable after one deadline — one call to the
  * replica per request, not a retry loop — the breaker counts each and opens
  * after three, and then nothing reaches the replica. Beside a healthy

@@ -1,6 +1,6 @@
 /**
- * Issue 24, F5: the early-abort check of a streamed answer never holds the
- * REST server's event loop. A 14 KB answer of the F5 shape (one-line
+ * The early-abort check of a streamed answer never holds the REST server's
+ * event loop. A 14 KB answer of the adversarial shape (one-line
  * functions, then calls to invented names) arrived in one piece once kept
  * /health from answering for 15 s while the check parsed the fence again for
  * every one of its lines. Here `dist/cli.js serve` receives such an answer
@@ -50,7 +50,7 @@ function messages(response: Response): { next: () => Promise<Record<string, unkn
   };
 }
 
-describe('REST server: the streaming check of a large adversarial answer never holds the event loop (issue 24, F5)', function () {
+describe('REST server: the streaming check of a large adversarial answer never holds the event loop', function () {
   this.timeout(90_000);
   let ollama: ScriptedOllama;
   let serve: ServeProcess;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { openParserConnection, type ParserConnection } from '../../../src/core/parser/connection';
-import type { ParserOutcome } from '../../../src/core/contracts';
+import type { ParserOutcome } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 import { loadParserPackage } from '../../../src/protocol/parserDefinition';
 import { PARSER_SERVICE_NAME } from '../../../src/protocol/parserProto';

@@ -1,5 +1,5 @@
 /**
- * A parser that does not answer is never silence (issue 24, F0), over real
+ * A parser that does not answer is never silence, over real
  * sockets: a hung replica (a real grpc-js server whose health check says
  * SERVING and whose Validate never answers, test/support/hungParser.ts) and
  * a busy one (the real service with one worker and a queue longer than the

@@ -1,5 +1,5 @@
 /**
- * Mutations of valid AVAP programs (issue 30): the slips models make, applied
+ * Mutations of valid AVAP programs: the slips models make, applied
  * to programs that are known to be right, so the intended program of every
  * mutant is known — it is the program before the slip — and, where the seed
  * came with run cases, so is the answer its repair must give.

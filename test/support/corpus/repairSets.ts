@@ -1,5 +1,5 @@
 /**
- * The failure sets the repair share is measured on (issue 30), and what a
+ * The failure sets the repair share is measured on, and what a
  * repair must keep: each program is repaired by the parser's proven fixes
  * alone (repairWithFixes: every error fix of a round at once, re-validated, up
  * to three rounds, no model), and a repaired program that came with run cases

@@ -1,9 +1,9 @@
 /**
- * In-memory fake of the parser port (`ParserPort`, src/core/contracts.ts): the real parser library in-process, or
+ * In-memory fake of the parser port (`ParserPort`, src/core/types.ts): the real parser library in-process, or
  * any outcome a test needs, behind a circuit that never moves. Tests of the breaker and the transports use the real
  * `BreakerParser` over a fake `ParserTransport` or a real gRPC service instead.
  */
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core/contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The extension's bundles, built with the project's own esbuild configuration
- * (issue 12): the entry holds only what activation registers; what an opened
+ * (ARCHITECTURE.md, light entries): the entry holds only what activation registers; what an opened
  * .avap file needs is the editor features bundle, started right after
  * activation, which reaches the parser connection's gRPC stack through a lazy
  * bundle of its own; the assistant is a lazy bundle too;
@@ -101,7 +101,7 @@ describe('extension bundles (esbuild.config.mjs)', function () {
     for (const needed of [
       'src/editor/diagnostics/diagnosticsController.ts',
       'src/editor/status/statusBar.ts',
-      'src/editor/services/parserConnection.ts',
+      'src/editor/services/configuredParser.ts',
       'src/editor/language/languageFeatures.ts',
     ]) {
       assert.ok(features.inputs.includes(needed), `${needed} is in the editor features`);

@@ -1,5 +1,5 @@
 /**
- * The contributor's tools (issue 14 point 6): F5 opens an Extension Development Host with this extension and the
+ * The contributor's tools: F5 opens an Extension Development Host with this extension and the
  * examples, after the `watch` task's first build; the watch script's progress lines are the ones that task's
  * problem matcher waits for; .vscode/ is in the repository.
  */

@@ -1,5 +1,5 @@
 /**
- * The extension-host suite's host choice (issue 14 point 7): @vscode/test-electron where VS Code can be
+ * The extension-host suite's host choice: @vscode/test-electron where VS Code can be
  * downloaded or AVAP_VSCODE_EXECUTABLE names one, code-server otherwise — explicit, with its reason.
  */
 import assert from 'node:assert/strict';

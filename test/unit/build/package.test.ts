@@ -1,5 +1,5 @@
 /**
- * What the .vsix ships (issue 12): vsce's own file listing, under the
+ * What the .vsix ships: vsce's own file listing, under the
  * project's package.json and .vscodeignore, over a copy of the repository's
  * layout with a development build in dist/ (bundles and their source maps).
  * Every bundle esbuild.config.mjs builds is packed; no source map, source,
@@ -130,7 +130,7 @@ describe('the packaged extension (.vsix)', function () {
       ],
     );
     const contributed = new Set(pkg.contributes.commands.map((c) => c.command));
-    // Generate at Cursor is contributed by its own work (issue 13 point 1); the walkthrough names it by id.
+    // Generate at Cursor is contributed by its own work (src/editor/generate/); the walkthrough names it by id.
     const elsewhere = new Set(['avap.generateAtCursor']);
     const linked = walkthrough.steps.flatMap((s) =>
       [...s.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1] ?? ''),
@@ -177,7 +177,7 @@ interface Manifest {
   scripts: Record<string, string>;
 }
 
-describe('the Marketplace manifest and `vsce package` without extra flags (issue 25)', function () {
+describe('the Marketplace manifest and `vsce package` without extra flags', function () {
   this.timeout(120_000);
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { exitCodeFor, outcomeLines, streamedAsDelivered } from '../../../src/cli/commands/generate';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import { validateAvap } from '../../../src/parser';
 
 const INVALID = 'addParam(password, p)\ngetSHA256(p, h)';
@@ -173,7 +173,7 @@ describe('cli: the outcome lines of text mode', () => {
   }
 });
 
-describe('cli generate: stdout ends with the answer that was validated (issue 24)', () => {
+describe('cli generate: stdout ends with the answer that was validated', () => {
   const answer = '```avap\naddResult(x)\n```';
   it('what streamed is the answer: nothing more to print', () => {
     assert.equal(streamedAsDelivered(answer, answer), true);

@@ -1,5 +1,5 @@
 /**
- * The --help texts (issue 24, F12): the pipeline options' shared help is kept
+ * The --help texts: the pipeline options' shared help is kept
  * in whole pieces, and every command's usage holds each piece whole or not at
  * all — the filtering of lines that cut the validation note in half and ran
  * the next sentence into it (`serve --help`, `eval --help`) cannot come back.

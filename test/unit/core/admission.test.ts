@@ -5,7 +5,7 @@
  * overloaded answer. Behaviour only, never timing.
  */
 import assert from 'node:assert/strict';
-import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core/contracts';
+import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../../src/core';
 import { AdmissionParser } from '../../../src/core/parser/admission';
 import { ManualClock } from '../../../src/core/ports';
 import { validateAvap } from '../../../src/parser';

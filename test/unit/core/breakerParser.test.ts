@@ -290,7 +290,7 @@ describe('core/parser BreakerParser (cockatiel circuit breaker)', () => {
     assert.equal(parser.circuit().state, 'open');
   });
 
-  describe('the liveness check of a call that waits (issue 24: a hung parser still answers its health check)', () => {
+  describe('the liveness check of a call that waits (a hung parser still answers its health check)', () => {
     const DEADLINE = 20;
 
     /** A transport whose calls wait until released; each liveness check answers as `checks` says, in turn. */

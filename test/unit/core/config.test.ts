@@ -22,7 +22,7 @@ describe('core/config', () => {
     assert.equal(c.retrieval.rrfK, 60);
     assert.equal(c.pipeline.maxRetries, 1);
     assert.equal(c.ollama.idleTimeoutMs, 60_000);
-    assert.equal(c.pipeline.fewShotExamples, 5, 'ADR-0007: K = 5');
+    assert.equal(c.pipeline.fewShotExamples, 5, 'D2: K = 5');
     assert.equal(c.relevance.mode, 'llm');
     assert.equal(c.cache.dir, undefined, 'no cache directory: the few-shot pool vectors stay in memory');
   });

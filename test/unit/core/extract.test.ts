@@ -100,7 +100,7 @@ describe('core/code extractCode', () => {
   });
 });
 
-describe('core/code extraction: every line a reader sees as code (issue 24)', () => {
+describe('core/code extraction: every line a reader sees as code', () => {
   const codes = (blocks: { code: string }[]) => blocks.map((b) => b.code);
 
   describe('F2: code Markdown renders, wherever it is', () => {

@@ -55,7 +55,7 @@ function embedder(fail?: () => LlmResult<number[][]> | undefined) {
 /** The lexical fallback: the pool in order (enough to tell it from the embedding selection). */
 const lexical = (_request: string, k: number) => POOL.slice(0, k);
 
-describe('few-shot selection by embedding similarity (ADR-0007)', () => {
+describe('few-shot selection by embedding similarity (D2)', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'avap-fewshot-'));

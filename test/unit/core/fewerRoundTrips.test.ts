@@ -1,10 +1,10 @@
 /**
- * Issue 12 point 6, with fakes behind the ports (no sockets): deterministic
+ * Fewer LLM round trips, with fakes behind the ports (no sockets): deterministic
  * repair by the parser's proven fixes before the LLM retry, and the early
  * abort of a stream whose complete code line is certain to be rejected.
  */
 import assert from 'node:assert/strict';
-import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import type { ParserOutcome, ParserPort, ResponseMessage } from '../../../src/core';
 import { everyErrorFixed, LOG_REPAIRED_BY_FIXES, repairAnswer } from '../../../src/core/code/repairAnswer';
 import { extractCode } from '../../../src/core/code/extract';
 import { isHardWhileStreaming, LOG_EARLY_ABORT, StreamCheck } from '../../../src/core/code/streamCheck';
@@ -45,7 +45,7 @@ function parserDyingAfter(n: number): ParserPort & { calls: number } {
   return port;
 }
 
-describe('fewer LLM round trips (issue 12 point 6)', () => {
+describe('fewer LLM round trips', () => {
   describe('deterministic repair first', () => {
     it('everyErrorFixed: errors all with fixes; warnings do not count; no errors is not a repair case', () => {
       assert.equal(everyErrorFixed(validateAvap('addParam(password, p);\ngetSHA256(p, h)').trace), true);
@@ -214,7 +214,7 @@ describe('fewer LLM round trips (issue 12 point 6)', () => {
       assert.equal(check('<think>\n```avap\nprint(p)\n```\n</think>\n'), undefined, 'thinking aloud');
       assert.ok(check('```\naddParam(password, p)\nprint(p)\n'), 'an unlabelled fence is AVAP');
       // Not even an invented command without a provable fix: `function getSHA256(a, b, c)` further down makes it
-      // valid, so an unknown name never stops the stream (issue 24, F7).
+      // valid, so an unknown name never stops the stream.
       assert.equal(check('```avap\ngetSHA256(p, h, x)\n'), undefined, 'a call to a name not defined yet');
     });
 

@@ -3,9 +3,11 @@
  * telemetry and streaming, without sockets.
  */
 import assert from 'node:assert/strict';
-import type { ParserPort, ResponseMessage } from '../../../src/core/contracts';
+import type { ParserPort, ResponseMessage } from '../../../src/core';
 import type { ChatCall } from '../../../src/core/llm/port';
-import { LOG_PARSER_UNAVAILABLE, logFewShot, runPipeline, cleanSearchQuery } from '../../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE, runPipeline } from '../../../src/core';
+import { logFewShot } from '../../../src/core/pipeline/fewShot';
+import { cleanSearchQuery } from '../../../src/core/pipeline/retrieve';
 import { promptTask } from '../../../src/core/routing/prompts';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import type { RetrievalPort } from '../../../src/core/retrieval/port';
@@ -56,7 +58,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.attempts.length, 1);
   });
 
-  it('a budget above 1 is read as 1 (RC-08); the second verdict stops on the repeated error', async () => {
+  it('a budget above 1 is read as 1 (D1 RC-08); the second verdict stops on the repeated error', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, telemetry } = deps(llm, fakeParser(), { pipeline: { maxRetries: 3 } });
     const result = await runPipeline(d, CODE);
@@ -69,7 +71,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     );
   });
 
-  it('an unavailable parser never triggers an LLM retry and logs RC-07', async () => {
+  it('an unavailable parser never triggers an LLM retry and logs D1 RC-07', async () => {
     const llm = taskLlm({ reformulate: ['q'], generate_code: [INVALID] });
     const { deps: d, logger, telemetry } = deps(llm, fakeParser('down'));
     const result = await runPipeline(d, CODE);
@@ -172,7 +174,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(result.validationStatus, '');
   });
 
-  describe('few-shot injection (ADR-0007)', () => {
+  describe('few-shot injection (D2)', () => {
     const pool = (request: string, k: number) =>
       Array.from({ length: Math.min(k, 7) }, (_, i) => ({
         request: `example ${i} for ${request}`,
@@ -303,7 +305,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     assert.equal(llm.calls[1]?.model, 'qwen3:0.6b');
   });
 
-  describe('the status rule on every route (RC-07) and one retry cycle per request (RC-08)', () => {
+  describe('the status rule on every route (D1 RC-07) and one retry cycle per request (D1 RC-08)', () => {
     const DOCS = { classify: ['{"type":"RETRIEVAL"}'], reformulate: ['q'] };
     const no: RelevancePort = {
       mode: 'llm',
@@ -498,6 +500,33 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
       assert.deepEqual(fine.retrieval, { status: 'ok' });
     });
 
+    it('a failed retrieval ran in no mode: `none` on the result, in telemetry and for the relevance check alike', async () => {
+      const llm = taskLlm({ ...DOCS, generate: ['Prose only.'] });
+      const { deps: d, telemetry } = deps(llm, fakeParser());
+      const down: RetrievalPort = {
+        name: 'elasticsearch http://es:9200',
+        retrieve: () =>
+          Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message: 'connect ECONNREFUSED' } }),
+      };
+      const judged: string[] = [];
+      const relevance: RelevancePort = {
+        mode: 'llm',
+        judge: (_query, retrieved) => {
+          judged.push(retrieved.mode);
+          return Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } });
+        },
+      };
+      const result = await runPipeline({ ...d, retrieval: down, relevance }, { query: 'what is addVar?' });
+      assert.equal(result.queryType, 'RETRIEVAL');
+      assert.equal(result.retrieval?.status, 'degraded');
+      assert.equal(result.retrievalMode, 'none');
+      assert.deepEqual(judged, ['none'], 'the relevance check is told no mode ran, not bm25_only');
+      assert.deepEqual(
+        telemetry.events.map((e) => e.retrieval_mode),
+        ['none'],
+      );
+    });
+
     it("a reviewer's hinted retry is made once within the cycle; a second ask is skipped", async () => {
       const llm = taskLlm({ ...DOCS, generate: ['vague', `better:\n${VALID}`] });
       const { deps: d, telemetry } = deps(llm, fakeParser());
@@ -530,7 +559,7 @@ describe('core/pipeline graph (fakes behind the ports)', () => {
     });
   });
 
-  describe('ADR-0009 state on the result: parser_trace of the first attempt, context_relevant', () => {
+  describe('D1 state on the result: parser_trace of the first attempt, context_relevant', () => {
     it("keeps the first validation's raw trace after a retry fixed the code; empty when the first attempt was valid", async () => {
       const fixed = await runPipeline(
         deps(taskLlm({ reformulate: ['q'], generate_code: [INVALID, VALID] }), fakeParser()).deps,

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from '../../../src/core/parser/breakerParser';
-import { LOG_PARSER_UNAVAILABLE } from '../../../src/core/pipeline/graph';
+import { LOG_PARSER_UNAVAILABLE } from '../../../src/core';
 import { LOG_PREFIX, memoryLogger, prefixed, prefixedLogger } from '../../../src/core/ports';
 
 const SRC = join(__dirname, '..', '..', '..', 'src');

@@ -1,5 +1,5 @@
 /**
- * The classifier of unlabelled code blocks (issue 24 F8): output and commands
+ * The classifier of unlabelled code blocks: output and commands
  * shown next to a program are not AVAP — and no AVAP program, valid or
  * invalid, is ever classified as something else.
  */

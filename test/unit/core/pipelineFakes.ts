@@ -4,7 +4,7 @@
  * parser port) with a one-chunk retrieval and a relevance check that always says yes.
  */
 import { defaultConfig, mergeConfig, type DeepPartial, type AssistantConfig } from '../../../src/core/config';
-import type { ParserPort } from '../../../src/core/contracts';
+import type { ParserPort } from '../../../src/core';
 import type { LlmPort } from '../../../src/core/llm/port';
 import { memoryLogger } from '../../../src/core/ports';
 import type { RelevancePort } from '../../../src/core/relevance/port';

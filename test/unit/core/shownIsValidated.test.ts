@@ -1,5 +1,5 @@
 /**
- * Issue 24, "what the user reads is what was validated", through the graph
+ * "What the user reads is what was validated", through the graph
  * with fakes behind its ports (the parser library in-process as the parser
  * port): F1 (a repaired answer is delivered repaired), F2 (code the old
  * extractor did not see), F3 (`</think>` inside code), F4 (blocks valid alone,
@@ -10,7 +10,7 @@
  * message delivers that text.
  */
 import assert from 'node:assert/strict';
-import type { PipelineResult, ResponseMessage } from '../../../src/core/contracts';
+import type { PipelineResult, ResponseMessage } from '../../../src/core';
 import { codeAnswerBlocks, shownCodeBlocks } from '../../../src/core/code/extract';
 import { runPipeline } from '../../../src/core/pipeline/graph';
 import { promptTask } from '../../../src/core/routing/prompts';
@@ -70,7 +70,7 @@ function lastDraftView(messages: ResponseMessage[]): string {
 
 const fenced = (code: string, label = 'avap') => `\`\`\`${label}\n${code}\n\`\`\``;
 
-describe('core/pipeline: what the user reads is what was validated (issue 24)', () => {
+describe('core/pipeline: what the user reads is what was validated', () => {
   describe('F1: an answer repaired by the fixes is delivered repaired', () => {
     const TWO_BLOCKS = `Hash it:\n${fenced('addParam(pwd, pwd)\nhashed = getSHA256(pwd)')}\nThen return it:\n${fenced('let out = hashed\naddResult(out);')}\n`;
     const REPAIRED = `Hash it:\n${fenced('addParam(pwd, pwd)\nencodeSHA256(pwd, hashed)')}\nThen return it:\n${fenced('out = hashed\naddResult(out)')}\n`;

@@ -3,7 +3,7 @@
  * one retry cycle: table-driven.
  */
 import assert from 'node:assert/strict';
-import type { RetryCycle } from '../../../src/core/contracts';
+import type { RetryCycle } from '../../../src/core';
 import {
   claimRetry,
   describeSkip,
@@ -41,7 +41,7 @@ describe('core/validation: the status rule', () => {
   }
 });
 
-describe('core/validation: one retry cycle per request (RC-08)', () => {
+describe('core/validation: one retry cycle per request (D1 RC-08)', () => {
   it('the budget is 0 or 1; larger values are read as 1', () => {
     assert.deepEqual(
       [0, 1, 2, 5].map((n) => newRetryCycle(n).limit),

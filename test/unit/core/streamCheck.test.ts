@@ -1,7 +1,7 @@
 /**
- * Issue 24: the early abort while streaming fires only on what no later line
- * and no proven fix can change (F6, F7), and checking a streamed answer costs
- * the new lines' work, not a parse of the fence per line (F5). Counted, not
+ * The early abort while streaming fires only on what no later line and no
+ * proven fix can change, and checking a streamed answer costs the new lines'
+ * work, not a parse of the fence per line. Counted, not
  * timed: speed is `npm run bench`'s.
  */
 import assert from 'node:assert/strict';
@@ -44,7 +44,7 @@ const VALID = 'addParam(n, n)\nstartLoop(i, 1, n)\n  addVar(x, i)\nendLoop()\nad
 const generations = (llm: ReturnType<typeof streamingLlm>) =>
   llm.calls.filter((c) => promptTask(c.messages[0]?.content ?? '') === 'generate_code').length;
 
-describe('early abort while streaming (issue 24)', () => {
+describe('early abort while streaming', () => {
   describe('F6: never on a finding a proven fix can still repair once more lines arrive', () => {
     it('a Python loop whose body has not streamed yet does not stop the stream, nor does it once the body is there', () => {
       for (const code of [RANGE_LOOP, LIST_LOOP]) {

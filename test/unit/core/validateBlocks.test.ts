@@ -35,7 +35,7 @@ describe('core/code validateAnswer: fixes follow their entries onto the joined p
   });
 });
 
-describe('core/code validateAnswer: what is delivered joined is validated joined (issue 24 F4)', () => {
+describe('core/code validateAnswer: what is delivered joined is validated joined', () => {
   const DOUBLE = 'function double(a) {\n  return a * 2\n}';
 
   it('two blocks that each define function double(a): each is valid, the joined program is not — invalid, on the second block', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import type { TraceEntry } from '../../../src/parser/types';
 import { AnswerStream, finalAnswerView } from '../../../src/editor/chat/chatModel';
 import { Highlighter, highlightAvap } from '../../../src/editor/chat/highlight';
@@ -235,7 +235,7 @@ describe('editor: chat code blocks', () => {
     );
   });
 
-  it('issue 24: decorates every block the pipeline judged — a fence in a list item, an indented block and code without a fence, side by side', () => {
+  it('decorates every block the pipeline judged — a fence in a list item, an indented block and code without a fence, side by side', () => {
     const mixed =
       '1. Read it:\n\n   ```avap\n   addParam(n, n)\n   ```\n\nLoop:\n\n    startLoop(i, 1, n)\n    endLoop()\n\nThen:\n\nlet out = n\naddResult(out)\n';
     const view = finalAnswerView(
@@ -271,7 +271,7 @@ describe('editor: chat code blocks', () => {
     for (const index of [0, 1, 2]) assert.match(view.html, new RegExp(`<div class="codeblock" data-block="${index}">`));
   });
 
-  it('issue 24: the trace of a block indented in a list item comes back relative to the block, columns too', () => {
+  it('the trace of a block indented in a list item comes back relative to the block, columns too', () => {
     const listed = '- hash it:\n  ```avap\n  hashed = getSHA256(pwd)\n  ```\n';
     const view = finalAnswerView(
       'a',
@@ -296,7 +296,7 @@ describe('editor: chat code blocks', () => {
     );
   });
 
-  it('issue 24: a replacing draft (the answer repaired by the fixes) replaces what streamed', () => {
+  it('a replacing draft (the answer repaired by the fixes) replaces what streamed', () => {
     const stream = new AnswerStream('a1');
     stream.push('```avap\nhashed = getSHA256(p)\n```');
     stream.push('```avap\nencodeSHA256(p, hashed)\n```', 1, true);

@@ -65,7 +65,7 @@ describe('editor: avap.* settings', () => {
       { judge: false, judgeThreshold: 0.6 },
       'the judge stays off unless clearly turned on',
     );
-    assert.equal(settings.generation.maxRetries, 1, 'RC-08: one retry cycle at most');
+    assert.equal(settings.generation.maxRetries, 1, 'D1 RC-08: one retry cycle at most');
     assert.equal(settings.ollama.idleTimeoutSeconds, 60);
     assert.ok(
       problems.includes(

@@ -29,4 +29,17 @@ describe('editor: the fix offered for a failed generation', () => {
     );
     assert.deepEqual(failureFix('cancelled', 'm', 'u').actions, []);
   });
+
+  it('no assistant to run (an unreadable parser URL, or none set up) offers the output, not a retry that cannot help', () => {
+    const url = failureFix('bad-parser-url', 'm', 'u');
+    assert.match(url.hint, /avap\.parser\.url/);
+    assert.deepEqual(
+      url.actions.map((a) => a.kind),
+      ['output'],
+    );
+    assert.deepEqual(
+      failureFix('not-started', 'm', 'u').actions.map((a) => a.kind),
+      ['output'],
+    );
+  });
 });

@@ -60,6 +60,14 @@ describe('editor: status looks', () => {
     assert.match(describeCircuit({ state: 'disabled', consecutiveFailures: 0 }, NOW), /disabled/);
   });
 
+  it('a parser not connected yet is said as such, never as an open circuit', () => {
+    const none = { state: 'not-connected' as const, consecutiveFailures: 0 };
+    assert.equal(describeCircuit(none, NOW), 'Parser: not connected yet');
+    const look = statusLook({ kind: 'pending' }, none, NOW);
+    assert.doesNotMatch(look.tooltip, /OPEN/);
+    assert.match(look.tooltip, /not connected yet/);
+  });
+
   it('maps the pipeline statuses onto the same looks', () => {
     assert.equal(lookForPipelineStatus('', true)?.kind, 'valid');
     assert.equal(lookForPipelineStatus('INVALID_UNRESOLVED', true)?.icon, 'error');

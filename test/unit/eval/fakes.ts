@@ -1,4 +1,4 @@
-import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core';
 import type { ChatCall, LlmPort, LlmResult } from '../../../src/core/llm/port';
 import { hintedRetryMessages } from '../../../src/core/routing/prompts';
 import { bagOfLetters, fakeLlm, type FakeLlm } from '../../support/fakes/llm';
@@ -13,7 +13,7 @@ export function scriptedLlm(answer: (call: ChatCall) => LlmResult<{ text: string
 }
 
 /**
- * What the pipeline does with a reviewer (core/pipeline/graph.ts), for tests of the layers above
+ * What the pipeline does with a reviewer (core/pipeline/review.ts), for tests of the layers above
  * it: a RETRIEVAL answer is reviewed before the final message; `retry(hint)` is granted once
  * (the request's one retry cycle, unless `cycleUsed`) and asks `retryLlm` for the new answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Functional correctness (issue 26, item 5): code answers to golden questions
+ * Functional correctness: code answers to golden questions
  * with cases are run against them in the runtime — here the interpreter on
  * the test's thread with the sandbox's own ports (recorded HTTP, a fresh
  * seeded PostgreSQL per run, a fixed clock); the evaluation's CLI uses the
@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineResult } from '../../../src/core/contracts';
+import type { PipelineResult } from '../../../src/core';
 import type { AttemptEvent } from '../../../src/core/telemetry/events';
 import { evalReportBody } from '../../../src/editor/metrics/evalReportHtml';
 import { checkFunctional, type RuntimePort } from '../../../src/eval/functional';

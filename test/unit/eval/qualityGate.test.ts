@@ -5,7 +5,7 @@
  * run. A judge failure is counted, never scored.
  */
 import assert from 'node:assert/strict';
-import type { PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { PipelineRequest, PipelineResult } from '../../../src/core';
 import type { LlmResult } from '../../../src/core/llm/port';
 import type { GoldenEntry } from '../../../src/knowledge/types';
 import {

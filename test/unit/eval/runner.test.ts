@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { PipelineRequest, PipelineResult } from '../../../src/core';
 import type { AttemptEvent } from '../../../src/core/telemetry/events';
 import type { GoldenEntry } from '../../../src/knowledge/types';
 import { renderHtml, renderMarkdown, writeReports } from '../../../src/eval/report';

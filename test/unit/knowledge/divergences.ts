@@ -1,6 +1,6 @@
 /**
  * Which divergences between the specification and AVAP Lite a knowledge
- * example depends on (issue 31): the runtime reports them as portability
+ * example depends on (docs/facts/reference): the runtime reports them as portability
  * notes, and the example declares the same set — a pool or golden entry in
  * `divergences`, a document's outcome in the `Divergences:` line after it —
  * so nothing depends on a divergence without saying so, and no declaration

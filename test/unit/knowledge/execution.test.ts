@@ -1,5 +1,5 @@
 /**
- * The knowledge base's examples RUN (issue 26, item 4; issue 31): every
+ * The knowledge base's examples RUN: every
  * example that states an outcome is executed by the project's runtime
  * (src/runtime, which follows the specification) and its outcome checked —
  *

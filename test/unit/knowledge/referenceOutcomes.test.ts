@@ -7,7 +7,7 @@
  *   the specification does: docs/facts/reference/outcomes/ holds each such
  *   example with AVAP Lite's answer, which must be the stated one;
  * - a pool example should answer alike on both, or say where it does not
- *   (issue 31): every pool case AVAP Lite can run is recorded in
+ *   (docs/facts/reference): every pool case AVAP Lite can run is recorded in
  *   docs/facts/reference/pool-cases/observations.json, and an example whose
  *   recorded answer differs from its case names the reference implementation
  *   in its description.

@@ -1,11 +1,11 @@
 /**
  * Pins the knowledge base's fixes for code that parses but does something
- * else at run time (issues 17 and 31). These are line checks over every
+ * else at run time (docs/semantics.md, docs/facts/reference). These are line checks over every
  * program the knowledge base teaches (document blocks, pool examples, golden
  * reference code), on top of the parser's semantic warnings (which every such
  * program must not draw either: docs, pool and golden tests require silence).
  *
- * Issue 31 added what the reference implementation showed (the facts in
+ * Then what the reference implementation showed (the facts in
  * docs/facts/reference): quotes do not keep a word literal, so no key or
  * literal word may be the name of a variable of its program; and the programs
  * avoid the behaviours where the specification and the reference

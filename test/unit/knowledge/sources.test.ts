@@ -1,5 +1,5 @@
 /**
- * What the knowledge base says must stay sourced (issue 31): the advice the
+ * What the knowledge base says must stay sourced: the advice the
  * reference implementation contradicted does not come back, every observation
  * a document cites is recorded in the repository (docs/facts/reference, script
  * and answer), and examples that state an outcome state it in one precise,

@@ -40,7 +40,7 @@ describe('lint: editor-free layering', function () {
     'src/html/x.ts',
     'src/jsonl/x.ts',
     'src/net/x.ts',
-    'src/contract/x.ts',
+    'src/inputContract/x.ts',
     'src/result/x.ts',
   ];
 

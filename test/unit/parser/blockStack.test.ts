@@ -1,6 +1,6 @@
 /**
  * The block stack answers its per-line questions by scanning while it is
- * shallow and from indexes once it is deep (issue 24, F5): both must give the
+ * shallow and from indexes once it is deep (so deep nesting stays linear): both must give the
  * scan's answers. Random pushes and pops, across the depth where the indexes
  * are built and dropped, against a plain scan of the same stack.
  */
@@ -30,7 +30,7 @@ function scanOutermostLoop(blocks: readonly Block[]): Block | undefined {
   return found;
 }
 
-describe('parser: the block stack, shallow and deep (issue 24, F5)', () => {
+describe('parser: the block stack, shallow and deep', () => {
   it('answers find, the enclosing function, the outermost loop and "is open" as a scan does', () => {
     const op = fc.oneof(
       { arbitrary: fc.constantFrom(...KINDS).map((kind) => ({ push: kind })), weight: 3 },

@@ -70,7 +70,7 @@ describe('parser: failure programs', () => {
       assert.equal(result.valid, false);
       assert.ok(hit.message.includes(`did you mean '${h.equivalent}'?`), hit.message);
       // Renaming keeps (a, b) meaning what they meant only when the catalogue says they are the equivalent's
-      // first two parameters (issue 24, F10: generateToken(user, tok) is not randomString(length, target)).
+      // first two parameters (generateToken(user, tok) is not randomString(length, target)).
       const params = catalogue.findCommand(h.equivalent ?? '')?.params.map((p) => p.name) ?? [];
       const kept = h.args !== undefined && h.args.length >= 2 && h.args[0] === params[0] && h.args[1] === params[1];
       if (kept || (h.args !== undefined && params.length === 2)) {

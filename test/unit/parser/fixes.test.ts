@@ -382,7 +382,7 @@ describe('parser: proven fixes, case by case', () => {
       expect: 'addVar(a, 1)\nif(a, 1, =)\n  addVar(b, 1)\nend()\n',
     },
     {
-      name: 'print in a program with no addResult is its answer (issue 30)',
+      name: 'print in a program with no addResult is its answer',
       source: 'addVar(a, 1)\nprint(a)\n',
       code: 'foreign-keyword',
       expect: 'addVar(a, 1)\naddResult(a)\n',
@@ -408,7 +408,7 @@ describe('parser: proven fixes, case by case', () => {
       source: 'addVar(n, 3)\nwhile n > 0:\n  n = n - 1\naddResult(n)\n',
       code: 'foreign-keyword',
     },
-    // Issue 30: print(a) in a program that answers with addResult is not its answer (a guess: no fix); in a program
+    // print(a) in a program that answers with addResult is not its answer (a guess: no fix); in a program
     // with no addResult at all it is (the cases above).
     {
       name: 'print of a name the response does not carry is not a response',
@@ -436,7 +436,7 @@ describe('parser: proven fixes, case by case', () => {
     { name: 'an f-string with an expression inside', source: 'g = f"{a + b}"\n', code: 'invalid-expression' },
     { name: 'push of an expression (AVAP would store its text)', source: 'xs.push(a + 1)\n', code: 'foreign-method' },
     { name: 'for … in over an object', source: 'for (k in obj) {\n  addVar(x, k)\n}\n', code: 'foreign-keyword' },
-    // Issue 24, F10: rewrites that would change what the program does.
+    // Rewrites that would change what the program does.
     {
       name: 'except ValueError (exception() would catch every error, not only that one)',
       source: 'try:\n  addVar(a, 1)\nexcept ValueError as err:\n  addVar(a, 2)\naddResult(a)\n',

@@ -67,7 +67,7 @@ const LINES = [
   '  addVar(b, 2)',
 ];
 
-describe('parser: a streamed program, line by line (issue 24)', () => {
+describe('parser: a streamed program, line by line', () => {
   it('each line gives the findings the whole analysis reports while reading it', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 25 }), (lines) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 24, F5: the parser's cost is linear in the input on every shape. No
+ * The parser's cost is linear in the input on every shape. No
  * timing here (speed is measured in `npm run bench`): the tests count work
  * units — edit-distance table cells of the near-name search — at N and 4N,
  * and check that the faster search answers exactly what the full scan did.
@@ -21,7 +21,7 @@ function cellsFor(source: string): number {
   return nearNameWork.cells - before;
 }
 
-describe('parser: linear on adversarial shapes (issue 24, F5)', () => {
+describe('parser: linear on adversarial shapes', () => {
   it('the near-name index answers exactly what a full scan of commands and functions answers', () => {
     // A small alphabet (with a letter whose lower case is longer) makes near names, ties and transpositions common.
     const word = fc

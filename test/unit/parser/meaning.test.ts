@@ -1,5 +1,5 @@
 /**
- * Issue 24, F10 (and the key rulings of issues 26 and 31): a proven fix must
+ * A proven fix must
  * not change what the program means. A rewrite whose arguments do not map
  * one-to-one, or that changes precedence, or that changes nothing at run time,
  * is advice in the message, never a fix.
@@ -20,7 +20,7 @@ function fixed(source: string, entry: TraceEntry): string {
   return after;
 }
 
-describe('parser: proven fixes keep the meaning (issue 24, F10)', () => {
+describe('parser: proven fixes keep the meaning', () => {
   it("JavaScript's `!` before a comparison keeps its operand apart: (not a) == b, never not a == b", () => {
     const source = 'addVar(a, 1)\naddVar(b, 2)\nx = !a == b\naddResult(x)\n';
     const entry = only(source, 'foreign-operator');

@@ -1,5 +1,5 @@
 /**
- * Issue 30: the share of failing programs the parser's proven fixes repair
+ * The share of failing programs the parser's proven fixes repair
  * alone (no model), on three sets measured apart — the tuned corpus the fixes
  * were written against, a held-out set they were never tuned on (the figure
  * that counts: at least 70 %), and seeded mutations of valid programs — and
@@ -59,7 +59,7 @@ async function behaviourChanges(runs: readonly Repaired[], set: string): Promise
   return differences;
 }
 
-describe('parser: repair shares on the tuned, held-out and mutation sets (issue 30)', function () {
+describe('parser: repair shares on the tuned, held-out and mutation sets', function () {
   this.timeout(600_000);
 
   it('the held-out set is frozen: its content hash is the recorded one', () => {

@@ -157,7 +157,7 @@ const program = fc
   )
   .chain((lines) => fc.constantFrom('\n', '\r\n').map((eol) => `${lines.join(eol)}${eol}`));
 
-describe('parser: fix proofs re-analyse only the edited region (issue 24, F5)', () => {
+describe('parser: fix proofs re-analyse only the edited region', () => {
   it('sees exactly what a full parse of each fixed program reports, on random programs', () => {
     let checked = 0;
     fc.assert(

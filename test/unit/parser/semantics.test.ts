@@ -1,9 +1,9 @@
 /**
- * The semantic warnings (issue 17): programs that parse and run but do
+ * The semantic warnings: programs that parse and run but do
  * something other than what they say. Each rule has programs that must draw it
  * (on the right line, the program still valid, with a proven fix that removes
  * it — except the key rules, whose quoting "fix" changed nothing at run time
- * and is no longer offered: issue 24/26/31) and programs that must draw
+ * and is no longer offered: fact quoted-word-names-variable) and programs that must draw
  * nothing at all. Typographic quotes are the one error here: they change what
  * the program does.
  */

@@ -5,8 +5,7 @@
  * the next attempt, and its code is validated like any answer's.
  */
 import assert from 'node:assert/strict';
-import type { PipelineRequest, ResponseMessage } from '../../../src/core/contracts';
-import { runPipeline, type RunOptions } from '../../../src/core/pipeline/graph';
+import { runPipeline, type PipelineRequest, type ResponseMessage, type RunOptions } from '../../../src/core';
 import type { RelevancePort } from '../../../src/core/relevance/port';
 import { PROMPT_HEADERS, promptTask } from '../../../src/core/routing/prompts';
 import { QUALITY_RETRY_HEAD, runWithQuality, type QualityValidator, type QualityVerdict } from '../../../src/quality';
@@ -121,7 +120,7 @@ describe('quality: the gate on the pipeline', () => {
     assert.equal(generations(llm).length, 2, 'no parser retry after the judge used the cycle');
   });
 
-  it("no judge retry when the relevance reformulation used the request's one retry (RC-08); the skip is reported", async () => {
+  it("no judge retry when the relevance reformulation used the request's one retry (D1 RC-08); the skip is reported", async () => {
     const { assistant, llm, telemetry } = pipeline({ ...DOCS, generate: ['vague'] }, { relevance: no });
     const judge = validator([verdict(false, 'HINT')]);
     const run = await runWithQuality({ assistant, validator: judge, passages }, { query: 'how to hash' });

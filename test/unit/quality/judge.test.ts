@@ -5,14 +5,17 @@
 import assert from 'node:assert/strict';
 import { defaultConfig } from '../../../src/core/config';
 import { createOllamaLlm } from '../../../src/core/llm/ollamaLlm';
+import type { ChatMessage, LlmPort } from '../../../src/core';
 import {
   createLlmJudge,
   dimension,
+  hintedRetryMessages,
   JUDGE_JSON_SCHEMA,
-  llmRegenerator,
   QUALITY_RETRY_HEAD,
   qualityGate,
   gateFailure,
+  type QualityInput,
+  type Regenerate,
 } from '../../../src/quality';
 import { JUDGE_SYSTEM_HEADER } from '../../../src/quality/judge';
 import {
@@ -25,6 +28,26 @@ import {
 import { GOOD_ANSWER, SHALLOW_ANSWER, input } from './fixtures';
 
 const MODEL = 'qwen3:1.7b';
+
+/**
+ * The hinted retry as the gate sees it, made here straight with the model: the gate is tested alone. In the
+ * product the pipeline makes it (quality/assistantRun.ts), within the request's one retry cycle.
+ */
+function modelRetryForTest(llm: LlmPort, model: string, input: QualityInput): Regenerate {
+  const context = input.context.map((c, i) => `[${i + 1}] ${c.title}\n${c.text}`).join('\n\n');
+  const base: ChatMessage[] = [
+    { role: 'system', content: 'You answer questions about AVAP using only the documentation provided.' },
+    { role: 'user', content: `AVAP documentation:\n${context || '(none)'}\n\nQuestion: ${input.question}` },
+  ];
+  return async (hint, previous, signal) => {
+    const reply = await llm.chat({
+      model,
+      messages: hintedRetryMessages(base, previous, hint),
+      ...(signal ? { signal } : {}),
+    });
+    return reply.ok ? { ok: true, value: reply.value.text } : { ok: false, error: reply.error };
+  };
+}
 
 const verdict = (g: number, s: number, a: number) =>
   JSON.stringify({
@@ -81,7 +104,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     ollama.on({ endpoint: 'chat', when: isJudge, times: 1 }, { content: verdict(0.9, 0.9, 0.9) });
     const judge = createLlmJudge({ llm: llm(), model: MODEL });
     const q = input(SHALLOW_ANSWER);
-    const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+    const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
 
     assert.equal(gate.attempts.length, 2);
     const first = gate.attempts[0]?.verdict;
@@ -105,7 +128,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
     ollama.on({ endpoint: 'chat', when: isRetry }, { content: 'Still vague.' });
     const judge = createLlmJudge({ llm: llm(), model: MODEL });
     const q = input(SHALLOW_ANSWER);
-    const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+    const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
     assert.equal(gate.passed, false);
     assert.equal(gate.answer, 'Still vague.');
     assert.equal(gate.attempts.length, 2);
@@ -142,7 +165,7 @@ describe('quality: LLM judge over HTTP (scripted Ollama)', function () {
       ollama.on({ endpoint: 'chat', when: isJudge }, { content: c.content });
       const judge = createLlmJudge({ llm: llm(), model: MODEL });
       const q = input(SHALLOW_ANSWER);
-      const gate = await qualityGate(judge, q, llmRegenerator(llm(), MODEL, q));
+      const gate = await qualityGate(judge, q, modelRetryForTest(llm(), MODEL, q));
       assert.equal(gate.attempts.length, 1);
       assert.equal(gate.answer, SHALLOW_ANSWER, 'the answer is returned either way');
       assert.equal(gate.passed, false);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ParserPort, PipelineResult } from '../../../src/core/contracts';
+import type { ParserPort, PipelineResult } from '../../../src/core';
 import type { AppendResult } from '../../../src/jsonl/appendLog';
 import { formatHostRule, hostAllowed, LOOPBACK_HOST_RULES, parseHostRules } from '../../../src/rest/hostGuard';
 import { redactInternals } from '../../../src/rest/redact';

@@ -3,13 +3,7 @@
  * the core's ports: the paths the process tests cannot reach cheaply.
  */
 import assert from 'node:assert/strict';
-import type {
-  FinalMessage,
-  ParserPort,
-  PipelineRequest,
-  PipelineResult,
-  ResponseMessage,
-} from '../../../src/core/contracts';
+import type { FinalMessage, ParserPort, PipelineRequest, PipelineResult, ResponseMessage } from '../../../src/core';
 import type { ValidationResult } from '../../../src/parser';
 import { bearerMatches, isLoopbackHost } from '../../../src/rest/auth';
 import { createRestServer, GENERATION_ERROR_STATUS, type RestAssistant } from '../../../src/rest/server';

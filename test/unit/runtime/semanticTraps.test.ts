@@ -1,7 +1,7 @@
 /**
  * The parser's semantic warnings (rules with `semantic: true`: valid code
  * that does something else than it says) against what the runtime does
- * (issue 26, item 4; issue 31): for every such rule, programs with the trap
+ * (docs/semantics.md, docs/facts/reference): for every such rule, programs with the trap
  * draw the warning and, run, give the surprising answer the warning names;
  * the program written as the true advice says gives the intended answer.
  *
@@ -109,7 +109,7 @@ const TRAPS: Trap[] = [
 /**
  * Fixes the parser offers that the runtime contradicts: the fixed program still gives the surprising answer.
  * None since parser 1.3.0: the key warnings' quoting fix (quotes are stripped before a command sees its
- * argument, fact quoted-word-names-variable, so it changed nothing) is no longer offered (issue 24).
+ * argument, fact quoted-word-names-variable, so it changed nothing) is no longer offered.
  */
 const CONTRADICTED_FIXES: Partial<Record<RuleCode, string>> = {};
 

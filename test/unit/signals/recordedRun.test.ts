@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core/contracts';
+import type { AnswerReviewer, PipelineRequest, PipelineResult } from '../../../src/core';
 import type { QualityValidator, QualityVerdict } from '../../../src/quality/port';
 import { runRecorded } from '../../../src/signals/recordedRun';
 import { parseSignals, SignalStore } from '../../../src/signals/store';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ParserOutcome } from '../../../src/core/contracts';
+import type { ParserOutcome } from '../../../src/core';
 import { loadKnowledgeBase } from '../../../src/knowledge';
 import { validateAvap } from '../../../src/parser';
 import {

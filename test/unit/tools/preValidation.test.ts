@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { defineContract, preValidate, preValidateJsonText } from '../../../src/contract';
+import { defineContract, preValidate, preValidateJsonText } from '../../../src/inputContract';
 import { SearchDocsInputContract, ValidateInputContract } from '../../../src/tools/definitions';
 import { DEFAULT_MAX_BYTES } from '../../../src/parser/types';
 

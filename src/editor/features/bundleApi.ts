@@ -1,6 +1,7 @@
 /**
- * The typed seam between activation (../activate.ts, the extension entry) and
- * the editor features bundle (./main.ts, built to dist/editor-features.js):
+ * The editor features bundle's API, the typed seam between activation
+ * (../activate.ts, the extension entry) and the bundle (./main.ts, built to
+ * dist/editor-features.js):
  * what activation hands over when it starts the bundle (FeaturesHost) and what
  * the bundle gives back (EditorFeatures). Types only.
  */
@@ -9,8 +10,8 @@ import type { CircuitSnapshot } from '../../core';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
-import type { RunTestHooks } from '../run/contract';
-import type { ParserConnection } from '../services/parserConnection';
+import type { RunTestHooks } from '../run/bundleApi';
+import type { ConfiguredParser } from '../services/configuredParser';
 import type { EditorSettings } from '../settings/editorSettings';
 import type { StatusLook } from '../status/statusLook';
 
@@ -23,7 +24,7 @@ export interface FeaturesHost {
 
 /** What an opened .avap file needs, started: the parser connection, diagnostics, the status item and the rest. */
 export interface EditorFeatures {
-  readonly parser: ParserConnection;
+  readonly parser: ConfiguredParser;
   readonly diagnostics: DiagnosticsController;
   readonly generated: GeneratedDocuments;
   /** The `avap.*` settings as they are now. */

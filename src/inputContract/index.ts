@@ -11,7 +11,8 @@ export {
   jsonSchemaOf,
   preValidate,
   preValidateJsonText,
-  type Contract,
+  type InputContract,
+  type InvalidInput,
   type PreValidation,
   type SemanticProblem,
-} from './contract';
+} from './inputContract';

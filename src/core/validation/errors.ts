@@ -1,6 +1,7 @@
 /**
- * The validation contract: a binary result with structured errors and stable
- * E-codes. Severity policy: an `error` blocks and may trigger the (single)
+ * Validation errors: a binary verdict with structured errors and stable
+ * E-codes (what every stage reports, whatever found it: the parser, the
+ * relevance check, the classifier). Severity policy: an `error` blocks and may trigger the (single)
  * retry; a `warning` is logged and never triggers a retry.
  *
  * A parser finding keeps its rule code (`rule`, e.g. `unknown-command`) and
@@ -54,7 +55,7 @@ export interface ValidationError {
   fix?: TraceFix;
 }
 
-export interface ContractResult {
+export interface ValidationErrors {
   isValid: boolean;
   errors: ValidationError[];
 }

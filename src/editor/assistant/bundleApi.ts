@@ -1,5 +1,6 @@
 /**
- * The typed seam between activation and the assistant bundle: what the seam
+ * The assistant bundle's API, the typed seam between activation and the
+ * bundle (./main.ts, built to dist/assistant.js): what the seam
  * hands over when it loads the bundle (AssistantHost, with the editor
  * features' services) and what the bundle gives back (AssistantFeatures).
  * Types only — nothing here is code either bundle carries.
@@ -9,14 +10,14 @@ import type { AvapExtensionApi, AvapTestHooks } from '../api';
 import type { DiagnosticsController } from '../diagnostics/diagnosticsController';
 import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import type { OutputLog } from '../output/outputLog';
-import type { ParserConnection } from '../services/parserConnection';
+import type { ConfiguredParser } from '../services/configuredParser';
 import type { EditorSettings } from '../settings/editorSettings';
 
 /** The entry's services, shared with the assistant (one parser connection, one output, one set of diagnostics). */
 export interface AssistantHost {
   readonly context: vscode.ExtensionContext;
   readonly output: OutputLog;
-  readonly parser: ParserConnection;
+  readonly parser: ConfiguredParser;
   readonly diagnostics: DiagnosticsController;
   readonly generated: GeneratedDocuments;
   /** The `avap.*` settings as they are now. */

@@ -1,8 +1,9 @@
 /**
- * The fixes of issue 30, case by case: each is proven (the finding goes, no
- * finding appears) and the fixed program answers a request as the program that
- * was meant does, both run by src/runtime; and where the meaning is a guess,
- * no fix is offered.
+ * The fixes for the slips models make (print for addResult, loops of other
+ * languages, closers left open, …; src/parser/fixes/), case by case: each is
+ * proven (the finding goes, no finding appears) and the fixed program answers
+ * a request as the program that was meant does, both run by src/runtime; and
+ * where the meaning is a guess, no fix is offered.
  */
 import assert from 'node:assert/strict';
 import { applyTextEdits, renderTrace, validateAvap, type TraceEntry } from '../../../src/parser';
@@ -194,7 +195,7 @@ const cases: Case[] = [
   },
 ];
 
-describe('parser: the fixes of issue 30, proven and keeping the meaning', () => {
+describe("parser: the fixes for models' slips, proven and keeping the meaning", () => {
   for (const c of cases) {
     it(c.name, async () => {
       const after = fixedBy(c.source, c.code, c.line);

@@ -1,7 +1,9 @@
 /**
- * The contracts between the editor-free core and its callers (the extension,
- * the CLI, the REST server). Adapters on both sides depend on these types only.
- * Errors cross these boundaries as data, never as exceptions.
+ * The types the editor-free core shares with its callers (the extension, the
+ * CLI, the REST server) and its adapters: the parser port and its outcome, the
+ * request, the response stream, the result and the retry cycle. Adapters on
+ * both sides depend on these types only. Errors cross these boundaries as
+ * data, never as exceptions.
  */
 import type { QueryType } from '../knowledge';
 import type { TraceEntry, ValidationResult } from '../parser';
@@ -11,7 +13,13 @@ export type { QueryType };
 /** `""` valid; `INVALID_UNRESOLVED` evidence of invalid code after the retry; `PARSER_UNAVAILABLE` no evidence. */
 export type ValidationStatus = '' | 'INVALID_UNRESOLVED' | 'PARSER_UNAVAILABLE';
 
-export type CircuitState = 'closed' | 'open' | 'half-open' | 'disabled';
+/**
+ * The parser's state as a port reports it: the circuit breaker's three states (`closed`, `open`, `half-open`), or
+ * one of two that are not the circuit's — `disabled` (validation is switched off: no parser at all) and
+ * `not-connected` (no connection has been made yet: the editor before its first connect, or settings that gave
+ * none). A connection that has not been made is not an open circuit: nothing failed.
+ */
+export type CircuitState = 'closed' | 'open' | 'half-open' | 'disabled' | 'not-connected';
 
 export interface CircuitSnapshot {
   state: CircuitState;
@@ -51,7 +59,7 @@ export interface ParserPort {
  * carries no `validation_status` (it makes no validity claim) and no
  * `avap_code`; a client shows it as *validating…* until the final message.
  */
-interface DraftMessage {
+export interface DraftMessage {
   text: string;
   /** Always empty: code is only handed over in the final message, after the verdict. */
   avap_code: '';
@@ -148,7 +156,7 @@ export interface AttemptRecord {
 }
 
 /** Extension: where and why a streamed answer was stopped early. */
-interface EarlyAbort {
+export interface EarlyAbort {
   /** The line of the answer text. */
   line: number;
   /** The parser rule of the hard finding. */
@@ -156,7 +164,7 @@ interface EarlyAbort {
 }
 
 /** Extension: an answer repaired by the parser's fixes instead of an LLM retry. */
-interface FixRepair {
+export interface FixRepair {
   by: 'parser-fixes';
   /** The attempt whose answer was repaired. */
   attempt: number;
@@ -165,7 +173,7 @@ interface FixRepair {
   rounds: number;
 }
 
-/** What may trigger the one retry cycle of a request (RC-08). */
+/** What may trigger the one retry cycle of a request (D1 RC-08). */
 export type RetryTrigger = 'relevance' | 'parser-trace' | 'judge-hint';
 
 /** A retry that was due but not made: the budget is 0, or the request already used its cycle. */
@@ -186,13 +194,21 @@ export interface RetryCycle {
 }
 
 /** Whether the answer had the documentation context it asked for. */
-interface RetrievalState {
+export interface RetrievalState {
   /** `degraded`: retrieval failed and the answer was generated without documentation context. */
   status: 'ok' | 'degraded';
   reason?: string;
 }
 
-export type PipelineErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+/** Why the pipeline produced no answer: the model could not be reached, is not pulled, timed out or failed, or the run was cancelled. */
+export type RunErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+
+/**
+ * Why a run produced no answer: the pipeline's own reasons, or — from a front end that has no assistant to run —
+ * `bad-parser-url` (the configured parser URL cannot be read, so nothing was started) or `not-started` (none was
+ * set up yet, or it was disposed). No model was asked in either.
+ */
+export type PipelineErrorCode = RunErrorCode | 'bad-parser-url' | 'not-started';
 
 export interface PipelineResult {
   queryType: QueryType;
@@ -224,7 +240,7 @@ export interface PipelineResult {
   classification?: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default' | 'correction';
   /** Extension: the relevance verdict of a RETRIEVAL run (of the first retrieval). */
   relevance?: { mode: 'llm' | 'cosine'; relevant: boolean; detail: string };
-  /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged). */
+  /** Extension: how the chunks were found (`knn_only` and `bm25_only` are tagged; `none` when retrieval failed). */
   retrievalMode?: 'hybrid' | 'knn_only' | 'bm25_only' | 'none';
   /**
    * Extension: set when a retrieval of this run could not run in the configured
@@ -233,18 +249,18 @@ export interface PipelineResult {
    */
   retrievalFallback?: string;
   /**
-   * ADR-0009 `parser_trace` (CODE_GENERATION): the raw trace of the first
+   * D1's `parser_trace` (CODE_GENERATION): the raw trace of the first
    * validation, `Line N: message` per error; empty when it was valid or got no verdict.
    */
   parserTrace?: string;
-  /** ADR-0009 `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
+  /** D1's `context_relevant` (RETRIEVAL): the relevance check's verdict on the first retrieval. */
   contextRelevant?: boolean;
   /** Extension: the search queries used (the reformulation, then the hinted one). */
   searchQueries?: string[];
   /** Extension: milliseconds per node of the graph. */
   latenciesMs?: Record<string, number>;
   /**
-   * Extension (code generation only): the few-shot injection of ADR-0007 —
+   * Extension (code generation only): the few-shot injection of D2 (docs/design.md) —
    * the configured K, how many validated examples went into the prompt, and
    * `degraded` when the example retrieval failed and generation went on without them.
    */
@@ -259,7 +275,7 @@ export interface PipelineResult {
   earlyAbort?: EarlyAbort & { attempt: number };
 }
 
-interface FewShotInjection {
+export interface FewShotInjection {
   status: 'enabled' | 'degraded' | 'disabled';
   k: number;
   injected: number;
@@ -267,7 +283,7 @@ interface FewShotInjection {
   detail?: string;
   /**
    * How the examples were chosen: `embedding` (top-K by cosine similarity to
-   * the request, ADR-0007) or `lexical` (BM25, the flagged fallback when no
+   * the request, D2) or `lexical` (BM25, the flagged fallback when no
    * embedding model answers). Absent when the selector does not say.
    */
   selection?: FewShotSelectionKind;
@@ -279,9 +295,9 @@ interface FewShotInjection {
 export type AnswerRetryOutcome =
   | { ok: true; answer: string }
   | { ok: false; skipped: RetrySkip }
-  | { ok: false; error: { code: PipelineErrorCode; message: string } };
+  | { ok: false; error: { code: RunErrorCode; message: string } };
 
-interface AnswerReviewInput {
+export interface AnswerReviewInput {
   question: string;
   answer: string;
   queryType: QueryType;

@@ -1,14 +1,15 @@
 /**
- * The editor's ParserPort: the core's parser connection
- * (core/parser/connection.ts, the same factory the CLI and REST server use)
- * for the `avap.parser.*` settings — `avap.parser.url`, or the bundled parser
- * service on a free loopback port when that is empty (stopped with the
- * extension). Rebuilt when the parser settings change; listeners survive
- * rebuilds.
+ * The editor's ParserPort, configured by the settings: it delegates to the
+ * core's parser connection (`openParserConnection` in
+ * core/parser/connection.ts, the same factory the CLI and REST server use)
+ * opened for the `avap.parser.*` settings — `avap.parser.url`, or the bundled
+ * parser service on a free loopback port when that is empty (stopped with the
+ * extension). Reconnected when the parser settings change; listeners survive
+ * reconnections.
  */
 import path from 'node:path';
 import type { CircuitSnapshot, ParserOutcome, ParserPort } from '../../core';
-import type { ParserConnection as CoreConnection } from '../../core/parser/connection';
+import type { ParserConnection } from '../../core/parser/connection';
 import type { Logger } from '../../core/ports';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { toParserConfig } from '../settings/parserConfig';
@@ -19,7 +20,7 @@ import type * as ParserStack from './parserStack';
 type ParserStackModule = typeof ParserStack;
 
 interface Live {
-  connection: CoreConnection;
+  connection: ParserConnection;
   unsubscribe: () => void;
   address: string;
 }
@@ -33,8 +34,8 @@ type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-url' | '
 /** The address in use, or why there is none. */
 export type ConnectResult = Result<string, ConnectFailure>;
 
-/** A ParserPort that delegates to the current connection and reports "unavailable" while none exists. */
-export class ParserConnection implements ParserPort {
+/** A ParserPort that delegates to the current connection; while none exists it validates nothing ("unavailable") and its state is `not-connected`. */
+export class ConfiguredParser implements ParserPort {
   private live: Live | undefined;
   private connecting: Promise<ConnectResult> | undefined;
   private lastError = 'the parser connection is not set up yet';
@@ -119,7 +120,7 @@ export class ParserConnection implements ParserPort {
   }
 
   circuit(): CircuitSnapshot {
-    return this.live?.connection.port.circuit() ?? { state: 'open', consecutiveFailures: 0 };
+    return this.live?.connection.port.circuit() ?? { state: 'not-connected', consecutiveFailures: 0 };
   }
 
   resetCircuit(): void {

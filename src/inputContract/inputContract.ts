@@ -20,7 +20,7 @@ export interface SemanticProblem {
   suggestion?: string;
 }
 
-export interface Contract<T> {
+export interface InputContract<T> {
   /** Name used in messages ("avap_validate input", "POST /v1/validate body"). */
   readonly name: string;
   readonly schema: z.ZodType<T>;
@@ -28,13 +28,23 @@ export interface Contract<T> {
   readonly semantic?: (value: T) => SemanticProblem[];
 }
 
-export type PreValidation<T> = { valid: true; value: T } | { valid: false; error: string; suggestions: string[] };
+/**
+ * The answer to input that breaks its contract (docs/design.md D5): what is wrong and how to fix it, handed
+ * verbatim to whoever produced the input — a model as a tool result, an HTTP client as a 400 body.
+ */
+export interface InvalidInput {
+  valid: false;
+  error: string;
+  suggestions: string[];
+}
+
+export type PreValidation<T> = { valid: true; value: T } | InvalidInput;
 
 export function defineContract<T>(
   name: string,
   schema: z.ZodType<T>,
   semantic?: (value: T) => SemanticProblem[],
-): Contract<T> {
+): InputContract<T> {
   return semantic ? { name, schema, semantic } : { name, schema };
 }
 
@@ -42,7 +52,7 @@ export function defineContract<T>(
  * The JSON schema of a contract's input side (defaults are optional), without
  * the `$schema` key (VS Code, Ollama and OpenAPI embed it in their own documents).
  */
-export function jsonSchemaOf(contract: Contract<unknown>): Record<string, unknown> {
+export function jsonSchemaOf(contract: InputContract<unknown>): Record<string, unknown> {
   const schema = z.toJSONSchema(contract.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
@@ -126,7 +136,11 @@ function bound(issue: { inclusive?: boolean }, word: 'least' | 'most'): string {
 }
 
 /** One issue as an error clause and suggestions. */
-function describe(issue: Issue, contract: Contract<unknown>, input: unknown): { error: string; suggestions: string[] } {
+function describe(
+  issue: Issue,
+  contract: InputContract<unknown>,
+  input: unknown,
+): { error: string; suggestions: string[] } {
   const where = pathText(issue.path);
   const param = where === '' ? 'the input' : `'${where}'`;
   switch (issue.code) {
@@ -230,7 +244,7 @@ function unique(items: readonly string[]): string[] {
 }
 
 /** Prefixes an error with where the input went wrong. */
-function framed(contract: Contract<unknown>, clauses: readonly string[]): string {
+function framed(contract: InputContract<unknown>, clauses: readonly string[]): string {
   return `Invalid ${contract.name}: ${clauses.join('; ')}.`;
 }
 
@@ -238,14 +252,14 @@ function framed(contract: Contract<unknown>, clauses: readonly string[]): string
  * Pre-execution validation: schema (required and unknown parameters, types,
  * ranges, enums), then the contract's semantic checks. Pure; never throws.
  */
-export function preValidate<T>(contract: Contract<T>, input: unknown): PreValidation<T> {
+export function preValidate<T>(contract: InputContract<T>, input: unknown): PreValidation<T> {
   const parsed = contract.schema.safeParse(input);
   if (!parsed.success) {
-    const described = parsed.error.issues.map((issue) => describe(issue, contract as Contract<unknown>, input));
+    const described = parsed.error.issues.map((issue) => describe(issue, contract as InputContract<unknown>, input));
     return {
       valid: false,
       error: framed(
-        contract as Contract<unknown>,
+        contract as InputContract<unknown>,
         described.map((d) => d.error),
       ),
       suggestions: unique(described.flatMap((d) => d.suggestions)),
@@ -256,7 +270,7 @@ export function preValidate<T>(contract: Contract<T>, input: unknown): PreValida
     return {
       valid: false,
       error: framed(
-        contract as Contract<unknown>,
+        contract as InputContract<unknown>,
         problems.map((p) => (p.field ? `'${p.field}' ${p.message}` : p.message)),
       ),
       suggestions: unique(problems.flatMap((p) => (p.suggestion ? [p.suggestion] : []))),
@@ -270,7 +284,7 @@ export function preValidate<T>(contract: Contract<T>, input: unknown): PreValida
  * fence around it) and pre-validates it. The error text is kept verbatim for
  * a repair prompt or a failure report.
  */
-export function preValidateJsonText<T>(contract: Contract<T>, text: string): PreValidation<T> {
+export function preValidateJsonText<T>(contract: InputContract<T>, text: string): PreValidation<T> {
   const trimmed = text
     .trim()
     .replace(/^```(?:json)?\s*/i, '')
