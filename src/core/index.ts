@@ -63,71 +63,27 @@ export {
   defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
-  parseDuration,
   ConfigError,
-  ENV_VARS,
-  DEFAULT_OLLAMA_HOST,
   parseParserTimeout,
   parseRelevanceMode,
   parseRetrievalMode,
   type AssistantConfig,
   type DeepPartial,
-  type OllamaConfig,
   type ParserConfig,
-  type RelevanceMode,
-  type RetrievalMode,
 } from './config';
-export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
+export { createAssistant, type Assistant, type AssistantDeps } from './assistant';
 export { runPipeline } from './pipeline/graph';
 export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
-export type { PipelineDeps, RunOptions } from './pipeline/deps';
+export type { RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export {
-  prefixed,
-  prefixedLogger,
-  memoryLogger,
-  silentLogger,
-  ManualClock,
-  systemClock,
-  LOG_PREFIX,
-  type Clock,
-  type Logger,
-} from './ports';
-export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
-export {
-  startBundledParser,
-  findParserServerScript,
-  type BundledParser,
-  type StartBundledResult,
-} from './parser/bundled';
-export { createGrpcTransport } from './parser/grpcTransport';
-export {
-  openParserConnection,
-  parserUrlProblem,
-  type OpenParserResult,
-  type ParserConnection,
-  type ParserConnectionKind,
-  type ParserConnectionOptions,
-} from './parser/connection';
-export { AdmissionParser, type AdmissionOptions } from './parser/admission';
-export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
+export { prefixed, prefixedLogger, memoryLogger, silentLogger } from './ports';
+export { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
 export { createOllamaLlm } from './llm/ollamaLlm';
-export {
-  checkOllama,
-  neededModels,
-  canonicalModelName,
-  pullCommand,
-  type CheckedModel,
-  type ModelRole,
-  type NeededModel,
-  type OllamaCheck,
-  type OllamaCheckOptions,
-  type OllamaCheckStatus,
-} from './llm/ollamaCheck';
-export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export { checkOllama, neededModels, type NeededModel, type OllamaCheck } from './llm/ollamaCheck';
+export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';
 export {
   blockEntries,
   codeAnswerBlocks,
@@ -137,25 +93,13 @@ export {
   stripThinking,
   type CodeBlock,
 } from './code/extract';
-export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
-export { ERROR_CODES, type ValidationErrors, type ErrorCode, type ValidationError } from './validation/errors';
-export { errorsFromTrace } from './validation/fromTrace';
-export { repairInstructions } from './validation/normalizer';
-export type { AttemptEvent, TelemetrySink } from './telemetry/events';
+export { plainlyNotAvap } from './code/notAvap';
+export type { AttemptEvent } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry, type JsonlTelemetrySink } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
-export {
-  compareBy,
-  renderComparison,
-  isCompareBy,
-  COMPARE_BY,
-  type Comparison,
-  type CompareBy,
-} from './telemetry/comparison';
-export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison } from './telemetry/comparison';
 export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
 export type { BulkBatchFailure } from './retrieval/bulkFailures';
 export { cosine } from './retrieval/rrf';
-export type { RelevancePort } from './relevance/port';

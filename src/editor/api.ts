@@ -1,10 +1,10 @@
 /** What `activate` returns: a small view for other extensions, and — in test mode only — the e2e tests' hooks. */
 import type { CircuitSnapshot, PipelineResult } from '../core';
 import type { ChatProbe } from './chat/chatTestHooks';
-import type { RunTestHooks, RunViewProbe } from './run/bundleApi';
+import type { RunTestHooks } from './run/bundleApi';
 import type { StatusLook } from './status/statusLook';
 
-export type { ChatProbe, RunViewProbe };
+export type { ChatProbe };
 
 export interface AvapExtensionApi {
   /**

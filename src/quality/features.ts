@@ -59,7 +59,7 @@ function namedIn(text: string, lookup: (name: string) => unknown): string[] {
   return found;
 }
 
-export function foreignMarkersIn(code: string): string[] {
+function foreignMarkersIn(code: string): string[] {
   const { codeOnly } = stripAvap(code);
   const markers = new Set<string>();
   for (const line of codeOnly.split('\n')) {

@@ -6,25 +6,9 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, foreignMarkersIn, numericFeatures, FEATURE_NAMES, type AnswerFeatures } from './features';
-export {
-  createLlmJudge,
-  judgeMessages,
-  assessmentFromJudge,
-  JUDGE_JSON_SCHEMA,
-  JudgeAnswerSchema,
-  JudgeAnswerContract,
-  type JudgeAnswer,
-} from './judge';
-export {
-  qualityGate,
-  hintedRetryMessages,
-  gateFailure,
-  QUALITY_RETRY_HEAD,
-  type GateResult,
-  type GateAttempt,
-  type Regenerate,
-} from './gate';
+export { answerFeatures, numericFeatures, FEATURE_NAMES } from './features';
+export { createLlmJudge, JUDGE_JSON_SCHEMA } from './judge';
+export { qualityGate, hintedRetryMessages, gateFailure, QUALITY_RETRY_HEAD, type Regenerate } from './gate';
 export {
   defaultQualityConfig,
   qualityConfigFromEnv,
@@ -33,10 +17,4 @@ export {
   QualityConfigError,
   type QualityConfig,
 } from './config';
-export {
-  runWithQuality,
-  type AssistantLike,
-  type QualityRunDeps,
-  type QualityReport,
-  type QualityRunResult,
-} from './assistantRun';
+export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport } from './assistantRun';

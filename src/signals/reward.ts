@@ -28,7 +28,7 @@ export const REWARD_WEIGHTS = { automated: 0.3, human_feedback: 0.4, outcome: 0.
 
 export const THUMBS_SCORE: Record<Thumbs, number> = { up: 1, down: 0 };
 
-export const OUTCOME_SCORE: Record<Outcome, number> = { accepted: 1, edited: 0.5, discarded: 0 };
+const OUTCOME_SCORE: Record<Outcome, number> = { accepted: 1, edited: 0.5, discarded: 0 };
 
 export interface RewardComponents {
   automated: number | null;

@@ -23,7 +23,7 @@ export const LOG_REPAIRED_BY_FIXES =
 export const REPAIRED_BY_FIXES = 'parser-fixes';
 export type RepairedBy = typeof REPAIRED_BY_FIXES;
 
-export interface AppliedFix {
+interface AppliedFix {
   line: number;
   code: string;
   title: string;

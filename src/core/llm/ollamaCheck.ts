@@ -14,21 +14,21 @@ import { Ollama } from 'ollama';
 import { callFetch, classifyOllamaError } from './ollamaLlm';
 import type { LlmError } from './port';
 
-export type ModelRole = 'generation' | 'conversational' | 'embedding' | 'judge';
+type ModelRole = 'generation' | 'conversational' | 'embedding' | 'judge';
 
 export interface NeededModel {
   name: string;
   role: ModelRole;
 }
 
-export interface CheckedModel {
+interface CheckedModel {
   name: string;
   /** Every role this model serves (one model may serve several). */
   roles: ModelRole[];
   pulled: boolean;
 }
 
-export type OllamaCheckStatus =
+type OllamaCheckStatus =
   /** The server answers and every needed model is pulled. */
   | 'ready'
   /** The server answers; some needed models are not pulled (see `pullCommands`). */

@@ -27,7 +27,7 @@ import { startBundledParser, type StartBundledOptions } from './bundled';
 import { createGrpcTransport, type GrpcTransportOptions } from './grpcTransport';
 import type { ParserTransport } from './transport';
 
-export type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
+type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
 
 export interface ParserConnection {
   readonly kind: ParserConnectionKind;

@@ -121,7 +121,7 @@ const DEFAULT_EXPECTED: Readonly<Record<ParserErrorCode, string>> = {
 };
 
 /** The E-code of a rule. */
-export function errorCodeOf(rule: RuleCode): ParserErrorCode {
+function errorCodeOf(rule: RuleCode): ParserErrorCode {
   return E_CODE_BY_RULE[rule];
 }
 
