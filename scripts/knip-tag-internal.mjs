@@ -34,12 +34,14 @@ const leading = (line) => line.slice(0, line.length - line.trimStart().length);
  */
 function tag(lines, { line, col, name }) {
   const at = line - 1;
+  // Another name of the same `export { a, b };` has put the tag above it already.
+  if (lines[at].trim() === `/** ${TAG} */`) return;
   const text = lines[at];
   if (text.slice(col - 1, col - 1 + name.length) !== name) throw new Error(`${name} is not at ${line}:${col}`);
   const statement = text.trimStart();
-  // `export { name };` of a local binding: knip reads the tag on the statement, not on the name.
-  const single = new RegExp(`^export\\s*\\{\\s*${name}\\s*\\};?$`).test(statement.trimEnd());
-  if (!single && (!/^export\s/.test(statement) || /^export\s+(type\s+)?\{/.test(statement))) {
+  // `export { a, b };` of local bindings: knip reads the tag on the statement, not on the names (so it covers them all).
+  const localList = /^export\s*\{[^}]*\};?$/.test(statement.trimEnd());
+  if (!localList && (!/^export\s/.test(statement) || /^export\s+(type\s+)?\{/.test(statement))) {
     lines[at] = `${text.slice(0, col - 1)}/** ${TAG} */ ${text.slice(col - 1)}`;
     return;
   }
@@ -48,7 +50,7 @@ function tag(lines, { line, col, name }) {
   if (closing.endsWith('*/')) {
     let start = above;
     while (start >= 0 && !lines[start].trim().startsWith('/*')) start--;
-    if (!single && start >= 0 && lines[start].trim().startsWith('/**')) {
+    if (!localList && start >= 0 && lines[start].trim().startsWith('/**')) {
       const indent = leading(lines[start]);
       if (start === above) {
         const body = closing.slice(3, -2).trim();
