@@ -143,7 +143,10 @@ export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantC
 
 export class ConfigError extends Error {}
 
-/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
+/**
+ * Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`.
+ * @internal
+ */
 export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
@@ -216,7 +219,10 @@ export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
   throw new ConfigError(`${name} must be 'hybrid' or 'knn_only', got '${raw}'`);
 }
 
-/** Names of every environment variable the configuration reads. */
+/**
+ * Names of every environment variable the configuration reads.
+ * @internal
+ */
 export const ENV_VARS = [
   'AVAP_PARSER_URL',
   'AVAP_PARSER_TIMEOUT',

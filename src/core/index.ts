@@ -72,15 +72,19 @@ export {
   type ParserConfig,
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps } from './assistant';
-export { runPipeline } from './pipeline/graph';
-export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
+export { /** @internal */ runPipeline } from './pipeline/graph';
+export { /** @internal */ LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
 export type { RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { prefixed, prefixedLogger, memoryLogger, silentLogger } from './ports';
-export { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
+export { /** @internal */ prefixed, prefixedLogger, /** @internal */ memoryLogger, silentLogger } from './ports';
+export {
+  /** @internal */ LOG_CLOSED,
+  /** @internal */ LOG_HALF_OPEN,
+  /** @internal */ LOG_SKIP,
+} from './parser/breakerParser';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export { checkOllama, neededModels, type NeededModel, type OllamaCheck } from './llm/ollamaCheck';
 export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';

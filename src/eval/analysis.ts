@@ -127,6 +127,7 @@ export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetri
   };
 }
 
+/** @internal */
 export function qualityCounts(
   entries: readonly EvalEntry[],
 ): Pick<RunMetrics, 'quality_judged' | 'quality_passed' | 'quality_retried' | 'quality_failures'> {

@@ -128,6 +128,7 @@ export function numericFeatures(f: AnswerFeatures): Record<string, number> {
   };
 }
 
+/** @internal */
 export const FEATURE_NAMES: readonly string[] = Object.keys(
   numericFeatures({
     answerTerms: 0,

@@ -6,11 +6,17 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, numericFeatures, FEATURE_NAMES } from './features';
-export { createLlmJudge, JUDGE_JSON_SCHEMA } from './judge';
-export { qualityGate, hintedRetryMessages, gateFailure, QUALITY_RETRY_HEAD, type Regenerate } from './gate';
+export { answerFeatures, numericFeatures, /** @internal */ FEATURE_NAMES } from './features';
+export { createLlmJudge, /** @internal */ JUDGE_JSON_SCHEMA } from './judge';
 export {
-  defaultQualityConfig,
+  /** @internal */ qualityGate,
+  /** @internal */ hintedRetryMessages,
+  /** @internal */ gateFailure,
+  /** @internal */ QUALITY_RETRY_HEAD,
+  type Regenerate,
+} from './gate';
+export {
+  /** @internal */ defaultQualityConfig,
   qualityConfigFromEnv,
   parseSwitch,
   parseThreshold,

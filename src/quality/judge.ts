@@ -27,9 +27,13 @@ type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
 
 const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSchema);
 
-/** Sent as Ollama's `format`. */
+/**
+ * Sent as Ollama's `format`.
+ * @internal
+ */
 export const JUDGE_JSON_SCHEMA: Record<string, unknown> = jsonSchemaOf(JudgeAnswerContract as never);
 
+/** @internal */
 export const JUDGE_SYSTEM_HEADER =
   'You are a strict reviewer of answers about AVAP, a proprietary API-programming language.';
 

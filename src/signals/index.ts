@@ -7,15 +7,15 @@
  * `node dist/cli.js export`.
  */
 export * from './schema';
-export { SignalStore, parseSignals, type NewSignal, type StoreResult } from './store';
-export { signalFromPipeline, type AnsweredResult } from './fromPipeline';
+export { SignalStore, /** @internal */ parseSignals, type NewSignal, type StoreResult } from './store';
+export { /** @internal */ signalFromPipeline, type AnsweredResult } from './fromPipeline';
 export { selectSignals, exportLine, type ExportFilter } from './exporter';
 export { runRecorded, type RecordedRun } from './recordedRun';
 export {
-  computeReward,
-  combineReward,
-  rewardComponents,
+  /** @internal */ computeReward,
+  /** @internal */ combineReward,
+  /** @internal */ rewardComponents,
   REWARD_VERSION,
-  REWARD_WEIGHTS,
+  /** @internal */ REWARD_WEIGHTS,
   type RewardInput,
 } from './reward';

@@ -117,11 +117,13 @@ function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   return [];
 }
 
+/** @internal */
 export const ValidateInputContract: InputContract<ValidateInput> = defineContract(
   'avap_validate input',
   ValidateInputSchema,
   validateInputProblems,
 );
+/** @internal */
 export const SearchDocsInputContract: InputContract<SearchDocsInput> = defineContract(
   'avap_search_docs input',
   SearchDocsInputSchema,

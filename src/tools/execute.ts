@@ -92,7 +92,10 @@ function uniqueTokens(trace: readonly TraceEntry[], category: TraceEntry['catego
   ];
 }
 
-/** The facts and status of a parser outcome. Pure. */
+/**
+ * The facts and status of a parser outcome. Pure.
+ * @internal
+ */
 export function validateOutcome(filename: string, outcome: ParserOutcome): ToolOutcome<ValidateFacts> {
   if (outcome.kind === 'unavailable') {
     const needsUser = outcome.reason === 'rejected';
@@ -160,6 +163,7 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
   };
 }
 
+/** @internal */
 export async function executeValidate(
   input: ValidateInput,
   validate: ValidateFn,
@@ -229,6 +233,7 @@ export interface SearchFacts {
 
 const MAX_SECTION_CHARS = 2000;
 
+/** @internal */
 export function executeSearchDocs(input: SearchDocsInput, source: DocsIndexSource): ToolOutcome<SearchFacts> {
   const loaded = source();
   if (!loaded.ok) {

@@ -83,6 +83,7 @@ export function neededModels(config: {
  * Ollama's canonical name of a model: a name without a tag means `:latest`
  * (`llama3` is `llama3:latest`). A colon inside the registry host
  * (`host:5000/ns/model`) is not a tag.
+ * @internal
  */
 export function canonicalModelName(name: string): string {
   const trimmed = name.trim();
@@ -90,7 +91,10 @@ export function canonicalModelName(name: string): string {
   return last.includes(':') ? trimmed : `${trimmed}:latest`;
 }
 
-/** The shell line that pulls one model. */
+/**
+ * The shell line that pulls one model.
+ * @internal
+ */
 export function pullCommand(name: string): string {
   return `ollama pull ${name.trim()}`;
 }

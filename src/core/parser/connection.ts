@@ -87,7 +87,7 @@ const NO_TRANSPORT: ParserTransport = {
   close: () => undefined,
 };
 
-export { parserUrlProblem } from './url';
+export { /** @internal */ parserUrlProblem } from './url';
 
 export async function openParserConnection(
   config: ParserConfig,
