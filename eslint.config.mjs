@@ -11,7 +11,10 @@ import layers from './eslint/layers.mjs';
  * A new folder must be placed here, or lint fails on its first import.
  */
 export const LAYERS = [
-  { note: 'small utilities with no project imports; the Result type', folders: ['result', 'html', 'jsonl', 'net'] },
+  {
+    note: 'small utilities with no project imports; the Result type; the contributed surface (commands, settings)',
+    folders: ['result', 'html', 'jsonl', 'net', 'surface'],
+  },
   { note: 'the AVAP parser library and the syntax tree built on its scanner', folders: ['parser', 'syntax'] },
   {
     note: 'input contracts, the parser wire protocol, the knowledge base, the AVAP runtime, language intelligence',
@@ -62,6 +65,9 @@ export const LAYER_ENTRIES = {
   // The names and places of a program's request and test files, for the editor's start-up (the Testing view lists
   // cases before anything runs); the rest of the folder runs cases and reaches the sandbox.
   runs: ['outline'],
+  // The command table alone, for the activation bundle (it registers a stand-in per command); the settings'
+  // declarations and the generators stay out of it.
+  surface: ['commands'],
 };
 /** Files tsconfig.json covers: linted with type information. */
 const TYPED = ['**/*.ts'];

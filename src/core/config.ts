@@ -2,6 +2,9 @@
  * One typed configuration object for the pipeline, with defaults, and the
  * environment variables of the design that fill it. Pure: reading the
  * environment is `configFromEnv(env)`, never an implicit `process.env`.
+ * A variable an editor setting mirrors is declared once, with the setting
+ * (src/surface/settings.ts: its name, unit and the field below it fills);
+ * `configFromEnv` and `configFromSettings` both read that declaration.
  *
  * | field                         | env var                              | default                  |
  * |-------------------------------|--------------------------------------|--------------------------|
@@ -32,6 +35,8 @@
  * is almost certainly a leftover millisecond figure. AVAP_MAX_RETRIES is 0 or
  * 1 (D1 RC-08: one retry cycle per request at most).
  */
+
+import { coreFields, SETTING_ENTRIES, type SETTINGS, type SettingValues } from '../surface';
 
 export type RelevanceMode = 'llm' | 'cosine';
 export type RetrievalMode = 'hybrid' | 'knn_only';
@@ -64,7 +69,7 @@ export interface OllamaConfig {
   think: boolean;
 }
 
-interface RetrievalConfig {
+export interface RetrievalConfig {
   esUrl?: string;
   /** Elasticsearch API key (the editor keeps it in SecretStorage). */
   esApiKey?: string;
@@ -76,13 +81,13 @@ interface RetrievalConfig {
   mode: RetrievalMode;
 }
 
-interface RelevanceConfig {
+export interface RelevanceConfig {
   mode: RelevanceMode;
   /** Cosine adapter: relevant when cosine(query, mean(chunks)) >= threshold. */
   cosineThreshold: number;
 }
 
-interface PipelineConfig {
+export interface PipelineConfig {
   /** The request's retry cycle: 0 (no retry of any kind) or 1 (D1 RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
@@ -100,7 +105,7 @@ export interface AssistantConfig {
   cache: { dir?: string };
 }
 
-const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
 export function defaultConfig(): AssistantConfig {
   return {
@@ -143,10 +148,7 @@ export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantC
 
 export class ConfigError extends Error {}
 
-/**
- * Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`.
- * @internal
- */
+/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
 export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
@@ -156,7 +158,7 @@ export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): 
 }
 
 /** The longest parser deadline accepted (the editor setting's maximum too). */
-const MAX_PARSER_TIMEOUT_S = 600;
+export const MAX_PARSER_TIMEOUT_S = 600;
 
 /**
  * AVAP_PARSER_TIMEOUT / --parser-timeout: seconds per parser call (`2`,
@@ -179,7 +181,7 @@ export function parseParserTimeout(name: string, raw: string): number {
 }
 
 /** AVAP_MAX_RETRIES: 0 or 1 (D1 RC-08). */
-function retryBudget(name: string, raw: string): number {
+export function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {
     throw new ConfigError(
@@ -220,31 +222,61 @@ export function parseRetrievalMode(name: string, raw: string): RetrievalMode {
 }
 
 /**
- * Names of every environment variable the configuration reads.
- * @internal
+ * How the core reads a mirrored variable's text into its field: the settings (src/surface/settings.ts) name the
+ * variable and the field (`core.path`); a text field not listed here takes the text as it is.
  */
-export const ENV_VARS = [
-  'AVAP_PARSER_URL',
-  'AVAP_PARSER_TIMEOUT',
-  'PARSER_CB_THRESHOLD',
-  'PARSER_CB_COOLDOWN',
-  'OLLAMA_HOST',
-  'OLLAMA_MODEL_NAME',
-  'OLLAMA_MODEL_NAME_CONVERSATIONAL',
-  'OLLAMA_EMBEDDING_MODEL',
-  'OLLAMA_TTFB_TIMEOUT',
-  'AVAP_LLM_IDLE_TIMEOUT',
-  'AVAP_ES_URL',
-  'AVAP_ES_API_KEY',
-  'AVAP_ES_INDEX',
-  'AVAP_RETRIEVAL_MODE',
-  'AVAP_RELEVANCE_MODE',
-  'AVAP_RELEVANCE_THRESHOLD',
-  'AVAP_MAX_RETRIES',
-  'AVAP_FEW_SHOT_K',
-  'AVAP_TELEMETRY_FILE',
-  'AVAP_CACHE_DIR',
-] as const;
+type EnvReaders = {
+  [S in keyof AssistantConfig]?: {
+    [F in keyof AssistantConfig[S]]?: (name: string, raw: string) => AssistantConfig[S][F];
+  };
+};
+const ENV_READERS: EnvReaders = {
+  parser: {
+    timeoutMs: parseParserTimeout,
+    breakerThreshold: positiveInteger,
+    breakerCooldownMs: (n, r) => parseDuration(n, r, 's'),
+  },
+  ollama: { idleTimeoutMs: (n, r) => parseDuration(n, r, 's') },
+  relevance: { mode: parseRelevanceMode, cosineThreshold: ratio },
+  pipeline: { maxRetries: retryBudget, fewShotExamples: nonNegativeInteger },
+};
+
+/** `section.field` of the configuration. */
+type ConfigPath = { [S in keyof AssistantConfig]: `${S}.${keyof AssistantConfig[S] & string}` }[keyof AssistantConfig];
+type Declared = typeof SETTINGS;
+/** The configuration fields the settings declare they fill. */
+type DeclaredPath = {
+  [S in keyof Declared]: {
+    [F in keyof Declared[S]]: Declared[S][F] extends { core: { path: infer P } } ? P : never;
+  }[keyof Declared[S]];
+}[keyof Declared];
+/** Compile-time: every `core.path` a setting declares is a field of AssistantConfig. */
+const declaredPathsExist: DeclaredPath extends ConfigPath ? true : never = true;
+void declaredPathsExist;
+
+/** The settings whose variable the core reads: the ones that fill one of its fields. */
+const MIRRORED = SETTING_ENTRIES.flatMap(({ declaration }) =>
+  declaration.env && declaration.core
+    ? [
+        {
+          env: declaration.env.name,
+          section: declaration.core.path.split('.')[0],
+          field: declaration.core.path.split('.')[1],
+        },
+      ]
+    : [],
+) as { env: string; section: string; field: string }[];
+
+/** Variables the core reads that no setting mirrors (a secret, tuning the headless tools need). */
+const CORE_ONLY_ENV_VARS = ['OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_API_KEY', 'AVAP_RETRIEVAL_MODE', 'AVAP_CACHE_DIR'] as const;
+
+/** Names of every environment variable the configuration reads. */
+export const ENV_VARS: readonly string[] = [...MIRRORED.map((m) => m.env), ...CORE_ONLY_ENV_VARS];
+
+/** The configuration the editor's settings describe (in the settings' units), over `base`. */
+export function configFromSettings(values: SettingValues, base: AssistantConfig = defaultConfig()): AssistantConfig {
+  return mergeConfig(base, coreFields(values));
+}
 
 /**
  * The configuration the environment describes, over the defaults. Empty
@@ -263,36 +295,18 @@ export function configFromEnv(
     const raw = get(name);
     return raw === undefined ? undefined : read(name, raw);
   };
-  return mergeConfig(base, {
-    parser: {
-      url: get('AVAP_PARSER_URL'),
-      timeoutMs: num('AVAP_PARSER_TIMEOUT', parseParserTimeout),
-      breakerThreshold: num('PARSER_CB_THRESHOLD', positiveInteger),
-      breakerCooldownMs: num('PARSER_CB_COOLDOWN', (n, r) => parseDuration(n, r, 's')),
-    },
-    ollama: {
-      host: get('OLLAMA_HOST'),
-      model: get('OLLAMA_MODEL_NAME'),
-      conversationalModel: get('OLLAMA_MODEL_NAME_CONVERSATIONAL'),
-      embeddingModel: get('OLLAMA_EMBEDDING_MODEL'),
-      ttfbTimeoutMs: num('OLLAMA_TTFB_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')),
-      idleTimeoutMs: num('AVAP_LLM_IDLE_TIMEOUT', (n, r) => parseDuration(n, r, 's')),
-    },
-    retrieval: {
-      esUrl: get('AVAP_ES_URL'),
-      esApiKey: get('AVAP_ES_API_KEY'),
-      esIndex: get('AVAP_ES_INDEX'),
-      mode: num('AVAP_RETRIEVAL_MODE', parseRetrievalMode),
-    },
-    relevance: {
-      mode: num('AVAP_RELEVANCE_MODE', parseRelevanceMode),
-      cosineThreshold: num('AVAP_RELEVANCE_THRESHOLD', ratio),
-    },
-    pipeline: {
-      maxRetries: num('AVAP_MAX_RETRIES', retryBudget),
-      fewShotExamples: num('AVAP_FEW_SHOT_K', nonNegativeInteger),
-    },
-    telemetry: { file: get('AVAP_TELEMETRY_FILE') },
+  const mirrored: Record<string, Record<string, unknown>> = {};
+  for (const { env: name, section, field } of MIRRORED) {
+    const raw = get(name);
+    if (raw === undefined) continue;
+    const read = (ENV_READERS as Record<string, Record<string, (n: string, r: string) => unknown> | undefined>)[
+      section
+    ]?.[field];
+    (mirrored[section] ??= {})[field] = read ? read(name, raw) : raw;
+  }
+  return mergeConfig(mergeConfig(base, mirrored), {
+    ollama: { ttfbTimeoutMs: num('OLLAMA_TTFB_TIMEOUT', (n, r) => parseDuration(n, r, 'ms')) },
+    retrieval: { esApiKey: get('AVAP_ES_API_KEY'), mode: num('AVAP_RETRIEVAL_MODE', parseRetrievalMode) },
     cache: { dir: get('AVAP_CACHE_DIR') },
   });
 }

@@ -35,7 +35,7 @@
  *
  * ## The pieces (one concern per module)
  *
- *   config.ts                 AssistantConfig, defaults, configFromEnv, ENV_VARS
+ *   config.ts                 AssistantConfig, defaults, configFromEnv, configFromSettings, ENV_VARS
  *   types.ts                  the types shared with the editor, CLI and REST server (ParserPort, request, result)
  *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
@@ -60,6 +60,7 @@
 export * from './types';
 export {
   configFromEnv,
+  configFromSettings,
   defaultConfig,
   mergeConfig,
   normalizeOllamaHost,

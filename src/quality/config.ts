@@ -9,7 +9,12 @@
  * | judge.threshold  | AVAP_JUDGE_THRESHOLD    | 0.6              |
  * | judge.model      | AVAP_JUDGE_MODEL        | (the main model) |
  */
+import { SETTINGS } from '../surface';
 import { DEFAULT_THRESHOLD } from './rubric';
+
+/** The variables `avap.quality.judge` and `avap.quality.judgeThreshold` mirror (declared in src/surface). */
+const JUDGE_ENV = SETTINGS.quality.judge.env.name;
+const THRESHOLD_ENV = SETTINGS.quality.judgeThreshold.env.name;
 
 export interface QualityConfig {
   judge: { enabled: boolean; threshold: number; model?: string };
@@ -43,13 +48,13 @@ export function qualityConfigFromEnv(
   base: QualityConfig = defaultQualityConfig(),
 ): QualityConfig {
   const get = (name: string) => (env[name]?.trim() ? env[name]?.trim() : undefined);
-  const enabled = get('AVAP_JUDGE');
-  const threshold = get('AVAP_JUDGE_THRESHOLD');
+  const enabled = get(JUDGE_ENV);
+  const threshold = get(THRESHOLD_ENV);
   const model = get('AVAP_JUDGE_MODEL');
   return {
     judge: {
-      enabled: enabled === undefined ? base.judge.enabled : parseSwitch('AVAP_JUDGE', enabled),
-      threshold: threshold === undefined ? base.judge.threshold : parseThreshold('AVAP_JUDGE_THRESHOLD', threshold),
+      enabled: enabled === undefined ? base.judge.enabled : parseSwitch(JUDGE_ENV, enabled),
+      threshold: threshold === undefined ? base.judge.threshold : parseThreshold(THRESHOLD_ENV, threshold),
       ...((model ?? base.judge.model) ? { model: model ?? base.judge.model } : {}),
     },
   };

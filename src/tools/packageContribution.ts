@@ -1,7 +1,7 @@
 /**
  * The `contributes.languageModelTools` entries of package.json, generated from
  * the tool definitions so the manifest and the runtime contracts cannot
- * drift (a unit test compares them). `writeContribution.ts` writes the key.
+ * drift (a unit test compares them). `npm run contributes` (scripts/contributes.ts) writes the key.
  */
 import { jsonSchemaOf } from '../inputContract';
 import { TOOL_DEFINITIONS, type ToolDefinition } from './definitions';

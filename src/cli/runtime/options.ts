@@ -17,7 +17,16 @@ import {
   type SandboxSpec,
 } from '../../runtime/host';
 import type { RunRequest } from '../../runtime/host';
+import { SETTINGS } from '../../surface';
 import { defaultCacheDir } from '../cacheDir';
+
+/** The variables the editor's `avap.run.*` settings mirror (declared in src/surface), read here by run, test and serve. */
+const RUN_ENV = {
+  allowHttp: SETTINGS.run.allowHttp.env.name,
+  timeout: SETTINGS.run.timeoutSeconds.env.name,
+  maxSteps: SETTINGS.run.maxSteps.env.name,
+  maxMemory: SETTINGS.run.maxMemoryMb.env.name,
+};
 import { UsageError } from '../command';
 
 export const REQUEST_OPTIONS = {
@@ -123,13 +132,13 @@ async function fixturesFromFile(flag: string, file: string): Promise<HttpFixture
 export async function sandboxFromFlags(flags: SandboxFlags, env: NodeJS.ProcessEnv): Promise<SandboxSpec> {
   const allowValues =
     flags['allow-http'] ??
-    (env.AVAP_RUN_ALLOW_HTTP ?? '')
+    (env[RUN_ENV.allowHttp] ?? '')
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean);
   const allow = parseAllowList(allowValues);
   if (!allow.ok)
-    throw new UsageError(`${flags['allow-http'] ? '--allow-http' : 'AVAP_RUN_ALLOW_HTTP'}: ${allow.error.message}`);
+    throw new UsageError(`${flags['allow-http'] ? '--allow-http' : RUN_ENV.allowHttp}: ${allow.error.message}`);
   const spec: SandboxSpec = { allowHttp: allow.value };
   if (flags.fixtures !== undefined) spec.fixtures = await fixturesFromFile('--fixtures', flags.fixtures);
   if (flags.sql !== undefined) spec.sql = await readText('--sql', flags.sql);
@@ -163,9 +172,9 @@ export function limitsFromFlags(
   flags: LimitFlags,
   env: NodeJS.ProcessEnv,
 ): Pick<RunPoolOptions, 'timeoutMs' | 'maxSteps' | 'memoryMb' | 'cacheDir'> {
-  const seconds = positive('--timeout', 'AVAP_RUN_TIMEOUT', flags.timeout ?? env.AVAP_RUN_TIMEOUT, false);
-  const steps = positive('--max-steps', 'AVAP_RUN_MAX_STEPS', flags['max-steps'] ?? env.AVAP_RUN_MAX_STEPS, true);
-  const memory = positive('--max-memory', 'AVAP_RUN_MAX_MEMORY', flags['max-memory'] ?? env.AVAP_RUN_MAX_MEMORY, true);
+  const seconds = positive('--timeout', RUN_ENV.timeout, flags.timeout ?? env[RUN_ENV.timeout], false);
+  const steps = positive('--max-steps', RUN_ENV.maxSteps, flags['max-steps'] ?? env[RUN_ENV.maxSteps], true);
+  const memory = positive('--max-memory', RUN_ENV.maxMemory, flags['max-memory'] ?? env[RUN_ENV.maxMemory], true);
   return {
     cacheDir: env.AVAP_CACHE_DIR?.trim() || defaultCacheDir(env),
     ...(seconds !== undefined ? { timeoutMs: Math.max(1, Math.round(seconds * 1000)) } : {}),

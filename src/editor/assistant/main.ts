@@ -13,7 +13,7 @@ import { registerCheckOllama } from '../firstRun/checkOllamaCommand';
 import { KnowledgeDocumentProvider } from '../chat/knowledgeDocuments';
 import { registerGenerateAtCursor } from '../generate/generateAtCursor';
 import { registerGenerateCommands } from '../generate/generateCommands';
-import { OPEN_EVAL_REPORT_COMMAND, showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
+import { showEvalReportPanel, showMetricsPanel } from '../metrics/metricsPanel';
 import { AssistantService, ES_API_KEY_SECRET } from '../services/assistantService';
 import { telemetryFile } from '../settings/storageFiles';
 import { languageModelTools } from '../tools/registerTools';
@@ -94,7 +94,7 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
     vscode.commands.registerCommand(COMMANDS.showValidationMetrics.id, () =>
       showMetricsPanel(context.extensionUri, telemetryFile(host.settings(), storageDir)),
     ),
-    vscode.commands.registerCommand(OPEN_EVAL_REPORT_COMMAND, (file?: vscode.Uri) =>
+    vscode.commands.registerCommand(COMMANDS.openEvaluationReport.id, (file?: vscode.Uri) =>
       showEvalReportPanel(context.extensionUri, file instanceof vscode.Uri ? file : undefined),
     ),
     vscode.commands.registerCommand(COMMANDS.setElasticsearchApiKey.id, async () => {

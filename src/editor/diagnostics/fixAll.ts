@@ -14,8 +14,7 @@ import { isAvapDocument, type DiagnosticsController } from './diagnosticsControl
 import type { DocumentValidation } from '../status/statusLook';
 import { COMMANDS } from '../commandIds';
 
-export const FIX_ALL_COMMAND = COMMANDS.fixAll.id;
-const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('avap');
+export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('avap');
 export const FIX_ALL_TITLE = 'Fix All Auto-fixable Problems';
 
 /** What AVAP: Fix All Auto-fixable Problems did (the command resolves with it). */
@@ -165,7 +164,7 @@ export function registerFixAll(parser: ParserPort, diagnostics: DiagnosticsContr
   }
 
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(FIX_ALL_COMMAND, run),
+    vscode.commands.registerCommand(COMMANDS.fixAll.id, run),
     vscode.languages.registerCodeActionsProvider({ language: 'avap' }, new FixAllCodeActions(parser, diagnostics), {
       providedCodeActionKinds: [FIX_ALL_KIND],
     }),

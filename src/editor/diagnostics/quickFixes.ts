@@ -8,10 +8,8 @@
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE, replacementFix } from '../../language/diagnostics';
 import type { DiagnosticsController } from './diagnosticsController';
-import { FIX_ALL_COMMAND, FIX_ALL_TITLE } from './fixAll';
+import { FIX_ALL_TITLE } from './fixAll';
 import { COMMANDS } from '../commandIds';
-
-const REGENERATE_COMMAND = COMMANDS.regenerateWithTrace.id;
 
 function codeValue(diagnostic: vscode.Diagnostic): string | number | undefined {
   const code = diagnostic.code;
@@ -66,7 +64,7 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
     if (specs.filter((s) => s.fix && s.severity === 'error').length > 1) {
       const all = new vscode.CodeAction(`${FIX_ALL_TITLE} (AVAP)`, vscode.CodeActionKind.QuickFix);
       all.diagnostics = ours;
-      all.command = { title: FIX_ALL_TITLE, command: FIX_ALL_COMMAND, arguments: [document.uri] };
+      all.command = { title: FIX_ALL_TITLE, command: COMMANDS.fixAll.id, arguments: [document.uri] };
       actions.push(all);
     }
     const regenerate = new vscode.CodeAction(
@@ -75,7 +73,11 @@ export class ParserQuickFixes implements vscode.CodeActionProvider {
     );
     regenerate.diagnostics = ours;
     // Only the document: the command reads the current text and trace when it runs.
-    regenerate.command = { title: 'Regenerate with Trace', command: REGENERATE_COMMAND, arguments: [document.uri] };
+    regenerate.command = {
+      title: 'Regenerate with Trace',
+      command: COMMANDS.regenerateWithTrace.id,
+      arguments: [document.uri],
+    };
     actions.push(regenerate);
     return actions;
   }

@@ -18,8 +18,6 @@ import {
 } from './ollamaCheckMessage';
 import { COMMANDS } from '../commandIds';
 
-const CHECK_OLLAMA_COMMAND = COMMANDS.checkOllama.id;
-
 export interface CheckOllamaDeps {
   settings(): EditorSettings;
   output: OutputLog;
@@ -82,5 +80,5 @@ export function registerCheckOllama(deps: CheckOllamaDeps): vscode.Disposable {
     }
   }
 
-  return vscode.Disposable.from(closed, vscode.commands.registerCommand(CHECK_OLLAMA_COMMAND, run));
+  return vscode.Disposable.from(closed, vscode.commands.registerCommand(COMMANDS.checkOllama.id, run));
 }

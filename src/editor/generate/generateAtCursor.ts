@@ -30,11 +30,8 @@ import type { GenerateDeps } from './generateCommands';
 import { runWithProgress } from './runWithProgress';
 import { COMMANDS } from '../commandIds';
 
-const GENERATE_AT_CURSOR_COMMAND = COMMANDS.generateAtCursor.id;
-const ACCEPT_PENDING_COMMAND = COMMANDS.acceptPendingChange.id;
-const REJECT_PENDING_COMMAND = COMMANDS.rejectPendingChange.id;
 /** True while the active editor holds a pending generated change. */
-const PENDING_CONTEXT_KEY = 'avap.pendingChange';
+export const PENDING_CONTEXT_KEY = 'avap.pendingChange';
 
 /** What Generate at Cursor needs: the Generate commands' dependencies without the parser and diagnostics. */
 export type AtCursorDeps = Pick<GenerateDeps, 'assistant' | 'generated' | 'output' | 'settings'>;
@@ -73,7 +70,7 @@ interface Pending {
 }
 
 /** The tests' badge: what the file's cases say about the pending change (never the parser's verdict). */
-function testsLabel(tests: NonNullable<Pending['tests']>, edited: boolean): string {
+export function testsLabel(tests: NonNullable<Pending['tests']>, edited: boolean): string {
   if (tests.state === 'running') return '$(loading~spin) tests: running…';
   const { total, passed, failed, errored } = tests.summary;
   const since = edited ? ' (before your edit)' : '';
@@ -405,13 +402,13 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
         new vscode.CodeLens(top, {
           title: '$(check) Accept',
           tooltip: 'Keep the generated code',
-          command: ACCEPT_PENDING_COMMAND,
+          command: COMMANDS.acceptPendingChange.id,
           arguments: [document.uri],
         }),
         new vscode.CodeLens(top, {
           title: '$(discard) Reject',
           tooltip: 'Put back what was there before',
-          command: REJECT_PENDING_COMMAND,
+          command: COMMANDS.rejectPendingChange.id,
           arguments: [document.uri],
         }),
       ];
@@ -442,9 +439,9 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
     highlight,
     lensChanged,
     vscode.languages.registerCodeLensProvider({ language: 'avap' }, lenses),
-    vscode.commands.registerCommand(GENERATE_AT_CURSOR_COMMAND, generateAtCursor),
-    vscode.commands.registerCommand(ACCEPT_PENDING_COMMAND, acceptPending),
-    vscode.commands.registerCommand(REJECT_PENDING_COMMAND, rejectPending),
+    vscode.commands.registerCommand(COMMANDS.generateAtCursor.id, generateAtCursor),
+    vscode.commands.registerCommand(COMMANDS.acceptPendingChange.id, acceptPending),
+    vscode.commands.registerCommand(COMMANDS.rejectPendingChange.id, rejectPending),
     vscode.workspace.onDidChangeTextDocument((event) => {
       const p = pending.get(event.document.uri.toString());
       if (!p || event.contentChanges.length === 0) return;

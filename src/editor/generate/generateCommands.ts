@@ -18,7 +18,6 @@ import type { EditorSettings } from '../settings/editorSettings';
 import { notifyFailure as showFailure, notifyVerdict } from './notify';
 import { inFlight, runWithProgress } from './runWithProgress';
 import { AcceptedCodeTracker, type TrackedDocument } from './acceptedCode';
-import { ACCEPT_COMMAND, RATE_COMMAND } from './statusCodeLens';
 import { COMMANDS } from '../commandIds';
 
 export interface GenerateDeps {
@@ -335,10 +334,12 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
   return vscode.Disposable.from(
     vscode.commands.registerCommand(COMMANDS.generateCode.id, generate),
     vscode.commands.registerCommand(COMMANDS.regenerateWithTrace.id, regenerate),
-    vscode.commands.registerCommand(ACCEPT_COMMAND, async (uri: unknown) =>
+    vscode.commands.registerCommand(COMMANDS.acceptGenerated.id, async (uri: unknown) =>
       uri instanceof vscode.Uri ? (await accept(uri))?.toString() : undefined,
     ),
-    vscode.commands.registerCommand(RATE_COMMAND, (uri: vscode.Uri, vote: 'up' | 'down') => rate(uri, vote)),
+    vscode.commands.registerCommand(COMMANDS.rateGenerated.id, (uri: vscode.Uri, vote: 'up' | 'down') =>
+      rate(uri, vote),
+    ),
     vscode.workspace.onDidSaveTextDocument(onSaved),
     vscode.workspace.onDidCloseTextDocument((doc) => accepted.closed(tracked(doc))),
     vscode.commands.registerCommand(COMMANDS.cancelGeneration.id, () => {

@@ -10,9 +10,6 @@ import { lookForPipelineStatus, LABEL_REPAIRED, LABEL_UNAVAILABLE, LABEL_VALIDAT
 import { GENERATED_SCHEME, type GeneratedDocuments } from './generatedDocuments';
 import { COMMANDS } from '../commandIds';
 
-export const ACCEPT_COMMAND = COMMANDS.acceptGenerated.id;
-export const RATE_COMMAND = COMMANDS.rateGenerated.id;
-
 export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -82,7 +79,7 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
         lenses.push(
           new vscode.CodeLens(top, {
             title: entry.target ? 'Accept into editor' : 'Accept into a new .avap document',
-            command: ACCEPT_COMMAND,
+            command: COMMANDS.acceptGenerated.id,
             arguments: [document.uri],
           }),
         );
@@ -99,7 +96,7 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
               new vscode.CodeLens(top, {
                 title: '$(thumbsup)',
                 tooltip: 'Good answer (recorded as a training signal)',
-                command: RATE_COMMAND,
+                command: COMMANDS.rateGenerated.id,
                 arguments: [document.uri, 'up'],
               }),
             );
@@ -107,7 +104,7 @@ export class StatusCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
               new vscode.CodeLens(top, {
                 title: '$(thumbsdown)',
                 tooltip: 'Bad answer (recorded as a training signal)',
-                command: RATE_COMMAND,
+                command: COMMANDS.rateGenerated.id,
                 arguments: [document.uri, 'down'],
               }),
             );

@@ -15,13 +15,11 @@ import { evalReportBody, evalReportError } from './evalReportHtml';
 import { metricsBody } from './metricsHtml';
 import { COMMANDS } from '../commandIds';
 
-export const OPEN_EVAL_REPORT_COMMAND = COMMANDS.openEvaluationReport.id;
-
 function scriptFreePanel(extensionUri: vscode.Uri, viewType: string, title: string, body: string): vscode.WebviewPanel {
   const media = vscode.Uri.joinPath(extensionUri, 'media');
   const panel = vscode.window.createWebviewPanel(viewType, title, vscode.ViewColumn.Active, {
     enableScripts: false,
-    enableCommandUris: [OPEN_EVAL_REPORT_COMMAND],
+    enableCommandUris: [COMMANDS.openEvaluationReport.id],
     localResourceRoots: [media],
   });
   panel.webview.html = webviewShell({
@@ -46,7 +44,7 @@ export async function showMetricsPanel(extensionUri: vscode.Uri, telemetryFile: 
   const log = parseTelemetry(text);
   const metrics = computeMetrics(log.events, log.skipped.length);
   const comparisons = COMPARE_BY.map((by) => compareBy(log.events, by));
-  const link = `<p class="source"><a href="command:${OPEN_EVAL_REPORT_COMMAND}">Open an evaluation report (report.json from <code>eval --out</code>)…</a></p>`;
+  const link = `<p class="source"><a href="command:${COMMANDS.openEvaluationReport.id}">Open an evaluation report (report.json from <code>eval --out</code>)…</a></p>`;
   return scriptFreePanel(
     extensionUri,
     'avap.metrics',

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../runtime/host';
 import { allowList, lineValues, runViewModel } from '../../runs';
+import { SETTINGS } from '../../surface';
 import type { RunArgs, RunnerHost, Runner, RunOutcome } from './bundleApi';
 import { baseName, openDocument, toUri } from './files';
 import { addCaseFromLastRun, editRequest, type LastRun } from './requestCommands';
@@ -41,7 +42,7 @@ export function startRunner(host: RunnerHost): Runner {
     vscode.languages.registerHoverProvider({ language: 'avap' }, values),
     diagnostics,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('avap.run.showValues') && !host.settings().run.showValues) values.clearAll();
+      if (e.affectsConfiguration(SETTINGS.run.showValues.key) && !host.settings().run.showValues) values.clearAll();
     }),
   ];
 
@@ -88,7 +89,8 @@ export function startRunner(host: RunnerHost): Runner {
       void vscode.window
         .showErrorMessage(`AVAP: avap.run.allowHttp: ${allow.error.message}`, 'Open Settings')
         .then(
-          (choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'avap.run.allowHttp'),
+          (choice) =>
+            choice && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.run.allowHttp.key),
         );
       return undefined;
     }

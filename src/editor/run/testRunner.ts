@@ -10,6 +10,7 @@ import type { Failure, Result } from '../../result';
 import type { RunPool, TestCase } from '../../runtime/host';
 import { caseSandbox } from '../../runtime/host';
 import { allowList, judgeCase, loadTestCases, type RunSettings } from '../../runs';
+import { SETTINGS } from '../../surface';
 import type { OutputLog } from '../output/outputLog';
 import type { TestSummary } from './bundleApi';
 import { readBeside, textOf } from './files';
@@ -96,7 +97,9 @@ export async function runTestRequest(
           new vscode.Location(file.testFile, item.range ?? new vscode.Range(0, 0, 0, 0));
         if (!pool.ok) return file.items.forEach(({ item }) => errored(item, pool.error.message));
         if (!allow.ok)
-          return file.items.forEach(({ item }) => errored(item, `avap.run.allowHttp: ${allow.error.message}`));
+          return file.items.forEach(({ item }) =>
+            errored(item, `${SETTINGS.run.allowHttp.key}: ${allow.error.message}`),
+          );
         const [text, source] = await Promise.all([textOf(file.testFile), textOf(file.program)]);
         if (source === undefined)
           return file.items.forEach(({ item }) => errored(item, `cannot read the program ${file.program.fsPath}`));

@@ -1,7 +1,6 @@
 /** The editor's settings as the core's AssistantConfig. Pure. */
-import { defaultConfig, mergeConfig, type AssistantConfig } from '../../core';
+import { configFromSettings, mergeConfig, type AssistantConfig } from '../../core';
 import type { EditorSettings } from './editorSettings';
-import { toParserConfig } from './parserConfig';
 
 export interface ConfigExtras {
   /** From SecretStorage, never from settings. */
@@ -12,24 +11,13 @@ export interface ConfigExtras {
   cacheDir?: string;
 }
 
-/** The `avap.parser.*` settings in the core's units. */
+/**
+ * Each setting in the core field its declaration names, in the core's units (src/surface/settings.ts), and what
+ * the editor adds: the secret API key, its own storage for telemetry and the cache.
+ */
 export function toAssistantConfig(settings: EditorSettings, extras: ConfigExtras): AssistantConfig {
-  return mergeConfig(defaultConfig(), {
-    parser: toParserConfig(settings.parser),
-    ollama: {
-      host: settings.ollama.url,
-      model: settings.ollama.model,
-      conversationalModel: settings.ollama.conversationalModel,
-      embeddingModel: settings.ollama.embeddingModel,
-      idleTimeoutMs: Math.round(settings.ollama.idleTimeoutSeconds * 1000),
-    },
-    retrieval: {
-      esUrl: settings.elasticsearch.url || undefined,
-      esIndex: settings.elasticsearch.index,
-      esApiKey: extras.esApiKey || undefined,
-    },
-    relevance: { mode: settings.relevance.mode, cosineThreshold: settings.relevance.cosineThreshold },
-    pipeline: { maxRetries: settings.generation.maxRetries, fewShotExamples: settings.generation.fewShotExamples },
+  return mergeConfig(configFromSettings(settings), {
+    retrieval: { esApiKey: extras.esApiKey || undefined },
     telemetry: { file: settings.telemetry.file || extras.defaultTelemetryFile },
     cache: { dir: extras.cacheDir },
   });

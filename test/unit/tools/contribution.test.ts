@@ -8,7 +8,7 @@ const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 
 };
 
 describe('tools: package.json contribution', () => {
-  it('package.json contributes exactly the generated languageModelTools (run: npx tsx src/tools/writeContribution.ts)', () => {
+  it('package.json contributes exactly the generated languageModelTools (run: npm run contributes)', () => {
     assert.deepEqual(manifest.contributes?.languageModelTools, languageModelToolsContribution());
   });
 
