@@ -69,7 +69,7 @@ export interface OllamaConfig {
   think: boolean;
 }
 
-export interface RetrievalConfig {
+interface RetrievalConfig {
   esUrl?: string;
   /** Elasticsearch API key (the editor keeps it in SecretStorage). */
   esApiKey?: string;
@@ -81,13 +81,13 @@ export interface RetrievalConfig {
   mode: RetrievalMode;
 }
 
-export interface RelevanceConfig {
+interface RelevanceConfig {
   mode: RelevanceMode;
   /** Cosine adapter: relevant when cosine(query, mean(chunks)) >= threshold. */
   cosineThreshold: number;
 }
 
-export interface PipelineConfig {
+interface PipelineConfig {
   /** The request's retry cycle: 0 (no retry of any kind) or 1 (D1 RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
@@ -105,7 +105,7 @@ export interface AssistantConfig {
   cache: { dir?: string };
 }
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
 export function defaultConfig(): AssistantConfig {
   return {
@@ -158,7 +158,7 @@ export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): 
 }
 
 /** The longest parser deadline accepted (the editor setting's maximum too). */
-export const MAX_PARSER_TIMEOUT_S = 600;
+const MAX_PARSER_TIMEOUT_S = 600;
 
 /**
  * AVAP_PARSER_TIMEOUT / --parser-timeout: seconds per parser call (`2`,
@@ -181,7 +181,7 @@ export function parseParserTimeout(name: string, raw: string): number {
 }
 
 /** AVAP_MAX_RETRIES: 0 or 1 (D1 RC-08). */
-export function retryBudget(name: string, raw: string): number {
+function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {
     throw new ConfigError(

@@ -19,7 +19,7 @@ export const MENU_IDS = ['commandPalette', 'editor/title', 'view/title', 'editor
 export type MenuId = (typeof MENU_IDS)[number];
 
 /** A command's place in one menu. In `commandPalette`, `when` hides it where it does not apply (`false`: always). */
-export interface MenuPlace {
+interface MenuPlace {
   when: string;
   group?: string;
 }
