@@ -107,6 +107,7 @@ export interface AssistantConfig {
 
 const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
+/** @internal */
 export function defaultConfig(): AssistantConfig {
   return {
     parser: { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
@@ -148,7 +149,10 @@ export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantC
 
 export class ConfigError extends Error {}
 
-/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
+/**
+ * Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`.
+ * @internal
+ */
 export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
@@ -270,7 +274,10 @@ const MIRRORED = SETTING_ENTRIES.flatMap(({ declaration }) =>
 /** Variables the core reads that no setting mirrors (a secret, tuning the headless tools need). */
 const CORE_ONLY_ENV_VARS = ['OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_API_KEY', 'AVAP_RETRIEVAL_MODE', 'AVAP_CACHE_DIR'] as const;
 
-/** Names of every environment variable the configuration reads. */
+/**
+ * Names of every environment variable the configuration reads.
+ * @internal
+ */
 export const ENV_VARS: readonly string[] = [...MIRRORED.map((m) => m.env), ...CORE_ONLY_ENV_VARS];
 
 /** The configuration the editor's settings describe (in the settings' units), over `base`. */

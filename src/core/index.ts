@@ -61,7 +61,7 @@ export * from './types';
 export {
   configFromEnv,
   configFromSettings,
-  defaultConfig,
+  /** @internal */ defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
   ConfigError,

@@ -162,7 +162,10 @@ export type EditorCommand = Extract<Row, { side: 'editor' }>['id'];
 /** The declarations in their order (package.json's order). */
 export const COMMAND_LIST: readonly CommandDeclaration[] = Object.values(COMMANDS);
 
-/** Every contributed command id. */
+/**
+ * Every contributed command id.
+ * @internal
+ */
 export const COMMAND_IDS: readonly CommandId[] = Object.values(COMMANDS).map((row: Row) => row.id);
 
 /** The ids the editor features bundle implements (activation registers stand-ins for them until it has started). */
