@@ -5,7 +5,7 @@
  * comma inside them separates nothing) and the innermost open call wins. An
  * unfinished call (`RequestGet(` with nothing after it yet) is the common case.
  */
-import { newScanState, scanLine, TokenKind, type Token } from '../parser/lexical';
+import { newScanState, scanLine, tokenAt, TokenKind } from '../parser/lexical';
 import type { AvapDocument } from './document';
 import { activeSignatureIndex, functionSignature, signaturesOfCommand, type SignatureInfo } from './signatures';
 import type { Position } from './text';
@@ -25,11 +25,11 @@ interface Frame {
 }
 
 /** The innermost call open at `offset` on its line, and the commas before the cursor in it. */
-function openCallAt(src: string, lineStart: number, offset: number): Frame | undefined {
-  const tokens = scanLine(src, lineStart, offset, newScanState(), () => undefined);
+export function openCallAt(src: string, lineStart: number, offset: number): Frame | undefined {
+  const tokens = scanLine(src, { start: lineStart, end: offset }, newScanState(), () => undefined);
   const stack: Frame[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind !== TokenKind.Punct) continue;
     if (t.text === '(' || t.text === '[' || t.text === '{') {
       const prev = tokens[i - 1];

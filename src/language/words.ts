@@ -4,7 +4,7 @@
  * Text helpers over the parser's scanner; what a name means is decided by the
  * symbol index (./symbols.ts).
  */
-import { newScanState, scanLine, TokenKind, type Token } from '../parser/lexical';
+import { newScanState, scanLine, tokenAt, TokenKind, type Token } from '../parser/lexical';
 import type { LineMap, Position, Range } from './text';
 
 const isWordChar = (c: number): boolean =>
@@ -111,9 +111,9 @@ function templateUses(t: Token, out: NameUse[]): void {
 export function namesIn(src: string, start: number, end: number): NameUse[] {
   const out: NameUse[] = [];
   if (end <= start) return out;
-  const tokens = scanLine(src, start, end, newScanState(), () => undefined);
+  const tokens = scanLine(src, { start, end }, newScanState(), () => undefined);
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (t.kind === TokenKind.Ident) {
       const prev = tokens[i - 1];
       // A member after a dot (`row.name`) is no variable.

@@ -7,7 +7,7 @@
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
 import type { BraceConversion } from './fixes/braces';
-import type { ElseIfRewrite } from './fixes/builders';
+import type { ElseIfRewrite } from './fixes/branches';
 import type { Reporter } from './reporter';
 
 export type BlockKind = 'if' | 'loop' | 'try' | 'async' | 'function' | 'brace';
@@ -217,16 +217,15 @@ export class BlockStack {
     while (this.blocks.length - 1 > keep) {
       const b = this.pop() as Block;
       if (b.kind === 'brace') continue;
-      this.rep.at(
-        Rule.UnclosedBlock,
-        b.line,
-        b.column,
-        b.endColumn,
-        `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`,
-        b.token,
-        undefined,
-        this.fixes?.closer(b, this.fixes.lineStart()),
-      );
+      this.rep.at({
+        rule: Rule.UnclosedBlock,
+        line: b.line,
+        column: b.column,
+        endColumn: b.endColumn,
+        message: `${labelOf(b)} opened here is not closed before line ${at.line} — add ${CLOSER[b.kind]}`,
+        token: b.token,
+        hint: this.fixes?.closer(b, this.fixes.lineStart()),
+      });
     }
   }
 
@@ -235,7 +234,15 @@ export class BlockStack {
   }
 
   private error(rule: RuleDefinition, at: Site, message: string, suggestion?: string): void {
-    this.rep.at(rule, at.line, at.column, at.endColumn, message, at.token, suggestion);
+    this.rep.at({
+      rule,
+      line: at.line,
+      column: at.column,
+      endColumn: at.endColumn,
+      message,
+      token: at.token,
+      suggestion,
+    });
   }
 
   else(at: Site): void {
@@ -285,15 +292,15 @@ export class BlockStack {
         this.closedByCloser(this.pop());
         return;
       case 'loop':
-        this.rep.at(
-          Rule.LoopClosedByEnd,
-          at.line,
-          at.column,
-          at.endColumn,
-          `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`,
-          at.token,
-          'endLoop',
-        );
+        this.rep.at({
+          rule: Rule.LoopClosedByEnd,
+          line: at.line,
+          column: at.column,
+          endColumn: at.endColumn,
+          message: `startLoop() opened on line ${top.line} should be closed with endLoop(), not end()`,
+          token: at.token,
+          suggestion: 'endLoop',
+        });
         this.closedByCloser(this.pop());
         return;
       case 'function':
@@ -347,16 +354,15 @@ export class BlockStack {
       let hint = `add ${CLOSER[b.kind]}`;
       if (b.kind === 'try' && !b.hasHandler) hint = 'add exception(err) … end()';
       if (b.kind === 'function' && b.awaitingBrace) continue; // reported as a missing '{'
-      this.rep.at(
-        Rule.UnclosedBlock,
-        b.line,
-        b.column,
-        b.endColumn,
-        `${labelOf(b)} opened here is never closed — ${hint}`,
-        b.token,
-        undefined,
-        this.fixes?.closer(b, Number.MAX_SAFE_INTEGER),
-      );
+      this.rep.at({
+        rule: Rule.UnclosedBlock,
+        line: b.line,
+        column: b.column,
+        endColumn: b.endColumn,
+        message: `${labelOf(b)} opened here is never closed — ${hint}`,
+        token: b.token,
+        hint: this.fixes?.closer(b, Number.MAX_SAFE_INTEGER),
+      });
     }
     while (this.pop());
   }

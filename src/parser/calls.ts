@@ -4,6 +4,7 @@
  * parentheses nest inside it, and empty arguments keep their position.
  */
 import { TokenKind, type Token } from './scanner';
+import { tokenAt } from './cursor';
 
 export interface CallArg {
   /** Index of the first token of the argument, and one past its last. */
@@ -46,21 +47,17 @@ export function isCloseBracket(t: Token): boolean {
   return t.kind === TokenKind.Punct && (t.text === ')' || t.text === ']' || t.text === '}');
 }
 
-/** One argument: tokens[first, last) as raw text, or an empty one at [startOffset, endOffset). */
-function callArg(
-  src: string,
-  tokens: readonly Token[],
-  first: number,
-  last: number,
-  startOffset: number,
-  endOffset: number,
-): CallArg {
-  if (last > first) {
-    const a = tokens[first] as Token;
-    const b = tokens[last - 1] as Token;
-    // A one-token argument's text is the token's own: no second copy of it.
-    return { first, last, start: a.start, end: b.end, text: a === b ? a.text : src.slice(a.start, b.end) };
-  }
+/** One argument: tokens[first, last) (at least one) as raw text; read directly, this runs for every argument. */
+function tokenArg(src: string, tokens: readonly Token[], first: number, last: number): CallArg {
+  const a = tokens[first];
+  const b = tokens[last - 1];
+  if (a === undefined || b === undefined) return emptyArg(first, src.length, src.length); // past the line: none
+  // A one-token argument's text is the token's own: no second copy of it.
+  return { first, last, start: a.start, end: b.end, text: a === b ? a.text : src.slice(a.start, b.end) };
+}
+
+/** An empty argument before token `first`, at [startOffset, endOffset) of the source. */
+function emptyArg(first: number, startOffset: number, endOffset: number): CallArg {
   return { first, last: first, start: startOffset, end: Math.max(startOffset, endOffset), text: '' };
 }
 
@@ -71,7 +68,9 @@ function callArg(
  */
 export function parseCall(src: string, tokens: readonly Token[], openIndex: number, lineEnd: number): ParsedCall {
   const args: CallArg[] = [];
-  const open = tokens[openIndex] as Token;
+  const open = tokens[openIndex];
+  // Callers give the index of a `(` of the line (read directly: this runs for every call); past the line, no call.
+  if (open === undefined) return { nameIndex: openIndex - 1, openIndex, closeIndex: -1, args };
   let argFirst = openIndex + 1;
   let argStartOffset = open.end;
   let problem: BracketProblem | undefined;
@@ -81,12 +80,13 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
 
   let i = openIndex + 1;
   for (; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokens[i];
+    if (t === undefined) break;
     if (t.kind !== TokenKind.Punct) continue;
     const text = t.text;
     if (text === ',') {
       if (stack === undefined || stack.length === 0) {
-        args.push(callArg(src, tokens, argFirst, i, argStartOffset, t.start));
+        args.push(i > argFirst ? tokenArg(src, tokens, argFirst, i) : emptyArg(argFirst, argStartOffset, t.start));
         argFirst = i + 1;
         argStartOffset = t.end;
       }
@@ -125,14 +125,9 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
   // `f()` has no arguments, not one empty argument.
   if (args.length > 0 || lastArgEnd > argFirst) {
     args.push(
-      callArg(
-        src,
-        tokens,
-        argFirst,
-        lastArgEnd,
-        argStartOffset,
-        closeIndex === -1 ? lineEnd : (tokens[closeIndex] as Token).start,
-      ),
+      lastArgEnd > argFirst
+        ? tokenArg(src, tokens, argFirst, lastArgEnd)
+        : emptyArg(argFirst, argStartOffset, closeIndex === -1 ? lineEnd : tokenAt(tokens, closeIndex).start),
     );
   }
   if (closeIndex === -1) problem ??= { kind: 'unclosed', token: open };
@@ -143,7 +138,8 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
 export function matchBracket(tokens: readonly Token[], openIndex: number): number {
   const stack: string[] = [];
   for (let i = openIndex; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokens[i];
+    if (t === undefined) break;
     if (t.kind !== TokenKind.Punct) continue;
     if (isOpenBracket(t)) stack.push(closerOf(t.text));
     else if (isCloseBracket(t)) {
@@ -174,7 +170,7 @@ export function isIdentifier(text: string): boolean {
 /** A one-token argument that is a quoted identifier: "name" or 'name'. */
 export function quotedIdentifier(tokens: readonly Token[], arg: CallArg): string | undefined {
   if (arg.last - arg.first !== 1) return undefined;
-  const t = tokens[arg.first] as Token;
+  const t = tokenAt(tokens, arg.first);
   if (t.kind !== TokenKind.String || t.unterminated) return undefined;
   const inner = t.text.slice(1, -1);
   return isIdentifier(inner) ? inner : undefined;

@@ -19,21 +19,16 @@ import {
 import { isOp, isPunct, isWord, TokenKind, type Token } from './scanner';
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
-import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/builders';
+import type { OffsetFinding } from './reporter';
+import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expressions';
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
+import { tokenAt, TokenCursor } from './cursor';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
-  report(
-    rule: RuleDefinition,
-    start: number,
-    end: number,
-    message: string,
-    token: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void;
+  /** Reports a finding at offsets of the line. */
+  report(finding: OffsetFinding): void;
   /** A call `name(…)` of a bare name inside an expression, resolved later. */
   noteCall(nameToken: Token, argCount: number): void;
   /** Checks ${…} placeholders of a template token. */
@@ -58,41 +53,42 @@ export function reportForeignTokens(
   // Made on the first report: most expressions have nothing foreign.
   let reported: Set<number> | undefined;
   for (let i = from; i < to; i++) {
-    const t = tokens[i] as Token;
+    const t = tokens[i];
+    if (t === undefined) break;
     if (t.kind === TokenKind.Op) {
       if (t.text === '!') {
         // `not` binds more loosely than `!`: the word swap is the repair only where nothing binds tighter after it.
         const repair = negationRepair(tokens, i, to);
         const apart = repair.operand === undefined ? '' : ` — keep the operand apart: (not ${repair.operand})`;
-        host.report(
-          Rule.ForeignOperator,
-          t.start,
-          t.end,
-          `foreign operator '!' (JavaScript) — use not${apart}`,
-          '!',
-          repair.suggestion,
-          repair.hint,
-        );
+        host.report({
+          rule: Rule.ForeignOperator,
+          start: t.start,
+          end: t.end,
+          message: `foreign operator '!' (JavaScript) — use not${apart}`,
+          token: '!',
+          suggestion: repair.suggestion,
+          hint: repair.hint,
+        });
         (reported ??= new Set()).add(t.start);
         continue;
       }
       const op = findForeignOperator(t.text);
       if (op) {
-        host.report(
-          Rule.ForeignOperator,
-          t.start,
-          t.end,
-          `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
-          t.text,
-          op.suggestion,
-        );
+        host.report({
+          rule: Rule.ForeignOperator,
+          start: t.start,
+          end: t.end,
+          message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+          token: t.text,
+          suggestion: op.suggestion,
+        });
         (reported ??= new Set()).add(t.start);
       }
       continue;
     }
     if (t.kind !== TokenKind.Ident) continue;
     const prev = tokens[i - 1];
-    const afterDot = isPunct(prev, '.');
+    const afterDot = prev !== undefined && isPunct(prev, '.');
     if (afterDot) {
       const next = tokens[i + 1];
       const method = findForeignMethod(t.text);
@@ -105,15 +101,14 @@ export function reportForeignTokens(
           if (plainOwner && t.text === 'length' && !isPunct(next, '(')) hint = lengthFix(plainOwner, t);
           else if (plainOwner && (t.text === 'push' || t.text === 'append') && i - 2 === from)
             hint = pushFix(tokens, i, to);
-          host.report(
-            Rule.ForeignMethod,
-            (prev as Token).start,
-            t.end,
-            `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
-            `.${t.text}`,
-            undefined,
+          host.report({
+            rule: Rule.ForeignMethod,
+            start: prev.start,
+            end: t.end,
+            message: `foreign method '.${t.text}' (${method.language}) — ${method.hint}`,
+            token: `.${t.text}`,
             hint,
-          );
+          });
           (reported ??= new Set()).add(t.start);
         }
       }
@@ -128,15 +123,15 @@ export function reportForeignTokens(
         .join('');
       const call = findForeignCall(text);
       if (call) {
-        const last = tokens[dottedEnd - 1] as Token;
-        host.report(
-          Rule.ForeignCall,
-          t.start,
-          last.end,
-          `foreign call '${text}' (${call.language}) — ${call.hint}`,
-          text,
-        );
-        for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add((tokens[k] as Token).start);
+        const last = tokenAt(tokens, dottedEnd - 1);
+        host.report({
+          rule: Rule.ForeignCall,
+          start: t.start,
+          end: last.end,
+          message: `foreign call '${text}' (${call.language}) — ${call.hint}`,
+          token: text,
+        });
+        for (let k = i; k < dottedEnd; k++) (reported ??= new Set()).add(tokenAt(tokens, k).start);
         i = dottedEnd - 1;
         continue;
       }
@@ -144,28 +139,27 @@ export function reportForeignTokens(
     const word = findForeignWord(t.text);
     if (word) {
       const fix = word.suggestion ? ` — use ${word.suggestion}` : ' — not an AVAP expression keyword';
-      host.report(
-        Rule.ForeignKeyword,
-        t.start,
-        t.end,
-        `foreign keyword '${t.text}' (${word.language})${fix}`,
-        t.text,
-        word.suggestion,
-      );
+      host.report({
+        rule: Rule.ForeignKeyword,
+        start: t.start,
+        end: t.end,
+        message: `foreign keyword '${t.text}' (${word.language})${fix}`,
+        token: t.text,
+        suggestion: word.suggestion,
+      });
       (reported ??= new Set()).add(t.start);
       continue;
     }
     const statement = findForeignStatement(t.text);
     if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
-      host.report(
-        Rule.ForeignKeyword,
-        t.start,
-        t.end,
-        `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`,
-        t.text,
-        undefined,
-        t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined,
-      );
+      host.report({
+        rule: Rule.ForeignKeyword,
+        start: t.start,
+        end: t.end,
+        message: `foreign keyword '${t.text}' (${statement.language}) — ${statement.hint}`,
+        token: t.text,
+        hint: t.text === 'await' && i + 1 < to ? removeWordFix(t, tokens[i + 1]) : undefined,
+      });
       (reported ??= new Set()).add(t.start);
     }
   }
@@ -187,23 +181,26 @@ function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number 
  */
 export function checkExpression(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): boolean {
   const reported = reportForeignTokens(tokens, from, to, host);
-  const parser = new ExpressionParser(tokens, from, to, host, reported);
+  const parser = new ExpressionParser(tokens, from, to, { host, alreadyReported: reported });
   return parser.run() && reported.size === 0;
 }
 
-class ExpressionParser {
-  private pos: number;
+/** What an expression's check needs besides its tokens: where findings go and which tokens were reported already. */
+interface ExpressionCheck {
+  host: ExpressionHost;
+  alreadyReported: ReadonlySet<number>;
+}
+
+class ExpressionParser extends TokenCursor {
   private depth = 0;
   private failed = false;
+  private readonly host: ExpressionHost;
+  private readonly alreadyReported: ReadonlySet<number>;
 
-  constructor(
-    private readonly tokens: readonly Token[],
-    from: number,
-    private readonly to: number,
-    private readonly host: ExpressionHost,
-    private readonly alreadyReported: ReadonlySet<number>,
-  ) {
-    this.pos = from;
+  constructor(tokens: readonly Token[], from: number, to: number, check: ExpressionCheck) {
+    super(tokens, from, to);
+    this.host = check.host;
+    this.alreadyReported = check.alreadyReported;
   }
 
   run(): boolean {
@@ -213,7 +210,7 @@ class ExpressionParser {
     }
     this.expression();
     if (!this.failed && this.pos < this.to) {
-      const t = this.tokens[this.pos] as Token;
+      const t = tokenAt(this.tokens, this.pos);
       this.fail(
         t,
         `unexpected '${t.text}' in expression`,
@@ -224,20 +221,21 @@ class ExpressionParser {
     return !this.failed;
   }
 
-  private peek(offset = 0): Token | undefined {
-    const i = this.pos + offset;
-    return i < this.to ? this.tokens[i] : undefined;
-  }
-
   private fail(t: Token, message: string, rule: RuleDefinition = Rule.InvalidExpression, hint?: FixHint): void {
     if (this.failed) return;
     this.failed = true;
     if (this.alreadyReported.has(t.start)) return;
     if (t.kind === TokenKind.Other) {
-      this.host.report(Rule.StrayCharacter, t.start, t.end, `stray character '${t.text}'`, t.text);
+      this.host.report({
+        rule: Rule.StrayCharacter,
+        start: t.start,
+        end: t.end,
+        message: `stray character '${t.text}'`,
+        token: t.text,
+      });
       return;
     }
-    this.host.report(rule, t.start, t.end, message, t.text, undefined, hint);
+    this.host.report({ rule, start: t.start, end: t.end, message, token: t.text, hint });
   }
 
   private failAtEnd(message: string): void {
@@ -245,14 +243,14 @@ class ExpressionParser {
     const last = this.tokens[Math.min(this.to, this.tokens.length) - 1];
     const at = last ? last.end : 0;
     this.failed = true;
-    this.host.report(Rule.InvalidExpression, at, at + 1, message, last ? last.text : '');
+    this.host.report({ rule: Rule.InvalidExpression, start: at, end: at + 1, message, token: last ? last.text : '' });
   }
 
   private enter(): boolean {
     if (this.failed) return false;
     this.depth++;
     if (this.depth > MAX_EXPRESSION_DEPTH) {
-      const t = (this.peek() ?? this.tokens[this.to - 1]) as Token;
+      const t = this.atEnd ? tokenAt(this.tokens, this.to - 1) : this.peek();
       this.fail(t, `expression nested too deeply (more than ${MAX_EXPRESSION_DEPTH} levels)`, Rule.ExpressionTooDeep);
       return false;
     }
@@ -273,8 +271,8 @@ class ExpressionParser {
         if (isWord(this.peek(), 'else')) {
           this.pos++;
           this.expression();
-        } else if (this.peek()) {
-          const t = this.peek() as Token;
+        } else if (!this.atEnd) {
+          const t = this.peek();
           this.fail(t, `expected 'else' in conditional expression, found '${t.text}'`);
         } else {
           this.failAtEnd("expected 'else' to complete 'a if condition else b'");
@@ -315,7 +313,7 @@ class ExpressionParser {
     this.sum();
     while (!this.failed) {
       const t = this.peek();
-      if (t && t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
+      if (t.kind === TokenKind.Op && COMPARISON_OPS.has(t.text)) {
         this.pos++;
       } else if (isWord(t, 'in')) {
         this.pos++;
@@ -363,14 +361,14 @@ class ExpressionParser {
 
   private postfix(): void {
     const first = this.peek();
-    const bareName = first !== undefined && first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
+    const bareName = first.kind === TokenKind.Ident && !RESERVED_IN_EXPRESSIONS.has(first.text);
     this.primary();
     let calledBare = false;
     while (!this.failed) {
       const t = this.peek();
       if (isPunct(t, '(')) {
         const argCount = this.sequence(')');
-        if (bareName && !calledBare && first) this.host.noteCall(first, argCount);
+        if (bareName && !calledBare) this.host.noteCall(first, argCount);
         calledBare = true;
       } else if (isPunct(t, '[')) {
         this.pos++;
@@ -378,8 +376,8 @@ class ExpressionParser {
       } else if (isPunct(t, '.')) {
         this.pos++;
         const name = this.peek();
-        if (!name || name.kind !== TokenKind.Ident) {
-          if (name) this.fail(name, `expected a name after '.', found '${name.text}'`);
+        if (name.kind !== TokenKind.Ident) {
+          if (!this.atEnd) this.fail(name, `expected a name after '.', found '${name.text}'`);
           else this.failAtEnd("expected a name after '.'");
           return;
         }
@@ -407,7 +405,7 @@ class ExpressionParser {
     this.pos++; // the opener
     let count = 0;
     while (!this.failed && !isPunct(this.peek(), close)) {
-      if (!this.peek()) break;
+      if (this.atEnd) break;
       this.expression();
       count++;
       if (isPunct(this.peek(), ',')) {
@@ -425,12 +423,12 @@ class ExpressionParser {
     if (!this.enter()) return;
     this.pos++; // {
     while (!this.failed && !isPunct(this.peek(), '}')) {
-      if (!this.peek()) break;
+      if (this.atEnd) break;
       this.expression();
       if (this.failed) break;
       if (!isPunct(this.peek(), ':')) {
         const t = this.peek();
-        if (t) this.fail(t, `expected ':' between a dictionary key and its value, found '${t.text}'`);
+        if (!this.atEnd) this.fail(t, `expected ':' between a dictionary key and its value, found '${t.text}'`);
         else this.failAtEnd("expected ':' in dictionary literal");
         break;
       }
@@ -453,14 +451,14 @@ class ExpressionParser {
       this.pos++;
       return;
     }
-    if (t) this.fail(t, `expected '${close}', found '${t.text}'`);
+    if (!this.atEnd) this.fail(t, `expected '${close}', found '${t.text}'`);
     else this.failAtEnd(`missing '${close}'`);
   }
 
   private primary(): void {
     if (this.failed) return;
     const t = this.peek();
-    if (!t) {
+    if (this.atEnd) {
       this.failAtEnd('expression ends too early');
       return;
     }

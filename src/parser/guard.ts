@@ -11,8 +11,16 @@ import type { Err, Result } from '../result';
 /** The text to parse, or the one trace entry that refuses the input (the project's one Result shape). */
 export type GuardOutcome = Result<string, TraceEntry>;
 
-function refuse(rule: RuleDefinition, message: string, token = '', line = 1, column = 1): GuardOutcome {
-  return { ok: false, error: traceEntry(rule, line, column, column + 1, message, token) };
+/** Where the input is refused: the offending text and its 1-based position (the start of the input when none). */
+interface Place {
+  token: string;
+  line: number;
+  column: number;
+}
+
+function refuse(rule: RuleDefinition, message: string, place: Place = { token: '', line: 1, column: 1 }): GuardOutcome {
+  const { token, line, column } = place;
+  return { ok: false, error: traceEntry({ rule, line, column, endColumn: column + 1, message, token }) };
 }
 
 function formatBytes(n: number): string {
@@ -139,9 +147,7 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
       return refuse(
         Rule.InvalidEncoding,
         'invalid text: an unpaired UTF-16 surrogate — the source is not valid Unicode',
-        '',
-        line,
-        column,
+        { token: '', line, column },
       );
     }
     text = source;
@@ -151,13 +157,11 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     if (bad >= 0) {
       const before = new TextDecoder('utf-8').decode(source.subarray(0, bad));
       const { line, column } = position(before, before.length);
-      return refuse(
-        Rule.InvalidEncoding,
-        `invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`,
-        `0x${(source[bad] as number).toString(16).padStart(2, '0')}`,
+      return refuse(Rule.InvalidEncoding, `invalid UTF-8 at byte ${bad} — AVAP sources are UTF-8 text`, {
+        token: `0x${(source[bad] as number).toString(16).padStart(2, '0')}`,
         line,
         column,
-      );
+      });
     }
     text = new TextDecoder('utf-8').decode(source);
   }

@@ -91,7 +91,14 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     return {
       valid: false,
       trace: [
-        traceEntry(Rule.InternalError, 1, 1, 2, `internal parser error (${detail}) — please report this input`, ''),
+        traceEntry({
+          rule: Rule.InternalError,
+          line: 1,
+          column: 1,
+          endColumn: 2,
+          message: `internal parser error (${detail}) — please report this input`,
+          token: '',
+        }),
       ],
       truncated: false,
       parserVersion: PARSER_VERSION,

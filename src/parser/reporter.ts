@@ -1,21 +1,49 @@
 import type { RuleDefinition } from './catalogue/rules';
 import type { FixHint } from './fixes/candidates';
+import type { Token } from './scanner';
 import type { TraceEntry } from './types';
 
+/** A finding of `rule` at [column, endColumn) on `line`, both 1-based, with a candidate fix when there is one. */
+interface LineFinding {
+  rule: RuleDefinition;
+  line: number;
+  column: number;
+  endColumn: number;
+  message: string;
+  /** The text the finding is about, as the trace shows it. */
+  token: string;
+  suggestion?: string;
+  hint?: FixHint;
+}
+
+/** A finding at the offsets [start, end) of the line being analysed (the analysis turns them into columns). */
+export interface OffsetFinding {
+  rule: RuleDefinition;
+  start: number;
+  end: number;
+  message: string;
+  token: string;
+  suggestion?: string;
+  hint?: FixHint;
+}
+
+/** A finding spanning the tokens `from` … `to` of the line being analysed: its token is their text. */
+export interface TokenFinding {
+  rule: RuleDefinition;
+  from: Token;
+  to: Token;
+  message: string;
+  suggestion?: string;
+  hint?: FixHint;
+}
+
 /**
- * A finding of `rule` at [column, endColumn) on `line`, both 1-based (an empty
- * range is widened to one column). Code, category and severity come from the
- * rule: the one place a trace entry is made.
+ * The trace entry of a finding (an empty range is widened to one column).
+ * Code, category and severity come from the rule: the one place a trace entry
+ * is made.
  */
-export function traceEntry(
-  rule: RuleDefinition,
-  line: number,
-  column: number,
-  endColumn: number,
-  message: string,
-  token: string,
-  suggestion?: string,
-): TraceEntry {
+export function traceEntry(finding: Omit<LineFinding, 'hint'>): TraceEntry {
+  const { rule, line, column, endColumn, message, token, suggestion } = finding;
   const entry: TraceEntry = {
     line,
     column,
@@ -61,18 +89,9 @@ export class Reporter {
     if (hint) this.hints.set(entry, hint);
   }
 
-  /** Report a finding of `rule` at [column, endColumn) on `line` (see traceEntry), with a candidate fix when there is one. */
-  at(
-    rule: RuleDefinition,
-    line: number,
-    column: number,
-    endColumn: number,
-    message: string,
-    token: string,
-    suggestion?: string,
-    hint?: FixHint,
-  ): void {
-    this.add(traceEntry(rule, line, column, endColumn, message, token, suggestion), hint);
+  /** Reports a finding (see traceEntry), with its candidate fix when there is one. */
+  at(finding: LineFinding): void {
+    this.add(traceEntry(finding), finding.hint);
   }
 }
 

@@ -26,6 +26,8 @@ export const enum TokenKind {
   Op,
   /** a character with no meaning in AVAP outside an argument */
   Other,
+  /** never scanned: what reading past a line's last token answers (cursor.ts) */
+  EndOfLine,
 }
 
 export interface Token {
@@ -287,12 +289,29 @@ function token(kind: TokenKind, start: number, end: number, text: string): Token
   return { kind, start, end, text };
 }
 
+/** Offsets [start, end) of the source. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** What the scan of a string needs from its line: the text, where the line ends, its tokens so far, the sink. */
+interface LineScan {
+  src: string;
+  end: number;
+  tokens: Token[];
+  sink: LexicalSink;
+}
+
 /**
- * Scans src[start, end) — one physical line without its terminator — into tokens.
+ * Scans src[line.start, line.end) — one physical line without its terminator — into tokens.
  * `state` carries an open block comment from the previous line and is updated.
  */
-export function scanLine(src: string, start: number, end: number, state: ScanState, sink: LexicalSink): Token[] {
+export function scanLine(src: string, line: Span, state: ScanState, sink: LexicalSink): Token[] {
+  const { start, end } = line;
   const tokens: Token[] = [];
+  /** Made on the line's first string: most lines have none. */
+  let scan: LineScan | undefined;
   let i = start;
   /** ( and [ depth on this line: comments are not recognised inside arguments. */
   let depth = 0;
@@ -334,7 +353,7 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
           i++;
           continue;
         case Ascii.Quote:
-          i = scanQuoted(src, i, end, c, tokens, sink);
+          i = scanQuoted((scan ??= { src, end, tokens, sink }), i, c);
           continue;
         case Ascii.Digit: {
           let j = i + 1;
@@ -417,7 +436,7 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
     }
 
     if (c >= CH_LSQUO && c <= CH_LAST_DQUO) {
-      const j = scanTypographic(src, i, end, c, tokens, sink);
+      const j = scanTypographic((scan ??= { src, end, tokens, sink }), i, c);
       if (j > i) {
         i = j;
         continue;
@@ -442,7 +461,8 @@ export function scanLine(src: string, start: number, end: number, state: ScanSta
 }
 
 /** Scans a quoted string or template starting at `i`; returns the offset after it. */
-function scanQuoted(src: string, i: number, end: number, quote: number, tokens: Token[], sink: LexicalSink): number {
+function scanQuoted(scan: LineScan, i: number, quote: number): number {
+  const { src, end, tokens, sink } = scan;
   let j = i + 1;
   let closed = false;
   while (j < end) {
@@ -477,14 +497,8 @@ function scanQuoted(src: string, i: number, end: number, quote: number, tokens: 
  * at the next ASCII quote of that family (`“ok"`). Returns the offset after it,
  * or `i` when it is not one (no closer).
  */
-function scanTypographic(
-  src: string,
-  i: number,
-  end: number,
-  quote: number,
-  tokens: Token[],
-  sink: LexicalSink,
-): number {
+function scanTypographic(scan: LineScan, i: number, quote: number): number {
+  const { src, end, tokens, sink } = scan;
   if (i > 0 && identCharLength(src, i - 1, false) > 0) return i;
   const double = quote >= CH_LDQUO;
   let close = -1;

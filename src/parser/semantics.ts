@@ -151,15 +151,16 @@ export class Semantics {
     const assignedOn = this.scopes.get(scope)?.get(use.name);
     if (assignedOn !== undefined) {
       const noun = what(use.command);
-      this.rep.at(
-        Rule.KeyNamesVariable,
-        use.line,
-        use.column,
-        use.endColumn,
-        `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' (assigned on line ${assignedOn}): ` +
+      this.rep.at({
+        rule: Rule.KeyNamesVariable,
+        line: use.line,
+        column: use.column,
+        endColumn: use.endColumn,
+        message:
+          `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' (assigned on line ${assignedOn}): ` +
           resolution(use),
-        use.name,
-      );
+        token: use.name,
+      });
       return;
     }
     const loop = this.blocks.outermostLoop;
@@ -178,14 +179,15 @@ export class Semantics {
   private overwritten(use: PendingKey, line: number): void {
     const noun = what(use.command);
     const where = line === use.line ? 'this line' : `line ${line}`;
-    this.rep.at(
-      Rule.KeyOverwrittenInLoop,
-      use.line,
-      use.column,
-      use.endColumn,
-      `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where}: ` +
+    this.rep.at({
+      rule: Rule.KeyOverwrittenInLoop,
+      line: use.line,
+      column: use.column,
+      endColumn: use.endColumn,
+      message:
+        `the ${noun} '${use.name}' of ${use.command} names the variable '${use.name}' that the loop from line ${use.loop.line} assigns on ${where}: ` +
         `from the second pass ${resolution(use)}`,
-      use.name,
-    );
+      token: use.name,
+    });
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { CallArg } from './calls';
 import { TokenKind, type Token } from './scanner';
+import { tokenAt } from './cursor';
 
 const MAX_SHOWN = 60;
 
@@ -20,9 +21,9 @@ const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True
 export function valueLiteral(t: readonly Token[], arg: CallArg): string {
   let out = '';
   for (let i = arg.first; i < arg.last; i++) {
-    const x = t[i] as Token;
+    const x = tokenAt(t, i);
     const word = x.kind === TokenKind.Ident ? AVAP_WORDS[x.text] : undefined;
-    if (i > arg.first && x.start > (t[i - 1] as Token).end) out += ' ';
+    if (i > arg.first && x.start > tokenAt(t, i - 1).end) out += ' ';
     out += word ?? x.text;
   }
   return out;
@@ -47,4 +48,9 @@ function isOneLine(text: string): boolean {
       return false;
   }
   return true;
+}
+
+/** `1 argument`, `2 arguments`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

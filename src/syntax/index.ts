@@ -147,7 +147,7 @@ function readLine(
 ): Statement {
   const wasInComment = state.inBlockComment;
   try {
-    const tokens = scanLine(src, start, end, state, sink);
+    const tokens = scanLine(src, { start, end }, state, sink);
     return readStatement({
       src,
       line,

@@ -5,7 +5,18 @@
  * arguments kept). Nothing here throws: a line it cannot read is `unparsed`.
  */
 import { findCommand } from '../parser/catalogue';
-import { isOp, isPunct, matchBracket, parseCall, TokenKind, type CallArg, type Token } from '../parser/lexical';
+import {
+  firstOf,
+  isOp,
+  isPunct,
+  lastOf,
+  matchBracket,
+  parseCall,
+  tokenAt,
+  TokenKind,
+  type CallArg,
+  type Token,
+} from '../parser/lexical';
 import type { BlockRole, CallStatement, Name, Span, Statement, SyntaxArgument } from './types';
 
 /** Calls of these names on the right of `=` are expressions (`n = len(items)`), not commands with a target. */
@@ -91,8 +102,8 @@ export function readStatement(input: LineInput): Statement {
       ? { kind: 'blank', line, span: span(lineStart, lineStart) }
       : { kind: 'comment', line, span: span(from, Math.max(from, to)) };
   }
-  const first = tokens[0] as Token;
-  const last = tokens[tokens.length - 1] as Token;
+  const first = firstOf(tokens);
+  const last = lastOf(tokens);
   const whole = span(first.start, last.end);
   const commentAt = commentAfter(src, last.end, lineEnd);
   const comment =
@@ -129,10 +140,10 @@ function unparsedOf(src: string, base: Base, reason: string): Statement {
 
 function readAssignment(input: LineInput, base: Base): Statement {
   const { src, tokens } = input;
-  const target = tokens[0] as Token;
+  const target = firstOf(tokens);
   const r0 = tokens[2];
   if (!r0) return unparsedOf(src, base, `missing value after '=' in the assignment to '${target.text}'`);
-  const last = tokens[tokens.length - 1] as Token;
+  const last = lastOf(tokens);
   if (r0.kind === TokenKind.Ident && isPunct(tokens[3], '(') && !EXPRESSION_BUILTINS.has(r0.text)) {
     const close = matchBracket(tokens, 3);
     if (close === tokens.length - 1 || close === -1) {
@@ -154,13 +165,13 @@ function readCall(
   target: Name | undefined,
 ): CallStatement | undefined {
   const { src, tokens, lineEnd } = input;
-  const nameToken = tokens[openIndex - 1] as Token;
+  const nameToken = tokenAt(tokens, openIndex - 1);
   if (nameToken.kind !== TokenKind.Ident) return undefined;
   const call = parseCall(src, tokens, openIndex, lineEnd);
-  const open = tokens[openIndex] as Token;
-  const closeToken = call.closeIndex >= 0 ? (tokens[call.closeIndex] as Token) : undefined;
+  const open = tokenAt(tokens, openIndex);
+  const closeToken = call.closeIndex >= 0 ? tokenAt(tokens, call.closeIndex) : undefined;
   const afterClose = call.closeIndex >= 0 ? tokens[call.closeIndex + 1] : undefined;
-  const lastToken = tokens[tokens.length - 1] as Token;
+  const lastToken = lastOf(tokens);
   let flaw: string | undefined;
   if (input.unterminated) flaw = 'unterminated string';
   else if (call.problem?.kind === 'unclosed') flaw = "missing ')'";
@@ -193,7 +204,7 @@ function readFunction(input: LineInput, base: Base): Statement {
   const params: Name[] = [];
   let expectName = true;
   for (let i = 3; i < close; i++) {
-    const t = tokens[i] as Token;
+    const t = tokenAt(tokens, i);
     if (expectName && t.kind === TokenKind.Ident) {
       params.push(nameOf(t));
       expectName = false;

@@ -24,11 +24,11 @@ async function readRules(file: vscode.Uri, depth = 0): Promise<TokenColorRule[]>
   if (depth > 5) return [];
   const json = parseJsonc(new TextDecoder().decode(await vscode.workspace.fs.readFile(file))) as {
     include?: string;
-    tokenColors?: unknown;
+    tokenColors?: TokenColorRule[];
   };
   const included =
     typeof json.include === 'string' ? await readRules(vscode.Uri.joinPath(file, '..', json.include), depth + 1) : [];
-  return [...included, ...(Array.isArray(json.tokenColors) ? (json.tokenColors as TokenColorRule[]) : [])];
+  return [...included, ...(Array.isArray(json.tokenColors) ? json.tokenColors : [])];
 }
 
 /** The active theme's colours per token class; empty when the theme is unknown or unreadable. Never throws. */

@@ -8,6 +8,8 @@
  */
 import { deleteLine, type Candidate, type FixContext, type FixHint } from './candidates';
 import type { OffsetEdit } from './text';
+import { closerOf, type Block, type BlockKind } from '../blocks';
+import { TokenKind, isPunct, type Token } from '../scanner';
 
 /** What a branch line (`} else {`, `} catch (e) {`) becomes, or undefined when it cannot be rewritten. */
 export type BranchRewrite = (words: readonly string[]) => string | undefined;
@@ -63,4 +65,53 @@ export class BraceConversion {
       return { title: this.title, edits };
     };
   }
+}
+
+/** Words of a `} else {`-like line, braces and parentheses left out. */
+export function branchWords(t: readonly Token[]): string[] {
+  return t.filter((x) => x.kind === TokenKind.Ident).map((x) => x.text);
+}
+
+/** `} else {` → `else()`; `} catch (e) {` → `exception(e)`. */
+export function braceBranch(kind: BlockKind | 'foreign-try'): BranchRewrite {
+  if (kind === 'if') return (words) => (words.length === 1 && words[0] === 'else' ? 'else()' : undefined);
+  if (kind === 'try' || kind === 'foreign-try') {
+    return (words) => {
+      if (words[0] !== 'catch' || words.length > 2) return undefined;
+      return `exception(${words[1] ?? ''})`;
+    };
+  }
+  return () => undefined;
+}
+
+/** A line that is exactly a brace branch: `} else {`, `} catch (e) {`, `} catch {`. */
+export function isBraceBranchLine(t: readonly Token[]): boolean {
+  if (!isPunct(t[0], '}') || !isPunct(t[t.length - 1], '{') || t[1]?.kind !== TokenKind.Ident) return false;
+  if (t.length === 3) return true;
+  return t.length === 6 && isPunct(t[2], '(') && t[3]?.kind === TokenKind.Ident && isPunct(t[4], ')');
+}
+
+/** `if(…) {` … `}` (any AVAP opener followed by `{`): drop the brace, close with the block's closer. */
+export function braceBodyConversion(block: Block, t: readonly Token[], brace: Token): BraceConversion | undefined {
+  const before = t[t.indexOf(brace) - 1];
+  if (t[t.length - 1] !== brace || !before || block.kind === 'function' || block.kind === 'brace') return undefined;
+  const closer = closerOf(block.kind);
+  return new BraceConversion(
+    `Drop the braces: close with '${closer}'`,
+    [{ start: before.end, end: brace.end, newText: '' }],
+    closer,
+    braceBranch(block.kind),
+  );
+}
+
+/** `{` alone on the line after an AVAP opener: drop that line, and close with the opener's closer. */
+export function allmanBraceConversion(src: string, under: Block, brace: Token): BraceConversion | undefined {
+  if (under.kind === 'function' || under.kind === 'brace' || under.braceBody) return undefined;
+  const closer = closerOf(under.kind);
+  return new BraceConversion(
+    `Drop the braces: close with '${closer}'`,
+    [deleteLine(src, brace.start)],
+    closer,
+    braceBranch(under.kind),
+  );
 }

@@ -4,16 +4,17 @@
  * `endLoop()`, `for i, x in enumerate(xs):`, `xs.forEach(x => {`, and AVAP's
  * own `startLoop(x, xs)` given the list instead of bounds — as the walk AVAP
  * has: getListLen, the last index, a counted loop and itemFromList first in
- * the body (builders.listLoopHeader, as the Python and JavaScript forms the
+ * the body (loopHeaders.listLoopHeader, as the Python and JavaScript forms the
  * analysis repairs itself). The walk visits the same items in the same order
  * and leaves the item variable holding the last one, as those loops do.
  */
 import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
-import { listLoopHeader } from './builders';
+import { listLoopHeader } from './loopHeaders';
 import { quote, type Candidate, type FixContext, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';
+import { tokenAt } from '../cursor';
 
 const DECLARATORS = new Set(['var', 'let', 'const', 'string', 'int', 'object', 'auto', 'dynamic', 'final']);
 const isName = (t: Token | undefined): t is Token => t?.kind === TokenKind.Ident;
@@ -32,14 +33,24 @@ function walk(
   ctx: FixContext,
   view: SourceView,
   line: number,
-  found: { item: string; list: string; index?: string },
-  callback = false,
+  found: {
+    item: string;
+    list: string;
+    index?: string;
+    /** A forEach callback: its body closes with `})`. */
+    callback?: boolean;
+  },
 ): Candidate | undefined {
-  const t = view.tokens(line);
-  const body = loopBody(ctx, view, line, t, callback);
+  const body = loopBody(ctx, view, line, found.callback);
   if (!body) return undefined;
   const indent = view.indent(line);
-  const header = listLoopHeader(ctx, found.item, found.list, indent, body.indent, found.index);
+  const header = listLoopHeader(ctx, {
+    item: found.item,
+    list: found.list,
+    indent,
+    bodyIndent: body.indent,
+    index: found.index,
+  });
   return {
     title: `Walk the list: ${quote(`getListLen(${found.list}, …)`)} … 'startLoop(…)' … 'itemFromList(${found.list}, …, ${found.item})' … 'endLoop()'`,
     edits: [{ start: view.contentStart(line), end: view.end(line), newText: header }, body.closer],
@@ -107,11 +118,11 @@ export function forEachMethodFix(entry: TraceEntry): FixHint {
     if (!isPunct(t[t.length - 1], '{')) return undefined;
     let rest = t.slice(4, -1);
     if (isWord(rest[0], 'function')) rest = rest.slice(1);
-    if (isPunct(rest[0], '(') && isPunct(rest[2], ')')) rest = [rest[1] as Token, ...rest.slice(3)];
+    if (isPunct(rest[0], '(') && isPunct(rest[2], ')')) rest = [tokenAt(rest, 1), ...rest.slice(3)];
     const [item, arrow] = rest;
     const shape = isName(item) && (rest.length === 1 || (rest.length === 2 && isOp(arrow, '=>')));
     if (!shape) return undefined;
-    return walk(ctx, view, line, { item: item.text, list: list.text }, true);
+    return walk(ctx, view, line, { item: item.text, list: list.text, callback: true });
   };
 }
 

@@ -35,23 +35,19 @@ function closingWord(view: SourceView, line: number): boolean {
   return i === t.length;
 }
 
-function bodyIndent(ctx: FixContext, view: SourceView, header: number, first: number, last: number): string {
-  for (let n = first; n <= last; n++) if (!view.isEmpty(n)) return view.indent(n);
+/** The indentation of the body's first line that is not empty (lines `body.first` … `body.last`), else one unit in. */
+function bodyIndent(ctx: FixContext, view: SourceView, header: number, body: { first: number; last: number }): string {
+  for (let n = body.first; n <= body.last; n++) if (!view.isEmpty(n)) return view.indent(n);
   return `${view.indent(header)}${ctx.indentUnit}`;
 }
 
 /**
- * The body of the loop whose header is on `header` (its tokens `t`), or
- * undefined when where it ends cannot be told. `callback` accepts `})` as the
- * closing brace line (a forEach callback).
+ * The body of the loop whose header is on `header`, or undefined when where
+ * it ends cannot be told. `callback` accepts `})` as the closing brace line (a
+ * forEach callback).
  */
-export function loopBody(
-  ctx: FixContext,
-  view: SourceView,
-  header: number,
-  t: readonly Token[],
-  callback = false,
-): LoopBody | undefined {
+export function loopBody(ctx: FixContext, view: SourceView, header: number, callback = false): LoopBody | undefined {
+  const t = view.tokens(header);
   const last = t[t.length - 1];
   const indent = view.indent(header);
   if (isPunct(last, ':')) {
@@ -61,7 +57,7 @@ export function loopBody(
       first: header + 1,
       last: end,
       closer: { start: view.end(end), end: view.end(end), newText: `${ctx.eol}${indent}endLoop()` },
-      indent: bodyIndent(ctx, view, header, header + 1, end),
+      indent: bodyIndent(ctx, view, header, { first: header + 1, last: end }),
     };
   }
   if (isPunct(last, '{')) {
@@ -76,7 +72,7 @@ export function loopBody(
       first: header + 1,
       last: close - 1,
       closer: { start: view.contentStart(close), end: view.end(close), newText: 'endLoop()' },
-      indent: bodyIndent(ctx, view, header, header + 1, close - 1),
+      indent: bodyIndent(ctx, view, header, { first: header + 1, last: close - 1 }),
     };
   }
   // A closer under the header: the first line back at its indentation when the body is indented, else the
@@ -99,7 +95,7 @@ export function loopBody(
     first: header + 1,
     last: close - 1,
     closer: { start: view.contentStart(close), end: view.end(close), newText: 'endLoop()' },
-    indent: bodyIndent(ctx, view, header, header + 1, close - 1),
+    indent: bodyIndent(ctx, view, header, { first: header + 1, last: close - 1 }),
   };
 }
 

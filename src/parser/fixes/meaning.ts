@@ -24,6 +24,7 @@ import { isOp, isPunct, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
 import type { FixHint } from './candidates';
 import { viewOf } from './view';
+import { tokenAt, firstOf } from '../cursor';
 
 /** The words of a name: `setHTTPStatus` → set, http, status; `sha256_hex` → sha256, hex. */
 function wordsOf(name: string): string[] {
@@ -113,7 +114,7 @@ function callAt(t: readonly Token[], column: number, lineStart: number) {
   const args: Token[] = [];
   let j = open + 1;
   for (; j < t.length && !isPunct(t[j], ')'); j++) {
-    const x = t[j] as Token;
+    const x = tokenAt(t, j);
     if (isPunct(x, ',')) continue;
     if (x.kind !== TokenKind.Ident && x.kind !== TokenKind.Number && x.kind !== TokenKind.String) return undefined;
     if (isPunct(t[j + 1], '(') || isPunct(t[j + 1], '.') || isPunct(t[j + 1], '[')) return undefined;
@@ -140,8 +141,8 @@ export function meaningFix(entry: TraceEntry): FixHint {
     if (!call) return undefined;
     const meaning = meaningOf(call.name.replace(/^hashlib\./, 'hashlib '));
     if (!meaning) return undefined;
-    const head = t[call.first] as Token;
-    const closeTok = t[call.close] as Token;
+    const head = tokenAt(t, call.first);
+    const closeTok = tokenAt(t, call.close);
     const whole = call.first === 0 && call.close === t.length - 1; // `name(…)` is the statement
     const assigned = call.first === 2 && target(t[0]) && isOp(t[1], '=') && call.close === t.length - 1; // `x = name(…)`
     const [a] = call.args;
@@ -165,7 +166,7 @@ export function meaningFix(entry: TraceEntry): FixHint {
       case 'md5': {
         const command = meaning === 'sha256' ? 'encodeSHA256' : 'encodeMD5';
         if (assigned && call.args.length === 1 && a)
-          return replace((t[0] as Token).start, `${command}(${a.text}, ${(t[0] as Token).text})`);
+          return replace(firstOf(t).start, `${command}(${a.text}, ${firstOf(t).text})`);
         return undefined;
       }
     }

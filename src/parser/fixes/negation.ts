@@ -7,6 +7,7 @@
  */
 import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
 import type { Candidate } from './candidates';
+import { tokenAt } from '../cursor';
 
 /** Tokens an operand may span before the question is given up on (a scan per `!` stays bounded). */
 const MAX_OPERAND_TOKENS = 256;
@@ -15,7 +16,7 @@ const MAX_OPERAND_TOKENS = 256;
 function groupEnd(t: readonly Token[], open: number, to: number): number {
   let depth = 0;
   for (let j = open; j < to && j - open < MAX_OPERAND_TOKENS; j++) {
-    const x = t[j] as Token;
+    const x = tokenAt(t, j);
     if (x.kind !== TokenKind.Punct) continue;
     if (x.text === '(' || x.text === '[' || x.text === '{') depth++;
     else if (x.text === ')' || x.text === ']' || x.text === '}') {
@@ -77,13 +78,13 @@ export function negationRepair(t: readonly Token[], bang: number, to: number): N
   const end = operandEnd(t, bang, to);
   if (end === -1) return {};
   if (end >= to || endsOperand(t[end])) return { suggestion: 'not ' };
-  const first = t[bang] as Token;
-  const last = t[end - 1] as Token;
+  const first = tokenAt(t, bang);
+  const last = tokenAt(t, end - 1);
   // The operand as written: tokens joined with the spaces they had between them.
   let operand = '';
   for (let k = bang + 1; k < end; k++) {
-    const x = t[k] as Token;
-    operand += k > bang + 1 && x.start > (t[k - 1] as Token).end ? ` ${x.text}` : x.text;
+    const x = tokenAt(t, k);
+    operand += k > bang + 1 && x.start > tokenAt(t, k - 1).end ? ` ${x.text}` : x.text;
   }
   return {
     operand,

@@ -19,6 +19,7 @@ import type { TraceEntry } from '../types';
 import { TokenKind, type Token } from '../scanner';
 import type { FixHint } from './candidates';
 import { viewOf } from './view';
+import { tokenAt } from '../cursor';
 
 const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
@@ -26,7 +27,7 @@ const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 function openBrackets(t: readonly Token[], upto: number): string[] | undefined {
   const stack: string[] = [];
   for (let i = 0; i < upto; i++) {
-    const x = t[i] as Token;
+    const x = tokenAt(t, i);
     if (x.kind !== TokenKind.Punct) continue;
     if (x.text === '(' || x.text === '[' || x.text === '{') stack.push(x.text);
     else if (x.text === ')' || x.text === ']' || x.text === '}') {

@@ -22,6 +22,7 @@ import { isPunct, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
 import type { FixHint } from './candidates';
 import { viewOf, type SourceView } from './view';
+import { tokenAt } from '../cursor';
 
 /** The output callees, as their dotted names. */
 const OUTPUT = new Set([
@@ -44,7 +45,7 @@ function printedNames(t: readonly Token[]): string[] | undefined {
   let i = 0;
   let callee = '';
   while (i < t.length && t[i]?.kind === TokenKind.Ident) {
-    callee += (t[i] as Token).text;
+    callee += tokenAt(t, i).text;
     if (isPunct(t[i + 1], '.') && t[i + 2]?.kind === TokenKind.Ident) {
       callee += '.';
       i += 2;
@@ -59,7 +60,7 @@ function printedNames(t: readonly Token[]): string[] | undefined {
   if (!isPunct(t[end - 1], ')')) return undefined;
   const names: string[] = [];
   for (let j = i + 1; j < end - 1; j += 2) {
-    const x = t[j] as Token;
+    const x = tokenAt(t, j);
     if (x.kind !== TokenKind.Ident || !isIdentifier(x.text) || ['None', 'True', 'False'].includes(x.text))
       return undefined;
     names.push(x.text);

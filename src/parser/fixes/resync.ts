@@ -106,6 +106,17 @@ function sameState(
   return true;
 }
 
+/** A fork reading a fixed program from a snapshot of the original's analysis, past the region its edits touch. */
+interface ForkedRegion {
+  snapshot: Analyzer;
+  fork: Analyzer;
+  /** Reads the fork's next line. */
+  step: () => boolean;
+  /** Added to a fork offset, the same text's offset in the original. */
+  shift: number;
+  spans: readonly EditSpan[];
+}
+
 export class ResyncProver {
   private readonly snapshots = new Map<number, Analyzer>();
   private readonly byOffset = new Map<number, Analyzer>();
@@ -163,7 +174,7 @@ export class ResyncProver {
       this.marks[line] = rep.entries.length;
       this.snapshots.set(line, snapshot);
       this.byOffset.set(snapshot.position.offset, snapshot);
-      driver = snapshot.fork(this.text, rep, true, 0, MAX_LAYERS - 1);
+      driver = snapshot.fork(this.text, rep, { frozen: true, maxLayers: MAX_LAYERS - 1 });
       driver.marks = this.marks;
     }
   }
@@ -207,7 +218,7 @@ export class ResyncProver {
     let whole = cut === rest.length;
     const window = applyOrdered(rest.slice(0, cut), shifted);
     const forkRep = new Reporter(this.limit - prefixCount);
-    const fork = snapshot.fork(window, forkRep, true, base);
+    const fork = snapshot.fork(window, forkRep, { frozen: true, base });
     const step = (): boolean => {
       if (!whole && fork.position.offset >= window.length) {
         fork.extend(applyOrdered(rest, shifted));
@@ -219,7 +230,7 @@ export class ResyncProver {
     // The fork reads every line an edit touches.
     const regionEnd = lastEdit.end + delta - base;
     while (!fork.atEnd && fork.position.offset <= regionEnd) step();
-    const met = fork.atEnd ? undefined : this.meet(snapshot, fork, step, base - delta, spans);
+    const met = fork.atEnd ? undefined : this.meet({ snapshot, fork, step, shift: base - delta, spans });
     if (met === undefined) {
       resyncWork.readToEnd++;
       while (step());
@@ -244,13 +255,8 @@ export class ResyncProver {
    * The original line from which the fork's analysis is the original's
    * again (stepping both at most RESYNC_WINDOW lines), or undefined.
    */
-  private meet(
-    snapshot: Analyzer,
-    fork: Analyzer,
-    step: () => boolean,
-    shift: number,
-    spans: readonly EditSpan[],
-  ): { line: number; original: Analyzer; reported: number } | undefined {
+  private meet(region: ForkedRegion): { line: number; original: Analyzer; reported: number } | undefined {
+    const { snapshot, fork, step, shift, spans } = region;
     const oldLine = (l: number) => canonicalOld(l, spans);
     const newLine = (l: number) => canonicalNew(l, spans);
     // The original's state right after the region is often a snapshot already (the next candidate's line). It
@@ -267,7 +273,7 @@ export class ResyncProver {
     )
       return { line: after.position.line, original: after, reported: afterMark - from };
     const originalRep = new Reporter(Number.MAX_SAFE_INTEGER);
-    const original = snapshot.fork(this.text, originalRep, true);
+    const original = snapshot.fork(this.text, originalRep, { frozen: true });
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
       const target = fork.position.offset + shift;

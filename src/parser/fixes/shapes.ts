@@ -14,10 +14,11 @@
  *   `endwhile`, `next`) is the closer of the AVAP block it closes.
  */
 import { isIdentifier } from '../calls';
-import { isOp, isPunct, TokenKind, type Token } from '../scanner';
+import { isOp, isPunct, TokenKind } from '../scanner';
 import type { TraceEntry } from '../types';
 import { quote, type FixHint } from './candidates';
 import { viewOf } from './view';
+import { tokenAt, firstOf, lastOf } from '../cursor';
 
 /** A line of string literals only (a `;` after them allowed): its comment. */
 export function stringLineFix(entry: TraceEntry): FixHint {
@@ -63,8 +64,8 @@ export function keyAssignmentFix(entry: TraceEntry): FixHint {
     let end = t.length;
     if (isPunct(t[end - 1], ';')) end--;
     const value = t.slice(eq + 1, end);
-    const first = value[0] as Token;
-    const last = value[value.length - 1] as Token;
+    const first = firstOf(value);
+    const last = lastOf(value);
     const plain =
       value.length === 1 &&
       (first.kind === TokenKind.Number ||
@@ -99,7 +100,7 @@ export function ternaryFix(entry: TraceEntry): FixHint {
     let q = -1;
     let colon = -1;
     for (let i = 2; i < end; i++) {
-      const x = t[i] as Token;
+      const x = tokenAt(t, i);
       if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
       else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
       else if (depth === 0 && isOp(x, '?')) {
@@ -108,11 +109,11 @@ export function ternaryFix(entry: TraceEntry): FixHint {
       } else if (depth === 0 && isPunct(x, ':') && q !== -1 && colon === -1) colon = i;
     }
     if (q <= 2 || colon <= q + 1 || colon >= end - 1) return undefined;
-    const text = (from: number, to: number) => ctx.src.slice((t[from] as Token).start, (t[to - 1] as Token).end);
+    const text = (from: number, to: number) => ctx.src.slice(tokenAt(t, from).start, tokenAt(t, to - 1).end);
     const rewritten = `${text(q + 1, colon)} if ${text(2, q)} else ${text(colon + 1, end)}`;
     return {
       title: `Rewrite as ${quote(rewritten)}`,
-      edits: [{ start: (t[2] as Token).start, end: (t[end - 1] as Token).end, newText: rewritten }],
+      edits: [{ start: tokenAt(t, 2).start, end: tokenAt(t, end - 1).end, newText: rewritten }],
     };
   };
 }

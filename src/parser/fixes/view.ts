@@ -86,7 +86,7 @@ export class SourceView {
     if (!cached) {
       const state = newScanState();
       state.inBlockComment = this.startsInComment(line);
-      cached = scanLine(this.src, this.start(line), this.end(line), state, () => undefined);
+      cached = scanLine(this.src, { start: this.start(line), end: this.end(line) }, state, () => undefined);
       this.tokenCache.set(line, cached);
     }
     return cached;
@@ -99,7 +99,7 @@ export class SourceView {
       const state = newScanState();
       for (let n = 1; n <= this.count; n++) {
         states.push(state.inBlockComment);
-        scanLine(this.src, this.start(n), this.end(n), state, () => undefined);
+        scanLine(this.src, { start: this.start(n), end: this.end(n) }, state, () => undefined);
       }
       this.commentStates = states;
     }

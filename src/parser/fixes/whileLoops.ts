@@ -19,10 +19,11 @@
  */
 import { isOp, isPunct, isWord, TokenKind, type Token } from '../scanner';
 import type { TraceEntry } from '../types';
-import { loopHeader } from './builders';
+import { loopHeader } from './loopHeaders';
 import { deleteLine, quote, type FixHint } from './candidates';
 import { headerParts, loopBody } from './loopBody';
 import { viewOf, type SourceView } from './view';
+import { tokenAt, firstOf, lastOf } from '../cursor';
 
 const FLOW = new Set(['break', 'continue', 'return', 'goto']);
 
@@ -37,7 +38,7 @@ function condition(parts: readonly Token[]): { counter: string; bound: Token[]; 
   )
     return undefined;
   if (parts.some((x) => isWord(x, 'and') || isWord(x, 'or') || isWord(x, 'not'))) return undefined;
-  const op = (parts[at] as Token).text;
+  const op = tokenAt(parts, at).text;
   const left = parts.slice(0, at);
   const right = parts.slice(at + 1);
   const one = (side: Token[]) => (side.length === 1 && side[0]?.kind === TokenKind.Ident ? side[0].text : undefined);
@@ -56,7 +57,7 @@ function boundText(src: string, bound: readonly Token[]): string | undefined {
     return `len(${a.text})`;
   if (bound.some((x) => x.kind === TokenKind.Op && !['+', '-', '*', '/', '%'].includes(x.text))) return undefined;
   if (bound.some((x) => isPunct(x, '.') || isPunct(x, '{'))) return undefined;
-  return src.slice((bound[0] as Token).start, (bound[bound.length - 1] as Token).end);
+  return src.slice(firstOf(bound).start, lastOf(bound).end);
 }
 
 /** The statement `i = i + 1` / `i += 1` / `i++` / `++i` (a `;` after it allowed). */
@@ -94,7 +95,7 @@ export function whileFix(entry: TraceEntry): FixHint {
     const { counter, inclusive } = cond;
     const bound = boundText(ctx.src, cond.bound);
     if (bound === undefined) return undefined;
-    const body = loopBody(ctx, view, line, t);
+    const body = loopBody(ctx, view, line);
     if (!body || body.last < body.first) return undefined;
     // The step: the body's last statement, at the body's own indentation.
     const step = view.previous(body.last + 1);
@@ -111,7 +112,7 @@ export function whileFix(entry: TraceEntry): FixHint {
     if (from === undefined) return undefined;
     const closeLine = view.lineOf(body.closer.start);
     if (view.usedOutside(counter, init, Math.max(closeLine, body.last))) return undefined;
-    const header = loopHeader(ctx, counter, from, bound, inclusive, view.indent(line));
+    const header = loopHeader(ctx, { counter, from, limit: bound, inclusive, indent: view.indent(line) });
     if (header === undefined) return undefined;
     const loopLine = header.split(/\r\n|\n|\r/).find((l) => l.trimStart().startsWith('startLoop(')) ?? header;
     // The step goes; when the closer is inserted right after it, the closer takes its line instead.

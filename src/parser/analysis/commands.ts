@@ -1,0 +1,291 @@
+/**
+ * Calls to the catalogue's commands: the block each opens or closes, what its arguments contain (templates,
+ * nested calls), the names it reads and assigns for the semantic checks, and unknown names deferred to the end.
+ */
+import type { Block } from '../blocks';
+import { isIdentifier, matchBracket, parseCall, quotedIdentifier, type CallArg, type ParsedCall } from '../calls';
+import {
+  EXPRESSION_BUILTINS,
+  findCommand,
+  findCommandIgnoringCase,
+  findHallucination,
+  findHallucinationIgnoringCase,
+  type BlockRole,
+  type CommandSpec,
+  type ParamSpec,
+} from '../catalogue';
+import { Rule } from '../catalogue/rules';
+import { firstOf, lastOf, tokenAt } from '../cursor';
+import { hoistFix } from '../fixes/statements';
+import type { FixHint } from '../fixes/candidates';
+import type { CallShape } from '../fixes/commands';
+import { TokenKind, isPunct, type Token } from '../scanner';
+import { abbreviate, valueLiteral } from '../wording';
+import { checkArgumentKinds, checkArity, type CommandCall } from './arity';
+import type { AnalysisContext } from './context';
+import { checkTemplate } from './lexicalFindings';
+import { literalKind } from './literals';
+import { defer } from './names';
+
+export function bracketProblems(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  const problem = call.problem;
+  if (!problem) return;
+  const name = tokenAt(t, call.nameIndex).text;
+  if (problem.kind === 'unclosed') {
+    const end = lastOf(t).end;
+    const closable = !t.some((x) => x.unterminated);
+    ctx.report({
+      rule: Rule.UnclosedCall,
+      start: problem.token.start,
+      end: ctx.lineEnd,
+      message: `missing ')' — the call to '${name}' is not closed on this line`,
+      token: '(',
+      hint: closable ? { title: "Insert the missing ')'", edits: [{ start: end, end, newText: ')' }] } : undefined,
+    });
+  } else {
+    ctx.report({
+      rule: Rule.MismatchedBracket,
+      start: problem.token.start,
+      end: problem.token.end,
+      message: `mismatched '${problem.token.text}' in the call to '${name}' — expected '${problem.expected ?? ')'}'`,
+      token: problem.token.text,
+    });
+  }
+}
+
+/** Checks a call to a catalogue command, or defers an unknown name. Returns the block it opened. */
+export function checkCommand(
+  ctx: AnalysisContext,
+  t: Token[],
+  call: ParsedCall,
+  context: 'statement' | 'assignment',
+): Block | undefined {
+  const nameToken = t[call.nameIndex]; // read directly: this runs for every command call
+  if (nameToken === undefined) return undefined; // parseCall's name index is on the line
+  const name = nameToken.text;
+  const spec = findCommand(name);
+  checkArgumentContents(ctx, t, call);
+  if (!spec) {
+    const role = structuralRole(name);
+    const block = role ? applyRole(ctx, role, nameToken) : undefined;
+    const closeToken = call.closeIndex >= 0 ? tokenAt(t, call.closeIndex) : nameToken;
+    ctx.pending.push({
+      name,
+      argCount: call.args.length,
+      line: ctx.lineNo,
+      column: ctx.col(nameToken.start),
+      endColumn: ctx.col(nameToken.end),
+      context,
+      text: ctx.src.slice(nameToken.start, closeToken.end),
+      shape: callShape(t, call, context),
+    });
+    return block;
+  }
+  const command: CommandCall = { t, call, spec, context };
+  const params = checkArity(ctx, command);
+  if (params) {
+    checkArgumentKinds(ctx, command, params);
+    semanticChecks(ctx, command, params);
+  }
+  if (spec.resultOnlyByAssignment && context === 'statement') {
+    ctx.report({
+      rule: Rule.DiscardedResult,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `the result of '${name}' is discarded — assign it: conn = ${name}(…)`,
+      token: name,
+    });
+  }
+  return applyRole(ctx, spec.block, nameToken);
+}
+
+/**
+ * What the semantic warnings need from a well-formed command call
+ * (semantics.ts): its bare keys, the names it assigns (after the keys: a key
+ * of a call is read before its target is written), and addVar's literals.
+ */
+function semanticChecks(ctx: AnalysisContext, command: CommandCall, params: readonly ParamSpec[]): void {
+  const { t, call, spec, context } = command;
+  const args = call.args;
+  for (let i = 0; i < args.length; i++) {
+    const param = params[i];
+    const arg = args[i];
+    if (!param?.key || !arg) continue;
+    const x = t[arg.first];
+    if (arg.last - arg.first !== 1 || x?.kind !== TokenKind.Ident) continue;
+    ctx.sem.key({
+      name: x.text,
+      command: spec.name,
+      line: ctx.lineNo,
+      column: ctx.col(x.start),
+      endColumn: ctx.col(x.end),
+      start: x.start,
+      end: x.end,
+    });
+  }
+  if (spec.name === 'addVar' && context === 'statement') addVarLiteral(ctx, t, call);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (params[i]?.kind !== 'target' || !arg) continue;
+    const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
+    if (name !== undefined) ctx.sem.assign(name, ctx.lineNo);
+  }
+}
+
+/** `addVar(rows, [])`: the specification's addVar stores anything but a variable or a number as text. */
+function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  const [target, value] = call.args;
+  if (!target || !value) return;
+  const what = literalKind(t, value);
+  if (!what) return;
+  const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
+  const literal = valueLiteral(t, value);
+  const assignment = name === undefined ? undefined : `${name} = ${literal}`;
+  const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
+  const first = firstOf(t);
+  const hint =
+    assignment !== undefined && whole
+      ? {
+          title: `Assign the value: ${abbreviate(assignment, 40)}`,
+          edits: [{ start: first.start, end: tokenAt(t, call.closeIndex).end, newText: assignment }],
+        }
+      : undefined;
+  ctx.report({
+    rule: Rule.LiteralStoredAsText,
+    start: value.start,
+    end: value.end,
+    message:
+      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
+      `assign the value instead: ${assignment ?? `name = ${literal}`}`,
+    token: value.text,
+    hint,
+  });
+}
+
+/** A call that is the whole statement, as a fix that rewrites it needs it. */
+export function callShape(
+  t: readonly Token[],
+  call: ParsedCall,
+  context: 'statement' | 'assignment',
+): CallShape | undefined {
+  if (call.problem || call.closeIndex !== t.length - 1) return undefined;
+  const first = firstOf(t);
+  return {
+    start: first.start,
+    end: tokenAt(t, call.closeIndex).end,
+    target: context === 'assignment' ? first.text : undefined,
+    args: call.args.map((a) => ({ text: a.text, name: isIdentifier(a.text) ? a.text : quotedIdentifier(t, a) })),
+  };
+}
+
+function structuralRole(name: string): BlockRole | undefined {
+  const hallucination = findHallucination(name);
+  if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
+  const sameLetters = findCommandIgnoringCase(name);
+  if (sameLetters) return sameLetters.block;
+  const otherCase = findHallucinationIgnoringCase(name)?.structuralAs;
+  return otherCase ? findCommand(otherCase)?.block : undefined;
+}
+
+export function applyRole(ctx: AnalysisContext, role: BlockRole | undefined, at: Token): Block | undefined {
+  if (!role) return undefined;
+  switch (role) {
+    case 'open-if':
+      return openBlock(ctx, 'if', at);
+    case 'open-loop':
+      return openBlock(ctx, 'loop', at);
+    case 'open-try':
+      return openBlock(ctx, 'try', at);
+    case 'open-async':
+      return openBlock(ctx, 'async', at);
+    case 'else':
+      ctx.blocks.else(ctx.site(at));
+      return ctx.blocks.top;
+    case 'exception':
+      ctx.blocks.exception(ctx.site(at));
+      return ctx.blocks.top;
+    case 'end':
+      ctx.blocks.end(ctx.site(at));
+      return undefined;
+    case 'end-loop':
+      ctx.blocks.endLoop(ctx.site(at));
+      return undefined;
+  }
+}
+
+export function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token): Block {
+  const block: Block = {
+    kind,
+    line: ctx.lineNo,
+    column: ctx.col(at.start),
+    endColumn: ctx.col(at.end),
+    token: at.text,
+  };
+  ctx.blocks.push(block);
+  return block;
+}
+
+/** Templates, $globals and calls nested inside raw-text arguments. */
+export function checkArgumentContents(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
+  for (const arg of call.args) {
+    for (let i = arg.first; i < arg.last; i++) {
+      const x = t[i];
+      if (x?.kind === TokenKind.Template) checkTemplate(ctx, x);
+    }
+    const head = t[arg.first];
+    if (!head || head.kind !== TokenKind.Ident || !isPunct(t[arg.first + 1], '(')) continue;
+    if (matchBracket(t, arg.first + 1) !== arg.last - 1) continue;
+    const name = head.text;
+    const spec = findCommand(name);
+    if (spec) {
+      ctx.report({
+        rule: Rule.NestedCommand,
+        start: arg.start,
+        end: arg.end,
+        message: `command '${name}' is not accepted inside an argument (this parser's rule: the specification gives an argument as a literal or a variable name) — call it on its own line and pass its target variable`,
+        token: name,
+        hint: nestedCommandFix(ctx, t, arg, spec),
+      });
+    } else if (EXPRESSION_BUILTINS.has(name)) {
+      literalCallWarning(ctx, arg.start, arg.end, arg.text);
+    } else {
+      const inner = parseCall(ctx.src, t, arg.first + 1, ctx.lineEnd);
+      defer(ctx, head, { argCount: inner.args.length, context: 'argument', text: arg.text });
+    }
+  }
+}
+
+function literalCallWarning(ctx: AnalysisContext, start: number, end: number, text: string): void {
+  ctx.report({
+    rule: Rule.LiteralCall,
+    start,
+    end,
+    message: `'${abbreviate(text, 30)}' in an argument: the specification reads it as that text, the reference implementation fails on it ('Command not found') — compute it first: value = ${abbreviate(text, 30)}`,
+    token: text,
+    hint: hoistFix(ctx.lineStart, { start, end }, { names: ['value'], before: (name) => `${name} = ${text}` }),
+  });
+}
+
+/** `addVar(x, encodeSHA256(a, h))` → `encodeSHA256(a, h)` on the line before, and `addVar(x, h)`. */
+function nestedCommandFix(
+  ctx: AnalysisContext,
+  t: readonly Token[],
+  arg: CallArg,
+  spec: CommandSpec,
+): FixHint | undefined {
+  if (spec.block) return undefined;
+  const inner = parseCall(ctx.src, t, arg.first + 1, ctx.lineEnd);
+  const params = spec.params;
+  const target = params[params.length - 1];
+  if (inner.problem || target?.kind !== 'target' || params.some((p) => p.kind === 'target' && p !== target))
+    return undefined;
+  const args = inner.args.map((a) => a.text);
+  const call = (name: string) => `${spec.name}(${[...args, name].join(', ')})`;
+  if (args.length === params.length) {
+    const given = args.pop() as string;
+    if (!isIdentifier(given)) return undefined;
+    return hoistFix(ctx.lineStart, arg, { names: [], before: call, given });
+  }
+  if (args.length !== params.length - 1) return undefined;
+  return hoistFix(ctx.lineStart, arg, { names: ['value'], before: call });
+}

@@ -1,0 +1,70 @@
+/**
+ * Literal values as addVar reads them (pure): None, booleans, numbers, closed strings, and list or dict
+ * literals of them.
+ */
+import type { CallArg } from '../calls';
+import { TokenKind, isPunct, type Token } from '../scanner';
+
+const LITERAL_WORDS: Readonly<Record<string, string>> = {
+  None: 'null',
+  True: 'a boolean',
+  False: 'a boolean',
+  true: 'a boolean',
+  false: 'a boolean',
+};
+
+/** Another language's null in addVar: text as well, and its value is AVAP's None. */
+const FOREIGN_NULL = 'null';
+
+/** A scalar literal: a number, a closed string, None or a boolean. */
+function isScalar(x: Token | undefined): boolean {
+  return (
+    x !== undefined &&
+    (x.kind === TokenKind.Number ||
+      (x.kind === TokenKind.String && !x.unterminated) ||
+      (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined))
+  );
+}
+
+/** Index after the literal (scalar, or list / dict literal of literals) starting at `i`, or -1. */
+function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): number {
+  const x = t[i];
+  if (isScalar(x)) return i + 1;
+  const list = isPunct(x, '[');
+  if ((!list && !isPunct(x, '{')) || depth > 8) return -1;
+  const close = list ? ']' : '}';
+  let j = i + 1;
+  if (isPunct(t[j], close)) return j + 1;
+  while (j < end) {
+    if (!list) {
+      if (!isScalar(t[j]) || !isPunct(t[j + 1], ':')) return -1;
+      j += 2;
+    }
+    j = literalEnd(t, j, end, depth + 1);
+    if (j === -1) return -1;
+    if (isPunct(t[j], close)) return j + 1;
+    if (!isPunct(t[j], ',')) return -1;
+    j++;
+  }
+  return -1;
+}
+
+/**
+ * What a value argument is when it is a literal the specification's addVar
+ * keeps as text: None, a boolean, or a list or dict literal of such literals
+ * (`[]`, `[1, 2]`, `{}`, `{"a": [1]}`). Undefined for anything else (text such
+ * as a regex class `[a-z]` stays text by intent).
+ */
+export function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
+  const first = t[arg.first];
+  if (!first) return undefined;
+  if (arg.last - arg.first === 1)
+    return first.kind !== TokenKind.Ident
+      ? undefined
+      : first.text === FOREIGN_NULL
+        ? 'null'
+        : LITERAL_WORDS[first.text];
+  if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
+  const empty = arg.last - arg.first === 2;
+  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
+}

@@ -1,0 +1,104 @@
+/**
+ * Names that are neither commands nor language words: calls inside expressions and arguments, deferred to
+ * the end of the file (a function may be defined after its first call), then resolved against the functions.
+ */
+import { EXPRESSION_BUILTINS, findCommand, signatureOf } from '../catalogue';
+import { Rule } from '../catalogue/rules';
+import { inventedCallFix } from '../fixes/commands';
+import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from '../nearNames';
+import { pendingRule, type PendingCall } from '../pendingCalls';
+import type { Token } from '../scanner';
+import { MAX_COMPARED_LENGTH, suggestName } from '../suggest';
+import { abbreviate, plural } from '../wording';
+import type { AnalysisContext } from './context';
+
+export function noteCall(ctx: AnalysisContext, nameToken: Token, argCount: number): void {
+  const name = nameToken.text;
+  if (EXPRESSION_BUILTINS.has(name)) return;
+  const spec = findCommand(name);
+  if (spec) {
+    ctx.report({
+      rule: Rule.NestedCommand,
+      start: nameToken.start,
+      end: nameToken.end,
+      message: `command '${name}' is not accepted inside an expression (this parser's rule: commands are statements) — run it on its own line: ${signatureOf(spec)}`,
+      token: name,
+    });
+    return;
+  }
+  defer(ctx, nameToken, { argCount, context: 'expression', text: name });
+}
+
+/** A call of `nameToken` that is not a command: resolved against the functions at the end of the file. */
+export function defer(
+  ctx: AnalysisContext,
+  nameToken: Token,
+  call: Pick<PendingCall, 'argCount' | 'context' | 'text'>,
+): void {
+  const { argCount, context, text } = call;
+  ctx.pending.push({
+    name: nameToken.text,
+    argCount,
+    line: ctx.lineNo,
+    column: ctx.col(nameToken.start),
+    endColumn: ctx.col(nameToken.end),
+    context,
+    text,
+  });
+}
+
+export function resolvePending(ctx: AnalysisContext): void {
+  // One index of the functions for every unknown name: linear, where a scan per name was (names × functions).
+  const userFunctions = new NearNames(
+    [...ctx.functions.keys()],
+    MAX_COMPARED_LENGTH,
+    NEAR_NAME_CELLS_FLOOR + NEAR_NAME_CELLS_PER_CHAR * ctx.src.length,
+  );
+  for (const p of ctx.pending) {
+    const rule = pendingRule(p, ctx.functions);
+    const fn = ctx.functions.get(p.name);
+    if (fn) {
+      if (rule === Rule.LiteralCall) {
+        ctx.rep.at({
+          rule: Rule.LiteralCall,
+          line: p.line,
+          column: p.column,
+          endColumn: p.endColumn,
+          message: `'${abbreviate(p.text, 30)}' in an argument: the specification reads it as that text, the reference implementation calls the function — compute it first: value = ${abbreviate(p.text, 30)}`,
+          token: p.name,
+        });
+      } else if (rule === Rule.FunctionArity) {
+        ctx.rep.at({
+          rule: Rule.FunctionArity,
+          line: p.line,
+          column: p.column,
+          endColumn: p.endColumn,
+          message: `function '${p.name}' (line ${fn.line}) takes ${plural(fn.arity, 'argument')}, got ${p.argCount}`,
+          token: p.name,
+        });
+      }
+      continue;
+    }
+    const suggestion = suggestName(p.name, userFunctions, p.argCount);
+    const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
+    const note = suggestion.note ? ` (${suggestion.note})` : '';
+    // A name whose arguments are not the unknown one's is advice: its signature says what it needs (issue 24, F10).
+    const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
+    const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
+    const message = suggestion.name
+      ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}${takes}`
+      : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
+    const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
+    const replacement = suggestion.exact ? suggestion.name : undefined;
+    ctx.rep.at({
+      rule: rule ?? Rule.UnknownFunction,
+      line: p.line,
+      column: p.column,
+      endColumn: p.endColumn,
+      message,
+      token: p.name,
+      suggestion: replacement,
+      hint,
+    });
+  }
+}
