@@ -40,7 +40,7 @@ function placeOf(file, srcDir) {
  * Where each folder sits: [layer index, position in the layer].
  * @param {Layer[]} layers
  */
-export function layerIndex(layers) {
+function layerIndex(layers) {
   /** @type {Map<string, [number, number]>} */
   const at = new Map();
   layers.forEach((layer, i) => layer.folders.forEach((folder, j) => at.set(folder, [i, j])));
@@ -51,7 +51,7 @@ export function layerIndex(layers) {
  * Whether `from` may import `to` (both folders of the table).
  * @param {Map<string, [number, number]>} at @param {string} from @param {string} to
  */
-export function mayImport(at, from, to) {
+function mayImport(at, from, to) {
   const a = at.get(from);
   const b = at.get(to);
   if (!a || !b) return false;
@@ -141,7 +141,7 @@ const importsRule = {
  * The marker that lets a test import an inner module on purpose: a line comment right above the import,
  * `// internal-import: <why>` (a reason of at least a few words). `grep -rn internal-import test/` lists them all.
  */
-export const INTERNAL_IMPORT = /^\s*internal-import:\s*(.*)$/;
+const INTERNAL_IMPORT = /^\s*internal-import:\s*(.*)$/;
 
 /**
  * The src/ folder a test file is about: the first `subjects` entry whose directory holds the file, else the
@@ -149,7 +149,7 @@ export const INTERNAL_IMPORT = /^\s*internal-import:\s*(.*)$/;
  * @param {string} rel the file relative to the repository, with forward slashes
  * @param {[string, string][]} subjects
  */
-export function subjectOf(rel, subjects) {
+function subjectOf(rel, subjects) {
   for (const [dir, folder] of subjects) if (rel === dir || rel.startsWith(`${dir}/`)) return folder;
   const m = /^test\/(?:unit|integration|fixtures)\/([^/]+)\//.exec(rel);
   return m ? m[1] : undefined;

@@ -69,7 +69,7 @@ const failing: ParserTransport = {
   close: () => undefined,
 };
 
-export async function benchOpenCircuit(): Promise<BenchResult> {
+async function benchOpenCircuit(): Promise<BenchResult> {
   // The fast path: a breaker that has opened (3 failures) and stays open on a clock that does not move.
   const parser = new BreakerParser(failing, {
     timeoutMs: 2000,
@@ -110,7 +110,7 @@ export async function benchOpenCircuit(): Promise<BenchResult> {
   }
 }
 
-export async function benchRelevance(): Promise<BenchResult> {
+async function benchRelevance(): Promise<BenchResult> {
   const ollama = await startScriptedOllama();
   try {
     const isRelevance = (r: RecordedRequest) => promptTask(systemPrompt(r)) === 'relevance';
@@ -193,7 +193,7 @@ function timedLlm(inner: LlmPort): LlmPort & { spentMs: number } {
   return port;
 }
 
-export async function benchPipelineOverhead(): Promise<BenchResult> {
+async function benchPipelineOverhead(): Promise<BenchResult> {
   const ollama = await startScriptedOllama();
   const task = (name: string) => (r: RecordedRequest) => promptTask(systemPrompt(r)) === name;
   const answer =
@@ -297,7 +297,7 @@ async function timeToVerdict(
   return { afterFirst: finalAt - firstAnswerAt, total: finalAt - start };
 }
 
-export async function benchRepairVsRetry(): Promise<BenchResult> {
+async function benchRepairVsRetry(): Promise<BenchResult> {
   // Same length, same pace: one answer every error of which has a proven fix, one whose error has none.
   const fixable = fence('addParam(password, p);\ngetSHA256(p, h)\naddResult(h)');
   const unfixable = fence('addParam(password, p)\nhashPassword(p, h)\naddResult(h)');
@@ -348,7 +348,7 @@ export async function benchRepairVsRetry(): Promise<BenchResult> {
   }
 }
 
-export async function benchEarlyAbort(): Promise<BenchResult> {
+async function benchEarlyAbort(): Promise<BenchResult> {
   const tail = Array.from({ length: 40 }, (_, i) => `addVar(v${i}, ${i})`);
   const early = fence(['addParam(password, p)', 'print(p)', ...tail, 'addResult(p)'].join('\n'));
   const late = fence(['addParam(password, p)', ...tail, 'addResult(p)', 'print(p)'].join('\n'));

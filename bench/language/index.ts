@@ -53,7 +53,7 @@ const WARM = 200;
 const OVER_STDIO = 40;
 const GOAL_MS = 10;
 
-export function percentile(samples: readonly number[], p: number): number {
+function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? 0;
 }

@@ -267,7 +267,7 @@ function functionDef(w: Writer, index: number): string {
 }
 
 /** One endpoint program, `index` giving its function names their own suffix. */
-export function generatedEndpoint(seed: number, index: number): string {
+function generatedEndpoint(seed: number, index: number): string {
   const w = new Writer(prng(seed * 7919 + index), prng(seed + index)() < 0.7 ? '  ' : '    ');
   w.line(`// ${w.pick(['Return', 'Create', 'Update', 'Check', 'List'])} the ${w.pick(NOUNS)} ${w.pick(QUALIFIERS)}`);
   const fns = w.chance(0.35) ? [functionDef(w, index)] : [];

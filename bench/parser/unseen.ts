@@ -18,7 +18,7 @@ import { avapCodeBlocks, knowledgeDirectory, loadDocs, loadExamplePool, loadGold
 import type * as ParserModule from '../../src/parser';
 import { generatedEndpoints } from './generated';
 
-export interface CorpusPart {
+interface CorpusPart {
   label: string;
   programs: string[];
   /** Programs of the source left out because they are not valid AVAP. */
@@ -32,10 +32,10 @@ export interface UnseenCorpus {
 }
 
 /** Seed and size of the generated part: about as many bytes as the knowledge base's programs together, twice. */
-export const GENERATED_SEED = 30;
-export const GENERATED_COUNT = 80;
+const GENERATED_SEED = 30;
+const GENERATED_COUNT = 80;
 /** The held-out corpus' generated part: another seed, never profiled on. */
-export const HELD_OUT_SEED = 31;
+const HELD_OUT_SEED = 31;
 
 function loaded<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
   if (!result.ok) throw new Error(result.error.message);
@@ -67,7 +67,7 @@ function corpusOf(
 }
 
 /** The corpus never profiled on: the repository's programs outside the knowledge base, and another seed's endpoints. */
-export function heldOutCorpus(validateAvap: typeof ParserModule.validateAvap): UnseenCorpus {
+function heldOutCorpus(validateAvap: typeof ParserModule.validateAvap): UnseenCorpus {
   return corpusOf(validateAvap, [
     { label: 'shipped examples', programs: avapFiles('examples') },
     { label: 'reference-fact programs', programs: avapFiles(path.join('docs', 'facts', 'reference')) },
@@ -103,7 +103,7 @@ export function unseenCorpus(validateAvap: typeof ParserModule.validateAvap): Un
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
-export function makeUp(corpus: UnseenCorpus): string {
+function makeUp(corpus: UnseenCorpus): string {
   const parts = corpus.parts.map((p) => {
     const bytes = p.programs.reduce((n, x) => n + Buffer.byteLength(x), 0);
     const lines = p.programs.reduce((n, x) => n + x.split('\n').length, 0);
@@ -117,7 +117,7 @@ export function makeUp(corpus: UnseenCorpus): string {
  * The corpus as one file: its programs one after another, each program's
  * functions renamed with the program's number so that no name is defined twice.
  */
-export function oneFile(corpus: UnseenCorpus): string {
+function oneFile(corpus: UnseenCorpus): string {
   return corpus.programs
     .map((program, i) => {
       let text = program;
@@ -138,7 +138,7 @@ export interface Contenders {
 
 /** Milliseconds per pass of each contender: the validation as shipped, the same without fix proofs (parsing and
  * analysis only, what createSourceFile's side does), TypeScript and the floor. */
-export interface Pass {
+interface Pass {
   ours: number;
   parseOnly: number;
   ts: number;
@@ -197,7 +197,7 @@ async function passes(inputs: readonly string[], c: Contenders, rounds: number):
   };
 }
 
-export interface CorpusFigures {
+interface CorpusFigures {
   makeUp: string;
   /** Each program validated on its own, as the service sees answers. */
   byProgram: Pass & { bytes: number };

@@ -20,7 +20,7 @@ import { startServe } from '../../test/integration/rest/serveProcess';
 import { median, type BenchResult, type BenchSuite } from '../types';
 
 /** The program the pool's batching was tuned on. */
-export const TUNED_PROGRAM = `addParam(name, who)
+const TUNED_PROGRAM = `addParam(name, who)
 addVar(count, 0)
 addVar(limit, 4)
 startLoop(i, 1, limit)
@@ -33,7 +33,7 @@ addResult(count)
 `;
 
 /** Held out: never run while tuning. */
-export const HELD_OUT_PROGRAM = `addVar(base, 7)
+const HELD_OUT_PROGRAM = `addVar(base, 7)
 addVar(items, 3)
 total = base * items
 label = "total: " + str(total)
@@ -92,7 +92,7 @@ async function directRate(source: string, count: number): Promise<number> {
   return count / ((performance.now() - start) / 1000);
 }
 
-export async function benchPool(): Promise<BenchResult[]> {
+async function benchPool(): Promise<BenchResult[]> {
   const started = createRunPool({});
   if (!started.ok) throw new Error(started.error.message);
   const pool = started.value;
@@ -130,7 +130,7 @@ interface LoadFigures {
 }
 
 /** `count` POSTs of `body` to `url`, `concurrency` keep-alive connections at a time. */
-export async function load(url: string, body: string, count: number, concurrency: number): Promise<LoadFigures> {
+async function load(url: string, body: string, count: number, concurrency: number): Promise<LoadFigures> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latencies: number[] = [];
@@ -197,7 +197,7 @@ async function referenceAnswers(body: string): Promise<string | undefined> {
 const describe = (f: LoadFigures) =>
   `${Math.round(f.rps).toLocaleString('en')} req/s, median ${f.medianMs.toFixed(1)} ms, p90 ${f.p90Ms.toFixed(1)} ms (statuses ${[...f.statuses].map(([s, n]) => `${s}×${n}`).join(', ')})`;
 
-export async function benchRest(): Promise<BenchResult[]> {
+async function benchRest(): Promise<BenchResult[]> {
   const COUNT = 10_000;
   const CONCURRENCY = 64;
   const body = JSON.stringify({ script: TUNED_PROGRAM, variables: {} });
@@ -253,7 +253,7 @@ async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }
   return { ms: performance.now() - start, value };
 }
 
-export async function benchDatabase(): Promise<BenchResult[]> {
+async function benchDatabase(): Promise<BenchResult[]> {
   const cold = await timeIt(() => PGlite.create());
   await cold.value.exec(DB_SEED);
   const dump = await cold.value.dumpDataDir('none');

@@ -40,7 +40,7 @@ function bundle<T>(entry: string): T {
   }
 }
 
-export const TEN_LINES = [
+const TEN_LINES = [
   'addParam(limit, n)',
   'addVar(total, 0)',
   'startLoop(i, 1, n)',

@@ -22,7 +22,7 @@ import { median, sample, type BenchResult, type BenchSuite } from '../types';
 const CORPUS = path.join(__dirname, '..', '..', 'test', 'corpus', 'valid');
 
 /** 100 KiB of the whole valid corpus, repeated (its repeated definitions make the parser report findings too). */
-export function hundredKiBProgram(): string {
+function hundredKiBProgram(): string {
   const unit = readdirSync(CORPUS)
     .filter((f) => f.endsWith('.avap'))
     .sort()
@@ -72,7 +72,7 @@ async function smallLatency(server: ServeProcess, count: number): Promise<number
 
 const fmt = (ms: number) => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
 
-export async function benchRestLoad(): Promise<BenchResult[]> {
+async function benchRestLoad(): Promise<BenchResult[]> {
   const server = await startServe(['--port', '0', '--ollama-url', 'http://127.0.0.1:9', '--quiet']);
   try {
     const body = JSON.stringify({ source: hundredKiBProgram(), filename: 'big.avap' });
@@ -117,7 +117,7 @@ async function timed(fn: () => Promise<number>): Promise<{ status: number; ms: n
   return { status, ms: performance.now() - start };
 }
 
-export async function benchHungReplica(): Promise<BenchResult[]> {
+async function benchHungReplica(): Promise<BenchResult[]> {
   const [hung, healthy] = await Promise.all([startHungParser(), startParserService()]);
   const serve = (url: string) =>
     startServe([

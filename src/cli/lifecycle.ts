@@ -20,14 +20,14 @@ import { EXIT } from './command';
 export const EXIT_INTERRUPTED = 130;
 
 /** Why a run's signal was aborted when its event loop emptied. */
-export class EventLoopDrained extends Error {
+class EventLoopDrained extends Error {
   constructor() {
     super('the event loop emptied while the command still awaited its answer (an internal error)');
   }
 }
 
 /** The parts of `process` the supervisor uses (tests pass a stand-in). */
-export interface SupervisedProcess {
+interface SupervisedProcess {
   on(event: 'SIGINT' | 'SIGTERM' | 'beforeExit', listener: (signal?: NodeJS.Signals) => void): unknown;
   exit(code: number): never;
   exitCode?: number | string | undefined | null;

@@ -85,7 +85,7 @@ function loadShippedKnowledge(logger: Logger): ReturnType<typeof loadKnowledgeBa
 }
 
 /** Retrieval over a knowledge base that could not be loaded: every search fails, so answers are marked degraded. */
-export function unavailableRetrieval(name: string, message: string): RetrievalPort {
+function unavailableRetrieval(name: string, message: string): RetrievalPort {
   return {
     name,
     retrieve: () => Promise.resolve({ ok: false, error: { code: 'retrieval-failed', message } }),

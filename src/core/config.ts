@@ -69,7 +69,7 @@ export interface OllamaConfig {
   think: boolean;
 }
 
-export interface RetrievalConfig {
+interface RetrievalConfig {
   esUrl?: string;
   /** Elasticsearch API key (the editor keeps it in SecretStorage). */
   esApiKey?: string;
@@ -81,13 +81,13 @@ export interface RetrievalConfig {
   mode: RetrievalMode;
 }
 
-export interface RelevanceConfig {
+interface RelevanceConfig {
   mode: RelevanceMode;
   /** Cosine adapter: relevant when cosine(query, mean(chunks)) >= threshold. */
   cosineThreshold: number;
 }
 
-export interface PipelineConfig {
+interface PipelineConfig {
   /** The request's retry cycle: 0 (no retry of any kind) or 1 (D1 RC-08); larger values are read as 1. */
   maxRetries: number;
   /** Few-shot examples put into the code-generation prompt when a selector is available. */
@@ -105,8 +105,9 @@ export interface AssistantConfig {
   cache: { dir?: string };
 }
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 
+/** @internal */
 export function defaultConfig(): AssistantConfig {
   return {
     parser: { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 },
@@ -148,7 +149,10 @@ export function mergeConfig(base: AssistantConfig, patch: DeepPartial<AssistantC
 
 export class ConfigError extends Error {}
 
-/** Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`. */
+/**
+ * Parses `250`, `250ms`, `2s`, `1.5s`; a bare number is in `bareUnit`.
+ * @internal
+ */
 export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must be a non-negative duration like 2000, 2000ms or 2s, got '${raw}'`);
@@ -158,7 +162,7 @@ export function parseDuration(name: string, raw: string, bareUnit: 'ms' | 's'): 
 }
 
 /** The longest parser deadline accepted (the editor setting's maximum too). */
-export const MAX_PARSER_TIMEOUT_S = 600;
+const MAX_PARSER_TIMEOUT_S = 600;
 
 /**
  * AVAP_PARSER_TIMEOUT / --parser-timeout: seconds per parser call (`2`,
@@ -181,7 +185,7 @@ export function parseParserTimeout(name: string, raw: string): number {
 }
 
 /** AVAP_MAX_RETRIES: 0 or 1 (D1 RC-08). */
-export function retryBudget(name: string, raw: string): number {
+function retryBudget(name: string, raw: string): number {
   const value = raw.trim();
   if (value !== '0' && value !== '1') {
     throw new ConfigError(
@@ -270,7 +274,10 @@ const MIRRORED = SETTING_ENTRIES.flatMap(({ declaration }) =>
 /** Variables the core reads that no setting mirrors (a secret, tuning the headless tools need). */
 const CORE_ONLY_ENV_VARS = ['OLLAMA_TTFB_TIMEOUT', 'AVAP_ES_API_KEY', 'AVAP_RETRIEVAL_MODE', 'AVAP_CACHE_DIR'] as const;
 
-/** Names of every environment variable the configuration reads. */
+/**
+ * Names of every environment variable the configuration reads.
+ * @internal
+ */
 export const ENV_VARS: readonly string[] = [...MIRRORED.map((m) => m.env), ...CORE_ONLY_ENV_VARS];
 
 /** The configuration the editor's settings describe (in the settings' units), over `base`. */

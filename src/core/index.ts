@@ -61,74 +61,48 @@ export * from './types';
 export {
   configFromEnv,
   configFromSettings,
-  defaultConfig,
+  /** @internal */ defaultConfig,
   mergeConfig,
   normalizeOllamaHost,
-  parseDuration,
+  /** @internal */ parseDuration,
   ConfigError,
-  ENV_VARS,
-  DEFAULT_OLLAMA_HOST,
+  /** @internal */ ENV_VARS,
   parseParserTimeout,
   parseRelevanceMode,
   parseRetrievalMode,
   type AssistantConfig,
   type DeepPartial,
-  type OllamaConfig,
   type ParserConfig,
-  type RelevanceMode,
-  type RetrievalMode,
 } from './config';
-export { createAssistant, type Assistant, type AssistantDeps, type CreateAssistantResult } from './assistant';
-export { runPipeline } from './pipeline/graph';
-export { LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
-export type { PipelineDeps, RunOptions } from './pipeline/deps';
+export { createAssistant, type Assistant, type AssistantDeps } from './assistant';
+export { /** @internal */ runPipeline } from './pipeline/graph';
+export { /** @internal */ LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
+export type { RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
+export { /** @internal */ prefixed, prefixedLogger, /** @internal */ memoryLogger, silentLogger } from './ports';
 export {
-  prefixed,
-  prefixedLogger,
-  memoryLogger,
-  silentLogger,
-  ManualClock,
-  systemClock,
-  LOG_PREFIX,
-  type Clock,
-  type Logger,
-} from './ports';
-export { BreakerParser, CANARY_SOURCE, LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP } from './parser/breakerParser';
-export {
-  startBundledParser,
-  findParserServerScript,
-  type BundledParser,
-  type StartBundledResult,
-} from './parser/bundled';
-export { createGrpcTransport } from './parser/grpcTransport';
-export {
-  openParserConnection,
-  parserUrlProblem,
-  type OpenParserResult,
-  type ParserConnection,
-  type ParserConnectionKind,
-  type ParserConnectionOptions,
-} from './parser/connection';
-export { AdmissionParser, type AdmissionOptions } from './parser/admission';
-export type { ParserTransport, TransportFailure, TransportFailureKind, TransportResult } from './parser/transport';
+  /** @internal */ BreakerParser,
+  /** @internal */ LOG_CLOSED,
+  /** @internal */ LOG_HALF_OPEN,
+  /** @internal */ LOG_SKIP,
+} from './parser/breakerParser';
+export { /** @internal */ startBundledParser, type BundledParser } from './parser/bundled';
+export { /** @internal */ createGrpcTransport } from './parser/grpcTransport';
+export { /** @internal */ AdmissionParser } from './parser/admission';
+export type { ParserTransport, TransportResult } from './parser/transport';
 export { createOllamaLlm } from './llm/ollamaLlm';
 export {
   checkOllama,
   neededModels,
-  canonicalModelName,
-  pullCommand,
-  type CheckedModel,
-  type ModelRole,
+  /** @internal */ canonicalModelName,
+  /** @internal */ pullCommand,
   type NeededModel,
   type OllamaCheck,
-  type OllamaCheckOptions,
-  type OllamaCheckStatus,
 } from './llm/ollamaCheck';
-export type { ChatCall, ChatMessage, LlmError, LlmErrorCode, LlmPort, LlmResult } from './llm/port';
+export type { ChatCall, ChatMessage, LlmError, LlmPort, LlmResult } from './llm/port';
 export {
   blockEntries,
   codeAnswerBlocks,
@@ -138,24 +112,17 @@ export {
   stripThinking,
   type CodeBlock,
 } from './code/extract';
-export { plainlyNotAvap, type NotAvapKind } from './code/notAvap';
-export { ERROR_CODES, type ValidationErrors, type ErrorCode, type ValidationError } from './validation/errors';
-export { errorsFromTrace } from './validation/fromTrace';
-export { repairInstructions } from './validation/normalizer';
-export type { AttemptEvent, TelemetrySink } from './telemetry/events';
+export { plainlyNotAvap } from './code/notAvap';
+export { /** @internal */ ERROR_CODES, type ValidationError } from './validation/errors';
+export { /** @internal */ errorsFromTrace } from './validation/fromTrace';
+export { /** @internal */ repairInstructions } from './validation/normalizer';
+export type { AttemptEvent } from './telemetry/events';
 export { calledNames, memoryTelemetry } from './telemetry/events';
 export { jsonlTelemetry, type JsonlTelemetrySink } from './telemetry/jsonlSink';
 export { parseTelemetry } from './telemetry/read';
 export { computeMetrics, renderMetrics, REVIEW_THRESHOLD, type Metrics } from './telemetry/metrics';
-export {
-  compareBy,
-  renderComparison,
-  isCompareBy,
-  COMPARE_BY,
-  type Comparison,
-  type CompareBy,
-} from './telemetry/comparison';
-export type { RetrievalPort, RetrievalResult, RetrievedChunk, KnowledgeSource } from './retrieval/port';
+export { compareBy, renderComparison, isCompareBy, COMPARE_BY, type Comparison } from './telemetry/comparison';
+export type { RetrievalPort, KnowledgeSource } from './retrieval/port';
 export { ingestKnowledge, type IngestEvent, type IngestPhase } from './retrieval/elastic';
 export type { BulkBatchFailure } from './retrieval/bulkFailures';
 export { cosine } from './retrieval/rrf';
@@ -164,21 +131,25 @@ export type { RelevancePort } from './relevance/port';
 // — or the scripted one — tells the tasks apart by them), the correction the retry sends, and the log lines the
 // design names; and the adapters behind the ports, for a caller that composes its own pipeline.
 export {
-  promptTask,
-  PROMPT_HEADERS,
-  CORRECTION_HEAD,
-  CORRECTION_TAIL,
-  correctionContext,
-  contextInsufficientHint,
+  /** @internal */ promptTask,
+  /** @internal */ PROMPT_HEADERS,
+  /** @internal */ CORRECTION_HEAD,
+  /** @internal */ CORRECTION_TAIL,
+  /** @internal */ correctionContext,
+  /** @internal */ contextInsufficientHint,
   type PromptTask,
 } from './routing/prompts';
-export { CLASSIFICATION_JSON_SCHEMA, LOG_CLASSIFIER_DEFAULT_ROUTE, logClassifierMalformed } from './routing/classifier';
-export { logRetrievalFailed } from './pipeline/retrieve';
-export { LOG_REPAIRED_BY_FIXES } from './code/repairAnswer';
-export { LOG_EARLY_ABORT, StreamCheck } from './code/streamCheck';
-export { validateAnswer } from './code/validateBlocks';
-export { CANARY_FILENAME } from './parser/breakerParser';
-export { INGEST_PIPELINE, createElasticRetrieval } from './retrieval/elastic';
-export { createEmbeddedRetrieval, type EmbedFn } from './retrieval/embedded';
-export { createCosineRelevance } from './relevance/cosineRelevance';
-export { createLlmRelevance } from './relevance/llmRelevance';
+export {
+  /** @internal */ CLASSIFICATION_JSON_SCHEMA,
+  /** @internal */ LOG_CLASSIFIER_DEFAULT_ROUTE,
+  /** @internal */ logClassifierMalformed,
+} from './routing/classifier';
+export { /** @internal */ logRetrievalFailed } from './pipeline/retrieve';
+export { /** @internal */ LOG_REPAIRED_BY_FIXES } from './code/repairAnswer';
+export { /** @internal */ LOG_EARLY_ABORT, /** @internal */ StreamCheck } from './code/streamCheck';
+export { /** @internal */ validateAnswer } from './code/validateBlocks';
+export { /** @internal */ CANARY_FILENAME } from './parser/breakerParser';
+export { /** @internal */ INGEST_PIPELINE, /** @internal */ createElasticRetrieval } from './retrieval/elastic';
+export { /** @internal */ createEmbeddedRetrieval, type EmbedFn } from './retrieval/embedded';
+export { /** @internal */ createCosineRelevance } from './relevance/cosineRelevance';
+export { /** @internal */ createLlmRelevance } from './relevance/llmRelevance';

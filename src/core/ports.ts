@@ -17,6 +17,7 @@ export interface Logger {
 /**
  * The prefix of every line the pipeline logs: `ptvl` is the *per-type validation layer*, the design's name for
  * the routing and validation pipeline, and its log lines carry this prefix (docs/design.md D1).
+ * @internal
  */
 export const LOG_PREFIX = '[ptvl]';
 
@@ -24,6 +25,7 @@ export const LOG_PREFIX = '[ptvl]';
  * A message as it is printed: `[ptvl] ` and the message. The log-line
  * constants (`LOG_SKIP`, `LOG_PARSER_UNAVAILABLE`, …) hold the message; tests
  * compare printed lines with `prefixed(CONSTANT)`.
+ * @internal
  */
 export function prefixed(message: string): string {
   return `${LOG_PREFIX} ${message}`;
@@ -39,7 +41,10 @@ export function prefixedLogger(write: (line: string, level: 'info' | 'warn') => 
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined };
 
-/** Collects lines in memory (tests, and callers that show a log on demand). */
+/**
+ * Collects lines in memory (tests, and callers that show a log on demand).
+ * @internal
+ */
 export function memoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return { lines, ...prefixedLogger((line) => lines.push(line)) };
@@ -52,7 +57,10 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that only moves when told to. */
+/**
+ * A clock that only moves when told to.
+ * @internal
+ */
 export class ManualClock implements Clock {
   constructor(private current = 1_700_000_000_000) {}
   now(): number {

@@ -59,7 +59,7 @@ export interface ParserPort {
  * carries no `validation_status` (it makes no validity claim) and no
  * `avap_code`; a client shows it as *validating…* until the final message.
  */
-export interface DraftMessage {
+interface DraftMessage {
   text: string;
   /** Always empty: code is only handed over in the final message, after the verdict. */
   avap_code: '';
@@ -164,7 +164,7 @@ export interface EarlyAbort {
 }
 
 /** Extension: an answer repaired by the parser's fixes instead of an LLM retry. */
-export interface FixRepair {
+interface FixRepair {
   by: 'parser-fixes';
   /** The attempt whose answer was repaired. */
   attempt: number;
@@ -194,7 +194,7 @@ export interface RetryCycle {
 }
 
 /** Whether the answer had the documentation context it asked for. */
-export interface RetrievalState {
+interface RetrievalState {
   /** `degraded`: retrieval failed and the answer was generated without documentation context. */
   status: 'ok' | 'degraded';
   reason?: string;
@@ -275,7 +275,7 @@ export interface PipelineResult {
   earlyAbort?: EarlyAbort & { attempt: number };
 }
 
-export interface FewShotInjection {
+interface FewShotInjection {
   status: 'enabled' | 'degraded' | 'disabled';
   k: number;
   injected: number;
@@ -297,7 +297,7 @@ export type AnswerRetryOutcome =
   | { ok: false; skipped: RetrySkip }
   | { ok: false; error: { code: RunErrorCode; message: string } };
 
-export interface AnswerReviewInput {
+interface AnswerReviewInput {
   question: string;
   answer: string;
   queryType: QueryType;

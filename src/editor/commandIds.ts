@@ -6,10 +6,7 @@
 export {
   ASSISTANT_COMMANDS,
   CHAT_VIEW_ID,
-  COMMAND_IDS,
+  /** @internal */ COMMAND_IDS,
   COMMANDS,
   EDITOR_COMMANDS,
-  type AssistantCommand,
-  type CommandId,
-  type EditorCommand,
 } from '../surface/commands';

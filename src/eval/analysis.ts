@@ -127,6 +127,7 @@ export function runMetrics(run: number, entries: readonly EvalEntry[]): RunMetri
   };
 }
 
+/** @internal */
 export function qualityCounts(
   entries: readonly EvalEntry[],
 ): Pick<RunMetrics, 'quality_judged' | 'quality_passed' | 'quality_retried' | 'quality_failures'> {
@@ -149,9 +150,9 @@ export function acrossRuns<R>(runs: readonly R[], pick: (r: R) => number | undef
 }
 
 /** D2 (docs/design.md; the design's ADR-0007, which the warning names): fewer runs than this leave the mean and the standard deviation without comparable meaning. */
-export const MIN_COMPARABLE_RUNS = 5;
+const MIN_COMPARABLE_RUNS = 5;
 
-export const FEW_RUNS_WARNING = `runs < ${MIN_COMPARABLE_RUNS}: mean and standard deviation are not comparable (ADR-0007)`;
+const FEW_RUNS_WARNING = `runs < ${MIN_COMPARABLE_RUNS}: mean and standard deviation are not comparable (ADR-0007)`;
 
 /** What a reader must know before comparing the report's figures: too few runs, few-shot fallbacks. Pure. */
 export function reportWarnings(runs: number, entries: readonly EvalEntry[]): string[] {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { ChatCall, LlmPort, LlmResult } from '../core';
 import { fail, ok, type Failure, type Result } from '../result';
 
-export const CASSETTE_VERSION = 1;
+const CASSETTE_VERSION = 1;
 
 export type CassetteMode = 'record' | 'replay';
 
@@ -54,6 +54,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** @internal */
 export function chatKey(call: ChatCall): string {
   const material = {
     kind: 'chat',
@@ -65,7 +66,7 @@ export function chatKey(call: ChatCall): string {
   return createHash('sha256').update(canonical(material)).digest('hex').slice(0, 32);
 }
 
-export function embedKey(model: string, texts: readonly string[]): string {
+function embedKey(model: string, texts: readonly string[]): string {
   return createHash('sha256')
     .update(canonical({ kind: 'embed', model, texts }))
     .digest('hex')
@@ -80,7 +81,7 @@ function summarize(text: string): string {
 }
 
 /** Why a cassette cannot be replayed: the file cannot be read, or it is not a cassette of this version. */
-export type CassetteFailure = Failure<'unreadable' | 'not-a-cassette'>;
+type CassetteFailure = Failure<'unreadable' | 'not-a-cassette'>;
 export type LoadedCassette = Result<CassetteFile, CassetteFailure>;
 
 export function loadCassette(file: string): LoadedCassette {

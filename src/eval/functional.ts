@@ -20,7 +20,7 @@ export interface RuntimePort {
   run(job: RunJob): Promise<RunResult>;
 }
 
-export interface CaseOutcome {
+interface CaseOutcome {
   name: string;
   passed: boolean;
   /** Why the run did not meet the case (empty when it passed). */
@@ -36,7 +36,7 @@ export interface FunctionalOutcome {
 }
 
 /** Whether the question is scored for functional correctness (it carries cases). */
-export function hasCases(entry: GoldenEntry): boolean {
+function hasCases(entry: GoldenEntry): boolean {
   return (entry.cases?.length ?? 0) > 0;
 }
 

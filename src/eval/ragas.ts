@@ -21,7 +21,7 @@ import { cosine } from './stats';
  * Why a metric has no score: the judge model failed, its answer is not the JSON asked for, it found nothing to
  * judge, or the embedding model failed. The message goes into the entry's `judge_failures`.
  */
-export type JudgeFailure = Failure<'judge-failed' | 'judge-malformed' | 'nothing-to-judge' | 'embedding-failed'>;
+type JudgeFailure = Failure<'judge-failed' | 'judge-malformed' | 'nothing-to-judge' | 'embedding-failed'>;
 export type JudgeOutcome = Result<{ score: number; detail: string }, JudgeFailure>;
 
 const StatementsSchema = z.object({
@@ -33,8 +33,9 @@ const QuestionsSchema = z.object({
   noncommittal: z.boolean(),
 });
 
+/** @internal */
 export const FAITHFULNESS_FORMAT = z.toJSONSchema(StatementsSchema) as Record<string, unknown>;
-export const RELEVANCY_FORMAT = z.toJSONSchema(QuestionsSchema) as Record<string, unknown>;
+const RELEVANCY_FORMAT = z.toJSONSchema(QuestionsSchema) as Record<string, unknown>;
 
 export interface JudgeModels {
   judgeModel: string;

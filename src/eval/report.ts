@@ -112,7 +112,7 @@ function functionalOf(r: EvalReport): MeanStd {
 }
 
 /** Per question: in how many runs every case passed, and why the last failing run failed. */
-export function functionalRows(r: EvalReport): { id: string; passed: number; runs: number; why: string }[] {
+function functionalRows(r: EvalReport): { id: string; passed: number; runs: number; why: string }[] {
   const byId = new Map<string, EvalEntry[]>();
   for (const e of r.entries) {
     if (!e.functional) continue;
@@ -168,6 +168,7 @@ function pipelineErrors(r: EvalReport): string[] {
   return ['Pipeline errors:', '', ...failed.map((e) => `- ${e.id} (run ${e.run}): ${e.error ?? ''}`), ''];
 }
 
+/** @internal */
 export function renderMarkdown(r: EvalReport): string {
   const c = r.config;
   const lines = [
@@ -322,6 +323,7 @@ function warningsHtml(warnings: readonly string[]): string {
   return `<section class="warnings"><h2>Warnings</h2><ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></section>\n`;
 }
 
+/** @internal */
 export function renderHtml(r: EvalReport): string {
   const md = renderMarkdown(r);
   const table = (rows: string[][]) =>

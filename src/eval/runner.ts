@@ -79,7 +79,7 @@ export interface EvalTarget {
  * Why a run stopped without a report: the parser unreachable before it began or lost during it, a retrieval mode it
  * cannot honour, or the caller cancelled. `partial` holds what was scored before a mid-run abort.
  */
-export interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
+interface EvalAbort extends Failure<'parser-unavailable' | 'retrieval-mode' | 'cancelled'> {
   partial?: EvalReport;
 }
 export type EvalOutcome = Result<EvalReport, EvalAbort>;
@@ -111,6 +111,7 @@ export type EvalVerdict = { outcome: 'valid' | 'invalid' | 'no-code' } | { outco
 export type EvalProgressEvent =
   ({ kind: 'question-start' } & EvalPosition) | ({ kind: 'question-done'; verdict: EvalVerdict } & EvalPosition);
 
+/** @internal */
 export function verdictOf(entry: EvalEntry): EvalVerdict {
   if (entry.error !== undefined) return { outcome: 'failed', code: entry.error.split(':')[0] ?? entry.error };
   if (!entry.codeBearing) return { outcome: 'no-code' };
@@ -120,7 +121,7 @@ export function verdictOf(entry: EvalEntry): EvalVerdict {
 const PROBE = 'addVar(probe, 1)\naddResult(probe)\n';
 
 /** Whether retrieval ran in the configured mode (`bm25` is what the retrieval tags `bm25_only`). */
-export function retrievalHonoured(configured: string, used: string): boolean {
+function retrievalHonoured(configured: string, used: string): boolean {
   return used === configured || (configured === 'bm25' && used === 'bm25_only');
 }
 
@@ -168,7 +169,10 @@ async function answer(
   return runWithQuality({ ...target.quality, assistant }, request, signal);
 }
 
-/** The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored. */
+/**
+ * The entry's record of the gate: composite of the last assessed attempt; a judge failure is counted, not scored.
+ * @internal
+ */
 export function entryQuality(report: QualityReport): EntryQuality {
   const assessed = report.attempts
     .map((a) => a.verdict)
@@ -406,6 +410,7 @@ export interface EvalModels {
  * `qwen3:1.7b`); the tag is what follows the last `:` after the last `/`
  * (a registry host may carry a port). One rule and one message for every
  * model the evaluation calls; `role` names the model in the message.
+ * @internal
  */
 export function pinnedModelProblem(model: string, role = 'model'): string | undefined {
   const slash = model.lastIndexOf('/');

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { err, ok, type Failure, type Result } from '../result';
 
 /** Why an append (or the health probe) failed; `code` is the system error code, `EINVAL` for a bad record. */
-export interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
+interface AppendFailure extends Failure<'invalid-record' | 'unwritable'> {
   code: string;
 }
 export type AppendResult = Result<void, AppendFailure>;
@@ -42,7 +42,10 @@ function failure(file: string, verb: string, error: unknown): AppendResult {
 
 const invalidRecord = (message: string): AppendResult => err({ kind: 'invalid-record', code: 'EINVAL', message });
 
-/** True when the file exists, is not empty and its last byte is not a newline. Never rejects. */
+/**
+ * True when the file exists, is not empty and its last byte is not a newline. Never rejects.
+ * @internal
+ */
 export async function endsWithoutNewline(file: string): Promise<boolean> {
   let handle;
   try {

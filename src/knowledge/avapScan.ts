@@ -93,8 +93,21 @@ export function detectCommands(code: string): string[] {
 }
 
 export const CONSTRUCT_ORDER: readonly AvapConstruct[] = [
-  'if', 'if-expression', 'else', 'loop', 'try', 'async', 'function', 'return', 'assignment', 'template',
-  'global-ref', 'status', 'comment', 'connector-method', 'empty-argument',
+  'if',
+  'if-expression',
+  'else',
+  'loop',
+  'try',
+  'async',
+  'function',
+  'return',
+  'assignment',
+  'template',
+  'global-ref',
+  'status',
+  'comment',
+  'connector-method',
+  'empty-argument',
 ];
 
 /** The constructs the code uses, in a fixed order. */

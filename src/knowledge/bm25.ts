@@ -7,7 +7,7 @@
  */
 import { tokenize } from './tokenizer';
 
-export interface IndexField {
+interface IndexField {
   text: string;
   /** Positive integer weight (default 1). */
   weight?: number;
@@ -126,7 +126,7 @@ export class Bm25Index {
     for (const [doc, score] of this.scoreAll(query)) {
       if (score > 0) results.push({ id: this.ids[doc] as string, score });
     }
-    results.sort((x, y) => (y.score - x.score) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    results.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     return results.slice(0, Math.floor(k));
   }
 }

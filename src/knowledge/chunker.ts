@@ -19,8 +19,8 @@ export interface ChunkOptions {
   minChars?: number;
 }
 
-export const DEFAULT_MAX_CHUNK_CHARS = 1800;
-export const DEFAULT_MIN_CHUNK_CHARS = 320;
+const DEFAULT_MAX_CHUNK_CHARS = 1800;
+const DEFAULT_MIN_CHUNK_CHARS = 320;
 
 /** A Markdown block: a paragraph, list, table, heading or fenced code block. */
 export interface MarkdownBlock {
@@ -32,7 +32,10 @@ export interface MarkdownBlock {
   level?: number;
 }
 
-/** Cuts a Markdown body into blocks. Unclosed fences run to the end. */
+/**
+ * Cuts a Markdown body into blocks. Unclosed fences run to the end.
+ * @internal
+ */
 export function markdownBlocks(body: string): MarkdownBlock[] {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   const blocks: MarkdownBlock[] = [];
@@ -74,13 +77,16 @@ export function markdownBlocks(body: string): MarkdownBlock[] {
 }
 
 /** Code inside a fenced block (without the fence lines). */
-export function fenceContent(block: MarkdownBlock): string {
+function fenceContent(block: MarkdownBlock): string {
   const lines = block.text.split('\n');
   const last = lines.length > 1 && /^\s*(`{3,}|~{3,})\s*$/.test(lines[lines.length - 1] as string) ? -1 : lines.length;
   return lines.slice(1, last).join('\n');
 }
 
-/** Every ```avap block of a Markdown body, with the 1-based line it starts on. */
+/**
+ * Every ```avap block of a Markdown body, with the 1-based line it starts on.
+ * @internal
+ */
 export function avapCodeBlocks(body: string): { line: number; code: string }[] {
   const out: { line: number; code: string }[] = [];
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
@@ -98,7 +104,7 @@ export function avapCodeBlocks(body: string): { line: number; code: string }[] {
   return out;
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -109,7 +115,7 @@ export function slugify(text: string): string {
 }
 
 /** Commands mentioned in Markdown: calls anywhere, plus names in `inline code`. */
-export function mentionedCommands(blocks: readonly MarkdownBlock[]): string[] {
+function mentionedCommands(blocks: readonly MarkdownBlock[]): string[] {
   const found: string[] = [];
   const add = (name: string): void => {
     if (isCatalogueCommand(name) && !found.includes(name)) found.push(name);
@@ -147,8 +153,11 @@ function mergeShortSections(list: Section[], minChars: number, maxChars: number)
   for (const section of list) {
     let current = section;
     if (carry) {
-      current = { heading: carry.heading, headingLine: carry.headingLine,
-        blocks: [...carry.blocks, { kind: 'heading', level: 2, text: section.headingLine }, ...section.blocks] };
+      current = {
+        heading: carry.heading,
+        headingLine: carry.headingLine,
+        blocks: [...carry.blocks, { kind: 'heading', level: 2, text: section.headingLine }, ...section.blocks],
+      };
       carry = undefined;
     }
     const previous = out[out.length - 1];
@@ -211,7 +220,10 @@ function splitBlocks(blocks: readonly MarkdownBlock[], maxChars: number): Markdo
 
 const BLOCK_KIND_ORDER: readonly BlockKind[] = ['prose', 'list', 'table', 'avap-code', 'other-code'];
 
-/** Chunks one document. Deterministic: the same document always gives the same chunks. */
+/**
+ * Chunks one document. Deterministic: the same document always gives the same chunks.
+ * @internal
+ */
 export function chunkDocument(doc: KnowledgeDoc, options: ChunkOptions = {}): DocChunk[] {
   const maxChars = Math.max(200, options.maxChars ?? DEFAULT_MAX_CHUNK_CHARS);
   const chunks: DocChunk[] = [];
@@ -227,7 +239,8 @@ export function chunkDocument(doc: KnowledgeDoc, options: ChunkOptions = {}): Do
       usedIds.set(base, count);
       const kinds = new Set(group.map((b) => b.kind).filter((k): k is BlockKind => k !== 'heading'));
       const constructs = new Set<AvapConstruct>();
-      for (const b of group) if (b.kind === 'avap-code') detectConstructs(fenceContent(b)).forEach((c) => constructs.add(c));
+      for (const b of group)
+        if (b.kind === 'avap-code') detectConstructs(fenceContent(b)).forEach((c) => constructs.add(c));
       const commands = mentionedCommands(group);
       if (doc.kind === 'command') for (const c of doc.commands) if (!commands.includes(c)) commands.unshift(c);
       chunks.push({

@@ -8,13 +8,15 @@
  * declare, and nothing else.
  */
 
+/** @internal */
 export const DIVERGENCE_NOTES: Readonly<Record<string, string>> = {
   'addparam-numeric-text': 'addParam keeps a numeric parameter as text ("08001" stays "08001")',
   'addparam-name-variable': 'addParam reads the parameter named by its literal text, never by a variable',
   'if-second-operand': "if() takes its second operand as written, never as a variable's value",
   'if-expression-form': 'the expression form if(None, None, "…") is never true, so the else branch runs',
   'if-in-comparator': 'the comparator in is never true',
-  'try-handler-without-error': 'the exception() handler runs even when nothing failed (its variable reads "No error detected")',
+  'try-handler-without-error':
+    'the exception() handler runs even when nothing failed (its variable reads "No error detected")',
   'try-continues-after-error': 'the rest of a try() body still runs after the statement that failed',
   'try-inside-block': "a try() inside an if() or a loop closes that block with the try's end()",
   'return-inside-block': 'return inside an if() or a loop does not end the function',

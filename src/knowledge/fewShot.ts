@@ -9,7 +9,7 @@ import { divergenceNote } from './divergences';
 import type { ExamplePool, PoolExample } from './types';
 
 export const DEFAULT_FEW_SHOT_K = 5;
-export const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
+const EXAMPLE_FIELD_WEIGHTS = { description: 3, commands: 2, code: 1 } as const;
 
 export interface SelectedExample {
   example: PoolExample;
@@ -28,18 +28,24 @@ export interface ExampleSelector {
   example(id: string): PoolExample | undefined;
 }
 
-export function createExampleSelector(pool: ExamplePool | readonly PoolExample[], options: Bm25Options = {}): ExampleSelector {
+export function createExampleSelector(
+  pool: ExamplePool | readonly PoolExample[],
+  options: Bm25Options = {},
+): ExampleSelector {
   const examples = Array.isArray(pool) ? (pool as readonly PoolExample[]) : (pool as ExamplePool).examples;
   const byId = new Map<string, PoolExample>();
   for (const e of examples) if (!byId.has(e.id)) byId.set(e.id, e);
-  const index = new Bm25Index([...byId.values()].map((e) => ({
-    id: e.id,
-    fields: [
-      { text: e.description, weight: EXAMPLE_FIELD_WEIGHTS.description },
-      { text: e.commands.join(' '), weight: EXAMPLE_FIELD_WEIGHTS.commands },
-      { text: e.code, weight: EXAMPLE_FIELD_WEIGHTS.code },
-    ],
-  })), options);
+  const index = new Bm25Index(
+    [...byId.values()].map((e) => ({
+      id: e.id,
+      fields: [
+        { text: e.description, weight: EXAMPLE_FIELD_WEIGHTS.description },
+        { text: e.commands.join(' '), weight: EXAMPLE_FIELD_WEIGHTS.commands },
+        { text: e.code, weight: EXAMPLE_FIELD_WEIGHTS.code },
+      ],
+    })),
+    options,
+  );
   return {
     size: index.size,
     selectExamples(request: string, k: number = DEFAULT_FEW_SHOT_K): SelectedExample[] {
@@ -52,6 +58,7 @@ export function createExampleSelector(pool: ExamplePool | readonly PoolExample[]
 /**
  * Renders selected examples for a prompt: description as a comment, the divergences the example depends on (what
  * AVAP Lite does instead) as another, then the code.
+ * @internal
  */
 export function renderExamples(selected: readonly SelectedExample[]): string {
   return selected

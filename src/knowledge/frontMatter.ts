@@ -14,7 +14,7 @@
 
 import type { Failure, Result } from '../result';
 
-export interface FrontMatter {
+interface FrontMatter {
   fields: Record<string, string>;
   body: string;
 }
@@ -22,7 +22,10 @@ export interface FrontMatter {
 /** The parsed front matter, or why the document has none that can be read. */
 export type FrontMatterResult = Result<FrontMatter, Failure<'malformed-front-matter'>>;
 
-const malformed = (message: string): FrontMatterResult => ({ ok: false, error: { kind: 'malformed-front-matter', message } });
+const malformed = (message: string): FrontMatterResult => ({
+  ok: false,
+  error: { kind: 'malformed-front-matter', message },
+});
 
 export function parseFrontMatter(text: string): FrontMatterResult {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
@@ -48,5 +51,8 @@ export function parseFrontMatter(text: string): FrontMatterResult {
 
 export function listField(value: string | undefined): string[] {
   if (value === undefined || value.trim() === '') return [];
-  return value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }

@@ -33,25 +33,26 @@
  *   if (kb.ok) { const hits = kb.value.search(query, 8); const shots = kb.value.selectExamples(query, 5); }
  */
 export * from './types';
-export { knowledgeDirectory, knowledgeCandidates, KNOWLEDGE_MARKER } from './paths';
-export { loadDocs, loadExamplePool, loadGoldenSet, parseDoc, DOCS_SUBDIR, POOL_FILE, GOLDEN_FILE } from './loaders';
-export { parseFrontMatter, listField, type FrontMatter, type FrontMatterResult } from './frontMatter';
+export { knowledgeDirectory, /** @internal */ knowledgeCandidates } from './paths';
 export {
-  chunkDocument, chunkDocuments, markdownBlocks, avapCodeBlocks, fenceContent, mentionedCommands, slugify,
-  DEFAULT_MAX_CHUNK_CHARS, type ChunkOptions, type MarkdownBlock,
+  /** @internal */ loadDocs,
+  /** @internal */ loadExamplePool,
+  loadGoldenSet,
+  /** @internal */ parseDoc,
+} from './loaders';
+export {
+  /** @internal */ chunkDocument,
+  /** @internal */ chunkDocuments,
+  /** @internal */ markdownBlocks,
+  /** @internal */ avapCodeBlocks,
 } from './chunker';
-export { tokenize, identifierParts, foldPlural } from './tokenizer';
-export { DIVERGENCE_NOTES, divergenceNote } from './divergences';
-export { Bm25Index, type Bm25Options, type IndexDocument, type IndexField, type ScoredId } from './bm25';
-export { buildChunkIndex, CHUNK_FIELD_WEIGHTS, type ChunkIndex } from './retrieval';
+export { tokenize, /** @internal */ identifierParts, /** @internal */ foldPlural } from './tokenizer';
+export { /** @internal */ DIVERGENCE_NOTES, divergenceNote } from './divergences';
+export { /** @internal */ Bm25Index } from './bm25';
 export {
-  createExampleSelector, renderExamples, DEFAULT_FEW_SHOT_K, EXAMPLE_FIELD_WEIGHTS,
-  type ExampleSelector, type SelectedExample,
+  /** @internal */ createExampleSelector,
+  /** @internal */ renderExamples,
+  /** @internal */ DEFAULT_FEW_SHOT_K,
 } from './fewShot';
-export {
-  detectCommands, detectConstructs, isCatalogueCommand, stripAvap, CONSTRUCT_ORDER,
-  type StrippedCode,
-} from './avapScan';
-export {
-  loadKnowledgeBase, createKnowledgeBase, corpusFingerprint, type KnowledgeBase, type LoadKnowledgeOptions,
-} from './knowledgeBase';
+export { detectCommands, /** @internal */ detectConstructs, stripAvap } from './avapScan';
+export { loadKnowledgeBase, type KnowledgeBase } from './knowledgeBase';

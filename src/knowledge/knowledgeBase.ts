@@ -36,7 +36,7 @@ export interface LoadKnowledgeOptions extends ChunkOptions {
   directory?: string;
 }
 
-export function corpusFingerprint(docs: readonly KnowledgeDoc[], pool: ExamplePool): string {
+function corpusFingerprint(docs: readonly KnowledgeDoc[], pool: ExamplePool): string {
   const hash = createHash('sha256');
   for (const doc of docs) hash.update(`doc\0${doc.id}\0${doc.title}\0${doc.commands.join(',')}\0${doc.body}\0`);
   hash.update(`pool\0${pool.poolVersion}\0`);
@@ -45,8 +45,12 @@ export function corpusFingerprint(docs: readonly KnowledgeDoc[], pool: ExamplePo
 }
 
 /** Builds a knowledge base from already loaded parts (used by tests and tools). */
-export function createKnowledgeBase(directory: string, docs: readonly KnowledgeDoc[], pool: ExamplePool,
-  options: ChunkOptions = {}): KnowledgeBase {
+function createKnowledgeBase(
+  directory: string,
+  docs: readonly KnowledgeDoc[],
+  pool: ExamplePool,
+  options: ChunkOptions = {},
+): KnowledgeBase {
   const chunks = chunkDocuments(docs, options);
   const index = buildChunkIndex(chunks);
   const selector = createExampleSelector(pool);

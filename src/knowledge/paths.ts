@@ -9,9 +9,12 @@ import path from 'node:path';
 import { fail, ok, type LoadResult } from './types';
 
 /** A file every knowledge directory holds; used to recognise one. */
-export const KNOWLEDGE_MARKER = path.join('examples', 'pool.json');
+const KNOWLEDGE_MARKER = path.join('examples', 'pool.json');
 
-/** Directories tried, in order, when no explicit directory is given. */
+/**
+ * Directories tried, in order, when no explicit directory is given.
+ * @internal
+ */
 export function knowledgeCandidates(baseDir: string = __dirname): string[] {
   return [
     path.join(baseDir, 'knowledge'),
@@ -44,6 +47,9 @@ export function knowledgeDirectory(dir?: string, baseDir: string = __dirname): L
   for (const candidate of candidates) {
     if (isKnowledgeDir(candidate)) return ok(path.resolve(candidate));
   }
-  return fail('not-found', `knowledge directory not found (looked in ${candidates.map((c) => path.resolve(c)).join(', ')})`,
-    path.resolve(baseDir));
+  return fail(
+    'not-found',
+    `knowledge directory not found (looked in ${candidates.map((c) => path.resolve(c)).join(', ')})`,
+    path.resolve(baseDir),
+  );
 }

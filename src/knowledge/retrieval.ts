@@ -13,20 +13,23 @@ export interface ChunkIndex {
   chunk(id: string): DocChunk | undefined;
 }
 
-export const CHUNK_FIELD_WEIGHTS = { title: 2, heading: 2, commands: 3, text: 1 } as const;
+const CHUNK_FIELD_WEIGHTS = { title: 2, heading: 2, commands: 3, text: 1 } as const;
 
 export function buildChunkIndex(chunks: readonly DocChunk[], options: Bm25Options = {}): ChunkIndex {
   const byId = new Map<string, DocChunk>();
   for (const c of chunks) if (!byId.has(c.id)) byId.set(c.id, c);
-  const index = new Bm25Index([...byId.values()].map((c) => ({
-    id: c.id,
-    fields: [
-      { text: c.title, weight: CHUNK_FIELD_WEIGHTS.title },
-      { text: c.heading, weight: CHUNK_FIELD_WEIGHTS.heading },
-      { text: c.commands.join(' '), weight: CHUNK_FIELD_WEIGHTS.commands },
-      { text: c.text, weight: CHUNK_FIELD_WEIGHTS.text },
-    ],
-  })), options);
+  const index = new Bm25Index(
+    [...byId.values()].map((c) => ({
+      id: c.id,
+      fields: [
+        { text: c.title, weight: CHUNK_FIELD_WEIGHTS.title },
+        { text: c.heading, weight: CHUNK_FIELD_WEIGHTS.heading },
+        { text: c.commands.join(' '), weight: CHUNK_FIELD_WEIGHTS.commands },
+        { text: c.text, weight: CHUNK_FIELD_WEIGHTS.text },
+      ],
+    })),
+    options,
+  );
   return {
     size: index.size,
     search: (query, k) => index.search(query, k),

@@ -13,17 +13,115 @@ const URL_RE = /\bhttps?:\/\/[^\s"'`),]+/g;
 
 const STOP_WORDS: ReadonlySet<string> = new Set([
   // English
-  'a', 'an', 'the', 'of', 'to', 'in', 'is', 'are', 'was', 'be', 'been', 'and', 'or', 'for', 'on', 'with', 'how',
-  'do', 'does', 'did', 'i', 'you', 'we', 'it', 'its', 'as', 'by', 'this', 'that', 'these', 'those', 'from', 'at',
-  'can', 'could', 'should', 'would', 'my', 'me', 'your', 'what', 'which', 'who', 'when', 'where', 'there', 'then',
-  'than', 'so', 'into', 'about', 'please', 'write', 'show', 'give', 'want', 'need', 'some', 'any', 'also', 'just',
-  'has', 'have', 'will', 'not', 'no', 'but', 'all', 'one', 'each', 'them', 'they', 'their', 'our', 'us',
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'in',
+  'is',
+  'are',
+  'was',
+  'be',
+  'been',
+  'and',
+  'or',
+  'for',
+  'on',
+  'with',
+  'how',
+  'do',
+  'does',
+  'did',
+  'i',
+  'you',
+  'we',
+  'it',
+  'its',
+  'as',
+  'by',
+  'this',
+  'that',
+  'these',
+  'those',
+  'from',
+  'at',
+  'can',
+  'could',
+  'should',
+  'would',
+  'my',
+  'me',
+  'your',
+  'what',
+  'which',
+  'who',
+  'when',
+  'where',
+  'there',
+  'then',
+  'than',
+  'so',
+  'into',
+  'about',
+  'please',
+  'write',
+  'show',
+  'give',
+  'want',
+  'need',
+  'some',
+  'any',
+  'also',
+  'just',
+  'has',
+  'have',
+  'will',
+  'not',
+  'no',
+  'but',
+  'all',
+  'one',
+  'each',
+  'them',
+  'they',
+  'their',
+  'our',
+  'us',
   // Spanish
-  'el', 'la', 'los', 'las', 'un', 'una', 'unos', 'unas', 'de', 'del', 'al', 'que', 'en', 'y', 'o', 'para', 'con',
-  'por', 'como', 'es', 'se', 'lo', 'mi', 'su', 'me', 'cómo', 'qué',
+  'el',
+  'la',
+  'los',
+  'las',
+  'un',
+  'una',
+  'unos',
+  'unas',
+  'de',
+  'del',
+  'al',
+  'que',
+  'en',
+  'y',
+  'o',
+  'para',
+  'con',
+  'por',
+  'como',
+  'es',
+  'se',
+  'lo',
+  'mi',
+  'su',
+  'me',
+  'cómo',
+  'qué',
 ]);
 
-/** Folds simple plurals so `hashes`/`hash`, `queries`/`query`, `lists`/`list` meet. */
+/**
+ * Folds simple plurals so `hashes`/`hash`, `queries`/`query`, `lists`/`list` meet.
+ * @internal
+ */
 export function foldPlural(token: string): string {
   if (token.length <= 3 || !/^[a-z]+$/.test(token)) return token;
   if (token.endsWith('ies') && token.length > 4) return `${token.slice(0, -3)}y`;
@@ -32,7 +130,10 @@ export function foldPlural(token: string): string {
   return token;
 }
 
-/** Splits an identifier at camelCase, acronym and `_` boundaries. */
+/**
+ * Splits an identifier at camelCase, acronym and `_` boundaries.
+ * @internal
+ */
 export function identifierParts(word: string): string[] {
   return word
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

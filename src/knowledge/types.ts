@@ -12,7 +12,7 @@ export const QUERY_TYPES: readonly QueryType[] = ['CODE_GENERATION', 'RETRIEVAL'
 
 export type KnowledgeErrorCode = 'not-found' | 'unreadable' | 'malformed' | 'invalid';
 
-export interface KnowledgeError {
+interface KnowledgeError {
   code: KnowledgeErrorCode;
   message: string;
   /** File or directory the error is about. */
@@ -28,7 +28,10 @@ export function ok<T>(value: T): LoadResult<T> {
 }
 
 export function fail<T>(code: KnowledgeErrorCode, message: string, path: string, details?: string[]): LoadResult<T> {
-  return { ok: false, error: details && details.length > 0 ? { code, message, path, details } : { code, message, path } };
+  return {
+    ok: false,
+    error: details && details.length > 0 ? { code, message, path, details } : { code, message, path },
+  };
 }
 
 // ------------------------------------------------------------------ documents
@@ -110,7 +113,13 @@ export interface RunCaseData {
     headers?: Record<string, string>;
     body?: unknown;
   };
-  fixtures?: { method?: 'GET' | 'POST'; url: string; status?: number; headers?: Record<string, string>; body?: unknown }[];
+  fixtures?: {
+    method?: 'GET' | 'POST';
+    url: string;
+    status?: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+  }[];
   sql?: string;
   now?: string;
   seed?: number;
@@ -152,7 +161,7 @@ export interface ExamplePool {
 
 // ------------------------------------------------------------------ golden set
 
-export interface GoldenTurn {
+interface GoldenTurn {
   role: 'user' | 'assistant';
   content: string;
 }

@@ -36,6 +36,7 @@ export function hoverMarkdown(word: string): string | undefined {
   return undefined;
 }
 
+/** @internal */
 export function commandMarkdown(spec: CommandSpec): string {
   const signatures = signaturesOf(spec)
     .map((params) => `    ${signatureOf(spec, params)}`)

@@ -44,6 +44,7 @@ export interface DocumentFix {
  * A trace fix in document positions, or undefined when an edit falls outside
  * the document as it is (`lineLengths`): a fix is applied to the user's text,
  * so it is never clamped into some other place.
+ * @internal
  */
 export function documentFix(fix: TraceFix, lineLengths: readonly number[]): DocumentFix | undefined {
   const edits: DocumentEdit[] = [];
@@ -65,6 +66,7 @@ export function documentFix(fix: TraceFix, lineLengths: readonly number[]): Docu
 /**
  * The message shown in the editor: the parser's text, with the suggestion
  * spelled out unless the entry's rule already quotes it in its message.
+ * @internal
  */
 export function diagnosticMessage(entry: Pick<TraceEntry, 'code' | 'message' | 'suggestion'>): string {
   if (entry.suggestion === undefined || ruleOf(entry.code).suggestion === 'quoted') return entry.message;

@@ -24,6 +24,7 @@ import { walk, type Statement, type SyntaxNode } from '../syntax';
 import { AvapDocument } from './document';
 import type { Range, TextEdit } from './text';
 
+/** @internal */
 export const INDENT = '  ';
 
 /** The block depth of each statement's line (index = 0-based line). */
@@ -100,7 +101,10 @@ function formatLine(doc: AvapDocument, line: number, depth: number): string {
   return INDENT.repeat(depth) + (keepEnd ? text : text.trimEnd());
 }
 
-/** Every line formatted (index = 0-based line), without line breaks. */
+/**
+ * Every line formatted (index = 0-based line), without line breaks.
+ * @internal
+ */
 export function formatLines(doc: AvapDocument): string[] {
   const depth = depths(doc);
   return Array.from({ length: doc.lines.lineCount }, (_, line) => formatLine(doc, line, depth[line] ?? 0));

@@ -14,13 +14,24 @@ export * from './text';
 export * from './diagnostics';
 export * from './commandDocs';
 export { AvapDocument } from './document';
-export { wordAt, completionSite, argumentWord, NOT_A_VARIABLE } from './words';
-export { SymbolIndex, type Occurrence, type OccurrenceRole, type FunctionInfo, type EndpointInfo } from './symbols';
+export {
+  /** @internal */ wordAt,
+  /** @internal */ completionSite,
+  /** @internal */ argumentWord,
+  /** @internal */ NOT_A_VARIABLE,
+} from './words';
+export {
+  /** @internal */ SymbolIndex,
+  type Occurrence,
+  type OccurrenceRole,
+  type FunctionInfo,
+  type EndpointInfo,
+} from './symbols';
 export { hover, type HoverResult } from './hover';
 export { completion, type CompletionItemSpec, type CompletionKind } from './completion';
 export {
-  commandSignatures,
-  functionSignature,
+  /** @internal */ commandSignatures,
+  /** @internal */ functionSignature,
   type ParameterInfo,
   type ReferenceKind,
   type SignatureInfo,
@@ -31,11 +42,11 @@ export { prepareRename, rename, type RenameRefusal, type RenameTarget } from './
 export { inlayHints, type InlayHintOptions, type InlayHintSpec } from './inlayHints';
 export {
   semanticTokens,
-  semanticTokenSpecs,
-  encodeSemanticTokens,
+  /** @internal */ semanticTokenSpecs,
+  /** @internal */ encodeSemanticTokens,
   SEMANTIC_TOKEN_MODIFIERS,
   SEMANTIC_TOKEN_TYPES,
   type SemanticTokenSpec,
 } from './semanticTokens';
 export { documentSymbols, foldingRanges, type FoldSpec, type OutlineKind, type OutlineSymbol } from './outline';
-export { formatDocument, formatEdits, formatLines, INDENT } from './format';
+export { formatDocument, formatEdits, /** @internal */ formatLines, /** @internal */ INDENT } from './format';

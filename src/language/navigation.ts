@@ -15,7 +15,7 @@ export interface HighlightSpec {
 }
 
 /** The symbol under the cursor: a function, or a variable where the name stands for it. */
-export function symbolAt(doc: AvapDocument, p: Position): Occurrence | undefined {
+function symbolAt(doc: AvapDocument, p: Position): Occurrence | undefined {
   const o = doc.symbols.at(doc.offsetAt(p));
   return o && o.role !== 'text' ? o : undefined;
 }

@@ -24,7 +24,7 @@ import {
   type SemanticTokenType,
 } from './legend';
 
-export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type SemanticTokenModifier, type SemanticTokenType };
+export { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES };
 
 export interface SemanticTokenSpec {
   readonly line: number;
@@ -96,7 +96,10 @@ function rawTokens(doc: AvapDocument): Raw[] {
   return out;
 }
 
-/** Every token of the document, in order. */
+/**
+ * Every token of the document, in order.
+ * @internal
+ */
 export function semanticTokenSpecs(doc: AvapDocument): SemanticTokenSpec[] {
   return rawTokens(doc).map((t) => {
     const p = doc.lines.positionAt(t.start);
@@ -110,7 +113,10 @@ const modifierBits = (modifiers: readonly SemanticTokenModifier[]): number => {
   return bits;
 };
 
-/** The protocol's encoding: per token, line and start relative to the previous token, length, type index, modifier bits. */
+/**
+ * The protocol's encoding: per token, line and start relative to the previous token, length, type index, modifier bits.
+ * @internal
+ */
 export function encodeSemanticTokens(tokens: readonly SemanticTokenSpec[]): number[] {
   const data = new Array<number>(tokens.length * 5);
   let line = 0;

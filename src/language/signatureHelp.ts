@@ -25,7 +25,7 @@ interface Frame {
 }
 
 /** The innermost call open at `offset` on its line, and the commas before the cursor in it. */
-export function openCallAt(src: string, lineStart: number, offset: number): Frame | undefined {
+function openCallAt(src: string, lineStart: number, offset: number): Frame | undefined {
   const tokens = scanLine(src, { start: lineStart, end: offset }, newScanState(), () => undefined);
   const stack: Frame[] = [];
   for (let i = 0; i < tokens.length; i++) {

@@ -35,7 +35,7 @@ const ROLE_TEXT: Record<ParamSpec['kind'], string> = {
   comparator: 'a comparator: = == != < > <= >= in (bare or quoted)',
 };
 
-export const referenceKind = (role: ParamSpec['kind']): ReferenceKind =>
+const referenceKind = (role: ParamSpec['kind']): ReferenceKind =>
   role === 'target' || role === 'name' ? 'variable' : 'value';
 
 function parameterDoc(p: ParamSpec): string {
@@ -64,7 +64,10 @@ function build(name: string, params: readonly { name: string; doc: string; role:
   return { label: `${label})`, parameters };
 }
 
-/** Every accepted signature of a command. */
+/**
+ * Every accepted signature of a command.
+ * @internal
+ */
 export function commandSignatures(spec: CommandSpec): SignatureInfo[] {
   return signaturesOf(spec).map((params) => {
     const { label, parameters } = build(

@@ -34,7 +34,7 @@ import { argumentWord, namesIn } from './words';
 
 export type OccurrenceRole = 'definition' | 'reference' | 'text' | 'either';
 
-export type OccurrenceHow =
+type OccurrenceHow =
   /** `x = …` or `x = command(…)` */
   | 'assign'
   /** a command's target parameter (`addVar(x, …)`) */
@@ -438,9 +438,4 @@ function resolve(
     for (const d of defs)
       if (d.start >= loop.span.start && d.start < loop.span.end && d.line >= use.line) return 'either';
   return 'text';
-}
-
-/** The statement at a 0-based line. */
-export function statementOn(tree: SyntaxTree, line: number): Statement | undefined {
-  return tree.statements[line];
 }

@@ -22,15 +22,23 @@ export interface TextEdit {
   readonly newText: string;
 }
 
+/** @internal */
 export const position = (line: number, character: number): Position => ({ line, character });
+/** @internal */
 export const range = (start: Position, end: Position): Range => ({ start, end });
 
-/** Is `p` before `q`? */
+/**
+ * Is `p` before `q`?
+ * @internal
+ */
 export function before(p: Position, q: Position): boolean {
   return p.line < q.line || (p.line === q.line && p.character < q.character);
 }
 
-/** Is `p` inside `r`, its end included (a cursor right after a word is on it)? */
+/**
+ * Is `p` inside `r`, its end included (a cursor right after a word is on it)?
+ * @internal
+ */
 export function contains(r: Range, p: Position): boolean {
   return !before(p, r.start) && !before(r.end, p);
 }

@@ -18,10 +18,10 @@ import { fixAll, validateAvap } from '../parser';
 import type { Verdict } from './verdicts';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.avap`;
-export const FIX_ALL_TITLE = 'Fix All Auto-fixable Problems';
+const FIX_ALL_TITLE = 'Fix All Auto-fixable Problems';
 
 /** Does an action of `kind` answer a request for the kinds `only` (hierarchical: `source` covers `source.fixAll.avap`)? */
-export function kindRequested(kind: string, only: readonly string[] | undefined): boolean {
+function kindRequested(kind: string, only: readonly string[] | undefined): boolean {
   return only === undefined || only.some((o) => kind === o || kind.startsWith(`${o}.`));
 }
 
@@ -35,7 +35,7 @@ function sameRange(spec: DiagnosticSpec, d: Diagnostic): boolean {
 }
 
 /** The whole document's fixes as one edit (undefined when nothing can be fixed). */
-export async function fixAllEdit(text: string, verdict: Verdict | undefined): Promise<TextEdit | undefined> {
+async function fixAllEdit(text: string, verdict: Verdict | undefined): Promise<TextEdit | undefined> {
   const result = await fixAll(
     text,
     (source) => Promise.resolve(validateAvap(source)),

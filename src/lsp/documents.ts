@@ -7,7 +7,7 @@
 import type { TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 
-export function isAvap(doc: Pick<TextDocument, 'uri' | 'languageId'>): boolean {
+function isAvap(doc: Pick<TextDocument, 'uri' | 'languageId'>): boolean {
   return doc.languageId.toLowerCase() === 'avap' || /\.avap$/i.test(doc.uri);
 }
 

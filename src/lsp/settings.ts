@@ -10,7 +10,7 @@ export interface ServerSettings {
   readonly inlayHints: { readonly parameterNames: boolean };
 }
 
-export const SERVER_DEFAULTS: ServerSettings = {
+const SERVER_DEFAULTS: ServerSettings = {
   inlayHints: { parameterNames: SETTINGS.inlayHints.parameterNames.default },
 };
 

@@ -16,7 +16,10 @@ export interface Verdict {
   readonly specs: readonly DiagnosticSpec[];
 }
 
-/** The verdict of one text (pure): the parser's result and the diagnostics it becomes. */
+/**
+ * The verdict of one text (pure): the parser's result and the diagnostics it becomes.
+ * @internal
+ */
 export function verdictOf(text: string, version: number, filename: string): Verdict {
   const result = validateAvap(text, { filename });
   const lines = new LineMap(text);
@@ -24,7 +27,7 @@ export function verdictOf(text: string, version: number, filename: string): Verd
   return { version, result, specs: traceToDiagnosticSpecs(result.trace, lengths) };
 }
 
-export function toDiagnostic(spec: DiagnosticSpec): Diagnostic {
+function toDiagnostic(spec: DiagnosticSpec): Diagnostic {
   return {
     range: { start: { line: spec.line, character: spec.start }, end: { line: spec.line, character: spec.end } },
     severity: spec.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,

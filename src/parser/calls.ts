@@ -17,7 +17,7 @@ export interface CallArg {
   text: string;
 }
 
-export interface BracketProblem {
+interface BracketProblem {
   kind: 'mismatched' | 'unclosed';
   token: Token;
   /** For `mismatched`, the bracket that was expected to close. */

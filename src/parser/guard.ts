@@ -102,7 +102,7 @@ function looksBinary(text: string): boolean {
 }
 
 /** Offset of the first byte that makes `bytes` invalid UTF-8, or -1. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   const n = bytes.length;
   while (i < n) {

@@ -20,35 +20,22 @@ import {
 import { PARSER_VERSION } from './version';
 
 export * from './types';
-export { PARSER_VERSION, RULES_VERSION } from './version';
-export { renderEntry, renderTrace, type RenderOptions } from './render';
-export { guardInput, oversizeEntry, type GuardOutcome } from './guard';
-export { closestName, editDistance, type NameSuggestion } from './suggest';
+export { PARSER_VERSION } from './version';
+export { renderEntry, renderTrace } from './render';
+export { guardInput, oversizeEntry } from './guard';
+export { closestName } from './suggest';
 export { LineAnalysis } from './stream';
 export * as catalogue from './catalogue';
-export {
-  applyTextEdits,
-  compatibleFixes,
-  repairWithFixes,
-  type RepairOptions,
-  type RepairOutcome,
-  type RepairStop,
-  type RepairValidator,
-} from './fixes/repair';
-export { fixAll, hasAutoFixes, minimalEdit, type FixAllResult } from './fixes/fixAll';
+export { /** @internal */ applyTextEdits, repairWithFixes, type RepairOutcome, type RepairStop } from './fixes/repair';
+export { fixAll, /** @internal */ hasAutoFixes, /** @internal */ minimalEdit, type FixAllResult } from './fixes/fixAll';
 export type { OffsetEdit } from './fixes/text';
 export {
-  isRuleCode,
+  /** @internal */ isRuleCode,
   Rule,
-  RULE_CODES,
+  /** @internal */ RULE_CODES,
   ruleOf,
-  RULES,
-  UNSPECIFIED_RULE,
+  /** @internal */ RULES,
   type RuleCode,
-  type RuleDefinition,
-  type RuleName,
-  type RuleSpec,
-  type SuggestionStyle,
 } from './catalogue/rules';
 
 const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic === true;

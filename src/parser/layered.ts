@@ -8,7 +8,7 @@
  * twice, which an analysis that only adds names never causes). Deleting
  * removes from its own layer only.
  */
-export class LayeredMap<K, V> extends Map<K, V> {
+class LayeredMap<K, V> extends Map<K, V> {
   /** Layers below this one's own (a chain of forks of forks). */
   readonly depth: number;
 

@@ -6,14 +6,12 @@
 export {
   isOp,
   isPunct,
-  isWord,
   newScanState,
   scanLine,
   TokenKind,
   type LexicalProblem,
-  type LexicalSink,
   type ScanState,
   type Token,
 } from './scanner';
-export { isIdentifier, matchBracket, parseCall, type CallArg, type ParsedCall } from './calls';
+export { matchBracket, parseCall, type CallArg } from './calls';
 export { firstOf, lastOf, tokenAt } from './cursor';

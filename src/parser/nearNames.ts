@@ -62,7 +62,10 @@ export interface NearNameWork {
   exhausted: number;
 }
 
-/** Counts every walk of every index, process-wide: tests read the difference around one call. */
+/**
+ * Counts every walk of every index, process-wide: tests read the difference around one call.
+ * @internal
+ */
 export const nearNameWork: NearNameWork = { cells: 0, nodes: 0, exhausted: 0 };
 
 /** The tables of an index that has not walked yet (shared: a walk replaces them before writing). */

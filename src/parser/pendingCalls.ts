@@ -8,7 +8,7 @@
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import type { CallShape } from './fixes/commands';
 
-export type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
+type CallContext = 'statement' | 'assignment' | 'expression' | 'argument';
 
 export interface PendingCall {
   name: string;

@@ -144,7 +144,7 @@ function identCharLength(src: string, i: number, start: boolean): number {
 }
 
 /** True for characters that are never text: C0 controls (but tab), DEL, C1 controls. */
-export function isControlChar(c: number): boolean {
+function isControlChar(c: number): boolean {
   return (c < CH_SPACE && c !== CH_TAB) || c === 0x7f || (c >= 0x80 && c <= 0x9f);
 }
 

@@ -36,7 +36,7 @@ export const MAX_COMPARED_LENGTH = 48;
  * Optimal-string-alignment distance (Levenshtein plus adjacent transposition),
  * stopping early once the distance exceeds `limit`.
  */
-export function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): number {
+function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   const rows = a.length + 1;
   const cols = b.length + 1;

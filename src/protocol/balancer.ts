@@ -36,11 +36,11 @@ type TypedLoadBalancingConfig = experimental.TypedLoadBalancingConfig;
 type Endpoint = experimental.Endpoint;
 type StatusOr<T> = experimental.StatusOr<T>;
 
-export const HEALTH_CHECKED_POLICY = 'avap_health_checked';
+const HEALTH_CHECKED_POLICY = 'avap_health_checked';
 
 /** The Validate call that checks an ejected endpoint: a tiny program every parser version accepts. */
-export const ENDPOINT_PROBE_SOURCE = 'addVar(probe, 1)\n';
-export const ENDPOINT_PROBE_FILENAME = '<endpoint-probe>';
+const ENDPOINT_PROBE_SOURCE = 'addVar(probe, 1)\n';
+const ENDPOINT_PROBE_FILENAME = '<endpoint-probe>';
 
 /** Statuses that mean the service never answered the call (anything else is an answer, even a refusal). */
 const NO_ANSWER = new Set([grpc.status.DEADLINE_EXCEEDED, grpc.status.UNAVAILABLE, grpc.status.CANCELLED]);
@@ -347,7 +347,7 @@ class HostListResolver implements experimental.Resolver {
 let registered = false;
 
 /** Registers the policy and the host-list scheme with grpc-js (once per process). */
-export function registerBalancing(): void {
+function registerBalancing(): void {
   if (registered) return;
   registered = true;
   experimental.registerLoadBalancerType(HEALTH_CHECKED_POLICY, HealthCheckedBalancer, HealthCheckedConfig);

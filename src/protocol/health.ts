@@ -16,7 +16,7 @@ import {
 
 export type { ServingStatus } from './wire';
 
-export const HEALTH_SERVICE_NAME = 'grpc.health.v1.Health';
+const HEALTH_SERVICE_NAME = 'grpc.health.v1.Health';
 
 export interface HealthClient extends grpc.Client {
   Check(
@@ -44,7 +44,10 @@ const codecs = {
   responseDeserialize: decodeHealthCheckResponse,
 };
 
-/** grpc.health.v1.Health's Check and Watch as grpc-js sees them. */
+/**
+ * grpc.health.v1.Health's Check and Watch as grpc-js sees them.
+ * @internal
+ */
 export const HEALTH_METHODS = {
   Check: { path: `/${HEALTH_SERVICE_NAME}/Check`, requestStream: false, responseStream: false, ...codecs },
   Watch: { path: `/${HEALTH_SERVICE_NAME}/Watch`, requestStream: false, responseStream: true, ...codecs },

@@ -7,7 +7,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 
-export const OVERLOAD_METADATA_KEY = 'avap-overload-wait-ms';
+const OVERLOAD_METADATA_KEY = 'avap-overload-wait-ms';
 
 export function overloadMetadata(estimatedMs: number): grpc.Metadata {
   const metadata = new grpc.Metadata();

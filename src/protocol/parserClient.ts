@@ -16,7 +16,7 @@ import {
   type ParserServiceClient,
 } from './parserProto';
 
-export { parseParserUrl, type ParsedUrl, type ParserTarget } from './parserUrl';
+export { parseParserUrl, type ParserTarget } from './parserUrl';
 
 export interface ClientTlsOptions {
   /** PEM of the CA that signed the server's certificate (default: system roots). */
@@ -48,10 +48,10 @@ export function createParserClient(
   return new Client(target.address, credentials, { ...balancing, ...options });
 }
 
-export type ValidateFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
+type ValidateFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
 /** Why a call gave no verdict: the kind drives logic, `code` is the gRPC status, `retryAfterMs` an overloaded service's estimated wait. */
-export interface ValidateCallFailure extends Failure<ValidateFailureKind> {
+interface ValidateCallFailure extends Failure<ValidateFailureKind> {
   code: grpc.status;
   retryAfterMs?: number;
 }

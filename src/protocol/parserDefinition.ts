@@ -10,7 +10,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ParserClientConstructor } from './parserProto';
 
-/** The options the service loads the proto with (what ./wire.ts decodes to). */
+/**
+ * The options the service loads the proto with (what ./wire.ts decodes to).
+ * @internal
+ */
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: true,
   longs: Number,
@@ -22,6 +25,7 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 /**
  * Where the .proto files are: next to the bundle (dist/proto, copied by the
  * build) or in the source tree when running from TypeScript (src/proto).
+ * @internal
  */
 export function protoDirectory(): string {
   const candidates = [

@@ -77,7 +77,10 @@ export type ParserClientConstructor = new (
   options?: grpc.ClientOptions,
 ) => ParserServiceClient;
 
-/** avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages. */
+/**
+ * avap.parser.v1.AvapParser as grpc-js sees it: the method's path and the codecs of its messages.
+ * @internal
+ */
 export const PARSER_METHODS = {
   Validate: {
     path: `/${PARSER_SERVICE_NAME}/Validate`,
@@ -114,7 +117,7 @@ function toWireFix(fix: TraceFix): WireFix {
   };
 }
 
-export function toWireEntry(entry: TraceEntry): WireTraceEntry {
+function toWireEntry(entry: TraceEntry): WireTraceEntry {
   const wire: WireTraceEntry = {
     line: entry.line,
     column: entry.column,
@@ -183,7 +186,7 @@ function fromWireFix(wire: WireFix | null | undefined): TraceFix | undefined {
   return { title: wire.title ?? '', edits };
 }
 
-export function fromWireEntry(wire: WireTraceEntry): TraceEntry {
+function fromWireEntry(wire: WireTraceEntry): TraceEntry {
   const category = asCategory(wire.category);
   const entry: TraceEntry = {
     line: wire.line,

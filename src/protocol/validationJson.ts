@@ -7,7 +7,7 @@
  */
 import type { TraceEntry, TraceFix, ValidationResult } from '../parser';
 
-export interface TraceEntryJson {
+interface TraceEntryJson {
   line: number;
   column: number;
   endColumn: number;
@@ -31,7 +31,7 @@ export interface ValidationJson {
   truncated: boolean;
 }
 
-export function entryToJson(entry: TraceEntry): TraceEntryJson {
+function entryToJson(entry: TraceEntry): TraceEntryJson {
   return {
     line: entry.line,
     column: entry.column,

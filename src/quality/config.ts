@@ -20,6 +20,7 @@ export interface QualityConfig {
   judge: { enabled: boolean; threshold: number; model?: string };
 }
 
+/** @internal */
 export function defaultQualityConfig(): QualityConfig {
   return { judge: { enabled: false, threshold: DEFAULT_THRESHOLD } };
 }

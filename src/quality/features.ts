@@ -59,7 +59,7 @@ function namedIn(text: string, lookup: (name: string) => unknown): string[] {
   return found;
 }
 
-export function foreignMarkersIn(code: string): string[] {
+function foreignMarkersIn(code: string): string[] {
   const { codeOnly } = stripAvap(code);
   const markers = new Set<string>();
   for (const line of codeOnly.split('\n')) {
@@ -128,6 +128,7 @@ export function numericFeatures(f: AnswerFeatures): Record<string, number> {
   };
 }
 
+/** @internal */
 export const FEATURE_NAMES: readonly string[] = Object.keys(
   numericFeatures({
     answerTerms: 0,

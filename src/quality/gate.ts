@@ -63,9 +63,13 @@ export async function qualityGate(
 }
 
 // The retry prompt lives with the pipeline's prompts (the pipeline makes the retry); re-exported here.
+/** @internal */
 export { hintedRetryMessages, QUALITY_RETRY_HEAD };
 
-/** The failure of the last attempt, if its validator could not assess. */
+/**
+ * The failure of the last attempt, if its validator could not assess.
+ * @internal
+ */
 export function gateFailure(result: GateResult): QualityFailure | undefined {
   const last = result.attempts[result.attempts.length - 1]?.verdict;
   return last && !last.ok ? last.error : undefined;

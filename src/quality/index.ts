@@ -6,38 +6,21 @@
  */
 export * from './port';
 export * from './rubric';
-export { answerFeatures, foreignMarkersIn, numericFeatures, FEATURE_NAMES, type AnswerFeatures } from './features';
+export { answerFeatures, numericFeatures, /** @internal */ FEATURE_NAMES } from './features';
+export { createLlmJudge, /** @internal */ JUDGE_JSON_SCHEMA, /** @internal */ JUDGE_SYSTEM_HEADER } from './judge';
 export {
-  createLlmJudge,
-  judgeMessages,
-  assessmentFromJudge,
-  JUDGE_JSON_SCHEMA,
-  JUDGE_SYSTEM_HEADER,
-  JudgeAnswerSchema,
-  JudgeAnswerContract,
-  type JudgeAnswer,
-} from './judge';
-export {
-  qualityGate,
-  hintedRetryMessages,
-  gateFailure,
-  QUALITY_RETRY_HEAD,
-  type GateResult,
-  type GateAttempt,
+  /** @internal */ qualityGate,
+  /** @internal */ hintedRetryMessages,
+  /** @internal */ gateFailure,
+  /** @internal */ QUALITY_RETRY_HEAD,
   type Regenerate,
 } from './gate';
 export {
-  defaultQualityConfig,
+  /** @internal */ defaultQualityConfig,
   qualityConfigFromEnv,
   parseSwitch,
   parseThreshold,
   QualityConfigError,
   type QualityConfig,
 } from './config';
-export {
-  runWithQuality,
-  type AssistantLike,
-  type QualityRunDeps,
-  type QualityReport,
-  type QualityRunResult,
-} from './assistantRun';
+export { runWithQuality, type AssistantLike, type QualityRunDeps, type QualityReport } from './assistantRun';

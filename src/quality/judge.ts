@@ -18,25 +18,29 @@ const DimensionVerdict = z.strictObject({
   score: z.number().min(0).max(1).describe('0.0 to 1.0'),
 });
 
-export const JudgeAnswerSchema = z.strictObject({
+const JudgeAnswerSchema = z.strictObject({
   grounding: DimensionVerdict,
   specificity: DimensionVerdict,
   actionability: DimensionVerdict,
 });
-export type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
+type JudgeAnswer = z.infer<typeof JudgeAnswerSchema>;
 
-export const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSchema);
+const JudgeAnswerContract = defineContract('judge answer', JudgeAnswerSchema);
 
-/** Sent as Ollama's `format`. */
+/**
+ * Sent as Ollama's `format`.
+ * @internal
+ */
 export const JUDGE_JSON_SCHEMA: Record<string, unknown> = jsonSchemaOf(JudgeAnswerContract as never);
 
+/** @internal */
 export const JUDGE_SYSTEM_HEADER =
   'You are a strict reviewer of answers about AVAP, a proprietary API-programming language.';
 
 /** Characters of documentation put in front of the judge (the whole top-k usually fits). */
-export const MAX_CONTEXT_CHARS = 12_000;
+const MAX_CONTEXT_CHARS = 12_000;
 
-export function judgeMessages(input: QualityInput): ChatMessage[] {
+function judgeMessages(input: QualityInput): ChatMessage[] {
   let budget = MAX_CONTEXT_CHARS;
   const passages: string[] = [];
   input.context.forEach((c, i) => {
@@ -74,7 +78,7 @@ export interface JudgeOptions {
 }
 
 /** Turns a checked judge answer into an assessment. Pure. */
-export function assessmentFromJudge(answer: JudgeAnswer, threshold: number, model: string): QualityVerdict {
+function assessmentFromJudge(answer: JudgeAnswer, threshold: number, model: string): QualityVerdict {
   const scores = {
     grounding: clampScore(answer.grounding.score),
     specificity: clampScore(answer.specificity.score),

@@ -31,7 +31,7 @@ export interface DimensionScore {
   reason?: string;
 }
 
-export type ValidatorName = 'llm-judge';
+type ValidatorName = 'llm-judge';
 
 export interface QualityAssessment {
   validator: ValidatorName;
@@ -47,7 +47,7 @@ export interface QualityAssessment {
   model?: string;
 }
 
-export type QualityFailureCode =
+type QualityFailureCode =
   'judge-unavailable' | 'judge-malformed' | 'parser-unavailable' | 'model-unavailable' | 'cancelled';
 
 export interface QualityFailure {

@@ -12,7 +12,7 @@
 
 export type DimensionName = 'grounding' | 'specificity' | 'actionability';
 
-export interface RubricBand {
+interface RubricBand {
   /** Inclusive lower and upper bound of the band. */
   min: number;
   max: number;
@@ -102,6 +102,7 @@ export const DIMENSIONS: readonly Dimension[] = [
 
 export const DEFAULT_THRESHOLD = 0.6;
 
+/** @internal */
 export function dimension(name: DimensionName): Dimension {
   const found = DIMENSIONS.find((d) => d.name === name);
   if (!found) throw new Error(`unknown quality dimension ${name}`);

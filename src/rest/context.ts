@@ -74,7 +74,7 @@ export const DEFAULT_TIMEOUTS: RestTimeouts = { headersMs: 10_000, requestMs: 30
 
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
-export type ErrorBody = { error: string; message: string };
+type ErrorBody = { error: string; message: string };
 
 /** HTTP status of a generation that produced nothing, by error code. */
 export const GENERATION_ERROR_STATUS: Record<string, number> = {

@@ -6,6 +6,5 @@
 export * from './server';
 export * from './auth';
 export * from './hostGuard';
-export { openApiDocument } from './openapi';
-export { redactInternals } from './redact';
+export { /** @internal */ redactInternals } from './redact';
 export * as schemas from './schemas';

@@ -10,9 +10,9 @@ import { DEFAULT_MAX_BYTES } from '../parser';
 import { MAX_FILENAME_CHARS } from '../tools';
 import { OUTCOMES, THUMBS } from '../signals';
 
-export const QUERY_TYPES = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'] as const;
-export const MAX_QUERY_CHARS = 8000;
-export const MAX_BATCH_ITEMS = 32;
+const QUERY_TYPES = ['CODE_GENERATION', 'RETRIEVAL', 'CONVERSATIONAL', 'PLATFORM'] as const;
+const MAX_QUERY_CHARS = 8000;
+const MAX_BATCH_ITEMS = 32;
 
 export const GenerateBodySchema = z.strictObject({
   query: z.string().min(1).max(MAX_QUERY_CHARS).describe('The request or question.'),
@@ -53,12 +53,12 @@ export const ValidateBodyContract: InputContract<ValidateBody> = defineContract(
   ValidateBodySchema,
 );
 
-export const BatchValidateItemSchema = z.strictObject({
+const BatchValidateItemSchema = z.strictObject({
   kind: z.literal('validate'),
   source: z.string(),
   filename: z.string().min(1).max(MAX_FILENAME_CHARS),
 });
-export const BatchGenerateItemSchema = z.strictObject({
+const BatchGenerateItemSchema = z.strictObject({
   kind: z.literal('generate'),
   query: z.string().min(1).max(MAX_QUERY_CHARS),
   force_type: z.enum(QUERY_TYPES).optional(),
@@ -73,7 +73,7 @@ export const BATCH_ITEM_CONTRACTS = {
 } as const;
 
 /** The outer shape; each item is then checked by its kind's contract (precise errors per item). */
-export const BatchBodyOuterSchema = z.strictObject({
+const BatchBodyOuterSchema = z.strictObject({
   requests: z
     .array(z.looseObject({ kind: z.enum(['validate', 'generate']) }))
     .min(1)
@@ -94,7 +94,7 @@ export const BatchBodySchema = z.strictObject({
  * source limit — code larger than the parser would validate is no training
  * sample, and nothing unbounded is written to the signal store.
  */
-export const MAX_FINAL_CODE_BYTES = DEFAULT_MAX_BYTES;
+const MAX_FINAL_CODE_BYTES = DEFAULT_MAX_BYTES;
 
 export const FeedbackBodySchema = z.strictObject({
   generation_id: z.string().min(1).max(200).describe('The generation_id of a /v1/generate response.'),
@@ -144,7 +144,7 @@ export const InvalidRequestSchema = z.object({
 
 export const ErrorSchema = z.object({ error: z.string(), message: z.string() });
 
-export const TextEditJsonSchema = z
+const TextEditJsonSchema = z
   .object({
     line: z.number().int(),
     column: z.number().int(),
@@ -154,14 +154,14 @@ export const TextEditJsonSchema = z
   })
   .describe('Replace [line:column, endLine:endColumn) with newText: 1-based, UTF-16 columns, end exclusive.');
 
-export const TraceFixJsonSchema = z
+const TraceFixJsonSchema = z
   .object({
     title: z.string(),
     edits: z.array(TextEditJsonSchema),
   })
   .describe('A repair the parser proved on this program: applying the edits removes the entry and adds no other.');
 
-export const TraceEntryJsonSchema = z.object({
+const TraceEntryJsonSchema = z.object({
   line: z.number().int(),
   column: z.number().int(),
   endColumn: z.number().int(),
@@ -280,7 +280,6 @@ export const ExecuteBodySchema = z.object({
     .optional()
     .describe("The namespace's starting variables (AVAP Lite's `variables`)."),
 });
-export type ExecuteBody = z.infer<typeof ExecuteBodySchema>;
 
 export const ExecuteAnswerSchema = z.object({
   success: z.literal(true),

@@ -47,16 +47,12 @@ import { validateRoutes } from './routes/validate';
 export {
   DEFAULT_BODY_LIMIT,
   DEFAULT_TIMEOUTS,
-  GENERATION_ERROR_STATUS,
-  validateOne,
+  /** @internal */ GENERATION_ERROR_STATUS,
   type RestAssistant,
-  type RestContext,
   type RestDeps,
   type RestOptions,
   type RestTimeouts,
 } from './context';
-export { storageHealth, storageReasons, type StorageState } from './storage';
-
 /** How often Node looks for connections past their header/request deadline: often enough for short deadlines. */
 function checkingIntervalMs(t: RestTimeouts): number {
   return Math.max(50, Math.min(1000, Math.floor(Math.min(t.headersMs, t.requestMs) / 4)));

@@ -8,36 +8,31 @@
  * `outline` (names and places of files and cases, nothing that runs) is a light entry for the editor's start-up.
  */
 export {
-  PROGRAM_SUFFIX,
-  TEST_SUFFIX,
-  REQUEST_SUFFIX,
-  testFileOf,
-  requestFileOf,
-  programOf,
-  outlineTestFile,
+  /** @internal */ TEST_SUFFIX,
+  /** @internal */ REQUEST_SUFFIX,
+  /** @internal */ testFileOf,
+  /** @internal */ requestFileOf,
+  /** @internal */ programOf,
+  /** @internal */ outlineTestFile,
 } from './outline';
-export type { CaseOutline, TestOutline, OutlineError, Place } from './outline';
-export { readJsonTree, member, positionAt } from './jsonTree';
-export type { JsonNode, JsonMember, JsonSyntaxError } from './jsonTree';
-export { loadCase, loadTestCases } from './cases';
+export { /** @internal */ readJsonTree, /** @internal */ positionAt } from './jsonTree';
+export { loadTestCases } from './cases';
 export type { ReadBeside } from './cases';
 export {
   defaultSetup,
   loadRunSetup,
-  requestParameters,
+  /** @internal */ requestParameters,
   requestTemplate,
   describeRequest,
-  REQUEST_FILE_KEYS,
+  /** @internal */ REQUEST_FILE_KEYS,
 } from './requestFile';
-export type { RunSetup, BadRequestFile } from './requestFile';
-export { shortValue, fullValue, SHORT_VALUE_CHARS, FULL_VALUE_CHARS } from './values';
+export type { RunSetup } from './requestFile';
+export { /** @internal */ shortValue, /** @internal */ fullValue } from './values';
 export { lineValues } from './lineValues';
-export type { LineValue, LineValuesOptions } from './lineValues';
-export { judgeCase, projectOnto, firstMismatch } from './judge';
-export type { CaseVerdict } from './judge';
+export type { LineValue } from './lineValues';
+export { judgeCase, /** @internal */ projectOnto, /** @internal */ firstMismatch } from './judge';
 export { caseName, caseFromRun, appendCase } from './caseFromRun';
-export type { RequestFields, AddedCase } from './caseFromRun';
-export { runViewModel, statusText, errorText, VIEW_STEPS } from './resultModel';
-export type { RunViewModel, ViewInput } from './resultModel';
+export { runViewModel, /** @internal */ statusText, errorText, /** @internal */ VIEW_STEPS } from './resultModel';
+export type { RunViewModel } from './resultModel';
 export { poolLimits, allowList } from './settings';
 export type { RunSettings } from './settings';

@@ -29,7 +29,10 @@ export interface CaseVerdict {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `actual` cut to the shape of `expected`: the keys it names, list items in place; anything else as it is. */
+/**
+ * `actual` cut to the shape of `expected`: the keys it names, list items in place; anything else as it is.
+ * @internal
+ */
 export function projectOnto(expected: unknown, actual: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual))
     return actual.map((item: unknown, i) => (i < expected.length ? projectOnto(expected[i], item) : item));
@@ -41,7 +44,10 @@ export function projectOnto(expected: unknown, actual: unknown): unknown {
   return actual;
 }
 
-/** The path of the first place where `actual` does not contain `expected` (deep subset), or undefined. */
+/**
+ * The path of the first place where `actual` does not contain `expected` (deep subset), or undefined.
+ * @internal
+ */
 export function firstMismatch(expected: unknown, actual: unknown, at: string[] = []): string[] | undefined {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length) return at;

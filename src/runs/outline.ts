@@ -10,8 +10,9 @@
 import { ok, type Failure, type Result } from '../result';
 import { member, positionAt, readJsonTree, type JsonNode } from './jsonTree';
 
-export const PROGRAM_SUFFIX = '.avap';
+const PROGRAM_SUFFIX = '.avap';
 export const TEST_SUFFIX = '.avap.test.json';
+/** @internal */
 export const REQUEST_SUFFIX = '.avap.request.json';
 
 /** The test file of a program (`a/b.avap` → `a/b.avap.test.json`); works on paths and URI paths alike. */
@@ -37,7 +38,7 @@ export interface Place {
   character: number;
 }
 
-export interface CaseOutline {
+interface CaseOutline {
   /** Its index in `cases`. */
   index: number;
   /** Its name, or `cases[i]` when it has none yet. */

@@ -27,7 +27,10 @@ export function defaultSetup(): RunSetup {
   return { request: { method: 'GET', query: {}, headers: {}, body: null }, sandbox: {} };
 }
 
-/** The keys a request file may hold (the case's keys without `name` and `expect`). */
+/**
+ * The keys a request file may hold (the case's keys without `name` and `expect`).
+ * @internal
+ */
 export const REQUEST_FILE_KEYS = ['request', 'fixtures', 'sql', 'now', 'seed'] as const;
 
 /** Reads a request file's text; the error names the field. */
@@ -51,7 +54,10 @@ export async function loadRunSetup(text: string, read: ReadBeside): Promise<Resu
   return ok({ request: loaded.value.request, sandbox: caseSandbox(loaded.value) });
 }
 
-/** The names of the request parameters a program reads (`addParam(name, …)`), in order, once each. */
+/**
+ * The names of the request parameters a program reads (`addParam(name, …)`), in order, once each.
+ * @internal
+ */
 export function requestParameters(source: string): string[] {
   const names: string[] = [];
   for (const statement of parseSyntax(source).statements) {

@@ -6,7 +6,10 @@
 import type { PortabilityNote, RunResult } from '../runtime/host';
 import { shortValue } from './values';
 
-/** Steps the view lists at most (the trace itself is bounded by the run: RunResult.stepsOmitted). */
+/**
+ * Steps the view lists at most (the trace itself is bounded by the run: RunResult.stepsOmitted).
+ * @internal
+ */
 export const VIEW_STEPS = 2_000;
 
 export interface RunViewModel {
@@ -66,6 +69,7 @@ export function errorText(error: { command: string; message: string }): string {
   return `${error.command}: ${error.message}`;
 }
 
+/** @internal */
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? '';
 }

@@ -5,9 +5,9 @@
  */
 
 /** Characters of a short value before it is cut with `…`. */
-export const SHORT_VALUE_CHARS = 60;
+const SHORT_VALUE_CHARS = 60;
 /** Characters of a whole value shown before it is cut (a hover is not a file viewer). */
-export const FULL_VALUE_CHARS = 20_000;
+const FULL_VALUE_CHARS = 20_000;
 
 const KEY = /^[A-Za-z_$][\w$]*$/;
 

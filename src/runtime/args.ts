@@ -34,7 +34,7 @@ const FLOAT_LITERAL = /^[+-]?(?:\d(?:_?\d)*\.(?:\d(?:_?\d)*)?|\.\d(?:_?\d)*)(?:[
 const GLOBAL = /^\$([\p{L}_][\p{L}\p{N}_]*)$/u;
 
 /** The number a bare argument stands for, as the reference's argument reader makes it (int, or float with a `.`). */
-export function bareNumber(text: string): Value | undefined {
+function bareNumber(text: string): Value | undefined {
   if (INT_LITERAL.test(text)) {
     const n = Number(text.replace(/_/g, ''));
     return Number.isSafeInteger(n) ? int(n) : undefined;

@@ -41,7 +41,7 @@ export interface CallOp extends OpBase {
   readonly fn?: string;
 }
 
-export interface AssignOp extends OpBase {
+interface AssignOp extends OpBase {
   readonly k: 'assign';
   readonly target: string;
   readonly expr: Expr;
@@ -62,7 +62,7 @@ export interface LoopOp extends OpBase {
   readonly body: readonly Op[];
 }
 
-export interface Handler {
+interface Handler {
   readonly line: number;
   readonly args: readonly ArgSpec[];
   readonly target?: string;
@@ -87,7 +87,7 @@ export interface ReturnOp extends OpBase {
 }
 
 /** A statement that does nothing when it runs (a stray end(), a closing brace). */
-export interface NopOp extends OpBase {
+interface NopOp extends OpBase {
   readonly k: 'nop';
 }
 
@@ -320,7 +320,7 @@ function holdsClosedTry(b: SyntaxBlock): boolean {
   return inside(b.body) || inside(b.alternate ?? []);
 }
 
-export function compileProgram(source: string): Program {
+function compileProgram(source: string): Program {
   const tree = parseSyntax(source);
   const names = new Set(tree.functions.flatMap((b) => (b.opener.kind === 'function' ? [b.opener.name.text] : [])));
   const compiler = new Compiler(source, names);

@@ -26,7 +26,7 @@ const INT = /^[+-]?\d(?:_?\d)*$/;
 const FLOAT = /^[+-]?(?:\d(?:_?\d)*)?\.(?:\d(?:_?\d)*)?(?:[eE][+-]?\d+)?$|^[+-]?\d(?:_?\d)*\.?(?:[eE][+-]?\d+)$/;
 
 /** The reference's reading of an operand: its text without blanks and quotes, as a number when it is one. */
-export function asNumberOrText(v: Value): Value {
+function asNumberOrText(v: Value): Value {
   const s = pyStr(v)
     .trim()
     .replace(/^"+|"+$/g, '')
@@ -45,7 +45,7 @@ export function asNumberOrText(v: Value): Value {
 const ORDERINGS = new Set(['<', '>', '<=', '>=']);
 
 /** The outcome of `a comparator b` by the reference's rules. */
-export function compareOperands(a: Value, b: Value, comparator: string): boolean {
+function compareOperands(a: Value, b: Value, comparator: string): boolean {
   switch (comparator) {
     case '=':
     case '==':

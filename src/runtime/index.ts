@@ -19,6 +19,6 @@ export type {
   RandomPort,
   RuntimePorts,
 } from './ports';
-export type { PortabilityNote, RunError, RunErrorCode, RunLimits, RunRequest, RunResult, StepRecord } from './types';
+export type { PortabilityNote, RunError, RunLimits, RunRequest, RunResult, StepRecord } from './types';
 export { execute } from './execute';
-export { PORTABILITY_RULES, portabilityRule, type PortabilityRule, type PortabilityRuleId } from './portability';
+export { /** @internal */ PORTABILITY_RULES } from './portability';

@@ -21,6 +21,7 @@ function rule(id: string, spec: string, reference: string, facts: readonly strin
   return { id, spec, reference, facts };
 }
 
+/** @internal */
 export const PORTABILITY_RULES = [
   rule(
     'addparam-numeric-text',
@@ -154,10 +155,6 @@ export const PORTABILITY_RULES = [
 export type PortabilityRuleId = (typeof PORTABILITY_RULES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, PortabilityRule> = new Map(PORTABILITY_RULES.map((r) => [r.id, r]));
-
-export function portabilityRule(id: string): PortabilityRule | undefined {
-  return BY_ID.get(id);
-}
 
 /** The notes of one run: one per rule and line, in the order they happened. */
 export class PortabilityLog {

@@ -6,7 +6,10 @@
  */
 import { PyFloat, TUPLES, type DictKey, type Value } from './values';
 
-/** Python's repr() of a float: the shortest text that reads back, fixed between 1e-4 and 1e16, else scientific. */
+/**
+ * Python's repr() of a float: the shortest text that reads back, fixed between 1e-4 and 1e16, else scientific.
+ * @internal
+ */
 export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (x === Infinity) return 'inf';
@@ -31,7 +34,10 @@ function hex(code: number, width: number): string {
   return code.toString(16).padStart(width, '0');
 }
 
-/** Python's repr() of a string. */
+/**
+ * Python's repr() of a string.
+ * @internal
+ */
 export function stringRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;

@@ -11,7 +11,7 @@
  * `function_local_vars`: the values of the last `x = …` assignments), only to
  * notice when a run depends on the difference.
  */
-import { argSpec, templateParts, type ArgSpec, type TemplatePart } from './args';
+import { templateParts, type ArgSpec, type TemplatePart } from './args';
 import type { CallContext } from './commands';
 import { compileExpr, type Expr } from './compile';
 import type { Env } from './expressions/evaluate';
@@ -287,5 +287,3 @@ export class Call implements CallContext {
     return this.frame.shared.gather(id, timeoutMs);
   }
 }
-
-export { argSpec };

@@ -83,7 +83,10 @@ function refusal(code: grpc.status, details: string, metadata?: grpc.Metadata): 
   return metadata ? { code, details, metadata } : { code, details };
 }
 
-/** The Validate handler, separate from the server so tests can drive it with a fake call. */
+/**
+ * The Validate handler, separate from the server so tests can drive it with a fake call.
+ * @internal
+ */
 export function validateHandler(maxSourceBytes: number, log: (line: string) => void, scheduler: ParseScheduler) {
   return (call: ValidateCall, callback: ValidateCallback): void => {
     if (call.cancelled) return;

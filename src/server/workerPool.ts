@@ -21,7 +21,7 @@ export interface WorkerReply {
   result: ValidationResult;
 }
 
-export const WORKER_SCRIPT = 'parser-worker.js';
+const WORKER_SCRIPT = 'parser-worker.js';
 
 /** The default pool size: every core this process may use. */
 export function defaultWorkerCount(): number {
@@ -29,7 +29,7 @@ export function defaultWorkerCount(): number {
 }
 
 /** Where parser-worker.js is: next to this bundle (dist/), or in dist/ from the TypeScript sources. */
-export function findWorkerScript(): string | undefined {
+function findWorkerScript(): string | undefined {
   const candidates = [path.join(__dirname, WORKER_SCRIPT), path.join(__dirname, '..', '..', 'dist', WORKER_SCRIPT)];
   return candidates.find((file) => existsSync(file));
 }

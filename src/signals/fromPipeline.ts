@@ -14,7 +14,7 @@ import type { NewSignal } from './store';
 import type { SignalType } from './schema';
 import { renderEntry } from '../parser';
 
-export function signalTypeOf(queryType: QueryType): SignalType {
+function signalTypeOf(queryType: QueryType): SignalType {
   switch (queryType) {
     case 'CODE_GENERATION':
       return 'code_generation';
@@ -27,7 +27,7 @@ export function signalTypeOf(queryType: QueryType): SignalType {
   }
 }
 
-export function scoreRecord(assessment: QualityAssessment, attempt?: number) {
+function scoreRecord(assessment: QualityAssessment, attempt?: number) {
   return {
     validator: assessment.validator,
     composite: assessment.composite,

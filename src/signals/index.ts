@@ -7,33 +7,15 @@
  * `node dist/cli.js export`.
  */
 export * from './schema';
-export {
-  SignalStore,
-  parseSignals,
-  type NewSignal,
-  type ReadReport,
-  type StoreResult,
-  type SignalStoreOptions,
-} from './store';
-export {
-  isAnswered,
-  signalFromPipeline,
-  signalTypeOf,
-  scoreRecord,
-  type AnsweredResult,
-  type SignalContext,
-} from './fromPipeline';
+export { SignalStore, /** @internal */ parseSignals, type NewSignal, type StoreResult } from './store';
+export { /** @internal */ isAnswered, /** @internal */ signalFromPipeline, type AnsweredResult } from './fromPipeline';
 export { selectSignals, exportLine, type ExportFilter } from './exporter';
-export { runRecorded, type RecordedRun, type RecordedRunDeps } from './recordedRun';
+export { runRecorded, type RecordedRun } from './recordedRun';
 export {
-  computeReward,
-  combineReward,
-  rewardComponents,
+  /** @internal */ computeReward,
+  /** @internal */ combineReward,
+  /** @internal */ rewardComponents,
   REWARD_VERSION,
-  REWARD_WEIGHTS,
-  THUMBS_SCORE,
-  OUTCOME_SCORE,
-  type Reward,
-  type RewardComponents,
+  /** @internal */ REWARD_WEIGHTS,
   type RewardInput,
 } from './reward';

@@ -24,11 +24,12 @@ import type { Outcome, Thumbs } from './schema';
 
 export const REWARD_VERSION = 1;
 
+/** @internal */
 export const REWARD_WEIGHTS = { automated: 0.3, human_feedback: 0.4, outcome: 0.3 } as const;
 
 export const THUMBS_SCORE: Record<Thumbs, number> = { up: 1, down: 0 };
 
-export const OUTCOME_SCORE: Record<Outcome, number> = { accepted: 1, edited: 0.5, discarded: 0 };
+const OUTCOME_SCORE: Record<Outcome, number> = { accepted: 1, edited: 0.5, discarded: 0 };
 
 export interface RewardComponents {
   automated: number | null;
@@ -51,6 +52,7 @@ export interface Reward {
   reward_computed_at: string | null;
 }
 
+/** @internal */
 export function rewardComponents(signal: RewardInput): RewardComponents {
   const lastVerdict = signal.automated.parser.at(-1);
   const automated = signal.automated.score
@@ -67,7 +69,10 @@ export function rewardComponents(signal: RewardInput): RewardComponents {
   };
 }
 
-/** The weighted mean of the components present; null when none is. */
+/**
+ * The weighted mean of the components present; null when none is.
+ * @internal
+ */
 export function combineReward(components: RewardComponents): number | null {
   let sum = 0;
   let weights = 0;

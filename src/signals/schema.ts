@@ -30,11 +30,11 @@ export type Thumbs = (typeof THUMBS)[number];
 export const OUTCOMES = ['accepted', 'edited', 'discarded'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-export const SIGNAL_SOURCES = ['editor', 'cli', 'rest', 'eval'] as const;
+const SIGNAL_SOURCES = ['editor', 'cli', 'rest', 'eval'] as const;
 
 const isoTime = z.string().min(1);
 
-export const AutomatedScoreSchema = z.object({
+const AutomatedScoreSchema = z.object({
   validator: z.string(),
   composite: z.number().min(0).max(1),
   threshold: z.number().min(0).max(1),
@@ -44,12 +44,13 @@ export const AutomatedScoreSchema = z.object({
   attempt: z.number().int().min(1).optional(),
 });
 
-export const AutomatedFailureSchema = z.object({
+const AutomatedFailureSchema = z.object({
   validator: z.string(),
   code: z.string(),
   message: z.string(),
 });
 
+/** @internal */
 export const SignalRecordSchema = z.object({
   record: z.literal('signal'),
   schema_version: z.number().int(),
@@ -95,7 +96,7 @@ export const SignalRecordSchema = z.object({
 });
 export type SignalRecord = z.infer<typeof SignalRecordSchema>;
 
-export const FeedbackRecordSchema = z.object({
+const FeedbackRecordSchema = z.object({
   record: z.literal('feedback'),
   schema_version: z.number().int(),
   signal_id: z.string().min(1),
@@ -108,7 +109,7 @@ export const FeedbackRecordSchema = z.object({
 });
 export type FeedbackRecord = z.infer<typeof FeedbackRecordSchema>;
 
-export const OutcomeRecordSchema = z.object({
+const OutcomeRecordSchema = z.object({
   record: z.literal('outcome'),
   schema_version: z.number().int(),
   signal_id: z.string().min(1),
@@ -120,7 +121,7 @@ export const OutcomeRecordSchema = z.object({
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
-export const TrainingRecordSchema = z.object({
+const TrainingRecordSchema = z.object({
   record: z.literal('training'),
   schema_version: z.number().int(),
   at: isoTime,

@@ -34,7 +34,7 @@ import {
  * Why the store failed: a record it could not write as JSON, a file it could not write, or one it could not read.
  * `code` is the system error code (`ENOSPC`, `EACCES`…) when there is one.
  */
-export interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
+interface StoreFailure extends Failure<'invalid-record' | 'unwritable' | 'unreadable'> {
   code?: string;
 }
 export type StoreResult<T> = Result<T, StoreFailure>;
@@ -111,7 +111,10 @@ function fold(records: readonly { record: StoreRecord }[]): { signals: TrainingS
   return { signals: [...byId.values()].map((signal) => ({ ...signal, ...computeReward(signal) })), orphans };
 }
 
-/** Parses the store's text. Pure. */
+/**
+ * Parses the store's text. Pure.
+ * @internal
+ */
 export function parseSignals(text: string): ReadReport {
   const lines = text.split('\n');
   const endsClean = text === '' || text.endsWith('\n');

@@ -4,13 +4,4 @@
  * one configuration for every front end (editor, REST, evaluation);
  * `runThroughStack` is one run through the judge and the store.
  */
-export {
-  createAssistantStack,
-  runThroughStack,
-  type AssistantStack,
-  type StackCaller,
-  type StackConfig,
-  type StackDeps,
-  type StackParts,
-  type StackQuality,
-} from './stack';
+export { createAssistantStack, runThroughStack, type AssistantStack, type StackParts } from './stack';

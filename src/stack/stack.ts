@@ -58,7 +58,7 @@ export interface StackDeps extends AssistantDeps {
 }
 
 /** The judge as the stack runs it. */
-export interface StackQuality {
+interface StackQuality {
   validator: QualityValidator;
   threshold: number;
 }

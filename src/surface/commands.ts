@@ -19,7 +19,7 @@ export const MENU_IDS = ['commandPalette', 'editor/title', 'view/title', 'editor
 export type MenuId = (typeof MENU_IDS)[number];
 
 /** A command's place in one menu. In `commandPalette`, `when` hides it where it does not apply (`false`: always). */
-export interface MenuPlace {
+interface MenuPlace {
   when: string;
   group?: string;
 }
@@ -162,7 +162,10 @@ export type EditorCommand = Extract<Row, { side: 'editor' }>['id'];
 /** The declarations in their order (package.json's order). */
 export const COMMAND_LIST: readonly CommandDeclaration[] = Object.values(COMMANDS);
 
-/** Every contributed command id. */
+/**
+ * Every contributed command id.
+ * @internal
+ */
 export const COMMAND_IDS: readonly CommandId[] = Object.values(COMMANDS).map((row: Row) => row.id);
 
 /** The ids the editor features bundle implements (activation registers stand-ins for them until it has started). */

@@ -10,4 +10,3 @@ export { SETTINGS } from './settings';
 export type * from './settingTypes';
 export * from './values';
 export * from './manifest';
-export { ACTIVATION_EVENTS } from './staticContributions';

@@ -95,7 +95,10 @@ function contributes(foreign: ForeignContributions): Record<string, unknown> {
   };
 }
 
-/** `manifest` with `activationEvents` and `contributes` generated; every other field kept, in its place. */
+/**
+ * `manifest` with `activationEvents` and `contributes` generated; every other field kept, in its place.
+ * @internal
+ */
 export function generateManifest(
   manifest: Record<string, unknown>,
   foreign: ForeignContributions,
@@ -131,7 +134,10 @@ function envText(d: SettingDeclaration): string {
   return `\`${d.env.name}\`${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
 }
 
-/** The README's settings table: one row per setting, in the Settings editor's order. */
+/**
+ * The README's settings table: one row per setting, in the Settings editor's order.
+ * @internal
+ */
 export function settingsTable(): string {
   const rows = SETTING_ENTRIES.map(
     ({ declaration: d }) => `| \`${d.key}\` | ${defaultText(d)} | ${envText(d)} | ${d.summary} |`,
@@ -139,11 +145,16 @@ export function settingsTable(): string {
   return ['| Setting | Default | Environment | Meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+/** @internal */
 export const README_TABLE_BEGIN =
   '<!-- settings table: generated from src/surface/settings.ts by `npm run contributes` -->';
+/** @internal */
 export const README_TABLE_END = '<!-- end of the generated settings table -->';
 
-/** `readme` with the text between the markers replaced by the generated table; undefined when a marker is missing. */
+/**
+ * `readme` with the text between the markers replaced by the generated table; undefined when a marker is missing.
+ * @internal
+ */
 export function withSettingsTable(readme: string): string | undefined {
   const begin = readme.indexOf(README_TABLE_BEGIN);
   const end = readme.indexOf(README_TABLE_END);

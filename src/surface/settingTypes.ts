@@ -4,7 +4,7 @@
 export type Unit = 's' | 'ms' | 'MiB';
 
 /** VS Code's setting scopes (where a value may be set: user, remote machine, workspace, folder). */
-export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
+type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
 
 interface Common {
   /** The full key, `avap.section.name`. */
@@ -22,7 +22,7 @@ interface Common {
   core?: { path: string; unit?: Unit };
 }
 
-export interface StringSetting extends Common {
+interface StringSetting extends Common {
   type: 'string';
   default: string;
   enum?: readonly string[];
@@ -35,7 +35,7 @@ export interface StringSetting extends Common {
   emptyMeans?: string;
 }
 
-export interface NumberSetting extends Common {
+interface NumberSetting extends Common {
   type: 'number' | 'integer';
   default: number;
   minimum?: number;
@@ -47,13 +47,13 @@ export interface NumberSetting extends Common {
   rule?: string;
 }
 
-export interface BooleanSetting extends Common {
+interface BooleanSetting extends Common {
   type: 'boolean';
   default: boolean;
 }
 
 /** A list of strings (each trimmed, empty ones dropped). */
-export interface StringListSetting extends Common {
+interface StringListSetting extends Common {
   type: 'array';
   default: readonly string[];
 }
@@ -63,7 +63,7 @@ export type SettingDeclaration = StringSetting | NumberSetting | BooleanSetting 
 export type SettingFormat = 'http-url' | 'parser-url';
 
 /** The value a declaration reads as. */
-export type ValueOf<D> = D extends { type: 'boolean' }
+type ValueOf<D> = D extends { type: 'boolean' }
   ? boolean
   : D extends { type: 'array' }
     ? string[]

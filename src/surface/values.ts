@@ -25,7 +25,10 @@ export const SETTING_ENTRIES: readonly SettingEntry[] = Object.entries(SETTINGS)
   })),
 );
 
-/** The key under the `avap` section, as `getConfiguration('avap').get` takes it: `parser.timeout`. */
+/**
+ * The key under the `avap` section, as `getConfiguration('avap').get` takes it: `parser.timeout`.
+ * @internal
+ */
 export function relativeKey(declaration: SettingDeclaration): string {
   return declaration.key.slice('avap.'.length);
 }
@@ -150,7 +153,10 @@ const CONVERSIONS: Record<string, (value: number) => number> = {
   's->ms': (seconds) => Math.round(seconds * 1000),
 };
 
-/** The value the core takes for a setting's value: its unit converted, an empty text meaning the core's default. */
+/**
+ * The value the core takes for a setting's value: its unit converted, an empty text meaning the core's default.
+ * @internal
+ */
 export function coreValue(declaration: SettingDeclaration, value: unknown): unknown {
   if (value === '') return undefined;
   const from = declaration.type === 'number' || declaration.type === 'integer' ? declaration.unit : undefined;

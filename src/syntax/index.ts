@@ -54,7 +54,10 @@ export function parseSyntaxFrom(basis: SyntaxTree, source: string): SyntaxTree {
   return read(source, entering ? [{ tree: basis, entering }] : []).version.tree;
 }
 
-/** The syntax tree of `source` read from scratch: no cache, nothing reused (what parseSyntax must equal). */
+/**
+ * The syntax tree of `source` read from scratch: no cache, nothing reused (what parseSyntax must equal).
+ * @internal
+ */
 export function parseSyntaxFresh(source: string): SyntaxTree {
   return read(source, []).version.tree;
 }
@@ -166,7 +169,10 @@ function readLine(
   }
 }
 
-/** The 0-based line and character of an offset. */
+/**
+ * The 0-based line and character of an offset.
+ * @internal
+ */
 export function positionAt(tree: SyntaxTree, offset: number): Position {
   const starts = tree.lineStarts;
   let lo = 0;
@@ -179,7 +185,10 @@ export function positionAt(tree: SyntaxTree, offset: number): Position {
   return { line: lo, character: offset - (starts[lo] as number) };
 }
 
-/** The offset of a 0-based line and character (clamped to the text). */
+/**
+ * The offset of a 0-based line and character (clamped to the text).
+ * @internal
+ */
 export function offsetAt(tree: SyntaxTree, position: Position): number {
   const starts = tree.lineStarts;
   const line = Math.max(0, Math.min(position.line, starts.length - 1));
@@ -188,12 +197,18 @@ export function offsetAt(tree: SyntaxTree, position: Position): number {
   return Math.max(lineStart, Math.min(lineStart + Math.max(0, position.character), next));
 }
 
-/** The text a span covers. */
+/**
+ * The text a span covers.
+ * @internal
+ */
 export function textOf(tree: SyntaxTree, span: Span): string {
   return tree.source.slice(span.start, span.end);
 }
 
-/** The statement of a 1-based line, if the line exists. */
+/**
+ * The statement of a 1-based line, if the line exists.
+ * @internal
+ */
 export function statementAt(tree: SyntaxTree, line: number): Statement | undefined {
   return tree.statements[line - 1];
 }

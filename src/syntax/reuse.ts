@@ -35,7 +35,7 @@ export interface ReadVersion {
 }
 
 /** Where each line of a text ends (before its line break), from where each starts. */
-export function lineEndOf(source: string, lineStarts: readonly number[], line: number): number {
+function lineEndOf(source: string, lineStarts: readonly number[], line: number): number {
   if (line + 1 >= lineStarts.length) return source.length;
   const next = lineStarts[line + 1] as number;
   // The break before the next line is \n, \r or \r\n.
@@ -53,12 +53,7 @@ function sameText(a: string, aStart: number, aEnd: number, b: string, bStart: nu
  * For each line of the new text, the old line whose statement it may take (its text is the same), or -1.
  * The entering scanner state is checked by the caller as it reads.
  */
-export function alignLines(
-  old: SyntaxTree,
-  src: string,
-  starts: readonly number[],
-  ends: readonly number[],
-): Int32Array {
+function alignLines(old: SyntaxTree, src: string, starts: readonly number[], ends: readonly number[]): Int32Array {
   const oldStarts = old.lineStarts;
   const oldCount = oldStarts.length;
   const count = starts.length;

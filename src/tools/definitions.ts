@@ -14,12 +14,12 @@ export const VALIDATE_TOOL = 'avap_validate';
 export const SEARCH_DOCS_TOOL = 'avap_search_docs';
 
 export const MAX_FILENAME_CHARS = 255;
-export const MAX_QUERY_CHARS = 500;
-export const MAX_SEARCH_RESULTS = 10;
+const MAX_QUERY_CHARS = 500;
+const MAX_SEARCH_RESULTS = 10;
 export const DEFAULT_SEARCH_RESULTS = 5;
-export const DOC_KINDS = ['any', 'command', 'chapter'] as const;
+const DOC_KINDS = ['any', 'command', 'chapter'] as const;
 
-export const ValidateInputSchema = z.strictObject({
+const ValidateInputSchema = z.strictObject({
   code: z.string().min(1).describe('The complete AVAP source to check, as plain text without Markdown fences.'),
   filename: z
     .string()
@@ -30,7 +30,7 @@ export const ValidateInputSchema = z.strictObject({
 });
 export type ValidateInput = z.infer<typeof ValidateInputSchema>;
 
-export const SearchDocsInputSchema = z.strictObject({
+const SearchDocsInputSchema = z.strictObject({
   query: z
     .string()
     .min(1)
@@ -59,7 +59,7 @@ export type SearchDocsInput = z.infer<typeof SearchDocsInputSchema>;
 const FENCE_LINE = /^\s*(```|~~~)/m;
 
 /** Semantic checks for avap_validate beyond the schema. Pure. */
-export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
+function validateInputProblems(input: ValidateInput): SemanticProblem[] {
   const problems: SemanticProblem[] = [];
   if (input.code.trim() === '') {
     problems.push({
@@ -95,7 +95,7 @@ export function validateInputProblems(input: ValidateInput): SemanticProblem[] {
 }
 
 /** Semantic checks for avap_search_docs beyond the schema. Pure. */
-export function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
+function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   if (input.query.trim() === '') {
     return [
       {
@@ -117,11 +117,13 @@ export function searchInputProblems(input: SearchDocsInput): SemanticProblem[] {
   return [];
 }
 
+/** @internal */
 export const ValidateInputContract: InputContract<ValidateInput> = defineContract(
   'avap_validate input',
   ValidateInputSchema,
   validateInputProblems,
 );
+/** @internal */
 export const SearchDocsInputContract: InputContract<SearchDocsInput> = defineContract(
   'avap_search_docs input',
   SearchDocsInputSchema,

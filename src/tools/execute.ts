@@ -24,7 +24,7 @@ import {
   type ValidateInput,
 } from './definitions';
 
-export type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
+type ToolStatus = 'SATISFIED' | 'NEEDS_MORE_TOOLS' | 'NEED_USER_INPUT' | 'FAILED';
 
 export interface ToolOutcome<F = Record<string, unknown>> {
   tool: string;
@@ -40,7 +40,7 @@ export type ToolRun = { kind: 'invalid'; result: InvalidInput } | { kind: 'done'
 
 // ------------------------------------------------------------------ validate
 
-export interface TraceFact {
+interface TraceFact {
   line: number;
   column: number;
   severity: string;
@@ -92,7 +92,10 @@ function uniqueTokens(trace: readonly TraceEntry[], category: TraceEntry['catego
   ];
 }
 
-/** The facts and status of a parser outcome. Pure. */
+/**
+ * The facts and status of a parser outcome. Pure.
+ * @internal
+ */
 export function validateOutcome(filename: string, outcome: ParserOutcome): ToolOutcome<ValidateFacts> {
   if (outcome.kind === 'unavailable') {
     const needsUser = outcome.reason === 'rejected';
@@ -160,6 +163,7 @@ export function validateOutcome(filename: string, outcome: ParserOutcome): ToolO
   };
 }
 
+/** @internal */
 export async function executeValidate(
   input: ValidateInput,
   validate: ValidateFn,
@@ -188,7 +192,7 @@ export async function executeValidate(
 // ------------------------------------------------------------------ search
 
 /** What the search tool needs from a knowledge base (the knowledge library's KnowledgeBase fits). */
-export interface DocsIndex {
+interface DocsIndex {
   search(query: string, k: number): { id: string; score: number }[];
   chunk(id: string):
     | {
@@ -206,7 +210,7 @@ export interface DocsIndex {
 /** The knowledge base, or why it could not be loaded. */
 export type DocsIndexSource = () => Result<DocsIndex, Failure<'knowledge-unavailable'>>;
 
-export interface SearchHit {
+interface SearchHit {
   id: string;
   title: string;
   heading?: string;
@@ -227,8 +231,9 @@ export interface SearchFacts {
   reason?: string;
 }
 
-export const MAX_SECTION_CHARS = 2000;
+const MAX_SECTION_CHARS = 2000;
 
+/** @internal */
 export function executeSearchDocs(input: SearchDocsInput, source: DocsIndexSource): ToolOutcome<SearchFacts> {
   const loaded = source();
   if (!loaded.ok) {

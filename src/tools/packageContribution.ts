@@ -17,7 +17,7 @@ export interface LanguageModelToolContribution {
   inputSchema: Record<string, unknown>;
 }
 
-export function toolContribution(definition: ToolDefinition<unknown>): LanguageModelToolContribution {
+function toolContribution(definition: ToolDefinition<unknown>): LanguageModelToolContribution {
   return {
     name: definition.name,
     displayName: definition.displayName,
@@ -30,6 +30,7 @@ export function toolContribution(definition: ToolDefinition<unknown>): LanguageM
   };
 }
 
+/** @internal */
 export function languageModelToolsContribution(): LanguageModelToolContribution[] {
   return TOOL_DEFINITIONS.map((d) => toolContribution(d as ToolDefinition<unknown>));
 }
@@ -37,6 +38,7 @@ export function languageModelToolsContribution(): LanguageModelToolContribution[
 /**
  * `manifest` with `contributes.languageModelTools` replaced and nothing else
  * touched (key order kept; a missing `contributes` is created).
+ * @internal
  */
 export function withLanguageModelTools(manifest: Record<string, unknown>): Record<string, unknown> {
   const contributes = (

@@ -22,7 +22,7 @@ let cacheDir: string | undefined;
  * The cache directory of the CLI children this test process starts (removed
  * when it exits), so no test reads or writes the user's ~/.cache.
  */
-export function testCacheDir(): string {
+function testCacheDir(): string {
   if (!cacheDir) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-test-cache-'));
     cacheDir = dir;

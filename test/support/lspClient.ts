@@ -33,7 +33,7 @@ export interface LspSession {
   close(): Promise<number | null>;
 }
 
-export const CLIENT_CAPABILITIES: ClientCapabilities = {
+const CLIENT_CAPABILITIES: ClientCapabilities = {
   textDocument: {
     synchronization: { dynamicRegistration: false },
     hover: { contentFormat: ['markdown', 'plaintext'] },

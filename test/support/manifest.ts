@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const REPO_ROOT = path.join(__dirname, '..', '..');
+const REPO_ROOT = path.join(__dirname, '..', '..');
 
 /** One setting of `contributes.configuration`. */
-export interface ManifestSetting {
+interface ManifestSetting {
   type: 'string' | 'number' | 'integer' | 'boolean';
   default: unknown;
   minimum?: number;

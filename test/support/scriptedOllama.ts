@@ -37,10 +37,10 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type Endpoint = 'chat' | 'generate' | 'embed' | 'tags' | 'version';
+type Endpoint = 'chat' | 'generate' | 'embed' | 'tags' | 'version';
 
 /** The fields of an Ollama request body the tests read (chat, generate and embed). */
-export interface OllamaRequestBody {
+interface OllamaRequestBody {
   model?: string;
   messages?: { role: string; content: string; images?: string[] }[];
   prompt?: string;
@@ -69,7 +69,7 @@ export interface RecordedRequest {
   clientClosed?: boolean;
 }
 
-export interface ScriptedReply {
+interface ScriptedReply {
   /** chat/generate: the answer text (streamed in `chunks` when the request streams). */
   content?: string;
   /** Explicit pieces for streaming; default: `content` split after whitespace. */
@@ -98,7 +98,7 @@ export interface ScriptedReply {
   streamError?: string;
 }
 
-export interface Rule {
+interface Rule {
   endpoint?: Endpoint;
   when?: (request: RecordedRequest) => boolean;
   times?: number;
@@ -161,7 +161,7 @@ function hash(word: string): number {
  * A deterministic bag-of-words embedding: texts that share words have a high
  * cosine, unrelated texts a low one. Unit length.
  */
-export function hashEmbedding(text: string, dims = 64): number[] {
+function hashEmbedding(text: string, dims = 64): number[] {
   const vector = new Array<number>(dims).fill(0);
   for (const word of words(text)) {
     const h = hash(word);

@@ -20,7 +20,7 @@
  */
 import net from 'node:net';
 
-export type ProxyMode = 'pass' | 'stall' | 'reset' | 'hold-responses';
+type ProxyMode = 'pass' | 'stall' | 'reset' | 'hold-responses';
 
 export interface TcpProxyOptions {
   /** Parse HTTP/2 frames (needed for `hold-responses` and `requestsSeen`). */

@@ -108,6 +108,7 @@ export function configFromFlags(flags: PipelineFlags, env: NodeJS.ProcessEnv): A
   }
 }
 
+/** @internal */
 export function exitCodeFor(result: PipelineResult): number {
   if (result.error?.code === 'cancelled') return 130;
   if (result.validationStatus === 'INVALID_UNRESOLVED') return EXIT.invalidUnresolved;
@@ -125,7 +126,10 @@ function lastTrace(result: PipelineResult) {
   return last && last.outcome.kind === 'validated' ? last.outcome.result.trace : [];
 }
 
-/** The stderr report of text mode: every outcome but a clean valid one says what it is. */
+/**
+ * The stderr report of text mode: every outcome but a clean valid one says what it is.
+ * @internal
+ */
 export function outcomeLines(result: PipelineResult): string[] {
   const lines: string[] = [];
   const attempts = `after ${attemptCount(result)} attempt(s)`;
@@ -176,15 +180,22 @@ export function outcomeLines(result: PipelineResult): string[] {
   return lines;
 }
 
-/** Text mode: the line before an answer the parser's proven fixes repaired, printed whole after the model's. */
+/**
+ * Text mode: the line before an answer the parser's proven fixes repaired, printed whole after the model's.
+ * @internal
+ */
 export const REPAIRED_HEADER = "--- repaired by the parser's fixes: the answer as validated ---";
-/** Text mode: the line before the delivered answer when it differs from what streamed last. */
+/**
+ * Text mode: the line before the delivered answer when it differs from what streamed last.
+ * @internal
+ */
 export const DELIVERED_HEADER = '--- the answer as validated ---';
 
 /**
  * Whether what streamed of the last attempt shows the delivered answer and
  * nothing else that could be read as part of it: the same text, or the same
  * after an empty reasoning block (`<think></think>`).
+ * @internal
  */
 export function streamedAsDelivered(streamed: string, delivered: string): boolean {
   if (streamed === delivered) return true;

@@ -28,7 +28,7 @@ import { overLimitEntry, readFileLimited, type LimitedInput } from '../readInput
 import { runJson, runText } from '../runtime/render';
 
 /** `run`'s exit codes (0 and 2 as everywhere). */
-export const RUN_EXIT = { completed: 0, runError: 1, usage: 2, rejected: 3 } as const;
+const RUN_EXIT = { completed: 0, runError: 1, usage: 2, rejected: 3 } as const;
 
 const USAGE = `Usage: node dist/cli.js run FILE|- [--query k=v]... [--header k:v]... [--body JSON|@FILE] [--method M]
                               [--fixtures F] [--sql F] [--allow-http HOST[:PORT]]... [--now ISO] [--seed N]

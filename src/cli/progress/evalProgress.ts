@@ -27,7 +27,7 @@ export interface EvalLiveState {
   expectedRestMs?: number;
 }
 
-export function verdictText(verdict: EvalVerdict): string {
+function verdictText(verdict: EvalVerdict): string {
   switch (verdict.outcome) {
     case 'valid':
       return 'valid';
@@ -40,12 +40,18 @@ export function verdictText(verdict: EvalVerdict): string {
   }
 }
 
-/** The plain line of a finished question: `run k/N · question i/M · <id> · <verdict> · <elapsed>`. */
+/**
+ * The plain line of a finished question: `run k/N · question i/M · <id> · <verdict> · <elapsed>`.
+ * @internal
+ */
 export function evalPlainLine(position: EvalPosition, verdict: EvalVerdict, elapsedMs: number): string {
   return `run ${position.run}/${position.runs} · question ${position.question}/${position.questions} · ${position.id} · ${verdictText(verdict)} · ${formatDuration(elapsedMs)}`;
 }
 
-/** The live line at time `now`, at most `width` characters; undefined before the first question. */
+/**
+ * The live line at time `now`, at most `width` characters; undefined before the first question.
+ * @internal
+ */
 export function evalLiveLine(state: EvalLiveState, now: number, width: number): string | undefined {
   const p = state.position;
   if (!p) return undefined;
@@ -63,7 +69,10 @@ export function evalLiveLine(state: EvalLiveState, now: number, width: number): 
   );
 }
 
-/** The questions still to ask after `position`: the rest of this run, then every later run in full. */
+/**
+ * The questions still to ask after `position`: the rest of this run, then every later run in full.
+ * @internal
+ */
 export function questionsAfter(position: EvalPosition, ids: readonly string[]): string[] {
   const rest = ids.slice(position.question);
   for (let run = position.run + 1; run <= position.runs; run++) rest.push(...ids);

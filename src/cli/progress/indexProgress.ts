@@ -44,7 +44,10 @@ function segments(state: IndexLiveState, now: number, phase: IngestPhase): Segme
   ];
 }
 
-/** The live line at time `now`, at most `width` characters; undefined before the first phase. */
+/**
+ * The live line at time `now`, at most `width` characters; undefined before the first phase.
+ * @internal
+ */
 export function indexLiveLine(state: IndexLiveState, now: number, width: number): string | undefined {
   if (!state.phase) return undefined;
   return fitSegments(
@@ -57,7 +60,7 @@ export function indexLiveLine(state: IndexLiveState, now: number, width: number)
 }
 
 /** The plain line of a finished batch. */
-export function indexPlainLine(state: IndexLiveState, batch: number, batches: number, now: number): string {
+function indexPlainLine(state: IndexLiveState, batch: number, batches: number, now: number): string {
   const phase = state.phase ?? 'embedding';
   const parts = [
     `${LABEL[phase]}`,
@@ -68,7 +71,10 @@ export function indexPlainLine(state: IndexLiveState, batch: number, batches: nu
   return parts.join(' · ');
 }
 
-/** One line for a bulk batch with refused documents: which batch, how many, why, the first ids. */
+/**
+ * One line for a bulk batch with refused documents: which batch, how many, why, the first ids.
+ * @internal
+ */
 export function bulkFailureLine(failure: BulkBatchFailure): string {
   const causes = failure.causes.map((c) => {
     const more = c.count - c.ids.length;

@@ -13,7 +13,10 @@
  * Stdout is never touched: it carries a command's results.
  */
 
-/** Carriage return + erase the whole line (ECMA-48 EL 2). */
+/**
+ * Carriage return + erase the whole line (ECMA-48 EL 2).
+ * @internal
+ */
 export const CLEAR_LINE = '\r\x1b[2K';
 const FALLBACK_COLUMNS = 80;
 
@@ -55,7 +58,10 @@ export function fitSegments(segments: readonly Segment[], width: number, separat
   return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** The usable width of a terminal line: one column short of the edge, so the cursor never wraps. */
+/**
+ * The usable width of a terminal line: one column short of the edge, so the cursor never wraps.
+ * @internal
+ */
 export function lineWidth(columns: number | undefined): number {
   const c = columns !== undefined && Number.isFinite(columns) && columns > 0 ? Math.floor(columns) : FALLBACK_COLUMNS;
   return Math.max(10, c - 1);

@@ -122,7 +122,7 @@ export async function requestFromFlags(flags: RequestFlags): Promise<RunRequest>
   return { method, query, headers, body: body ?? null };
 }
 
-export async function fixturesFromFile(flag: string, file: string): Promise<HttpFixture[]> {
+async function fixturesFromFile(flag: string, file: string): Promise<HttpFixture[]> {
   const parsed = parseFixtures(await readText(flag, file));
   if (!parsed.ok) throw new UsageError(`${flag} ${file}: ${parsed.error.message}`);
   return parsed.value;

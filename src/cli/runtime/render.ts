@@ -13,7 +13,7 @@ export function runJson(result: RunResult): Record<string, unknown> {
   };
 }
 
-export function describeError(error: NonNullable<RunResult['error']>): string {
+function describeError(error: NonNullable<RunResult['error']>): string {
   const where = error.line > 0 ? `line ${error.line}${error.command ? ` (${error.command})` : ''}: ` : '';
   return `${where}${error.message} [${error.code}]`;
 }

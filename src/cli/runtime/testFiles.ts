@@ -15,7 +15,7 @@ import { fail, ok, type Failure, type Result } from '../../result';
 import { caseFromData, type BadCase, type TestCase } from '../../runtime/host';
 import { besides } from './options';
 
-export { caseFailures, subsetMismatch, type TestCase, type TestExpect } from '../../runtime/host';
+export { caseFailures, /** @internal */ subsetMismatch } from '../../runtime/host';
 
 export const TEST_SUFFIX = '.avap.test.json';
 

@@ -60,6 +60,7 @@ function closingParen(line: string, open: number): number {
  * a comment after its closing parenthesis), an assignment, a comment, a brace.
  * Stricter than `isCodeLine`, so prose that starts with a command name
  * ("addParam(name, target) reads the parameter…") is not taken for code.
+ * @internal
  */
 export function isWholeCodeLine(line: string): boolean {
   const text = line.trim();
@@ -106,7 +107,7 @@ const KEYWORDS = new Set(
  * capitalised word and goes on in words, without operators; or it is four
  * plain words or more that no keyword leads.
  */
-export function isProseLine(line: string): boolean {
+function isProseLine(line: string): boolean {
   const text = line.trim();
   const count = words(text);
   if (count >= 3 && /[.!?]$/.test(text)) return true;

@@ -28,7 +28,7 @@ import { bareBlocks, type BareMode } from './bareCode';
 import { scanMarkdown, splitLines, type MarkdownCode } from './markdownCode';
 import { plainlyNotAvap } from './notAvap';
 
-export { isCodeLine, isWholeCodeLine } from './bareCode';
+export { /** @internal */ isCodeLine, /** @internal */ isWholeCodeLine } from './bareCode';
 export { stripThinking } from './thinking';
 
 export interface CodeBlock {

@@ -11,7 +11,7 @@
  */
 import MarkdownIt from 'markdown-it';
 
-export interface CodeLine {
+interface CodeLine {
   /** 1-based line of the response. */
   line: number;
   /** The code on it, without the container's prefix. */
@@ -41,7 +41,7 @@ md.core.ruler.disable(['inline', 'text_join']);
 export const splitLines = (text: string): string[] => text.split(/\r\n?|\n/);
 
 /** The label of an info string: its first word, lower-cased. */
-export function infoLabel(info: string): string {
+function infoLabel(info: string): string {
   return (info.trim().split(/[\s{:,]/)[0] ?? '').toLowerCase();
 }
 

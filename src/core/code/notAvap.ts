@@ -45,7 +45,7 @@ function parsesAsJson(text: string): boolean {
 }
 
 /** The whole block is a JSON value, or every line is a JSON object or array (NDJSON). */
-export function isJson(code: string): boolean {
+function isJson(code: string): boolean {
   const text = code.trim();
   if (!text) return false;
   if (parsesAsJson(text)) return true;
@@ -102,7 +102,7 @@ const EXPORT = /^export\s+[A-Za-z_][A-Za-z0-9_]*=\S*$/;
 /** A prompt: `$ ` or `% ` before the command. */
 const PROMPT = /^[$%]\s+\S/;
 
-export function isShell(code: string): boolean {
+function isShell(code: string): boolean {
   const lines = code.split(/\r\n?|\n/);
   let commands = 0;
   let continued = false;
@@ -127,7 +127,7 @@ const STATUS_LINE = /^HTTP\/\d(\.\d)?\s+\d{3}\b.*$/;
 const HEADER = /^[A-Za-z0-9-]+:\s*\S.*$/;
 
 /** A request or status line, then headers, then (after a blank line) nothing or JSON. */
-export function isHttp(code: string): boolean {
+function isHttp(code: string): boolean {
   const lines = code.trim().split(/\r\n?|\n/);
   const first = lines[0]?.trim() ?? '';
   if (!REQUEST_LINE.test(first) && !STATUS_LINE.test(first)) return false;
@@ -140,13 +140,13 @@ export function isHttp(code: string): boolean {
   return body === '' || isJson(body);
 }
 
-export function isMarkup(code: string): boolean {
+function isMarkup(code: string): boolean {
   const lines = nonBlank(code);
   return lines.length > 0 && lines.every((l) => /^<[/!?A-Za-z][^]*>$/.test(l));
 }
 
 /** Every line one hexadecimal token of 16 characters or more, with a digit in it (a printed hash). */
-export function isDigest(code: string): boolean {
+function isDigest(code: string): boolean {
   const lines = nonBlank(code);
   return lines.length > 0 && lines.every((l) => /^[0-9a-fA-F]{16,}$/.test(l) && /\d/.test(l));
 }
@@ -166,6 +166,7 @@ export function plainlyNotAvap(code: string): NotAvapKind | undefined {
  * its first line already has one of those shapes (a JSON opening, a command,
  * a request line, a tag). Findings on such a block are not evidence against
  * the answer's AVAP until the block is complete and classified.
+ * @internal
  */
 export function mayBeNotAvap(prefix: string): boolean {
   const first = nonBlank(prefix)[0];

@@ -23,7 +23,7 @@ export const LOG_REPAIRED_BY_FIXES =
 export const REPAIRED_BY_FIXES = 'parser-fixes';
 export type RepairedBy = typeof REPAIRED_BY_FIXES;
 
-export interface AppliedFix {
+interface AppliedFix {
   line: number;
   code: string;
   title: string;
@@ -36,7 +36,10 @@ export type AnswerRepair =
   /** Tried: the fixes did not lead to a validated answer. */
   | { kind: 'unrepaired'; stop: RepairStop };
 
-/** True when the trace has errors and every one of them carries a proven fix. */
+/**
+ * True when the trace has errors and every one of them carries a proven fix.
+ * @internal
+ */
 export function everyErrorFixed(trace: readonly TraceEntry[]): boolean {
   const errors = trace.filter((e) => e.severity === 'error');
   return errors.length > 0 && errors.every((e) => e.fix !== undefined);

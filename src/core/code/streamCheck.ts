@@ -54,7 +54,7 @@ export const LOG_EARLY_ABORT =
   'early abort — a streamed line is certain to be rejected; stopping the model and retrying with the trace';
 
 /** Rules whose finding on a complete line no later line can resolve. */
-export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
+const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
   Rule.ForeignKeyword.code,
   Rule.ForeignOperator.code,
   Rule.ForeignCall.code,
@@ -77,13 +77,14 @@ export const STREAM_HARD_RULES: ReadonlySet<RuleCode> = new Set<RuleCode>([
  * the module comment) and without a fix the parser could prove — a fixable
  * one is left to the deterministic repair once the answer is complete, which
  * costs no model call at all.
+ * @internal
  */
 export function isHardWhileStreaming(entry: TraceEntry): boolean {
   return entry.severity === 'error' && entry.fix === undefined && STREAM_HARD_RULES.has(entry.code);
 }
 
 /** A fence longer than this is no longer checked while streaming (a confirming parse stays this small). */
-export const MAX_CHECKED_CHARS = 64 * 1024;
+const MAX_CHECKED_CHARS = 64 * 1024;
 
 export interface HardFinding {
   /** The finding, its line relative to the fence's code. */

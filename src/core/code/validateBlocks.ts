@@ -14,7 +14,7 @@ import type { TraceEntry, ValidationResult } from '../../parser';
 import { combineChecks, type CodeCheck } from '../validation/status';
 import { entryOnResponse, joinBlocks, type CodeBlock } from './extract';
 
-export type BlockVerdict =
+type BlockVerdict =
   | { kind: 'valid'; trace: TraceEntry[]; responseTrace: TraceEntry[]; parserVersion: string }
   | { kind: 'invalid'; trace: TraceEntry[]; responseTrace: TraceEntry[]; parserVersion: string }
   | { kind: 'unavailable'; outcome: Extract<ParserOutcome, { kind: 'unavailable' }>; calls: number }

@@ -60,9 +60,9 @@ export interface FewShotSelectorOptions {
   logger?: Logger;
 }
 
-export const FEW_SHOT_CACHE_VERSION = 1;
+const FEW_SHOT_CACHE_VERSION = 1;
 /** Sub-directory of the cache directory that holds the pool vectors. */
-export const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
+const FEW_SHOT_CACHE_SUBDIR = 'few-shot';
 
 interface CacheFile {
   cacheVersion: number;
@@ -77,14 +77,20 @@ function fewShotExample(e: { description: string; code: string; divergences?: re
   return { request: e.description, code: e.code, ...(e.divergences?.length ? { divergences: e.divergences } : {}) };
 }
 
-/** The text embedded for a pool example: what it does and the commands it uses (requests are prose). */
+/**
+ * The text embedded for a pool example: what it does and the commands it uses (requests are prose).
+ * @internal
+ */
 export function exampleEmbeddingText(example: PoolExampleLike): string {
   return example.commands?.length
     ? `${example.description}\nCommands: ${example.commands.join(', ')}`
     : example.description;
 }
 
-/** The cache file of a fingerprint and model: both in the name (the model made file-safe, plus a hash of it). */
+/**
+ * The cache file of a fingerprint and model: both in the name (the model made file-safe, plus a hash of it).
+ * @internal
+ */
 export function fewShotCacheFile(cacheDir: string, fingerprint: string, model: string): string {
   const safe = model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   const hash = createHash('sha256').update(model).digest('hex').slice(0, 8);
@@ -95,7 +101,10 @@ export function fewShotCacheFile(cacheDir: string, fingerprint: string, model: s
   );
 }
 
-/** The cached vectors when the file is for this fingerprint, model and pool; undefined otherwise. Pure. */
+/**
+ * The cached vectors when the file is for this fingerprint, model and pool; undefined otherwise. Pure.
+ * @internal
+ */
 export function readCache(
   text: string,
   fingerprint: string,
@@ -123,7 +132,10 @@ export function readCache(
   return sound ? vectors : undefined;
 }
 
-/** The top-`k` ids by cosine similarity to `query`, ties by id. Pure. */
+/**
+ * The top-`k` ids by cosine similarity to `query`, ties by id. Pure.
+ * @internal
+ */
 export function nearest(
   query: readonly number[],
   ids: readonly string[],

@@ -14,21 +14,21 @@ import { Ollama } from 'ollama';
 import { callFetch, classifyOllamaError } from './ollamaLlm';
 import type { LlmError } from './port';
 
-export type ModelRole = 'generation' | 'conversational' | 'embedding' | 'judge';
+type ModelRole = 'generation' | 'conversational' | 'embedding' | 'judge';
 
 export interface NeededModel {
   name: string;
   role: ModelRole;
 }
 
-export interface CheckedModel {
+interface CheckedModel {
   name: string;
   /** Every role this model serves (one model may serve several). */
   roles: ModelRole[];
   pulled: boolean;
 }
 
-export type OllamaCheckStatus =
+type OllamaCheckStatus =
   /** The server answers and every needed model is pulled. */
   | 'ready'
   /** The server answers; some needed models are not pulled (see `pullCommands`). */
@@ -83,6 +83,7 @@ export function neededModels(config: {
  * Ollama's canonical name of a model: a name without a tag means `:latest`
  * (`llama3` is `llama3:latest`). A colon inside the registry host
  * (`host:5000/ns/model`) is not a tag.
+ * @internal
  */
 export function canonicalModelName(name: string): string {
   const trimmed = name.trim();
@@ -90,7 +91,10 @@ export function canonicalModelName(name: string): string {
   return last.includes(':') ? trimmed : `${trimmed}:latest`;
 }
 
-/** The shell line that pulls one model. */
+/**
+ * The shell line that pulls one model.
+ * @internal
+ */
 export function pullCommand(name: string): string {
   return `ollama pull ${name.trim()}`;
 }

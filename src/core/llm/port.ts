@@ -10,7 +10,7 @@ export interface ChatMessage {
   content: string;
 }
 
-export type LlmErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
+type LlmErrorCode = 'llm-unreachable' | 'model-missing' | 'llm-timeout' | 'cancelled' | 'llm-failed';
 
 export interface LlmError {
   code: LlmErrorCode;

@@ -49,11 +49,17 @@ import type { ParserTransport, TransportFailure as TransportError, TransportResu
 
 /** A small program every parser version accepts; the half-open probe. */
 export const CANARY_SOURCE = 'addParam(name, n)\naddResult(n)\n';
+/** @internal */
 export const CANARY_FILENAME = '<circuit-probe>';
 
-/** The design's circuit lines (messages; printed as `prefixed(…)`, e.g. `[ptvl] circuit OPEN — …`). */
+/**
+ * The design's circuit lines (messages; printed as `prefixed(…)`, e.g. `[ptvl] circuit OPEN — …`).
+ * @internal
+ */
 export const LOG_SKIP = 'circuit OPEN — skipping parser, returning unvalidated';
+/** @internal */
 export const LOG_HALF_OPEN = 'circuit HALF-OPEN — probing parser availability';
+/** @internal */
 export const LOG_CLOSED = 'circuit CLOSED — parser reachable';
 
 export interface BreakerParserOptions {

@@ -33,12 +33,12 @@ export interface StartBundledOptions {
 }
 
 /** Why the bundled service did not start: no script, no address in time, an unexpected first line, no process, an early exit. */
-export type BundledStartFailure = Failure<'not-found' | 'no-address' | 'bad-banner' | 'spawn-failed' | 'exited'>;
+type BundledStartFailure = Failure<'not-found' | 'no-address' | 'bad-banner' | 'spawn-failed' | 'exited'>;
 
 export type StartBundledResult = Result<BundledParser, BundledStartFailure>;
 
 /** Where parser-server.js is, from a bundle in dist/ or from the TypeScript sources. */
-export function findParserServerScript(): string | undefined {
+function findParserServerScript(): string | undefined {
   const candidates = [
     path.join(__dirname, 'parser-server.js'),
     path.join(__dirname, '..', 'dist', 'parser-server.js'),

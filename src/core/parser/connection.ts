@@ -27,7 +27,7 @@ import { startBundledParser, type StartBundledOptions } from './bundled';
 import { createGrpcTransport, type GrpcTransportOptions } from './grpcTransport';
 import type { ParserTransport } from './transport';
 
-export type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
+type ParserConnectionKind = 'configured' | 'bundled' | 'disabled' | 'failed' | 'injected';
 
 export interface ParserConnection {
   readonly kind: ParserConnectionKind;
@@ -87,7 +87,7 @@ const NO_TRANSPORT: ParserTransport = {
   close: () => undefined,
 };
 
-export { parserUrlProblem } from './url';
+export { /** @internal */ parserUrlProblem } from './url';
 
 export async function openParserConnection(
   config: ParserConfig,

@@ -26,7 +26,7 @@ import { CANARY_SOURCE } from './breakerParser';
 import type { ParserTransport } from './transport';
 
 /** The file name of the liveness check's call (the service's logs and tests tell it from real work by it). */
-export const LIVENESS_FILENAME = '<liveness-check>';
+const LIVENESS_FILENAME = '<liveness-check>';
 
 export type GrpcTransportResult = Result<{ transport: ParserTransport; address: string }, BadParserUrl>;
 

@@ -6,7 +6,7 @@ import type { ValidationResult } from '../../parser';
 import type { Failure, Result } from '../../result';
 
 /** `overloaded`: the service is up but cannot serve this call within its deadline (no verdict, not a failure). */
-export type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
+type TransportFailureKind = 'unavailable' | 'timeout' | 'rejected' | 'cancelled' | 'overloaded';
 
 export interface TransportFailure extends Failure<TransportFailureKind> {
   /** overloaded: the service's estimated wait. */

@@ -17,7 +17,10 @@ import { asFailure, cancelledError, type RunFailure } from './failure';
 import type { RunContext } from './run';
 import type { AnswerSpec } from './spec';
 
-/** The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`). */
+/**
+ * The design's line when the parser cannot answer (a message: the logger adds `[ptvl]`; tests compare `prefixed(…)`).
+ * @internal
+ */
 export const LOG_PARSER_UNAVAILABLE = 'parser unavailable — returning unvalidated';
 
 export interface AttemptAnswer {

@@ -10,7 +10,7 @@ import type { TelemetrySink } from '../telemetry/events';
 import type { AnswerReviewer, ParserPort, ResponseMessage } from '../types';
 
 /** Few-shot examples as a list, or as a selection that says how it was made. */
-export type FewShotChoice = FewShotExample[] | FewShotSelection;
+type FewShotChoice = FewShotExample[] | FewShotSelection;
 
 export interface PipelineDeps {
   config: AssistantConfig;

@@ -7,7 +7,10 @@
 import type { FewShotExample } from '../routing/prompts';
 import type { RunContext } from './run';
 
-/** Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'. */
+/**
+ * Logged when few-shot examples go into the code prompt; `how` is '' or ' by embedding similarity' / ' by BM25'.
+ * @internal
+ */
 export const logFewShot = (k: number, injected: number, how = ''): string =>
   `few-shot: K=${k}, ${injected} validated example(s) injected${how}`;
 

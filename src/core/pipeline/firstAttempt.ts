@@ -14,10 +14,10 @@
 import { renderTrace } from '../../parser';
 import type { PipelineResult } from '../types';
 
-export const NO_CODE_TRACE = 'Line 1: the answer contained no AVAP code';
+const NO_CODE_TRACE = 'Line 1: the answer contained no AVAP code';
 
 /** The first attempt's trace as text; undefined for answers of other routes that showed no code. */
-export function firstAttemptTrace(result: PipelineResult): string | undefined {
+function firstAttemptTrace(result: PipelineResult): string | undefined {
   const first = result.attempts[0];
   const outcome = first?.outcome;
   // Every route validates the code it shows; another route has a trace only when its first answer showed code.

@@ -12,11 +12,17 @@ import { err, ok, type Result } from '../../result';
 import { asFailure, cancelledError, type RunFailure } from './failure';
 import type { RunContext } from './run';
 
-/** Logged when retrieval fails and the answer goes on without documentation context. */
+/**
+ * Logged when retrieval fails and the answer goes on without documentation context.
+ * @internal
+ */
 export const logRetrievalFailed = (source: string, message: string): string =>
   `retrieval failed (${source}: ${message}) — answering without documentation context`;
 
-/** First meaningful line of a reformulation; the original query when the model gave nothing usable. Pure. */
+/**
+ * First meaningful line of a reformulation; the original query when the model gave nothing usable. Pure.
+ * @internal
+ */
 export function cleanSearchQuery(text: string, fallback: string): string {
   const line =
     stripThinking(text)

@@ -3,7 +3,10 @@ import type { LlmPort } from '../llm/port';
 import { relevanceMessages } from '../routing/prompts';
 import type { RelevanceOutcome, RelevancePort } from './port';
 
-/** Reads a YES/NO answer; anything unreadable counts as YES (never loop on a confused judge). Pure. */
+/**
+ * Reads a YES/NO answer; anything unreadable counts as YES (never loop on a confused judge). Pure.
+ * @internal
+ */
 export function readYesNo(text: string): { relevant: boolean; readable: boolean } {
   const word = /\b(yes|no|sí|si)\b/i.exec(text.replace(/<think>[\s\S]*?<\/think>/g, ''))?.[1]?.toLowerCase();
   if (word === 'no') return { relevant: false, readable: true };

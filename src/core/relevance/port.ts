@@ -7,7 +7,7 @@ import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
 import type { RetrievedContext } from '../retrieval/port';
 
-export interface RelevanceVerdict {
+interface RelevanceVerdict {
   relevant: boolean;
   /** cosine value, for the cosine adapter. */
   score?: number;

@@ -13,7 +13,7 @@ export interface BulkItemOutcome {
   error?: BulkItemError;
 }
 
-export interface BulkItemError {
+interface BulkItemError {
   type?: string;
   reason?: string | null;
   caused_by?: BulkItemError;
@@ -37,7 +37,7 @@ export interface BulkBatchFailure {
   causes: FailureCause[];
 }
 
-export const MAX_IDS = 3;
+const MAX_IDS = 3;
 
 function describeError(error: BulkItemError): string {
   const own = `${error.type ?? 'error'}: ${error.reason ?? 'no reason given'}`;

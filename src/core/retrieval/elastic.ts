@@ -24,12 +24,13 @@ import { chunkEmbeddingText, type EmbedFn } from './embedded';
 import type { KnowledgeChunkLike, RetrievalOutcome, RetrievalPort, RetrievedChunk } from './port';
 import { reciprocalRankFusion } from './rrf';
 
-export const INDEX_VERSION = 1;
+const INDEX_VERSION = 1;
+/** @internal */
 export const INGEST_PIPELINE = 'avap-kb-ingest-v1';
-export const SOURCE_FIELDS = ['chunk_id', 'title', 'heading', 'content', 'source', 'embedding'];
-export const BM25_FIELDS = ['content^2', 'text^2'];
+const SOURCE_FIELDS = ['chunk_id', 'title', 'heading', 'content', 'source', 'embedding'];
+const BM25_FIELDS = ['content^2', 'text^2'];
 
-export interface ChunkDocument {
+interface ChunkDocument {
   chunk_id: string;
   title: string;
   heading: string;
@@ -51,10 +52,12 @@ export interface IndexMeta {
   created_at: string;
 }
 
+/** @internal */
 export function indexSettings(): Record<string, unknown> {
   return { number_of_shards: 1, number_of_replicas: 0, 'index.default_pipeline': INGEST_PIPELINE };
 }
 
+/** @internal */
 export function indexMappings(meta: IndexMeta): Record<string, unknown> {
   return {
     _meta: meta,
@@ -72,6 +75,7 @@ export function indexMappings(meta: IndexMeta): Record<string, unknown> {
   };
 }
 
+/** @internal */
 export function ingestPipelineBody(): { description: string; processors: Record<string, unknown>[] } {
   return {
     description: `AVAP knowledge base ingestion v${INDEX_VERSION}: stamps the time each chunk was indexed`,
@@ -79,10 +83,12 @@ export function ingestPipelineBody(): { description: string; processors: Record<
   };
 }
 
+/** @internal */
 export function bm25Body(query: string, size: number): Record<string, unknown> {
   return { size, query: { multi_match: { query, fields: BM25_FIELDS } }, _source: SOURCE_FIELDS };
 }
 
+/** @internal */
 export function knnBody(vector: number[], size: number): Record<string, unknown> {
   return {
     size,
@@ -91,7 +97,7 @@ export function knnBody(vector: number[], size: number): Record<string, unknown>
   };
 }
 
-export function chunkDocument(chunk: KnowledgeChunkLike, embedding: number[]): ChunkDocument {
+function chunkDocument(chunk: KnowledgeChunkLike, embedding: number[]): ChunkDocument {
   return {
     chunk_id: chunk.id,
     title: chunk.title,
@@ -258,7 +264,7 @@ export interface IngestOptions {
  * `failures` lists the bulk batches in which Elasticsearch refused documents;
  * the other batches were still loaded, and `indexed` counts what it accepted.
  */
-export interface Ingested {
+interface Ingested {
   meta: IndexMeta;
   indexed: number;
   failures: BulkBatchFailure[];
@@ -268,7 +274,7 @@ export interface Ingested {
  * Why nothing (or not everything) was loaded: the index exists and `--recreate` was not given, the embedding model
  * failed or answered the wrong vectors, Elasticsearch failed, or the caller cancelled.
  */
-export type IngestFailure = Failure<'index-exists' | 'embedding-failed' | 'elasticsearch-failed' | 'cancelled'>;
+type IngestFailure = Failure<'index-exists' | 'embedding-failed' | 'elasticsearch-failed' | 'cancelled'>;
 export type IngestResult = Result<Ingested, IngestFailure>;
 
 const CANCELLED: IngestResult = fail('cancelled', 'cancelled');

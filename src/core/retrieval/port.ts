@@ -7,7 +7,7 @@ import type { Result } from '../../result';
 import type { LlmError } from '../llm/port';
 
 /** How the chunks were found; `knn_only` and `bm25_only` results are tagged as such. */
-export type RetrievalModeTag = 'hybrid' | 'knn_only' | 'bm25_only';
+type RetrievalModeTag = 'hybrid' | 'knn_only' | 'bm25_only';
 
 export interface RetrievedChunk {
   id: string;
@@ -36,7 +36,7 @@ export interface RetrievalResult {
  */
 export type RetrievedContext = Omit<RetrievalResult, 'mode'> & { mode: RetrievalModeTag | 'none' };
 
-export type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
+type RetrievalError = { code: 'retrieval-failed'; message: string } | LlmError;
 
 export type RetrievalOutcome = Result<RetrievalResult, RetrievalError>;
 

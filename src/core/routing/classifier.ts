@@ -13,12 +13,13 @@ import type { ValidationError } from '../validation/errors';
 import { fail, ok, type Failure, type Result } from '../../result';
 import { CLASSIFY_TYPES, classifyMessages, classifyRepairMessages, type ConversationTurn } from './prompts';
 
-export const ClassificationSchema = z
+const ClassificationSchema = z
   .object({
     type: z.enum(CLASSIFY_TYPES as [QueryType, ...QueryType[]]),
   })
   .strict();
 
+/** @internal */
 export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
   const schema = z.toJSONSchema(ClassificationSchema) as Record<string, unknown>;
   delete schema.$schema;
@@ -26,12 +27,12 @@ export const CLASSIFICATION_JSON_SCHEMA: Record<string, unknown> = (() => {
 })();
 
 /** Messages the platform injects; they go straight to PLATFORM (the design's fast path). */
-export const PLATFORM_PREFIXES: readonly string[] = ['You have a project usage percentage of'];
+const PLATFORM_PREFIXES: readonly string[] = ['You have a project usage percentage of'];
 
 /** Where a malformed classification goes: an explanation with retrieval is the least harmful answer. */
 export const DEFAULT_ROUTE: QueryType = 'RETRIEVAL';
 
-export interface Classification {
+interface Classification {
   type: QueryType;
   how: 'forced' | 'fast-path' | 'llm' | 'repaired' | 'default';
   /** E008 errors of the malformed answers, if any. */
@@ -44,7 +45,10 @@ export type ClassifyOutcome = Result<Classification, LlmError>;
 /** Why an answer is no classification; the message is the parser's or the schema's text, verbatim (it goes back to the model). */
 export type ClassificationParseFailure = Failure<'not-json' | 'wrong-shape'>;
 
-/** Parses one answer: JSON, then the zod schema. Pure. */
+/**
+ * Parses one answer: JSON, then the zod schema. Pure.
+ * @internal
+ */
 export function parseClassification(text: string): Result<QueryType, ClassificationParseFailure> {
   const trimmed = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
   let data: unknown;
@@ -58,10 +62,16 @@ export function parseClassification(text: string): Result<QueryType, Classificat
   return ok(parsed.data.type);
 }
 
-/** Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error. */
+/**
+ * Logged when the classifier's first answer cannot be read; `reason` is the first line of the schema error.
+ * @internal
+ */
 export const logClassifierMalformed = (reason: string): string =>
   `classifier answer malformed (${reason}) — asking once more`;
-/** Logged when the repaired answer cannot be read either. */
+/**
+ * Logged when the repaired answer cannot be read either.
+ * @internal
+ */
 export const LOG_CLASSIFIER_DEFAULT_ROUTE = `classifier answer malformed twice — routing to ${DEFAULT_ROUTE} by default`;
 
 function malformed(answer: string, error: string): ValidationError {

@@ -11,6 +11,7 @@ import { divergenceNote } from '../../knowledge';
 export type PromptTask =
   'classify' | 'reformulate' | 'relevance' | 'generate' | 'generate_code' | 'conversational' | 'platform';
 
+/** @internal */
 export const PROMPT_HEADERS: Record<PromptTask, string> = {
   classify: 'AVAP Assistant — query classifier.',
   reformulate: 'AVAP Assistant — search query writer.',
@@ -21,7 +22,10 @@ export const PROMPT_HEADERS: Record<PromptTask, string> = {
   platform: 'AVAP Assistant — platform advisor.',
 };
 
-/** Which node a system prompt belongs to (undefined if it is none of ours). */
+/**
+ * Which node a system prompt belongs to (undefined if it is none of ours).
+ * @internal
+ */
 export function promptTask(systemPrompt: string): PromptTask | undefined {
   const first = systemPrompt.split('\n', 1)[0] ?? '';
   return (Object.keys(PROMPT_HEADERS) as PromptTask[]).find((task) => PROMPT_HEADERS[task] === first);
@@ -30,7 +34,7 @@ export function promptTask(systemPrompt: string): PromptTask | undefined {
 export type { ConversationTurn };
 
 /** The short AVAP rulebook every code-writing prompt carries. */
-export const AVAP_RULES = `AVAP rules:
+const AVAP_RULES = `AVAP rules:
 - A program is a sequence of command calls, one per line: name(arg1, arg2, …). There are no semicolons.
 - Commands store their result in the LAST argument (the target variable): addParam(name, n) reads request parameter "name" into n; encodeSHA256(n, h) stores the hash of n in h.
 - Return values to the caller with addResult(variable). Set variables with addVar(target, value) or target = expression.
@@ -92,7 +96,10 @@ Rewrite the user's request as a short search query for the AVAP documentation: t
   ];
 }
 
-/** The design's hint for the second retrieval. */
+/**
+ * The design's hint for the second retrieval.
+ * @internal
+ */
 export function contextInsufficientHint(query: string): string {
   return `[CONTEXT_INSUFFICIENT] The previous retrieval did not return relevant context for: "${query}" Reformulate this query using broader terms or alternative phrasing.`;
 }
@@ -185,10 +192,15 @@ ${renderContext(chunks)}${renderExamples(examples)}`,
   ];
 }
 
+/** @internal */
 export const CORRECTION_HEAD = 'The previous attempt produced invalid AVAP code. Specific failures:';
+/** @internal */
 export const CORRECTION_TAIL = 'Correct these errors. Do not repeat the same constructs.';
 
-/** The correction context of the retry, exactly in the design's words, around the trace lines. */
+/**
+ * The correction context of the retry, exactly in the design's words, around the trace lines.
+ * @internal
+ */
 export function correctionContext(traceLines: readonly string[]): string {
   return `${CORRECTION_HEAD}\n${traceLines.join('\n')}\n${CORRECTION_TAIL}`;
 }

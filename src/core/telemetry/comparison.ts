@@ -13,7 +13,7 @@ import { computeMetrics, needsReview } from './metrics';
 export const COMPARE_BY = ['parser_version', 'model'] as const;
 export type CompareBy = (typeof COMPARE_BY)[number];
 
-export interface GroupFigures {
+interface GroupFigures {
   generations: number;
   validatedGenerations: number;
   firstAttemptInvalidRate: number | null;
@@ -23,7 +23,7 @@ export interface GroupFigures {
   needs_review: boolean;
 }
 
-export interface ComparisonGroup extends GroupFigures {
+interface ComparisonGroup extends GroupFigures {
   /** The parser version or model ('(unknown)' when the events did not record it). */
   value: string;
   /** Timestamps of the first and the last attempt of the group. */
@@ -35,7 +35,7 @@ type Rate =
   'firstAttemptInvalidRate' | 'multiAttemptConvergenceRate' | 'meanAttemptsAmongConverged' | 'nonConvergenceRate';
 
 /** after − before for each rate; null when either side is undefined. */
-export interface ComparisonDelta extends Record<Rate, number | null> {
+interface ComparisonDelta extends Record<Rate, number | null> {
   before: string;
   after: string;
 }

@@ -33,7 +33,7 @@ import type { ValidationStatus } from '../types';
 import type { AttemptEvent, TelemetryErrorRecord } from './events';
 
 /** How the generations that rejected a value ended. */
-export interface RejectionOutcomes {
+interface RejectionOutcomes {
   /** The last attempt was valid. */
   converged: number;
   /** The last attempt was still invalid (INVALID_UNRESOLVED). */
@@ -42,7 +42,7 @@ export interface RejectionOutcomes {
   undetermined: number;
 }
 
-export interface RejectedValue {
+interface RejectedValue {
   /** The E-code. */
   code: string;
   /** The parser rule's code, when the events carried it. */
@@ -56,7 +56,7 @@ export interface RejectedValue {
 }
 
 /** The first-attempt invalid rate of one UTC day. */
-export interface TrendPoint {
+interface TrendPoint {
   /** YYYY-MM-DD (UTC) of the generations' first attempts. */
   day: string;
   validatedGenerations: number;
@@ -67,7 +67,7 @@ export interface TrendPoint {
 /** D4 (docs/design.md): an ontology (here: the prompt, the model, the catalogue) with more than 15 % first-attempt invalid needs review. */
 export const REVIEW_THRESHOLD = 0.15;
 
-export interface CommandRate {
+interface CommandRate {
   command: string;
   usedInAttempts: number;
   rejectedInAttempts: number;
@@ -103,7 +103,7 @@ export interface Metrics {
 }
 
 /** A final event without a verdict: the run failed or was cancelled (older logs wrote `""` with an error code). */
-export function failedRun(final: AttemptEvent): boolean {
+function failedRun(final: AttemptEvent): boolean {
   if (final.validation_status === undefined) return true;
   return final.error_code !== undefined && final.validation_status === '' && final.stop_reason !== 'judge-retry-failed';
 }
@@ -264,7 +264,7 @@ function ending(last: AttemptEvent): keyof RejectionOutcomes {
 }
 
 /** The UTC day of an ISO timestamp; 'unknown' when it cannot be read. */
-export function dayOf(timestamp: string): string {
+function dayOf(timestamp: string): string {
   const time = Date.parse(timestamp);
   return Number.isNaN(time) ? 'unknown' : new Date(time).toISOString().slice(0, 10);
 }

@@ -21,6 +21,7 @@
  */
 import type { RuleCode, Severity, TraceFix } from '../../parser';
 
+/** @internal */
 export const ERROR_CODES = {
   E001: 'UNKNOWN_COMMAND',
   E002: 'FOREIGN_SYNTAX',

@@ -13,6 +13,7 @@ export type ParserErrorCode = Extract<ErrorCode, 'E001' | 'E002' | 'E003' | 'E00
 /**
  * The E-code of every rule of the parser's catalogue. Total: a new rule does
  * not type-check until it is given its E-code here.
+ * @internal
  */
 export const E_CODE_BY_RULE: Readonly<Record<RuleCode, ParserErrorCode>> = {
   // E001 — a name that is neither a command nor a function of the file
@@ -121,7 +122,7 @@ const DEFAULT_EXPECTED: Readonly<Record<ParserErrorCode, string>> = {
 };
 
 /** The E-code of a rule. */
-export function errorCodeOf(rule: RuleCode): ParserErrorCode {
+function errorCodeOf(rule: RuleCode): ParserErrorCode {
   return E_CODE_BY_RULE[rule];
 }
 
@@ -133,6 +134,7 @@ function expectedOf(entry: TraceEntry, code: ParserErrorCode): string {
   return DEFAULT_EXPECTED[code];
 }
 
+/** @internal */
 export function errorFromTrace(entry: TraceEntry, lineOffset = 0): ValidationError {
   const code = errorCodeOf(entry.code);
   const error: ValidationError = {

@@ -32,6 +32,7 @@ function quoted(value: string): string {
   return value ? `'${value}'` : 'it';
 }
 
+/** @internal */
 export function instruction(error: ValidationError): string {
   const at = `${error.line !== undefined ? `Line ${error.line}: ` : ''}${error.severity === 'warning' ? 'warning: ' : ''}`;
   // The parser checked this repair on the program itself: say exactly that, whatever the E-code.

@@ -19,6 +19,7 @@ import type { ValidationStatus } from '../types';
 
 export type CodeCheck = 'no-code' | 'valid' | 'invalid' | 'unavailable';
 
+/** @internal */
 export const CODE_CHECKS: readonly CodeCheck[] = ['no-code', 'valid', 'invalid', 'unavailable'];
 
 /** The status an answer with this check earns. */

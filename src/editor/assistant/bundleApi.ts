@@ -25,7 +25,7 @@ export interface AssistantHost {
 }
 
 /** The editor features' share of AssistantHost: there once the editor features bundle has started. */
-export type AssistantServices = Pick<AssistantHost, 'parser' | 'diagnostics' | 'generated' | 'settings'>;
+type AssistantServices = Pick<AssistantHost, 'parser' | 'diagnostics' | 'generated' | 'settings'>;
 
 /** What activation hands the seam: the services come from the editor features, which start right after activation. */
 export interface SeamHost {

@@ -4,4 +4,4 @@
  * chat view. Both come from the one command table, ../commandIds.ts: a new
  * assistant command is a row there with `side: 'assistant'` (and an entry in package.json).
  */
-export { ASSISTANT_COMMANDS, CHAT_VIEW_ID, type AssistantCommand } from '../commandIds';
+export { ASSISTANT_COMMANDS, CHAT_VIEW_ID } from '../commandIds';

@@ -25,9 +25,9 @@ import {
 import { renderMarkdown } from './renderMarkdown';
 
 /** A code block's verdict, in the status item's looks (`unvalidated` is its amber look). */
-export type BlockState = 'validating' | 'valid' | 'invalid' | 'unvalidated';
+type BlockState = 'validating' | 'valid' | 'invalid' | 'unvalidated';
 
-export const BLOCK_LABELS: Record<BlockState, string> = {
+const BLOCK_LABELS: Record<BlockState, string> = {
   validating: 'validating…',
   valid: LABEL_VALID,
   invalid: LABEL_INVALID,
@@ -45,7 +45,7 @@ export interface CodeBlockView {
 }
 
 /** A knowledge document the answer drew on. */
-export interface SourceView {
+interface SourceView {
   docId: string;
   title: string;
 }
@@ -75,7 +75,7 @@ export interface AnswerView {
 }
 
 /** The code blocks the pipeline validated in an answer of this route (what the chat decorates): the core's own choice. */
-export function answerCodeBlocks(text: string, queryType: QueryType | undefined): CodeBlock[] {
+function answerCodeBlocks(text: string, queryType: QueryType | undefined): CodeBlock[] {
   return queryType === 'CODE_GENERATION' ? codeAnswerBlocks(text) : shownCodeBlocks(text);
 }
 

@@ -23,10 +23,8 @@ import { activeThemeTokenColors } from './themeTokenColors';
 import { checkLink } from './links';
 import { newNonce, webviewShell } from './webviewHtml';
 
-export { CHAT_VIEW_ID };
-
 /** The workspaceState key of the conversation. */
-export const CHAT_STATE_KEY = 'avap.chat.conversation.v1';
+const CHAT_STATE_KEY = 'avap.chat.conversation.v1';
 /** Turns kept (the oldest are dropped). */
 const KEPT_TURNS = 50;
 

@@ -57,7 +57,7 @@ const FAMILIES: [prefix: string, cls: string][] = [
   ['variable', 'tok-variable'],
 ];
 
-export function scopeClass(scope: string): string | undefined {
+function scopeClass(scope: string): string | undefined {
   return FAMILIES.find(([prefix]) => scope === prefix || scope.startsWith(`${prefix}.`))?.[1];
 }
 
@@ -122,6 +122,7 @@ function exec(re: RegExp, line: string, from: number): RegExpExecArray | null {
   return re.exec(line);
 }
 
+/** @internal */
 export class Highlighter {
   private readonly root: Rule[];
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { KnowledgeBase } from '../../knowledge';
 
-export const KNOWLEDGE_SCHEME = 'avap-knowledge';
+const KNOWLEDGE_SCHEME = 'avap-knowledge';
 
 export function knowledgeUri(docId: string, title: string): vscode.Uri {
   const name = title.replace(/[\\/:*?"<>|#]/g, ' ').trim() || docId;

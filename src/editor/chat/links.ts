@@ -3,7 +3,7 @@
 import type { Failure, Result } from '../../result';
 
 /** Why a link is refused; the message says it to people. */
-export type LinkRefusal = 'empty' | 'not-absolute' | 'scheme' | 'credentials' | 'no-host';
+type LinkRefusal = 'empty' | 'not-absolute' | 'scheme' | 'credentials' | 'no-host';
 
 /** The normalised link to open, or why not. */
 export type LinkCheck = Result<string, Failure<LinkRefusal>>;

@@ -5,7 +5,7 @@
  */
 
 /** A representative scope of the AVAP grammar per colour class (see highlight.ts). */
-export const CLASS_SCOPES: Record<string, string> = {
+const CLASS_SCOPES: Record<string, string> = {
   'tok-comment': 'comment.line.double-slash.avap',
   'tok-keyword': 'keyword.control.avap',
   'tok-builtin': 'support.function.builtin.avap',
@@ -54,6 +54,7 @@ export function parseJsonc(text: string): unknown {
  * The foreground of the most specific rule whose selector matches `scope`
  * (a selector `a.b` matches `a.b` and `a.b.c…`; the longer selector wins, a
  * later rule wins a tie; selectors with a parent scope are skipped). Pure.
+ * @internal
  */
 export function colorFor(scope: string, rules: readonly TokenColorRule[]): string | undefined {
   let best: { depth: number; color: string } | undefined;

@@ -24,6 +24,7 @@ export interface ShellOptions {
   body: string;
 }
 
+/** @internal */
 export function contentSecurityPolicy(cspSource: string, nonce: string, withScript: boolean): string {
   return [
     "default-src 'none'",

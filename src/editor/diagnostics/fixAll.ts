@@ -14,7 +14,7 @@ import { isAvapDocument, type DiagnosticsController } from './diagnosticsControl
 import type { DocumentValidation } from '../status/statusLook';
 import { COMMANDS } from '../commandIds';
 
-export const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('avap');
+const FIX_ALL_KIND = vscode.CodeActionKind.SourceFixAll.append('avap');
 export const FIX_ALL_TITLE = 'Fix All Auto-fixable Problems';
 
 /** What AVAP: Fix All Auto-fixable Problems did (the command resolves with it). */

@@ -16,13 +16,13 @@ import { COMMANDS } from '../commandIds';
 import { isWelcomeTab, MovedOn, type TabLike } from './movedOn';
 
 /** The walkthrough's id in package.json; the workbench knows it as `<extension id>#avap.welcome`. */
-export const WALKTHROUGH = 'avap.welcome';
+const WALKTHROUGH = 'avap.welcome';
 const SHOWN_KEY = 'avap.walkthrough.shown';
 /** The first-run notification and its one button. */
-export const FIRST_RUN_MESSAGE =
+const FIRST_RUN_MESSAGE =
   'AVAP Assistant is on: .avap files are checked by the AVAP parser as you type. New here? Get Started checks that ' +
   'Ollama is ready and shows how to generate validated code at the cursor.';
-export const GET_STARTED = 'Get Started';
+const GET_STARTED = 'Get Started';
 /** How long the workbench may take to register the extensions' walkthroughs (it waits up to 5 s for an experiment service). */
 const WALKTHROUGHS_REGISTERED_MS = 10_000;
 /** How long the Welcome editor gets to show ours after each ask. */
@@ -30,7 +30,7 @@ const REPOINT_MS = 2000;
 /** The tab label of our walkthrough (its title in contributes.walkthroughs). */
 const WALKTHROUGH_TAB = 'Walkthrough: AVAP Assistant';
 
-export function walkthroughId(context: vscode.ExtensionContext): string {
+function walkthroughId(context: vscode.ExtensionContext): string {
   return `${context.extension.id}#${WALKTHROUGH}`;
 }
 

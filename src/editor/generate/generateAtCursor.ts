@@ -31,7 +31,7 @@ import { runWithProgress } from './runWithProgress';
 import { COMMANDS } from '../commandIds';
 
 /** True while the active editor holds a pending generated change. */
-export const PENDING_CONTEXT_KEY = 'avap.pendingChange';
+const PENDING_CONTEXT_KEY = 'avap.pendingChange';
 
 /** What Generate at Cursor needs: the Generate commands' dependencies without the parser and diagnostics. */
 export type AtCursorDeps = Pick<GenerateDeps, 'assistant' | 'generated' | 'output' | 'settings'>;
@@ -70,7 +70,7 @@ interface Pending {
 }
 
 /** The tests' badge: what the file's cases say about the pending change (never the parser's verdict). */
-export function testsLabel(tests: NonNullable<Pending['tests']>, edited: boolean): string {
+function testsLabel(tests: NonNullable<Pending['tests']>, edited: boolean): string {
   if (tests.state === 'running') return '$(loading~spin) tests: running…';
   const { total, passed, failed, errored } = tests.summary;
   const since = edited ? ' (before your edit)' : '';

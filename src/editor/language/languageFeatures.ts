@@ -15,12 +15,7 @@ import { LazyModule } from '../lazy/lazyModule';
 import type * as Providers from './providers';
 import type { LanguageFeatureOptions, LanguageProviders } from './providers';
 
-export type { LanguageFeatureOptions } from './providers';
-
-export const SEMANTIC_LEGEND = new vscode.SemanticTokensLegend(
-  [...SEMANTIC_TOKEN_TYPES],
-  [...SEMANTIC_TOKEN_MODIFIERS],
-);
+const SEMANTIC_LEGEND = new vscode.SemanticTokensLegend([...SEMANTIC_TOKEN_TYPES], [...SEMANTIC_TOKEN_MODIFIERS]);
 
 export interface LanguageFeatureHost extends LanguageFeatureOptions {
   /** Where a failed load of the implementation is reported (the output channel). */

@@ -57,7 +57,7 @@ const points = (value: number | null) =>
   value === null ? '—' : `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)} pts`;
 
 /** A before/after comparison (by parser version or model): one bar per group, the deltas, and what was not controlled. */
-export function comparisonSection(c: Comparison): string {
+function comparisonSection(c: Comparison): string {
   if (c.groups.length < 2) return '';
   const chart = barChart(
     `First-attempt invalid rate by ${c.by} (first seen first)`,

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { prefixedLogger, type Logger } from '../../core/ports';
 
 /** The output channel's name, as the README and the workbench show it. */
-export const OUTPUT_CHANNEL_NAME = 'AVAP Assistant';
+const OUTPUT_CHANNEL_NAME = 'AVAP Assistant';
 
 const TAIL = 500;
 

@@ -48,7 +48,7 @@ async function bundledExampleRequest(
 }
 
 /** Where a document's request file is (or would be). Untitled documents have none unless one was opened for them. */
-export async function requestFileFor(
+async function requestFileFor(
   doc: vscode.TextDocument | undefined,
   program: vscode.Uri | undefined,
   extensionUri: vscode.Uri,

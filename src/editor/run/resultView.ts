@@ -10,7 +10,7 @@ import type { RunViewModel } from '../../runs';
 import { newNonce, webviewShell } from '../chat/webviewHtml';
 import type { OutputLog } from '../output/outputLog';
 
-export const RESULT_VIEW_TYPE = 'avap.runResult';
+const RESULT_VIEW_TYPE = 'avap.runResult';
 
 type FromPage = { type: 'ready' } | { type: 'reveal'; line: number } | { type: 'copy' } | { type: 'cancel' };
 

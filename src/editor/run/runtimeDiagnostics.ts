@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { RunError } from '../../runtime/host';
 import { errorText } from '../../runs';
 
-export const RUNTIME_SOURCE = 'avap-runtime';
+const RUNTIME_SOURCE = 'avap-runtime';
 
 export class RuntimeDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection(RUNTIME_SOURCE);

@@ -18,7 +18,7 @@ export interface CaseItemData {
   index: number;
 }
 
-export const TEST_CONTROLLER_ID = 'avap';
+const TEST_CONTROLLER_ID = 'avap';
 
 export class AvapTests implements vscode.Disposable {
   readonly controller: vscode.TestController;

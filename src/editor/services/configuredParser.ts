@@ -29,7 +29,7 @@ interface Live {
  * Why a connect gave no parser: newer settings replaced it while it started (not a problem: say nothing),
  * the gRPC bundle did not load, the URL is unreadable, or the bundled service did not start.
  */
-export type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-url' | 'start-failed'>;
+type ConnectFailure = Failure<'superseded' | 'client-not-loaded' | 'bad-url' | 'start-failed'>;
 
 /** The address in use, or why there is none. */
 export type ConnectResult = Result<string, ConnectFailure>;

@@ -18,6 +18,7 @@ export type { SettingsAccessor, SettingsRead };
 /** Every setting's value, in the declarations' shape (`settings.parser.timeoutSeconds`, in the setting's unit). */
 export type EditorSettings = SettingValues;
 
+/** @internal */
 export const SETTING_DEFAULTS: EditorSettings = settingDefaults();
 
 /** The declared formats: the parser URL grammar (the core's), and http(s) URLs. */

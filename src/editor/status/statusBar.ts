@@ -13,8 +13,8 @@ import type { GeneratedDocuments } from '../generate/generatedDocuments';
 import { draftLook, languageStatusView, sameLook, statusLook, type StatusLook } from './statusLook';
 import { COMMANDS } from '../commandIds';
 
-export const STATUS_ITEM_ID = 'avap.validationStatus';
-export const LANGUAGE_STATUS_ID = 'avap.parserStatus';
+const STATUS_ITEM_ID = 'avap.validationStatus';
+const LANGUAGE_STATUS_ID = 'avap.parserStatus';
 
 const SEVERITY = {
   information: vscode.LanguageStatusSeverity.Information,

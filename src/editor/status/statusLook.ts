@@ -45,7 +45,10 @@ export function sameLook(a: StatusLook, b: StatusLook | undefined): boolean {
   );
 }
 
-/** How the circuit (an open one with its next probe) reads for a person; a parser not connected yet has none. */
+/**
+ * How the circuit (an open one with its next probe) reads for a person; a parser not connected yet has none.
+ * @internal
+ */
 export function describeCircuit(circuit: CircuitSnapshot, now: number): string {
   switch (circuit.state) {
     case 'not-connected':

@@ -213,7 +213,7 @@ export function applyRole(ctx: AnalysisContext, role: BlockRole | undefined, at:
   }
 }
 
-export function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token): Block {
+function openBlock(ctx: AnalysisContext, kind: Block['kind'], at: Token): Block {
   const block: Block = {
     kind,
     line: ctx.lineNo,

@@ -5,7 +5,7 @@
  */
 import data from './avap-catalogue.json';
 
-export type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
+type ParamKind = 'target' | 'name' | 'value' | 'number' | 'comparator';
 
 export type BlockRole = 'open-if' | 'else' | 'end' | 'open-loop' | 'end-loop' | 'open-try' | 'exception' | 'open-async';
 
@@ -124,6 +124,7 @@ export const COMMANDS: readonly CommandSpec[] = catalogue.commands;
 export const COMPARATORS: ReadonlySet<string> = new Set(catalogue.comparators);
 export const COMPARATOR_FIXES: ReadonlyMap<string, string> = new Map(Object.entries(catalogue.comparatorFixes));
 export const EXPRESSION_BUILTINS: ReadonlySet<string> = new Set(catalogue.expressionBuiltins);
+/** @internal */
 export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations;
 
 /**

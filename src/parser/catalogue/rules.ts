@@ -27,7 +27,7 @@ import type { Severity, TraceCategory } from '../types';
  * `separate` — the message does not, so a renderer may spell it out. A rule
  * without this field never carries a suggestion.
  */
-export type SuggestionStyle = 'quoted' | 'separate';
+type SuggestionStyle = 'quoted' | 'separate';
 
 export interface RuleSpec {
   /** Stable kebab-case identifier, carried as `TraceEntry.code`. */
@@ -549,7 +549,7 @@ export const Rule = {
   },
 } as const satisfies Record<string, RuleSpec>;
 
-export type RuleName = keyof typeof Rule;
+type RuleName = keyof typeof Rule;
 /** The stable code of a rule, e.g. `unknown-command`. */
 export type RuleCode = (typeof Rule)[RuleName]['code'];
 /** A rule of the catalogue. */
@@ -557,10 +557,16 @@ export interface RuleDefinition extends RuleSpec {
   readonly code: RuleCode;
 }
 
-/** Every rule, in catalogue order. */
+/**
+ * Every rule, in catalogue order.
+ * @internal
+ */
 export const RULES: readonly RuleDefinition[] = Object.values(Rule);
 
-/** Every code, in catalogue order. */
+/**
+ * Every code, in catalogue order.
+ * @internal
+ */
 export const RULE_CODES: readonly RuleCode[] = RULES.map((r) => r.code);
 
 const byCode: ReadonlyMap<string, RuleDefinition> = new Map(RULES.map((r) => [r.code, r]));

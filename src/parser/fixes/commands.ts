@@ -31,7 +31,7 @@ import {
 import type { Candidate, FixHint } from './candidates';
 import { viewOf } from './view';
 
-export interface CallArgument {
+interface CallArgument {
   text: string;
   /** The identifier an argument names: itself, or the inside of a quoted identifier ("name"). */
   name?: string;

@@ -22,7 +22,10 @@ export interface FixAllResult {
   stop: RepairOutcome['stop'];
 }
 
-/** The smallest single replacement that turns `before` into `after` (common prefix and suffix kept); undefined when equal. */
+/**
+ * The smallest single replacement that turns `before` into `after` (common prefix and suffix kept); undefined when equal.
+ * @internal
+ */
 export function minimalEdit(before: string, after: string): OffsetEdit | undefined {
   if (before === after) return undefined;
   let start = 0;
@@ -75,7 +78,10 @@ export async function fixAll(
   };
 }
 
-/** True when a trace has at least one proven fix of an error (something Fix All can do). */
+/**
+ * True when a trace has at least one proven fix of an error (something Fix All can do).
+ * @internal
+ */
 export function hasAutoFixes(result: ValidationResult | undefined): boolean {
   return result?.trace.some((e) => e.fix !== undefined && e.severity === 'error') === true;
 }

@@ -27,7 +27,7 @@ import { viewOf } from './view';
 import { tokenAt, firstOf } from '../cursor';
 
 /** The words of a name: `setHTTPStatus` → set, http, status; `sha256_hex` → sha256, hex. */
-export function wordsOf(name: string): string[] {
+function wordsOf(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -93,7 +93,7 @@ const VOCABULARY: Record<Meaning, { key: readonly string[]; also: readonly strin
   float: { key: ['float'], also: ['parse', 'to', 'as'] },
 };
 
-export function meaningOf(name: string): Meaning | undefined {
+function meaningOf(name: string): Meaning | undefined {
   const words = wordsOf(name);
   if (words.length === 0) return undefined;
   for (const [meaning, v] of Object.entries(VOCABULARY) as [Meaning, (typeof VOCABULARY)[Meaning]][]) {

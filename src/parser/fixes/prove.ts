@@ -20,7 +20,7 @@ import { canonicalNew, canonicalOld, spansOf, type EditSpan } from './spans';
 import type { Finding, ResyncProver } from './resync';
 
 /** All findings of a program (not capped), or undefined when there were too many to compare. */
-export type Reparse = (text: string) => readonly TraceEntry[] | undefined;
+type Reparse = (text: string) => readonly TraceEntry[] | undefined;
 
 /**
  * Codes that name one finding seen from two contexts: an unknown name is

@@ -48,7 +48,10 @@ function better(after: ValidationResult, before: ValidationResult): boolean {
   );
 }
 
-/** Applies one fix's edits to a text; undefined when they do not fit it. */
+/**
+ * Applies one fix's edits to a text; undefined when they do not fit it.
+ * @internal
+ */
 export function applyTextEdits(source: string, edits: readonly TextEdit[]): string | undefined {
   const index = new LineIndex(source);
   const offsets = edits.map((e) => toOffsetEdit(index, e));
@@ -58,7 +61,7 @@ export function applyTextEdits(source: string, edits: readonly TextEdit[]): stri
 }
 
 /** The fixes of a trace that can be applied together: in trace order, each skipped when it overlaps one taken before. */
-export function compatibleFixes(
+function compatibleFixes(
   source: string,
   trace: readonly TraceEntry[],
   include: 'errors' | 'all' = 'errors',

@@ -43,7 +43,10 @@ export interface Finding {
   code: RuleCode;
 }
 
-/** Work counters, for tests that guard linearity without timing. */
+/**
+ * Work counters, for tests that guard linearity without timing.
+ * @internal
+ */
 export const resyncWork = { driverLines: 0, forkLines: 0, resynced: 0, readToEnd: 0 };
 
 /** Two analyses of the same remaining text report the same findings from here on. */

@@ -10,7 +10,7 @@ import { dictKey, isDict, typeName, type Dict, type Value } from '../values';
 import { command, type CallContext } from './types';
 
 /** A source argument of a collection command: a bare name that is no variable is refused, not read as its own text. */
-export function source(c: CallContext, i: number): Value {
+function source(c: CallContext, i: number): Value {
   const spec = c.args[i];
   const value = c.read(i);
   if (spec && !spec.quoted && spec.template === undefined && spec.number === undefined && value === spec.text) {

@@ -67,7 +67,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock of `ms` (epoch milliseconds) in `zone` ('' or UTC: UTC). */
-export function wallClock(ms: number, zone: string): WallClock {
+function wallClock(ms: number, zone: string): WallClock {
   if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw RunFailure.of('date-error', 'the time is out of range');
   const micro = Math.round((((ms % 1000) + 1000) % 1000) * 1000);
   const z = zone.trim();
@@ -111,7 +111,7 @@ function weekday(w: WallClock): number {
 }
 
 /** Python's strftime in the C locale. */
-export function strftime(w: WallClock, format: string): string {
+function strftime(w: WallClock, format: string): string {
   return format.replace(/%(.)/gs, (_m, code: string) => {
     switch (code) {
       case 'Y':
@@ -184,7 +184,7 @@ export function strftime(w: WallClock, format: string): string {
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Python's strptime: the whole text must match the format. Returns epoch milliseconds (a naive time is UTC). */
-export function strptime(text: string, format: string): number {
+function strptime(text: string, format: string): number {
   const fields: string[] = [];
   let source = '';
   for (let i = 0; i < format.length; i++) {

@@ -48,7 +48,7 @@ const FAILURE_CODES: Readonly<Record<HttpFailureKind, RunErrorCode>> = {
 };
 
 /** A dict argument: a dict, or text holding a JSON object (single quotes read as double); anything else none. */
-export function ensureDict(v: Value): Dict {
+function ensureDict(v: Value): Dict {
   if (isDict(v)) return v;
   if (typeof v === 'string' && v.trim() !== '') {
     try {

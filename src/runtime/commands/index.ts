@@ -9,11 +9,6 @@ import type { CommandDef } from './types';
 import { addParam, addResult, addVar, getQueryParamList } from './variables';
 
 export type { CallContext, CommandDef } from './types';
-export { coerceParameter, requestParameter } from './variables';
-export { ensureDict } from './http';
-export { strftime, strptime, wallClock } from './dates';
-export { pythonRegex } from './text';
-
 const ALL: readonly CommandDef[] = [
   addVar,
   addResult,

@@ -35,7 +35,7 @@ export const encodeMD5 = command({
 const regexCache = new Map<string, RegExp>();
 
 /** A Python pattern as a JavaScript RegExp (global); a regex-error when it does not compile. */
-export function pythonRegex(pattern: string): RegExp {
+function pythonRegex(pattern: string): RegExp {
   const hit = regexCache.get(pattern);
   if (hit) {
     hit.lastIndex = 0;

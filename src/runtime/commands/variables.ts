@@ -51,7 +51,7 @@ const INT_TEXT = /^[+-]?\d+$/;
 const FLOAT_TEXT = /^[+-]?(?:\d+\.\d*|\.\d+)$/;
 
 /** The specification's coercion of request text: numeric text becomes an int or a float. */
-export function coerceParameter(v: Value): Value {
+function coerceParameter(v: Value): Value {
   if (typeof v !== 'string') return v;
   const text = v.trim();
   if (INT_TEXT.test(text)) {
@@ -74,7 +74,7 @@ function header(request: RunRequest, name: string): string | undefined {
 }
 
 /** A request parameter: the query string, then a JSON body, then form data (specification). */
-export function requestParameter(request: RunRequest, name: string): Value | undefined {
+function requestParameter(request: RunRequest, name: string): Value | undefined {
   if (Object.prototype.hasOwnProperty.call(request.query, name)) {
     const q = last(request.query[name]);
     if (q !== undefined) return q;

@@ -316,5 +316,3 @@ export function compile(node: Node, functions: ReadonlySet<string>): Compiled {
     }
   }
 }
-
-export { BUILTINS };

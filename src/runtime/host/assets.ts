@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const WORKER_SCRIPT = 'runtime-worker.js';
+const WORKER_SCRIPT = 'runtime-worker.js';
 
 /** The files of PGlite the build copies into dist/pglite/. */
-export const PGLITE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'] as const;
+const PGLITE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'] as const;
 
 /** dist/runtime-worker.js: next to this bundle, or in dist/ from the TypeScript sources. */
 export function findWorkerScript(): string | undefined {

@@ -36,7 +36,7 @@ export type BadCase = Failure<'bad-test-file'>;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The request of a case (`where` names it in the error). */
-export function caseRequest(raw: unknown, where: string): Result<RunRequest, BadCase> {
+function caseRequest(raw: unknown, where: string): Result<RunRequest, BadCase> {
   if (raw === undefined) return ok({ method: 'GET', query: {}, headers: {}, body: null });
   if (!isRecord(raw))
     return fail('bad-test-file', `${where}.request must be an object {method?, query?, headers?, body?}`);
@@ -109,7 +109,10 @@ export function caseSandbox(test: TestCase): SandboxSpec {
 
 const show = (value: unknown) => JSON.stringify(value) ?? 'undefined';
 
-/** Where `actual` fails to contain `expected` (deep subset), or undefined when it does. */
+/**
+ * Where `actual` fails to contain `expected` (deep subset), or undefined when it does.
+ * @internal
+ */
 export function subsetMismatch(expected: unknown, actual: unknown, at: string): string | undefined {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `${at}: expected a list ${show(expected)}, got ${show(actual)}`;

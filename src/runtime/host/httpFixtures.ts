@@ -73,7 +73,10 @@ export function checkFixtures(data: unknown): Result<HttpFixture[], FixtureError
   return ok(out);
 }
 
-/** The URL as compared: scheme and host in lower case, default port dropped, query parameters in sorted order. */
+/**
+ * The URL as compared: scheme and host in lower case, default port dropped, query parameters in sorted order.
+ * @internal
+ */
 export function normalizeUrl(raw: string): string | undefined {
   let url: URL;
   try {
@@ -106,7 +109,10 @@ export interface AllowedHost {
 
 const HOST_NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
 
-/** `HOST`, `HOST:PORT`, `[v6]` or `[v6]:PORT`; undefined when it is none of these. */
+/**
+ * `HOST`, `HOST:PORT`, `[v6]` or `[v6]:PORT`; undefined when it is none of these.
+ * @internal
+ */
 export function parseAllowedHost(raw: string): AllowedHost | undefined {
   const text = raw.trim().toLowerCase();
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(text);

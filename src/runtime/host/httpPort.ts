@@ -17,7 +17,7 @@ export interface SandboxHttpOptions {
   onRealRequest?: (call: HttpCall) => void;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 type Answer = Result<HttpAnswer, Failure<HttpFailureKind>>;
 

@@ -4,24 +4,22 @@
  * (httpFixtures.ts, httpPort.ts), an embedded PostgreSQL fresh per run (database.ts), a clock and a generator a
  * test can fix (clockRandom.ts).
  */
-export { createRunPool, stoppedRun, DEFAULT_LIMITS } from './pool';
-export type { RunPool, RunPoolOptions, RunJob, HostStopCode } from './pool';
+export { createRunPool, DEFAULT_LIMITS } from './pool';
+export type { RunPool, RunPoolOptions, RunJob } from './pool';
 export type { SandboxSpec } from './protocol';
 export {
   parseFixtures,
-  checkFixtures,
+  /** @internal */ checkFixtures,
   parseAllowList,
-  parseAllowedHost,
-  formatAllowedHost,
-  hostAllowed,
-  findFixture,
-  normalizeUrl,
+  /** @internal */ parseAllowedHost,
+  /** @internal */ hostAllowed,
+  /** @internal */ findFixture,
+  /** @internal */ normalizeUrl,
 } from './httpFixtures';
-export type { HttpFixture, AllowedHost, FixtureError } from './httpFixtures';
-export { createSandboxHttp } from './httpPort';
-export { SandboxDatabase } from './database';
-export type { RunDatabase } from './database';
-export { createClock, createRandom, parseNow, parseSeed } from './clockRandom';
+export type { HttpFixture, AllowedHost } from './httpFixtures';
+export { /** @internal */ createSandboxHttp } from './httpPort';
+export { /** @internal */ SandboxDatabase } from './database';
+export { /** @internal */ createClock, /** @internal */ createRandom, parseNow, parseSeed } from './clockRandom';
 export type { RunRequest, RunResult, RunError, PortabilityNote } from '..';
-export { caseFromData, caseRequest, caseSandbox, caseFailures, subsetMismatch } from './cases';
-export type { TestCase, TestExpect, BadCase } from './cases';
+export { caseFromData, caseSandbox, caseFailures, /** @internal */ subsetMismatch } from './cases';
+export type { TestCase, BadCase } from './cases';

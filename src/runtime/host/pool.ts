@@ -30,7 +30,7 @@ import {
 } from './protocol';
 
 /** Why the host stopped a run (the `code` of its error); the interpreter's own codes come from the run. */
-export type HostStopCode = 'time-budget' | 'memory-budget' | 'cancelled' | 'worker-failed' | 'pool-closed';
+type HostStopCode = 'time-budget' | 'memory-budget' | 'cancelled' | 'worker-failed' | 'pool-closed';
 
 export interface RunJob {
   source: string;
@@ -75,7 +75,7 @@ export interface RunPool {
 }
 
 /** The result of a run the host stopped (no line: the host cannot see where the interpreter was). */
-export function stoppedRun(code: HostStopCode, message: string): RunResult {
+function stoppedRun(code: HostStopCode, message: string): RunResult {
   return {
     status: 500,
     result: {},

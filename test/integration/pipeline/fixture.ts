@@ -52,7 +52,7 @@ export const fenced = (code: string, before = 'Here is the program:', after = 'I
   `${before}\n\`\`\`avap\n${code}\n\`\`\`\n${after}`;
 
 /** A small knowledge source that records the queries it was searched with. */
-export function recordingKnowledge(): KnowledgeSource & { queries: string[] } {
+function recordingKnowledge(): KnowledgeSource & { queries: string[] } {
   const chunks = [
     {
       id: 'cmd-encodeSHA256::overview',
@@ -92,7 +92,7 @@ export function recordingKnowledge(): KnowledgeSource & { queries: string[] } {
 }
 
 /** Wraps a transport and records every call that reached it. */
-export function countingTransport(
+function countingTransport(
   inner: ParserTransport,
 ): ParserTransport & { calls: { filename: string; source: string }[] } {
   const calls: { filename: string; source: string }[] = [];
@@ -113,7 +113,7 @@ export interface World {
   ollama: ScriptedOllama;
 }
 
-export async function startWorld(): Promise<World> {
+async function startWorld(): Promise<World> {
   const parser = await startParserService();
   const [host, port] = [
     parser.address.slice(0, parser.address.lastIndexOf(':')),
@@ -124,7 +124,7 @@ export async function startWorld(): Promise<World> {
   return { parser, proxy, ollama };
 }
 
-export async function stopWorld(world: World | undefined): Promise<void> {
+async function stopWorld(world: World | undefined): Promise<void> {
   if (!world) return;
   await world.ollama.close();
   await world.proxy.close();

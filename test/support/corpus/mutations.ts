@@ -431,7 +431,7 @@ function loopAs(l: Lines, rng: Rng, style: 'python' | 'js' | 'go'): string[] | u
 }
 
 /** One mutant of `seed` of `kind`, or undefined when the program has no site for it. */
-export function mutate<C>(seed: MutationSeed<C>, kind: MutationKind, generatorSeed: number): Mutant<C> | undefined {
+function mutate<C>(seed: MutationSeed<C>, kind: MutationKind, generatorSeed: number): Mutant<C> | undefined {
   const lines = new Lines(seed.source);
   const rng = prng(hash(`${generatorSeed}|${seed.id}|${kind}`));
   const out = MUTATORS[kind](lines, rng);

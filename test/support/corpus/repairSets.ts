@@ -22,7 +22,7 @@ import { caseFromData, caseFailures, createClock, createRandom, createSandboxHtt
 import { loadExamplePool, knowledgeDirectory } from '../../../src/knowledge';
 import { mutations, type Mutant, type MutationKind, type MutationSeed } from './mutations';
 
-export const CORPUS = path.join(__dirname, '..', '..', 'corpus');
+const CORPUS = path.join(__dirname, '..', '..', 'corpus');
 
 /** One failing program of a set: its intended program and run cases when it has them. */
 export interface FailureProgram {
@@ -62,7 +62,7 @@ function programsIn(set: 'tuned' | 'held-out', dir: string, intendedDir: string)
 export const tunedSet = (): FailureProgram[] =>
   programsIn('tuned', path.join(CORPUS, 'failures'), path.join(CORPUS, 'failures-intended'));
 
-export const HELD_OUT = path.join(CORPUS, 'held-out');
+const HELD_OUT = path.join(CORPUS, 'held-out');
 
 export const heldOutSet = (): FailureProgram[] =>
   programsIn('held-out', path.join(HELD_OUT, 'programs'), path.join(HELD_OUT, 'intended'));
@@ -81,7 +81,7 @@ export function heldOutHash(): string {
 }
 
 /** The seeds of the mutations: the valid corpus, and the pool examples with their cases (those without seed SQL). */
-export function mutationSeeds(): MutationSeed[] {
+function mutationSeeds(): MutationSeed[] {
   const seeds: MutationSeed[] = [];
   const valid = path.join(CORPUS, 'valid');
   for (const file of readdirSync(valid)
@@ -135,7 +135,7 @@ const noDatabase = {
 const FIXED_NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 /** Runs a program for one case in the sandbox the case describes (fixtures, clock, generator; no database). */
-export async function runCase(source: string, raw: unknown, where: string): Promise<RunResult> {
+async function runCase(source: string, raw: unknown, where: string): Promise<RunResult> {
   const parsed = caseFromData(raw, where);
   if (!parsed.ok) throw new Error(parsed.error.message);
   const c = parsed.value;

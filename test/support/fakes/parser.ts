@@ -21,7 +21,7 @@ export type FakeParser = ParserPort & {
   calls: number;
 };
 
-export const CLOSED_CIRCUIT: CircuitSnapshot = { state: 'closed', consecutiveFailures: 0 };
+const CLOSED_CIRCUIT: CircuitSnapshot = { state: 'closed', consecutiveFailures: 0 };
 
 /** The parser library's verdict, as the bundled service would answer. */
 export function libraryOutcome(source: string, filename: string): ParserOutcome {

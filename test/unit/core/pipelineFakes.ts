@@ -31,7 +31,7 @@ export const retrieval: RetrievalPort & { queries: string[] } = {
   },
 };
 
-export const yes: RelevancePort = {
+const yes: RelevancePort = {
   mode: 'llm',
   judge: () => Promise.resolve({ ok: true, value: { relevant: true, detail: 'yes' } }),
 };

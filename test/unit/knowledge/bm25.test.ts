@@ -20,7 +20,12 @@ describe('knowledge: tokenizer', () => {
   });
 
   it('reads a URL as the single term "url"', () => {
-    assert.deepEqual(tokenize('RequestGet(https://api.example.com/users, , , r)'), ['requestget', 'request', 'get', 'url']);
+    assert.deepEqual(tokenize('RequestGet(https://api.example.com/users, , , r)'), [
+      'requestget',
+      'request',
+      'get',
+      'url',
+    ]);
   });
 });
 
@@ -35,14 +40,23 @@ describe('knowledge: BM25 index', () => {
   it('ranks the matching document first and leaves out documents with no shared term', () => {
     const index = new Bm25Index(docs);
     const hits = index.search('sha256 hash', 10);
-    assert.deepEqual(hits.map((h) => h.id), ['a']);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      ['a'],
+    );
     assert.ok((hits[0]?.score ?? 0) > 0);
   });
 
   it('breaks ties by id and honours k', () => {
     const index = new Bm25Index(docs);
-    assert.deepEqual(index.search('loop list', 10).map((h) => h.id), ['b', 'd']);
-    assert.deepEqual(index.search('loop list', 1).map((h) => h.id), ['b']);
+    assert.deepEqual(
+      index.search('loop list', 10).map((h) => h.id),
+      ['b', 'd'],
+    );
+    assert.deepEqual(
+      index.search('loop list', 1).map((h) => h.id),
+      ['b'],
+    );
     assert.deepEqual(index.search('loop list', 0), []);
     assert.deepEqual(index.search('', 5), []);
   });
@@ -75,14 +89,18 @@ describe('knowledge: retrieval over the shipped documents', () => {
   };
 
   it('ranks the encodeSHA256 page first for "sha256 hash"', () => expectTop('sha256 hash', 'command-encodeSHA256'));
-  it('ranks the encodeSHA256 page first for the invented name getSHA256', () => expectTop('getSHA256', 'command-encodeSHA256'));
+  it('ranks the encodeSHA256 page first for the invented name getSHA256', () =>
+    expectTop('getSHA256', 'command-encodeSHA256'));
   it('ranks the getDateTime material first for "current date in Madrid"', () => {
     const [top] = kb.search('current date in Madrid', 3);
     assert.ok(['chapter-dates', 'command-getDateTime'].includes(kb.chunk(top?.id ?? '')?.docId ?? ''));
   });
-  it('ranks the ormCheckTable page first when asked about it', () => expectTop('what does ormCheckTable return', 'command-ormCheckTable'));
-  it('ranks the RequestGet page first for "call an external API with GET"', () => expectTop('call an external API with GET', 'command-RequestGet'));
-  it('ranks the loops chapter first for "loop over a list"', () => expectTop('how do I loop over a list', 'chapter-loops'));
+  it('ranks the ormCheckTable page first when asked about it', () =>
+    expectTop('what does ormCheckTable return', 'command-ormCheckTable'));
+  it('ranks the RequestGet page first for "call an external API with GET"', () =>
+    expectTop('call an external API with GET', 'command-RequestGet'));
+  it('ranks the loops chapter first for "loop over a list"', () =>
+    expectTop('how do I loop over a list', 'chapter-loops'));
 
   it('returns at most k scored chunk ids, best first', () => {
     const hits = kb.search('error handling try exception', 8);

@@ -1,11 +1,26 @@
 import assert from 'node:assert/strict';
 import {
-  avapCodeBlocks, chunkDocument, chunkDocuments, loadDocs, markdownBlocks, parseDoc, type KnowledgeDoc,
+  avapCodeBlocks,
+  chunkDocument,
+  chunkDocuments,
+  loadDocs,
+  markdownBlocks,
+  parseDoc,
+  type KnowledgeDoc,
 } from '../../../src/knowledge';
 import { repoKnowledgeDir, unwrap } from './helpers';
 
 function doc(body: string, extra: Partial<KnowledgeDoc> = {}): KnowledgeDoc {
-  return { id: 'sample', title: 'Sample', kind: 'chapter', category: 'test', commands: [], sourceDoc: 'docs/sample.md', body, ...extra };
+  return {
+    id: 'sample',
+    title: 'Sample',
+    kind: 'chapter',
+    category: 'test',
+    commands: [],
+    sourceDoc: 'docs/sample.md',
+    body,
+    ...extra,
+  };
 }
 
 const BODY = [
@@ -44,15 +59,35 @@ const BODY = [
 describe('knowledge: Markdown chunker', () => {
   it('cuts Markdown into blocks and never reads a heading inside a fence', () => {
     const kinds = markdownBlocks(BODY).map((b) => b.kind);
-    assert.deepEqual(kinds, ['heading', 'prose', 'list', 'heading', 'prose', 'avap-code', 'heading', 'table', 'prose', 'other-code']);
-    assert.deepEqual(avapCodeBlocks(BODY).map((b) => b.line), [12]);
+    assert.deepEqual(kinds, [
+      'heading',
+      'prose',
+      'list',
+      'heading',
+      'prose',
+      'avap-code',
+      'heading',
+      'table',
+      'prose',
+      'other-code',
+    ]);
+    assert.deepEqual(
+      avapCodeBlocks(BODY).map((b) => b.line),
+      [12],
+    );
   });
 
   it('gives every chunk its metadata: ids, doc, title, heading path, commands, block kinds, constructs, source', () => {
     const chunks = chunkDocument(doc(BODY), { minChars: 0 });
-    assert.deepEqual(chunks.map((c) => c.id), ['sample::overview', 'sample::loops', 'sample::loops-nested-heading']);
-    assert.deepEqual(chunks.map((c) => c.heading), ['Overview', 'Loops', 'Loops › Nested heading']);
-    const [overview, loops, nested] = chunks as [typeof chunks[0], typeof chunks[0], typeof chunks[0]];
+    assert.deepEqual(
+      chunks.map((c) => c.id),
+      ['sample::overview', 'sample::loops', 'sample::loops-nested-heading'],
+    );
+    assert.deepEqual(
+      chunks.map((c) => c.heading),
+      ['Overview', 'Loops', 'Loops › Nested heading'],
+    );
+    const [overview, loops, nested] = chunks as [(typeof chunks)[0], (typeof chunks)[0], (typeof chunks)[0]];
     assert.equal(overview.title, 'Sample');
     assert.equal(overview.docId, 'sample');
     assert.equal(overview.sourceDoc, 'docs/sample.md');
@@ -66,11 +101,15 @@ describe('knowledge: Markdown chunker', () => {
     assert.ok(loops.text.startsWith('## Loops'));
     assert.deepEqual(nested.commands, ['getListLen'], 'foreign code in a text fence names no commands');
     assert.deepEqual(nested.blockKinds, ['prose', 'table', 'other-code']);
-    assert.deepEqual(chunks.map((c) => c.ordinal), [0, 1, 2]);
+    assert.deepEqual(
+      chunks.map((c) => c.ordinal),
+      [0, 1, 2],
+    );
   });
 
   it('merges short sections into a neighbour', () => {
-    const body = '# T\n\nA long enough introduction paragraph that carries the overview of the page well past the limit.\n\n## Related\n\n`addVar`\n';
+    const body =
+      '# T\n\nA long enough introduction paragraph that carries the overview of the page well past the limit.\n\n## Related\n\n`addVar`\n';
     const merged = chunkDocument(doc(body), { minChars: 120 });
     assert.equal(merged.length, 1);
     assert.match(merged[0]?.text ?? '', /## Related/);
@@ -93,8 +132,11 @@ describe('knowledge: Markdown chunker', () => {
   });
 
   it('puts the command of a command page on every chunk of the page', () => {
-    const body = '# encodeMD5\n\n## Signature\n\nText long enough to be a section on its own, about digests and cache keys and more.\n\n## Related\n\nSee the hashing chapter for details on digests and keys and other related material.\n';
-    const chunks = chunkDocument(doc(body, { id: 'command-encodeMD5', kind: 'command', commands: ['encodeMD5'] }), { minChars: 0 });
+    const body =
+      '# encodeMD5\n\n## Signature\n\nText long enough to be a section on its own, about digests and cache keys and more.\n\n## Related\n\nSee the hashing chapter for details on digests and keys and other related material.\n';
+    const chunks = chunkDocument(doc(body, { id: 'command-encodeMD5', kind: 'command', commands: ['encodeMD5'] }), {
+      minChars: 0,
+    });
     for (const c of chunks) assert.equal(c.commands[0], 'encodeMD5');
   });
 
@@ -109,11 +151,17 @@ describe('knowledge: Markdown chunker', () => {
       assert.ok(c.blockKinds.length > 0, `${c.id} has no content`);
     }
     const sha = a.filter((c) => c.docId === 'command-encodeSHA256');
-    assert.ok(sha.length >= 1 && sha.every((c) => c.commands.includes('encodeSHA256') && c.sourceDoc === 'docs/command-encodeSHA256.md'));
+    assert.ok(
+      sha.length >= 1 &&
+        sha.every((c) => c.commands.includes('encodeSHA256') && c.sourceDoc === 'docs/command-encodeSHA256.md'),
+    );
   });
 
   it('parses front matter and reports bad documents as data', () => {
-    const good = parseDoc('---\nid: x-1\ntitle: X\nkind: chapter\ncommands: addVar, addResult\n---\n# X\n\nBody.\n', 'docs/x.md');
+    const good = parseDoc(
+      '---\nid: x-1\ntitle: X\nkind: chapter\ncommands: addVar, addResult\n---\n# X\n\nBody.\n',
+      'docs/x.md',
+    );
     assert.ok(good.ok);
     assert.deepEqual(good.value.commands, ['addVar', 'addResult']);
     const missing = parseDoc('# X\n', 'docs/x.md');

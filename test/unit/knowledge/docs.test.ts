@@ -4,9 +4,18 @@ import { avapCodeBlocks, detectCommands, loadDocs, type KnowledgeDoc } from '../
 import { assertCleanAvap, repoKnowledgeDir, unwrap } from './helpers';
 
 const REQUIRED_CHAPTERS = [
-  'chapter-program-structure', 'chapter-variables-and-expressions', 'chapter-conditionals', 'chapter-loops',
-  'chapter-error-handling', 'chapter-functions', 'chapter-http-requests', 'chapter-database-access', 'chapter-dates',
-  'chapter-hashing', 'chapter-json-and-lists', 'chapter-spec-and-reference',
+  'chapter-program-structure',
+  'chapter-variables-and-expressions',
+  'chapter-conditionals',
+  'chapter-loops',
+  'chapter-error-handling',
+  'chapter-functions',
+  'chapter-http-requests',
+  'chapter-database-access',
+  'chapter-dates',
+  'chapter-hashing',
+  'chapter-json-and-lists',
+  'chapter-spec-and-reference',
 ];
 
 /** Rows of the "## Arguments" table: [name, kind]. */
@@ -56,14 +65,15 @@ describe('knowledge: reference documents', () => {
     assert.equal(commandDocs.length, catalogue.COMMANDS.length, 'a command document without a catalogue entry');
   });
 
-  it('lists each command\'s arguments with the catalogue names and kinds, in order', () => {
+  it("lists each command's arguments with the catalogue names and kinds, in order", () => {
     for (const spec of catalogue.COMMANDS) {
       const doc = byId.get(`command-${spec.name}`) as KnowledgeDoc;
       const expected = spec.params.map((p) => [p.name, p.kind]);
       assert.deepEqual(argumentRows(doc), expected, `${spec.name}: arguments table differs from the catalogue`);
       if (spec.params.length === 0) assert.match(doc.body, /takes no arguments/);
       assert.ok(doc.body.includes(catalogue.signatureOf(spec)), `${spec.name}: signature missing`);
-      if (spec.altParams) assert.ok(doc.body.includes(catalogue.signatureOf(spec, spec.altParams)), `${spec.name}: second form missing`);
+      if (spec.altParams)
+        assert.ok(doc.body.includes(catalogue.signatureOf(spec, spec.altParams)), `${spec.name}: second form missing`);
     }
   });
 
@@ -73,13 +83,18 @@ describe('knowledge: reference documents', () => {
       assert.ok(section(doc, /^## How it behaves/).trim().length > 0, `${spec.name}: behaviour`);
       const examples = avapCodeBlocks(section(doc, /^## Examples?$/));
       assert.ok(examples.length > 0, `${spec.name}: no example`);
-      assert.ok(examples.some((b) => detectCommands(b.code).includes(spec.name)), `${spec.name}: the example does not use it`);
-      const mistakes = section(doc, /^## Common mistakes/).split('\n').filter((l) => /^\| `/.test(l));
+      assert.ok(
+        examples.some((b) => detectCommands(b.code).includes(spec.name)),
+        `${spec.name}: the example does not use it`,
+      );
+      const mistakes = section(doc, /^## Common mistakes/)
+        .split('\n')
+        .filter((l) => /^\| `/.test(l));
       assert.ok(mistakes.length >= 1, `${spec.name}: no common mistakes`);
     }
   });
 
-  it('names the real equivalent of every invented command name on the equivalent\'s page and in the foreign-syntax chapter', () => {
+  it("names the real equivalent of every invented command name on the equivalent's page and in the foreign-syntax chapter", () => {
     const foreign = byId.get('chapter-foreign-syntax');
     assert.ok(foreign, 'chapter-foreign-syntax is missing');
     for (const h of catalogue.HALLUCINATIONS) {
@@ -88,7 +103,8 @@ describe('knowledge: reference documents', () => {
       const table = section(host, /^## Invented names and the real command/);
       const row = table.split('\n').find((l) => l.startsWith(`| \`${h.name}\` |`));
       assert.ok(row, `${host.id} does not list the invented name ${h.name}`);
-      if (h.equivalent) assert.ok(row.includes(`\`${h.equivalent}\``), `${host.id}: ${h.name} row does not name ${h.equivalent}`);
+      if (h.equivalent)
+        assert.ok(row.includes(`\`${h.equivalent}\``), `${host.id}: ${h.name} row does not name ${h.equivalent}`);
     }
   });
 
@@ -104,12 +120,16 @@ describe('knowledge: reference documents', () => {
   it('every command is mentioned in at least one chapter', () => {
     const chapters = docs.filter((d) => d.kind === 'chapter' && d.id !== 'chapter-command-index');
     for (const spec of catalogue.COMMANDS) {
-      assert.ok(chapters.some((c) => c.body.includes(`${spec.name}(`)), `${spec.name} is not covered by a chapter`);
+      assert.ok(
+        chapters.some((c) => c.body.includes(`${spec.name}(`)),
+        `${spec.name} is not covered by a chapter`,
+      );
     }
   });
 
   it('documents only commands that exist (front-matter command lists)', () => {
     const known = new Set(catalogue.COMMANDS.map((c) => c.name));
-    for (const doc of docs) for (const c of doc.commands) assert.ok(known.has(c), `${doc.id} lists unknown command ${c}`);
+    for (const doc of docs)
+      for (const c of doc.commands) assert.ok(known.has(c), `${doc.id} lists unknown command ${c}`);
   });
 });

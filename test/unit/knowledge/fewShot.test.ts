@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import {
-  createExampleSelector, DEFAULT_FEW_SHOT_K, divergenceNote, loadExamplePool, loadKnowledgeBase,
-  renderExamples, type PoolExample,
+  createExampleSelector,
+  DEFAULT_FEW_SHOT_K,
+  divergenceNote,
+  loadExamplePool,
+  loadKnowledgeBase,
+  renderExamples,
+  type PoolExample,
 } from '../../../src/knowledge';
 import { validateAvap } from '../../../src/parser';
 import { repoKnowledgeDir, unwrap } from './helpers';
@@ -15,7 +20,10 @@ describe('knowledge: few-shot example selection', () => {
     const picked = selector.selectExamples('hash the password parameter with sha256 and return it');
     assert.equal(picked.length, 5);
     for (let i = 1; i < picked.length; i++) assert.ok((picked[i - 1]?.score ?? 0) >= (picked[i]?.score ?? 0));
-    assert.ok(picked.slice(0, 3).some((p) => p.example.commands.includes('encodeSHA256')), 'no SHA-256 example near the top');
+    assert.ok(
+      picked.slice(0, 3).some((p) => p.example.commands.includes('encodeSHA256')),
+      'no SHA-256 example near the top',
+    );
   });
 
   it('honours K and never returns more than the pool or duplicates', () => {
@@ -31,13 +39,25 @@ describe('knowledge: few-shot example selection', () => {
     const requests = ['call an API and handle errors', 'today date', 'insert into the database', 'x'];
     for (const r of requests) {
       const a = selector.selectExamples(r, 7).map((s) => [s.example.id, s.score]);
-      const b = createExampleSelector(pool).selectExamples(r, 7).map((s) => [s.example.id, s.score]);
+      const b = createExampleSelector(pool)
+        .selectExamples(r, 7)
+        .map((s) => [s.example.id, s.score]);
       assert.deepEqual(a, b, r);
     }
     const tied: PoolExample[] = ['b-two', 'a-one', 'c-three'].map((id) => ({
-      id, category: id[0] as string, description: 'same words here', commands: [], constructs: [], code: 'addVar(x, 1)\n',
+      id,
+      category: id[0] as string,
+      description: 'same words here',
+      commands: [],
+      constructs: [],
+      code: 'addVar(x, 1)\n',
     }));
-    assert.deepEqual(createExampleSelector(tied).selectExamples('same words', 3).map((s) => s.example.id), ['a-one', 'b-two', 'c-three']);
+    assert.deepEqual(
+      createExampleSelector(tied)
+        .selectExamples('same words', 3)
+        .map((s) => s.example.id),
+      ['a-one', 'b-two', 'c-three'],
+    );
   });
 
   it('finds examples by command name and by description words', () => {

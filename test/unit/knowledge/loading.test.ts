@@ -3,7 +3,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  knowledgeCandidates, knowledgeDirectory, loadDocs, loadExamplePool, loadGoldenSet, loadKnowledgeBase,
+  knowledgeCandidates,
+  knowledgeDirectory,
+  loadDocs,
+  loadExamplePool,
+  loadGoldenSet,
+  loadKnowledgeBase,
 } from '../../../src/knowledge';
 import { repoKnowledgeDir, unwrap } from './helpers';
 
@@ -54,28 +59,61 @@ describe('knowledge: locating and loading the knowledge directory', () => {
     assert.equal(malformed.error.code, 'malformed');
     assert.equal(malformed.error.path, path.join(tmp, 'examples', 'pool.json'));
 
-    writeFileSync(path.join(tmp, 'examples', 'pool.json'), JSON.stringify({
-      poolVersion: '1', validatedWith: 'x',
-      examples: [
-        { id: 'Bad Id', category: 'x', description: 'ok description', commands: [], constructs: [], code: 'addVar(a, 1)' },
-        { id: 'x-dup', category: 'x', description: '', commands: [], constructs: ['bogus'], code: 'addVar(a, 1)' },
-      ],
-    }));
+    writeFileSync(
+      path.join(tmp, 'examples', 'pool.json'),
+      JSON.stringify({
+        poolVersion: '1',
+        validatedWith: 'x',
+        examples: [
+          {
+            id: 'Bad Id',
+            category: 'x',
+            description: 'ok description',
+            commands: [],
+            constructs: [],
+            code: 'addVar(a, 1)',
+          },
+          { id: 'x-dup', category: 'x', description: '', commands: [], constructs: ['bogus'], code: 'addVar(a, 1)' },
+        ],
+      }),
+    );
     const invalid = loadExamplePool(tmp);
     assert.ok(!invalid.ok);
     assert.equal(invalid.error.code, 'invalid');
     const details = invalid.error.details ?? [];
-    assert.ok(details.some((d) => d.startsWith('examples.0.id')), details.join('\n'));
-    assert.ok(details.some((d) => d.startsWith('examples.1.description')), details.join('\n'));
-    assert.ok(details.some((d) => d.startsWith('examples.1.constructs')), details.join('\n'));
+    assert.ok(
+      details.some((d) => d.startsWith('examples.0.id')),
+      details.join('\n'),
+    );
+    assert.ok(
+      details.some((d) => d.startsWith('examples.1.description')),
+      details.join('\n'),
+    );
+    assert.ok(
+      details.some((d) => d.startsWith('examples.1.constructs')),
+      details.join('\n'),
+    );
 
-    const example = { id: 'x-dup', category: 'x', description: 'a description', commands: [], constructs: [], code: 'addVar(a, 1)' };
-    writeFileSync(path.join(tmp, 'examples', 'pool.json'), JSON.stringify({ poolVersion: '1', validatedWith: 'x', examples: [example, example] }));
+    const example = {
+      id: 'x-dup',
+      category: 'x',
+      description: 'a description',
+      commands: [],
+      constructs: [],
+      code: 'addVar(a, 1)',
+    };
+    writeFileSync(
+      path.join(tmp, 'examples', 'pool.json'),
+      JSON.stringify({ poolVersion: '1', validatedWith: 'x', examples: [example, example] }),
+    );
     const dup = loadExamplePool(tmp);
     assert.ok(!dup.ok);
     assert.deepEqual(dup.error.details, ['duplicate id x-dup']);
 
-    writeFileSync(path.join(tmp, 'golden', 'golden-set.json'), JSON.stringify({ goldenVersion: '1', entries: [{ id: 'Q1' }] }));
+    writeFileSync(
+      path.join(tmp, 'golden', 'golden-set.json'),
+      JSON.stringify({ goldenVersion: '1', entries: [{ id: 'Q1' }] }),
+    );
     const golden = loadGoldenSet(tmp);
     assert.ok(!golden.ok);
     assert.equal(golden.error.code, 'invalid');

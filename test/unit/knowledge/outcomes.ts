@@ -16,10 +16,10 @@
  */
 import { avapCodeBlocks, type KnowledgeDoc } from '../../../src/knowledge';
 
-export const OUTCOME =
+const OUTCOME =
   /^Outcome(?: \((specification|reference implementation)\))?: (no request parameters|request `\?([^`]*)`) → status (\d{3}), result `(\{.*?\})`/;
 
-export const DIVERGENCES = /^Divergences?: (`[a-z]+(?:-[a-z]+)*`(?:, `[a-z]+(?:-[a-z]+)*`)*) — \S.*$/;
+const DIVERGENCES = /^Divergences?: (`[a-z]+(?:-[a-z]+)*`(?:, `[a-z]+(?:-[a-z]+)*`)*) — \S.*$/;
 
 export interface Outcome {
   where: string;

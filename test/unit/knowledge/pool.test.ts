@@ -19,12 +19,35 @@ describe('knowledge: the validated example pool', () => {
 
   it('uses a check that rejects broken code and any warning, semantic ones included (so the checks below are not vacuous)', () => {
     assert.throws(() => assertCleanAvap('getSHA256(password, h)\naddResult(h)\n', 'invented name'), /not VALID/);
-    assert.throws(() => assertCleanAvap('startLoop(i, 1, 3)\n  addVar(x, i)\nend()\n', 'end() closing a loop'), /warnings/);
+    assert.throws(
+      () => assertCleanAvap('startLoop(i, 1, 3)\n  addVar(x, i)\nend()\n', 'end() closing a loop'),
+      /warnings/,
+    );
     // Silence includes the semantic warnings: valid code that does the wrong thing at run time.
-    assert.throws(() => assertCleanAvap('addVar(rows, [])\naddResult(rows)\n', 'addVar storing [] as text'), /warnings/);
-    assert.throws(() => assertCleanAvap('addParam(city, city)\nAddvariableToJSON(city, city, r)\naddResult(r)\n', 'a key naming a variable'), /warnings/);
-    assert.throws(() => assertCleanAvap('startLoop(i, 0, 1)\n  variableFromJSON(row, email, email)\nendLoop()\naddResult(email)\n', 'a key its loop overwrites'), /warnings/);
-    assert.throws(() => assertCleanAvap('addParam(\u201Cpassword\u201D, pwd)\naddResult(pwd)\n', 'typographic quotes'), /not VALID/);
+    assert.throws(
+      () => assertCleanAvap('addVar(rows, [])\naddResult(rows)\n', 'addVar storing [] as text'),
+      /warnings/,
+    );
+    assert.throws(
+      () =>
+        assertCleanAvap(
+          'addParam(city, city)\nAddvariableToJSON(city, city, r)\naddResult(r)\n',
+          'a key naming a variable',
+        ),
+      /warnings/,
+    );
+    assert.throws(
+      () =>
+        assertCleanAvap(
+          'startLoop(i, 0, 1)\n  variableFromJSON(row, email, email)\nendLoop()\naddResult(email)\n',
+          'a key its loop overwrites',
+        ),
+      /warnings/,
+    );
+    assert.throws(
+      () => assertCleanAvap('addParam(\u201Cpassword\u201D, pwd)\naddResult(pwd)\n', 'typographic quotes'),
+      /not VALID/,
+    );
   });
 
   it('every example is VALID under the current parser, without warnings', () => {
@@ -46,8 +69,23 @@ describe('knowledge: the validated example pool', () => {
 
   it('covers every construct (functions, async, expression if, templates, globals, status, comments…)', () => {
     const used = new Set(pool.examples.flatMap((e) => e.constructs));
-    for (const construct of ['if', 'if-expression', 'else', 'loop', 'try', 'async', 'function', 'return', 'assignment',
-      'template', 'global-ref', 'status', 'comment', 'connector-method', 'empty-argument'] as const) {
+    for (const construct of [
+      'if',
+      'if-expression',
+      'else',
+      'loop',
+      'try',
+      'async',
+      'function',
+      'return',
+      'assignment',
+      'template',
+      'global-ref',
+      'status',
+      'comment',
+      'connector-method',
+      'empty-argument',
+    ] as const) {
       assert.ok(used.has(construct), `no example uses ${construct}`);
     }
   });

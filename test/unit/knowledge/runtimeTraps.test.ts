@@ -77,12 +77,14 @@ function collisions(program: Program): string[] {
     pairs.forEach(({ param, arg }, index) => {
       if (param.kind === 'target' || NAMES_VARIABLES_BY_DESIGN.has(param.name)) return;
       const isIfRight = call.command === 'if' && index === 1;
-      const word = quotedWord(arg) ?? (param.key || isIfRight ? (/^[A-Za-z_]\w*$/.exec(arg)?.[0] ?? undefined) : undefined);
+      const word =
+        quotedWord(arg) ?? (param.key || isIfRight ? (/^[A-Za-z_]\w*$/.exec(arg)?.[0] ?? undefined) : undefined);
       if (!word || ['None', 'True', 'False'].includes(word)) return;
       const lines = reading.assigned.get(word);
       if (!lines) return;
       const sameLineOnly = !call.inLoop && lines.every((l) => l === call.line);
-      if (!sameLineOnly) found.push(`${program.where}: ${call.command}(${call.args.join(', ')}) — '${word}' names a variable`);
+      if (!sameLineOnly)
+        found.push(`${program.where}: ${call.command}(${call.args.join(', ')}) — '${word}' names a variable`);
     });
   }
   return found;
@@ -108,7 +110,8 @@ function loneCalls(program: Program): string[] {
     const rhs = m?.[1] ?? '';
     if (!rhs.includes('(') || !rhs.endsWith(')') || /[-+*/]/.test(rhs)) return [];
     const name = rhs.slice(0, rhs.indexOf('(')).trim();
-    if (catalogue.findCommand(name) || functions.has(name) || /^[A-Za-z_]\w*(\[[^\]]*\])?\.[A-Za-z_]\w*$/.test(name)) return [];
+    if (catalogue.findCommand(name) || functions.has(name) || /^[A-Za-z_]\w*(\[[^\]]*\])?\.[A-Za-z_]\w*$/.test(name))
+      return [];
     return [`${program.where}: ${raw.trim()}`];
   });
 }
@@ -192,7 +195,10 @@ describe('knowledge: no program teaches a known run-time trap', () => {
       { where: 'e', code: 'addParam(\u201Cpassword\u201D, pwd)\n' },
     ];
     const fine: Program[] = [
-      { where: 'f', code: 'rows = []\naddVar(total, 0)\naddVar(label, "None")\nAddvariableToJSON("count", rowCount, reply)\n' },
+      {
+        where: 'f',
+        code: 'rows = []\naddVar(total, 0)\naddVar(label, "None")\nAddvariableToJSON("count", rowCount, reply)\n',
+      },
       { where: 'g', code: 'AddvariableToJSON(`${s}`, n, counts)\nvariableFromJSON(row, "email", address)\n' },
     ];
     for (const [name, pattern] of RULES) {
@@ -230,7 +236,10 @@ describe('knowledge: no program teaches a known run-time trap', () => {
 
   it('keeps the right operand of if a literal (the reference implementation does not look it up)', () => {
     assert.deepEqual(programs.flatMap(variableRightOperands), []);
-    assert.equal(variableRightOperands({ where: 'x', code: 'addVar(limit, 3)\nif(total, limit, >)\nend()\n' }).length, 1);
+    assert.equal(
+      variableRightOperands({ where: 'x', code: 'addVar(limit, 3)\nif(total, limit, >)\nend()\n' }).length,
+      1,
+    );
     assert.deepEqual(variableRightOperands({ where: 'y', code: 'addVar(limit, 3)\nif(excess, 0, >)\nend()\n' }), []);
   });
 
@@ -243,7 +252,8 @@ describe('knowledge: no program teaches a known run-time trap', () => {
       'addParam(nick, n)\nsize = len(n) + 0\n',
     ];
     for (const code of traps) assert.ok(rawParameters({ where: 't', code }).length >= 1, code);
-    const fine = 'addParam(qty, q)\ntotal = int(q) * 2\naddParam(phone, p)\npt = "" + str(p)\nreplace(pt, [^0-9], "", d)\nok = q == None\n';
+    const fine =
+      'addParam(qty, q)\ntotal = int(q) * 2\naddParam(phone, p)\npt = "" + str(p)\nreplace(pt, [^0-9], "", d)\nok = q == None\n';
     assert.deepEqual(rawParameters({ where: 'f', code: fine }), []);
   });
 
@@ -251,7 +261,8 @@ describe('knowledge: no program teaches a known run-time trap', () => {
     assert.deepEqual(programs.flatMap(loneCalls), []);
     for (const code of ['n = len(items)\n', 's = str(x)\n', 'q = "a %s b %s" % (x, y)\n'])
       assert.equal(loneCalls({ where: 't', code }).length, 1, code);
-    const fine = 'last = len(items) - 1\nw = int(c / 100)\nrows = db.query("SELECT 1")\ntotal = f(2)\nfunction f(a) {\n  return(a)\n}\nx = getDateTime(a)\n';
+    const fine =
+      'last = len(items) - 1\nw = int(c / 100)\nrows = db.query("SELECT 1")\ntotal = f(2)\nfunction f(a) {\n  return(a)\n}\nx = getDateTime(a)\n';
     assert.deepEqual(loneCalls({ where: 'f', code: fine }), []);
   });
 
@@ -270,7 +281,9 @@ describe('knowledge: no program teaches a known run-time trap', () => {
       ['expression form of if', SHOWCASES['cond-expression-form']?.pattern],
       ['$ global', SHOWCASES['func-global-read']?.pattern],
     ] as const) {
-      const users = programs.filter((p) => p.code.split('\n').some((l) => pattern?.test(withoutStrings(l)) || pattern?.test(l)));
+      const users = programs.filter((p) =>
+        p.code.split('\n').some((l) => pattern?.test(withoutStrings(l)) || pattern?.test(l)),
+      );
       assert.equal(users.length, 1, `${name}: ${users.map((u) => u.where).join(', ')}`);
     }
     const pool = unwrap(loadExamplePool(repoKnowledgeDir()));
@@ -283,6 +296,12 @@ describe('knowledge: no program teaches a known run-time trap', () => {
   });
 
   it('splits arguments at top-level commas only', () => {
-    assert.deepEqual(splitArguments('a, "b, c", [1, 2], f(x, y), `t, ${u}`'), ['a', '"b, c"', '[1, 2]', 'f(x, y)', '`t, ${u}`']);
+    assert.deepEqual(splitArguments('a, "b, c", [1, 2], f(x, y), `t, ${u}`'), [
+      'a',
+      '"b, c"',
+      '[1, 2]',
+      'f(x, y)',
+      '`t, ${u}`',
+    ]);
   });
 });

@@ -44,7 +44,8 @@ function sentences(text: string): string[] {
  */
 function teachesQuotingAsProtection(sentence: string): boolean {
   if (!/\bquot(e|es|ed|ing)\b/i.test(sentence)) return false;
-  const imperative = /\bquote (every |all |the |a |any )?(literal )?(keys?|key names?|column names?|names?|parameter names?|text|words?)\b/i;
+  const imperative =
+    /\bquote (every |all |the |a |any )?(literal )?(keys?|key names?|column names?|names?|parameter names?|text|words?)\b/i;
   const keepsLiteral =
     /\b(stays? literal|keeps? (it |them |the \w+ )?literal|stays? quoted|with the (literal )?keys? quoted|quoted literal keys|taken literally|protects? (it|them|the))\b/i;
   const negated = /\b(not|no|nothing|never|neither|only|without|n't)\b/i;
@@ -56,7 +57,10 @@ function teachesQuotingAsProtection(sentence: string): boolean {
  * through a sentence that reports the matter as open (`whether every match is replaced … is not documented`).
  */
 const CONTRADICTED: [string, RegExp, RegExp?][] = [
-  ['commands cannot be nested (the reference implementation runs a call inside an argument)', /commands cannot be nested/i],
+  [
+    'commands cannot be nested (the reference implementation runs a call inside an argument)',
+    /commands cannot be nested/i,
+  ],
   ["bounds must be plain values, stated as the language (it is this parser's rule)", /bounds must be plain values/i],
   [
     'every match is replaced (not documented)',
@@ -65,8 +69,14 @@ const CONTRADICTED: [string, RegExp, RegExp?][] = [
   ],
   ['"without protection the request stops with an error" (unsourced wording)', /without protection the request stops/i],
   ['\\s as the way to replace only spaces', /to replace only spaces/i],
-  ['"any other statement" storing Success: N (only DML is documented)', /any other statement stores|other statements store a/i],
-  ['$name as the way to read a global (the reference implementation does not resolve it)', /prefix it with `\$`|a global is read with the \$ prefix/i],
+  [
+    '"any other statement" storing Success: N (only DML is documented)',
+    /any other statement stores|other statements store a/i,
+  ],
+  [
+    '$name as the way to read a global (the reference implementation does not resolve it)',
+    /prefix it with `\$`|a global is read with the \$ prefix/i,
+  ],
   ['a local scope that disappears on return, stated as fact', /variables it creates disappear when it returns/i],
 ];
 
@@ -75,7 +85,11 @@ describe('knowledge: sourced claims, recorded facts and stated outcomes', () => 
   const docs = unwrap(loadDocs(repoKnowledgeDir()));
 
   it('teaches nowhere that quoting a word keeps it literal', () => {
-    const found = texts.flatMap((t) => sentences(t.text).filter(teachesQuotingAsProtection).map((s) => `${t.where}: ${s}`));
+    const found = texts.flatMap((t) =>
+      sentences(t.text)
+        .filter(teachesQuotingAsProtection)
+        .map((s) => `${t.where}: ${s}`),
+    );
     assert.deepEqual(found, []);
   });
 
@@ -90,7 +104,7 @@ describe('knowledge: sourced claims, recorded facts and stated outcomes', () => 
       assert.ok(teachesQuotingAsProtection(old), old);
     for (const fine of [
       'Quotes do not keep the key literal: the reference implementation removes them.',
-      'Quoted keys are this knowledge base\'s habit for readability only.',
+      "Quoted keys are this knowledge base's habit for readability only.",
       'Quoting the name does not help in either reading.',
     ])
       assert.ok(!teachesQuotingAsProtection(fine), fine);
@@ -139,10 +153,17 @@ describe('knowledge: sourced claims, recorded facts and stated outcomes', () => 
       const response = fact.response as { success?: boolean; result?: unknown; error?: unknown; logs?: object[] };
       assert.equal(typeof fact.http_status, 'number', `${slug}: http_status`);
       if (response.success) {
-        assert.ok((fact.http_status as number) < 400 && response.result !== undefined, `${slug}: a success has a result`);
-        for (const entry of response.logs ?? []) assert.ok(!('duration_ms' in entry), `${slug}: logs keep no durations`);
+        assert.ok(
+          (fact.http_status as number) < 400 && response.result !== undefined,
+          `${slug}: a success has a result`,
+        );
+        for (const entry of response.logs ?? [])
+          assert.ok(!('duration_ms' in entry), `${slug}: logs keep no durations`);
       } else {
-        assert.ok((fact.http_status as number) >= 400 && typeof response.error === 'string', `${slug}: a failure has an error`);
+        assert.ok(
+          (fact.http_status as number) >= 400 && typeof response.error === 'string',
+          `${slug}: a failure has an error`,
+        );
       }
       assert.ok(readFileSync(path.join(FACTS_DIR, `${slug}.avap`), 'utf8').trim().length > 0, `${slug}: empty script`);
     }
@@ -165,14 +186,19 @@ describe('knowledge: sourced claims, recorded facts and stated outcomes', () => 
           .map((c) => c.args[0]),
       );
       for (const key of Object.keys(o.result)) assert.ok(added.has(key), `${o.where}: ${key} is never added`);
-      if (o.status !== 200) assert.ok(o.code.includes(`_status = ${o.status}`), `${o.where}: nothing sets status ${o.status}`);
+      if (o.status !== 200)
+        assert.ok(o.code.includes(`_status = ${o.status}`), `${o.where}: nothing sets status ${o.status}`);
     }
   });
 
-  it('names this project\'s parser wherever a document says something is rejected or refused', () => {
+  it("names this project's parser wherever a document says something is rejected or refused", () => {
     const found = docs.flatMap((d) =>
       sentences(d.body)
-        .filter((s) => /\b(rejects|refuses|is rejected|are rejected|is not accepted|accepted with a warning|accepts it with a warning)\b/i.test(s))
+        .filter((s) =>
+          /\b(rejects|refuses|is rejected|are rejected|is not accepted|accepted with a warning|accepts it with a warning)\b/i.test(
+            s,
+          ),
+        )
         .filter((s) => !/parser/i.test(s))
         .map((s) => `${d.sourceDoc}: ${s}`),
     );

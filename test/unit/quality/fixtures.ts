@@ -1,9 +1,9 @@
 /** Shared AVAP question/context/answers for the quality tests. */
 import type { ContextPassage, QualityInput } from '../../../src/quality';
 
-export const QUESTION = 'How do I hash a password parameter with SHA-256 in AVAP?';
+const QUESTION = 'How do I hash a password parameter with SHA-256 in AVAP?';
 
-export const CONTEXT: ContextPassage[] = [
+const CONTEXT: ContextPassage[] = [
   {
     id: 'command-encodeSHA256::signature',
     title: 'encodeSHA256',
@@ -27,23 +27,6 @@ export const GOOD_ANSWER = [
 ].join('\n');
 
 export const SHALLOW_ANSWER = 'You can hash a password parameter with SHA-256 in AVAP by hashing it.';
-
-export const PYTHON_ANSWER = [
-  'Use hashlib:',
-  '```python',
-  'import hashlib',
-  'digest = hashlib.sha256(pwd).hexdigest()',
-  '```',
-].join('\n');
-
-export const HALLUCINATED_ANSWER = [
-  'Use getSHA256 on the parameter:',
-  '```avap',
-  'addParam(password, pwd)',
-  'getSHA256(pwd, pwdHash)',
-  'addResult(pwdHash)',
-  '```',
-].join('\n');
 
 export function input(answer: string, context: ContextPassage[] = CONTEXT): QualityInput {
   return { question: QUESTION, answer, context, queryType: 'RETRIEVAL' };

@@ -58,7 +58,7 @@ export class ScriptedDb implements DatabasePort {
 }
 
 /** A linear congruential generator: the same seed, the same numbers. */
-export function seeded(seed: number): { next(): number } {
+function seeded(seed: number): { next(): number } {
   let s = seed >>> 0;
   return {
     next() {

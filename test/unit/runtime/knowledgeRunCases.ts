@@ -21,7 +21,7 @@ import {
 } from '../../../src/runtime/host';
 
 /** A fixed default time, so examples that read the clock answer the same on every run (2026-03-02 09:30 UTC). */
-export const DEFAULT_NOW = Date.UTC(2026, 2, 2, 9, 30, 0);
+const DEFAULT_NOW = Date.UTC(2026, 2, 2, 9, 30, 0);
 
 export interface CaseRun {
   run: RunResult;
