@@ -28,7 +28,7 @@ import type { LlmPort } from '../../src/core/llm/port';
 import { BreakerParser } from '../../src/core/parser/breakerParser';
 import { createGrpcTransport } from '../../src/core/parser/grpcTransport';
 import type { ParserTransport } from '../../src/core/parser/transport';
-import { ManualClock } from '../../src/core/ports';
+import { ManualClock } from '../../test/support/fakes/ports';
 import { createCosineRelevance } from '../../src/core/relevance/cosineRelevance';
 import { createLlmRelevance } from '../../src/core/relevance/llmRelevance';
 import type { RetrievalResult } from '../../src/core/retrieval/port';

@@ -37,7 +37,7 @@
  *
  *   config.ts                 AssistantConfig, defaults, configFromEnv, configFromSettings, ENV_VARS
  *   types.ts                  the types shared with the editor, CLI and REST server (ParserPort, request, result)
- *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (ManualClock for tests)
+ *   ports.ts                  Logger (prefixedLogger adds [ptvl]), Clock (tests use test/support/fakes/ports.ts)
  *   parser/                   openParserConnection (the one factory), gRPC transport (balanced over several
  *                             endpoints), cockatiel circuit breaker (BreakerParser), admission queue, startBundledParser()
  *   llm/                      LlmPort and the Ollama adapter (ttfb timeout, cancellation, distinct errors);
@@ -82,7 +82,7 @@ export { firstAttemptFields } from './pipeline/firstAttempt';
 export { attemptCount } from './pipeline/attemptCount';
 export { describeSkip } from './validation/retryCycle';
 export { hintedRetryMessages, QUALITY_RETRY_HEAD } from './routing/prompts';
-export { /** @internal */ prefixed, prefixedLogger, /** @internal */ memoryLogger, silentLogger } from './ports';
+export { /** @internal */ prefixed, prefixedLogger, silentLogger } from './ports';
 export {
   /** @internal */ BreakerParser,
   /** @internal */ LOG_CLOSED,

@@ -6,7 +6,7 @@
 /**
  * Receives diagnostic lines. Callers write the message only; the adapter that
  * prints the lines (the editor's output channel, the CLI's and REST's stderr,
- * `memoryLogger`) is built with `prefixedLogger`, the one place that adds
+ * the tests' in-memory logger) is built with `prefixedLogger`, the one place that adds
  * `[ptvl]`.
  */
 export interface Logger {
@@ -41,35 +41,12 @@ export function prefixedLogger(write: (line: string, level: 'info' | 'warn') => 
 
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined };
 
-/**
- * Collects lines in memory (tests, and callers that show a log on demand).
- * @internal
- */
-export function memoryLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  return { lines, ...prefixedLogger((line) => lines.push(line)) };
-}
-
-/** Wall-clock time in epoch ms, injectable (the breaker's cooldown is tested with a manual clock). */
+/** Wall-clock time in epoch ms, injectable (the breaker's cooldown is tested with a clock that moves only when told). */
 export interface Clock {
   now(): number;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-/**
- * A clock that only moves when told to.
- * @internal
- */
-export class ManualClock implements Clock {
-  constructor(private current = 1_700_000_000_000) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-}
 
 /** High-resolution monotonic milliseconds, for latencies. */
 export function monotonicMs(): number {

@@ -17,7 +17,7 @@ import {
   promptTask,
   type PromptTask,
 } from '../../../src/core';
-import { ManualClock, memoryLogger } from '../../../src/core/ports';
+import { ManualClock, memoryLogger } from '../../support/fakes/ports';
 import { startParserService, type RunningParserService } from '../../support/parserService';
 import {
   startScriptedOllama,

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { type CircuitSnapshot, type ParserOutcome, type ParserPort, AdmissionParser } from '../../../src/core';
-import { ManualClock } from '../../../src/core/ports';
+import { ManualClock } from '../../support/fakes/ports';
 import { validateAvap } from '../../../src/parser';
 
 type Answer = 'verdict' | 'overloaded' | 'timeout';

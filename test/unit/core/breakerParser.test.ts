@@ -8,7 +8,8 @@ import {
   type ParserTransport,
   type TransportResult,
 } from '../../../src/core';
-import { ManualClock, memoryLogger, prefixed } from '../../../src/core/ports';
+import { prefixed } from '../../../src/core/ports';
+import { ManualClock, memoryLogger } from '../../support/fakes/ports';
 import { validateAvap } from '../../../src/parser';
 
 /** An in-memory transport whose next results are scripted; records every call. */

@@ -11,7 +11,7 @@ import {
   readCache,
   type PoolExampleLike,
 } from '../../../src/core/fewShot/selector';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 // internal-import: the generation prompt the selected examples are rendered into
 import { generateCodeMessages } from '../../../src/core/routing/prompts';
 import type { LlmResult } from '../../../src/core';

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { LOG_CLOSED, LOG_HALF_OPEN, LOG_SKIP, LOG_PARSER_UNAVAILABLE } from '../../../src/core';
-import { LOG_PREFIX, memoryLogger, prefixed, prefixedLogger } from '../../../src/core/ports';
+import { LOG_PREFIX, prefixed, prefixedLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 
 const SRC = join(__dirname, '..', '..', '..', 'src');
 

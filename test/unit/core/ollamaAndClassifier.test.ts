@@ -11,7 +11,7 @@ import {
   PROMPT_HEADERS,
   contextInsufficientHint,
 } from '../../../src/core';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 
 const base = {
   host: 'http://127.0.0.1:11434',

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { openParserConnection, parserUrlProblem } from '../../../src/core/parser/connection';
 import type { ParserTransport } from '../../../src/core';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 import { validateAvap } from '../../../src/parser';
 
 const base = { timeoutMs: 2000, breakerThreshold: 3, breakerCooldownMs: 30_000 };

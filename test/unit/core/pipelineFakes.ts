@@ -14,7 +14,7 @@ import {
   type RetrievalPort,
   memoryTelemetry,
 } from '../../../src/core';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 
 export const retrieval: RetrievalPort & { queries: string[] } = {
   name: 'fake',

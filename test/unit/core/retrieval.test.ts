@@ -10,7 +10,7 @@ import {
 import { readYesNo } from '../../../src/core/relevance/llmRelevance';
 // internal-import: the fusion arithmetic, tested on hand-made rankings
 import { meanVector, reciprocalRankFusion } from '../../../src/core/retrieval/rrf';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 import { fakeLlm, type LlmScript } from '../../support/fakes/llm';
 
 const kb: KnowledgeSource = {

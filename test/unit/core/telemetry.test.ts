@@ -10,7 +10,7 @@ import {
   renderMetrics,
   parseTelemetry,
 } from '../../../src/core';
-import { memoryLogger } from '../../../src/core/ports';
+import { memoryLogger } from '../../support/fakes/ports';
 
 function event(
   generation: string,

@@ -4,7 +4,7 @@
  * says nothing about it), never recognised by its message.
  */
 import assert from 'node:assert/strict';
-import { memoryLogger } from '../../../src/core';
+import { memoryLogger } from '../../support/fakes/ports';
 // internal-import: the editor's configured parser, tested with a fake stack
 import { ConfiguredParser } from '../../../src/editor/services/configuredParser';
 // internal-import: stubbed so the parser connection is tested without sockets
