@@ -92,8 +92,8 @@ const SHALLOW = 24;
  * still open) is answered by scanning it while it is shallow — a few steps,
  * cheaper than keeping indexes on every push and pop — and in constant time
  * from indexes once it is deeper than SHALLOW: scanning a deeply nested (or
- * never closed) stack on every line made such input cost depth × lines
- * (issue 24, F5). The indexes are built when the stack grows past SHALLOW
+ * never closed) stack on every line made such input cost depth × lines.
+ * The indexes are built when the stack grows past SHALLOW
  * and dropped when it is back to half of that.
  */
 export class BlockStack {

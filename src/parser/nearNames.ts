@@ -1,6 +1,6 @@
 /**
- * "Did you mean" among the user's own functions, in time linear in the input
- * (issue 24, F5). Comparing every unknown name with every function by edit
+ * "Did you mean" among the user's own functions, in time linear in the input.
+ * Comparing every unknown name with every function by edit
  * distance costs (unknown names × functions): 200 one-line functions and 200
  * calls to invented names took seconds. Here the functions go into a trie of
  * their lower-cased names once, and each unknown name walks it with one row

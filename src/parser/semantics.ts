@@ -16,7 +16,7 @@
  *    after the key inside the loop around it (`variableFromJSON(row, email,
  *    email)` in a loop): from the second pass the key is the previous value.
  *
- * Neither has a fix (issue 26, 31): quoting the key changes nothing, because
+ * Neither has a fix: quoting the key changes nothing, because
  * the reference implementation strips the quotes before a command sees its
  * argument, so `"email"` names the variable exactly as `email` does. What is
  * true under both the specification and the reference is the advice: a

@@ -8,7 +8,7 @@ import { CATALOGUE_VERSION } from './catalogue';
  *        turn invalid); semantic warnings (key-names-variable,
  *        key-overwritten-in-loop, literal-stored-as-text) with proven fixes,
  *        also on valid code.
- * 1.3.0: no verdict changed; fewer fixes (issue 24, F10): a rewrite or rename
+ * 1.3.0: no verdict changed; fewer fixes: a rewrite or rename
  *        of an invented command only where the catalogue maps its arguments
  *        one-to-one, `!x == y` → `(not x) == y`, if() conditions that are not
  *        a plain name or literal compared → the expression form, `except
@@ -18,7 +18,7 @@ import { CATALOGUE_VERSION } from './catalogue';
  *        warnings say what the specification and the reference each do.
  * 1.4.0: `xs.append(x)` is a foreign method (Python), as `.push` is: such
  *        programs turn invalid (the runtime refuses the line), with the fix
- *        variableToList(x, xs). New proven fixes (issue 30): stray closers,
+ *        variableToList(x, xs). New proven fixes: stray closers,
  *        else()/exception() after an early end(), strings and calls left open
  *        at the end of a line, counted while loops, loops over a list
  *        (foreach, for-in with a closer, enumerate, forEach, startLoop(x, xs)),

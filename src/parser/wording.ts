@@ -15,7 +15,7 @@ const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True
 /**
  * A literal argument written as an assignment's value: the words of other
  * languages as AVAP's (`null` → None, `true` → True): an assignment keeps
- * `true` as the text "true", as addVar does (issue 26/31; see
+ * `true` as the text "true", as addVar does (see
  * docs/parser-semantic-warnings.md), so the fix would change nothing.
  */
 export function valueLiteral(t: readonly Token[], arg: CallArg): string {

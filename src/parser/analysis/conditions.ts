@@ -148,15 +148,15 @@ function ifExpressionFix(t: readonly Token[], arg: CallArg): string | undefined 
     }
   }
   if (comparisons.length === 0 && !logical) return undefined;
-  // if(a, b, >) compares a name's value or a literal: an expression there would be compared as its text
-  // (issue 24, F10), so `a + 1 > b` becomes the expression form.
+  // if(a, b, >) compares a name's value or a literal: an expression there would be compared as its text,
+  // so `a + 1 > b` becomes the expression form.
   const at = comparisons[0];
   const plain = (x: Token | undefined) => x !== undefined && PLAIN_OPERANDS.has(x.kind) && !x.unterminated;
   if (at !== undefined && comparisons.length === 1 && !logical) {
     if (at === arg.first || at === arg.last - 1) return undefined;
     if (at - arg.first === 1 && arg.last - at === 2 && plain(t[arg.first]) && plain(t[at + 1])) {
       const comparator = COMPARATOR_FIXES.get(tokenAt(t, at).text) ?? tokenAt(t, at).text;
-      // `x == null` compares with None: `null` as an operand would be the text "null" (issue 30).
+      // `x == null` compares with None: `null` as an operand would be the text "null".
       const operand = (x: Token) => findForeignWord(x.text)?.suggestion ?? x.text;
       return `${operand(tokenAt(t, arg.first))}, ${operand(tokenAt(t, at + 1))}, ${comparator}`;
     }

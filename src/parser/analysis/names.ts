@@ -82,7 +82,7 @@ export function resolvePending(ctx: AnalysisContext): void {
     const suggestion = suggestName(p.name, userFunctions, p.argCount);
     const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
     const note = suggestion.note ? ` (${suggestion.note})` : '';
-    // A name whose arguments are not the unknown one's is advice: its signature says what it needs (issue 24, F10).
+    // A name whose arguments are not the unknown one's is advice: its signature says what it needs.
     const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
     const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
     const message = suggestion.name

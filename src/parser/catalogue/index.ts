@@ -62,8 +62,7 @@ export interface Hallucination {
    * of the call (fixes/commands.ts), or the rename when they are the
    * equivalent's own parameters in its own order, a proven fix. Absent: what
    * the arguments stand for is a guess (`generateToken(user)` is not
-   * `randomString`'s length), so the equivalent is named as advice only
-   * (issue 24, F10).
+   * `randomString`'s length), so the equivalent is named as advice only.
    */
   readonly args?: readonly string[];
   /** The argument whose name becomes the target when the call has none (`readParam("name")` → `addParam("name", name)`). */

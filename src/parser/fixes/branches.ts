@@ -109,7 +109,7 @@ export function foreignElseFix(t: readonly Token[]): Candidate | undefined {
  * `except:`, `except Exception:`, `except Exception as e:` — the name after
  * `as` is the handler's variable. Only a handler that catches everything:
  * AVAP's exception() catches every error, so `except ValueError:` would
- * become a handler for errors the Python lets through (issue 24, F10).
+ * become a handler for errors the Python lets through.
  */
 const PY_EXCEPT = new RegExp(
   `^except\\b(?:\\s*\\(?\\s*(?:Base)?Exception\\s*\\)?)?(?:\\s+as\\s+(${IDENT}))?\\s*:`,

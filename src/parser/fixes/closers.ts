@@ -1,5 +1,5 @@
 /**
- * Closers too many (issue 30): an `end()` or `endLoop()` with nothing to close,
+ * Closers too many: an `end()` or `endLoop()` with nothing to close,
  * and an `else()` / `exception(e)` left outside its block by an `end()` written
  * too early.
  *

@@ -10,12 +10,12 @@
  * names the target when the call has none (`targetFrom`). Without `args` there
  * is no rewrite: which parameter an argument stands for would be a guess, and
  * a rewrite whose arguments do not map one-to-one changes what the program
- * does (issue 24, F10) — the equivalent is then only named in the message.
+ * does — the equivalent is then only named in the message.
  *
  * A parameter left out is only ever written empty when the catalogue marks it
  * `omittable` — an empty argument means what leaving it out means (RequestGet's
  * query string and headers, a date's delta and zone). Any other missing value
- * is the program's to say: `addVar(total)` gets no fix (issue 30). A target
+ * is the program's to say: `addVar(total)` gets no fix. A target
  * named after a key (`targetFrom`) needs the key quoted — `addParam("id")`,
  * not `addParam(id)`, which may be the target with its key left out — and the
  * name read somewhere else in the program: the variable the call was meant to
@@ -105,7 +105,7 @@ export function inventedCallFix(name: string, shape: CallShape): FixHint | undef
   const invented = findCommandIgnoringCase(name) ? undefined : findHallucinationIgnoringCase(name);
   const spec = invented?.equivalent ? findCommand(invented.equivalent) : undefined;
   if (!invented || !spec || spec.block) return undefined;
-  // Only what the catalogue says the arguments stand for (issue 24, F10): `tok = generateToken(user)` is not
+  // Only what the catalogue says the arguments stand for: `tok = generateToken(user)` is not
   // `randomString(user, tok)`, whose first argument is a length.
   if (!invented.args) return undefined;
   const filled = fill(spec.params, invented.args, shape, invented.targetFrom);

@@ -1,5 +1,5 @@
 /**
- * Fixes built after the analysis (issue 30), for findings the analysis reports
+ * Fixes built after the analysis, for findings the analysis reports
  * without a candidate: each needs more of the program than the finding's line
  * — where a loop's body ends, which block an `end()` closed, whether a name is
  * read elsewhere — so it is read from the text (fixes/view.ts) only when a

@@ -1,5 +1,5 @@
 /**
- * Loops over a list written the way other languages write them (issue 30) —
+ * Loops over a list written the way other languages write them —
  * `foreach x in xs`, `foreach (var x in xs) {`, `for x in xs` closed by
  * `endLoop()`, `for i, x in enumerate(xs):`, `xs.forEach(x => {`, and AVAP's
  * own `startLoop(x, xs)` given the list instead of bounds — as the walk AVAP

@@ -1,5 +1,5 @@
 /**
- * Where the body of a foreign loop header ends and what closes it (issue 30):
+ * Where the body of a foreign loop header ends and what closes it:
  * a Python header (`…:`) closes where the indentation ends, a brace header
  * (`… {`) at its `}` (or `})` for a callback), any other header at the closer
  * written under it at its own indentation (`end()`, `endLoop()`, or a word of

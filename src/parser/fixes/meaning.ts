@@ -1,5 +1,5 @@
 /**
- * Invented names whose words say what they do (issue 30), where no catalogue
+ * Invented names whose words say what they do, where no catalogue
  * name is near enough to suggest: `setStatus(404)`, `count = size(items)`,
  * `h = sha256Hex(pwd)`, `hashlib.sha256(pwd)`, `toString(n)`.
  * The name is split into its words (camelCase, snake_case, digits) and the

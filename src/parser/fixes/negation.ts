@@ -1,5 +1,5 @@
 /**
- * JavaScript's `!` as AVAP's `not` (issue 24, F10). `!` binds to the operand
+ * JavaScript's `!` as AVAP's `not`. `!` binds to the operand
  * right after it; `not` binds more loosely than a comparison or arithmetic, so
  * `x = !a == b` written `x = not a == b` means `not (a == b)`. The plain word
  * swap is the repair only when nothing of higher precedence follows the

@@ -1,5 +1,5 @@
 /**
- * A string or a call left open at the end of its line (issue 30). AVAP has one
+ * A string or a call left open at the end of its line. AVAP has one
  * statement per line, so what is open when the line ends was meant to close
  * on it:
  *

@@ -1,7 +1,7 @@
 /**
  * Output calls of other languages — `print(x)`, `console.log(x)`,
  * `fmt.Println(x)`, `System.out.println(x)` — where AVAP answers with
- * `addResult(x)` (issue 30). An endpoint's output is its response, so:
+ * `addResult(x)`. An endpoint's output is its response, so:
  *
  * - a program with no addResult at all meant its prints as the answer:
  *   `print(a, b)` → `addResult(a)`, `addResult(b)`;

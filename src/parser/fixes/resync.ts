@@ -1,5 +1,5 @@
 /**
- * Fix proofs that re-analyse only what a fix changes (issue 24, F5). A proof
+ * Fix proofs that re-analyse only what a fix changes. A proof
  * needs every finding of the fixed program; parsing all of it again for each
  * of up to 32 candidates made proving a program with many fixable findings 33
  * times the cost of parsing it. The analysis reads a program line by line and

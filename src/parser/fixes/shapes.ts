@@ -1,6 +1,6 @@
 /**
  * Statements of a shape AVAP does not have, where one AVAP statement says the
- * same (issue 30):
+ * same:
  *
  * - a line that is only a string — a Python docstring, JavaScript's `"use
  *   strict"` — does nothing: it becomes the comment it is;

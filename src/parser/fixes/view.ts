@@ -1,6 +1,6 @@
 /**
  * A line-by-line view of a program for the fixes that need more of it than
- * the finding's own line (issue 30): where a loop's body ends, which opener an
+ * the finding's own line: where a loop's body ends, which opener an
  * `end()` closed, whether a name is read anywhere else. Built only when such
  * a fix is materialised for a proof (once per proof run, shared through the
  * FixContext), never on the path of a valid program.

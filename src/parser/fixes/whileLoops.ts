@@ -1,5 +1,5 @@
 /**
- * Counted `while` loops (issue 30): a counter set just before the loop, a
+ * Counted `while` loops: a counter set just before the loop, a
  * condition `i < n` or `i <= n`, and `i` stepped by one as the body's last
  * statement — in Python (`while i < n:`), JavaScript / C (`while (i < n) {`)
  * or closed by an AVAP closer — are AVAP's counted loop:

@@ -1,5 +1,5 @@
 /**
- * Nothing test-only ships (issue 29): no test hooks in src/ or the webviews' scripts, nothing in the public API
+ * Nothing test-only ships: no test hooks in src/ or the webviews' scripts, nothing in the public API
  * type that exists for the tests, and no behaviour that depends on running under the test runner. The e2e suite
  * reaches the webviews from outside the extension host (scripts/lib/webviews.mjs, test/e2e/support/webviews.ts)
  * and everything else through the commands users have.
