@@ -4,7 +4,7 @@
  * src/parser); it only has to be right on code the parser accepts.
  */
 import { COMMANDS } from '../parser/catalogue';
-import type { AvapConstruct } from './types';
+import { AVAP_CONSTRUCTS, type AvapConstruct } from './types';
 
 const COMMAND_NAMES: ReadonlySet<string> = new Set(COMMANDS.map((c) => c.name));
 
@@ -92,23 +92,7 @@ export function detectCommands(code: string): string[] {
   return found;
 }
 
-export const CONSTRUCT_ORDER: readonly AvapConstruct[] = [
-  'if',
-  'if-expression',
-  'else',
-  'loop',
-  'try',
-  'async',
-  'function',
-  'return',
-  'assignment',
-  'template',
-  'global-ref',
-  'status',
-  'comment',
-  'connector-method',
-  'empty-argument',
-];
+export const CONSTRUCT_ORDER: readonly AvapConstruct[] = AVAP_CONSTRUCTS;
 
 /** The constructs the code uses, in a fixed order. */
 export function detectConstructs(code: string): AvapConstruct[] {

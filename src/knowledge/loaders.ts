@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { listField, parseFrontMatter } from './frontMatter';
 import {
+  AVAP_CONSTRUCTS,
   fail,
   ok,
   QUERY_TYPES,
@@ -108,23 +109,7 @@ export function loadDocs(knowledgeDir: string): LoadResult<KnowledgeDoc[]> {
 
 // ------------------------------------------------------------------ JSON files
 
-const constructSchema = z.enum([
-  'if',
-  'if-expression',
-  'else',
-  'loop',
-  'try',
-  'async',
-  'function',
-  'return',
-  'assignment',
-  'template',
-  'global-ref',
-  'status',
-  'comment',
-  'connector-method',
-  'empty-argument',
-]);
+const constructSchema = z.enum(AVAP_CONSTRUCTS);
 
 const runCaseSchema = z
   .object({

@@ -57,23 +57,26 @@ export interface KnowledgeDoc {
 /** Kinds of Markdown content a chunk contains. */
 export type BlockKind = 'prose' | 'list' | 'table' | 'avap-code' | 'other-code';
 
-/** AVAP block constructs that appear in a piece of AVAP code. */
-export type AvapConstruct =
-  | 'if'
-  | 'if-expression'
-  | 'else'
-  | 'loop'
-  | 'try'
-  | 'async'
-  | 'function'
-  | 'return'
-  | 'assignment'
-  | 'template'
-  | 'global-ref'
-  | 'status'
-  | 'comment'
-  | 'connector-method'
-  | 'empty-argument';
+/** AVAP block constructs that appear in a piece of AVAP code, in the order they are listed everywhere. */
+export const AVAP_CONSTRUCTS = [
+  'if',
+  'if-expression',
+  'else',
+  'loop',
+  'try',
+  'async',
+  'function',
+  'return',
+  'assignment',
+  'template',
+  'global-ref',
+  'status',
+  'comment',
+  'connector-method',
+  'empty-argument',
+] as const;
+
+export type AvapConstruct = (typeof AVAP_CONSTRUCTS)[number];
 
 /** A retrieval unit: one section (or part of a long section) of a document. */
 export interface DocChunk {
