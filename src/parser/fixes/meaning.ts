@@ -39,6 +39,27 @@ function wordsOf(name: string): string[] {
 
 type Meaning = 'status' | 'length' | 'sha256' | 'md5' | 'str' | 'float';
 
+/** The words around a digest's name in invented hashing commands (`getSha256Hex`, `md5_of_string`…). */
+const DIGEST_WORDS = [
+  'get',
+  'hash',
+  'hashlib',
+  'compute',
+  'calc',
+  'calculate',
+  'make',
+  'encode',
+  'digest',
+  'hex',
+  'hexdigest',
+  'to',
+  'of',
+  'string',
+  'str',
+  'generate',
+  'create',
+];
+
 const VOCABULARY: Record<Meaning, { key: readonly string[]; also: readonly string[] }> = {
   status: { key: ['status'], also: ['set', 'http', 'response', 'res', 'send', 'code', 'with', 'return'] },
   length: {
@@ -47,47 +68,11 @@ const VOCABULARY: Record<Meaning, { key: readonly string[]; also: readonly strin
   },
   sha256: {
     key: ['sha256'],
-    also: [
-      'get',
-      'hash',
-      'hashlib',
-      'compute',
-      'calc',
-      'calculate',
-      'make',
-      'encode',
-      'digest',
-      'hex',
-      'hexdigest',
-      'to',
-      'of',
-      'string',
-      'str',
-      'generate',
-      'create',
-    ],
+    also: DIGEST_WORDS,
   },
   md5: {
     key: ['md5'],
-    also: [
-      'get',
-      'hash',
-      'hashlib',
-      'compute',
-      'calc',
-      'calculate',
-      'make',
-      'encode',
-      'digest',
-      'hex',
-      'hexdigest',
-      'to',
-      'of',
-      'string',
-      'str',
-      'generate',
-      'create',
-    ],
+    also: DIGEST_WORDS,
   },
   str: { key: ['string', 'tostring'], also: ['to', 'as'] },
   float: { key: ['float'], also: ['parse', 'to', 'as'] },
