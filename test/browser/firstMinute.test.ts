@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { VscodeHost } from './vscodeHost';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { promptTask, type PromptTask } from '../../src/core';
 import {
@@ -30,28 +31,6 @@ import { unusedPort } from '../support/ports';
 
 const root = path.resolve(__dirname, '..', '..');
 const TEST_OUTPUT = path.join(root, 'test-output');
-
-/** scripts/lib/vscodeHost.mjs, the helpers the editor suite and npm start use (plain JavaScript). */
-interface VscodeHost {
-  CHROMIUM_ARGS: string[];
-  CHROMIUM_BIN: string;
-  CODE_SERVER_BIN: string;
-  Children: new () => { killAll(): Promise<void> };
-  freePort(): Promise<number>;
-  requireChromium(): void;
-  requireFile(file: string, hint: string): void;
-  startCodeServer(
-    children: InstanceType<VscodeHost['Children']>,
-    options: {
-      port: number;
-      userDataDir: string;
-      extensionsDir: string;
-      workspace: string;
-      onLog?: (t: string) => void;
-    },
-  ): Promise<unknown>;
-  installVsix(vsix: string, extensionsDir: string, userDataDir: string): Promise<string>;
-}
 
 const MODELS = ['qwen3:1.7b', 'qwen3:0.6b', 'qwen3-embedding:0.6b'];
 /** Two mistakes, each with a proven fix: a `;` and an invented command name. */

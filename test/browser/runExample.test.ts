@@ -14,32 +14,12 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { VscodeHost } from './vscodeHost';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 const root = path.resolve(__dirname, '..', '..');
 const TEST_OUTPUT = path.join(root, 'test-output');
 const EXAMPLE = 'age-check.avap';
-
-interface VscodeHost {
-  CHROMIUM_ARGS: string[];
-  CHROMIUM_BIN: string;
-  CODE_SERVER_BIN: string;
-  Children: new () => { killAll(): Promise<void> };
-  freePort(): Promise<number>;
-  requireChromium(): void;
-  requireFile(file: string, hint: string): void;
-  startCodeServer(
-    children: InstanceType<VscodeHost['Children']>,
-    options: {
-      port: number;
-      userDataDir: string;
-      extensionsDir: string;
-      workspace: string;
-      onLog?: (t: string) => void;
-    },
-  ): Promise<unknown>;
-  installVsix(vsix: string, extensionsDir: string, userDataDir: string): Promise<string>;
-}
 
 /** What the result view's page shows (read in its own frame). */
 interface RunPage {
