@@ -9,19 +9,7 @@
  * lengths that vary. Every program is valid AVAP (the bench checks it).
  */
 
-type Rng = () => number;
-
-/** mulberry32. */
-function prng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng, type Rng } from '../../test/support/random';
 
 const NOUNS = [
   'order',

@@ -29,6 +29,8 @@
  *   js-if            if(a, b, op) … else() … end() as `if (a op b) {` … `} else {` … `}`
  *   declaration      an assignment declared with let / const / var
  */
+
+import { prng, type Rng } from '../random';
 export type MutationKind =
   | 'drop-closer'
   | 'stray-closer'
@@ -81,20 +83,6 @@ export interface Mutant<C = unknown> {
   kind: MutationKind;
   seed: MutationSeed<C>;
   source: string;
-}
-
-type Rng = () => number;
-
-/** mulberry32: a small, well-mixed 32-bit PRNG. */
-function prng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a of a text: a stable number per program and kind. */
