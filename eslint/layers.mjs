@@ -58,6 +58,47 @@ function mayImport(at, from, to) {
   return b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]);
 }
 
+/**
+ * The visitors that find every module a file names — imports and re-exports, dynamic `import()`, `require()`,
+ * `import x = require()` and `import('…').T` in types — each handed to `check(node, specifier)`; both rules use them.
+ * @param {(node: any, specifier: unknown) => void} check
+ */
+function moduleReferences(check) {
+  return {
+    /** @param {any} node */
+    ImportDeclaration(node) {
+      check(node.source, node.source.value);
+    },
+    /** @param {any} node */
+    ExportNamedDeclaration(node) {
+      if (node.source) check(node.source, node.source.value);
+    },
+    /** @param {any} node */
+    ExportAllDeclaration(node) {
+      check(node.source, node.source.value);
+    },
+    /** @param {any} node */
+    ImportExpression(node) {
+      if (node.source.type === 'Literal') check(node.source, node.source.value);
+    },
+    /** @param {any} node */
+    CallExpression(node) {
+      const [arg] = node.arguments;
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal')
+        check(arg, arg.value);
+    },
+    /** @param {any} node `import('…').T` in a type */
+    TSImportType(node) {
+      const arg = node.argument?.literal ?? node.argument;
+      if (arg?.type === 'Literal') check(arg, arg.value);
+    },
+    /** @param {any} node TSImportEqualsDeclaration: `import x = require('…')` */
+    TSExternalModuleReference(node) {
+      check(node.expression, node.expression.value);
+    },
+  };
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 const importsRule = {
   meta: {
@@ -112,27 +153,7 @@ const importsRule = {
         if (here.folder !== '' && !at.has(here.folder))
           context.report({ node, messageId: 'unlayered', data: { folder: here.folder } });
       },
-      ImportDeclaration(node) {
-        check(node.source, node.source.value);
-      },
-      ExportNamedDeclaration(node) {
-        if (node.source) check(node.source, node.source.value);
-      },
-      ExportAllDeclaration(node) {
-        check(node.source, node.source.value);
-      },
-      ImportExpression(node) {
-        if (node.source.type === 'Literal') check(node.source, node.source.value);
-      },
-      CallExpression(node) {
-        const [arg] = node.arguments;
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal')
-          check(arg, arg.value);
-      },
-      /** @param {any} node TSImportEqualsDeclaration: `import x = require('…')` */
-      TSExternalModuleReference(node) {
-        check(node.expression, node.expression.value);
-      },
+      ...moduleReferences(check),
     };
   },
 };
@@ -235,34 +256,7 @@ const testImportsRule = {
       });
     }
 
-    return {
-      ImportDeclaration(node) {
-        check(node.source, node.source.value);
-      },
-      ExportNamedDeclaration(node) {
-        if (node.source) check(node.source, node.source.value);
-      },
-      ExportAllDeclaration(node) {
-        check(node.source, node.source.value);
-      },
-      ImportExpression(node) {
-        if (node.source.type === 'Literal') check(node.source, node.source.value);
-      },
-      CallExpression(node) {
-        const [arg] = node.arguments;
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && arg?.type === 'Literal')
-          check(arg, arg.value);
-      },
-      /** @param {any} node `import('…').T` in a type */
-      TSImportType(node) {
-        const arg = node.argument?.literal ?? node.argument;
-        if (arg?.type === 'Literal') check(arg, arg.value);
-      },
-      /** @param {any} node TSImportEqualsDeclaration: `import x = require('…')` */
-      TSExternalModuleReference(node) {
-        check(node.expression, node.expression.value);
-      },
-    };
+    return moduleReferences(check);
   },
 };
 
