@@ -2,7 +2,7 @@
  * The parser's full output over every program the repository holds, as one text: for a speed change, the
  * output before and after must be byte-identical (`npx tsx bench/parser/outputs.ts BUNDLE > out.txt` with the
  * bundle of each side, then `cmp`). It covers every tracked .avap file, the bench's unseen corpus (the knowledge
- * base's programs and the generated endpoints, both seeds) and its adversarial shapes, each validated as shipped
+ * base's programs and the generated endpoints, both seeds), its adversarial shapes and the fix-its' mutants, each validated as shipped
  * (the trace with its fixes, messages and positions, rendered too), without fix proofs, with a small trace cap,
  * with the parser's line-by-line analysis, and as a streamed prefix (`partial`) at every fifth line.
  *
@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as ParserModule from '../../src/parser';
 import { REPO_ROOT } from '../../test/support/parserProcess';
+import { mutationSeeds, MUTATION_SEED } from '../../test/support/corpus/repairSets';
+import { mutations } from '../../test/support/corpus/mutations';
 import { generatedEndpoints } from './generated';
 import { adversarialShapes } from './shapes';
 import { unseenCorpus } from './unseen';
@@ -32,6 +34,9 @@ function programs(): { name: string; text: string }[] {
   for (const seed of [31, 32])
     generatedEndpoints(seed, 40).forEach((text, i) => out.push({ name: `seed ${seed} #${i}`, text }));
   for (const shape of adversarialShapes()) out.push({ name: shape.name, text: shape.build(40) });
+  // Every mutant of the fix-its' mutation set, valid or not (the set's filter would run a parser of its own).
+  for (const m of mutations(mutationSeeds(), { seed: MUTATION_SEED, perKind: 40 }))
+    out.push({ name: m.id, text: m.source });
   return out;
 }
 

@@ -167,6 +167,14 @@ export function isIdentifier(text: string): boolean {
   return true;
 }
 
+/**
+ * The argument is a plain identifier: one identifier token (the scanner's identifiers are exactly the texts
+ * `isIdentifier` accepts, and an argument of more tokens never is one), told without reading its text again.
+ */
+export function isIdentifierArg(tokens: readonly Token[], arg: CallArg): boolean {
+  return arg.last - arg.first === 1 && tokens[arg.first]?.kind === TokenKind.Ident;
+}
+
 /** A one-token argument that is a quoted identifier: "name" or 'name'. */
 export function quotedIdentifier(tokens: readonly Token[], arg: CallArg): string | undefined {
   if (arg.last - arg.first !== 1) return undefined;

@@ -2,7 +2,7 @@
  * How many arguments a command takes and of what kind: the signatures a call matches, the target a
  * variable name, the number a number or a name.
  */
-import { isIdentifier, quotedIdentifier, type ParsedCall } from '../calls';
+import { isIdentifier, isIdentifierArg, quotedIdentifier, type ParsedCall } from '../calls';
 import { signaturesOf, type CommandSpec, type ParamSpec } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { firstOf, last, lastOf, tokenAt } from '../cursor';
@@ -112,7 +112,7 @@ function checkArgumentKind(ctx: AnalysisContext, command: CommandCall, index: nu
   const single = arg.last - arg.first === 1 ? t[arg.first] : undefined;
   const isGlobal = single?.kind === TokenKind.Global;
   if (param.kind === 'target') {
-    if (isIdentifier(arg.text) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
+    if (isIdentifierArg(t, arg) || quotedIdentifier(t, arg) !== undefined || isGlobal) return;
     const swapped = spec.name === 'addVar' && index === 0;
     const order = swapped ? ' — addVar takes the target first: addVar(target, value)' : '';
     const value = call.args[1];
@@ -134,7 +134,7 @@ function checkArgumentKind(ctx: AnalysisContext, command: CommandCall, index: nu
     const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
     if (
       NUMBER_RE.test(arg.text) ||
-      isIdentifier(arg.text) ||
+      isIdentifierArg(t, arg) ||
       isGlobal ||
       (quoted !== undefined && NUMBER_RE.test(quoted))
     )

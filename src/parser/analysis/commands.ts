@@ -3,7 +3,15 @@
  * nested calls), the names it reads and assigns for the semantic checks, and unknown names deferred to the end.
  */
 import type { Block } from '../blocks';
-import { isIdentifier, matchBracket, parseCall, quotedIdentifier, type CallArg, type ParsedCall } from '../calls';
+import {
+  isIdentifier,
+  isIdentifierArg,
+  matchBracket,
+  parseCall,
+  quotedIdentifier,
+  type CallArg,
+  type ParsedCall,
+} from '../calls';
 import {
   EXPRESSION_BUILTINS,
   findCommand,
@@ -127,7 +135,7 @@ function semanticChecks(ctx: AnalysisContext, command: CommandCall, params: read
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (params[i]?.kind !== 'target' || !arg) continue;
-    const name = isIdentifier(arg.text) ? arg.text : quotedIdentifier(t, arg);
+    const name = isIdentifierArg(t, arg) ? arg.text : quotedIdentifier(t, arg);
     if (name !== undefined) ctx.sem.assign(name, ctx.lineNo);
   }
 }
@@ -138,7 +146,7 @@ function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCa
   if (!target || !value) return;
   const what = literalKind(t, value);
   if (!what) return;
-  const name = isIdentifier(target.text) ? target.text : quotedIdentifier(t, target);
+  const name = isIdentifierArg(t, target) ? target.text : quotedIdentifier(t, target);
   const literal = valueLiteral(t, value);
   const assignment = name === undefined ? undefined : `${name} = ${literal}`;
   const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
@@ -174,7 +182,7 @@ export function callShape(
     start: first.start,
     end: tokenAt(t, call.closeIndex).end,
     target: context === 'assignment' ? first.text : undefined,
-    args: call.args.map((a) => ({ text: a.text, name: isIdentifier(a.text) ? a.text : quotedIdentifier(t, a) })),
+    args: call.args.map((a) => ({ text: a.text, name: isIdentifierArg(t, a) ? a.text : quotedIdentifier(t, a) })),
   };
 }
 

@@ -81,7 +81,7 @@ export function heldOutHash(): string {
 }
 
 /** The seeds of the mutations: the valid corpus, and the pool examples with their cases (those without seed SQL). */
-function mutationSeeds(): MutationSeed[] {
+export function mutationSeeds(): MutationSeed[] {
   const seeds: MutationSeed[] = [];
   const valid = path.join(CORPUS, 'valid');
   for (const file of readdirSync(valid)
