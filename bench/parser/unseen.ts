@@ -134,15 +134,21 @@ export interface Contenders {
   validateAvap: typeof ParserModule.validateAvap;
   createSourceFile: (text: string) => unknown;
   floor: (text: string) => number;
+  /**
+   * The parser's scanner alone over every line, as the analysis reads them (no statement analysis, no guard):
+   * where the time of a validation goes — what is left is the checking itself. Returns a count of tokens.
+   */
+  scanOnly: (text: string) => number;
 }
 
 /** Milliseconds per pass of each contender: the validation as shipped, the same without fix proofs (parsing and
- * analysis only, what createSourceFile's side does), TypeScript and the floor. */
+ * analysis only, what createSourceFile's side does), TypeScript, the floor and the parser's scanner alone. */
 interface Pass {
   ours: number;
   parseOnly: number;
   ts: number;
   floor: number;
+  scanOnly: number;
 }
 
 /**
@@ -152,7 +158,7 @@ interface Pass {
  * is compared, and it is the same measure for every side.
  */
 async function passes(inputs: readonly string[], c: Contenders, rounds: number): Promise<Pass> {
-  const samples: Record<keyof Pass, number[]> = { ours: [], parseOnly: [], ts: [], floor: [] };
+  const samples: Record<keyof Pass, number[]> = { ours: [], parseOnly: [], ts: [], floor: [], scanOnly: [] };
   const time = (fn: () => void): number => {
     const start = process.cpuUsage();
     fn();
@@ -172,6 +178,9 @@ async function passes(inputs: readonly string[], c: Contenders, rounds: number):
     },
     floor: () => {
       for (const text of inputs) sink += c.floor(text);
+    },
+    scanOnly: () => {
+      for (const text of inputs) sink += c.scanOnly(text);
     },
   };
   const order = Object.keys(sides) as (keyof Pass)[];
@@ -194,6 +203,7 @@ async function passes(inputs: readonly string[], c: Contenders, rounds: number):
     parseOnly: median(samples.parseOnly),
     ts: median(samples.ts),
     floor: median(samples.floor),
+    scanOnly: median(samples.scanOnly),
   };
 }
 
