@@ -100,11 +100,8 @@ function read(src: string, versions: readonly ReadVersion[]): { version: ReadVer
   const reusable = reuse?.lines;
   const entering = new Uint8Array(count + 1);
   const statements: Statement[] = new Array<Statement>(count);
-  const state = newScanState();
-  let unterminated = false;
-  const sink = (problem: LexicalProblem): void => {
-    if (problem === 'unterminated-string') unterminated = true;
-  };
+  const reader = new LineReader(src);
+  const state = reader.state;
   for (let i = 0; i < count; i++) {
     const start = lineStarts[i] as number;
     const end = lineEnds[i] as number;
@@ -118,8 +115,7 @@ function read(src: string, versions: readonly ReadVersion[]): { version: ReadVer
       state.inBlockComment = previous.entering[j + 1] === 1;
       continue;
     }
-    statements[i] = readLine(src, i + 1, start, end, state, sink, () => unterminated);
-    unterminated = false;
+    statements[i] = reader.read(i + 1, start, end);
   }
   entering[count] = state.inBlockComment ? 1 : 0;
   const nested = nest(statements);
@@ -135,37 +131,46 @@ function read(src: string, versions: readonly ReadVersion[]): { version: ReadVer
   return { version: { tree, entering }, ...(reuse?.sameDocument ? { replaces: reuse.version } : {}) };
 }
 
-/** One line's statement, read by the parser's scanner and call splitter. */
-function readLine(
-  src: string,
-  line: number,
-  start: number,
-  end: number,
-  state: ScanState,
-  sink: (problem: LexicalProblem) => void,
-  unterminated: () => boolean,
-): Statement {
-  const wasInComment = state.inBlockComment;
-  try {
-    const tokens = scanLine(src, { start, end }, state, sink);
-    return readStatement({
-      src,
-      line,
-      lineStart: start,
-      lineEnd: end,
-      tokens,
-      inComment: wasInComment || state.inBlockComment,
-      unterminated: unterminated(),
-    });
-  } catch (e) {
-    // The scanner and the call splitter are written not to throw; a tree must be built whatever happens.
-    return {
-      kind: 'unparsed',
-      line,
-      span: { start, end },
-      text: src.slice(start, end),
-      reason: `internal error while reading the line (${e instanceof Error ? e.message : String(e)})`,
-    };
+/**
+ * Reads the lines of one text, one at a time, in order: what every line shares (the text, the scanner's state
+ * carried from line to line, the sink of its lexical problems) is made once per text, not per line.
+ */
+class LineReader {
+  readonly state: ScanState = newScanState();
+  /** The line being read has a string left open (the scanner reported it to the sink). */
+  private unterminated = false;
+  private readonly sink = (problem: LexicalProblem): void => {
+    if (problem === 'unterminated-string') this.unterminated = true;
+  };
+
+  constructor(private readonly src: string) {}
+
+  /** The statement of the 1-based `line`, which spans [start, end) of the text. */
+  read(line: number, start: number, end: number): Statement {
+    const { src, state } = this;
+    const wasInComment = state.inBlockComment;
+    this.unterminated = false;
+    try {
+      const tokens = scanLine(src, { start, end }, state, this.sink);
+      return readStatement({
+        src,
+        line,
+        lineStart: start,
+        lineEnd: end,
+        tokens,
+        inComment: wasInComment || state.inBlockComment,
+        unterminated: this.unterminated,
+      });
+    } catch (e) {
+      // The scanner and the call splitter are written not to throw; a tree must be built whatever happens.
+      return {
+        kind: 'unparsed',
+        line,
+        span: { start, end },
+        text: src.slice(start, end),
+        reason: `internal error while reading the line (${e instanceof Error ? e.message : String(e)})`,
+      };
+    }
   }
 }
 

@@ -42,13 +42,6 @@ function lineEndOf(source: string, lineStarts: readonly number[], line: number):
   return next >= 2 && source.charCodeAt(next - 1) === 10 && source.charCodeAt(next - 2) === 13 ? next - 2 : next - 1;
 }
 
-function sameText(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
-  const n = aEnd - aStart;
-  if (n !== bEnd - bStart) return false;
-  for (let k = 0; k < n; k++) if (a.charCodeAt(aStart + k) !== b.charCodeAt(bStart + k)) return false;
-  return true;
-}
-
 /**
  * For each line of the new text, the old line whose statement it may take (its text is the same), or -1.
  * The entering scanner state is checked by the caller as it reads.
@@ -57,16 +50,17 @@ function alignLines(old: SyntaxTree, src: string, starts: readonly number[], end
   const oldStarts = old.lineStarts;
   const oldCount = oldStarts.length;
   const count = starts.length;
+  const oldSource = old.source;
   const map = new Int32Array(count).fill(-1);
-  const same = (i: number, j: number) =>
-    sameText(
-      src,
-      starts[i] as number,
-      ends[i] as number,
-      old.source,
-      oldStarts[j] as number,
-      lineEndOf(old.source, oldStarts, j),
-    );
+  /** The new line `i` has the text of the old line `j`. */
+  const same = (i: number, j: number): boolean => {
+    const start = starts[i] as number;
+    const oldStart = oldStarts[j] as number;
+    const n = (ends[i] as number) - start;
+    if (n !== lineEndOf(oldSource, oldStarts, j) - oldStart) return false;
+    for (let k = 0; k < n; k++) if (src.charCodeAt(start + k) !== oldSource.charCodeAt(oldStart + k)) return false;
+    return true;
+  };
   let head = 0;
   while (head < count && head < oldCount && same(head, head)) {
     map[head] = head;
