@@ -47,6 +47,31 @@ interface Task {
   settled: boolean;
 }
 
+/**
+ * A startLoop() as it runs: made once per loop, so a pass that waits on a port goes on from the next counter
+ * value with the same loop.
+ */
+interface LoopRun {
+  readonly op: LoopOp;
+  /** The counter variable. */
+  readonly name: string;
+  /** The counter's last value (inclusive). */
+  readonly end: number;
+  readonly frame: Frame;
+  readonly place: Place;
+}
+
+/** A try() as it runs: made once per try, so a statement that waits on a port goes on with the same try. */
+interface TryRun {
+  readonly op: TryOp;
+  readonly frame: Frame;
+  readonly place: Place;
+  /** A failure of the body's statement `index`: caught (the handler runs) or thrown on. */
+  readonly handle: (e: unknown, index: number) => Flow;
+  /** The body ran to its end without a failure. */
+  readonly ok: () => void;
+}
+
 const MAX_CALL_DEPTH = 200;
 
 export interface RunOptions {
@@ -99,7 +124,7 @@ export class Interpreter implements Shared {
   /** Runs the main flow; resolves (or throws the uncaught RunFailure) when it is over. */
   main(): Flow {
     for (const n of this.program.notes) this.notes.note(n.rule, n.line);
-    const frame = new Frame(this, this.globals, null, new Map(), this.globals);
+    const frame = new Frame(this, { vars: this.globals, locals: null, shadow: new Map(), root: this.globals });
     return this.block(this.program.body, 0, frame, { logged: true, depth: 0, calls: 0, inFunction: false });
   }
 
@@ -245,11 +270,12 @@ export class Interpreter implements Shared {
     const start = loopBound(frame, from, 'first');
     const end = loopBound(frame, to, 'last');
     const inner: Place = { ...place, logged: false, depth: place.depth + 1 };
-    return this.iterate(op, name.text, start, end, frame, inner);
+    return this.iterate({ op, name: name.text, end, frame, place: inner }, start);
   }
 
   /** Each pass is a step of its own (so an empty loop still meets the budget) that sets the counter. */
-  private iterate(op: LoopOp, name: string, i: number, end: number, frame: Frame, place: Place): Flow {
+  private iterate(loop: LoopRun, i: number): Flow {
+    const { op, name, end, frame, place } = loop;
     for (; i <= end; i++) {
       this.step(op, frame);
       frame.set(name, int(i));
@@ -257,7 +283,7 @@ export class Interpreter implements Shared {
       if (r === undefined) continue;
       if (r instanceof Promise) {
         const next = i + 1;
-        return r.then((v) => (v !== undefined ? v : this.iterate(op, name, next, end, frame, place)));
+        return r.then((v) => (v !== undefined ? v : this.iterate(loop, next)));
       }
       return r;
     }
@@ -286,18 +312,12 @@ export class Interpreter implements Shared {
         this.notes.note('try-handler-without-error', h.line);
       }
     };
-    return this.tryFrom(op, 0, frame, inner, handle, ok);
+    return this.tryFrom({ op, frame, place: inner, handle, ok }, 0);
   }
 
-  /** Runs the try body statement by statement, so a failure knows how much of the body it skipped. */
-  private tryFrom(
-    op: TryOp,
-    i: number,
-    frame: Frame,
-    place: Place,
-    handle: (e: unknown, index: number) => Flow,
-    ok: () => void,
-  ): Flow {
+  /** Runs the try body statement by statement from `i`, so a failure knows how much of the body it skipped. */
+  private tryFrom(run: TryRun, i: number): Flow {
+    const { op, frame, place, handle } = run;
     for (; i < op.body.length; i++) {
       let r: Flow;
       try {
@@ -309,13 +329,13 @@ export class Interpreter implements Shared {
       if (r instanceof Promise) {
         const at = i;
         return r.then(
-          (v) => (v !== undefined ? v : this.tryFrom(op, at + 1, frame, place, handle, ok)),
+          (v) => (v !== undefined ? v : this.tryFrom(run, at + 1)),
           (e: unknown) => handle(e, at),
         );
       }
       return r;
     }
-    ok();
+    run.ok();
     return undefined;
   }
 
@@ -334,7 +354,12 @@ export class Interpreter implements Shared {
       return out;
     };
     const vars = copy(frame.vars);
-    const child = new Frame(this, vars, frame.locals ? copy(frame.locals) : null, copy(frame.shadow), frame.root);
+    const child = new Frame(this, {
+      vars,
+      locals: frame.locals ? copy(frame.locals) : null,
+      shadow: copy(frame.shadow),
+      root: frame.root,
+    });
     let flow: Flow;
     try {
       flow = this.block(op.body, 0, child, { logged: false, depth: 1, calls: 0, inFunction: false });
@@ -439,7 +464,7 @@ export class Interpreter implements Shared {
       if (typeof value === 'string' && /^[0-9]+$/.test(value)) value = int(Number(value));
       locals.set(param, value);
     });
-    const callee = new Frame(this, frame.vars, locals, new Map(locals), frame.root);
+    const callee = new Frame(this, { vars: frame.vars, locals, shadow: new Map(locals), root: frame.root });
     callee.line = op.line;
     const own = frame.changes;
     const finish = (ret: undefined | Returned): undefined => {

@@ -242,6 +242,7 @@ function formatPercent(format: string, args: Value): string {
     if (next >= list.length) throw typeError('not enough arguments for format string');
     return list[next++] as Value;
   };
+  // eslint-disable-next-line max-params -- String.replace hands a replacer the match and its groups in a row
   const out = format.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdifr%])/g, (_m, _flags, width, precision, conv) => {
     let text: string;
     switch (conv as string) {

@@ -48,23 +48,38 @@ const REFERENCE_OPERATOR = /[+\-*/%]/;
 /** An argument the reference runs as a nested call: it holds `(` and `)` (and no operator). */
 const NESTED_CALL = /\(.*\)/s;
 
-export class Frame implements Env {
+/** The variables a frame reads and writes: four maps of the same type, so named rather than given in a row. */
+interface FrameMaps {
+  /** The namespace this frame writes to. */
+  readonly vars: Map<string, Value>;
+  /** A function's parameters and locals; null at the top level. */
+  readonly locals: Map<string, Value> | null;
+  /** What the reference's expressions would read first (its function_local_vars). */
+  readonly shadow: Map<string, Value>;
+  /** The top-level namespace, for `$name`. */
+  readonly root: Map<string, Value>;
+}
+
+export class Frame implements Env, FrameMaps {
   /** When tracing: the changes of the statement running now. */
   changes: Record<string, unknown> | null = null;
   /** The line of the statement running now (for notes raised while reading). */
   line = 0;
+  readonly vars: Map<string, Value>;
+  readonly locals: Map<string, Value> | null;
+  readonly shadow: Map<string, Value>;
+  readonly root: Map<string, Value>;
 
   constructor(
     readonly shared: Shared,
-    /** The namespace this frame writes to. */
-    readonly vars: Map<string, Value>,
-    /** A function's parameters and locals; null at the top level. */
-    readonly locals: Map<string, Value> | null,
-    /** What the reference's expressions would read first (its function_local_vars). */
-    readonly shadow: Map<string, Value>,
-    /** The top-level namespace, for `$name`. */
-    readonly root: Map<string, Value>,
-  ) {}
+    maps: FrameMaps,
+  ) {
+    // Copied onto the frame rather than kept as one object: every name a statement reads goes through them.
+    this.vars = maps.vars;
+    this.locals = maps.locals;
+    this.shadow = maps.shadow;
+    this.root = maps.root;
+  }
 
   note(rule: PortabilityRuleId, detail?: string): void {
     this.shared.notes.note(rule, this.line, detail);
