@@ -160,14 +160,15 @@ interface Building {
   delimiters: readonly [number, number, number, number] | undefined;
 }
 
-function occurrence(name: string, span: Span, line: number, how: OccurrenceHow, role: OccurrenceRole): Building {
+/** An occurrence of `name` at `span` on the 0-based `line`: a variable's use until its symbol and role are set. */
+function occurrence(name: string, span: Span, line: number, how: OccurrenceHow): Building {
   return {
     name,
     start: span.start,
     end: span.end,
     line,
     symbol: 'variable',
-    role,
+    role: 'text',
     how,
     quoted: undefined,
     command: undefined,
@@ -190,6 +191,8 @@ class Builder {
   readonly called: boolean[] = [];
   readonly commands: { name: string; start: number; end: number }[] = [];
   readonly endpoints: EndpointInfo[] = [];
+  /** The 0-based line of the statement being read: every occurrence found in it is on that line. */
+  private line = 0;
 
   constructor(
     private readonly tree: SyntaxTree,
@@ -197,60 +200,62 @@ class Builder {
     private readonly functions: ReadonlyMap<string, FunctionInfo>,
   ) {}
 
-  define(name: string, span: Span, line: number, how: OccurrenceHow): Building {
-    const d = occurrence(name, span, line, how, 'definition');
-    d.inFunction = functionName(this.contexts.fn[line]);
+  define(name: string, span: Span, how: OccurrenceHow): Building {
+    const d = occurrence(name, span, this.line, how);
+    d.role = 'definition';
+    d.inFunction = functionName(this.contexts.fn[this.line]);
     this.defs.push(d);
     return d;
   }
 
-  use(name: string, span: Span, line: number, how: OccurrenceHow, called: boolean): Building {
-    const u = occurrence(name, span, line, how, 'text');
+  /** A use of `name`; `called` when it is called (`f(…)`), so a function of that name wins over a variable. */
+  use(name: string, span: Span, how: OccurrenceHow, called: boolean): Building {
+    const u = occurrence(name, span, this.line, how);
     this.uses.push(u);
     this.called.push(called);
     return u;
   }
 
-  expression(start: number, end: number, line: number, command?: string): void {
+  expression(start: number, end: number, command?: string): void {
     if (holdsNoName(this.tree.source, start, end)) return;
     for (const n of namesIn(this.tree.source, start, end)) {
-      const u = this.use(n.name, n, line, n.how === 'bare' ? 'expression' : n.how, n.called);
+      const u = this.use(n.name, n, n.how === 'bare' ? 'expression' : n.how, n.called);
       u.command = command;
       u.delimiters = n.delimiters;
     }
   }
 
   statement(s: Statement): void {
-    const line = s.line - 1;
+    this.line = s.line - 1;
     switch (s.kind) {
       case 'assign':
-        this.define(s.target.text, s.target.span, line, 'assign');
-        this.expression(s.value.span.start, s.value.span.end, line);
+        this.define(s.target.text, s.target.span, 'assign');
+        this.expression(s.value.span.start, s.value.span.end);
         break;
       case 'return':
-        if (s.value) this.expression(s.value.span.start, s.value.span.end, line);
+        if (s.value) this.expression(s.value.span.start, s.value.span.end);
         break;
       case 'function':
-        for (const p of s.params) this.define(p.text, p.span, line, 'parameter').inFunction = s.name.text;
+        for (const p of s.params) this.define(p.text, p.span, 'parameter').inFunction = s.name.text;
         break;
       case 'call':
-        this.call(s, line);
+        this.call(s);
         break;
       default:
         break;
     }
   }
 
-  private call(s: CallStatement, line: number): void {
+  private call(s: CallStatement): void {
     const name = s.name.text;
     const args = s.args;
-    if (s.target) this.define(s.target.text, s.target.span, line, 'assign');
+    if (s.target) this.define(s.target.text, s.target.span, 'assign');
     const userFunction = this.functions.has(name);
     const spec = userFunction ? undefined : findCommand(name);
     if (!spec) {
-      if (userFunction) this.use(name, s.name.span, line, 'call', true);
+      if (userFunction) this.use(name, s.name.span, 'call', true);
       // A user function's arguments, or an unknown command's, are expressions.
-      for (const arg of args) this.expression(arg.span.start, arg.span.end, line, name);
+      for (const arg of args) this.expression(arg.span.start, arg.span.end, name);
       return;
     }
     this.commands.push({ name, start: s.name.span.start, end: s.name.span.end });
@@ -266,18 +271,16 @@ class Builder {
       if (arg.text === '' || param?.kind === 'comparator') continue;
       if (i === 2 && expressionIf) {
         // if(None, None, "expression"): the quoted expression reads the names in it.
-        this.expression(arg.span.start + 1, Math.max(arg.span.start + 1, arg.span.end - 1), line, name);
+        this.expression(arg.span.start + 1, Math.max(arg.span.start + 1, arg.span.end - 1), name);
         continue;
       }
       const word = argumentWord(arg.text, arg.span.start);
       if (!word) {
-        this.expression(arg.span.start, arg.span.end, line, name);
+        this.expression(arg.span.start, arg.span.end, name);
         continue;
       }
       const o =
-        param?.kind === 'target'
-          ? this.define(word.word, word, line, 'target')
-          : this.use(word.word, word, line, 'word', false);
+        param?.kind === 'target' ? this.define(word.word, word, 'target') : this.use(word.word, word, 'word', false);
       o.command = name;
       o.param = param;
       o.quoted = word.quoted;
@@ -303,12 +306,11 @@ export class SymbolIndex {
   readonly endpoints: readonly EndpointInfo[];
   /** Every definition of each variable, in source order. */
   readonly definitions: ReadonlyMap<string, readonly Occurrence[]>;
-  private readonly contexts: LineContexts;
-  private readonly firstCall: ReadonlyMap<string, number>;
+  /** What resolving a use reads besides its definitions. */
+  private readonly where: Where;
 
   constructor(readonly tree: SyntaxTree) {
     const contexts = lineContexts(tree);
-    this.contexts = contexts;
     const functions = new Map<string, FunctionInfo>();
     for (const block of tree.functions) {
       const header = block.opener;
@@ -332,8 +334,9 @@ export class SymbolIndex {
     }
     const occurrences: Occurrence[] = b.defs.slice();
     for (const [name, fn] of functions) {
-      const o = occurrence(name, fn.nameSpan, fn.line, 'function', 'definition');
+      const o = occurrence(name, fn.nameSpan, fn.line, 'function');
       o.symbol = 'function';
+      o.role = 'definition';
       occurrences.push(o);
     }
     // Where each function is first called (a handler given to registerEndpoint counts as a call).
@@ -344,18 +347,17 @@ export class SymbolIndex {
       const calls = called[i] === true || use.how === 'call' || (use.how === 'word' && !definitions.has(use.name));
       if (calls && functions.has(use.name) && !firstCall.has(use.name)) firstCall.set(use.name, use.line);
     }
-    this.firstCall = firstCall;
+    const where: Where = { contexts, firstCall };
+    this.where = where;
     for (let i = 0; i < uses.length; i++) {
       const use = uses[i] as Building;
       use.inFunction = functionName(contexts.fn[use.line]);
-      const role = resolve(use, called[i] === true, definitions.get(use.name), functions.has(use.name), {
-        contexts,
-        firstCall,
-      });
-      if (role === 'function') {
+      const defs = definitions.get(use.name);
+      // A call of the user function of that name, or a use of a name only a function has.
+      if (functions.has(use.name) && (called[i] === true || !defs)) {
         use.symbol = 'function';
         use.role = 'reference';
-      } else use.role = role;
+      } else use.role = resolve(use, defs, where);
       occurrences.push(use);
     }
     occurrences.sort((x, y) => x.start - y.start);
@@ -395,8 +397,7 @@ export class SymbolIndex {
   /** How the use `o` would read if its variable's definitions were `defs` (what a rename would make of it). */
   classify(o: Occurrence, defs: readonly Occurrence[]): OccurrenceRole {
     if (o.role === 'definition' || o.symbol === 'function') return o.role;
-    const role = resolve(o, false, defs, false, { contexts: this.contexts, firstCall: this.firstCall });
-    return role === 'function' ? 'reference' : role;
+    return resolve(o, defs, this.where);
   }
 }
 
@@ -407,18 +408,18 @@ function unquote(text: string): string {
     : text;
 }
 
-/**
- * How one use reads: `'function'` (a call of the user function of that name), or its role as a variable —
- * resolved (or not) by the definitions before it.
- */
+/** What resolving a use reads besides its definitions: the blocks around each line, where each function is first called. */
+interface Where {
+  readonly contexts: LineContexts;
+  readonly firstCall: ReadonlyMap<string, number>;
+}
+
+/** How one use of a variable reads: its role, resolved (or not) by the definitions `defs` of its name. */
 function resolve(
   use: Pick<Occurrence, 'line' | 'start'>,
-  called: boolean,
   defs: readonly Occurrence[] | undefined,
-  isFunction: boolean,
-  where: { contexts: LineContexts; firstCall: ReadonlyMap<string, number> },
-): OccurrenceRole | 'function' {
-  if (isFunction && (called || !defs)) return 'function';
+  where: Where,
+): OccurrenceRole {
   if (!defs) return 'text';
   const body = where.contexts.fn[use.line];
   const inFunction = functionName(body);
