@@ -44,7 +44,12 @@ export function proseSpec(model: string, node: string, messages: ChatMessage[]):
     codeRequired: false,
     blocks: shownCodeBlocks,
     retryMessages: (text, validation, traceLines, errors) =>
-      answerRetryMessages(messages, text, validation.code, traceLines, repairInstructions(errors)),
+      answerRetryMessages(messages, {
+        previousAnswer: text,
+        checkedCode: validation.code,
+        traceLines,
+        repairInstructions: repairInstructions(errors),
+      }),
   };
 }
 

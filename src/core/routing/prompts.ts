@@ -205,26 +205,50 @@ export function correctionContext(traceLines: readonly string[]): string {
   return `${CORRECTION_HEAD}\n${traceLines.join('\n')}\n${CORRECTION_TAIL}`;
 }
 
-export function generateCodeRetryMessages(
-  query: string,
-  previousCode: string,
-  traceLines: readonly string[],
-  repairInstructions: readonly string[],
-  chunks: readonly ContextChunk[],
-  examples: readonly FewShotExample[] = [],
-): ChatMessage[] {
-  const base = generateCodeMessages(query, chunks, examples);
-  const hints = repairInstructions.length
-    ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}`
+/** What the parser found wrong with the attempt a retry corrects, as the retry hands it to the model. */
+interface Correction {
+  /** The parser's findings, one per line, in the design's words. */
+  readonly traceLines: readonly string[];
+  /** How to fix them (the normaliser's repair instructions). */
+  readonly repairInstructions: readonly string[];
+}
+
+/** The correction context, then the repair instructions as a list when there are any. */
+function correctionText(correction: Correction): string {
+  const hints = correction.repairInstructions.length
+    ? `\n\nHow to fix them:\n${correction.repairInstructions.map((h) => `- ${h}`).join('\n')}`
     : '';
+  return `${correctionContext(correction.traceLines)}${hints}`;
+}
+
+/** The trace-guided retry of a code request: the request with its grounding, and the code that failed. */
+interface CodeRetry extends Correction {
+  readonly query: string;
+  /** The documentation the first prompt was grounded on. */
+  readonly chunks: readonly ContextChunk[];
+  /** The validated examples the first prompt carried. */
+  readonly examples?: readonly FewShotExample[];
+  /** The code the retry corrects. */
+  readonly previousCode: string;
+}
+
+export function generateCodeRetryMessages(retry: CodeRetry): ChatMessage[] {
+  const base = generateCodeMessages(retry.query, retry.chunks, retry.examples ?? []);
   return [
     ...base,
-    { role: 'assistant', content: `\`\`\`avap\n${previousCode.trimEnd()}\n\`\`\`` },
+    { role: 'assistant', content: `\`\`\`avap\n${retry.previousCode.trimEnd()}\n\`\`\`` },
     {
       role: 'user',
-      content: `${correctionContext(traceLines)}${hints}\n\nWrite the whole corrected program in one \`\`\`avap block.`,
+      content: `${correctionText(retry)}\n\nWrite the whole corrected program in one \`\`\`avap block.`,
     },
   ];
+}
+
+/** The trace-guided retry of an answer in prose: the answer as the model gave it, and the code of it that failed. */
+interface AnswerRetry extends Correction {
+  readonly previousAnswer: string;
+  /** The AVAP code of that answer, as the parser checked it. */
+  readonly checkedCode: string;
 }
 
 /**
@@ -233,23 +257,14 @@ export function generateCodeRetryMessages(
  * generated from, the previous answer, then its code as checked with the
  * parser's failures in the design's words.
  */
-export function answerRetryMessages(
-  base: readonly ChatMessage[],
-  previousAnswer: string,
-  checkedCode: string,
-  traceLines: readonly string[],
-  repairInstructions: readonly string[],
-): ChatMessage[] {
-  const hints = repairInstructions.length
-    ? `\n\nHow to fix them:\n${repairInstructions.map((h) => `- ${h}`).join('\n')}`
-    : '';
+export function answerRetryMessages(base: readonly ChatMessage[], retry: AnswerRetry): ChatMessage[] {
   return [
     ...base,
-    { role: 'assistant', content: previousAnswer },
+    { role: 'assistant', content: retry.previousAnswer },
     {
       role: 'user',
       content:
-        `The AVAP code of your answer, as the parser checked it:\n\`\`\`avap\n${checkedCode.trimEnd()}\n\`\`\`\n${correctionContext(traceLines)}${hints}\n\n` +
+        `The AVAP code of your answer, as the parser checked it:\n\`\`\`avap\n${retry.checkedCode.trimEnd()}\n\`\`\`\n${correctionText(retry)}\n\n` +
         'Rewrite the whole answer with every AVAP code block corrected, each in an ```avap block.',
     },
   ];

@@ -22,13 +22,17 @@ import { FIRST_PASS, reformulateAndRetrieve } from '../retrieve';
 import type { RunContext } from '../run';
 import type { AnswerSpec } from '../spec';
 
-function codeSpec(
-  run: RunContext,
-  messages: ChatMessage[],
-  chunks: RetrievedChunk[],
-  examples: FewShotExample[],
-  firstAttempt = 1,
-): AnswerSpec {
+/** The prompt of a code answer and what it was grounded on (its retry is grounded on the same). */
+interface CodePrompt {
+  messages: ChatMessage[];
+  chunks: RetrievedChunk[];
+  examples: FewShotExample[];
+  /** The attempt the answer loop starts at (2 for Regenerate with Trace). */
+  firstAttempt?: number;
+}
+
+function codeSpec(run: RunContext, prompt: CodePrompt): AnswerSpec {
+  const { messages, chunks, examples, firstAttempt = 1 } = prompt;
   return {
     model: run.deps.config.ollama.model,
     node: 'generate_code',
@@ -37,14 +41,14 @@ function codeSpec(
     codeRequired: true,
     blocks: codeAnswerBlocks,
     retryMessages: (text, validation, traceLines, errors) =>
-      generateCodeRetryMessages(
-        run.request.query,
-        validation.code || text,
-        traceLines,
-        repairInstructions(errors),
+      generateCodeRetryMessages({
+        query: run.request.query,
         chunks,
         examples,
-      ),
+        previousCode: validation.code || text,
+        traceLines,
+        repairInstructions: repairInstructions(errors),
+      }),
     firstAttempt,
   };
 }
@@ -54,10 +58,8 @@ export async function generateCode(run: RunContext): Promise<PipelineResult> {
   if (!retrieved.ok) return run.fail(retrieved.error, run.deps.config.ollama.model);
   const { chunks } = retrieved.value;
   const examples = await fewShotExamples(run);
-  return answerLoop(
-    run,
-    codeSpec(run, generateCodeMessages(run.request.query, chunks, examples, run.request.history), chunks, examples),
-  );
+  const messages = generateCodeMessages(run.request.query, chunks, examples, run.request.history);
+  return answerLoop(run, codeSpec(run, { messages, chunks, examples }));
 }
 
 /** *Regenerate with Trace*: the given code and trace are attempt 1; this run is the retry (it uses the request's cycle). */
@@ -73,14 +75,14 @@ export async function correctCode(
   run.attemptLog.given(correction.code, correction.trace, !blocking(errors).length);
   const traceLines = renderTrace(correction.trace).split('\n').filter(Boolean);
   const examples = await fewShotExamples(run);
-  const messages = generateCodeRetryMessages(
-    run.request.query,
-    correction.code,
-    traceLines,
-    repairInstructions(errors),
-    [],
+  const messages = generateCodeRetryMessages({
+    query: run.request.query,
+    chunks: [],
     examples,
-  );
-  const spec = codeSpec(run, messages, [], examples, 2);
+    previousCode: correction.code,
+    traceLines,
+    repairInstructions: repairInstructions(errors),
+  });
+  const spec = codeSpec(run, { messages, chunks: [], examples, firstAttempt: 2 });
   return answerLoop(run, { ...spec, node: 'generate_code_retry' });
 }
