@@ -56,14 +56,22 @@ const asResult = (validation: AnswerValidation): ValidationResult | undefined =>
   };
 };
 
+/** How each round's answer is validated again: through this parser, the blocks of the text it sees, as this file. */
+interface AnswerCheck {
+  parser: ParserPort;
+  /** The code blocks of an answer that the parser must see. */
+  blocksOf: (text: string) => CodeBlock[];
+  filename: string;
+  signal?: AbortSignal;
+}
+
+/** Repairs the answer `text`, whose validation is `validation`, with the parser's fixes (see the top of the file). */
 export async function repairAnswer(
-  parser: ParserPort,
+  check: AnswerCheck,
   text: string,
   validation: AnswerValidation,
-  blocksOf: (text: string) => CodeBlock[],
-  filename: string,
-  signal?: AbortSignal,
 ): Promise<AnswerRepair> {
+  const { parser, blocksOf, filename, signal } = check;
   const initial = asResult(validation);
   if (!initial || initial.valid || !everyErrorFixed(initial.trace)) return { kind: 'not-repairable' };
   const seen = new Map<string, AnswerValidation>();

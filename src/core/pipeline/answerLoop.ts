@@ -51,8 +51,9 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
       run.result.error = outcome.error;
       return run.finish('INVALID_UNRESOLVED');
     }
-    const { text, validation, aborted } = outcome.value;
-    const check = adopt(run, spec, attempt, text, validation);
+    const answer = outcome.value;
+    const { text, validation, aborted } = answer;
+    const check = adopt(run, spec, attempt, answer);
     const errors = check === 'unavailable' ? [] : errorsOf(validation);
     const fields: EventFields = {
       attempt,
@@ -68,7 +69,7 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
     }
     if (check === 'invalid' && !aborted) {
       // Deterministic repair first: when every error has a proven fix, the parser's fixes may spare the LLM retry.
-      const repaired = await repairWithFixes(run, spec, text, validation, fields);
+      const repaired = await repairWithFixes(run, spec, answer, fields);
       if (repaired === 'cancelled') return run.fail(cancelledError(), spec.model, attempt);
       if (repaired === 'repaired') {
         run.status = statusOf('valid');

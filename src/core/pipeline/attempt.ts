@@ -105,14 +105,9 @@ function abortedAnswer(streamed: string, hard: HardFinding): { text: string; val
   };
 }
 
-/** The answer of this attempt becomes the run's answer; what the parser said about it is kept. */
-export function adopt(
-  run: RunContext,
-  spec: AnswerSpec,
-  attempt: number,
-  text: string,
-  validation: AnswerValidation,
-): CodeCheck {
+/** The answer of `attempt` becomes the run's answer; what the parser said about it is kept. */
+export function adopt(run: RunContext, spec: AnswerSpec, attempt: number, answer: AttemptAnswer): CodeCheck {
+  const { text, validation } = answer;
   const verdict = validation.verdict;
   run.result.text = text;
   run.result.code = validation.code;

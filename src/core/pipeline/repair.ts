@@ -6,7 +6,7 @@
  * no retry spent.
  */
 import { LOG_REPAIRED_BY_FIXES, REPAIRED_BY_FIXES, repairAnswer } from '../code/repairAnswer';
-import type { AnswerValidation } from '../code/validateBlocks';
+import type { AttemptAnswer } from './attempt';
 import type { EventFields } from './attemptLog';
 import type { RunContext } from './run';
 import { errorsOf, type AnswerSpec } from './spec';
@@ -17,15 +17,13 @@ export type RepairStep = 'repaired' | 'not-repaired' | 'cancelled';
 export async function repairWithFixes(
   run: RunContext,
   spec: AnswerSpec,
-  text: string,
-  validation: AnswerValidation,
+  answer: AttemptAnswer,
   fields: EventFields,
 ): Promise<RepairStep> {
   const { logger, parser } = run.deps;
   const attempt = fields.attempt;
-  const repaired = await run.timed('repair_with_fixes', () =>
-    repairAnswer(parser, text, validation, spec.blocks, run.filename, run.signal),
-  );
+  const check = { parser, blocksOf: spec.blocks, filename: run.filename, signal: run.signal };
+  const repaired = await run.timed('repair_with_fixes', () => repairAnswer(check, answer.text, answer.validation));
   if (run.cancelled) return 'cancelled';
   if (repaired.kind === 'unrepaired')
     logger.info(`attempt ${attempt}: the parser's fixes did not give a valid answer (${repaired.stop})`);

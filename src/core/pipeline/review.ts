@@ -66,7 +66,7 @@ async function hintedRetry(run: RunContext, spec: AnswerSpec, hint: string): Pro
     return { ok: false, error: outcome.error };
   }
   const { text, validation } = outcome.value;
-  const check = adopt(run, spec, attempt, text, validation);
+  const check = adopt(run, spec, attempt, outcome.value);
   const errors = check === 'unavailable' || check === 'no-code' ? [] : errorsOf(validation);
   run.status = statusOf(check);
   if (check === 'invalid')

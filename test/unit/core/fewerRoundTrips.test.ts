@@ -66,7 +66,7 @@ describe('fewer LLM round trips', () => {
       const blocks = extractCode(FIXABLE);
       const first = await validateAnswer(parser, blocks, 'a.avap');
       assert.equal(first.verdict.kind, 'invalid');
-      const repaired = await repairAnswer(parser, FIXABLE, first, extractCode, 'a.avap');
+      const repaired = await repairAnswer({ parser, blocksOf: extractCode, filename: 'a.avap' }, FIXABLE, first);
       assert.equal(repaired.kind, 'repaired');
       if (repaired.kind !== 'repaired') return;
       assert.equal(
@@ -82,15 +82,21 @@ describe('fewer LLM round trips', () => {
     it('repairAnswer does not try when an error has no proven fix, and claims nothing when the parser is gone', async () => {
       const parser = fakeParser();
       const partly = await validateAnswer(parser, extractCode(PARTLY_FIXABLE), 'a.avap');
-      assert.deepEqual(await repairAnswer(parser, PARTLY_FIXABLE, partly, extractCode, 'a.avap'), {
-        kind: 'not-repairable',
-      });
+      assert.deepEqual(
+        await repairAnswer({ parser, blocksOf: extractCode, filename: 'a.avap' }, PARTLY_FIXABLE, partly),
+        {
+          kind: 'not-repairable',
+        },
+      );
       const dying = parserDyingAfter(1);
       const first = await validateAnswer(dying, extractCode(FIXABLE), 'a.avap');
-      assert.deepEqual(await repairAnswer(dying, FIXABLE, first, extractCode, 'a.avap'), {
-        kind: 'unrepaired',
-        stop: 'unavailable',
-      });
+      assert.deepEqual(
+        await repairAnswer({ parser: dying, blocksOf: extractCode, filename: 'a.avap' }, FIXABLE, first),
+        {
+          kind: 'unrepaired',
+          stop: 'unavailable',
+        },
+      );
     });
 
     it('a fully fixable answer is returned "" as repaired by the parser\'s fixes, without spending the LLM retry', async () => {
