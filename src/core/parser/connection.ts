@@ -89,6 +89,18 @@ const NO_TRANSPORT: ParserTransport = {
 
 export { /** @internal */ parserUrlProblem } from './url';
 
+/** A connection over a transport, as `openParserConnection` makes it. */
+interface LiveConnection {
+  kind: ParserConnectionKind;
+  /** How the connection is shown (the URL, `bundled <address>`, …). */
+  endpoint: string;
+  transport: ParserTransport;
+  /** The address it reaches, when it has one. */
+  address?: string;
+  /** Stops what the connection started (the bundled service), after the transport is closed. */
+  stop?: () => Promise<void>;
+}
+
 export async function openParserConnection(
   config: ParserConfig,
   options: ParserConnectionOptions = {},
@@ -102,13 +114,7 @@ export async function openParserConnection(
       ...(options.clock ? { clock: options.clock } : {}),
       logger,
     });
-  const live = (
-    kind: ParserConnectionKind,
-    endpoint: string,
-    transport: ParserTransport,
-    address?: string,
-    stop?: () => Promise<void>,
-  ): OpenParserResult => {
+  const live = ({ kind, endpoint, transport, address, stop }: LiveConnection): OpenParserResult => {
     const port = new AdmissionParser(breaker(transport), {
       ...options.admission,
       ...(options.clock ? { clock: options.clock } : {}),
@@ -139,13 +145,14 @@ export async function openParserConnection(
       close: () => Promise.resolve(),
     });
   }
-  if (options.transport) return live('injected', 'injected transport', options.transport);
+  if (options.transport)
+    return live({ kind: 'injected', endpoint: 'injected transport', transport: options.transport });
 
   const url = config.url?.trim() ?? '';
   if (url) {
     const grpc = createGrpcTransport(url, options.grpc);
     if (!grpc.ok) return err(grpc.error);
-    return live('configured', url, grpc.value.transport, url);
+    return live({ kind: 'configured', endpoint: url, transport: grpc.value.transport, address: url });
   }
 
   const started = await startBundledParser({
@@ -173,5 +180,11 @@ export async function openParserConnection(
     await bundled.dispose();
     return err(grpc.error);
   }
-  return live('bundled', `bundled ${address}`, grpc.value.transport, address, () => bundled.dispose());
+  return live({
+    kind: 'bundled',
+    endpoint: `bundled ${address}`,
+    transport: grpc.value.transport,
+    address,
+    stop: () => bundled.dispose(),
+  });
 }

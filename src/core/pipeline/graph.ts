@@ -58,11 +58,8 @@ async function route(run: RunContext): Promise<PipelineResult> {
   if (run.cancelled) return run.fail(cancelledError(), config.ollama.model);
   const classified = await run.timed('classify', () =>
     classify(
-      llm,
-      config.ollama.model,
+      { llm, model: config.ollama.model, logger, signal: run.signal },
       { query: request.query, forceType: request.forceType, history: request.history },
-      logger,
-      run.signal,
     ),
   );
   if (!classified.ok) return run.fail(asFailure(classified.error), config.ollama.model);

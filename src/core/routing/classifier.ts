@@ -91,13 +91,16 @@ export interface ClassifyInput {
   history?: readonly ConversationTurn[];
 }
 
-export async function classify(
-  llm: LlmPort,
-  model: string,
-  input: ClassifyInput,
-  logger: Logger,
-  signal?: AbortSignal,
-): Promise<ClassifyOutcome> {
+/** Who classifies: the model (through its port), where its warnings go, and the caller's cancellation. */
+interface Classifier {
+  llm: LlmPort;
+  model: string;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export async function classify(classifier: Classifier, input: ClassifyInput): Promise<ClassifyOutcome> {
+  const { llm, model, logger, signal } = classifier;
   if (input.forceType) return ok({ type: input.forceType, how: 'forced', errors: [] });
   const text = input.query.trimStart();
   if (PLATFORM_PREFIXES.some((prefix) => text.startsWith(prefix)))

@@ -105,10 +105,13 @@ describe('core/routing classifier and prompts', () => {
 
   it('a forced type costs no LLM call', async () => {
     const llm = { chat: () => Promise.reject(new Error('must not be called')) } as unknown as LlmPort;
-    assert.deepEqual(await classify(llm, 'm', { query: 'x', forceType: 'CODE_GENERATION' }, memoryLogger()), {
-      ok: true,
-      value: { type: 'CODE_GENERATION', how: 'forced', errors: [] },
-    });
+    assert.deepEqual(
+      await classify({ llm, model: 'm', logger: memoryLogger() }, { query: 'x', forceType: 'CODE_GENERATION' }),
+      {
+        ok: true,
+        value: { type: 'CODE_GENERATION', how: 'forced', errors: [] },
+      },
+    );
   });
 
   it('prompts carry their node header and the design wording', () => {
