@@ -22,7 +22,7 @@ import type {
   RetrySkip,
   LlmError,
 } from '../core';
-import { qualityGate, type GateAttempt, type Regenerate } from './gate';
+import { qualityGate, type GateResult, type Regenerate } from './gate';
 import {
   verdictRecord,
   type ContextPassage,
@@ -65,13 +65,9 @@ export interface QualityRunResult {
   quality?: QualityReport;
 }
 
-function report(
-  validator: string,
-  attempts: readonly GateAttempt[],
-  passed: boolean,
-  retryError?: LlmError,
-  retrySkipped?: RetrySkip,
-): QualityReport {
+/** The report of the gate's outcome, by the validator named `validator`. */
+function report(validator: string, gate: GateResult): QualityReport {
+  const { attempts, passed, retryError, retrySkipped } = gate;
   const last = attempts[attempts.length - 1]?.verdict;
   return {
     validator,
@@ -108,7 +104,7 @@ export async function runWithQuality(
       return 'skipped' in made ? { ok: false, skipped: made.skipped } : { ok: false, error: made.error };
     };
     const gate = await qualityGate(deps.validator, input, regenerate, signal);
-    quality = report(deps.validator.name, gate.attempts, gate.passed, gate.retryError, gate.retrySkipped);
+    quality = report(deps.validator.name, gate);
   };
   const result = await deps.assistant.run(request, { ...options, review });
   return result.error || !quality ? { result } : { result, quality };

@@ -11,7 +11,7 @@
 import { type RetrySkip, type LlmError, hintedRetryMessages, QUALITY_RETRY_HEAD } from '../core';
 import type { QualityFailure, QualityInput, QualityValidator, QualityVerdict } from './port';
 
-export interface GateAttempt {
+interface GateAttempt {
   answer: string;
   verdict: QualityVerdict;
   /** The hint the answer was generated with (attempt 2). */
