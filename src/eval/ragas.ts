@@ -55,13 +55,17 @@ function parseJson<T>(schema: z.ZodType<T>, text: string): Result<T, JudgeFailur
     : fail('judge-malformed', `judge answer has the wrong shape: ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-export async function faithfulness(
-  llm: LlmPort,
-  models: JudgeModels,
-  answer: string,
-  context: string,
-  signal?: AbortSignal,
-): Promise<JudgeOutcome> {
+/** Who judges: the model port, the pinned models, and the caller's cancellation. */
+interface Judge {
+  llm: LlmPort;
+  models: JudgeModels;
+  signal?: AbortSignal;
+}
+
+/** The share of the answer's statements that the retrieved context supports. */
+export async function faithfulness(judge: Judge, input: { answer: string; context: string }): Promise<JudgeOutcome> {
+  const { llm, models, signal } = judge;
+  const { answer, context } = input;
   const result = await llm.chat({
     model: models.judgeModel,
     format: FAITHFULNESS_FORMAT,
@@ -84,13 +88,13 @@ export async function faithfulness(
   return ok({ score: supported / total, detail: `${supported}/${total} statements supported` });
 }
 
+/** How closely the questions the answer would answer match the question asked (0 when it is noncommittal). */
 export async function answerRelevancy(
-  llm: LlmPort,
-  models: JudgeModels,
-  question: string,
-  answer: string,
-  signal?: AbortSignal,
+  judge: Judge,
+  input: { question: string; answer: string },
 ): Promise<JudgeOutcome> {
+  const { llm, models, signal } = judge;
+  const { question, answer } = input;
   const result = await llm.chat({
     model: models.judgeModel,
     format: RELEVANCY_FORMAT,

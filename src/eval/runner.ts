@@ -263,9 +263,10 @@ async function evaluateEntry(
       .map((s) => target.sourceText(s.id))
       .filter((t): t is string => Boolean(t))
       .join('\n\n---\n\n');
+    const judge = { llm: target.llm, models: options.judge, signal: options.signal };
     const [f, r] = [
-      await faithfulness(target.llm, options.judge, result.text, context, options.signal),
-      await answerRelevancy(target.llm, options.judge, entry.question, result.text, options.signal),
+      await faithfulness(judge, { answer: result.text, context }),
+      await answerRelevancy(judge, { question: entry.question, answer: result.text }),
     ];
     if (f.ok) faith = f.value.score;
     else base.judge_failures.push(`faithfulness: ${f.error.message}`);
@@ -283,14 +284,20 @@ async function evaluateEntry(
   });
 }
 
-function summarize(
-  options: EvalOptions,
-  parserVersion: string,
-  startedAt: string,
-  runs: RunWithConvergence[],
-  entries: EvalEntry[],
-  now: () => Date,
-): EvalReport {
+/** What a report says about the evaluation whatever its runs gave: how it was set up and when it started. */
+interface ReportHead {
+  options: EvalOptions;
+  /** The version the parser service answered the probe with. */
+  parserVersion: string;
+  /** ISO time. */
+  startedAt: string;
+  /** The clock that stamps `finishedAt`. */
+  now: () => Date;
+}
+
+/** The report of the runs and entries evaluated so far (all of them, or those before an abort). */
+function summarize(head: ReportHead, runs: RunWithConvergence[], entries: EvalEntry[]): EvalReport {
+  const { options, parserVersion, startedAt, now } = head;
   const conv = (key: keyof ConvergenceFigures) => acrossRuns(runs, (r) => r.convergence[key]);
   const selection = fewShotSelection(entries);
   return {
@@ -356,6 +363,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
     `parser ${parserVersion}; model ${options.config.model}; retrieval ${options.config.retrievalMode}; ${options.golden.length} questions × ${options.config.runs} run(s)`,
   );
 
+  const head: ReportHead = { options, parserVersion, startedAt, now };
   const entries: EvalEntry[] = [];
   const runs: RunWithConvergence[] = [];
   for (let run = 1; run <= options.config.runs; run++) {
@@ -375,7 +383,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
       // A question cut short by cancellation (its runs or judge calls stopped) is not scored.
       if (options.signal?.aborted) return fail('cancelled', 'cancelled');
       if ('abort' in evaluated) {
-        return err({ ...evaluated.abort, partial: summarize(options, parserVersion, startedAt, runs, entries, now) });
+        return err({ ...evaluated.abort, partial: summarize(head, runs, entries) });
       }
       onProgress({ kind: 'question-done', ...position, verdict: verdictOf(evaluated) });
       runEntries.push(evaluated);
@@ -394,7 +402,7 @@ export async function runEvaluation(target: EvalTarget, options: EvalOptions): P
       `run ${run}: syntactic_validity ${metrics.syntactic_validity ?? 'n/a'} (${metrics.validCode}/${metrics.codeBearing})${functional}, judge failures ${metrics.judge_failures}${gate}`,
     );
   }
-  return ok(summarize(options, parserVersion, startedAt, runs, entries, now));
+  return ok(summarize(head, runs, entries));
 }
 
 /** The models an evaluation calls, by role (`judge` only when the judge is on). Each must be pinned. */

@@ -32,7 +32,7 @@ describe('eval: RAGAS metrics through a structured judge', () => {
         }),
       },
     }));
-    const out = await faithfulness(llm, models, 'answer', 'context');
+    const out = await faithfulness({ llm, models }, { answer: 'answer', context: 'context' });
     assert.deepEqual(out, { ok: true, value: { score: 0.75, detail: '3/4 statements supported' } });
     assert.deepEqual(llm.chats[0]?.format, FAITHFULNESS_FORMAT);
     assert.equal(llm.chats[0]?.model, 'judge:1');
@@ -45,18 +45,14 @@ describe('eval: RAGAS metrics through a structured judge', () => {
       ['{"statements": []}', 'nothing-to-judge'],
     ]) {
       const out = await faithfulness(
-        scriptedLlm(() => ({ ok: true, value: { text: text ?? '' } })),
-        models,
-        'a',
-        'c',
+        { llm: scriptedLlm(() => ({ ok: true, value: { text: text ?? '' } })), models },
+        { answer: 'a', context: 'c' },
       );
       assert.equal(out.ok ? '' : out.error.kind, kind, text);
     }
     const down = await faithfulness(
-      scriptedLlm(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'refused' } })),
-      models,
-      'a',
-      'c',
+      { llm: scriptedLlm(() => ({ ok: false, error: { code: 'llm-unreachable', message: 'refused' } })), models },
+      { answer: 'a', context: 'c' },
     );
     assert.deepEqual(down, { ok: false, error: { kind: 'judge-failed', message: 'llm-unreachable: refused' } });
   });
@@ -66,14 +62,17 @@ describe('eval: RAGAS metrics through a structured judge', () => {
       ok: true,
       value: { text: JSON.stringify({ questions: ['how do I hash', 'how do I hash'], noncommittal: false }) },
     }));
-    const scored = await answerRelevancy(same, models, 'how do I hash', 'use encodeSHA256');
+    const scored = await answerRelevancy(
+      { llm: same, models },
+      { question: 'how do I hash', answer: 'use encodeSHA256' },
+    );
     assert.ok(scored.ok);
     assert.ok(Math.abs(scored.value.score - 1) < 1e-9);
     const evasive = scriptedLlm(() => ({
       ok: true,
       value: { text: JSON.stringify({ questions: ['how do I hash'], noncommittal: true }) },
     }));
-    const out = await answerRelevancy(evasive, models, 'how do I hash', 'it depends');
+    const out = await answerRelevancy({ llm: evasive, models }, { question: 'how do I hash', answer: 'it depends' });
     assert.deepEqual(out, {
       ok: true,
       value: { score: 0, detail: '1 generated questions, mean cosine 1.000, noncommittal' },
