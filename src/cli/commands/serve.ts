@@ -64,7 +64,15 @@ Exit codes: 0 stopped by a signal, 2 usage error or the address could not be bou
 
 const { json: _json, ...SERVE_PIPELINE_OPTIONS } = PIPELINE_OPTIONS;
 
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+/** An integer flag's default and bounds (inclusive): three numbers, so named. */
+interface IntegerRange {
+  fallback: number;
+  min: number;
+  max: number;
+}
+
+function integer(name: string, raw: string | undefined, range: IntegerRange): number {
+  const { fallback, min, max } = range;
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max)
@@ -72,14 +80,17 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return value;
 }
 
+/** A setting in seconds: its flag (and the value given to it), the environment variable it mirrors, the default. */
+interface SecondsSetting {
+  flag: string;
+  raw: string | undefined;
+  envName: string;
+  fallbackMs: number;
+}
+
 /** Seconds (decimals allowed) from a flag, else the environment, else the default; in ms. */
-function seconds(
-  flag: string,
-  raw: string | undefined,
-  envName: string,
-  env: NodeJS.ProcessEnv,
-  fallbackMs: number,
-): number {
+function seconds(setting: SecondsSetting, env: NodeJS.ProcessEnv): number {
+  const { flag, raw, envName, fallbackMs } = setting;
   const fromEnv = env[envName]?.trim() || undefined;
   const text = raw ?? fromEnv;
   if (text === undefined) return fallbackMs;
@@ -98,25 +109,31 @@ function timeoutsFrom(
 ): RestTimeouts {
   const timeouts = {
     headersMs: seconds(
-      '--headers-timeout',
-      values['headers-timeout'],
-      'AVAP_API_HEADERS_TIMEOUT',
+      {
+        flag: '--headers-timeout',
+        raw: values['headers-timeout'],
+        envName: 'AVAP_API_HEADERS_TIMEOUT',
+        fallbackMs: DEFAULT_TIMEOUTS.headersMs,
+      },
       env,
-      DEFAULT_TIMEOUTS.headersMs,
     ),
     requestMs: seconds(
-      '--request-timeout',
-      values['request-timeout'],
-      'AVAP_API_REQUEST_TIMEOUT',
+      {
+        flag: '--request-timeout',
+        raw: values['request-timeout'],
+        envName: 'AVAP_API_REQUEST_TIMEOUT',
+        fallbackMs: DEFAULT_TIMEOUTS.requestMs,
+      },
       env,
-      DEFAULT_TIMEOUTS.requestMs,
     ),
     keepAliveMs: seconds(
-      '--keep-alive-timeout',
-      values['keep-alive-timeout'],
-      'AVAP_API_KEEP_ALIVE_TIMEOUT',
+      {
+        flag: '--keep-alive-timeout',
+        raw: values['keep-alive-timeout'],
+        envName: 'AVAP_API_KEEP_ALIVE_TIMEOUT',
+        fallbackMs: DEFAULT_TIMEOUTS.keepAliveMs,
+      },
       env,
-      DEFAULT_TIMEOUTS.keepAliveMs,
     ),
   };
   if (timeouts.headersMs > timeouts.requestMs) {
@@ -174,8 +191,12 @@ async function run(args: string[], io: CliIO): Promise<number> {
   });
   void positionals;
   const host = values.host ?? '127.0.0.1';
-  const port = integer('--port', values.port, 8000, 0, 65535);
-  const bodyLimit = integer('--max-body-bytes', values['max-body-bytes'], DEFAULT_BODY_LIMIT, 1024, 1024 * 1024 * 1024);
+  const port = integer('--port', values.port, { fallback: 8000, min: 0, max: 65535 });
+  const bodyLimit = integer('--max-body-bytes', values['max-body-bytes'], {
+    fallback: DEFAULT_BODY_LIMIT,
+    min: 1024,
+    max: 1024 * 1024 * 1024,
+  });
   const token = values.token ?? (io.env.AVAP_API_TOKEN?.trim() || undefined);
   if (token !== undefined && token.length < MIN_TOKEN_CHARS)
     throw new UsageError(`the bearer token must have at least ${MIN_TOKEN_CHARS} characters`);

@@ -77,7 +77,14 @@ function serviceValidator(port: ParserPort, url: string, timeoutMs: number, sign
   };
 }
 
-function printResult(io: CliIO, file: string, result: ValidationResult, json: boolean): void {
+/** Where the verdicts go: the command's streams, as lines of text or (--json) one JSON object per file. */
+interface Output {
+  io: CliIO;
+  json: boolean;
+}
+
+function printResult(out: Output, file: string, result: ValidationResult): void {
+  const { io, json } = out;
   if (json) {
     io.stdout(`${JSON.stringify(validationToJson(file, result))}\n`);
     return;
@@ -88,7 +95,9 @@ function printResult(io: CliIO, file: string, result: ValidationResult, json: bo
 }
 
 /** A file without a verdict: one line on stderr, and with --json its own object on stdout. */
-function printNoVerdict(io: CliIO, file: string, code: NoVerdict, message: string, json: boolean): void {
+function printNoVerdict(out: Output, file: string, error: { code: NoVerdict; message: string }): void {
+  const { io, json } = out;
+  const { code, message } = error;
   io.stderr(`avap validate: ${message}\n`);
   if (json) io.stdout(`${JSON.stringify({ file, error: { code, message } })}\n`);
 }
@@ -112,6 +121,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   const maxBytes = integerOption('--max-bytes', values['max-bytes'], DEFAULT_MAX_BYTES, 1);
   const url = values['parser-url'] ?? io.env.AVAP_PARSER_URL ?? '';
   const json = values.json ?? false;
+  const out: Output = { io, json };
 
   let validate: Validator = (text, file) => Promise.resolve(ok(validateAvap(text, { maxBytes, filename: file })));
   let connection: ParserConnection | undefined;
@@ -127,7 +137,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
   }
   const interrupted = (file: string) => {
     const reason = io.signal.reason instanceof Error ? ` (${io.signal.reason.message})` : '';
-    printNoVerdict(io, file, 'interrupted', `interrupted${reason}; ${file} was not validated`, json);
+    printNoVerdict(out, file, { code: 'interrupted', message: `interrupted${reason}; ${file} was not validated` });
     return EXIT_INTERRUPTED;
   };
 
@@ -143,7 +153,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
         if (io.signal.aborted) return interrupted(name);
         const code = (err as NodeJS.ErrnoException).code;
         const why = code === 'EISDIR' ? 'EISDIR (a directory)' : (code ?? (err as Error).message);
-        printNoVerdict(io, name, 'unreadable', `cannot read ${file}: ${why}`, json);
+        printNoVerdict(out, name, { code: 'unreadable', message: `cannot read ${file}: ${why}` });
         exit = EXIT.usage;
         continue;
       }
@@ -155,13 +165,10 @@ async function run(args: string[], io: CliIO): Promise<number> {
         const verdict = await validate(guarded.value, file);
         if (io.signal.aborted) return interrupted(name);
         if (!verdict.ok) {
-          printNoVerdict(
-            io,
-            name,
-            'parser-unavailable',
-            `PARSER_UNAVAILABLE — ${verdict.error.message}; ${name} was not validated`,
-            json,
-          );
+          printNoVerdict(out, name, {
+            code: 'parser-unavailable',
+            message: `PARSER_UNAVAILABLE — ${verdict.error.message}; ${name} was not validated`,
+          });
           if (json) {
             for (const rest of positionals.slice(index + 1)) {
               const message = `not validated: the parser service gave no verdict for ${name}`;
@@ -174,7 +181,7 @@ async function run(args: string[], io: CliIO): Promise<number> {
       } else {
         result = { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
       }
-      printResult(io, name, result, json);
+      printResult(out, name, result);
       if (!result.valid && exit === EXIT.ok) exit = EXIT.invalid;
     }
   } finally {

@@ -3,6 +3,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import { checkBody, type RestContext } from '../context';
 import { FeedbackBodyContract } from '../schemas';
 
+/** A refused feedback: the HTTP status, the error's code, why (the answer's message), what the log says, the store's code. */
+interface Refusal {
+  status: number;
+  error: string;
+  why: string;
+  logged: string;
+  code?: string | undefined;
+}
+
 export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {
   const { deps, log, unrecorded } = ctx;
 
@@ -17,7 +26,7 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
     }
     // Nothing is lost silently: a store that cannot take the feedback says so
     // (503, with the reason; the log has the file), never "unknown generation".
-    const refuse = (status: number, error: string, why: string, logged: string, code?: string) => {
+    const refuse = ({ status, error, why, logged, code }: Refusal) => {
       log(`[rest] POST /v1/feedback ${status} ${error} for ${body.generation_id}: ${logged}`);
       return reply.code(status).send({
         error,
@@ -31,30 +40,30 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       `the feedback was not recorded: the training-signal store cannot be written${codeOf(code)}`;
     const known = await deps.signals.has(body.generation_id);
     if (!known.ok)
-      return refuse(
-        503,
-        'signal-store-unreadable',
-        `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.error.code)}`,
-        known.error.message,
-        known.error.code,
-      );
+      return refuse({
+        status: 503,
+        error: 'signal-store-unreadable',
+        why: `the feedback was not recorded: the training-signal store cannot be read${codeOf(known.error.code)}`,
+        logged: known.error.message,
+        code: known.error.code,
+      });
     if (!known.value) {
       const health = await deps.signals.health();
       if (!health.ok)
-        return refuse(
-          503,
-          'signal-store-unwritable',
-          unwritable(health.error.code),
-          health.error.message,
-          health.error.code,
-        );
+        return refuse({
+          status: 503,
+          error: 'signal-store-unwritable',
+          why: unwritable(health.error.code),
+          logged: health.error.message,
+          code: health.error.code,
+        });
       if (unrecorded.has(body.generation_id)) {
-        return refuse(
-          409,
-          'signal-not-recorded',
-          `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`,
-          'its signal was lost',
-        );
+        return refuse({
+          status: 409,
+          error: 'signal-not-recorded',
+          why: `the feedback was not recorded: the answer of generation '${body.generation_id}' could not be written to the training-signal store when it was generated`,
+          logged: 'its signal was lost',
+        });
       }
       return reply
         .code(404)
@@ -70,7 +79,13 @@ export const feedbackRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { 
       const why = writes.some((w) => w.ok)
         ? `the feedback was only partly recorded (the thumbs, not the outcome): the training-signal store cannot be written${codeOf(failed.error.code)}`
         : unwritable(failed.error.code);
-      return refuse(503, 'signal-store-unwritable', why, failed.error.message, failed.error.code);
+      return refuse({
+        status: 503,
+        error: 'signal-store-unwritable',
+        why,
+        logged: failed.error.message,
+        code: failed.error.code,
+      });
     }
     return { recorded: true, generation_id: body.generation_id };
   });
