@@ -44,7 +44,14 @@ export function activateAssistant(host: AssistantHost): AssistantFeatures {
   };
   const { version: declared } = context.extension.packageJSON as { version?: unknown };
   const version = typeof declared === 'string' ? declared : '0.0.0';
-  const assistant = new AssistantService(parser, output.logger, context.secrets, storageDir, knowledgeBase, version);
+  const assistant = new AssistantService({
+    parser,
+    logger: output.logger,
+    secrets: context.secrets,
+    storageDir,
+    knowledge: knowledgeBase,
+    version,
+  });
   let ready = assistant.rebuild(host.settings());
   const rebuild = () => {
     ready = assistant.rebuild(host.settings());

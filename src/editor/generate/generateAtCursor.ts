@@ -251,7 +251,11 @@ export function registerGenerateAtCursor(deps: AtCursorDeps): vscode.Disposable 
         `generate at cursor: ${error.code === 'cancelled' ? 'cancelled' : `failed (${error.code}): ${error.message}`} — nothing was inserted`,
       );
       if (error.code === 'cancelled') return { ...base, status: 'cancelled', code: '', change: 'none' };
-      notifyFailure('generate at cursor failed', error, deps.settings(), output, () => generateAtCursor(args));
+      notifyFailure('generate at cursor failed', error, {
+        settings: deps.settings(),
+        output,
+        retry: () => generateAtCursor(args),
+      });
       return { ...base, status: 'error', code: '', change: 'none', error: error.message };
     }
     const status = result.validationStatus;

@@ -83,7 +83,7 @@ export function registerGenerateCommands(deps: GenerateDeps): vscode.Disposable 
     error: { code: PipelineErrorCode; message: string },
     retry: () => unknown,
   ): void {
-    showFailure(what, error, deps.settings(), output, retry);
+    showFailure(what, error, { settings: deps.settings(), output, retry });
   }
 
   async function accept(previewUri: vscode.Uri): Promise<vscode.Uri | undefined> {

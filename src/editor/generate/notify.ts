@@ -21,8 +21,18 @@ export function notifyVerdict<T extends string>(
     : vscode.window.showWarningMessage(message, ...buttons);
 }
 
+/** What a failure notification needs of the editor: the settings its fix names, the log, the command to run again. */
+interface FailureContext {
+  /** The settings of the run that failed (the fix names their model and Ollama URL). */
+  settings: EditorSettings;
+  output: OutputLog;
+  /** Runs the failed command again (the Retry button). */
+  retry: () => unknown;
+}
+
 /** Runs a failure action; a terminal action opens a terminal named Ollama with the command typed in and run. */
-async function runAction(action: FailureAction, output: OutputLog, retry: () => unknown): Promise<void> {
+async function runAction(action: FailureAction, context: FailureContext): Promise<void> {
+  const { output, retry } = context;
   switch (action.kind) {
     case 'terminal': {
       const terminal = vscode.window.createTerminal({ name: 'Ollama' });
@@ -47,10 +57,9 @@ async function runAction(action: FailureAction, output: OutputLog, retry: () => 
 export function notifyFailure(
   what: string,
   error: { code: PipelineErrorCode; message: string },
-  settings: EditorSettings,
-  output: OutputLog,
-  retry: () => unknown,
+  context: FailureContext,
 ): void {
+  const { settings } = context;
   const fix = failureFix(error.code, settings.ollama.model, settings.ollama.url);
   const labels = fix.actions.map((a) => a.label);
   // The hint completes the message, decided by the error's code: the core's model-missing message already ends
@@ -58,6 +67,6 @@ export function notifyFailure(
   const hint = fix.hint && error.code !== 'model-missing' ? ` ${fix.hint}` : '';
   void vscode.window.showErrorMessage(`AVAP: ${what} — ${error.message}${hint}`, ...labels).then(async (choice) => {
     const action = fix.actions.find((a) => a.label === choice);
-    if (action) await runAction(action, output, retry);
+    if (action) await runAction(action, context);
   });
 }

@@ -24,26 +24,33 @@ import { runWithoutAssistant } from './runWithoutAssistant';
 
 export const ES_API_KEY_SECRET = 'avap.elasticsearch.apiKey';
 
+/** What the assistant is built from, besides the settings. */
+interface AssistantServiceDeps {
+  /** The editor's parser connection, shared with the assistant (never closed by it). */
+  parser: ConfiguredParser;
+  logger: Logger;
+  /** Where the Elasticsearch API key is kept. */
+  secrets: vscode.SecretStorage;
+  /** The extension's storage folder: the telemetry log, the signal store and the cache default to it. */
+  storageDir: string;
+  /** The shipped knowledge base, loaded once for the editor (undefined when it cannot be loaded). */
+  knowledge: () => KnowledgeBase | undefined;
+  /** The extension's version (the stack's `assistantVersion`). */
+  version: string;
+}
+
 export class AssistantService {
   /** The stack for the current settings, or why there is none. */
   private current: Promise<Result<AssistantStack, BadParserUrl>> | undefined;
 
-  constructor(
-    private readonly parser: ConfiguredParser,
-    private readonly logger: Logger,
-    private readonly secrets: vscode.SecretStorage,
-    private readonly storageDir: string,
-    /** The shipped knowledge base, loaded once for the editor (undefined when it cannot be loaded). */
-    private readonly knowledge: () => KnowledgeBase | undefined,
-    private readonly version: string,
-  ) {}
+  constructor(private readonly deps: AssistantServiceDeps) {}
 
   get defaultTelemetryFile(): string {
-    return defaultTelemetryFile(this.storageDir);
+    return defaultTelemetryFile(this.deps.storageDir);
   }
 
   signalsFile(settings: EditorSettings): string {
-    return signalsFile(settings, this.storageDir);
+    return signalsFile(settings, this.deps.storageDir);
   }
 
   /** (Re)builds the assistant for these settings; the previous one is disposed (its parser is shared and kept). */
@@ -53,17 +60,17 @@ export class AssistantService {
       const old = await previous;
       if (old?.ok) await old.value.dispose();
       try {
-        mkdirSync(this.storageDir, { recursive: true });
+        mkdirSync(this.deps.storageDir, { recursive: true });
       } catch {
         // telemetry then reports its own write failure
       }
-      const esApiKey = await Promise.resolve(this.secrets.get(ES_API_KEY_SECRET)).catch(() => undefined);
+      const esApiKey = await Promise.resolve(this.deps.secrets.get(ES_API_KEY_SECRET)).catch(() => undefined);
       const config = toAssistantConfig(settings, {
         esApiKey,
         defaultTelemetryFile: this.defaultTelemetryFile,
-        cacheDir: path.join(this.storageDir, 'cache'),
+        cacheDir: path.join(this.deps.storageDir, 'cache'),
       });
-      const knowledge = this.knowledge();
+      const knowledge = this.deps.knowledge();
       const created = await createAssistantStack(
         {
           core: config,
@@ -71,18 +78,22 @@ export class AssistantService {
           ...(settings.signals.enabled ? { signalsFile: this.signalsFile(settings) } : {}),
         },
         {
-          parser: this.parser,
-          logger: this.logger,
+          parser: this.deps.parser,
+          logger: this.deps.logger,
           ...(knowledge ? { knowledge } : {}),
-          caller: { source: 'editor', assistantVersion: this.version, log: (line) => this.logger.warn(`${line}`) },
+          caller: {
+            source: 'editor',
+            assistantVersion: this.deps.version,
+            log: (line) => this.deps.logger.warn(`${line}`),
+          },
         },
       );
       if (!created.ok) {
-        this.logger.warn(`assistant not available: ${created.error.message}`);
+        this.deps.logger.warn(`assistant not available: ${created.error.message}`);
         return created;
       }
       const stack = created.value;
-      this.logger.info(
+      this.deps.logger.info(
         `assistant ready: model ${config.ollama.model} at ${config.ollama.host}, retrieval ${stack.assistant.retrievalName}; ` +
           `judge ${stack.quality ? `on (≥ ${settings.quality.judgeThreshold})` : 'off'}; signals ${stack.signals ? stack.signals.file : 'off'}`,
       );
@@ -104,7 +115,7 @@ export class AssistantService {
       const figure = last?.ok
         ? `composite ${last.assessment.composite.toFixed(2)}`
         : `judge failed (${run.quality.failure?.message ?? 'no verdict'})`;
-      this.logger.info(
+      this.deps.logger.info(
         `judge: ${figure}, ${run.quality.passed ? 'passed' : 'below the threshold'}${run.quality.retried ? ' after a hinted retry' : ''}`,
       );
     }
@@ -133,8 +144,8 @@ export class AssistantService {
     const current = await this.current;
     if (!current?.ok || !current.value.signals) return false;
     const written = await write(current.value.signals);
-    if (written.ok) this.logger.info(`signal ${generationId}: ${what} recorded`);
-    else this.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error.message})`);
+    if (written.ok) this.deps.logger.info(`signal ${generationId}: ${what} recorded`);
+    else this.deps.logger.warn(`signal ${generationId}: ${what} not recorded (${written.error.message})`);
     return written.ok;
   }
 
