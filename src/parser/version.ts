@@ -14,7 +14,7 @@ import { CATALOGUE_VERSION } from './catalogue';
  *        a plain name or literal compared → the expression form, `except
  *        ValueError` not rewritten, addVar's true/false fixed as True/False,
  *        and no quoting fix for the key warnings (quoting changes nothing at
- *        run time; issues 26, 31). Messages of the key and literal-call
+ *        run time: docs/semantics.md, Quotes). Messages of the key and literal-call
  *        warnings say what the specification and the reference each do.
  * 1.4.0: `xs.append(x)` is a foreign method (Python), as `.push` is: such
  *        programs turn invalid (the runtime refuses the line), with the fix
