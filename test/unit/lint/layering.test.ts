@@ -286,3 +286,28 @@ describe('lint: the layer rule for test/ (rule layers/test-imports)', function (
     }
   });
 });
+
+describe('lint: options objects instead of long positional argument lists (max-params in src/)', function () {
+  this.timeout(60_000);
+  const maxParams = (messages: string[]) => messages.filter((m) => m.startsWith('max-params'));
+  const five =
+    'export function f(a: string, b: string, c: number, d: boolean, e: boolean): string {\n  return `${a}${b}${c}${d}${e}`;\n}\n';
+  const four =
+    'export function f(a: string, b: { c: string; d: number; e: boolean }, g: number, h: boolean): string {\n  return `${a}${b.c}${g}${h}`;\n}\n';
+  const method =
+    'export class K {\n  m(a: number, b: number, c: number, d: number, e: number): number {\n    return a + b + c + d + e;\n  }\n}\n';
+  const arrow =
+    'export const f = (a: number, b: number, c: number, d: number, e: number): number => a + b + c + d + e;\n';
+
+  it('refuses a function, a method or an arrow with more than four parameters in src/', async () => {
+    for (const code of [five, method, arrow]) {
+      const messages = await messagesFor('src/core/x.ts', code);
+      assert.equal(maxParams(messages).length, 1, `${code}\n${messages.join('\n')}`);
+    }
+  });
+
+  it('accepts four, and leaves tests free', async () => {
+    assert.deepEqual(maxParams(await messagesFor('src/core/x.ts', four)), []);
+    assert.deepEqual(maxParams(await messagesFor('test/unit/core/x.test.ts', five)), []);
+  });
+});
