@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Tests import src/ through each folder's entry (issue 29): this script counts how test/ imports src/ and rewrites
+// Tests import src/ through each folder's entry (ARCHITECTURE.md): this script counts how test/ imports src/ and rewrites
 // the deep imports that an entry can serve. Re-run it after src/ moves (a rename, a split, a new entry export):
 //
 //   node scripts/test-imports.mjs            report: imports through an entry, marked internal, other deep ones

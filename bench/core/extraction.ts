@@ -1,5 +1,5 @@
 /**
- * Finding the code an answer shows (issue 24): Markdown's code blocks, the
+ * Finding the code an answer shows: Markdown's code blocks, the
  * programs written without a fence, the classifier of unlabelled blocks —
  * against validating that code with the parser library in-process (the
  * cheapest verdict there is; the service adds a gRPC round trip on top).

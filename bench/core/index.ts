@@ -1,5 +1,5 @@
 /**
- * Pipeline-core benchmarks (issue 3). Each function returns a BenchResult and
+ * Pipeline-core benchmarks. Each function returns a BenchResult and
  * prints nothing; `coreSuite` bundles them for bench/index.ts.
  *
  *  1. The open-circuit fast path against the 2 s timeout it replaces: one
@@ -10,12 +10,12 @@
  *  3. The pipeline's own share of end-to-end time for a CODE_GENERATION
  *     request with a scripted 1 s LLM, the real parser service over gRPC and
  *     the shipped knowledge base. Goal ≤ 3 %.
- *  4. Deterministic repair against an LLM retry (issue 12): the time from the
+ *  4. Deterministic repair against an LLM retry: the time from the
  *     model's first answer to the verdict when every error has a proven fix
  *     (the parser's fixes, validated again by the service) next to an answer
  *     that needs the trace-guided retry, the scripted model generating at
  *     30 tokens/s.
- *  5. Early abort while streaming (issue 12): a 44-line answer at 30 tokens/s
+ *  5. Early abort while streaming: a 44-line answer at 30 tokens/s
  *     with a foreign keyword on its second line, against the same answer with
  *     the keyword on its last line (where stopping saves nothing); both end
  *     with the trace-guided retry and the service's verdict.

@@ -33,7 +33,7 @@ interface EditorRun {
   workbench?: { waitedMs: number; signal: string };
   warmupEdits?: number;
   wasActive?: boolean;
-  /** The same document served by the language server through vscode-languageclient (issue 28). */
+  /** The same document served by the language server through vscode-languageclient. */
   lspStartMs?: number;
   lspFirstDiagnosticsMs?: number;
   lspEditSamplesMs?: number[];

@@ -1,5 +1,5 @@
 /**
- * Language-feature benchmarks (issue 28): every request of src/language on a
+ * Language-feature benchmarks: every request of src/language on a
  * 1,000-line file, p95, side by side with a parse of the same file —
  * `validateAvap` (what diagnostics cost) and the syntax tree alone. Goal:
  * every request p95 ≤ 10 ms.

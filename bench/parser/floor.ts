@@ -1,5 +1,5 @@
 /**
- * The floor of issue 12: the least any AVAP checker must do with the same bytes —
+ * The floor: the least any AVAP checker must do with the same bytes —
  * split the lines, match `name(args)` on each with a regex, split the arguments
  * on commas. It checks nothing; it only says what touching every byte costs.
  * Returns a count so the work cannot be optimised away.

@@ -1,5 +1,5 @@
 /**
- * Generated endpoint programs of realistic shape (issue 30): the bench's
+ * Generated endpoint programs of realistic shape: the bench's
  * throughput corpus must not be the programs the parser was tuned on, so part
  * of it is drawn here, from a seeded generator that writes what endpoints do —
  * read and check parameters, compute with expressions, build text with

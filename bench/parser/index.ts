@@ -1,15 +1,15 @@
 /**
- * Parser benchmarks (issue 2):
+ * Parser benchmarks:
  *  1. throughput of validateAvap on the same bytes against TypeScript's createSourceFile
- *     and (issue 12) against a regex line-scan floor, measured in the same interleaved rounds;
+ *     and against a regex line-scan floor (floor.ts), measured in the same interleaved rounds;
  *  2. the share of parsing in a loopback Validate round trip for a 100-line program,
  *     next to a Health round trip on the same channel (the transport floor);
- *  3. (issue 16) what proving fixes costs on invalid code: the failure corpus
+ *  3. what proving fixes costs on invalid code: the failure corpus
  *     validated with fix proofs against the same validation without them (valid
  *     code proves only semantic warnings and item 1's program has none, so item 1
  *     is the valid path with proofs in place).
- *  4. (issue 24, F5) adversarial shapes: the issue's shape (one-line functions,
- *     then calls to invented names) at the issue's three sizes, and the other
+ *  4. adversarial shapes (shapes.ts): F5, the shape of a reported slowdown (one-line functions,
+ *     then calls to invented names), at the three sizes it was reported at, and the other
  *     shapes of bench/parser/shapes.ts, each validated as shipped (fix proofs
  *     included) against a plain valid program of the same size, side by side.
  */
@@ -240,7 +240,7 @@ function unseenFigures(): Promise<UnseenFigures> {
 }
 
 /**
- * (issue 30) Throughput on a corpus the parser was not tuned on — the knowledge base's programs and generated
+ * Throughput on a corpus the parser was not tuned on — the knowledge base's programs and generated
  * endpoints of realistic shape (bench/parser/unseen.ts) — against createSourceFile and the floor side by side:
  * each program on its own (as the service validates answers), and the corpus as one file; and the same on a
  * held-out corpus the speed work never profiled on. The headline is validateAvap as the product calls it (fix

@@ -1,5 +1,5 @@
 /**
- * Adversarial program shapes (issue 24, F5): inputs whose cost once grew with
+ * Adversarial program shapes (F5 and its kin): inputs whose cost once grew with
  * the product of two counts. The bench times each against a plain valid
  * program of the same size; the unit suite counts their work at N and 4N.
  */

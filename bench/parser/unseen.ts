@@ -1,5 +1,5 @@
 /**
- * The throughput corpus the parser was not tuned on (issue 30): the knowledge
+ * The throughput corpus the parser was not tuned on: the knowledge
  * base's programs — the few-shot pool's examples, the golden set's reference
  * answers, every ```avap block of the documentation — and seeded generated
  * endpoints of realistic shape (bench/parser/generated.ts). Only valid
@@ -216,7 +216,7 @@ interface CorpusFigures {
 }
 
 export interface UnseenFigures {
-  /** The corpus of issue 30's bench (the one the speed work profiled). */
+  /** The unseen corpus (the one the speed work profiled). */
   tuned: CorpusFigures;
   /** The corpus it never profiled on. */
   heldOut: CorpusFigures;

@@ -1,5 +1,5 @@
 /**
- * The AVAP runtime (issue 26), measured side by side in one run:
+ * The AVAP runtime, measured side by side in one run:
  *
  *  1. Runs per second through the pool (worker threads, batched messages, every run isolated: its own ports and
  *     namespace) for a 10-line program — the one the batching was tuned on and a held-out one — against the

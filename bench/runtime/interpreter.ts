@@ -1,5 +1,5 @@
 /**
- * The interpreter and the syntax tree (issue 26), in process — the sandbox's
+ * The interpreter and the syntax tree, in process — the sandbox's
  * pool, the database and /v1/execute are measured by the runtime suite
  * (bench/runtime/index.ts):
  *  1. runs per second of a 10-line script (compiled once, cached by its text)

@@ -1,5 +1,5 @@
 /**
- * The parser service under load through REST (issue 12): the real
+ * The parser service under load through REST: the real
  * `node dist/cli.js serve` with its bundled parser service (worker pool),
  * measured side by side in one run:
  *
@@ -7,7 +7,7 @@
  *  2. An 800-request burst of the same: how many are answered 200, the circuit
  *     state afterwards (GET /health), and the latency of the next small request
  *     against an idle one measured before the load.
- *  3. A hung parser replica (issue 24: health SERVING, Validate never answers):
+ *  3. A hung parser replica (health SERVING, Validate never answers):
  *     alone, how long POST /v1/validate takes to answer 503, as a multiple of
  *     the parser deadline; beside a healthy replica, the small-request latency
  *     against the healthy replica alone (the hung one ejected after one deadline).
@@ -174,7 +174,7 @@ async function benchHungReplica(): Promise<BenchResult[]> {
           text: '503 within 1.5 deadlines, circuit open after 3',
           met: all503 && worst <= 1.5 * DEADLINE_S * 1000,
         },
-        detail: `answers ${answers.map((a) => `${a.status} in ${fmt(a.ms)}`).join(', ')} (deadline ${DEADLINE_S} s; before issue 24: 503 after ~31 s, ~30 calls re-sent); circuit afterwards: ${afterAlone}`,
+        detail: `answers ${answers.map((a) => `${a.status} in ${fmt(a.ms)}`).join(', ')} (deadline ${DEADLINE_S} s; before replicas were ejected on a missed deadline: 503 after ~31 s, ~30 calls re-sent); circuit afterwards: ${afterAlone}`,
       },
       {
         name: 'REST /v1/validate with a hung replica beside a healthy one: small request vs the healthy one alone',
