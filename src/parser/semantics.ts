@@ -78,6 +78,13 @@ export class Semantics {
   private readonly scopes = new Map<Block | undefined, Map<string, number>>();
   /** Keys inside a loop whose name was not assigned yet, by scope and name (an assignment looks at its own scope's only). */
   private pending: Map<Block | undefined, Map<string, PendingKey[]>> | undefined;
+  /**
+   * Assignments not yet entered in `scopes`, in order: their scopes, names and lines (see assign). Only while no
+   * key waits in a loop (`pending` is undefined): then an assignment does nothing but enter its name.
+   */
+  private readonly unfiledScopes: (Block | undefined)[] = [];
+  private readonly unfiledNames: string[] = [];
+  private readonly unfiledLines: number[] = [];
 
   constructor(
     private readonly rep: Reporter,
@@ -92,6 +99,7 @@ export class Semantics {
    * used again, so its names are shared, not copied.
    */
   copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false, maxLayers?: number): void {
+    other.file();
     const mapped = (b: Block | undefined) => (b && copies.get(b)) ?? b;
     for (const scope of [undefined, ...copies.keys()]) {
       if (scope && scope.kind !== 'function') continue;
@@ -115,6 +123,7 @@ export class Semantics {
     names: ReadonlyMap<string, number>;
     waiting: readonly { name: string; line: number; loop: Block }[];
   } {
+    this.file();
     const waiting: { name: string; line: number; loop: Block }[] = [];
     for (const [name, uses] of this.pending?.get(scope) ?? []) {
       for (const use of uses)
@@ -123,19 +132,24 @@ export class Semantics {
     return { names: this.scopes.get(scope) ?? NO_NAMES, waiting };
   }
 
-  /** `name` is assigned on `line` (in the current scope). */
+  /**
+   * `name` is assigned on `line` (in the current scope). While no key waits in a loop, that is all it does, so
+   * the name is only noted and entered in its scope's table when something reads the tables (a key, a fork, a
+   * proof): entering a name hashes the token's fresh string, about a third of the cost of an assignment's line,
+   * and most programs assign most names after their last key. The tables read the same as when every name is
+   * entered at once: the same names, first lines and order.
+   */
   assign(name: string, line: number): void {
     const scope = this.blocks.currentFunction;
-    let names = this.scopes.get(scope);
-    if (!names) {
-      names = new Map();
-      this.scopes.set(scope, names);
-    } else if (names.has(name)) {
+    if (this.pending === undefined) {
+      this.unfiledScopes.push(scope);
+      this.unfiledNames.push(name);
+      this.unfiledLines.push(line);
       return;
     }
-    names.set(name, line);
-    // Made by the first key waiting in a loop: most programs have none.
-    const inScope = this.pending?.get(scope);
+    this.file();
+    if (!this.enter(scope, name, line)) return;
+    const inScope = this.pending.get(scope);
     const waiting = inScope?.get(name);
     if (!inScope || !waiting) return;
     inScope.delete(name);
@@ -145,9 +159,35 @@ export class Semantics {
     }
   }
 
+  /** Enters `name` in the names of `scope` unless it is there already; true when it was not. */
+  private enter(scope: Block | undefined, name: string, line: number): boolean {
+    let names = this.scopes.get(scope);
+    if (!names) {
+      names = new Map();
+      this.scopes.set(scope, names);
+    } else if (names.has(name)) {
+      return false;
+    }
+    names.set(name, line);
+    return true;
+  }
+
+  /** Enters the names assigned since the tables were last read (see assign). */
+  private file(): void {
+    const n = this.unfiledNames.length;
+    if (n === 0) return;
+    for (let i = 0; i < n; i++) {
+      this.enter(this.unfiledScopes[i], this.unfiledNames[i] as string, this.unfiledLines[i] as number);
+    }
+    this.unfiledScopes.length = 0;
+    this.unfiledNames.length = 0;
+    this.unfiledLines.length = 0;
+  }
+
   /** A bare key argument `name` of `command`. */
   key(use: KeyUse): void {
     if (NOT_A_VARIABLE.has(use.name)) return;
+    this.file();
     const scope = this.blocks.currentFunction;
     const assignedOn = this.scopes.get(scope)?.get(use.name);
     if (assignedOn !== undefined) {
