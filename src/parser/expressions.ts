@@ -24,6 +24,7 @@ import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expr
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
 import { tokenAt, TokenCursor } from './cursor';
+import { isBinaryOperator, isFlatExpression, isReserved } from './flatExpression';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
@@ -35,41 +36,6 @@ export interface ExpressionHost {
   checkTemplate(token: Token): void;
 }
 
-/**
- * A word reserved in expressions (and, or, not, in, is, if, else), told by comparing the name with the words of its
- * length: a set would hash the token's fresh string, which for an operand nothing else does.
- */
-function isReserved(text: string): boolean {
-  switch (text.length) {
-    case 2:
-      return text === 'or' || text === 'in' || text === 'is' || text === 'if';
-    case 3:
-      return text === 'and' || text === 'not';
-    case 4:
-      return text === 'else';
-    default:
-      return false;
-  }
-}
-
-/** The binary operators between two operands: comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`) and arithmetic. */
-function isBinaryOperator(op: string): boolean {
-  if (op.length === 1) {
-    switch (op) {
-      case '<':
-      case '>':
-      case '+':
-      case '-':
-      case '*':
-      case '/':
-      case '%':
-        return true;
-      default:
-        return false;
-    }
-  }
-  return op === '==' || op === '!=' || op === '<=' || op === '>=' || op === '**';
-}
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
 
@@ -214,12 +180,27 @@ function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number 
  */
 export function checkExpression(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): boolean {
   const reported = reportForeignTokens(tokens, from, to, host);
-  const parser = new ExpressionParser(tokens, from, to, { host, alreadyReported: reported });
-  return parser.run() && reported.size === 0;
+  if (reported.size === 0 && isFlatExpression(tokens, from, to)) {
+    // Well formed: all the descent would do is check each template, in order, as it reads it.
+    for (let i = from; i < to; i++) {
+      const t = tokens[i];
+      if (t !== undefined && t.kind === TokenKind.Template) host.checkTemplate(t);
+    }
+    return true;
+  }
+  return descend(tokens, from, to, { host, alreadyReported: reported });
+}
+
+/**
+ * The recursive descent over tokens[from, to), without the foreign tokens' pass and the flat shortcut.
+ * @internal exported so a test can hold isFlatExpression to it
+ */
+export function descend(tokens: readonly Token[], from: number, to: number, check: ExpressionCheck): boolean {
+  return new ExpressionParser(tokens, from, to, check).run();
 }
 
 /** What an expression's check needs besides its tokens: where findings go and which tokens were reported already. */
-interface ExpressionCheck {
+export interface ExpressionCheck {
   host: ExpressionHost;
   alreadyReported: ReadonlySet<number>;
 }
