@@ -24,7 +24,7 @@ import { formatStringFix, lengthFix, pushFix, removeWordFix } from './fixes/expr
 import { negationRepair } from './fixes/negation';
 import { MAX_EXPRESSION_DEPTH } from './types';
 import { tokenAt, TokenCursor } from './cursor';
-import { isBinaryOperator, isFlatExpression, isReserved } from './flatExpression';
+import { isBinaryOperator, isReserved, readExpression } from './expressionShortcut';
 
 /** What the expression checker needs from the statement analysis. */
 export interface ExpressionHost {
@@ -180,11 +180,16 @@ function dottedNameEnd(tokens: readonly Token[], i: number, to: number): number 
  */
 export function checkExpression(tokens: readonly Token[], from: number, to: number, host: ExpressionHost): boolean {
   const reported = reportForeignTokens(tokens, from, to, host);
-  if (reported.size === 0 && isFlatExpression(tokens, from, to)) {
-    // Well formed: all the descent would do is check each template, in order, as it reads it.
-    for (let i = from; i < to; i++) {
-      const t = tokens[i];
-      if (t !== undefined && t.kind === TokenKind.Template) host.checkTemplate(t);
+  const calls = reported.size === 0 ? readExpression(tokens, from, to) : undefined;
+  if (calls !== undefined) {
+    // Well formed: what the descent would do is ask the host these calls, in this order (neither call reads
+    // another expression, so `calls` holds while they run).
+    for (let k = 0; k < calls.length; k += 2) {
+      const t = tokens[calls[k] as number];
+      const argCount = calls[k + 1] as number;
+      if (t === undefined) continue; // an index of tokens[from, to)
+      if (argCount < 0) host.checkTemplate(t);
+      else host.noteCall(t, argCount);
     }
     return true;
   }
@@ -193,7 +198,7 @@ export function checkExpression(tokens: readonly Token[], from: number, to: numb
 
 /**
  * The recursive descent over tokens[from, to), without the foreign tokens' pass and the flat shortcut.
- * @internal exported so a test can hold isFlatExpression to it
+ * @internal exported so a test can hold readExpression to it
  */
 export function descend(tokens: readonly Token[], from: number, to: number, check: ExpressionCheck): boolean {
   return new ExpressionParser(tokens, from, to, check).run();
