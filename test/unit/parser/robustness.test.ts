@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import {
   PARSER_VERSION,
   renderTrace,
+  Rule,
   TRACE_CATEGORIES,
   validateAvap,
   type ValidationResult,
@@ -128,6 +129,20 @@ describe('parser: robustness', function () {
     const badUtf8 = validateAvap(new Uint8Array([0x61, 0x64, 0x64, 0xc3, 0x28, 0x0a]));
     assert.equal(badUtf8.valid, false);
     assert.match(badUtf8.trace[0]?.message ?? '', /UTF-8/);
+  });
+
+  it('refuses as binary exactly the control characters but tab, LF, FF and CR, over every UTF-16 code unit', () => {
+    // One character after a letter is half the text: binary exactly when it is such a control character.
+    const isControl = (c: number) => (c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13) || c === 0x7f;
+    const binaryCode = Rule.BinaryContent.code;
+    const refused = (text: string) => validateAvap(text).trace[0]?.code === binaryCode;
+    for (let c = 0; c < 0x10000; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue; // a lone surrogate is refused as an encoding error first
+      assert.equal(refused(`x${String.fromCharCode(c)}`), isControl(c), `U+${c.toString(16).padStart(4, '0')}`);
+    }
+    // Surrogates, in pairs: every high one with a low one, every low one after a high one.
+    for (let u = 0xd800; u <= 0xdbff; u++) assert.equal(refused(`x${String.fromCharCode(u, 0xdc00)}`), false);
+    for (let u = 0xdc00; u <= 0xdfff; u++) assert.equal(refused(`x${String.fromCharCode(0xd800, u)}`), false);
   });
 
   it('survives deep nesting of blocks and expressions', () => {
