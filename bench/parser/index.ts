@@ -25,6 +25,7 @@ import { failurePrograms, hundredLineProgram, largeProgram, plainProgram } from 
 import { adversarialShapes, type Shape } from './shapes';
 import { spawn } from 'node:child_process';
 import { regexLineScan } from './floor';
+import { interleavedCpu } from './rounds';
 import type { UnseenFigures } from './unseen';
 
 /**
@@ -41,32 +42,21 @@ async function throughput(): Promise<BenchResult[]> {
   const check = validateAvap(source);
   if (!check.valid) throw new Error('benchmark program is not valid AVAP');
   if (regexLineScan(source) === 0) throw new Error('the regex floor found no call');
-  const ours: number[] = [];
-  // The same call without fix proofs: what proving the findings' fixes adds (a warning of valid code is proven too).
-  const unproven: number[] = [];
-  const typescript: number[] = [];
-  const floor: number[] = [];
-  // Interleaved rounds so that machine noise hits every side alike.
-  for (let round = 0; round < 9; round++) {
-    const warmup = round === 0 ? 3 : 0;
-    ours.push(...(await sample(() => validateAvap(source), 5, warmup)));
-    unproven.push(...(await sample(() => validateAvap(source, { maxFixProofs: 0 }), 5, warmup)));
-    typescript.push(
-      ...(await sample(
-        () => ts.createSourceFile('bench.js', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
-        5,
-        warmup,
-      )),
-    );
-    floor.push(...(await sample(() => regexLineScan(source), 5, warmup)));
-  }
-  const oursMs = median(ours);
-  const tsMs = median(typescript);
-  const floorMs = median(floor);
+  // The same call without fix proofs (`unproven`): what proving the findings' fixes adds (a warning of valid code is
+  // proven too). Side by side in the same rounds (rounds.ts), so that machine noise hits every side alike.
+  const figures = await interleavedCpu(
+    {
+      ours: () => validateAvap(source),
+      unproven: () => validateAvap(source, { maxFixProofs: 0 }),
+      ts: () => ts.createSourceFile('bench.js', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
+      floor: () => regexLineScan(source),
+    },
+    { rounds: 12, timed: 3 },
+  );
+  const { ours: oursMs, ts: tsMs, floor: floorMs, unproven: unprovenMs } = figures;
   const mbps = (ms: number) => bytes / 1024 / 1024 / (ms / 1000);
   const vsTs = tsMs / oursMs;
   const vsFloor = floorMs / oursMs;
-  const unprovenMs = median(unproven);
   const findings = check.trace.length;
   const proofs =
     findings === 0

@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { avapCodeBlocks, knowledgeDirectory, loadDocs, loadExamplePool, loadGoldenSet } from '../../src/knowledge';
 import type * as ParserModule from '../../src/parser';
+import { interleavedCpu } from './rounds';
 import { generatedEndpoints } from './generated';
 
 interface CorpusPart {
@@ -151,60 +152,31 @@ interface Pass {
   scanOnly: number;
 }
 
-/**
- * Median CPU milliseconds per pass of each contender over `inputs`, in interleaved rounds. CPU time of the process
- * (its collector's threads included), not wall time: on a shared machine a pass of a millisecond or two is often
- * preempted, which once made the floor's median swing from 1.3 to 11 ms between runs; each side's own work is what
- * is compared, and it is the same measure for every side.
- */
+/** Milliseconds per pass of each contender over `inputs` (rounds.ts says how they are measured side by side). */
 async function passes(inputs: readonly string[], c: Contenders, rounds: number): Promise<Pass> {
-  const samples: Record<keyof Pass, number[]> = { ours: [], parseOnly: [], ts: [], floor: [], scanOnly: [] };
-  const time = (fn: () => void): number => {
-    const start = process.cpuUsage();
-    fn();
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
   let sink = 0;
-  const sides: Record<keyof Pass, () => void> = {
-    ours: () => {
-      for (const text of inputs) sink += c.validateAvap(text).trace.length;
+  const figures = await interleavedCpu<keyof Pass>(
+    {
+      ours: () => {
+        for (const text of inputs) sink += c.validateAvap(text).trace.length;
+      },
+      parseOnly: () => {
+        for (const text of inputs) sink += c.validateAvap(text, { maxFixProofs: 0 }).trace.length;
+      },
+      ts: () => {
+        for (const text of inputs) c.createSourceFile(text);
+      },
+      floor: () => {
+        for (const text of inputs) sink += c.floor(text);
+      },
+      scanOnly: () => {
+        for (const text of inputs) sink += c.scanOnly(text);
+      },
     },
-    parseOnly: () => {
-      for (const text of inputs) sink += c.validateAvap(text, { maxFixProofs: 0 }).trace.length;
-    },
-    ts: () => {
-      for (const text of inputs) c.createSourceFile(text);
-    },
-    floor: () => {
-      for (const text of inputs) sink += c.floor(text);
-    },
-    scanOnly: () => {
-      for (const text of inputs) sink += c.scanOnly(text);
-    },
-  };
-  const order = Object.keys(sides) as (keyof Pass)[];
-  for (let round = 0; round < rounds; round++) {
-    const repeat = round === 0 ? 2 : 1; // the first round warms every side up, untimed
-    for (let r = 0; r < repeat; r++) {
-      // Each round starts with another side, so that none always runs right after another's garbage.
-      for (let k = 0; k < order.length; k++) {
-        const side = order[(round + k) % order.length] as keyof Pass;
-        const ms = time(sides[side]);
-        if (round > 0 || r > 0) samples[side].push(ms);
-      }
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+    { rounds },
+  );
   if (sink < 0) throw new Error('unreachable');
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
-  return {
-    ours: median(samples.ours),
-    parseOnly: median(samples.parseOnly),
-    ts: median(samples.ts),
-    floor: median(samples.floor),
-    scanOnly: median(samples.scanOnly),
-  };
+  return figures;
 }
 
 interface CorpusFigures {
