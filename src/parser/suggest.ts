@@ -66,11 +66,14 @@ function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): nu
   return prev[cols - 1] as number;
 }
 
+/** Largest distance any search allows (threshold's largest value): a name farther off in length never matches. */
+const MAX_THRESHOLD = 3;
+
 /** Largest distance still worth suggesting for a name of this length. */
 function threshold(length: number): number {
   if (length <= 3) return 1;
   if (length <= 8) return 2;
-  return 3;
+  return MAX_THRESHOLD;
 }
 
 /** The running best of a closest-name search: `closestName`'s loop state, so an index can continue it. */
@@ -131,11 +134,11 @@ const maskOf = (text: string): number => {
   return mask;
 };
 
-/** Set bits of a 32-bit mask. */
+/** Set bits of a 32-bit mask (a population count without a loop: it runs twice per command per unknown name). */
 function bits(mask: number): number {
-  let n = 0;
-  for (let m = mask; m !== 0; m &= m - 1) n++;
-  return n;
+  let n = mask - ((mask >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 const listed = (name: string): Listed => {
@@ -151,8 +154,23 @@ const listed = (name: string): Listed => {
   };
 };
 
-/** The catalogue's command names, prepared on first use and shared (they never change). */
-let commandList: Listed[] | undefined;
+/**
+ * The catalogue's command names, prepared on first use and shared (they never change): for each length a name
+ * may have, the commands whose length is within MAX_THRESHOLD of it, in catalogue order — the only ones the
+ * scan's length test could let through, so most unknown names compare with a third of the catalogue or less.
+ */
+let commandsByLength: Listed[][] | undefined;
+
+function commandsNear(length: number): readonly Listed[] {
+  if (!commandsByLength) {
+    const all = COMMAND_NAMES.map(listed);
+    commandsByLength = Array.from({ length: MAX_COMPARED_LENGTH + 1 }, (_, m) =>
+      all.filter((entry) => Math.abs(entry.lower.length - m) <= MAX_THRESHOLD),
+    );
+  }
+  return commandsByLength[length] ?? [];
+}
+
 /** Character counts of the name being looked up (UTF-16 code units), cleared after each look-up. */
 const queryCounts = new Int32Array(65536);
 
@@ -197,8 +215,7 @@ function closestWithIndex(name: string, index: NearNames): string | undefined {
   if (name.length > MAX_COMPARED_LENGTH) return undefined;
   const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
   const lower = name.toLowerCase();
-  commandList ??= COMMAND_NAMES.map(listed);
-  scanListed(state, lower, commandList);
+  scanListed(state, lower, commandsNear(lower.length));
   scanIndex(state, lower, index);
   return state.best;
 }
