@@ -78,8 +78,11 @@ export class NearNames {
   /** The longest name in the trie. */
   private depth = 0;
   private budget: number;
-  /** Answers by name and limit, for an index that lives as long as one validation (none for a shared one). */
-  private memo: Map<string, NearHit[]> | undefined;
+  /**
+   * Answers by limit, then name, for an index that lives as long as one validation (none for a shared one). A
+   * map per limit, keyed by the name itself: a key joining the two was a new string to hash on every look-up.
+   */
+  private memo: Map<string, NearHit[]>[] | undefined;
 
   // The walk in progress (one at a time): the name's characters, the limit (narrowing), the table rows of
   // the current path (row d at rows[d * width …]), the path's characters, what it found.
@@ -151,13 +154,16 @@ export class NearNames {
    */
   closest(lower: string, limit: number, accepts: (name: string, distance: number) => boolean): NearHit[] {
     if (limit < 0) return [];
-    const key = `${limit}\u0000${lower}`;
-    if (this.useMemo) this.memo ??= new Map();
-    const known = this.memo?.get(key);
+    let memo: Map<string, NearHit[]> | undefined;
+    if (this.useMemo) {
+      this.memo ??= [];
+      memo = this.memo[limit] ??= new Map();
+    }
+    const known = memo?.get(lower);
     if (known) return known;
     const result = this.walk(lower, limit, accepts) ? this.hits.sort((a, b) => a.index - b.index) : [];
     this.hits = [];
-    this.memo?.set(key, result);
+    memo?.set(lower, result);
     return result;
   }
 
