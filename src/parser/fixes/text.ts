@@ -18,13 +18,17 @@ export class LineIndex {
   private readonly starts: number[] = [0];
 
   constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) this.starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        this.starts.push(i + 1);
-      }
+    // The breaks are found with indexOf, as the analyzer finds them: a loop over every character was about 8 % of
+    // proving the fixes of a small program with many findings (the index is built once per validation).
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
+    while (lf !== -1 || cr !== -1) {
+      let next: number;
+      if (cr === -1 || (lf !== -1 && lf < cr)) next = lf + 1;
+      else next = cr + (text.charCodeAt(cr + 1) === 10 ? 2 : 1);
+      this.starts.push(next);
+      if (lf !== -1 && lf < next) lf = text.indexOf('\n', next);
+      if (cr !== -1 && cr < next) cr = text.indexOf('\r', next);
     }
   }
 
