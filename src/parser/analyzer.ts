@@ -218,7 +218,7 @@ export class Analyzer implements AnalysisContext {
     copy.pending = frozen ? this.pending.layer(maxLayers) : this.pending.copy();
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
-    copy.scan = { ...this.scan };
+    copy.scan = { inBlockComment: this.scan.inBlockComment, blockCommentStart: this.scan.blockCommentStart };
     copy.next = this.next - base;
     copy.nextLineNo = this.nextLineNo;
     copy.lineNo = this.lineNo;

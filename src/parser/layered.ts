@@ -63,6 +63,27 @@ class LayeredMap<K, V> extends Map<K, V> {
 }
 
 /**
+ * The maps a map's entries come from, the bottom one first (read each with
+ * ownEntries). Iterating a layered map through its generators (entries,
+ * above) cost a proof more than the look-ups it saved; the order is the same
+ * (the base first).
+ */
+function chainOf<K, V>(map: ReadonlyMap<K, V>): ReadonlyMap<K, V>[] {
+  const chain: ReadonlyMap<K, V>[] = [];
+  let at: ReadonlyMap<K, V> = map;
+  while (at instanceof LayeredMap) {
+    chain.push(at);
+    at = (at as LayeredMap<K, V>).base;
+  }
+  chain.push(at);
+  return chain.reverse();
+}
+
+/** What a map of a chain adds: a layer's own entries, or all of the plain map at the bottom. */
+const ownEntries = <K, V>(map: ReadonlyMap<K, V>): MapIterator<[K, V]> =>
+  map instanceof LayeredMap ? (map as LayeredMap<K, V>).own() : map.entries();
+
+/**
  * True when two maps hold the same keys with `same` values. Two layers over
  * one base compare only what each added (a forked analysis and the original
  * it is compared with both layer over the same snapshot).
@@ -78,11 +99,22 @@ export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, sa
     }
     return true;
   }
-  for (const [key, value] of a) {
-    const other = b.get(key);
-    if (other === undefined || !same(value, other)) return false;
+  for (const layer of chainOf(a)) {
+    for (const [key, value] of ownEntries(layer)) {
+      const other = b.get(key);
+      if (other === undefined || !same(value, other)) return false;
+    }
   }
   return true;
+}
+
+/** A plain map with `map`'s entries in its order (a key set again keeps its place and takes the later value). */
+function flatCopy<K, V>(map: ReadonlyMap<K, V>): Map<K, V> {
+  const chain = chainOf(map);
+  const out = new Map(chain[0]);
+  for (let i = 1; i < chain.length; i++)
+    for (const [key, value] of ownEntries(chain[i] as ReadonlyMap<K, V>)) out.set(key, value);
+  return out;
 }
 
 /**
@@ -98,7 +130,7 @@ export const MAX_LAYERS = 4;
  */
 export function layerOver<K, V>(base: ReadonlyMap<K, V>, maxDepth = MAX_LAYERS): Map<K, V> {
   const depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth : 0;
-  return depth >= maxDepth ? new Map(base) : new LayeredMap(base);
+  return depth >= maxDepth ? flatCopy(base) : new LayeredMap(base);
 }
 
 /**
