@@ -6,9 +6,9 @@
 import {
   COMMANDS,
   findCommand,
-  findCommandIgnoringCase,
+  findCommandByLowerName,
   findHallucination,
-  findHallucinationIgnoringCase,
+  findHallucinationByLowerName,
   type Hallucination,
 } from './catalogue';
 import { NearNames } from './nearNames';
@@ -207,14 +207,13 @@ function scanListed(state: Closest, lower: string, list: readonly Listed[]): voi
 }
 
 /**
- * The same as `closestName(name, [...commands, ...index.names])`: the
+ * The same as `closestName(name, [...commands, ...index.names])` (`lower`: the name lower-cased): the
  * commands with a character filter, then the functions through their trie
  * (nearNames.ts).
  */
-function closestWithIndex(name: string, index: NearNames): string | undefined {
+function closestWithIndex(name: string, lower: string, index: NearNames): string | undefined {
   if (name.length > MAX_COMPARED_LENGTH) return undefined;
   const state: Closest = { best: undefined, bestDistance: threshold(name.length) + 1 };
-  const lower = name.toLowerCase();
   scanListed(state, lower, commandsNear(lower.length));
   scanIndex(state, lower, index);
   return state.best;
@@ -264,15 +263,19 @@ export function suggestName(
 ): NameSuggestion {
   const known = findHallucination(name);
   if (known) return fromHallucination(known, argCount);
-  const sameLetters = findCommandIgnoringCase(name);
+  // Lower-cased once for the look-ups below: a name cut out of the program costs more to lower-case than to look
+  // up, and every unknown name of a file comes here.
+  const lower = name.toLowerCase();
+  const sameLetters = findCommandByLowerName(lower);
   if (sameLetters) {
     return { name: sameLetters.name, note: 'AVAP is case-sensitive', structuralAs: sameLetters.name, exact: true };
   }
-  const knownOtherCase = findHallucinationIgnoringCase(name);
+  // The exact spelling was looked up first (findHallucinationIgnoringCase's order).
+  const knownOtherCase = findHallucinationByLowerName(lower);
   if (knownOtherCase) return fromHallucination(knownOtherCase, argCount);
   const closest =
     userFunctions instanceof NearNames
-      ? closestWithIndex(name, userFunctions)
+      ? closestWithIndex(name, lower, userFunctions)
       : closestName(name, [...COMMAND_NAMES, ...userFunctions]);
   return closest ? { name: closest, exact: true } : {};
 }

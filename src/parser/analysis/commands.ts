@@ -15,9 +15,9 @@ import {
 import {
   EXPRESSION_BUILTINS,
   findCommand,
-  findCommandIgnoringCase,
+  findCommandByLowerName,
   findHallucination,
-  findHallucinationIgnoringCase,
+  findHallucinationByLowerName,
   type BlockRole,
   type CommandSpec,
   type ParamSpec,
@@ -189,9 +189,11 @@ export function callShape(
 function structuralRole(name: string): BlockRole | undefined {
   const hallucination = findHallucination(name);
   if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
-  const sameLetters = findCommandIgnoringCase(name);
+  // Lower-cased once for both look-ups (findCommandByLowerName); an exact spelling found above comes first.
+  const lower = name.toLowerCase();
+  const sameLetters = findCommandByLowerName(lower);
   if (sameLetters) return sameLetters.block;
-  const otherCase = findHallucinationIgnoringCase(name)?.structuralAs;
+  const otherCase = (hallucination ?? findHallucinationByLowerName(lower))?.structuralAs;
   return otherCase ? findCommand(otherCase)?.block : undefined;
 }
 

@@ -206,6 +206,15 @@ export function findCommandIgnoringCase(name: string): CommandSpec | undefined {
   return byLowerName.get(name.toLowerCase());
 }
 
+/**
+ * findCommandIgnoringCase for a name its caller has lower-cased: one that
+ * looks a name up several ways lower-cases it once (a name cut out of the
+ * program costs more to lower-case than to look up).
+ */
+export function findCommandByLowerName(lower: string): CommandSpec | undefined {
+  return byLowerName.get(lower);
+}
+
 export function findHallucination(name: string): Hallucination | undefined {
   return hallucinationByName.get(name);
 }
@@ -213,6 +222,11 @@ export function findHallucination(name: string): Hallucination | undefined {
 /** A known invented name in any letter case (`endif`, `ReadParam`); the exact spelling first. */
 export function findHallucinationIgnoringCase(name: string): Hallucination | undefined {
   return hallucinationByName.get(name) ?? hallucinationByLowerName.get(name.toLowerCase());
+}
+
+/** A known invented name by its lower-cased form only (see findCommandByLowerName). */
+export function findHallucinationByLowerName(lower: string): Hallucination | undefined {
+  return hallucinationByLowerName.get(lower);
 }
 
 export function findForeignStatement(keyword: string): ForeignStatement | undefined {
