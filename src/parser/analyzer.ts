@@ -220,6 +220,12 @@ export class Analyzer implements AnalysisContext {
     copy.blockComment = this.blockComment;
     copy.scan = { inBlockComment: this.scan.inBlockComment, blockCommentStart: this.scan.blockCommentStart };
     copy.next = this.next - base;
+    // Reading on in the same text (prepare's driver, meet's re-read of the original), the copy knows where the
+    // next breaks are: searching again read the whole rest of the program for a CR it has none of, per fork.
+    if (src === this.src && base === 0) {
+      copy.nextLF = this.nextLF;
+      copy.nextCR = this.nextCR;
+    }
     copy.nextLineNo = this.nextLineNo;
     copy.lineNo = this.lineNo;
     copy.done = this.done;

@@ -83,8 +83,8 @@ function sameState(
   // Calls waiting for the end of the file are not state: each ends as one finding or none, known from the
   // functions at the end (ResyncProver.findings counts those of the region).
   // Variables and waiting keys: of the top level and of each open function body (no other scope is read again).
-  const scopes = [-1, ...blocksA.flatMap((block, i) => (block.kind === 'function' ? [i] : []))];
-  for (const i of scopes) {
+  for (let i = -1; i < blocksA.length; i++) {
+    if (i >= 0 && blocksA[i]?.kind !== 'function') continue;
     const liveA = a.sem.live(i < 0 ? undefined : blocksA[i]);
     const liveB = b.sem.live(i < 0 ? undefined : blocksB[i]);
     // Their first lines only word messages.
