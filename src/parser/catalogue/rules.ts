@@ -563,10 +563,7 @@ export interface RuleDefinition extends RuleSpec {
  */
 export const RULES: readonly RuleDefinition[] = Object.values(Rule);
 
-/**
- * Every code, in catalogue order.
- * @internal
- */
+/** Every code, in catalogue order (a proof numbers its findings' keys by it: fixes/prove.ts). */
 export const RULE_CODES: readonly RuleCode[] = RULES.map((r) => r.code);
 
 const byCode: ReadonlyMap<string, RuleDefinition> = new Map(RULES.map((r) => [r.code, r]));
