@@ -147,7 +147,7 @@ export class Analyzer implements AnalysisContext {
     if (state.inBlockComment && !wasInComment) {
       this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
     }
-    if (tokens.length > 0) analyzeLine(this, tokens);
+    if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
     if (this.rep.saturated && this.rep.errorCount > 0) {
       this.stoppedEarly = true;
       return false;
@@ -218,7 +218,12 @@ export class Analyzer implements AnalysisContext {
     copy.pending = frozen ? this.pending.layer(maxLayers) : this.pending.copy();
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
-    copy.scan = { inBlockComment: this.scan.inBlockComment, blockCommentStart: this.scan.blockCommentStart };
+    // `semicolon` is about the line last scanned: every scan sets it before it is read, so a copy starts without.
+    copy.scan = {
+      inBlockComment: this.scan.inBlockComment,
+      blockCommentStart: this.scan.blockCommentStart,
+      semicolon: false,
+    };
     copy.next = this.next - base;
     // Reading on in the same text (prepare's driver, meet's re-read of the original), the copy knows where the
     // next breaks are: searching again read the whole rest of the program for a CR it has none of, per fork.

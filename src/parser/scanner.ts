@@ -72,10 +72,15 @@ export interface ScanState {
   inBlockComment: boolean;
   /** Offset of the `/*` that opened the pending block comment. */
   blockCommentStart: number;
+  /**
+   * The last line scanned has a `;` token: the analysis splits a line at `;`, and most lines have none, so it
+   * need not look for one in every token again.
+   */
+  semicolon: boolean;
 }
 
 export function newScanState(): ScanState {
-  return { inBlockComment: false, blockCommentStart: -1 };
+  return { inBlockComment: false, blockCommentStart: -1, semicolon: false };
 }
 
 const CH_TAB = 9;
@@ -229,6 +234,7 @@ const enum Ascii {
   Open,
   Close,
   Punct,
+  Semicolon,
   Colon,
 }
 
@@ -250,7 +256,8 @@ const ASCII_CLASS: Uint8Array = (() => {
   table[CH_LBRACKET] = Ascii.Open;
   table[CH_RPAREN] = Ascii.Close;
   table[CH_RBRACKET] = Ascii.Close;
-  for (const c of [CH_LBRACE, CH_RBRACE, CH_COMMA, CH_SEMI, CH_DOT]) table[c] = Ascii.Punct;
+  for (const c of [CH_LBRACE, CH_RBRACE, CH_COMMA, CH_DOT]) table[c] = Ascii.Punct;
+  table[CH_SEMI] = Ascii.Semicolon;
   table[CH_COLON] = Ascii.Colon;
   return table;
 })();
@@ -315,6 +322,7 @@ export function scanLine(src: string, line: Span, state: ScanState, sink: Lexica
   let i = start;
   /** ( and [ depth on this line: comments are not recognised inside arguments. */
   let depth = 0;
+  state.semicolon = false;
 
   if (state.inBlockComment) {
     const close = src.indexOf('*/', i);
@@ -350,6 +358,11 @@ export function scanLine(src: string, line: Span, state: ScanState, sink: Lexica
           continue;
         case Ascii.Punct:
           tokens.push(token(TokenKind.Punct, i, i + 1, PUNCT_TEXT[c] as string));
+          i++;
+          continue;
+        case Ascii.Semicolon:
+          state.semicolon = true;
+          tokens.push(token(TokenKind.Punct, i, i + 1, ';'));
           i++;
           continue;
         case Ascii.Quote:

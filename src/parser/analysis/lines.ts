@@ -35,12 +35,16 @@ function hasSemicolon(tokens: readonly Token[]): boolean {
   return false;
 }
 
-export function analyzeLine(ctx: AnalysisContext, tokens: Token[]): void {
+/**
+ * One line of tokens. `semicolon` is false when the scanner saw no `;` on the line (ScanState.semicolon), so the
+ * line is one statement without a look at its tokens; true when it may have one.
+ */
+export function analyzeLine(ctx: AnalysisContext, tokens: Token[], semicolon: boolean): void {
   const top = ctx.blocks.top;
   if (top?.awaitingBrace) {
     top.awaitingBrace = false;
     if (isPunct(tokens[0], '{')) {
-      if (tokens.length > 1) analyzeSegments(ctx, tokens.slice(1));
+      if (tokens.length > 1) analyzeSegments(ctx, tokens.slice(1), semicolon);
       return;
     }
     ctx.rep.at({
@@ -53,12 +57,15 @@ export function analyzeLine(ctx: AnalysisContext, tokens: Token[]): void {
     });
   }
   if (foreignLine(ctx, tokens)) return;
-  analyzeSegments(ctx, tokens);
+  analyzeSegments(ctx, tokens, semicolon);
 }
 
-/** Splits a line at top-level `;` (reported) and analyses each statement. */
-export function analyzeSegments(ctx: AnalysisContext, tokens: Token[]): void {
-  if (!hasSemicolon(tokens)) {
+/**
+ * Splits a line at top-level `;` (reported) and analyses each statement. `semicolon`: the tokens may hold a `;`
+ * (when the caller does not know, they are searched); the split below reads the same either way.
+ */
+export function analyzeSegments(ctx: AnalysisContext, tokens: Token[], semicolon = hasSemicolon(tokens)): void {
+  if (!semicolon) {
     analyzeStatement(ctx, tokens);
     return;
   }
