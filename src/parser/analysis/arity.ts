@@ -22,6 +22,8 @@ function matchSignature(
   argc: number,
   context: 'statement' | 'assignment',
 ): readonly ParamSpec[] | undefined {
+  // Most calls give every parameter: they match without counting the optional tail.
+  if (argc === params.length) return params;
   let optionalTail = 0;
   for (let i = params.length - 1; i >= 0 && params[i]?.optional; i--) optionalTail++;
   if (argc <= params.length && argc >= params.length - optionalTail) return params;
@@ -131,6 +133,8 @@ function checkArgumentKind(ctx: AnalysisContext, command: CommandCall, index: nu
     return;
   }
   if (param.kind === 'number') {
+    // A number token is digits with an optional fraction, which NUMBER_RE accepts: no need to run it.
+    if (single?.kind === TokenKind.Number) return;
     const quoted = single?.kind === TokenKind.String ? single.text.slice(1, -1) : undefined;
     if (
       NUMBER_RE.test(arg.text) ||
