@@ -18,6 +18,7 @@ import type { FunctionInfo, PendingCall } from './pendingCalls';
 import { AppendList, layerOver, MAX_LAYERS } from './layered';
 import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
+import { functionMissingBrace } from './analysis/functions';
 import { analyzeLine } from './analysis/lines';
 import { noteCall, resolvePending } from './analysis/names';
 
@@ -313,14 +314,7 @@ export class Analyzer implements AnalysisContext {
     }
     const top = this.blocks.top;
     if (top?.awaitingBrace) {
-      this.rep.at({
-        rule: Rule.FunctionMissingBrace,
-        line: top.line,
-        column: top.column,
-        endColumn: top.endColumn,
-        message: `function '${top.name ?? ''}' needs '{' to open its body`,
-        token: top.token,
-      });
+      functionMissingBrace(this.rep, top);
     }
     this.blocks.finish();
     resolvePending(this);

@@ -79,6 +79,11 @@ export function closerOf(kind: BlockKind): string {
   return CLOSER[kind];
 }
 
+/** How a block's opener is written (`if()`, `startLoop()`, `{` …), for messages and fix titles. */
+export function openerOf(kind: BlockKind): string {
+  return LABEL[kind];
+}
+
 function labelOf(block: Block): string {
   return block.kind === 'function' && block.name ? `function '${block.name}'` : `'${LABEL[block.kind]}'`;
 }

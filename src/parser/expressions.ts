@@ -36,6 +36,22 @@ export interface ExpressionHost {
   checkTemplate(token: Token): void;
 }
 
+/** Reports `t` when it is another language's operator (`===`, `&&`, `+=` …); true when it was one. */
+export function reportForeignOperator(host: Pick<ExpressionHost, 'report'>, t: Token, hint?: FixHint): boolean {
+  const op = findForeignOperator(t.text);
+  if (!op) return false;
+  host.report({
+    rule: Rule.ForeignOperator,
+    start: t.start,
+    end: t.end,
+    message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
+    token: t.text,
+    suggestion: op.suggestion,
+    hint,
+  });
+  return true;
+}
+
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
 
@@ -71,18 +87,7 @@ export function reportForeignTokens(
         (reported ??= new Set()).add(t.start);
         continue;
       }
-      const op = findForeignOperator(t.text);
-      if (op) {
-        host.report({
-          rule: Rule.ForeignOperator,
-          start: t.start,
-          end: t.end,
-          message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
-          token: t.text,
-          suggestion: op.suggestion,
-        });
-        (reported ??= new Set()).add(t.start);
-      }
+      if (reportForeignOperator(host, t)) (reported ??= new Set()).add(t.start);
       continue;
     }
     if (t.kind !== TokenKind.Ident) continue;

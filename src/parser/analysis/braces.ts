@@ -36,6 +36,19 @@ export function pushBraceIfOpened(
   });
 }
 
+/** A line that is another language's else (`} else {`, `else {`, `else:`): reported over the whole line, with its fix. */
+export function foreignElse(ctx: AnalysisContext, t: Token[]): void {
+  const t0 = firstOf(t);
+  const lastToken = lastOf(t);
+  ctx.reportTokens({
+    rule: Rule.ForeignElse,
+    from: t0,
+    to: lastToken,
+    message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
+    hint: foreignElseFix(t),
+  });
+}
+
 export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
   const t0 = firstOf(t);
   const r0 = t[1];
@@ -45,13 +58,7 @@ export function closingBrace(ctx: AnalysisContext, t: Token[]): void {
     // A block being converted takes `} else {` / `} catch (e) {` along; any other shape stops its conversion.
     top?.conversion?.branchLine(t0.start, lastToken.end, isBraceBranchLine(t) ? branchWords(t) : []);
     if (isWord(r0, 'else')) {
-      ctx.reportTokens({
-        rule: Rule.ForeignElse,
-        from: t0,
-        to: lastToken,
-        message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
-        hint: foreignElseFix(t),
-      });
+      foreignElse(ctx, t);
       if (top && (top.kind === 'if' || top.kind === 'brace')) top.hasElse = true;
       return;
     }

@@ -8,11 +8,11 @@ import { COMPARATORS, COMPARATOR_FIXES, findForeignOperator, findForeignWord } f
 import { Rule } from '../catalogue/rules';
 import { firstOf, lastOf, tokenAt } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
-import { ElseIfRewrite, foreignElseFix } from '../fixes/branches';
+import { ElseIfRewrite } from '../fixes/branches';
 import type { FixHint } from '../fixes/candidates';
 import { TokenKind, isPunct, isWord, newScanState, scanLine, type Token } from '../scanner';
 import { abbreviate } from '../wording';
-import { trailing } from './braces';
+import { foreignElse, trailing } from './braces';
 import { bracketProblems, checkArgumentContents } from './commands';
 import type { AnalysisContext } from './context';
 import { lexical } from './lexicalFindings';
@@ -245,13 +245,7 @@ export function elseStatement(ctx: AnalysisContext, t: Token[]): void {
     return;
   }
   if (isPunct(t1, '{') || isPunct(t1, ':')) {
-    ctx.reportTokens({
-      rule: Rule.ForeignElse,
-      from: t0,
-      to: lastToken,
-      message: `unexpected construct '${abbreviate(ctx.src.slice(t0.start, lastToken.end), 40)}' — AVAP writes else() … end()`,
-      hint: foreignElseFix(t),
-    });
+    foreignElse(ctx, t);
     ctx.blocks.else(ctx.site(t0));
     return;
   }

@@ -11,6 +11,7 @@ import { TokenKind, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
 import { pushBraceIfOpened } from './braces';
 import type { AnalysisContext } from './context';
+import type { Reporter } from '../reporter';
 
 export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
   const t0 = firstOf(t);
@@ -165,4 +166,16 @@ function checkParameters(ctx: AnalysisContext, t: readonly Token[], from: number
     segment = i + 1;
   }
   return count;
+}
+
+/** A function whose body never opened with `{`: reported at its header. */
+export function functionMissingBrace(rep: Reporter, fn: Block): void {
+  rep.at({
+    rule: Rule.FunctionMissingBrace,
+    line: fn.line,
+    column: fn.column,
+    endColumn: fn.endColumn,
+    message: `function '${fn.name ?? ''}' needs '{' to open its body`,
+    token: fn.token,
+  });
 }

@@ -11,13 +11,13 @@ import { closingBrace, openingBrace } from './braces';
 import { elseStatement, ifStatement } from './conditions';
 import type { AnalysisContext } from './context';
 import { foreignLine } from './foreignLines';
-import { functionDefinition } from './functions';
+import { reportForeignOperator } from '../expressions';
+import { functionDefinition, functionMissingBrace } from './functions';
 import {
   assignment,
   bareWord,
   callStatement,
   dottedStatement,
-  foreignOperator,
   returnStatement,
   topLevelAssign,
   unrecognized,
@@ -47,14 +47,7 @@ export function analyzeLine(ctx: AnalysisContext, tokens: Token[], semicolon: bo
       if (tokens.length > 1) analyzeSegments(ctx, tokens.slice(1), semicolon);
       return;
     }
-    ctx.rep.at({
-      rule: Rule.FunctionMissingBrace,
-      line: top.line,
-      column: top.column,
-      endColumn: top.endColumn,
-      message: `function '${top.name ?? ''}' needs '{' to open its body`,
-      token: top.token,
-    });
+    functionMissingBrace(ctx.rep, top);
   }
   if (foreignLine(ctx, tokens)) return;
   analyzeSegments(ctx, tokens, semicolon);
@@ -105,11 +98,11 @@ function analyzeStatement(ctx: AnalysisContext, t: Token[]): void {
   if (t0.kind === TokenKind.Ident) {
     if (isOp(t1, '=')) return assignment(ctx, t);
     if (t1?.kind === TokenKind.Op && t1.text === ':=') {
-      foreignOperator(ctx, t1);
+      reportForeignOperator(ctx, t1);
       return assignment(ctx, t);
     }
     if (t1?.kind === TokenKind.Op && ASSIGN_FOREIGN_OPS.has(t1.text)) {
-      foreignOperator(ctx, t1, compoundAssignmentFix(ctx.src, t));
+      reportForeignOperator(ctx, t1, compoundAssignmentFix(ctx.src, t));
       return;
     }
     switch (t0.text) {

@@ -3,12 +3,11 @@
  * dotted connector call, `return`, a bare word, and what is no statement at all.
  */
 import { isCloseBracket, isOpenBracket, matchBracket, parseCall } from '../calls';
-import { EXPRESSION_BUILTINS, findCommand, findCommandIgnoringCase, findForeignOperator } from '../catalogue';
+import { EXPRESSION_BUILTINS, findCommand, findCommandIgnoringCase } from '../catalogue';
 import { Rule } from '../catalogue/rules';
 import { firstOf, lastOf, tokenAt } from '../cursor';
 import { checkExpression, reportForeignTokens } from '../expressions';
 import { topLevelReturnFix } from '../fixes/statements';
-import type { FixHint } from '../fixes/candidates';
 import { TokenKind, isOp, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
 import { pushBraceIfOpened, trailing } from './braces';
@@ -50,20 +49,6 @@ export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
     });
   }
   pushBraceIfOpened(ctx, t);
-}
-
-export function foreignOperator(ctx: AnalysisContext, t: Token, hint?: FixHint): void {
-  const op = findForeignOperator(t.text);
-  if (!op) return;
-  ctx.report({
-    rule: Rule.ForeignOperator,
-    start: t.start,
-    end: t.end,
-    message: `foreign operator '${t.text}' (${op.language}) — ${op.hint}`,
-    token: t.text,
-    suggestion: op.suggestion,
-    hint,
-  });
 }
 
 export function bareWord(ctx: AnalysisContext, t0: Token): void {

@@ -5,17 +5,8 @@
  * (prove.ts) then decides whether a candidate is offered. Here: a block never closed gets its closer where its
  * indentation ends.
  */
-import { closerOf, type Block, type BlockKind } from '../blocks';
+import { closerOf, openerOf, type Block, type BlockKind } from '../blocks';
 import { closerAfterBody, indentedBody, type BranchTest, type FixHint } from './candidates';
-
-const LABEL: Record<BlockKind, string> = {
-  if: 'if()',
-  loop: 'startLoop()',
-  try: 'try()',
-  async: 'go_async()',
-  function: 'function',
-  brace: '{',
-};
 
 /** A name, as a regular expression source. */
 export const IDENT = '[\\p{L}_][\\p{L}\\p{N}_]*';
@@ -38,7 +29,7 @@ export function closeBlockFix(block: Block, limit: number): FixHint | undefined 
     const body = indentedBody(ctx.src, lineStart, limit, AVAP_BRANCHES[block.kind]);
     if (!body) return undefined;
     return {
-      title: `Close ${LABEL[block.kind]} with '${closer}' where its indentation ends`,
+      title: `Close ${openerOf(block.kind)} with '${closer}' where its indentation ends`,
       edits: [closerAfterBody(ctx, lineStart, body, closer)],
     };
   };
