@@ -39,12 +39,9 @@ export async function answerLoop(run: RunContext, spec: AnswerSpec, review?: Ans
       logger.warn(
         `retry generation failed (${outcome.error.message}) — returning the invalid answer as INVALID_UNRESOLVED`,
       );
-      run.attemptLog.hold({
+      run.attemptLog.holdNoAnswer({
         attempt,
-        verdict: 'skipped',
-        errors: [],
         model: spec.model,
-        code: '',
         errorCode: outcome.error.code,
         stopReason: 'retry-failed',
       });

@@ -33,6 +33,18 @@ export interface EventFields {
   earlyAbort?: EarlyAbort;
 }
 
+/** An attempt that produced no answer: its generation failed, so there is no code, no error and no verdict. */
+interface NoAnswer {
+  attempt: number;
+  model: string;
+  /** The failure's code. */
+  errorCode: string;
+}
+
+function noAnswerFields({ attempt, model, errorCode }: NoAnswer): EventFields {
+  return { attempt, verdict: 'skipped', errors: [], model, code: '', errorCode };
+}
+
 export class AttemptLog {
   /** Latencies of the nodes run since the last attempt event. */
   private pending: Record<string, number> = {};
@@ -114,6 +126,11 @@ export class AttemptLog {
     this.held = fields;
   }
 
+  /** Holds an attempt whose generation failed (a retry that could not be made), with why the run stops there. */
+  holdNoAnswer(attempt: NoAnswer & { stopReason: string }): void {
+    this.hold({ ...noAnswerFields(attempt), stopReason: attempt.stopReason });
+  }
+
   /** A retry follows: the held attempt is written as an earlier attempt (its verdict, no status). */
   supersede(): void {
     if (!this.held) return;
@@ -137,7 +154,7 @@ export class AttemptLog {
   /** The run ends without an answer: a final `skipped` event with the error's code, after any held attempt. */
   failed(error: RunFailure, model: string, attempt: number): void {
     this.supersede();
-    this.write({ attempt, verdict: 'skipped', errors: [], model, code: '', errorCode: error.code }, true);
+    this.write(noAnswerFields({ attempt, model, errorCode: error.code }), true);
   }
 
   private write(fields: EventFields, final: boolean, status?: ValidationStatus): void {

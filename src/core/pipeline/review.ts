@@ -54,12 +54,9 @@ async function hintedRetry(run: RunContext, spec: AnswerSpec, hint: string): Pro
   });
   if (!outcome.ok) {
     // The answer before it stands, with the status it earned.
-    run.attemptLog.hold({
+    run.attemptLog.holdNoAnswer({
       attempt,
-      verdict: 'skipped',
-      errors: [],
       model: spec.model,
-      code: '',
       errorCode: outcome.error.code,
       stopReason: 'judge-retry-failed',
     });
