@@ -27,6 +27,7 @@ import type { StartBundledOptions } from './parser/bundled';
 import { openParserConnection } from './parser/connection';
 import type { ParserTransport } from './parser/transport';
 import type { RunOptions } from './pipeline/deps';
+import { resultWithoutRun } from './pipeline/failure';
 import { runPipeline } from './pipeline/graph';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports';
 import { createCosineRelevance } from './relevance/cosineRelevance';
@@ -202,16 +203,10 @@ export async function createAssistant(
         // Defence in depth: the graph returns failures as data; a bug must not escape to the host.
         const message = err instanceof Error ? err.message : String(err);
         logger.warn(`internal error: ${message}`);
-        const result: PipelineResult = {
-          queryType: request.forceType ?? 'CODE_GENERATION',
-          text: '',
-          code: '',
-          attempts: [],
-          sources: [],
-          relevanceRetry: false,
+        const result = resultWithoutRun(request, {
           generationId: 'internal-error',
           error: { code: 'llm-failed', message: `internal error: ${message}` },
-        };
+        });
         try {
           // A failed run claims nothing: no status.
           options.onMessage?.({ text: '', avap_code: '', is_final: true });

@@ -76,6 +76,7 @@ export {
 } from './config';
 export { createAssistant, type Assistant, type AssistantDeps } from './assistant';
 export { /** @internal */ runPipeline } from './pipeline/graph';
+export { resultWithoutRun } from './pipeline/failure';
 export { /** @internal */ LOG_PARSER_UNAVAILABLE } from './pipeline/attempt';
 export type { RunOptions } from './pipeline/deps';
 export { firstAttemptFields } from './pipeline/firstAttempt';

@@ -1,6 +1,6 @@
 /** How a run that ends without an answer says why: the pipeline's own error codes (types.ts, RunErrorCode). */
 import type { LlmError } from '../llm/port';
-import type { RunErrorCode } from '../types';
+import type { PipelineRequest, PipelineResult, RunErrorCode } from '../types';
 
 export interface RunFailure {
   code: RunErrorCode;
@@ -13,4 +13,24 @@ export const cancelledError = (): RunFailure => ({ code: 'cancelled', message: '
 export function asFailure(error: LlmError | { code: string; message: string }): RunFailure {
   const known = ['llm-unreachable', 'model-missing', 'llm-timeout', 'cancelled', 'llm-failed'];
   return known.includes(error.code) ? (error as RunFailure) : { code: 'llm-failed', message: error.message };
+}
+
+/**
+ * The result of a request that no run answered (the assistant was not set up, or a bug escaped the graph): no
+ * answer, no attempts and no status — it claims nothing — with why as its error.
+ */
+export function resultWithoutRun(
+  request: PipelineRequest,
+  why: Pick<PipelineResult, 'generationId'> & Required<Pick<PipelineResult, 'error'>>,
+): PipelineResult {
+  return {
+    queryType: request.forceType ?? 'CODE_GENERATION',
+    text: '',
+    code: '',
+    attempts: [],
+    sources: [],
+    relevanceRetry: false,
+    generationId: why.generationId,
+    error: why.error,
+  };
 }

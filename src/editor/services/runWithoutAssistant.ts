@@ -4,20 +4,14 @@
  * `bad-parser-url` and no assistant yet (or one disposed) is `not-started` —
  * never `llm-failed`: no model was asked. Pure.
  */
-import type { PipelineRequest, PipelineResult } from '../../core';
+import { resultWithoutRun, type PipelineRequest, type PipelineResult } from '../../core';
 import type { BadParserUrl } from '../../protocol';
 
 export function runWithoutAssistant(request: PipelineRequest, problem: BadParserUrl | undefined): PipelineResult {
-  return {
-    queryType: request.forceType ?? 'CODE_GENERATION',
-    text: '',
-    code: '',
-    attempts: [],
-    sources: [],
-    relevanceRetry: false,
+  return resultWithoutRun(request, {
     generationId: 'not-started',
     error: problem
       ? { code: 'bad-parser-url', message: problem.message }
       : { code: 'not-started', message: 'the assistant is not set up' },
-  };
+  });
 }
