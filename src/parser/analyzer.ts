@@ -20,6 +20,7 @@ import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { functionMissingBrace } from './analysis/functions';
 import { analyzeLine } from './analysis/lines';
+import { plainLine } from './analysis/plainLines';
 import { noteCall, resolvePending } from './analysis/names';
 
 /** How an analysis is copied (Analyzer.fork). */
@@ -140,15 +141,20 @@ export class Analyzer implements AnalysisContext {
     this.lineStart = start;
     this.lineEnd = end;
     const state = this.scan;
-    const wasInComment = state.inBlockComment;
-    const span = this.span;
-    span.start = start;
-    span.end = end;
-    const tokens = scanLine(this.src, span, state, this.sink);
-    if (state.inBlockComment && !wasInComment) {
-      this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+    if (!state.inBlockComment && !this.blocks.top?.awaitingBrace && plainLine(this, start, end)) {
+      // Read as a plain line (analysis/plainLines.ts): no `;`, no comment left open.
+      state.semicolon = false;
+    } else {
+      const span = this.span;
+      span.start = start;
+      span.end = end;
+      const wasInComment = state.inBlockComment;
+      const tokens = scanLine(this.src, span, state, this.sink);
+      if (state.inBlockComment && !wasInComment) {
+        this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
+      }
+      if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
     }
-    if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
     if (this.rep.saturated && this.rep.errorCount > 0) {
       this.stoppedEarly = true;
       return false;

@@ -17,7 +17,7 @@ import type { AnalysisContext } from './context';
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 
 /** The parameter list `params` as `argc` arguments in `context` match it, or undefined (see checkArity). */
-function matchSignature(
+export function matchSignature(
   params: readonly ParamSpec[],
   argc: number,
   context: 'statement' | 'assignment',

@@ -153,7 +153,7 @@ export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations
  * directly, which costs less than hashing a freshly scanned name for a Map.
  * It answers as a Map of the same entries would (for a repeated name, the last entry).
  */
-class NameTable<T> {
+export class NameTable<T> {
   /** One slot per shape; filled by a built-in rather than a loop, as the table is built while the module loads. */
   private readonly buckets: ([string, T][] | undefined)[] = new Array<[string, T][] | undefined>(32 * 128).fill(
     undefined,
@@ -173,6 +173,21 @@ class NameTable<T> {
   private static shape(name: string): number {
     const first = name.charCodeAt(0);
     return Math.min(name.length, 31) * 128 + (first < 128 ? first : 0);
+  }
+
+  /** The entry of the name src[start, end), read in place (no string made for it). */
+  getAt(src: string, start: number, end: number): T | undefined {
+    const length = end - start;
+    if (length <= 0) return undefined;
+    const first = src.charCodeAt(start);
+    const bucket = this.buckets[Math.min(length, 31) * 128 + (first < 128 ? first : 0)];
+    if (bucket === undefined) return undefined;
+    for (let i = 0; i < bucket.length; i++) {
+      const entry = bucket[i] as readonly [string, T];
+      const name = entry[0];
+      if (name.length === length && src.startsWith(name, start)) return entry[1];
+    }
+    return undefined;
   }
 
   get(name: string): T | undefined {
@@ -196,6 +211,19 @@ const foreignCallByCallee = new Map(catalogue.foreignCalls.map((f) => [f.callee,
 const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.method, f]));
 const foreignOperatorByOp = new NameTable(catalogue.foreignOperators.map((f) => [f.op, f] as const));
 const foreignWordByWord = new NameTable(catalogue.foreignWords.map((f) => [f.word, f] as const));
+
+/** The command named src[start, end), read in place (analysis/plainLines.ts). */
+export function findCommandAt(src: string, start: number, end: number): CommandSpec | undefined {
+  return byName.getAt(src, start, end);
+}
+
+/** src[start, end) is a keyword of another language's statement, read in place. */
+export function isForeignStatementAt(src: string, start: number, end: number): boolean {
+  return foreignStatementByKeyword.getAt(src, start, end) !== undefined;
+}
+
+/** The foreign words of expressions (`null`, `this`, …), for a table of words read in place. */
+export const FOREIGN_WORDS: readonly string[] = catalogue.foreignWords.map((f) => f.word);
 
 export function findCommand(name: string): CommandSpec | undefined {
   return byName.get(name);

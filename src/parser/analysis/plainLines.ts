@@ -1,0 +1,683 @@
+/**
+ * Plain lines: the shapes most AVAP lines have, read straight from the text without tokens — a blank or comment
+ * line, a catalogue command called with plain arguments (names, numbers, strings, templates), `x = cmd(…)` of the
+ * same kind, and `x = expression` in the grammar's common subset (operands, arithmetic and comparisons, and/or/not,
+ * `a if c else b`, groups, lists, dictionaries, calls of the expression built-ins). The scanner and the statement
+ * analysis make a token object per word and go through a dozen checks per statement; a plain line needs none of
+ * that, which is most of what a validation of ordinary code costs.
+ *
+ * A line is read first and decided, with nothing changed: when anything in it is outside these shapes — a
+ * character, a word, a form, anything that would make the analysis report — the answer is false and the analyzer
+ * reads the line as before (the scanner, then analysis/lines.ts). When the answer is true, this module has done
+ * to the analysis' state exactly what that path does for the line: the same calls, in the same order, to the
+ * semantic tables, the block stack and the template check (which report what they report). A unit test holds the
+ * two paths to the same output over the repository's programs, the generated endpoints and random lines.
+ */
+import {
+  COMPARATORS,
+  EXPRESSION_BUILTINS,
+  FOREIGN_WORDS,
+  NameTable,
+  findCommandAt,
+  findForeignOperator,
+  isForeignStatementAt,
+  type CommandSpec,
+  type ParamSpec,
+} from '../catalogue';
+import { isIdentifier } from '../calls';
+import { TokenKind, type Token } from '../scanner';
+import { matchSignature } from './arity';
+import { applyRole } from './commands';
+import { checkTemplate } from './lexicalFindings';
+import type { AnalysisContext } from './context';
+
+/** Off only for the test that compares this path with the scanner's (and for a bench's side by side). */
+let enabled = true;
+
+/**
+ * Turns plain lines on or off; returns the previous setting.
+ * @internal for the test that holds the two paths to the same output
+ */
+export function setPlainLines(on: boolean): boolean {
+  const was = enabled;
+  enabled = on;
+  return was;
+}
+
+const CH_TAB = 9;
+const CH_SPACE = 32;
+const CH_BANG = 33;
+const CH_DQUOTE = 34;
+const CH_SQUOTE = 39;
+const CH_STAR = 42;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_COLON = 58;
+const CH_EQ = 61;
+const CH_BACKSLASH = 92;
+const CH_BACKTICK = 96;
+
+/** The tokens of a plain line: the scanner's, for the characters a plain line may hold. */
+const enum T {
+  /** Past the last token. */
+  End = 0,
+  Ident,
+  Number,
+  String,
+  Template,
+  Open,
+  Close,
+  OpenBracket,
+  CloseBracket,
+  OpenBrace,
+  CloseBrace,
+  Comma,
+  Colon,
+  Dot,
+  /** `=` */
+  Assign,
+  /** A binary operator an expression takes without a finding (`+` and `-` are signs too). */
+  Binary,
+}
+
+/** How the tokenizer reads an ASCII character. */
+const enum C {
+  /** Anything else: the line is not plain. */
+  No = 0,
+  Space,
+  Ident,
+  Digit,
+  Quote,
+  /** One character, one token (brackets, `,`, `.`): PUNCT says which. */
+  Punct,
+  Colon,
+  /** The scanner's operator characters (`=<>+-* /%!?&|`). */
+  Op,
+}
+
+const CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  table[CH_SPACE] = C.Space;
+  table[CH_TAB] = C.Space;
+  for (let c = 65; c <= 90; c++) table[c] = C.Ident;
+  for (let c = 97; c <= 122; c++) table[c] = C.Ident;
+  table[95] = C.Ident;
+  for (let c = 48; c <= 57; c++) table[c] = C.Digit;
+  for (const c of [CH_DQUOTE, CH_SQUOTE, CH_BACKTICK]) table[c] = C.Quote;
+  for (const ch of '()[]{},.') table[ch.charCodeAt(0)] = C.Punct;
+  table[CH_COLON] = C.Colon;
+  for (const ch of '=<>+-*/%!?&|') table[ch.charCodeAt(0)] = C.Op;
+  return table;
+})();
+
+const PUNCT: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  const kinds: [string, T][] = [
+    ['(', T.Open],
+    [')', T.Close],
+    ['[', T.OpenBracket],
+    [']', T.CloseBracket],
+    ['{', T.OpenBrace],
+    ['}', T.CloseBrace],
+    [',', T.Comma],
+    ['.', T.Dot],
+  ];
+  for (const [ch, kind] of kinds) table[ch.charCodeAt(0)] = kind;
+  return table;
+})();
+
+/** ASCII letters, digits and `_`: 1. */
+const IDENT_PART: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = CLASS[c] === C.Ident || CLASS[c] === C.Digit ? 1 : 0;
+  return table;
+})();
+
+/** The scanner's operators of two characters (scanner.ts), which it reads before one. */
+const TWO_CHAR_OPERATORS = [
+  ...['==', '!=', '<=', '>=', '=>', ':=', '&&', '||', '++', '--'],
+  ...['+=', '-=', '*=', '/=', '->', '::', '**', '<>'],
+];
+
+/** The binary operators an expression of a plain line takes: none of them another language's. */
+const BINARY: ReadonlySet<string> = new Set(
+  ['<', '>', '+', '-', '*', '/', '%', '==', '!=', '<=', '>=', '**'].filter(
+    (op) => findForeignOperator(op) === undefined,
+  ),
+);
+
+/** One-character binary operators taken (by character code): 1. */
+const SINGLE: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (const op of BINARY) if (op.length === 1) table[op.charCodeAt(0)] = 1;
+  return table;
+})();
+
+/** Two operator characters as the scanner reads them: 0 two operators, 1 one a plain line does not take, 2 one it takes. */
+const PAIR: Uint8Array = (() => {
+  const table = new Uint8Array(128 * 128);
+  for (const op of TWO_CHAR_OPERATORS) table[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = BINARY.has(op) ? 2 : 1;
+  return table;
+})();
+
+/** Words a plain expression does not take as a name: reserved in expressions, or another language's. */
+const NOT_A_NAME: ReadonlySet<string> = new Set([
+  ...['and', 'or', 'not', 'in', 'is', 'if', 'else'],
+  ...FOREIGN_WORDS,
+  // Foreign in an expression without being in the foreign words' table (expressions.ts).
+  ...['await', 'lambda', 'async'],
+]);
+
+/** The words an operand's name needs a second look at (NOT_A_NAME and the built-ins), read in place. */
+const SPECIAL = new NameTable<true>([...NOT_A_NAME, ...EXPRESSION_BUILTINS].map((w) => [w, true] as const));
+
+/** Tokens a plain line may have. */
+const MAX_TOKENS = 512;
+/** Brackets deeper than this, or more `not`s, signs and `else`s than this, are left to the analysis. */
+const MAX_BRACKETS = 8;
+const MAX_PREFIXES = 16;
+/** Arguments of a command call a plain line reads. */
+const MAX_ARGS = 16;
+
+const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+
+/** addVar's value words the analysis reports as stored as text (analysis/literals.ts). */
+const TEXT_STORED_WORDS = new Set(['None', 'True', 'False', 'true', 'false', 'null']);
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * The reader of one line (one instance: the analysis reads one line at a time): the line's tokens in typed arrays,
+ * then its statement read from them by index.
+ */
+class PlainReader {
+  src = '';
+  /** The tokens: kind, start and end offsets; `kinds[count]` is End. */
+  readonly kinds = new Uint8Array(MAX_TOKENS + 1);
+  readonly starts = new Int32Array(MAX_TOKENS + 1);
+  readonly ends = new Int32Array(MAX_TOKENS + 1);
+  count = 0;
+  /** The grammar's position in the tokens. */
+  at = 0;
+  brackets = 0;
+  prefixes = 0;
+  /** Templates met, in order (token indices): the analysis checks each. */
+  readonly templates = new Int32Array(MAX_TOKENS);
+  templateCount = 0;
+  /** A command call's arguments (token indices). */
+  readonly args = new Int32Array(MAX_ARGS);
+  argc = 0;
+
+  /**
+   * Tokenizes src[p, e) as the scanner does, when the line holds only characters a plain line may (ASCII, no
+   * control character, `#`, `$`, `;`, block comment or unclosed string): the token count, or -1.
+   */
+  tokenize(p: number, e: number): number {
+    const s = this.src;
+    const kinds = this.kinds;
+    const starts = this.starts;
+    const ends = this.ends;
+    let n = 0;
+    /** ( and [ open: `//` outside them is a comment. */
+    let depth = 0;
+    while (p < e) {
+      const c = s.charCodeAt(p);
+      if (c >= 128) return -1;
+      const cls = CLASS[c] as C;
+      if (cls === C.Space) {
+        p++;
+        continue;
+      }
+      if (n === MAX_TOKENS) return -1;
+      const start = p;
+      let kind: T;
+      switch (cls) {
+        case C.Ident:
+          p++;
+          while (p < e) {
+            const d = s.charCodeAt(p);
+            if (d >= 128) return -1;
+            if (IDENT_PART[d] === 0) break;
+            p++;
+          }
+          kind = T.Ident;
+          break;
+        case C.Digit:
+          p++;
+          while (p < e && isDigit(s.charCodeAt(p))) p++;
+          if (p + 1 < e && s.charCodeAt(p) === CH_DOT && isDigit(s.charCodeAt(p + 1))) {
+            p += 2;
+            while (p < e && isDigit(s.charCodeAt(p))) p++;
+          }
+          kind = T.Number;
+          break;
+        case C.Quote:
+          p = this.quotedEnd(p, e, c);
+          if (p < 0) return -1;
+          kind = c === CH_BACKTICK ? T.Template : T.String;
+          break;
+        case C.Punct:
+          kind = PUNCT[c] as T;
+          if (kind === T.Open || kind === T.OpenBracket) depth++;
+          else if ((kind === T.Close || kind === T.CloseBracket) && depth > 0) depth--;
+          p++;
+          break;
+        case C.Colon: {
+          const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
+          if (next === CH_EQ || next === CH_COLON) return -1; // := and ::
+          kind = T.Colon;
+          p++;
+          break;
+        }
+        case C.Op: {
+          const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
+          if (c === CH_SLASH && depth === 0) {
+            if (next === CH_SLASH) {
+              kinds[n] = T.End;
+              return n; // a comment to the end of the line
+            }
+            if (next === CH_STAR) return -1; // a block comment: the scanner's
+          }
+          // `===` and `!==` first, then the pairs; else one character.
+          if (next === CH_EQ && (c === CH_EQ || c === CH_BANG) && p + 2 < e && s.charCodeAt(p + 2) === CH_EQ) return -1;
+          const pair = next < 128 ? (PAIR[c * 128 + next] as number) : 0;
+          if (pair === 1) return -1;
+          if (pair === 2) {
+            p += 2;
+            kind = T.Binary;
+          } else if (c === CH_EQ) {
+            p++;
+            kind = T.Assign;
+          } else if (SINGLE[c] === 1) {
+            p++;
+            kind = T.Binary;
+          } else return -1;
+          break;
+        }
+        default:
+          return -1;
+      }
+      kinds[n] = kind;
+      starts[n] = start;
+      ends[n] = p;
+      n++;
+    }
+    kinds[n] = T.End;
+    return n;
+  }
+
+  /** The end of the string or template opened by the quote at `p`, or -1 when it is not closed on the line (or holds a control character). */
+  quotedEnd(p: number, e: number, quote: number): number {
+    const s = this.src;
+    p++;
+    while (p < e) {
+      const c = s.charCodeAt(p);
+      if (c === CH_BACKSLASH) {
+        p += 2;
+        continue;
+      }
+      if (c === quote) return p + 1;
+      if (c < CH_SPACE ? c !== CH_TAB : c === 0x7f || (c >= 0x80 && c <= 0x9f)) return -1;
+      p++;
+    }
+    return -1;
+  }
+
+  /** Token `k` is the word `word`. */
+  isWord(k: number, word: string): boolean {
+    const start = this.starts[k] as number;
+    return (
+      this.kinds[k] === T.Ident && (this.ends[k] as number) - start === word.length && this.src.startsWith(word, start)
+    );
+  }
+
+  text(k: number): string {
+    return this.src.slice(this.starts[k], this.ends[k]);
+  }
+
+  /** The inner text of the string token `k`. */
+  inner(k: number): string {
+    return this.src.slice((this.starts[k] as number) + 1, (this.ends[k] as number) - 1);
+  }
+
+  token(kind: TokenKind, k: number): Token {
+    return { kind, start: this.starts[k] as number, end: this.ends[k] as number, text: this.text(k) };
+  }
+
+  // --------------------------------------------------------------- expressions
+
+  /** expression := chain ('if' chain 'else' expression)? — false when not plain. */
+  expression(): boolean {
+    if (!this.chain()) return false;
+    if (!this.isWord(this.at, 'if')) return true;
+    this.at++;
+    if (!this.chain() || !this.isWord(this.at, 'else')) return false;
+    this.at++;
+    if (++this.prefixes > MAX_PREFIXES) return false;
+    return this.expression();
+  }
+
+  /** chain := 'not'* comparison (('and' | 'or') 'not'* comparison)* */
+  chain(): boolean {
+    for (;;) {
+      while (this.isWord(this.at, 'not')) {
+        if (++this.prefixes > MAX_PREFIXES) return false;
+        this.at++;
+      }
+      if (!this.comparison()) return false;
+      if (!this.isWord(this.at, 'and') && !this.isWord(this.at, 'or')) return true;
+      this.at++;
+    }
+  }
+
+  /** comparison := unary (operator unary)* */
+  comparison(): boolean {
+    if (!this.unary()) return false;
+    while (this.kinds[this.at] === T.Binary) {
+      this.at++;
+      if (!this.unary()) return false;
+    }
+    return true;
+  }
+
+  /** unary := ('-' | '+')? operand */
+  unary(): boolean {
+    const k = this.at;
+    if (this.kinds[k] === T.Binary) {
+      const start = this.starts[k] as number;
+      const c = this.src.charCodeAt(start);
+      if ((this.ends[k] as number) - start !== 1 || (c !== 43 && c !== 45)) return false;
+      if (++this.prefixes > MAX_PREFIXES) return false;
+      this.at = k + 1;
+    }
+    return this.operand();
+  }
+
+  /** Elements up to `closer`, the opener read: expressions, or `key: value` pairs, between commas. */
+  elements(closer: T, pairs: boolean): boolean {
+    if (++this.brackets > MAX_BRACKETS) return false;
+    const kinds = this.kinds;
+    if (kinds[this.at] === closer) {
+      this.at++;
+      return true;
+    }
+    for (;;) {
+      if (!this.expression()) return false;
+      if (pairs) {
+        if (kinds[this.at] !== T.Colon) return false;
+        this.at++;
+        if (!this.expression()) return false;
+      }
+      const k = kinds[this.at];
+      if (k === closer) {
+        this.at++;
+        return true;
+      }
+      if (k !== T.Comma || kinds[this.at + 1] === closer) return false; // a trailing comma: the analysis decides
+      this.at++;
+    }
+  }
+
+  /** operand := number | string | template | name | builtin(args) | (expression) | [list] | {dict} */
+  operand(): boolean {
+    const k = this.at;
+    switch (this.kinds[k] as T) {
+      case T.Number:
+      case T.String:
+        this.at = k + 1;
+        return true;
+      case T.Template:
+        this.templates[this.templateCount++] = k;
+        this.at = k + 1;
+        return true;
+      case T.Open:
+        this.at = k + 1;
+        if (++this.brackets > MAX_BRACKETS || !this.expression() || this.kinds[this.at] !== T.Close) return false;
+        this.at++;
+        return true;
+      case T.OpenBracket:
+        this.at = k + 1;
+        return this.elements(T.CloseBracket, false);
+      case T.OpenBrace:
+        this.at = k + 1;
+        return this.elements(T.CloseBrace, true);
+      case T.Ident:
+        return this.name(k);
+      default:
+        return false;
+    }
+  }
+
+  /** A name as an operand: not a word the checks report, not followed by an attribute or subscript; a call only of a built-in. */
+  name(k: number): boolean {
+    const start = this.starts[k] as number;
+    const end = this.ends[k] as number;
+    const special = SPECIAL.getAt(this.src, start, end) !== undefined;
+    let builtin = false;
+    if (special) {
+      const word = this.src.slice(start, end);
+      if (NOT_A_NAME.has(word)) return false;
+      builtin = EXPRESSION_BUILTINS.has(word);
+    }
+    const next = this.kinds[k + 1] as T;
+    if (next === T.Dot || next === T.OpenBracket) return false; // attributes and subscripts: the analysis reads them
+    if (next !== T.Open) {
+      this.at = k + 1;
+      return true;
+    }
+    if (!builtin) return false; // a call the analysis notes
+    this.at = k + 2;
+    return this.elements(T.Close, false);
+  }
+
+  // --------------------------------------------------------------- command calls
+
+  /**
+   * The arguments of a call whose `(` is token `open`, each one name, number, string or template, and its `)` the
+   * line's last token: true, with `args` and `argc` set.
+   */
+  callArguments(open: number): boolean {
+    const kinds = this.kinds;
+    let k = open + 1;
+    let argc = 0;
+    if (kinds[k] !== T.Close) {
+      for (;;) {
+        const kind = kinds[k] as T;
+        if (kind < T.Ident || kind > T.Template || argc === MAX_ARGS) return false;
+        this.args[argc++] = k;
+        const sep = kinds[k + 1];
+        k += 2;
+        if (sep === T.Close) {
+          k--;
+          break;
+        }
+        if (sep !== T.Comma) return false;
+      }
+    }
+    this.argc = argc;
+    return k === this.count - 1;
+  }
+
+  /** Argument `a` is what `param` takes without a finding (analysis/arity.ts checkArgumentKind). */
+  argumentFits(a: number, param: ParamSpec): boolean {
+    const k = this.args[a] as number;
+    const kind = this.kinds[k] as T;
+    if (param.kind === 'target') return kind === T.Ident || (kind === T.String && isIdentifier(this.inner(k)));
+    if (param.kind === 'number') {
+      return kind === T.Number || kind === T.Ident || (kind === T.String && NUMBER_RE.test(this.inner(k)));
+    }
+    return true;
+  }
+
+  /**
+   * The parameters a call of `spec` with the arguments read matches when the analysis finds nothing in it (arity,
+   * argument kinds, addVar's literal words, a discarded result), or undefined.
+   */
+  plainCall(spec: CommandSpec, context: 'statement' | 'assignment'): readonly ParamSpec[] | undefined {
+    const argc = this.argc;
+    const params =
+      matchSignature(spec.params, argc, context) ??
+      (spec.altParams ? matchSignature(spec.altParams, argc, context) : undefined);
+    if (!params) return undefined;
+    for (let a = 0; a < argc; a++) {
+      const param = params[a];
+      if (param && !this.argumentFits(a, param)) return undefined;
+    }
+    if (context === 'statement') {
+      if (spec.resultOnlyByAssignment) return undefined;
+      if (spec.name === 'addVar' && argc >= 2) {
+        const value = this.args[1] as number;
+        if (this.kinds[value] === T.Ident && TEXT_STORED_WORDS.has(this.text(value))) return undefined;
+      }
+    }
+    return params;
+  }
+
+  /** Templates among the arguments, checked in order (analysis/commands.ts checkArgumentContents). */
+  argumentTemplates(ctx: AnalysisContext): void {
+    for (let a = 0; a < this.argc; a++) {
+      const k = this.args[a] as number;
+      if (this.kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
+    }
+  }
+
+  /** What the analysis does for a plain call: templates checked, keys and targets told to the semantic tables. */
+  callEffects(ctx: AnalysisContext, spec: CommandSpec, params: readonly ParamSpec[]): void {
+    const argc = this.argc;
+    this.argumentTemplates(ctx);
+    for (let a = 0; a < argc; a++) {
+      const k = this.args[a] as number;
+      if (!params[a]?.key || this.kinds[k] !== T.Ident) continue;
+      const start = this.starts[k] as number;
+      const end = this.ends[k] as number;
+      ctx.sem.key({
+        name: this.text(k),
+        command: spec.name,
+        line: ctx.lineNo,
+        column: ctx.col(start),
+        endColumn: ctx.col(end),
+        start,
+        end,
+      });
+    }
+    for (let a = 0; a < argc; a++) {
+      if (params[a]?.kind !== 'target') continue;
+      const k = this.args[a] as number;
+      ctx.sem.assign(this.kinds[k] === T.Ident ? this.text(k) : this.inner(k), ctx.lineNo);
+    }
+  }
+
+  // --------------------------------------------------------------- lines
+
+  /** The line [lineStart, lineEnd) of `ctx.src` (see plainLine). */
+  line(ctx: AnalysisContext, lineStart: number, lineEnd: number): boolean {
+    const n = this.tokenize(lineStart, lineEnd);
+    if (n <= 0) return n === 0;
+    this.count = n;
+    if (this.kinds[0] !== T.Ident) return false;
+    const second = this.kinds[1];
+    if (second === T.Open) return this.callLine(ctx);
+    if (second === T.Assign) return this.assignmentLine(ctx);
+    return false;
+  }
+
+  /** `name(args)` on its own: a catalogue command, if() or else() with plain arguments. */
+  callLine(ctx: AnalysisContext): boolean {
+    if (this.isWord(0, 'if')) return this.ifLine(ctx);
+    if (this.isWord(0, 'function') || this.isWord(0, 'return')) return false;
+    const start = this.starts[0] as number;
+    const end = this.ends[0] as number;
+    if (isForeignStatementAt(this.src, start, end) || !this.callArguments(1)) return false;
+    if (this.isWord(0, 'else')) {
+      if (this.argc > 0) return false;
+      ctx.blocks.else(ctx.site(this.token(TokenKind.Ident, 0)));
+      return true;
+    }
+    const spec = findCommandAt(this.src, start, end);
+    if (!spec) return false;
+    const params = this.plainCall(spec, 'statement');
+    if (!params) return false;
+    this.callEffects(ctx, spec, params);
+    applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
+    return true;
+  }
+
+  /**
+   * `if(a, b, comparator)` with plain operands and a comparator the catalogue has, quoted or not (the quoted
+   * expression of if(None, None, "…") is the analysis').
+   */
+  ifLine(ctx: AnalysisContext): boolean {
+    const kinds = this.kinds;
+    if (this.count !== 8 || kinds[3] !== T.Comma || kinds[5] !== T.Comma || kinds[7] !== T.Close) return false;
+    for (const k of [2, 4]) {
+      const kind = kinds[k] as T;
+      if (kind < T.Ident || kind > T.Template) return false;
+    }
+    const cond = kinds[6] as T;
+    let comparator: string;
+    if (cond === T.String) {
+      if (this.isWord(2, 'None') && this.isWord(4, 'None')) return false;
+      comparator = this.inner(6).trim();
+    } else if (cond === T.Binary || cond === T.Assign || cond === T.Ident) {
+      comparator = this.text(6);
+    } else return false;
+    if (!COMPARATORS.has(comparator)) return false;
+    ctx.blocks.push({
+      kind: 'if',
+      line: ctx.lineNo,
+      column: ctx.col(this.starts[0] as number),
+      endColumn: ctx.col(this.ends[0] as number),
+      token: 'if',
+    });
+    for (const k of [2, 4]) if (kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
+    return true;
+  }
+
+  /** `target = …`: a plain command call or a plain expression. */
+  assignmentLine(ctx: AnalysisContext): boolean {
+    const src = this.src;
+    if (findCommandAt(src, this.starts[0] as number, this.ends[0] as number) || this.count === 2) return false;
+    const kinds = this.kinds;
+    if (kinds[2] === T.Ident && kinds[3] === T.Open) {
+      const start = this.starts[2] as number;
+      const end = this.ends[2] as number;
+      if (SPECIAL.getAt(src, start, end) === undefined || !EXPRESSION_BUILTINS.has(src.slice(start, end))) {
+        // `x = cmd(…)`: the analysis reads it as a command call when the call ends the line.
+        if (!this.callArguments(3)) return false;
+        const spec = findCommandAt(src, start, end);
+        if (!spec || spec.block || spec.name === 'avapConnector') return false;
+        const params = this.plainCall(spec, 'assignment');
+        if (!params) return false;
+        this.callEffects(ctx, spec, params);
+        ctx.sem.assign(this.text(0), ctx.lineNo);
+        return true;
+      }
+    }
+    this.at = 2;
+    this.brackets = 0;
+    this.prefixes = 0;
+    this.templateCount = 0;
+    if (!this.expression() || this.at !== this.count) return false;
+    for (let t = 0; t < this.templateCount; t++) {
+      checkTemplate(ctx, this.token(TokenKind.Template, this.templates[t] as number));
+    }
+    ctx.sem.assign(this.text(0), ctx.lineNo);
+    return true;
+  }
+}
+
+const reader = new PlainReader();
+
+/**
+ * Reads the line [start, end) of `ctx.src` as a plain line and, when it is one, does what the analysis does for
+ * it. False (nothing changed) when it is not: the caller then scans and analyses the line.
+ */
+export function plainLine(ctx: AnalysisContext, lineStart: number, lineEnd: number): boolean {
+  if (!enabled) return false;
+  reader.src = ctx.src;
+  const handled = reader.line(ctx, lineStart, lineEnd);
+  reader.src = ''; // the program is not kept past its line
+  return handled;
+}

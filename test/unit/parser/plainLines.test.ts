@@ -1,0 +1,302 @@
+/**
+ * Plain lines (src/parser/analysis/plainLines.ts) are read without the scanner's tokens and the statement checks:
+ * the parser's output must be exactly what the scanner's path gives. Every program here is validated both ways —
+ * as shipped, without fix proofs, with a small trace cap, and streamed line by line — and the results compared
+ * whole: the repository's programs, generated endpoints, the fix-its' mutants, and random lines built from the
+ * characters, words and operators where the two paths could part (foreign operators, control characters, open
+ * strings, comments, non-ASCII text, block commands out of order).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { LineAnalysis, validateAvap } from '../../../src/parser';
+// internal-import: the switch between the two paths, and the plain reader itself, compared here
+import { plainLine, setPlainLines } from '../../../src/parser/analysis/plainLines';
+// internal-import: a real analysis for the plain reader to act on, line by line
+import { Analyzer } from '../../../src/parser/analyzer';
+// internal-import: the reporter an analysis writes to
+import { Reporter } from '../../../src/parser/reporter';
+import { generatedEndpoints } from '../../../bench/parser/generated';
+import { mutations } from '../../support/corpus/mutations';
+import { MUTATION_SEED, mutationSeeds } from '../../support/corpus/repairSets';
+
+const REPO = path.join(__dirname, '..', '..', '..');
+
+/** Everything the parser says about `text`, read one way. */
+function outputs(text: string): unknown[] {
+  const stream = new LineAnalysis();
+  const streamed = text.split(/\r\n|\r|\n/).map((line) => stream.line(line));
+  return [
+    validateAvap(text),
+    validateAvap(text, { maxFixProofs: 0 }),
+    validateAvap(text, { maxTraceEntries: 2 }),
+    streamed,
+  ];
+}
+
+/** The output of `text` with plain lines and without is the same. */
+function same(text: string): void {
+  const was = setPlainLines(false);
+  try {
+    const scanned = outputs(text);
+    setPlainLines(true);
+    assert.deepEqual(outputs(text), scanned, JSON.stringify(text));
+  } finally {
+    setPlainLines(was);
+  }
+}
+
+/** How many lines of `text` the plain reader takes (each read on its own, after the lines before it). */
+function plainShare(texts: readonly string[]): number {
+  let lines = 0;
+  let plain = 0;
+  for (const text of texts) {
+    const analyzer = new Analyzer(text, new Reporter(Number.MAX_SAFE_INTEGER));
+    let start = 0;
+    for (const line of text.split('\n')) {
+      lines++;
+      if (plainLine(analyzer, start, start + line.length)) plain++;
+      start += line.length + 1;
+    }
+  }
+  return plain / lines;
+}
+
+/** A line read alone by the plain reader: taken or not. */
+function takes(line: string): boolean {
+  return plainLine(new Analyzer(line, new Reporter(100)), 0, line.length);
+}
+
+const COMMANDS = [
+  'addVar',
+  'addResult',
+  'addParam',
+  'AddvariableToJSON',
+  'variableFromJSON',
+  'getListLen',
+  'itemFromList',
+  'startLoop',
+  'endLoop',
+  'if',
+  'else',
+  'end',
+  'try',
+  'exception',
+  'return',
+  'function',
+  'RequestGet',
+  'ormDirect',
+  'encodeSHA256',
+  'avapConnector',
+  'go_async',
+  'getDateTime',
+  'print',
+  'fmt',
+  'undefinedThing',
+];
+const NAMES = [
+  'x',
+  'total',
+  'item',
+  'email',
+  'None',
+  'True',
+  'false',
+  'null',
+  'this',
+  'await',
+  'lambda',
+  'len',
+  'str',
+  'int',
+];
+const WORDS = ['not', 'and', 'or', 'in', 'is', 'if', 'else', 'new', 'typeof'];
+const LITERALS = [
+  '0',
+  '12',
+  '3.5',
+  '1.',
+  '"a"',
+  "'b'",
+  '"a\\"b"',
+  '"x',
+  '"\u0001"',
+  '"é"',
+  '"5"',
+  '"=="',
+  '">"',
+  '"email"',
+];
+const TEMPLATES = ['`t`', '`${x}`', '`${x.y}`', '`${a b}`', '`${`', '`a ${x} b ${y}`'];
+const OPERATORS = [
+  '=',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '+',
+  '-',
+  '--',
+  '+=',
+  '*',
+  '**',
+  '/',
+  '%',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '<>',
+  '=>',
+];
+const MORE_OPERATORS = [':=', '::', '&&', '||', '!', '?', '&', '|', '->'];
+const PUNCTUATION = ['(', ')', '[', ']', '{', '}', ',', ':', '.', ';'];
+const ODD = ['#', '$x', '@', '\t', '\u00a0', 'é', '“q”', '\f', '// c', '/* c */', '/*', '\u0007', '\\'];
+
+const fragment = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NAMES) },
+  { weight: 3, arbitrary: fc.constantFrom(...LITERALS) },
+  { weight: 1, arbitrary: fc.constantFrom(...TEMPLATES) },
+  { weight: 3, arbitrary: fc.constantFrom(...OPERATORS) },
+  { weight: 1, arbitrary: fc.constantFrom(...MORE_OPERATORS, ...WORDS, ...COMMANDS) },
+  { weight: 3, arbitrary: fc.constantFrom(...PUNCTUATION) },
+  { weight: 1, arbitrary: fc.constantFrom(...ODD) },
+);
+
+const space = fc.constantFrom('', ' ', '  ', '\t');
+
+/** An expression-like run of fragments. */
+const run = (max: number) =>
+  fc.array(fc.tuple(fragment, space), { maxLength: max }).map((xs) => xs.map(([f, s]) => f + s).join(''));
+
+/** A plain-looking argument (most calls have them), or any run. */
+const argument = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NAMES, ...LITERALS, ...TEMPLATES) },
+  { weight: 1, arbitrary: run(3) },
+  { weight: 1, arbitrary: fc.constant('') },
+);
+
+const line = fc.oneof(
+  // A command call.
+  fc
+    .tuple(
+      space,
+      fc.constantFrom(...COMMANDS),
+      space,
+      fc.array(argument, { maxLength: 4 }),
+      fc.constantFrom('', ' ', ' // c', ' x', ' {', ':'),
+    )
+    .map(([indent, name, gap, args, tail]) => `${indent}${name}${gap}(${args.join(', ')})${tail}`),
+  // An assignment of an expression or a call.
+  fc
+    .tuple(space, fc.constantFrom(...NAMES, ...COMMANDS), fc.constantFrom('=', ' = ', '==', ' := '), run(8))
+    .map(([indent, name, eq, value]) => `${indent}${name}${eq}${value}`),
+  fc
+    .tuple(fc.constantFrom(...NAMES), fc.constantFrom(...COMMANDS), fc.array(argument, { maxLength: 3 }))
+    .map(([name, command, args]) => `${name} = ${command}(${args.join(', ')})`),
+  // if() with a comparator, quoted or not.
+  fc
+    .tuple(argument, argument, fc.constantFrom('"=="', '">"', '>=', '=', 'in', '"x > 1"', '" >= "', '"+"', '5', ''))
+    .map(([a, b, c]) => `if(${a}, ${b}, ${c})`),
+  // Anything.
+  run(10),
+  fc.constantFrom('', '   ', '// a comment', 'end()', 'else()', 'endLoop()', '}', 'try()', 'exception(e)'),
+);
+
+const program = fc
+  .tuple(fc.array(line, { minLength: 1, maxLength: 12 }), fc.constantFrom('\n', '\r\n', '\r'))
+  .map(([lines, eol]) => lines.join(eol));
+
+/** A loop around keys and assignments, a function body, blocks: the semantic tables and the block stack at work. */
+const blocked = fc
+  .tuple(fc.array(line, { maxLength: 6 }), fc.constantFrom('email', 'x', 'item'))
+  .map(
+    ([lines, key]) =>
+      `function f(a) {\n  startLoop(i, 0, 3)\n    variableFromJSON(row, ${key}, v)\n${lines.join('\n')}\n    ${key} = 1\n  endLoop()\n  return(v)\n}\n` +
+      `addParam(${key}, p)\n${key} = f(1)\nAddvariableToJSON(${key}, 2, out)\n`,
+  );
+
+describe('parser: plain lines', () => {
+  it('takes the usual lines, and leaves to the analysis what it does not read', () => {
+    for (const text of [
+      '',
+      '   // a comment',
+      'addVar(total, 0)',
+      'addResult(total)  // answer',
+      'variableFromJSON(row, "email", email)',
+      'startLoop(i, 0, n)',
+      'endLoop()',
+      'else()',
+      'end()',
+      'if(count, 10, ">=")',
+      'if(count, 10, >=)',
+      'x = a + b * 2 - -1',
+      'label = "ORD-" + str(code) + "/" + str(len(items) * 2)',
+      'flag = a if n > 3 else b',
+      'ok = not a and (b or c)',
+      'row = {"id": id, "tags": [a, b]}',
+      'msg = `hello ${name}`',
+      'rows = ormDirect("SELECT 1", rows)',
+      'n = getListLen(items)',
+    ])
+      assert.ok(takes(text), text);
+    for (const text of [
+      'x = a.b',
+      'x = a[0]',
+      'x = f(a)',
+      'x = str(round(a))',
+      'x = a && b',
+      'x = null',
+      'addVar(x, None)',
+      'addVar(x, a + 1)',
+      'if(None, None, "x > 1")',
+      'function f(a) {',
+      'return(x)',
+      'print(x)',
+      'x = 1;',
+      'x = "open',
+      'x = 1 # note',
+      'addVar(x, $g)',
+      'año = 1',
+      'x = 1 /* c */',
+      'unknownCommand(x)',
+    ])
+      assert.ok(!takes(text), text);
+  });
+
+  it("gives the scanner's output on every program of the repository", function () {
+    this.timeout(120_000);
+    const files = execFileSync('git', ['ls-files', '*.avap'], { cwd: REPO, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f !== '');
+    assert.ok(files.length > 100, `${files.length} programs`);
+    for (const file of files) same(readFileSync(path.join(REPO, file), 'utf8'));
+  });
+
+  it("gives the scanner's output on generated endpoints, and takes most of their lines", function () {
+    this.timeout(120_000);
+    const programs = [...generatedEndpoints(30, 30), ...generatedEndpoints(33, 30)];
+    for (const text of programs) same(text);
+    const share = plainShare(programs);
+    assert.ok(share > 0.8, `plain lines: ${(share * 100).toFixed(1)} %`);
+  });
+
+  it("gives the scanner's output on the fix-its' mutants", function () {
+    this.timeout(120_000);
+    for (const m of mutations(mutationSeeds(), { seed: MUTATION_SEED, perKind: 20 })) same(m.source);
+  });
+
+  it("gives the scanner's output on random lines", function () {
+    this.timeout(120_000);
+    fc.assert(
+      fc.property(program, (text) => same(text)),
+      { numRuns: 3000, seed: 30 },
+    );
+    fc.assert(
+      fc.property(blocked, (text) => same(text)),
+      { numRuns: 500, seed: 31 },
+    );
+  });
+});
