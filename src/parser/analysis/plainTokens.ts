@@ -1,0 +1,277 @@
+/**
+ * The tokens of a plain line (analysis/plainLines.ts): the scanner's tokens (scanner.ts) for the characters a plain
+ * line may hold — ASCII, no control character, `#`, `$`, `;`, block comment or unclosed string — read into typed
+ * arrays instead of token objects. A line with anything else is not tokenized here (the answer is -1): the scanner
+ * reads it.
+ */
+import { findForeignOperator } from '../catalogue';
+import type { Token, TokenKind } from '../scanner';
+
+const CH_TAB = 9;
+const CH_SPACE = 32;
+const CH_BANG = 33;
+const CH_DQUOTE = 34;
+const CH_SQUOTE = 39;
+const CH_STAR = 42;
+const CH_DOT = 46;
+const CH_SLASH = 47;
+const CH_COLON = 58;
+const CH_EQ = 61;
+const CH_BACKSLASH = 92;
+const CH_BACKTICK = 96;
+
+/** The tokens of a plain line: the scanner's, for the characters a plain line may hold. */
+export const enum T {
+  /** Past the last token. */
+  End = 0,
+  Ident,
+  Number,
+  String,
+  Template,
+  Open,
+  Close,
+  OpenBracket,
+  CloseBracket,
+  OpenBrace,
+  CloseBrace,
+  Comma,
+  Colon,
+  Dot,
+  /** `=` */
+  Assign,
+  /** A binary operator an expression takes without a finding (`+` and `-` are signs too). */
+  Binary,
+}
+
+/** How the tokenizer reads an ASCII character. */
+const enum C {
+  /** Anything else: the line is not plain. */
+  No = 0,
+  Space,
+  Ident,
+  Digit,
+  Quote,
+  /** One character, one token (brackets, `,`, `.`): PUNCT says which. */
+  Punct,
+  Colon,
+  /** The scanner's operator characters (`=<>+-* /%!?&|`). */
+  Op,
+}
+
+const CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  table[CH_SPACE] = C.Space;
+  table[CH_TAB] = C.Space;
+  for (let c = 65; c <= 90; c++) table[c] = C.Ident;
+  for (let c = 97; c <= 122; c++) table[c] = C.Ident;
+  table[95] = C.Ident;
+  for (let c = 48; c <= 57; c++) table[c] = C.Digit;
+  for (const c of [CH_DQUOTE, CH_SQUOTE, CH_BACKTICK]) table[c] = C.Quote;
+  for (const ch of '()[]{},.') table[ch.charCodeAt(0)] = C.Punct;
+  table[CH_COLON] = C.Colon;
+  for (const ch of '=<>+-*/%!?&|') table[ch.charCodeAt(0)] = C.Op;
+  return table;
+})();
+
+const PUNCT: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  const kinds: [string, T][] = [
+    ['(', T.Open],
+    [')', T.Close],
+    ['[', T.OpenBracket],
+    [']', T.CloseBracket],
+    ['{', T.OpenBrace],
+    ['}', T.CloseBrace],
+    [',', T.Comma],
+    ['.', T.Dot],
+  ];
+  for (const [ch, kind] of kinds) table[ch.charCodeAt(0)] = kind;
+  return table;
+})();
+
+/** ASCII letters, digits and `_`: 1. */
+const IDENT_PART: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) table[c] = CLASS[c] === C.Ident || CLASS[c] === C.Digit ? 1 : 0;
+  return table;
+})();
+
+/** The scanner's operators of two characters (scanner.ts), which it reads before one. */
+const TWO_CHAR_OPERATORS = [
+  ...['==', '!=', '<=', '>=', '=>', ':=', '&&', '||', '++', '--'],
+  ...['+=', '-=', '*=', '/=', '->', '::', '**', '<>'],
+];
+
+/** The binary operators an expression of a plain line takes: none of them another language's. */
+const BINARY: ReadonlySet<string> = new Set(
+  ['<', '>', '+', '-', '*', '/', '%', '==', '!=', '<=', '>=', '**'].filter(
+    (op) => findForeignOperator(op) === undefined,
+  ),
+);
+
+/** One-character binary operators taken (by character code): 1. */
+const SINGLE: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (const op of BINARY) if (op.length === 1) table[op.charCodeAt(0)] = 1;
+  return table;
+})();
+
+/** Two operator characters as the scanner reads them: 0 two operators, 1 one a plain line does not take, 2 one it takes. */
+const PAIR: Uint8Array = (() => {
+  const table = new Uint8Array(128 * 128);
+  for (const op of TWO_CHAR_OPERATORS) table[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = BINARY.has(op) ? 2 : 1;
+  return table;
+})();
+
+/** Tokens a plain line may have. */
+export const MAX_TOKENS = 512;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A line's tokens: kind, start and end offsets in `src`, `kinds[count]` End. */
+export class LineTokens {
+  src = '';
+  /** The tokens: kind, start and end offsets; `kinds[count]` is End. */
+  readonly kinds = new Uint8Array(MAX_TOKENS + 1);
+  readonly starts = new Int32Array(MAX_TOKENS + 1);
+  readonly ends = new Int32Array(MAX_TOKENS + 1);
+  count = 0;
+
+  /**
+   * Tokenizes src[p, e) as the scanner does, when the line holds only characters a plain line may (ASCII, no
+   * control character, `#`, `$`, `;`, block comment or unclosed string): the token count, or -1.
+   */
+  tokenize(p: number, e: number): number {
+    const s = this.src;
+    const kinds = this.kinds;
+    const starts = this.starts;
+    const ends = this.ends;
+    let n = 0;
+    /** ( and [ open: `//` outside them is a comment. */
+    let depth = 0;
+    while (p < e) {
+      const c = s.charCodeAt(p);
+      if (c >= 128) return -1;
+      const cls = CLASS[c] as C;
+      if (cls === C.Space) {
+        p++;
+        continue;
+      }
+      if (n === MAX_TOKENS) return -1;
+      const start = p;
+      let kind: T;
+      switch (cls) {
+        case C.Ident:
+          p++;
+          while (p < e) {
+            const d = s.charCodeAt(p);
+            if (d >= 128) return -1;
+            if (IDENT_PART[d] === 0) break;
+            p++;
+          }
+          kind = T.Ident;
+          break;
+        case C.Digit:
+          p++;
+          while (p < e && isDigit(s.charCodeAt(p))) p++;
+          if (p + 1 < e && s.charCodeAt(p) === CH_DOT && isDigit(s.charCodeAt(p + 1))) {
+            p += 2;
+            while (p < e && isDigit(s.charCodeAt(p))) p++;
+          }
+          kind = T.Number;
+          break;
+        case C.Quote:
+          p = this.quotedEnd(p, e, c);
+          if (p < 0) return -1;
+          kind = c === CH_BACKTICK ? T.Template : T.String;
+          break;
+        case C.Punct:
+          kind = PUNCT[c] as T;
+          if (kind === T.Open || kind === T.OpenBracket) depth++;
+          else if ((kind === T.Close || kind === T.CloseBracket) && depth > 0) depth--;
+          p++;
+          break;
+        case C.Colon: {
+          const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
+          if (next === CH_EQ || next === CH_COLON) return -1; // := and ::
+          kind = T.Colon;
+          p++;
+          break;
+        }
+        case C.Op: {
+          const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
+          if (c === CH_SLASH && depth === 0) {
+            if (next === CH_SLASH) {
+              kinds[n] = T.End;
+              return n; // a comment to the end of the line
+            }
+            if (next === CH_STAR) return -1; // a block comment: the scanner's
+          }
+          // `===` and `!==` first, then the pairs; else one character.
+          if (next === CH_EQ && (c === CH_EQ || c === CH_BANG) && p + 2 < e && s.charCodeAt(p + 2) === CH_EQ) return -1;
+          const pair = next < 128 ? (PAIR[c * 128 + next] as number) : 0;
+          if (pair === 1) return -1;
+          if (pair === 2) {
+            p += 2;
+            kind = T.Binary;
+          } else if (c === CH_EQ) {
+            p++;
+            kind = T.Assign;
+          } else if (SINGLE[c] === 1) {
+            p++;
+            kind = T.Binary;
+          } else return -1;
+          break;
+        }
+        default:
+          return -1;
+      }
+      kinds[n] = kind;
+      starts[n] = start;
+      ends[n] = p;
+      n++;
+    }
+    kinds[n] = T.End;
+    return n;
+  }
+
+  /** The end of the string or template opened by the quote at `p`, or -1 when it is not closed on the line (or holds a control character). */
+  quotedEnd(p: number, e: number, quote: number): number {
+    const s = this.src;
+    p++;
+    while (p < e) {
+      const c = s.charCodeAt(p);
+      if (c === CH_BACKSLASH) {
+        p += 2;
+        continue;
+      }
+      if (c === quote) return p + 1;
+      if (c < CH_SPACE ? c !== CH_TAB : c === 0x7f || (c >= 0x80 && c <= 0x9f)) return -1;
+      p++;
+    }
+    return -1;
+  }
+
+  /** Token `k` is the word `word`. */
+  isWord(k: number, word: string): boolean {
+    const start = this.starts[k] as number;
+    return (
+      this.kinds[k] === T.Ident && (this.ends[k] as number) - start === word.length && this.src.startsWith(word, start)
+    );
+  }
+
+  text(k: number): string {
+    return this.src.slice(this.starts[k], this.ends[k]);
+  }
+
+  /** The inner text of the string token `k`. */
+  inner(k: number): string {
+    return this.src.slice((this.starts[k] as number) + 1, (this.ends[k] as number) - 1);
+  }
+
+  token(kind: TokenKind, k: number): Token {
+    return { kind, start: this.starts[k] as number, end: this.ends[k] as number, text: this.text(k) };
+  }
+}
