@@ -59,6 +59,8 @@ const MAX_BRACKETS = 8;
 const MAX_PREFIXES = 16;
 /** Arguments of a command call a plain line reads. */
 const MAX_ARGS = 16;
+/** An empty argument, in `args`. */
+const EMPTY = -1;
 
 const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 
@@ -214,8 +216,9 @@ class PlainReader extends LineTokens {
   // --------------------------------------------------------------- command calls
 
   /**
-   * The arguments of a call whose `(` is token `open`, each one name, number, string or template, and its `)` the
-   * line's last token: true, with `args` and `argc` set.
+   * The arguments of a call whose `(` is token `open`, each one name, number, string or template, or empty (`f(a, ,
+   * b)`: EMPTY), and its `)` the line's last token: true, with `args` and `argc` set. As calls.ts parseCall counts
+   * them: `f()` has none, `f(a,)` two.
    */
   callArguments(open: number): boolean {
     const kinds = this.kinds;
@@ -223,16 +226,15 @@ class PlainReader extends LineTokens {
     let argc = 0;
     if (kinds[k] !== T.Close) {
       for (;;) {
+        if (argc === MAX_ARGS) return false;
         const kind = kinds[k] as T;
-        if (kind < T.Ident || kind > T.Template || argc === MAX_ARGS) return false;
-        this.args[argc++] = k;
-        const sep = kinds[k + 1];
-        k += 2;
-        if (sep === T.Close) {
-          k--;
-          break;
-        }
+        if (kind === T.Comma || kind === T.Close) this.args[argc++] = EMPTY;
+        else if (kind >= T.Ident && kind <= T.Template) this.args[argc++] = k++;
+        else return false;
+        const sep = kinds[k];
+        if (sep === T.Close) break;
         if (sep !== T.Comma) return false;
+        k++;
       }
     }
     this.argc = argc;
@@ -242,6 +244,8 @@ class PlainReader extends LineTokens {
   /** Argument `a` is what `param` takes without a finding (analysis/arity.ts checkArgumentKind). */
   argumentFits(a: number, param: ParamSpec): boolean {
     const k = this.args[a] as number;
+    if (k === EMPTY)
+      return !(param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional));
     const kind = this.kinds[k] as T;
     if (param.kind === 'target') return kind === T.Ident || (kind === T.String && isIdentifier(this.inner(k)));
     if (param.kind === 'number') {
@@ -268,7 +272,8 @@ class PlainReader extends LineTokens {
       if (spec.resultOnlyByAssignment) return undefined;
       if (spec.name === 'addVar' && argc >= 2) {
         const value = this.args[1] as number;
-        if (this.kinds[value] === T.Ident && TEXT_STORED_WORDS.has(this.text(value))) return undefined;
+        if (value !== EMPTY && this.kinds[value] === T.Ident && TEXT_STORED_WORDS.has(this.text(value)))
+          return undefined;
       }
     }
     return params;
@@ -278,7 +283,7 @@ class PlainReader extends LineTokens {
   argumentTemplates(ctx: AnalysisContext): void {
     for (let a = 0; a < this.argc; a++) {
       const k = this.args[a] as number;
-      if (this.kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
+      if (k !== EMPTY && this.kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
     }
   }
 
@@ -288,7 +293,7 @@ class PlainReader extends LineTokens {
     this.argumentTemplates(ctx);
     for (let a = 0; a < argc; a++) {
       const k = this.args[a] as number;
-      if (!params[a]?.key || this.kinds[k] !== T.Ident) continue;
+      if (!params[a]?.key || k === EMPTY || this.kinds[k] !== T.Ident) continue;
       const start = this.starts[k] as number;
       const end = this.ends[k] as number;
       ctx.sem.key({
@@ -302,8 +307,8 @@ class PlainReader extends LineTokens {
       });
     }
     for (let a = 0; a < argc; a++) {
-      if (params[a]?.kind !== 'target') continue;
       const k = this.args[a] as number;
+      if (params[a]?.kind !== 'target' || k === EMPTY) continue;
       ctx.sem.assign(this.kinds[k] === T.Ident ? this.text(k) : this.inner(k), ctx.lineNo);
     }
   }
@@ -315,17 +320,69 @@ class PlainReader extends LineTokens {
     const n = this.tokenize(lineStart, lineEnd);
     if (n <= 0) return n === 0;
     this.count = n;
-    if (this.kinds[0] !== T.Ident) return false;
+    const first = this.kinds[0];
+    if (first === T.CloseBrace) return n === 1 && this.closeFunction(ctx);
+    if (first !== T.Ident) return false;
+    // In the analysis' order (analysis/lines.ts): an assignment first, then the words, then a call.
     const second = this.kinds[1];
-    if (second === T.Open) return this.callLine(ctx);
     if (second === T.Assign) return this.assignmentLine(ctx);
+    if (this.isWord(0, 'return')) return this.returnLine(ctx);
+    if (this.isWord(0, 'function')) return this.functionLine(ctx);
+    if (second === T.Open) return this.callLine(ctx);
     return false;
+  }
+
+  /** `}` alone, closing the function body on top of the blocks (analysis/braces.ts closingBrace). */
+  closeFunction(ctx: AnalysisContext): boolean {
+    const top = ctx.blocks.top;
+    if (top?.kind !== 'function' || top.conversion) return false;
+    ctx.blocks.closeBrace(ctx.site(this.token(TokenKind.Punct, 0)));
+    return true;
+  }
+
+  /** `return` or `return expression` inside a function (analysis/statements.ts returnStatement). */
+  returnLine(ctx: AnalysisContext): boolean {
+    if (!ctx.blocks.insideFunction) return false;
+    return this.count === 1 || this.expressionFrom(ctx, 1);
+  }
+
+  /** `function name(a, b) {` at the top level, its name new (analysis/functions.ts functionDefinition). */
+  functionLine(ctx: AnalysisContext): boolean {
+    const kinds = this.kinds;
+    if (kinds[1] !== T.Ident || kinds[2] !== T.Open) return false;
+    let k = 3;
+    let arity = 0;
+    if (kinds[k] !== T.Close) {
+      for (;;) {
+        if (kinds[k] !== T.Ident) return false;
+        arity++;
+        k++;
+        if (kinds[k] === T.Close) break;
+        if (kinds[k] !== T.Comma) return false;
+        k++;
+      }
+    }
+    if (kinds[k + 1] !== T.OpenBrace || k + 2 !== this.count) return false;
+    const start = this.starts[1] as number;
+    const end = this.ends[1] as number;
+    if (findCommandAt(this.src, start, end) || ctx.blocks.insideAvapBlock) return false;
+    const name = this.text(1);
+    if (ctx.functions.has(name)) return false;
+    ctx.functions.set(name, { arity, line: ctx.lineNo });
+    ctx.blocks.push({
+      kind: 'function',
+      name,
+      line: ctx.lineNo,
+      column: ctx.col(this.starts[0] as number),
+      endColumn: ctx.col(end),
+      token: name,
+    });
+    return true;
   }
 
   /** `name(args)` on its own: a catalogue command, if() or else() with plain arguments. */
   callLine(ctx: AnalysisContext): boolean {
     if (this.isWord(0, 'if')) return this.ifLine(ctx);
-    if (this.isWord(0, 'function') || this.isWord(0, 'return')) return false;
     const start = this.starts[0] as number;
     const end = this.ends[0] as number;
     if (isForeignStatementAt(this.src, start, end) || !this.callArguments(1)) return false;
@@ -394,7 +451,14 @@ class PlainReader extends LineTokens {
         return true;
       }
     }
-    this.at = 2;
+    if (!this.expressionFrom(ctx, 2)) return false;
+    ctx.sem.assign(this.text(0), ctx.lineNo);
+    return true;
+  }
+
+  /** The tokens from `from` to the end are a plain expression: its templates checked, as the analysis does. */
+  expressionFrom(ctx: AnalysisContext, from: number): boolean {
+    this.at = from;
     this.brackets = 0;
     this.prefixes = 0;
     this.templateCount = 0;
@@ -402,7 +466,6 @@ class PlainReader extends LineTokens {
     for (let t = 0; t < this.templateCount; t++) {
       checkTemplate(ctx, this.token(TokenKind.Template, this.templates[t] as number));
     }
-    ctx.sem.assign(this.text(0), ctx.lineNo);
     return true;
   }
 }

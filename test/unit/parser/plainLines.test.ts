@@ -240,6 +240,9 @@ describe('parser: plain lines', () => {
       'msg = `hello ${name}`',
       'rows = ormDirect("SELECT 1", rows)',
       'n = getListLen(items)',
+      'RequestGet(url, , , reply)',
+      'function total(a, b) {',
+      'function none() {',
     ])
       assert.ok(takes(text), text);
     for (const text of [
@@ -252,8 +255,12 @@ describe('parser: plain lines', () => {
       'addVar(x, None)',
       'addVar(x, a + 1)',
       'if(None, None, "x > 1")',
-      'function f(a) {',
       'return(x)',
+      '}',
+      'function f(a, 1) {',
+      'function addVar(a) {',
+      'function f(a)',
+      'RequestGet(, , , reply)',
       'print(x)',
       'x = 1;',
       'x = "open',
@@ -264,6 +271,12 @@ describe('parser: plain lines', () => {
       'unknownCommand(x)',
     ])
       assert.ok(!takes(text), text);
+  });
+
+  it('takes a function: its header, body, return and closing brace', () => {
+    const program = ['function total(a, b) {', '  s = a + b', '  return(s)', '}', 'addResult(x)'].join('\n');
+    assert.equal(plainShare([program]), 1);
+    same(program);
   });
 
   it("gives the scanner's output on every program of the repository", function () {
