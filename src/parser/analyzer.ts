@@ -70,6 +70,12 @@ export class Analyzer implements AnalysisContext {
   private readonly span: Span = { start: 0, end: 0 };
   private readonly sink = (problem: LexicalProblem, start: number, end: number) => lexical(this, problem, start, end);
   /**
+   * Every line so far was plain (analysis/plainLines.ts), which read each of its characters and found no control
+   * character: then the text has none, and validateAvap skips the binary check. False once the scanner reads a line
+   * or the analysis stops early.
+   */
+  allPlain = true;
+  /**
    * When set, `marks[n]` is how many findings the reporter held when line n
    * started (fixes/resync.ts splits a program's findings by the line that
    * reported them).
@@ -145,6 +151,7 @@ export class Analyzer implements AnalysisContext {
       // Read as a plain line (analysis/plainLines.ts): no `;`, no comment left open.
       state.semicolon = false;
     } else {
+      this.allPlain = false;
       const span = this.span;
       span.start = start;
       span.end = end;
@@ -157,6 +164,7 @@ export class Analyzer implements AnalysisContext {
     }
     if (this.rep.saturated && this.rep.errorCount > 0) {
       this.stoppedEarly = true;
+      this.allPlain = false;
       return false;
     }
     return true;

@@ -1,7 +1,9 @@
 /**
- * Input guards that run before any parsing: size limit, binary content,
- * invalid UTF-8 (for byte input) and unpaired surrogates (for string input).
- * Each problem becomes one trace entry; the source is then not parsed.
+ * Input guards: size limit, binary content, invalid UTF-8 (for byte input)
+ * and unpaired surrogates (for string input). Each problem becomes one trace
+ * entry, the only one of the result. validateAvap runs the binary check after
+ * the analysis when no NUL says so at once (decodeInput, hasNulInSample,
+ * binaryCheck), and drops the analysis' findings when it refuses.
  */
 import { Rule, type RuleDefinition } from './catalogue/rules';
 import { traceEntry } from './reporter';
@@ -140,6 +142,31 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 export function guardInput(source: string | Uint8Array, maxBytes: number): GuardOutcome {
+  const decoded = decodeInput(source, maxBytes);
+  return decoded.ok ? binaryCheck(decoded.value) : decoded;
+}
+
+/** The input refused as binary content, or the text: the guard's last check (see decodeInput). */
+export function binaryCheck(text: string): GuardOutcome {
+  if (looksBinary(text))
+    return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
+  return { ok: true, value: text };
+}
+
+/**
+ * A NUL in the first 64 KiB: binary content (looksBinary says so at once). One native search; validateAvap runs
+ * the full check up front only then, and otherwise after the analysis where a plain program proved it needless.
+ */
+export function hasNulInSample(text: string): boolean {
+  const at = text.indexOf('\0');
+  return at !== -1 && at < 64 * 1024;
+}
+
+/**
+ * Every check of guardInput but the binary content's: the size limit, valid UTF-8 bytes, no unpaired surrogate.
+ * The text, or the entry that refuses it; binaryCheck is the rest.
+ */
+export function decodeInput(source: string | Uint8Array, maxBytes: number): GuardOutcome {
   let text: string;
   if (typeof source === 'string' && source.length * 3 <= maxBytes && isWellFormed?.call(source) === true) {
     // Within the limit whatever it holds (a UTF-16 unit is at most three UTF-8 bytes), and no unpaired surrogate.
@@ -172,8 +199,6 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
     }
     text = new TextDecoder('utf-8').decode(source);
   }
-  if (looksBinary(text))
-    return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
   return { ok: true, value: text };
 }
 

@@ -3,7 +3,7 @@
  * and, when it is not, where and why, line by line. It never throws.
  */
 import { Analyzer } from './analyzer';
-import { guardInput } from './guard';
+import { binaryCheck, decodeInput, hasNulInSample } from './guard';
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
@@ -47,6 +47,11 @@ function reparse(text: string, limit: number): readonly TraceEntry[] | undefined
   return reporter.saturated ? undefined : reporter.entries;
 }
 
+/** The result of an input the guard refused. */
+function refused(entry: TraceEntry): ValidationResult {
+  return { valid: false, trace: [entry], truncated: false, parserVersion: PARSER_VERSION };
+}
+
 /**
  * Validates AVAP source text (or UTF-8 bytes). Always returns a result. Entries
  * with a mechanical repair carry it as `fix` once the parser has proven it on
@@ -56,14 +61,20 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const cap = Math.max(1, options.maxTraceEntries ?? DEFAULT_MAX_TRACE_ENTRIES);
   try {
-    const guarded = guardInput(source, maxBytes);
-    if (!guarded.ok) {
-      return { valid: false, trace: [guarded.error], truncated: false, parserVersion: PARSER_VERSION };
-    }
+    // The binary check reads every character: it runs up front only for a NUL (nearly every binary file has one),
+    // else after the analysis, and not at all when every line was plain (the plain reader read every character of
+    // every line and found no control character: analysis/plainTokens.ts).
+    const decoded = decodeInput(source, maxBytes);
+    const guarded = decoded.ok && hasNulInSample(decoded.value) ? binaryCheck(decoded.value) : decoded;
+    if (!guarded.ok) return refused(guarded.error);
     const limit = Math.max(cap * 4, 1000);
     const reporter = new Reporter(limit);
     const analyzer = new Analyzer(guarded.value, reporter);
     analyzer.run();
+    if (!analyzer.allPlain) {
+      const binary = binaryCheck(guarded.value);
+      if (!binary.ok) return refused(binary.error);
+    }
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.

@@ -204,8 +204,14 @@ export class LineTokens {
           const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
           if (c === CH_SLASH && depth === 0) {
             if (next === CH_SLASH) {
+              // A comment to the end of the line: its text is not read, but a control character in it is not plain
+              // (a line is plain only when every character of it is text: validateAvap's binary check relies on it).
+              for (let q = p + 2; q < e; q++) {
+                const d = s.charCodeAt(q);
+                if ((d < CH_SPACE && d !== CH_TAB) || d === 0x7f) return -1;
+              }
               kinds[n] = T.End;
-              return n; // a comment to the end of the line
+              return n;
             }
             if (next === CH_STAR) return -1; // a block comment: the scanner's
           }

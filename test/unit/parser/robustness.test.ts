@@ -139,6 +139,11 @@ describe('parser: robustness', function () {
     for (let c = 0; c < 0x10000; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue; // a lone surrogate is refused as an encoding error first
       assert.equal(refused(`x${String.fromCharCode(c)}`), isControl(c), `U+${c.toString(16).padStart(4, '0')}`);
+      // Inside a comment and a string of an otherwise plain line (analysis/plainLines.ts): the binary check is
+      // skipped only when every line was plain, so such a character must keep its line from being plain.
+      const ch = String.fromCharCode(c);
+      assert.equal(refused(`//${ch}`), isControl(c), `comment U+${c.toString(16).padStart(4, '0')}`);
+      assert.equal(refused(`a="${ch}"`), isControl(c), `string U+${c.toString(16).padStart(4, '0')}`);
     }
     // Surrogates, in pairs: every high one with a low one, every low one after a high one.
     for (let u = 0xd800; u <= 0xdbff; u++) assert.equal(refused(`x${String.fromCharCode(u, 0xdc00)}`), false);
