@@ -14,12 +14,13 @@
  * two paths to the same output over the repository's programs, the generated endpoints and random lines.
  */
 import {
+  COMMANDS,
   COMPARATORS,
   EXPRESSION_BUILTINS,
+  FOREIGN_STATEMENT_KEYWORDS,
   FOREIGN_WORDS,
   NameTable,
   findCommandAt,
-  isForeignStatementAt,
   type CommandSpec,
   type ParamSpec,
 } from '../catalogue';
@@ -49,6 +50,15 @@ const NOT_A_NAME: ReadonlySet<string> = new Set([
   ...FOREIGN_WORDS,
   // Foreign in an expression without being in the foreign words' table (expressions.ts).
   ...['await', 'lambda', 'async'],
+]);
+
+/**
+ * The commands a plain line may call, by name: another language's statement keyword (`print(x)`) is none, even
+ * where a command had its name (the analysis reads such a line as foreign first).
+ */
+const CALLABLE = new NameTable<CommandSpec | undefined>([
+  ...COMMANDS.map((c) => [c.name, c] as const),
+  ...FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, undefined] as const),
 ]);
 
 /** The words an operand's name needs a second look at (NOT_A_NAME and the built-ins), read in place. */
@@ -383,20 +393,17 @@ class PlainReader extends LineTokens {
   /** `name(args)` on its own: a catalogue command, if() or else() with plain arguments. */
   callLine(ctx: AnalysisContext): boolean {
     if (this.isWord(0, 'if')) return this.ifLine(ctx);
-    const start = this.starts[0] as number;
-    const end = this.ends[0] as number;
-    if (isForeignStatementAt(this.src, start, end) || !this.callArguments(1)) return false;
     if (this.isWord(0, 'else')) {
-      if (this.argc > 0) return false;
+      if (!this.callArguments(1) || this.argc > 0) return false;
       ctx.blocks.else(ctx.site(this.token(TokenKind.Ident, 0)));
       return true;
     }
-    const spec = findCommandAt(this.src, start, end);
-    if (!spec) return false;
+    const spec = CALLABLE.getAt(this.src, this.starts[0] as number, this.ends[0] as number);
+    if (!spec || !this.callArguments(1)) return false;
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
     this.callEffects(ctx, spec, params);
-    applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
+    if (spec.block) applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
     return true;
   }
 
