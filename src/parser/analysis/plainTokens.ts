@@ -262,10 +262,13 @@ export class LineTokens {
 
   /** Token `k` is the word `word`. */
   isWord(k: number, word: string): boolean {
+    if (this.kinds[k] !== T.Ident) return false;
     const start = this.starts[k] as number;
-    return (
-      this.kinds[k] === T.Ident && (this.ends[k] as number) - start === word.length && this.src.startsWith(word, start)
-    );
+    const length = word.length;
+    if ((this.ends[k] as number) - start !== length) return false;
+    // Compared here: the first characters tell most words apart, sooner than a call of startsWith is made.
+    for (let i = 0; i < length; i++) if (this.src.charCodeAt(start + i) !== word.charCodeAt(i)) return false;
+    return true;
   }
 
   text(k: number): string {
