@@ -70,11 +70,11 @@ export class Analyzer implements AnalysisContext {
   private readonly span: Span = { start: 0, end: 0 };
   private readonly sink = (problem: LexicalProblem, start: number, end: number) => lexical(this, problem, start, end);
   /**
-   * Every line so far was plain (analysis/plainLines.ts), which read each of its characters and found no control
-   * character: then the text has none, and validateAvap skips the binary check. False once the scanner reads a line
-   * or the analysis stops early.
+   * The lines the scanner read, as start and end offsets: every other line was plain (analysis/plainLines.ts),
+   * whose reader read each of its characters and found no control character. validateAvap's binary check then
+   * counts control characters in these lines only (guard.ts binaryCheckIn).
    */
-  allPlain = true;
+  readonly scanned: number[] = [];
   /**
    * When set, `marks[n]` is how many findings the reporter held when line n
    * started (fixes/resync.ts splits a program's findings by the line that
@@ -151,7 +151,7 @@ export class Analyzer implements AnalysisContext {
       // Read as a plain line (analysis/plainLines.ts): no `;`, no comment left open.
       state.semicolon = false;
     } else {
-      this.allPlain = false;
+      this.scanned.push(start, end);
       const span = this.span;
       span.start = start;
       span.end = end;
@@ -164,7 +164,6 @@ export class Analyzer implements AnalysisContext {
     }
     if (this.rep.saturated && this.rep.errorCount > 0) {
       this.stoppedEarly = true;
-      this.allPlain = false;
       return false;
     }
     return true;
@@ -177,7 +176,7 @@ export class Analyzer implements AnalysisContext {
   }
 
   /** The reporter filled up with errors and the analysis stopped before the end. */
-  private stoppedEarly = false;
+  stoppedEarly = false;
 
   /**
    * Analyses one more line, given alone (without its line break), after the

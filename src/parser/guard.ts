@@ -93,9 +93,14 @@ function position(text: string, offset: number): { line: number; column: number 
  */
 const CONTROL_RE = /[^\t\n\f\r\x20-\x7e\x80-\uffff]/;
 
+/** What looksBinary reads: the first 64 KiB. */
+const BINARY_SAMPLE = 64 * 1024;
+/** The share of control characters in it above which a text is binary. */
+const BINARY_SHARE = 0.1;
+
 /** Binary content: a NUL byte, or mostly control characters, in the first 64 KiB. */
 function looksBinary(text: string): boolean {
-  const sample = Math.min(text.length, 64 * 1024);
+  const sample = Math.min(text.length, BINARY_SAMPLE);
   // Most text has no control character at all: one native search says so.
   if (!CONTROL_RE.test(sample < text.length ? text.slice(0, sample) : text)) return false;
   let control = 0;
@@ -104,7 +109,7 @@ function looksBinary(text: string): boolean {
     if (c === 0) return true;
     if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0x7f) control++;
   }
-  return sample > 0 && control / sample > 0.1;
+  return sample > 0 && control / sample > BINARY_SHARE;
 }
 
 /** Offset of the first byte that makes `bytes` invalid UTF-8, or -1. */
@@ -148,9 +153,29 @@ export function guardInput(source: string | Uint8Array, maxBytes: number): Guard
 
 /** The input refused as binary content, or the text: the guard's last check (see decodeInput). */
 export function binaryCheck(text: string): GuardOutcome {
-  if (looksBinary(text))
-    return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
-  return { ok: true, value: text };
+  return looksBinary(text) ? binaryContent() : { ok: true, value: text };
+}
+
+function binaryContent(): GuardOutcome {
+  return refuse(Rule.BinaryContent, 'binary content — an AVAP source is UTF-8 text, this looks like a binary file');
+}
+
+/**
+ * binaryCheck for a text whose control characters can only be in `ranges` (start and end offsets, in order): the
+ * other lines were read by the plain reader, which takes no line with one. Counts what looksBinary counts, there.
+ */
+export function binaryCheckIn(text: string, ranges: readonly number[]): GuardOutcome {
+  const sample = Math.min(text.length, BINARY_SAMPLE);
+  let control = 0;
+  for (let r = 0; r + 1 < ranges.length; r += 2) {
+    const end = Math.min(ranges[r + 1] as number, sample);
+    for (let i = ranges[r] as number; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0) return binaryContent();
+      if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0x7f) control++;
+    }
+  }
+  return sample > 0 && control / sample > BINARY_SHARE ? binaryContent() : { ok: true, value: text };
 }
 
 /**
@@ -159,7 +184,7 @@ export function binaryCheck(text: string): GuardOutcome {
  */
 export function hasNulInSample(text: string): boolean {
   const at = text.indexOf('\0');
-  return at !== -1 && at < 64 * 1024;
+  return at !== -1 && at < BINARY_SAMPLE;
 }
 
 /**

@@ -3,7 +3,7 @@
  * and, when it is not, where and why, line by line. It never throws.
  */
 import { Analyzer } from './analyzer';
-import { binaryCheck, decodeInput, hasNulInSample } from './guard';
+import { binaryCheck, binaryCheckIn, decodeInput, hasNulInSample } from './guard';
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
@@ -61,9 +61,9 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const cap = Math.max(1, options.maxTraceEntries ?? DEFAULT_MAX_TRACE_ENTRIES);
   try {
-    // The binary check reads every character: it runs up front only for a NUL (nearly every binary file has one),
-    // else after the analysis, and not at all when every line was plain (the plain reader read every character of
-    // every line and found no control character: analysis/plainTokens.ts).
+    // The binary check runs up front only for a NUL (nearly every binary file has one), else after the analysis,
+    // over the lines the scanner read: the plain reader read every character of the others and found no control
+    // character (analysis/plainTokens.ts). An analysis stopped early read no line after it: the whole check then.
     const decoded = decodeInput(source, maxBytes);
     const guarded = decoded.ok && hasNulInSample(decoded.value) ? binaryCheck(decoded.value) : decoded;
     if (!guarded.ok) return refused(guarded.error);
@@ -71,10 +71,8 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const reporter = new Reporter(limit);
     const analyzer = new Analyzer(guarded.value, reporter);
     analyzer.run();
-    if (!analyzer.allPlain) {
-      const binary = binaryCheck(guarded.value);
-      if (!binary.ok) return refused(binary.error);
-    }
+    const binary = analyzer.stoppedEarly ? binaryCheck(guarded.value) : binaryCheckIn(guarded.value, analyzer.scanned);
+    if (!binary.ok) return refused(binary.error);
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { LineAnalysis, validateAvap } from '../../../src/parser';
+import { guardInput, LineAnalysis, Rule, validateAvap } from '../../../src/parser';
 // internal-import: the switch between the two paths, and the plain reader itself, compared here
 import { plainLine, setPlainLines } from '../../../src/parser/analysis/plainLines';
 // internal-import: a real analysis for the plain reader to act on, line by line
@@ -277,6 +277,31 @@ describe('parser: plain lines', () => {
     const program = ['function total(a, b) {', '  s = a + b', '  return(s)', '}', 'addResult(x)'].join('\n');
     assert.equal(plainShare([program]), 1);
     same(program);
+  });
+
+  it('refuses binary content as the guard does, wherever the control characters are', () => {
+    // Plain lines have none, so the check counts them in the other lines only (guard.ts binaryCheckIn).
+    const plain = 'addVar(total, 0)\nx = total + 1 // note\n'.repeat(40);
+    const verdicts = new Set<boolean>();
+    for (const count of [0, 1, 100, 180, 200, 220, 300, 2000]) {
+      for (const where of ['comment', 'string', 'code', 'block comment']) {
+        const noise = '\u0001'.repeat(count);
+        const line =
+          where === 'comment'
+            ? `// ${noise}`
+            : where === 'string'
+              ? `x = "${noise}"`
+              : where === 'code'
+                ? `x = 1 ${noise}`
+                : `/* ${noise} */`;
+        for (const text of [`${plain}${line}\n`, `${line}\n${plain}`, `${plain}${line}\n${plain}`]) {
+          const refused = validateAvap(text).trace[0]?.code === Rule.BinaryContent.code;
+          assert.equal(refused, !guardInput(text, 1 << 20).ok, `${where}, ${count} control characters`);
+          verdicts.add(refused);
+        }
+      }
+    }
+    assert.deepEqual([...verdicts].sort(), [false, true], 'texts on both sides of the line');
   });
 
   it("gives the scanner's output on every program of the repository", function () {
