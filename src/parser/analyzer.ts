@@ -20,7 +20,7 @@ import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { functionMissingBrace } from './analysis/functions';
 import { analyzeLine } from './analysis/lines';
-import { plainLine } from './analysis/plainLines';
+import { plainBackoff, plainLine } from './analysis/plainLines';
 import { noteCall, resolvePending } from './analysis/names';
 
 /** How an analysis is copied (Analyzer.fork). */
@@ -70,9 +70,9 @@ export class Analyzer implements AnalysisContext {
   private readonly span: Span = { start: 0, end: 0 };
   private readonly sink = (problem: LexicalProblem, start: number, end: number) => lexical(this, problem, start, end);
   /**
-   * The lines the scanner read, as start and end offsets: every other line was plain (analysis/plainLines.ts),
-   * whose reader read each of its characters and found no control character. validateAvap's binary check then
-   * counts control characters in these lines only (guard.ts binaryCheckIn).
+   * The lines the scanner read, as start and end offsets: the plain reader (analysis/plainLines.ts) read every
+   * character of every other line and found no control character. validateAvap's binary check then counts control
+   * characters in these lines only (guard.ts binaryCheckIn).
    */
   readonly scanned: number[] = [];
   /**
@@ -147,10 +147,8 @@ export class Analyzer implements AnalysisContext {
     this.lineStart = start;
     this.lineEnd = end;
     const state = this.scan;
-    if (!state.inBlockComment && !this.blocks.top?.awaitingBrace && plainLine(this, start, end)) {
-      // Read as a plain line (analysis/plainLines.ts): no `;`, no comment left open.
-      state.semicolon = false;
-    } else {
+    const plain = state.inBlockComment || this.blocks.top?.awaitingBrace ? undefined : this.plainLine(start, end);
+    if (plain === undefined) {
       this.scanned.push(start, end);
       const span = this.span;
       span.start = start;
@@ -161,6 +159,11 @@ export class Analyzer implements AnalysisContext {
         this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
       }
       if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
+    } else {
+      // Read by the plain reader (analysis/plainLines.ts): no `;`, no comment left open, nothing for the scanner
+      // to report. A line it did not take is left to the checks with the tokens it read.
+      state.semicolon = false;
+      if (plain !== true) analyzeLine(this, plain, false);
     }
     if (this.rep.saturated && this.rep.errorCount > 0) {
       this.stoppedEarly = true;
@@ -168,6 +171,30 @@ export class Analyzer implements AnalysisContext {
     }
     return true;
   }
+
+  /**
+   * The line offered to the plain reader (analysis/plainLines.ts), unless lines it did not take came just before:
+   * after such a line the next one goes to the scanner, after two in a row the next two, and so on up to 16 (a line
+   * the reader takes resets it). Text that is mostly not plain (an invalid answer, an adversarial shape) is then read
+   * about as fast as by the scanner alone; the output is the same either way.
+   */
+  private plainLine(start: number, end: number): true | Token[] | undefined {
+    if (this.plainSkip > 0 && plainBackoff()) {
+      this.plainSkip--;
+      return undefined;
+    }
+    const plain = plainLine(this, start, end);
+    if (plain === true) this.plainMisses = 0;
+    else {
+      this.plainMisses = Math.min(16, this.plainMisses * 2 || 1);
+      this.plainSkip = this.plainMisses;
+    }
+    return plain;
+  }
+
+  /** Lines the plain reader did not take in a row, as a back-off length, and the lines still to leave to the scanner. */
+  private plainMisses = 0;
+  private plainSkip = 0;
 
   /** The end of the file: what is still open or unresolved is reported (not after an early stop). */
   end(): void {

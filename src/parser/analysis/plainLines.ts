@@ -25,24 +25,33 @@ import {
   type ParamSpec,
 } from '../catalogue';
 import { isIdentifier } from '../calls';
-import { TokenKind } from '../scanner';
+import { TokenKind, type Token } from '../scanner';
 import { matchSignature } from './arity';
 import { applyRole } from './commands';
 import { checkTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import type { AnalysisContext } from './context';
 
-/** Off only for the test that compares this path with the scanner's (and for a bench's side by side). */
-let enabled = true;
+/**
+ * How lines are offered to the plain reader: `on` as shipped (the analyzer backs off after lines it did not take),
+ * `always` every line (so a test holds the reader to the scanner's path on every line), `off` none.
+ */
+type PlainMode = 'on' | 'always' | 'off';
+let mode: PlainMode = 'on';
 
 /**
- * Turns plain lines on or off; returns the previous setting.
+ * Sets how lines are offered to the plain reader; returns the previous setting.
  * @internal for the test that holds the two paths to the same output
  */
-export function setPlainLines(on: boolean): boolean {
-  const was = enabled;
-  enabled = on;
+export function setPlainLines(next: PlainMode): PlainMode {
+  const was = mode;
+  mode = next;
   return was;
+}
+
+/** The analyzer backs off from the plain reader after lines it did not take (analyzer.ts). */
+export function plainBackoff(): boolean {
+  return mode === 'on';
 }
 /** Words a plain expression does not take as a name: reserved in expressions, or another language's. */
 const NOT_A_NAME: ReadonlySet<string> = new Set([
@@ -326,9 +335,8 @@ class PlainReader extends LineTokens {
   // --------------------------------------------------------------- lines
 
   /** The line [lineStart, lineEnd) of `ctx.src` (see plainLine). */
-  line(ctx: AnalysisContext, lineStart: number, lineEnd: number): boolean {
-    const n = this.tokenize(lineStart, lineEnd);
-    if (n <= 0) return n === 0;
+  line(ctx: AnalysisContext, n: number): boolean {
+    if (n === 0) return true;
     this.count = n;
     const first = this.kinds[0];
     if (first === T.CloseBrace) return n === 1 && this.closeFunction(ctx);
@@ -481,12 +489,15 @@ const reader = new PlainReader();
 
 /**
  * Reads the line [start, end) of `ctx.src` as a plain line and, when it is one, does what the analysis does for
- * it. False (nothing changed) when it is not: the caller then scans and analyses the line.
+ * it: true. Otherwise nothing is changed, and the answer is the line's tokens, as the scanner would give them,
+ * when the line holds only characters a plain line may (the checks then read them: analysis/lines.ts), or
+ * undefined: the scanner reads the line.
  */
-export function plainLine(ctx: AnalysisContext, lineStart: number, lineEnd: number): boolean {
-  if (!enabled) return false;
+export function plainLine(ctx: AnalysisContext, lineStart: number, lineEnd: number): true | Token[] | undefined {
+  if (mode === 'off') return undefined;
   reader.src = ctx.src;
-  const handled = reader.line(ctx, lineStart, lineEnd);
+  const n = reader.tokenize(lineStart, lineEnd);
+  const answer = n < 0 ? undefined : reader.line(ctx, n) || reader.scannerTokens(n);
   reader.src = ''; // the program is not kept past its line
-  return handled;
+  return answer;
 }

@@ -5,7 +5,7 @@
  * reads it.
  */
 import { findForeignOperator } from '../catalogue';
-import type { Token, TokenKind } from '../scanner';
+import { TokenKind, type Token } from '../scanner';
 
 const CH_TAB = 9;
 const CH_SPACE = 32;
@@ -87,6 +87,48 @@ const PUNCT: Uint8Array = (() => {
   ];
   for (const [ch, kind] of kinds) table[ch.charCodeAt(0)] = kind;
   return table;
+})();
+
+/** The scanner's kind of each kind of token here. */
+const SCANNER_KIND: readonly TokenKind[] = (() => {
+  const kinds: TokenKind[] = [];
+  kinds[T.Ident] = TokenKind.Ident;
+  kinds[T.Number] = TokenKind.Number;
+  kinds[T.String] = TokenKind.String;
+  kinds[T.Template] = TokenKind.Template;
+  for (const punct of [
+    T.Open,
+    T.Close,
+    T.OpenBracket,
+    T.CloseBracket,
+    T.OpenBrace,
+    T.CloseBrace,
+    T.Comma,
+    T.Colon,
+    T.Dot,
+  ])
+    kinds[punct] = TokenKind.Punct;
+  kinds[T.Assign] = TokenKind.Op;
+  kinds[T.Binary] = TokenKind.Op;
+  return kinds;
+})();
+
+/** The text of each punctuation token. */
+const PUNCT_TEXT: readonly string[] = (() => {
+  const texts: string[] = [];
+  const pairs: [T, string][] = [
+    [T.Open, '('],
+    [T.Close, ')'],
+    [T.OpenBracket, '['],
+    [T.CloseBracket, ']'],
+    [T.OpenBrace, '{'],
+    [T.CloseBrace, '}'],
+    [T.Comma, ','],
+    [T.Colon, ':'],
+    [T.Dot, '.'],
+  ];
+  for (const [kind, text] of pairs) texts[kind] = text;
+  return texts;
 })();
 
 /** ASCII letters, digits and `_`: 1. */
@@ -278,6 +320,20 @@ export class LineTokens {
   /** The inner text of the string token `k`. */
   inner(k: number): string {
     return this.src.slice((this.starts[k] as number) + 1, (this.ends[k] as number) - 1);
+  }
+
+  /** The first `n` tokens as the scanner makes them (scanner.ts): a line the checks read after all. */
+  scannerTokens(n: number): Token[] {
+    const tokens: Token[] = [];
+    for (let k = 0; k < n; k++) {
+      const kind = this.kinds[k] as T;
+      const start = this.starts[k] as number;
+      const end = this.ends[k] as number;
+      const scanned = SCANNER_KIND[kind] as TokenKind;
+      const text = scanned === TokenKind.Punct ? (PUNCT_TEXT[kind] as string) : this.src.slice(start, end);
+      tokens.push({ kind: scanned, start, end, text });
+    }
+    return tokens;
   }
 
   token(kind: TokenKind, k: number): Token {
