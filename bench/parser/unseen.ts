@@ -140,6 +140,8 @@ export interface Contenders {
    * where the time of a validation goes — what is left is the checking itself. Returns a count of tokens.
    */
   scanOnly: (text: string) => number;
+  /** The plain reader's tokenizer alone over every line (analysis/plainTokens.ts): the bound of its design. */
+  readOnly: (text: string) => number;
 }
 
 /** Milliseconds per pass of each contender: the validation as shipped, the same without fix proofs (parsing and
@@ -150,6 +152,7 @@ interface Pass {
   ts: number;
   floor: number;
   scanOnly: number;
+  readOnly: number;
 }
 
 /** Milliseconds per pass of each contender over `inputs` (rounds.ts says how they are measured side by side). */
@@ -178,6 +181,9 @@ async function passes(inputs: readonly string[], c: Contenders, rounds: number):
       },
       scanOnly: () => {
         for (const text of inputs) sink += c.scanOnly(text);
+      },
+      readOnly: () => {
+        for (const text of inputs) sink += c.readOnly(text);
       },
     },
     { rounds, warmup: WARMUP },

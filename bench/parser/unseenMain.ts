@@ -13,6 +13,7 @@ import { buildSync } from 'esbuild';
 import ts from 'typescript';
 import type * as ParserModule from '../../src/parser';
 import type * as LexicalModule from '../../src/parser/lexical';
+import type * as PlainTokensModule from '../../src/parser/analysis/plainTokens';
 import { REPO_ROOT } from '../../test/support/parserProcess';
 import { regexLineScan } from './floor';
 import { measureUnseen } from './unseen';
@@ -21,16 +22,13 @@ import { measureUnseen } from './unseen';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof ParserModule;
 
-/**
- * The scanner as the parser bundle has it: src/parser/lexical.ts (the scanner's light entry) bundled the way
- * dist/parser.js is, into a temporary folder, since the parser bundle exports no scanner.
- */
-function loadScanner(): typeof LexicalModule {
+/** A module of the parser bundled the way dist/parser.js is, into a temporary folder (the bundle exports neither). */
+function loadBundled<T>(entry: string): T {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-bench-scanner-'));
   try {
-    const outfile = path.join(dir, 'lexical.js');
+    const outfile = path.join(dir, 'entry.js');
     buildSync({
-      entryPoints: [path.join(REPO_ROOT, 'src', 'parser', 'lexical.ts')],
+      entryPoints: [path.join(REPO_ROOT, entry)],
       bundle: true,
       platform: 'node',
       target: 'node20',
@@ -39,21 +37,19 @@ function loadScanner(): typeof LexicalModule {
       logLevel: 'warning',
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(outfile) as typeof LexicalModule;
+    return require(outfile) as T;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const { newScanState, scanLine } = loadScanner();
+// The scanner (src/parser/lexical.ts, its light entry) and the plain reader's tokenizer.
+const { newScanState, scanLine } = loadBundled<typeof LexicalModule>('src/parser/lexical.ts');
+const { LineTokens } = loadBundled<typeof PlainTokensModule>('src/parser/analysis/plainTokens.ts');
 
-/** Every line scanned, split the way the analyzer splits them (at LF, CR or CRLF); the number of tokens. */
-function scanOnly(text: string): number {
-  const state = newScanState();
-  const span = { start: 0, end: 0 };
-  const sink = () => undefined;
+/** The start and end offsets of every line of `text`, split the way the analyzer splits them (at LF, CR or CRLF). */
+function eachLine(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
-  let tokens = 0;
   let start = 0;
   let nextLF = -2;
   let nextCR = -2;
@@ -61,12 +57,38 @@ function scanOnly(text: string): number {
     if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf('\n', start);
     if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf('\r', start);
     const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
+    visit(start, end);
+    if (end >= n) return;
+    start = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
+  }
+}
+
+/**
+ * The plain reader's tokenizer alone over every line (analysis/plainTokens.ts: what reading each character costs
+ * where most lines are read; a line it does not read, it leaves at its first odd character). The token count.
+ */
+const reader = new LineTokens();
+function readOnly(text: string): number {
+  let tokens = 0;
+  reader.src = text;
+  eachLine(text, (start, end) => {
+    tokens += Math.max(0, reader.tokenize(start, end));
+  });
+  return tokens;
+}
+
+/** Every line scanned as the scanner reads it; the number of tokens. */
+function scanOnly(text: string): number {
+  const state = newScanState();
+  const span = { start: 0, end: 0 };
+  const sink = () => undefined;
+  let tokens = 0;
+  eachLine(text, (start, end) => {
     span.start = start;
     span.end = end;
     tokens += scanLine(text, span, state, sink).length;
-    if (end >= n) return tokens;
-    start = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
-  }
+  });
+  return tokens;
 }
 
 void measureUnseen({
@@ -74,6 +96,7 @@ void measureUnseen({
   createSourceFile: (text) => ts.createSourceFile('bench.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS),
   floor: regexLineScan,
   scanOnly,
+  readOnly,
 }).then(
   (figures) => process.stdout.write(`${JSON.stringify(figures)}\n`),
   (err: unknown) => {
