@@ -186,7 +186,8 @@ export function callShape(
   };
 }
 
-function structuralRole(name: string): BlockRole | undefined {
+/** The block role a name that is no command stands for (a hallucinated or miscased closer or opener), if any. */
+export function structuralRole(name: string): BlockRole | undefined {
   const hallucination = findHallucination(name);
   if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
   // Lower-cased once for both look-ups (findCommandByLowerName); an exact spelling found above comes first.

@@ -27,7 +27,7 @@ import {
 import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
 import { matchSignature } from './arity';
-import { applyRole } from './commands';
+import { applyRole, structuralRole } from './commands';
 import { checkTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import type { AnalysisContext } from './context';
@@ -69,6 +69,9 @@ const CALLABLE = new NameTable<CommandSpec | undefined>([
   ...COMMANDS.map((c) => [c.name, c] as const),
   ...FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, undefined] as const),
 ]);
+
+/** Other languages' statement keywords: a call of one on its own line is the analysis' (analysis/foreignLines.ts). */
+const FOREIGN_KEYWORDS = new NameTable<true>(FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, true] as const));
 
 /** The words an operand's name needs a second look at (NOT_A_NAME and the built-ins), read in place. */
 const SPECIAL = new NameTable<true>([...NOT_A_NAME, ...EXPRESSION_BUILTINS].map((w) => [w, true] as const));
@@ -407,11 +410,57 @@ class PlainReader extends LineTokens {
       return true;
     }
     const spec = CALLABLE.getAt(this.src, this.starts[0] as number, this.ends[0] as number);
-    if (!spec || !this.callArguments(1)) return false;
+    if (!spec) {
+      if (FOREIGN_KEYWORDS.getAt(this.src, this.starts[0] as number, this.ends[0] as number)) return false;
+      return this.callArguments(1) && this.unknownCall(ctx, 'statement');
+    }
+    if (!this.callArguments(1)) return false;
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
     this.callEffects(ctx, spec, params);
     if (spec.block) applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
+    return true;
+  }
+
+  /**
+   * A call of a name that is no command, its arguments read (`helper(a)`, `x = helper(a)`): deferred to the end
+   * of the file as the analysis defers it (analysis/commands.ts checkCommand) — its templates checked, then the
+   * call kept with the statement it is, for a fix that rewrites it. Not when the name stands for a block command.
+   */
+  unknownCall(ctx: AnalysisContext, context: 'statement' | 'assignment'): boolean {
+    const nameAt = context === 'statement' ? 0 : 2;
+    const name = this.text(nameAt);
+    if (structuralRole(name) !== undefined) return false;
+    this.argumentTemplates(ctx);
+    const nameStart = this.starts[nameAt] as number;
+    const nameEnd = this.ends[nameAt] as number;
+    const end = this.ends[this.count - 1] as number;
+    const args: { text: string; name: string | undefined }[] = [];
+    for (let a = 0; a < this.argc; a++) {
+      const k = this.args[a] as number;
+      const kind = k === EMPTY ? undefined : (this.kinds[k] as T);
+      const text = kind === undefined ? '' : this.text(k);
+      const quoted = kind === T.String ? this.inner(k) : undefined;
+      args.push({
+        text,
+        name: kind === T.Ident ? text : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined,
+      });
+    }
+    ctx.pending.push({
+      name,
+      argCount: this.argc,
+      line: ctx.lineNo,
+      column: ctx.col(nameStart),
+      endColumn: ctx.col(nameEnd),
+      context,
+      text: this.src.slice(nameStart, end),
+      shape: {
+        start: this.starts[0] as number,
+        end,
+        target: context === 'assignment' ? this.text(0) : undefined,
+        args,
+      },
+    });
     return true;
   }
 
@@ -458,7 +507,12 @@ class PlainReader extends LineTokens {
         // `x = cmd(…)`: the analysis reads it as a command call when the call ends the line.
         if (!this.callArguments(3)) return false;
         const spec = findCommandAt(src, start, end);
-        if (!spec || spec.block || spec.name === 'avapConnector') return false;
+        if (!spec) {
+          if (!this.unknownCall(ctx, 'assignment')) return false;
+          ctx.sem.assign(this.text(0), ctx.lineNo);
+          return true;
+        }
+        if (spec.block || spec.name === 'avapConnector') return false;
         const params = this.plainCall(spec, 'assignment');
         if (!params) return false;
         this.callEffects(ctx, spec, params);

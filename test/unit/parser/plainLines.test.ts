@@ -248,12 +248,14 @@ describe('parser: plain lines', () => {
       'RequestGet(url, , , reply)',
       'function total(a, b) {',
       'function none() {',
+      'helper(a, "b", 1)',
+      'x = helper(a, , `t`)',
+      'x = invented()',
     ])
       assert.ok(takes(text), text);
     for (const text of [
       'x = a.b',
       'x = a[0]',
-      'x = f(a)',
       'x = str(round(a))',
       'x = a && b',
       'x = null',
@@ -273,13 +275,22 @@ describe('parser: plain lines', () => {
       'addVar(x, $g)',
       'año = 1',
       'x = 1 /* c */',
-      'unknownCommand(x)',
+      'End()',
+      'x = EndLoop()',
+      'x = helper(a + 1)',
     ])
       assert.ok(!takes(text), text);
   });
 
   it('takes a function: its header, body, return and closing brace', () => {
-    const program = ['function total(a, b) {', '  s = a + b', '  return(s)', '}', 'addResult(x)'].join('\n');
+    const program = [
+      'function total(a, b) {',
+      '  s = a + b',
+      '  return(s)',
+      '}',
+      'x = total(1, 2)',
+      'addResult(x)',
+    ].join('\n');
     assert.equal(plainShare([program]), 1);
     same(program);
   });
