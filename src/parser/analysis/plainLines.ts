@@ -53,6 +53,7 @@ export function setPlainLines(next: PlainMode): PlainMode {
 export function plainBackoff(): boolean {
   return mode === 'on';
 }
+
 /** Words a plain expression does not take as a name: reserved in expressions, or another language's. */
 const NOT_A_NAME: ReadonlySet<string> = new Set([
   ...['and', 'or', 'not', 'in', 'is', 'if', 'else'],
@@ -89,10 +90,6 @@ const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
 /** addVar's value words the analysis reports as stored as text (analysis/literals.ts). */
 const TEXT_STORED_WORDS = new Set(['None', 'True', 'False', 'true', 'false', 'null']);
 
-/**
- * The reader of one line (one instance: the analysis reads one line at a time): the line's tokens in typed arrays,
- * then its statement read from them by index.
- */
 /**
  * The reader of one line (one instance: the analysis reads one line at a time): the line's tokens (plainTokens.ts),
  * then its statement read from them by index.

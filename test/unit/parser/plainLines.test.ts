@@ -100,6 +100,11 @@ const COMMANDS = [
   'print',
   'fmt',
   'undefinedThing',
+  'helper',
+  'End',
+  'EndLoop',
+  'addvar',
+  'getSHA256',
 ];
 const NAMES = [
   'x',
@@ -346,7 +351,7 @@ describe('parser: plain lines', () => {
     this.timeout(120_000);
     fc.assert(
       fc.property(program, (text) => same(text)),
-      { numRuns: 3000, seed: 30 },
+      { numRuns: 6000, seed: 30 },
     );
     fc.assert(
       fc.property(blocked, (text) => same(text)),
