@@ -20,7 +20,7 @@ import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { functionMissingBrace } from './analysis/functions';
 import { analyzeLine } from './analysis/lines';
-import { plainBackoff, plainLine } from './analysis/plainLines';
+import { plainBackoff, plainLine, plainLineEnd, plainStatement, tokenizePlain } from './analysis/plainLines';
 import { noteCall, resolvePending } from './analysis/names';
 
 /** How an analysis is copied (Analyzer.fork). */
@@ -97,7 +97,11 @@ export class Analyzer implements AnalysisContext {
     this.sem = new Semantics(rep, this.blocks);
   }
 
-  /** The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation). */
+  /**
+   * The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation).
+   * A line the plain reader reads is read to its line break by the reader (analysis/plainLines.ts tokenizePlain):
+   * only the others are searched for it.
+   */
   run(): void {
     const src = this.src;
     const n = src.length;
@@ -107,11 +111,26 @@ export class Analyzer implements AnalysisContext {
     let nextLF = -2;
     let nextCR = -2;
     while (!this.done) {
-      if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
-      if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
-      const end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
       if (marks) marks[lineNo] = this.rep.entries.length;
-      if (!this.line(start, end, lineNo) || end >= n) break;
+      let end = -1;
+      if (marks === undefined && this.offersPlain()) {
+        const count = tokenizePlain(src, start, n);
+        if (count >= 0) {
+          end = plainLineEnd();
+          this.enter(lineNo, start, end);
+          this.readPlain(this.notePlain(plainStatement(this, count)));
+        } else this.notePlain(undefined);
+      }
+      if (end === -1) {
+        if (nextLF !== -1 && nextLF < start) nextLF = src.indexOf('\n', start);
+        if (nextCR !== -1 && nextCR < start) nextCR = src.indexOf('\r', start);
+        end = Math.min(nextLF === -1 ? n : nextLF, nextCR === -1 ? n : nextCR);
+        this.enter(lineNo, start, end);
+        // Offered to the plain reader above, or not to be: the scanner reads it.
+        if (marks === undefined) this.readScanned();
+        else this.readLine();
+      }
+      if (this.stopsHere() || end >= n) break;
       start = end + (src.charCodeAt(end) === 13 && src.charCodeAt(end + 1) === 10 ? 2 : 1);
       lineNo++;
     }
@@ -143,53 +162,81 @@ export class Analyzer implements AnalysisContext {
 
   /** The line [start, end) of the text; false when the reporter is full of errors (the analysis stops there). */
   private line(start: number, end: number, lineNo: number): boolean {
+    this.enter(lineNo, start, end);
+    this.readLine();
+    return !this.stopsHere();
+  }
+
+  /** The current line is `lineNo`, [start, end) of the text. */
+  private enter(lineNo: number, start: number, end: number): void {
     this.lineNo = lineNo;
     this.lineStart = start;
     this.lineEnd = end;
-    const state = this.scan;
-    const plain = state.inBlockComment || this.blocks.top?.awaitingBrace ? undefined : this.plainLine(start, end);
-    if (plain === undefined) {
-      this.scanned.push(start, end);
-      const span = this.span;
-      span.start = start;
-      span.end = end;
-      const wasInComment = state.inBlockComment;
-      const tokens = scanLine(this.src, span, state, this.sink);
-      if (state.inBlockComment && !wasInComment) {
-        this.blockComment = { line: lineNo, column: state.blockCommentStart - start + 1 };
-      }
-      if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
-    } else {
-      // Read by the plain reader (analysis/plainLines.ts): no `;`, no comment left open, nothing for the scanner
-      // to report. A line it did not take is left to the checks with the tokens it read.
-      state.semicolon = false;
-      if (plain !== true) analyzeLine(this, plain, false);
+  }
+
+  /** The current line, by the plain reader when it is offered one, else by the scanner. */
+  private readLine(): void {
+    if (!this.offersPlain()) return this.readScanned();
+    const plain = this.notePlain(plainLine(this, this.lineStart, this.lineEnd));
+    if (plain === undefined) this.readScanned();
+    else this.readPlain(plain);
+  }
+
+  /** The current line through the scanner, then the checks. */
+  private readScanned(): void {
+    const { lineStart: start, lineEnd: end, scan: state } = this;
+    this.scanned.push(start, end);
+    const span = this.span;
+    span.start = start;
+    span.end = end;
+    const wasInComment = state.inBlockComment;
+    const tokens = scanLine(this.src, span, state, this.sink);
+    if (state.inBlockComment && !wasInComment) {
+      this.blockComment = { line: this.lineNo, column: state.blockCommentStart - start + 1 };
     }
-    if (this.rep.saturated && this.rep.errorCount > 0) {
-      this.stoppedEarly = true;
+    if (tokens.length > 0) analyzeLine(this, tokens, state.semicolon);
+  }
+
+  /**
+   * The current line as the plain reader left it (analysis/plainLines.ts): done, or its tokens for the checks. No
+   * `;`, no comment left open, nothing for the scanner to report.
+   */
+  private readPlain(plain: true | Token[]): void {
+    this.scan.semicolon = false;
+    if (plain !== true) analyzeLine(this, plain, false);
+  }
+
+  /** The reporter is full of errors: the analysis stops after this line. */
+  private stopsHere(): boolean {
+    if (!(this.rep.saturated && this.rep.errorCount > 0)) return false;
+    this.stoppedEarly = true;
+    return true;
+  }
+
+  /**
+   * The current line may go to the plain reader (analysis/plainLines.ts): not inside a block comment or before a
+   * function body's `{`, and not right after lines it did not take — after one such line the next goes to the
+   * scanner, after two in a row the next two, and so on up to 16 (a line the reader takes resets it). Text that is
+   * mostly not plain (an invalid answer, an adversarial shape) is then read about as fast as by the scanner alone;
+   * the output is the same either way.
+   */
+  private offersPlain(): boolean {
+    if (this.scan.inBlockComment || this.blocks.top?.awaitingBrace) return false;
+    if (this.plainSkip > 0 && plainBackoff()) {
+      this.plainSkip--;
       return false;
     }
     return true;
   }
 
-  /**
-   * The line offered to the plain reader (analysis/plainLines.ts), unless lines it did not take came just before:
-   * after such a line the next one goes to the scanner, after two in a row the next two, and so on up to 16 (a line
-   * the reader takes resets it). Text that is mostly not plain (an invalid answer, an adversarial shape) is then read
-   * about as fast as by the scanner alone; the output is the same either way.
-   */
-  private plainLine(start: number, end: number): true | Token[] | undefined {
-    if (this.plainSkip > 0 && plainBackoff()) {
-      this.plainSkip--;
-      return undefined;
-    }
-    const plain = plainLine(this, start, end);
-    if (plain === true) this.plainMisses = 0;
+  /** What the plain reader answered, noted for the back-off (offersPlain). */
+  private notePlain<A extends true | Token[] | undefined>(answer: A): A {
+    if (answer === true) this.plainMisses = 0;
     else {
       this.plainMisses = Math.min(16, this.plainMisses * 2 || 1);
       this.plainSkip = this.plainMisses;
     }
-    return plain;
+    return answer;
   }
 
   /** Lines the plain reader did not take in a row, as a back-off length, and the lines still to leave to the scanner. */

@@ -545,10 +545,31 @@ const reader = new PlainReader();
  * undefined: the scanner reads the line.
  */
 export function plainLine(ctx: AnalysisContext, lineStart: number, lineEnd: number): true | Token[] | undefined {
-  if (mode === 'off') return undefined;
-  reader.src = ctx.src;
-  const n = reader.tokenize(lineStart, lineEnd);
-  const answer = n < 0 ? undefined : reader.line(ctx, n) || reader.scannerTokens(n);
+  const n = tokenizePlain(ctx.src, lineStart, lineEnd);
+  return n < 0 ? undefined : plainStatement(ctx, n);
+}
+
+/**
+ * The first half of plainLine, for a reader that does not know where the line ends (analyzer.ts run): tokenizes
+ * `src` from `start` up to the first line break (or `end`); the token count, the line's end in plainLineEnd(), or
+ * -1 when the line holds a character a plain line may not (nothing kept). plainStatement is the second half.
+ */
+export function tokenizePlain(src: string, start: number, end: number): number {
+  if (mode === 'off') return -1;
+  reader.src = src;
+  const n = reader.tokenize(start, end);
+  if (n < 0) reader.src = ''; // the program is not kept past its line
+  return n;
+}
+
+/** Where the line tokenizePlain read ends. */
+export function plainLineEnd(): number {
+  return reader.lineEnd;
+}
+
+/** The second half of plainLine: the statement of the `n` tokens tokenizePlain read, with the context on its line. */
+export function plainStatement(ctx: AnalysisContext, n: number): true | Token[] {
+  const answer = reader.line(ctx, n) || reader.scannerTokens(n);
   reader.src = ''; // the program is not kept past its line
   return answer;
 }

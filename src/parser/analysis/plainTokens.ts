@@ -56,6 +56,8 @@ const enum C {
   Colon,
   /** The scanner's operator characters (`=<>+-* /%!?&|`). */
   Op,
+  /** LF or CR: the line ends before it. */
+  Break,
 }
 
 const CLASS: Uint8Array = (() => {
@@ -70,6 +72,8 @@ const CLASS: Uint8Array = (() => {
   for (const ch of '()[]{},.') table[ch.charCodeAt(0)] = C.Punct;
   table[CH_COLON] = C.Colon;
   for (const ch of '=<>+-*/%!?&|') table[ch.charCodeAt(0)] = C.Op;
+  table[10] = C.Break;
+  table[13] = C.Break;
   return table;
 })();
 
@@ -180,10 +184,13 @@ export class LineTokens {
   readonly starts = new Int32Array(MAX_TOKENS + 1);
   readonly ends = new Int32Array(MAX_TOKENS + 1);
   count = 0;
+  /** Where the line tokenized last ends: `e`, or the line break before it. */
+  lineEnd = 0;
 
   /**
-   * Tokenizes src[p, e) as the scanner does, when the line holds only characters a plain line may (ASCII, no
-   * control character, `#`, `$`, `;`, block comment or unclosed string): the token count, or -1.
+   * Tokenizes the line from `p` — up to `e` or the first line break before it — as the scanner does, when it holds
+   * only characters a plain line may (ASCII, no control character, `#`, `$`, `;`, block comment or unclosed
+   * string): the token count (and `lineEnd`), or -1.
    */
   tokenize(p: number, e: number): number {
     const s = this.src;
@@ -248,11 +255,14 @@ export class LineTokens {
             if (next === CH_SLASH) {
               // A comment to the end of the line: its text is not read, but a control character in it is not plain
               // (a line is plain only when every character of it is text: validateAvap's binary check relies on it).
-              for (let q = p + 2; q < e; q++) {
+              let q = p + 2;
+              for (; q < e; q++) {
                 const d = s.charCodeAt(q);
+                if (d === 10 || d === 13) break;
                 if ((d < CH_SPACE && d !== CH_TAB) || d === 0x7f) return -1;
               }
               kinds[n] = T.End;
+              this.lineEnd = q;
               return n;
             }
             if (next === CH_STAR) return -1; // a block comment: the scanner's
@@ -273,6 +283,10 @@ export class LineTokens {
           } else return -1;
           break;
         }
+        case C.Break:
+          kinds[n] = T.End;
+          this.lineEnd = p;
+          return n;
         default:
           return -1;
       }
@@ -282,6 +296,7 @@ export class LineTokens {
       n++;
     }
     kinds[n] = T.End;
+    this.lineEnd = e;
     return n;
   }
 
