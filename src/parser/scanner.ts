@@ -157,9 +157,9 @@ function isSpace(c: number): boolean {
   return c === CH_SPACE || c === CH_TAB || c === 0x0c || c === 0x0b || c === CH_NBSP || c === CH_BOM;
 }
 
-/** Operators of two or three characters, longest first. */
-const OPERATORS3 = new Set(['===', '!==']);
-const OPERATORS2 = new Set([
+/** Operators of two or three characters, longest first (the plain reader builds its tables from them: analysis/plainTokens.ts). */
+export const OPERATORS3: ReadonlySet<string> = new Set(['===', '!==']);
+export const OPERATORS2: ReadonlySet<string> = new Set([
   '==',
   '!=',
   '<=',
@@ -180,7 +180,8 @@ const OPERATORS2 = new Set([
   '<>',
 ]);
 
-function isOperatorStart(c: number): boolean {
+/** A character an operator starts with. */
+export function isOperatorStart(c: number): boolean {
   switch (c) {
     case CH_EQ:
     case CH_LT:

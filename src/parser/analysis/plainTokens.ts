@@ -5,11 +5,10 @@
  * reads it.
  */
 import { findForeignOperator } from '../catalogue';
-import { TokenKind, type Token } from '../scanner';
+import { isOperatorStart, OPERATORS2, OPERATORS3, TokenKind, type Token } from '../scanner';
 
 const CH_TAB = 9;
 const CH_SPACE = 32;
-const CH_BANG = 33;
 const CH_DQUOTE = 34;
 const CH_SQUOTE = 39;
 const CH_STAR = 42;
@@ -71,7 +70,7 @@ const CLASS: Uint8Array = (() => {
   for (const c of [CH_DQUOTE, CH_SQUOTE, CH_BACKTICK]) table[c] = C.Quote;
   for (const ch of '()[]{},.') table[ch.charCodeAt(0)] = C.Punct;
   table[CH_COLON] = C.Colon;
-  for (const ch of '=<>+-*/%!?&|') table[ch.charCodeAt(0)] = C.Op;
+  for (let c = 0; c < 128; c++) if (c !== CH_COLON && isOperatorStart(c)) table[c] = C.Op;
   table[10] = C.Break;
   table[13] = C.Break;
   return table;
@@ -142,12 +141,6 @@ const IDENT_PART: Uint8Array = (() => {
   return table;
 })();
 
-/** The scanner's operators of two characters (scanner.ts), which it reads before one. */
-const TWO_CHAR_OPERATORS = [
-  ...['==', '!=', '<=', '>=', '=>', ':=', '&&', '||', '++', '--'],
-  ...['+=', '-=', '*=', '/=', '->', '::', '**', '<>'],
-];
-
 /** The binary operators an expression of a plain line takes: none of them another language's. */
 const BINARY: ReadonlySet<string> = new Set(
   ['<', '>', '+', '-', '*', '/', '%', '==', '!=', '<=', '>=', '**'].filter(
@@ -165,7 +158,17 @@ const SINGLE: Uint8Array = (() => {
 /** Two operator characters as the scanner reads them: 0 two operators, 1 one a plain line does not take, 2 one it takes. */
 const PAIR: Uint8Array = (() => {
   const table = new Uint8Array(128 * 128);
-  for (const op of TWO_CHAR_OPERATORS) table[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = BINARY.has(op) ? 2 : 1;
+  for (const op of OPERATORS2) table[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = BINARY.has(op) ? 2 : 1;
+  return table;
+})();
+
+/**
+ * The scanner's operators of three characters (none a plain line takes), by their first two: the third. The scanner
+ * reads them before two (`===` before `==`).
+ */
+const TRIPLE: Uint8Array = (() => {
+  const table = new Uint8Array(128 * 128);
+  for (const op of OPERATORS3) table[op.charCodeAt(0) * 128 + op.charCodeAt(1)] = op.charCodeAt(2);
   return table;
 })();
 
@@ -244,7 +247,7 @@ export class LineTokens {
           break;
         case C.Colon: {
           const next = p + 1 < e ? s.charCodeAt(p + 1) : 0;
-          if (next === CH_EQ || next === CH_COLON) return -1; // := and ::
+          if (next < 128 && PAIR[CH_COLON * 128 + next] !== 0) return -1; // `:=` and `::`, operators
           kind = T.Colon;
           p++;
           break;
@@ -267,9 +270,10 @@ export class LineTokens {
             }
             if (next === CH_STAR) return -1; // a block comment: the scanner's
           }
-          // `===` and `!==` first, then the pairs; else one character.
-          if (next === CH_EQ && (c === CH_EQ || c === CH_BANG) && p + 2 < e && s.charCodeAt(p + 2) === CH_EQ) return -1;
-          const pair = next < 128 ? (PAIR[c * 128 + next] as number) : 0;
+          // Three characters first (`===`), then the pairs; else one character.
+          const at = next < 128 ? c * 128 + next : -1;
+          if (at >= 0 && TRIPLE[at] !== 0 && p + 2 < e && s.charCodeAt(p + 2) === TRIPLE[at]) return -1;
+          const pair = at >= 0 ? (PAIR[at] as number) : 0;
           if (pair === 1) return -1;
           if (pair === 2) {
             p += 2;
