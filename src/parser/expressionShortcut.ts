@@ -10,9 +10,12 @@
 import { TokenKind, type Token } from './scanner';
 import { MAX_EXPRESSION_DEPTH } from './types';
 
+/** The words reserved in expressions (isReserved tells them apart without a set). */
+export const RESERVED_WORDS: readonly string[] = ['and', 'or', 'not', 'in', 'is', 'if', 'else'];
+
 /**
- * A word reserved in expressions (and, or, not, in, is, if, else), told by comparing the name with the words of its
- * length: a set would hash the token's fresh string, which for an operand nothing else does.
+ * A word of RESERVED_WORDS, told by comparing the name with the words of its length: a set would hash the token's
+ * fresh string, which for an operand nothing else does.
  */
 export function isReserved(text: string): boolean {
   switch (text.length) {

@@ -52,6 +52,9 @@ export function reportForeignOperator(host: Pick<ExpressionHost, 'report'>, t: T
   return true;
 }
 
+/** Other languages' statement keywords that are reported inside an expression too (`await x`, `lambda: …`). */
+export const FOREIGN_STATEMENT_WORDS: ReadonlySet<string> = new Set(['await', 'lambda', 'async']);
+
 /** Foreign words that prefix an operand (`await x`, `new X()`, `typeof x`). */
 const PREFIX_FOREIGN_WORDS = new Set(['await', 'new', 'typeof']);
 
@@ -155,7 +158,7 @@ export function reportForeignTokens(
       continue;
     }
     const statement = findForeignStatement(t.text);
-    if (statement && (t.text === 'await' || t.text === 'lambda' || t.text === 'async')) {
+    if (statement && FOREIGN_STATEMENT_WORDS.has(t.text)) {
       host.report({
         rule: Rule.ForeignKeyword,
         start: t.start,

@@ -14,7 +14,13 @@ import { abbreviate, plural } from '../wording';
 import { callShape } from './commands';
 import type { AnalysisContext } from './context';
 
-const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+/** A number as a number parameter takes it written out (a name, or a number in quotes, also does). */
+export const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
+
+/** An empty argument for `param` is a missing argument (reported). */
+export function mustHaveArgument(param: ParamSpec): boolean {
+  return param.required === true || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
+}
 
 /** The parameter list `params` as `argc` arguments in `context` match it, or undefined (see checkArity). */
 export function matchSignature(
@@ -100,8 +106,7 @@ function checkArgumentKind(ctx: AnalysisContext, command: CommandCall, index: nu
   const arg = call.args[index];
   if (!arg) return;
   if (arg.text === '') {
-    const mustHave = param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional);
-    if (mustHave)
+    if (mustHaveArgument(param))
       ctx.report({
         rule: Rule.MissingArgument,
         start: arg.start,

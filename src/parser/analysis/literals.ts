@@ -16,6 +16,11 @@ const LITERAL_WORDS: Readonly<Record<string, string>> = {
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
 
+/** A word as addVar's whole value that it stores as text, and literalKind names (None, a boolean, `null`). */
+export function isTextStoredWord(word: string): boolean {
+  return word === FOREIGN_NULL || LITERAL_WORDS[word] !== undefined;
+}
+
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
   return (

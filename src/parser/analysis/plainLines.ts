@@ -26,7 +26,10 @@ import {
 } from '../catalogue';
 import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
-import { matchSignature } from './arity';
+import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
+import { isTextStoredWord } from './literals';
+import { FOREIGN_STATEMENT_WORDS } from '../expressions';
+import { RESERVED_WORDS } from '../expressionShortcut';
 import { applyRole, structuralRole } from './commands';
 import { checkTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
@@ -54,13 +57,8 @@ export function plainBackoff(): boolean {
   return mode === 'on';
 }
 
-/** Words a plain expression does not take as a name: reserved in expressions, or another language's. */
-const NOT_A_NAME: ReadonlySet<string> = new Set([
-  ...['and', 'or', 'not', 'in', 'is', 'if', 'else'],
-  ...FOREIGN_WORDS,
-  // Foreign in an expression without being in the foreign words' table (expressions.ts).
-  ...['await', 'lambda', 'async'],
-]);
+/** Words a plain expression does not take as a name: reserved in expressions, or another language's (expressions.ts). */
+const NOT_A_NAME: ReadonlySet<string> = new Set([...RESERVED_WORDS, ...FOREIGN_WORDS, ...FOREIGN_STATEMENT_WORDS]);
 
 /**
  * The commands a plain line may call, by name: another language's statement keyword (`print(x)`) is none, even
@@ -84,11 +82,6 @@ const MAX_PREFIXES = 16;
 const MAX_ARGS = 16;
 /** An empty argument, in `args`. */
 const EMPTY = -1;
-
-const NUMBER_RE = /^[+-]?\d+(\.\d+)?$/;
-
-/** addVar's value words the analysis reports as stored as text (analysis/literals.ts). */
-const TEXT_STORED_WORDS = new Set(['None', 'True', 'False', 'true', 'false', 'null']);
 
 /**
  * The reader of one line (one instance: the analysis reads one line at a time): the line's tokens (plainTokens.ts),
@@ -263,8 +256,7 @@ class PlainReader extends LineTokens {
   /** Argument `a` is what `param` takes without a finding (analysis/arity.ts checkArgumentKind). */
   argumentFits(a: number, param: ParamSpec): boolean {
     const k = this.args[a] as number;
-    if (k === EMPTY)
-      return !(param.required || ((param.kind === 'target' || param.kind === 'number') && !param.optional));
+    if (k === EMPTY) return !mustHaveArgument(param);
     const kind = this.kinds[k] as T;
     if (param.kind === 'target') return kind === T.Ident || (kind === T.String && isIdentifier(this.inner(k)));
     if (param.kind === 'number') {
@@ -291,8 +283,7 @@ class PlainReader extends LineTokens {
       if (spec.resultOnlyByAssignment) return undefined;
       if (spec.name === 'addVar' && argc >= 2) {
         const value = this.args[1] as number;
-        if (value !== EMPTY && this.kinds[value] === T.Ident && TEXT_STORED_WORDS.has(this.text(value)))
-          return undefined;
+        if (value !== EMPTY && this.kinds[value] === T.Ident && isTextStoredWord(this.text(value))) return undefined;
       }
     }
     return params;

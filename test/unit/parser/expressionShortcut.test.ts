@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 // internal-import: the shortcut, held to the descent it stands in for
-import { readExpression } from '../../../src/parser/expressionShortcut';
+import { isReserved, readExpression, RESERVED_WORDS } from '../../../src/parser/expressionShortcut';
 // internal-import: the recursive descent alone, the judge of the shortcut
 import { descend } from '../../../src/parser/expressions';
 // internal-import: the scanner, to read the generated expressions as the analysis does
@@ -97,6 +97,12 @@ const WORDS = [
 ];
 
 describe('parser: the expression shortcut', () => {
+  it('tells the reserved words as their list has them (the plain reader reads the list)', () => {
+    for (const word of RESERVED_WORDS) assert.ok(isReserved(word), word);
+    for (const word of ['iff', 'andy', 'Not', 'els', 'is_', 'IN', 'ifx', 'x', 'elsewhere', 'or2'])
+      assert.ok(!isReserved(word), word);
+  });
+
   it('takes the usual expressions, and the descent finds them well formed with the same calls', () => {
     for (const text of [
       'a',
