@@ -5,6 +5,7 @@
  * reads it.
  */
 import { findForeignOperator } from '../catalogue';
+import { isBinaryOperator } from '../expressionShortcut';
 import { isOperatorStart, OPERATORS2, OPERATORS3, TokenKind, type Token } from '../scanner';
 
 const CH_TAB = 9;
@@ -141,11 +142,15 @@ const IDENT_PART: Uint8Array = (() => {
   return table;
 })();
 
-/** The binary operators an expression of a plain line takes: none of them another language's. */
+/**
+ * The binary operators an expression of a plain line takes: the scanner's operators the expression checker takes
+ * between two operands (expressionShortcut.ts isBinaryOperator), none of them another language's.
+ */
 const BINARY: ReadonlySet<string> = new Set(
-  ['<', '>', '+', '-', '*', '/', '%', '==', '!=', '<=', '>=', '**'].filter(
-    (op) => findForeignOperator(op) === undefined,
-  ),
+  [
+    ...OPERATORS2,
+    ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).filter((ch) => isOperatorStart(ch.charCodeAt(0))),
+  ].filter((op) => isBinaryOperator(op) && findForeignOperator(op) === undefined),
 );
 
 /** One-character binary operators taken (by character code): 1. */
