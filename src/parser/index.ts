@@ -42,7 +42,8 @@ const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic =
 
 /** Every finding of a fixed program, for a proof; undefined when there were too many to compare. */
 function reparse(text: string, limit: number): readonly TraceEntry[] | undefined {
-  const reporter = new Reporter(limit);
+  // A proof compares findings by rule and line only: their words are never needed.
+  const reporter = new Reporter(limit, { wordsWhenShown: true });
   new Analyzer(text, reporter).run();
   return reporter.saturated ? undefined : reporter.entries;
 }
@@ -68,18 +69,21 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
     const guarded = decoded.ok && hasNulInSample(decoded.value) ? binaryCheck(decoded.value) : decoded;
     if (!guarded.ok) return refused(guarded.error);
     const limit = Math.max(cap * 4, 1000);
-    const reporter = new Reporter(limit);
+    // Findings the trace cap leaves out are never read but for their rule and line: only those shown get words.
+    const reporter = new Reporter(limit, { wordsWhenShown: true });
     const analyzer = new Analyzer(guarded.value, reporter);
     analyzer.run();
     const binary = analyzer.stoppedEarly ? binaryCheck(guarded.value) : binaryCheckIn(guarded.value, analyzer.scanned);
     if (!binary.ok) return refused(binary.error);
     const { trace, truncated } = finalizeTrace(reporter.entries, cap, reporter.saturated);
+    reporter.describe(trace);
     // Invalid code gets its fixes proven; valid code only those of its semantic warnings (a run-time trap
     // whose fix is the point), so valid code without one — nearly all of it — proves nothing.
     const valid = reporter.errorCount === 0;
     const proving = valid ? trace.filter(isSemantic) : trace;
     if (proving.length > 0 && !reporter.saturated) {
-      if (!valid) addLateHints(reporter.entries, reporter.hints);
+      // Only the trace's entries are proven: the others need no candidate.
+      if (!valid) addLateHints({ targets: trace, entries: reporter.entries, hints: reporter.hints });
       proveFixes({
         text: guarded.value,
         all: reporter.entries,

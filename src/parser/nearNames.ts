@@ -84,6 +84,8 @@ export class NearNames {
   private trie: TrieNode | undefined;
   /** The longest name in the trie. */
   private depth = 0;
+  /** Nodes of the trie below its root: the most one walk enters. */
+  private nodes = 0;
   private budget: number;
   /**
    * Answers by limit, then name, for an index that lives as long as one validation (none for a shared one). A
@@ -140,6 +142,7 @@ export class NearNames {
         let next = at === -1 ? undefined : node.kids[at];
         if (!next) {
           next = newNode();
+          this.nodes++;
           if (node.chars === NO_CHILDREN) {
             node.chars = [c];
             node.kids = [next];
@@ -155,6 +158,22 @@ export class NearNames {
     });
     this.trie = root;
     return root;
+  }
+
+  /**
+   * Whether `walks` walks with limits up to `maxLimit` can never run out of what is left of the budget, whatever
+   * names they are for: a walk enters each node at most once and computes at most 2 × limit + 4 cells there
+   * (enter). Skipping some walks then changes no other walk's answer.
+   */
+  covers(walks: number, maxLimit: number): boolean {
+    const perNode = walks * (2 * Math.max(0, maxLimit) + 4);
+    if (this.trie) return perNode * this.nodes <= this.budget;
+    // Before the trie is built: it has at most as many nodes as its names have characters.
+    let characters = 0;
+    for (const name of this.names) if (name.length <= this.maxLength) characters += name.length;
+    if (perNode * characters <= this.budget) return true;
+    this.build();
+    return perNode * this.nodes <= this.budget;
   }
 
   /**

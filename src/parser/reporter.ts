@@ -59,6 +59,25 @@ export function traceEntry(finding: Omit<LineFinding, 'hint'>): TraceEntry {
 }
 
 /**
+ * The words (message, suggestion, candidate fix) of some findings, filled in
+ * only for those a caller shows (Reporter.describe): a group of findings
+ * reported together, described in the order they were reported.
+ */
+export interface Describer {
+  /** Fills in the words of those of its findings that are in `shown`. */
+  describe(shown: ReadonlySet<TraceEntry>): void;
+}
+
+export interface ReporterOptions {
+  /**
+   * Findings may be reported without their words, left to a Describer: the caller reads only the rule, line and
+   * columns of the entries it does not show (a proof compares findings by those; the trace cap chooses by them),
+   * and calls `describe` with those it shows. Without it, every finding has its words when reported.
+   */
+  wordsWhenShown?: boolean;
+}
+
+/**
  * Collects trace entries. Offsets are absolute positions in the source; the
  * reporter turns them into 1-based line/column using the line table.
  *
@@ -72,21 +91,44 @@ export class Reporter {
   /** Errors seen, including those beyond the limit: validity never depends on the cap. */
   errorCount = 0;
   private overflowed = false;
+  /** Findings may be reported without their words (ReporterOptions.wordsWhenShown). */
+  readonly wordsWhenShown: boolean;
+  private readonly describers: Describer[] = [];
 
-  constructor(private readonly hardLimit: number) {}
+  constructor(
+    private readonly hardLimit: number,
+    options: ReporterOptions = {},
+  ) {
+    this.wordsWhenShown = options.wordsWhenShown === true;
+  }
 
   get saturated(): boolean {
     return this.overflowed;
   }
 
-  add(entry: TraceEntry, hint?: FixHint): void {
+  /** Keeps `entry` (false when the reporter is full). */
+  add(entry: TraceEntry, hint?: FixHint): boolean {
     if (entry.severity === 'error') this.errorCount++;
     if (this.entries.length >= this.hardLimit) {
       this.overflowed = true;
-      return;
+      return false;
     }
     this.entries.push(entry);
     if (hint) this.hints.set(entry, hint);
+    return true;
+  }
+
+  /** Kept findings whose words `describer` fills in when they are shown (only with `wordsWhenShown`). */
+  later(describer: Describer): void {
+    this.describers.push(describer);
+  }
+
+  /** Gives the findings in `shown` (kept entries) the words they were reported without. */
+  describe(shown: readonly TraceEntry[]): void {
+    if (this.describers.length === 0) return;
+    const set = new Set(shown);
+    for (const describer of this.describers) describer.describe(set);
+    this.describers.length = 0;
   }
 
   /** Reports a finding (see traceEntry), with its candidate fix when there is one. */

@@ -67,7 +67,7 @@ function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): nu
 }
 
 /** Largest distance any search allows (threshold's largest value): a name farther off in length never matches. */
-const MAX_THRESHOLD = 3;
+export const MAX_THRESHOLD = 3;
 
 /** Largest distance still worth suggesting for a name of this length. */
 function threshold(length: number): number {

@@ -8,7 +8,10 @@ import { inventedCallFix } from '../fixes/commands';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from '../nearNames';
 import { pendingRule, type PendingCall } from '../pendingCalls';
 import type { Token } from '../scanner';
-import { MAX_COMPARED_LENGTH, suggestName } from '../suggest';
+import { traceEntry, type Describer, type Reporter } from '../reporter';
+import type { TraceEntry } from '../types';
+import type { FixHint } from '../fixes/candidates';
+import { MAX_COMPARED_LENGTH, MAX_THRESHOLD, suggestName } from '../suggest';
 import { abbreviate, plural } from '../wording';
 import type { AnalysisContext } from './context';
 
@@ -47,6 +50,60 @@ export function defer(
   });
 }
 
+/** The words of an unknown name's finding: its message, the name to put in its place, a rewrite of its call. */
+interface UnknownWords {
+  message: string;
+  replacement: string | undefined;
+  hint: FixHint | undefined;
+}
+
+function describeUnknown(p: PendingCall, userFunctions: NearNames): UnknownWords {
+  const suggestion = suggestName(p.name, userFunctions, p.argCount);
+  const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
+  const note = suggestion.note ? ` (${suggestion.note})` : '';
+  // A name whose arguments are not the unknown one's is advice: its signature says what it needs.
+  const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
+  const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
+  const message = suggestion.name
+    ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}${takes}`
+    : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
+  const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
+  return { message, replacement: suggestion.exact ? suggestion.name : undefined, hint };
+}
+
+/**
+ * The unknown names of one end of file, reported without their words (Reporter.wordsWhenShown): a file whose
+ * trace is capped shows a few of them, and the near-name search of the others was most of its cost. Their words
+ * are those the names would have got in report order: the searches share one budget (nearNames.ts), so unless no
+ * search can exhaust it, every name up to the last one shown is searched, in order.
+ */
+class UnknownNames implements Describer {
+  readonly entries: TraceEntry[] = [];
+  readonly calls: PendingCall[] = [];
+
+  constructor(
+    private readonly rep: Reporter,
+    private readonly userFunctions: NearNames,
+  ) {}
+
+  describe(shown: ReadonlySet<TraceEntry>): void {
+    const { entries, calls } = this;
+    let last = -1;
+    for (let i = 0; i < entries.length; i++) if (shown.has(entries[i] as TraceEntry)) last = i;
+    if (last === -1) return;
+    const every = !this.userFunctions.covers(last + 1, MAX_THRESHOLD);
+    for (let i = 0; i <= last; i++) {
+      const entry = entries[i] as TraceEntry;
+      if (!every && !shown.has(entry)) continue;
+      const { message, replacement, hint } = describeUnknown(calls[i] as PendingCall, this.userFunctions);
+      entry.message = message;
+      // Where traceEntry puts a suggestion: after the token, before a proven fix.
+      if (replacement !== undefined && replacement !== '') entry.suggestion = replacement;
+      if (hint) this.rep.hints.set(entry, hint);
+    }
+  }
+}
+
 export function resolvePending(ctx: AnalysisContext): void {
   // One index of the functions for every unknown name: linear, where a scan per name was (names × functions).
   const userFunctions = new NearNames(
@@ -54,6 +111,7 @@ export function resolvePending(ctx: AnalysisContext): void {
     MAX_COMPARED_LENGTH,
     NEAR_NAME_CELLS_FLOOR + NEAR_NAME_CELLS_PER_CHAR * ctx.src.length,
   );
+  const unknown = ctx.rep.wordsWhenShown ? new UnknownNames(ctx.rep, userFunctions) : undefined;
   for (const p of ctx.pending) {
     const rule = pendingRule(p, ctx.functions);
     const fn = ctx.functions.get(p.name);
@@ -79,26 +137,29 @@ export function resolvePending(ctx: AnalysisContext): void {
       }
       continue;
     }
-    const suggestion = suggestName(p.name, userFunctions, p.argCount);
-    const kind = p.context === 'statement' || p.context === 'assignment' ? 'command' : 'function';
-    const note = suggestion.note ? ` (${suggestion.note})` : '';
-    // A name whose arguments are not the unknown one's is advice: its signature says what it needs.
-    const equivalent = suggestion.name && !suggestion.exact ? findCommand(suggestion.name) : undefined;
-    const takes = equivalent ? ` — it takes ${signatureOf(equivalent)}: map the arguments to it` : '';
-    const message = suggestion.name
-      ? `'${p.name}' not defined — did you mean '${suggestion.name}'?${note}${takes}`
-      : `unknown ${kind} '${p.name}' — expected known identifier${note}`;
-    const hint = suggestion.name && p.shape ? inventedCallFix(p.name, p.shape) : undefined;
-    const replacement = suggestion.exact ? suggestion.name : undefined;
-    ctx.rep.at({
+    const finding = {
       rule: rule ?? Rule.UnknownFunction,
       line: p.line,
       column: p.column,
       endColumn: p.endColumn,
-      message,
+      message: '',
       token: p.name,
-      suggestion: replacement,
-      hint,
-    });
+      suggestion: undefined as string | undefined,
+      hint: undefined as FixHint | undefined,
+    };
+    if (unknown) {
+      const entry = traceEntry(finding);
+      if (ctx.rep.add(entry)) {
+        unknown.entries.push(entry);
+        unknown.calls.push(p);
+      }
+      continue;
+    }
+    const words = describeUnknown(p, userFunctions);
+    finding.message = words.message;
+    finding.suggestion = words.replacement;
+    finding.hint = words.hint;
+    ctx.rep.at(finding);
   }
+  if (unknown && unknown.entries.length > 0) ctx.rep.later(unknown);
 }

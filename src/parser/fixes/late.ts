@@ -62,9 +62,19 @@ const BUILDERS: Partial<Record<RuleCode, Builder>> = {
   'foreign-operator': (entry) => (entry.token === '?' ? ternaryFix(entry) : undefined),
 };
 
-/** Adds a candidate to every error finding that has none and whose rule has a builder here. */
-export function addLateHints(entries: readonly TraceEntry[], hints: Map<TraceEntry, FixHint>): void {
-  for (const entry of entries) {
+/** What addLateHints reads and writes. */
+interface LateHintInput {
+  /** The findings that may get a candidate (those that will be proven). */
+  targets: readonly TraceEntry[];
+  /** Every finding of the program (some builders look at the others on a line). */
+  entries: readonly TraceEntry[];
+  hints: Map<TraceEntry, FixHint>;
+}
+
+/** Adds a candidate to every error finding of `targets` that has none and whose rule has a builder here. */
+export function addLateHints(input: LateHintInput): void {
+  const { targets, entries, hints } = input;
+  for (const entry of targets) {
     if (entry.severity !== 'error' || hints.has(entry)) continue;
     const builder = BUILDERS[entry.code];
     const hint = builder?.(entry, entries);

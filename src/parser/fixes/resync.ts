@@ -217,7 +217,8 @@ export class ResyncProver {
     const cut = windowEnd === undefined || windowEnd >= this.text.length ? rest.length : windowEnd - base;
     let whole = cut === rest.length;
     const window = applyOrdered(rest.slice(0, cut), shifted);
-    const forkRep = new Reporter(this.limit - prefixCount);
+    // Compared by rule and line only: findings need no words.
+    const forkRep = new Reporter(this.limit - prefixCount, { wordsWhenShown: true });
     const fork = snapshot.fork(window, forkRep, { frozen: true, base });
     const step = (): boolean => {
       if (!whole && fork.position.offset >= window.length) {
