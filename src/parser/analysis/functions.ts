@@ -5,7 +5,7 @@ import type { Block } from '../blocks';
 import { matchBracket } from '../calls';
 import { findCommand } from '../catalogue';
 import { Rule } from '../catalogue/rules';
-import { firstOf, last, lastOf, tokenAt } from '../cursor';
+import { firstOf, lastOf, tokenAt } from '../cursor';
 import { functionColonFix, inlineBodyFix } from '../fixes/functionHeaders';
 import { TokenKind, isPunct, type Token } from '../scanner';
 import { abbreviate } from '../wording';
@@ -94,25 +94,26 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
       message: `function '${name}' must be defined at the top level, not inside another block`,
     });
   }
-  const rest = t.slice(close + 1);
-  if (rest.length === 0) {
+  // What follows the parameter list: t[close + 1] … (indices, not a copy: every function header comes here).
+  const restLength = t.length - close - 1;
+  if (restLength === 0) {
     block.awaitingBrace = true;
     ctx.blocks.push(block);
     return;
   }
-  const r0 = firstOf(rest);
+  const r0 = tokenAt(t, close + 1);
   if (isPunct(r0, '{')) {
-    if (rest.length === 1) {
+    if (restLength === 1) {
       ctx.blocks.push(block);
-    } else if (!(rest.length === 2 && isPunct(rest[1], '}'))) {
+    } else if (!(restLength === 2 && isPunct(t[close + 2], '}'))) {
       ctx.reportTokens({
         rule: Rule.FunctionBodyInline,
-        from: tokenAt(rest, 1),
-        to: lastOf(rest),
+        from: tokenAt(t, close + 2),
+        to: lastToken,
         message: "put the function body on the lines after '{'",
         hint: inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
       });
-      if (!isPunct(last(rest), '}')) ctx.blocks.push(block);
+      if (!isPunct(lastToken, '}')) ctx.blocks.push(block);
     }
     return;
   }
@@ -124,14 +125,14 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
       message: "Python-style ':' — AVAP function bodies are enclosed in { … }",
       token: ':',
       suggestion: '{',
-      hint: rest.length === 1 ? functionColonFix(tokenAt(t, close), r0, ctx.lineStart) : undefined,
+      hint: restLength === 1 ? functionColonFix(tokenAt(t, close), r0, ctx.lineStart) : undefined,
     });
     return;
   }
   ctx.reportTokens({
     rule: Rule.TrailingText,
     from: r0,
-    to: lastOf(rest),
+    to: lastToken,
     message: `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
   });
 }

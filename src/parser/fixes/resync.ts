@@ -140,9 +140,8 @@ export class ResyncProver {
     private readonly functions: ReadonlyMap<string, FunctionInfo>,
   ) {}
 
-  /** What the calls an analysis made after `from` will be reported as at the end of the file. */
-  private endFindings(calls: AnalysisState['pending'], from: number): Finding[] {
-    const out: Finding[] = [];
+  /** What the calls an analysis made after `from` will be reported as at the end of the file, added to `out`. */
+  private endFindings(calls: AnalysisState['pending'], from: number, out: Finding[] = []): Finding[] {
     for (let i = from; i < calls.length; i++) {
       const call = calls.at(i) as PendingCall;
       const rule = pendingRule(call, this.functions);
@@ -242,11 +241,12 @@ export class ResyncProver {
     resyncWork.resynced++;
     // The calls each analysis made in the region are reported at the end of the file, with the same functions.
     const calls = snapshot.state.pending.length;
-    const before = [
-      ...this.all.slice(prefixCount, prefixCount + met.reported),
-      ...this.endFindings(met.original.state.pending, calls),
-    ];
-    const after = [...forkRep.entries, ...this.endFindings(fork.state.pending, calls)];
+    const before = this.endFindings(
+      met.original.state.pending,
+      calls,
+      this.all.slice(prefixCount, prefixCount + met.reported),
+    );
+    const after = this.endFindings(fork.state.pending, calls, forkRep.entries.slice());
     const total = this.all.length - before.length + after.length;
     if (forkRep.saturated || total > this.limit) return undefined;
     return { before, after };
