@@ -78,6 +78,18 @@ const VOCABULARY: Record<Meaning, { key: readonly string[]; also: readonly strin
   float: { key: ['float'], also: ['parse', 'to', 'as'] },
 };
 
+/**
+ * Any meaning's key word, in any letter case. meaningOf needs a key among a name's words, and each word is a piece
+ * of the name lower-cased (no other character lower-cases to these letters and digits), so a line where this finds
+ * nothing holds no call with a meaning: its tokens need not be read (every unknown name of a file can come here).
+ */
+const ANY_KEY = new RegExp(
+  Object.values(VOCABULARY)
+    .flatMap((v) => v.key)
+    .join('|'),
+  'i',
+);
+
 function meaningOf(name: string): Meaning | undefined {
   const words = wordsOf(name);
   if (words.length === 0) return undefined;
@@ -121,6 +133,7 @@ export function meaningFix(entry: TraceEntry): FixHint {
   const column = entry.column;
   return (ctx) => {
     const view = viewOf(ctx);
+    if (!ANY_KEY.test(view.text(line))) return undefined;
     const t = view.tokens(line);
     const call = callAt(t, column, view.start(line));
     if (!call) return undefined;
