@@ -130,7 +130,26 @@ export const MAX_LAYERS = 4;
  */
 export function layerOver<K, V>(base: ReadonlyMap<K, V>, maxDepth = MAX_LAYERS): Map<K, V> {
   const depth = base instanceof LayeredMap ? (base as LayeredMap<K, V>).depth : 0;
-  return depth >= maxDepth ? flatCopy(base) : new LayeredMap(base);
+  return depth >= maxDepth ? (mergedLayer(base) ?? flatCopy(base)) : new LayeredMap(base);
+}
+
+/**
+ * One layer over the bottom of `map`'s chain holding what the layers above it added, in order: it reads as
+ * flatCopy's map does, and copies only the layers (the bottom is the largest map of a chain of snapshots: copying
+ * it every few snapshots made taking them quadratic in the program's names). Undefined when a layer sets a key of
+ * the bottom again, which a layer lists a second time where a flat copy keeps one place.
+ */
+function mergedLayer<K, V>(map: ReadonlyMap<K, V>): Map<K, V> | undefined {
+  const chain = chainOf(map);
+  const bottom = chain[0] as ReadonlyMap<K, V>;
+  const merged = new LayeredMap(bottom);
+  for (let i = 1; i < chain.length; i++) {
+    for (const [key, value] of ownEntries(chain[i] as ReadonlyMap<K, V>)) {
+      if (bottom.has(key)) return undefined;
+      merged.set(key, value);
+    }
+  }
+  return merged;
 }
 
 /**
@@ -170,12 +189,21 @@ export class AppendList<T> implements Iterable<T> {
     yield* this.own;
   }
 
-  /** A list that reads this one (frozen from now on) and appends its own items; a flat copy of a deep chain. */
+  /**
+   * A list that reads this one (frozen from now on) and appends its own items; of a deep chain, a list over its
+   * bottom holding the items of the layers above (the bottom is not copied: see layerOver).
+   */
   layer(maxDepth = MAX_LAYERS): AppendList<T> {
     if (this.depth < maxDepth) return new AppendList(this);
-    const flat = new AppendList<T>();
-    for (const item of this) flat.push(item);
-    return flat;
+    const bottom = this.bottom();
+    const merged = new AppendList<T>(bottom);
+    for (let i = bottom.length; i < this.length; i++) merged.push(this.at(i) as T);
+    return merged;
+  }
+
+  /** The list at the bottom of this one's chain (itself when it has no base). */
+  private bottom(): AppendList<T> {
+    return this.base ? this.base.bottom() : this;
   }
 
   /** An independent copy. */
