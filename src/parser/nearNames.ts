@@ -166,14 +166,9 @@ export class NearNames {
    * (enter). Skipping some walks then changes no other walk's answer.
    */
   covers(walks: number, maxLimit: number): boolean {
-    const perNode = walks * (2 * Math.max(0, maxLimit) + 4);
-    if (this.trie) return perNode * this.nodes <= this.budget;
-    // Before the trie is built: it has at most as many nodes as its names have characters.
-    let characters = 0;
-    for (const name of this.names) if (name.length <= this.maxLength) characters += name.length;
-    if (perNode * characters <= this.budget) return true;
-    this.build();
-    return perNode * this.nodes <= this.budget;
+    // The walks of the names shown build the trie anyway.
+    if (!this.trie) this.build();
+    return walks * (2 * Math.max(0, maxLimit) + 4) * this.nodes <= this.budget;
   }
 
   /**
