@@ -127,13 +127,27 @@ export class NearNames {
    */
   private build(): TrieNode {
     const root = newNode();
+    // The nodes of the previous name's path (path[d] at depth d): a name sharing its first characters with the
+    // previous one (helper00001, helper00002 …) starts from there instead of looking its way down again.
+    const path: TrieNode[] = [root];
+    let previous = '';
     this.names.forEach((name, index) => {
       if (name.length > this.maxLength) return;
       const lower = name.toLowerCase();
       const length = lower.length;
       this.depth = Math.max(this.depth, length);
-      let node = root;
-      for (let i = 0; ; i++) {
+      let shared = 0;
+      const most = Math.min(length, previous.length);
+      while (shared < most && lower.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
+      previous = lower;
+      for (let i = 0; i < shared; i++) {
+        const node = path[i] as TrieNode;
+        node.minLength = Math.min(node.minLength, length);
+        node.maxLength = Math.max(node.maxLength, length);
+      }
+      let node = path[shared] as TrieNode;
+      for (let i = shared; ; i++) {
+        path[i] = node;
         node.minLength = Math.min(node.minLength, length);
         node.maxLength = Math.max(node.maxLength, length);
         if (i === length) break;
