@@ -1,17 +1,19 @@
 /**
- * Plain lines: the shapes most AVAP lines have, read straight from the text without tokens — a blank or comment
- * line, a catalogue command called with plain arguments (names, numbers, strings, templates), `x = cmd(…)` of the
- * same kind, and `x = expression` in the grammar's common subset (operands, arithmetic and comparisons, and/or/not,
- * `a if c else b`, groups, lists, dictionaries, calls of the expression built-ins). The scanner and the statement
+ * Plain lines: the shapes most AVAP lines have, read from typed-array tokens (plainTokens.ts) without token objects —
+ * a blank or comment line, a catalogue command with names, numbers, strings, templates or empty arguments,
+ * `x = cmd(…)`, a call of a name that is no command, `x = expression` in the grammar's common subset (operands,
+ * arithmetic and comparisons, and/or/not, `a if c else b`, groups, lists, dictionaries, calls of the built-ins),
+ * `if(a, b, comparator)`, `else()`, a function's header, its `return` and closing `}`. The scanner and the statement
  * analysis make a token object per word and go through a dozen checks per statement; a plain line needs none of
  * that, which is most of what a validation of ordinary code costs.
  *
  * A line is read first and decided, with nothing changed: when anything in it is outside these shapes — a
- * character, a word, a form, anything that would make the analysis report — the answer is false and the analyzer
- * reads the line as before (the scanner, then analysis/lines.ts). When the answer is true, this module has done
- * to the analysis' state exactly what that path does for the line: the same calls, in the same order, to the
- * semantic tables, the block stack and the template check (which report what they report). A unit test holds the
- * two paths to the same output over the repository's programs, the generated endpoints and random lines.
+ * character, a word, a form, anything that would make the analysis report — the line goes to the checks
+ * (analysis/lines.ts), with its tokens made into token objects when its characters were plain, else through the
+ * scanner. When the line is plain, this module has done to the analysis' state exactly what the checks do for it:
+ * the same calls, in the same order, to the semantic tables, the block stack, the functions, the pending names and
+ * the template check (which report what they report). A unit test holds the two paths to the same output over the
+ * repository's programs, generated endpoints, the mutants and random lines.
  */
 import {
   COMMANDS,
@@ -61,16 +63,14 @@ export function plainBackoff(): boolean {
 const NOT_A_NAME: ReadonlySet<string> = new Set([...RESERVED_WORDS, ...FOREIGN_WORDS, ...FOREIGN_STATEMENT_WORDS]);
 
 /**
- * The commands a plain line may call, by name: another language's statement keyword (`print(x)`) is none, even
- * where a command had its name (the analysis reads such a line as foreign first).
+ * The names a plain line may call, read in place: a command (its spec), or null for another language's statement
+ * keyword (`print(x)`: the analysis reads such a line as foreign first, even where a command had the name). A name
+ * in neither is a call deferred to the end of the file (unknownCall).
  */
-const CALLABLE = new NameTable<CommandSpec | undefined>([
+const CALLABLE = new NameTable<CommandSpec | null>([
   ...COMMANDS.map((c) => [c.name, c] as const),
-  ...FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, undefined] as const),
+  ...FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, null] as const),
 ]);
-
-/** Other languages' statement keywords: a call of one on its own line is the analysis' (analysis/foreignLines.ts). */
-const FOREIGN_KEYWORDS = new NameTable<true>(FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, true] as const));
 
 /** The words an operand's name needs a second look at (NOT_A_NAME and the built-ins), read in place. */
 const SPECIAL = new NameTable<true>([...NOT_A_NAME, ...EXPRESSION_BUILTINS].map((w) => [w, true] as const));
@@ -398,10 +398,8 @@ class PlainReader extends LineTokens {
       return true;
     }
     const spec = CALLABLE.getAt(this.src, this.starts[0] as number, this.ends[0] as number);
-    if (!spec) {
-      if (FOREIGN_KEYWORDS.getAt(this.src, this.starts[0] as number, this.ends[0] as number)) return false;
-      return this.callArguments(1) && this.unknownCall(ctx, 'statement');
-    }
+    if (spec === null) return false;
+    if (spec === undefined) return this.callArguments(1) && this.unknownCall(ctx, 'statement');
     if (!this.callArguments(1)) return false;
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
@@ -472,13 +470,7 @@ class PlainReader extends LineTokens {
       comparator = this.text(6);
     } else return false;
     if (!COMPARATORS.has(comparator)) return false;
-    ctx.blocks.push({
-      kind: 'if',
-      line: ctx.lineNo,
-      column: ctx.col(this.starts[0] as number),
-      endColumn: ctx.col(this.ends[0] as number),
-      token: 'if',
-    });
+    applyRole(ctx, 'open-if', this.token(TokenKind.Ident, 0));
     for (const k of [2, 4]) if (kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
     return true;
   }
