@@ -6,15 +6,13 @@
  * takes 4.5 ms alone measured 13 ms there, its parse-only twin on the same input at times half or twice that.
  * Here the three contenders still run side by side, in the same interleaved rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
 import ts from 'typescript';
 import type * as ParserModule from '../../src/parser';
 import type * as LexicalModule from '../../src/parser/lexical';
 import type * as PlainTokensModule from '../../src/parser/analysis/plainTokens';
 import { REPO_ROOT } from '../../test/support/parserProcess';
+import { bundledModule } from '../bundle';
 import { regexLineScan } from './floor';
 import { measureUnseen } from './unseen';
 
@@ -22,30 +20,9 @@ import { measureUnseen } from './unseen';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { validateAvap } = require(path.join(REPO_ROOT, 'dist', 'parser.js')) as typeof ParserModule;
 
-/** A module of the parser bundled the way dist/parser.js is, into a temporary folder (the bundle exports neither). */
-function loadBundled<T>(entry: string): T {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-bench-scanner-'));
-  try {
-    const outfile = path.join(dir, 'entry.js');
-    buildSync({
-      entryPoints: [path.join(REPO_ROOT, entry)],
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      outfile,
-      logLevel: 'warning',
-    });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(outfile) as T;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 // The scanner (src/parser/lexical.ts, its light entry) and the plain reader's tokenizer.
-const { newScanState, scanLine } = loadBundled<typeof LexicalModule>('src/parser/lexical.ts');
-const { LineTokens } = loadBundled<typeof PlainTokensModule>('src/parser/analysis/plainTokens.ts');
+const { newScanState, scanLine } = bundledModule<typeof LexicalModule>('src/parser/lexical.ts');
+const { LineTokens } = bundledModule<typeof PlainTokensModule>('src/parser/analysis/plainTokens.ts');
 
 /** The start and end offsets of every line of `text`, split the way the analyzer splits them (at LF, CR or CRLF). */
 function eachLine(text: string, visit: (start: number, end: number) => void): void {

@@ -11,34 +11,15 @@
  * The code is the esbuild bundle of src/runtime and src/syntax (as a host
  * loads it), not the TypeScript sources under tsx.
  */
-import { buildSync } from 'esbuild';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type * as RuntimeModule from '../../src/runtime';
 import type * as SyntaxModule from '../../src/syntax';
+import { bundledModule } from '../bundle';
 import { median, sample, type BenchResult, type BenchSuite } from '../types';
 
 const ROOT = path.join(__dirname, '..', '..');
-
-function bundle<T>(entry: string): T {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'avap-bench-'));
-  const outfile = path.join(dir, 'bundle.js');
-  try {
-    buildSync({
-      entryPoints: [path.join(ROOT, entry)],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile,
-      logLevel: 'error',
-    });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(outfile) as T;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const TEN_LINES = [
   'addParam(limit, n)',
@@ -146,8 +127,8 @@ async function syntaxTree(syntax: typeof SyntaxModule): Promise<BenchResult[]> {
 export const interpreterSuite: BenchSuite = {
   name: 'interpreter',
   run: async () => {
-    const runtime = bundle<typeof RuntimeModule>('src/runtime/index.ts');
-    const syntax = bundle<typeof SyntaxModule>('src/syntax/index.ts');
+    const runtime = bundledModule<typeof RuntimeModule>('src/runtime/index.ts');
+    const syntax = bundledModule<typeof SyntaxModule>('src/syntax/index.ts');
     return [...(await throughput(runtime)), ...(await syntaxTree(syntax))];
   },
 };
