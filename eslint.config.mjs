@@ -103,7 +103,7 @@ const NO_FOCUSED_TESTS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.tools/**', 'test-output/**', '.vscode-test/**'] },
+  { ignores: ['dist/**', 'out/**', 'wasm/**', 'node_modules/**', '.tools/**', 'test-output/**', '.vscode-test/**'] },
   js.configs.recommended,
   // TypeScript (everything tsconfig.json covers) is linted with type information; the project service reuses the
   // tsconfig, so `npm run lint` builds one program, not one per file.

@@ -20,7 +20,14 @@ import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { functionMissingBrace } from './analysis/functions';
 import { analyzeLine } from './analysis/lines';
-import { plainBackoff, plainLine, plainLineEnd, plainStatement, tokenizePlain } from './analysis/plainLines';
+import {
+  loadPlain,
+  plainBackoff,
+  plainLine,
+  plainLineEnd,
+  plainStatement,
+  tokenizeLoaded,
+} from './analysis/plainLines';
 import { noteCall, resolvePending } from './analysis/names';
 
 /** How an analysis is copied (Analyzer.fork). */
@@ -99,7 +106,7 @@ export class Analyzer implements AnalysisContext {
 
   /**
    * The whole text, then its end: the loop of `step` with its state in locals (the hot path of every validation).
-   * A line the plain reader reads is read to its line break by the reader (analysis/plainLines.ts tokenizePlain):
+   * A line the plain reader reads is read to its line break by the reader (analysis/plainLines.ts tokenizeLoaded):
    * only the others are searched for it.
    */
   run(): void {
@@ -110,11 +117,13 @@ export class Analyzer implements AnalysisContext {
     let lineNo = this.nextLineNo;
     let nextLF = -2;
     let nextCR = -2;
+    // The whole text goes to the plain reader's faster tokenizer once (a ticket; 0: tokenized line by line as before).
+    const ticket = marks === undefined ? loadPlain(src) : 0;
     while (!this.done) {
       if (marks) marks[lineNo] = this.rep.entries.length;
       let end = -1;
       if (marks === undefined && this.offersPlain()) {
-        const count = tokenizePlain(src, start, n);
+        const count = tokenizeLoaded(ticket, src, start, n);
         if (count >= 0) {
           end = plainLineEnd();
           this.enter(lineNo, start, end);

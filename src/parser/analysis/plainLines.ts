@@ -537,10 +537,27 @@ export function plainLine(ctx: AnalysisContext, lineStart: number, lineEnd: numb
  * `src` from `start` up to the first line break (or `end`); the token count, the line's end in plainLineEnd(), or
  * -1 when the line holds a character a plain line may not (nothing kept). plainStatement is the second half.
  */
-export function tokenizePlain(src: string, start: number, end: number): number {
+function tokenizePlain(src: string, start: number, end: number): number {
   if (mode === 'off') return -1;
   reader.src = src;
   const n = reader.tokenize(start, end);
+  if (n < 0) reader.src = ''; // the program is not kept past its line
+  return n;
+}
+
+/**
+ * Gives the whole program to the faster tokenizer (plainTokens.ts LineTokens.load), for a reader that reads it from
+ * the first line to the last (analyzer.ts run): a ticket for tokenizeLoaded, 0 when the lines are tokenized as by
+ * tokenizePlain.
+ */
+export function loadPlain(src: string): number {
+  return mode === 'off' ? 0 : reader.load(src);
+}
+
+/** tokenizePlain of the program loaded with `ticket` (loadPlain). */
+export function tokenizeLoaded(ticket: number, src: string, start: number, end: number): number {
+  if (mode === 'off') return -1;
+  const n = reader.tokenizeLoaded(ticket, src, start, end);
   if (n < 0) reader.src = ''; // the program is not kept past its line
   return n;
 }

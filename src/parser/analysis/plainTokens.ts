@@ -7,6 +7,7 @@
 import { findForeignOperator } from '../catalogue';
 import { isBinaryOperator } from '../expressionShortcut';
 import { isOperatorStart, OPERATORS2, OPERATORS3, TokenKind, type Token } from '../scanner';
+import { TokenizerEngine } from './plainTokensEngine';
 
 const CH_TAB = 9;
 const CH_SPACE = 32;
@@ -184,16 +185,88 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/**
+ * Which tokenizer reads a program given to LineTokens.load: the WebAssembly one where the host has it (as shipped),
+ * or the JavaScript one (the reference, and what a test compares it with).
+ */
+export type TokenizerChoice = 'wasm' | 'js';
+let choice: TokenizerChoice = 'wasm';
+
+/**
+ * Sets which tokenizer reads loaded programs; returns the previous setting.
+ * @internal for the tests that hold the two tokenizers to the same output
+ */
+export function setTokenizer(next: TokenizerChoice): TokenizerChoice {
+  const was = choice;
+  choice = next;
+  return was;
+}
+
+/** The WebAssembly tokenizer, made on first use; null where it could not be. */
+let engine: TokenizerEngine | null | undefined;
+
+function theEngine(): TokenizerEngine | null {
+  if (engine === undefined)
+    engine = TokenizerEngine.create({ CLASS, PUNCT, IDENT_PART, SINGLE, PAIR, TRIPLE }, MAX_TOKENS) ?? null;
+  return engine;
+}
+
 /** A line's tokens: kind, start and end offsets in `src`, `kinds[count]` End. */
 export class LineTokens {
   src = '';
-  /** The tokens: kind, start and end offsets; `kinds[count]` is End. */
-  readonly kinds = new Uint8Array(MAX_TOKENS + 1);
-  readonly starts = new Int32Array(MAX_TOKENS + 1);
-  readonly ends = new Int32Array(MAX_TOKENS + 1);
+  /**
+   * The tokens: kind, start and end offsets; `kinds[count]` is End. The JavaScript tokenizer's own arrays, or views
+   * of the WebAssembly tokenizer's memory after a line it read (tokenizeLoaded).
+   */
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  private readonly ownKinds = new Uint8Array(MAX_TOKENS + 1);
+  private readonly ownStarts = new Int32Array(MAX_TOKENS + 1);
+  private readonly ownEnds = new Int32Array(MAX_TOKENS + 1);
   count = 0;
   /** Where the line tokenized last ends: `e`, or the line break before it. */
   lineEnd = 0;
+  /** The ticket of the program in the WebAssembly tokenizer's memory (load); 0 for none. */
+  private static held = 0;
+  private static tickets = 0;
+
+  constructor() {
+    this.kinds = this.ownKinds;
+    this.starts = this.ownStarts;
+    this.ends = this.ownEnds;
+  }
+
+  /**
+   * Gives the whole of `src` to the WebAssembly tokenizer, for tokenizeLoaded: a ticket for it, or 0 when the
+   * JavaScript tokenizer reads it (not all ASCII, or no WebAssembly here). A later load replaces it.
+   */
+  load(src: string): number {
+    LineTokens.held = 0;
+    if (choice !== 'wasm') return 0;
+    const wasm = theEngine();
+    if (wasm === null || !wasm.load(src)) return 0;
+    LineTokens.held = ++LineTokens.tickets;
+    return LineTokens.held;
+  }
+
+  /**
+   * tokenize(p, e) of `src`, the program loaded with `ticket`: read by the WebAssembly tokenizer while it still holds
+   * that program, else (another program was loaded since) by the JavaScript one.
+   */
+  tokenizeLoaded(ticket: number, src: string, p: number, e: number): number {
+    this.src = src;
+    if (ticket === 0 || ticket !== LineTokens.held) return this.tokenize(p, e);
+    const wasm = engine as TokenizerEngine;
+    const n = wasm.tokenize(p, e);
+    if (n >= 0) {
+      this.kinds = wasm.kinds;
+      this.starts = wasm.starts;
+      this.ends = wasm.ends;
+      this.lineEnd = wasm.lineEnd;
+    }
+    return n;
+  }
 
   /**
    * Tokenizes the line from `p` — up to `e` or the first line break before it — as the scanner does, when it holds
@@ -202,9 +275,9 @@ export class LineTokens {
    */
   tokenize(p: number, e: number): number {
     const s = this.src;
-    const kinds = this.kinds;
-    const starts = this.starts;
-    const ends = this.ends;
+    const kinds = (this.kinds = this.ownKinds);
+    const starts = (this.starts = this.ownStarts);
+    const ends = (this.ends = this.ownEnds);
     let n = 0;
     /** ( and [ open: `//` outside them is a comment. */
     let depth = 0;

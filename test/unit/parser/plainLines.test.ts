@@ -14,6 +14,8 @@ import fc from 'fast-check';
 import { guardInput, LineAnalysis, Rule, validateAvap } from '../../../src/parser';
 // internal-import: the switch between the two paths, and the plain reader itself, compared here
 import { plainLine, setPlainLines } from '../../../src/parser/analysis/plainLines';
+// internal-import: the switch between the plain reader's two tokenizers (WebAssembly as shipped, JavaScript)
+import { setTokenizer } from '../../../src/parser/analysis/plainTokens';
 // internal-import: a real analysis for the plain reader to act on, line by line
 import { Analyzer } from '../../../src/parser/analyzer';
 // internal-import: the reporter an analysis writes to
@@ -38,18 +40,24 @@ function outputs(text: string): unknown[] {
 
 /**
  * The output of `text` with plain lines and without is the same: every line offered to the plain reader, and as
- * shipped (the analyzer backs off after lines the reader did not take).
+ * shipped (the analyzer backs off after lines the reader did not take) — with the WebAssembly tokenizer (as shipped)
+ * and with the JavaScript one.
  */
 function same(text: string): void {
   const was = setPlainLines('off');
+  const tokenizer = setTokenizer('wasm');
   try {
     const scanned = outputs(text);
-    for (const mode of ['always', 'on'] as const) {
-      setPlainLines(mode);
-      assert.deepEqual(outputs(text), scanned, `${mode}: ${JSON.stringify(text)}`);
+    for (const choice of ['wasm', 'js'] as const) {
+      setTokenizer(choice);
+      for (const mode of ['always', 'on'] as const) {
+        setPlainLines(mode);
+        assert.deepEqual(outputs(text), scanned, `${choice}, ${mode}: ${JSON.stringify(text)}`);
+      }
     }
   } finally {
     setPlainLines(was);
+    setTokenizer(tokenizer);
   }
 }
 

@@ -1,0 +1,157 @@
+/**
+ * The plain-line tokenizer as WebAssembly (wasm/plainTokens.ts, its bytes in plainTokensWasm.ts): the tokens of
+ * LineTokens.tokenize (plainTokens.ts) read from a program copied into the module's memory, about twice as fast as
+ * the JavaScript loop. Only an all-ASCII program is copied (its UTF-8 bytes are then its UTF-16 units, offset for
+ * offset); any other program, and any host without WebAssembly, is read by the JavaScript tokenizer.
+ *
+ * The module's memory grows to the largest program it was given and stays that size (at most the parser's input
+ * limit, 1 MiB, plus 64 KiB of tables).
+ */
+import { PLAIN_TOKENS_WASM } from './plainTokensWasm';
+
+/** The JavaScript tokenizer's character tables (plainTokens.ts), copied into the module's memory. */
+export interface TokenizerTables {
+  CLASS: Uint8Array;
+  PUNCT: Uint8Array;
+  IDENT_PART: Uint8Array;
+  SINGLE: Uint8Array;
+  PAIR: Uint8Array;
+  TRIPLE: Uint8Array;
+}
+
+/** Where the module keeps what (its exported globals). */
+interface Layout {
+  CLASS_AT: number;
+  PUNCT_AT: number;
+  IDENT_AT: number;
+  SINGLE_AT: number;
+  PAIR_AT: number;
+  TRIPLE_AT: number;
+  KINDS_AT: number;
+  STARTS_AT: number;
+  ENDS_AT: number;
+  LINE_END_AT: number;
+  SRC_AT: number;
+  MAX_TOKENS: number;
+}
+
+const LAYOUT_NAMES: readonly (keyof Layout)[] = [
+  'CLASS_AT',
+  'PUNCT_AT',
+  'IDENT_AT',
+  'SINGLE_AT',
+  'PAIR_AT',
+  'TRIPLE_AT',
+  'KINDS_AT',
+  'STARTS_AT',
+  'ENDS_AT',
+  'LINE_END_AT',
+  'SRC_AT',
+  'MAX_TOKENS',
+];
+
+const PAGE = 65536;
+
+/** What this module uses of the host's WebAssembly (the editor's TypeScript library declares none of it). */
+interface WasmHost {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmGlobal {
+  readonly value: unknown;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The module's exports: its layout's globals, its memory and its entry. */
+function instantiate(): { layout: Layout; memory: WasmMemory; tokenize: (p: number, e: number) => number } {
+  const host = (globalThis as { WebAssembly?: WasmHost }).WebAssembly;
+  if (host === undefined) throw new Error('no WebAssembly here');
+  const { exports } = new host.Instance(new host.Module(decodeBase64(PLAIN_TOKENS_WASM)), {});
+  const layout = {} as Layout;
+  for (const name of LAYOUT_NAMES) layout[name] = (exports[name] as WasmGlobal).value as number;
+  return {
+    layout,
+    memory: exports.memory as WasmMemory,
+    tokenize: exports.tokenize as (p: number, e: number) => number,
+  };
+}
+
+export class TokenizerEngine {
+  /** The tokens of the line read last (views of the module's memory: made again when it grows). */
+  kinds!: Uint8Array;
+  starts!: Int32Array;
+  ends!: Int32Array;
+  private lineEndView!: Int32Array;
+  private srcView!: Uint8Array;
+  private readonly encoder = new TextEncoder();
+
+  private constructor(
+    private readonly memory: WasmMemory,
+    private readonly layout: Layout,
+    /** Tokenizes [p, e) of the program given last to `load`: LineTokens.tokenize's answer. */
+    readonly tokenize: (p: number, e: number) => number,
+  ) {
+    this.views();
+  }
+
+  /** The engine with the tokenizer's tables, or undefined where WebAssembly is not available. */
+  static create(tables: TokenizerTables, maxTokens: number): TokenizerEngine | undefined {
+    try {
+      const { layout, memory, tokenize } = instantiate();
+      if (layout.MAX_TOKENS !== maxTokens) return undefined;
+      const bytes = new Uint8Array(memory.buffer);
+      bytes.set(tables.CLASS, layout.CLASS_AT);
+      bytes.set(tables.PUNCT, layout.PUNCT_AT);
+      bytes.set(tables.IDENT_PART, layout.IDENT_AT);
+      bytes.set(tables.SINGLE, layout.SINGLE_AT);
+      bytes.set(tables.PAIR, layout.PAIR_AT);
+      bytes.set(tables.TRIPLE, layout.TRIPLE_AT);
+      return new TokenizerEngine(memory, layout, tokenize);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private views(): void {
+    const { buffer } = this.memory;
+    const { KINDS_AT, STARTS_AT, ENDS_AT, LINE_END_AT, SRC_AT, MAX_TOKENS } = this.layout;
+    this.kinds = new Uint8Array(buffer, KINDS_AT, MAX_TOKENS + 1);
+    this.starts = new Int32Array(buffer, STARTS_AT, MAX_TOKENS + 1);
+    this.ends = new Int32Array(buffer, ENDS_AT, MAX_TOKENS + 1);
+    this.lineEndView = new Int32Array(buffer, LINE_END_AT, 1);
+    this.srcView = new Uint8Array(buffer, SRC_AT);
+  }
+
+  /**
+   * Copies `src` into the module's memory for `tokenize`: true when it is all ASCII (the views may have been made
+   * again: read them after this), false when the JavaScript tokenizer must read it.
+   */
+  load(src: string): boolean {
+    try {
+      if (this.srcView.length < src.length) {
+        const needed = this.layout.SRC_AT + src.length;
+        this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / PAGE));
+        this.views();
+      }
+      const { read, written } = this.encoder.encodeInto(src, this.srcView);
+      return read === src.length && written === src.length;
+    } catch {
+      return false; // the memory could not grow
+    }
+  }
+
+  /** Where the line tokenized last ends. */
+  get lineEnd(): number {
+    return this.lineEndView[0] as number;
+  }
+}
