@@ -140,7 +140,7 @@ export interface Contenders {
    * where the time of a validation goes — what is left is the checking itself. Returns a count of tokens.
    */
   scanOnly: (text: string) => number;
-  /** The plain reader's tokenizer alone over every line (analysis/plainTokens.ts): the bound of its design. */
+  /** The plain reader's tokenizer alone over every line, as shipped (analysis/plainTokens.ts): the bound of its design. */
   readOnly: (text: string) => number;
 }
 

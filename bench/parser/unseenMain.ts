@@ -41,15 +41,16 @@ function eachLine(text: string, visit: (start: number, end: number) => void): vo
 }
 
 /**
- * The plain reader's tokenizer alone over every line (analysis/plainTokens.ts: what reading each character costs
- * where most lines are read; a line it does not read, it leaves at its first odd character). The token count.
+ * The plain reader's tokenizer alone over every line, as the analysis calls it (analysis/plainTokens.ts: the program
+ * loaded into the WebAssembly tokenizer once, each line tokenized there; a line it does not read, it leaves at its
+ * first odd character). The token count.
  */
 const reader = new LineTokens();
 function readOnly(text: string): number {
   let tokens = 0;
-  reader.src = text;
+  const ticket = reader.load(text);
   eachLine(text, (start, end) => {
-    tokens += Math.max(0, reader.tokenize(start, end));
+    tokens += Math.max(0, reader.tokenizeLoaded(ticket, text, start, end));
   });
   return tokens;
 }
