@@ -1,8 +1,11 @@
 /**
  * The plain-line tokenizer as WebAssembly (wasm/plainTokens.ts, its bytes in plainTokensWasm.ts): the tokens of
  * LineTokens.tokenize (plainTokens.ts) read from a program copied into the module's memory, about twice as fast as
- * the JavaScript loop. Only an all-ASCII program is copied (its UTF-8 bytes are then its UTF-16 units, offset for
- * offset); any other program, and any host without WebAssembly, is read by the JavaScript tokenizer.
+ * the JavaScript loop. The copy has one byte per UTF-16 unit of the program, offset for offset: its ASCII as is, and
+ * every other unit as `@` — a character the tokenizer reads exactly as it reads any non-ASCII one (no plain line
+ * holds it outside a string or a comment, a string or a comment may) — so no offset moves. A program with a C1
+ * control character (U+0080–U+009F: refused in a string, not in a comment; no ASCII character is read so) and any
+ * host without WebAssembly are read by the JavaScript tokenizer.
  *
  * The module's memory grows to the largest program it was given and stays that size (at most the parser's input
  * limit, 1 MiB, plus 64 KiB of tables).
@@ -51,6 +54,12 @@ const LAYOUT_NAMES: readonly (keyof Layout)[] = [
 ];
 
 const PAGE = 65536;
+
+/** A UTF-16 unit that is not ASCII, and the C1 controls among them. */
+const NOT_ASCII = /[\u0080-\uffff]/g;
+const C1_CONTROL = /[\x80-\x9f]/;
+/** What the copy holds for a unit that is not ASCII (see above). */
+const STAND_IN = '@';
 
 /** What this module uses of the host's WebAssembly (the editor's TypeScript library declares none of it). */
 interface WasmHost {
@@ -133,8 +142,9 @@ export class TokenizerEngine {
   }
 
   /**
-   * Copies `src` into the module's memory for `tokenize`: true when it is all ASCII (the views may have been made
-   * again: read them after this), false when the JavaScript tokenizer must read it.
+   * Copies `src` into the module's memory for `tokenize` (one byte per UTF-16 unit, see above): true when it is
+   * there (the views may have been made again: read them after this), false when the JavaScript tokenizer must read
+   * it.
    */
   load(src: string): boolean {
     try {
@@ -143,11 +153,18 @@ export class TokenizerEngine {
         this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / PAGE));
         this.views();
       }
-      const { read, written } = this.encoder.encodeInto(src, this.srcView);
-      return read === src.length && written === src.length;
+      if (this.copied(src)) return true;
+      if (C1_CONTROL.test(src)) return false;
+      return this.copied(src.replace(NOT_ASCII, STAND_IN));
     } catch {
       return false; // the memory could not grow
     }
+  }
+
+  /** `text` copied into the module's memory, when it is all ASCII (its UTF-8 is then one byte per unit). */
+  private copied(text: string): boolean {
+    const { read, written } = this.encoder.encodeInto(text, this.srcView);
+    return read === text.length && written === text.length;
   }
 
   /** Where the line tokenized last ends. */
