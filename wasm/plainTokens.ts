@@ -1,8 +1,9 @@
 /**
  * The plain-line tokenizer of src/parser/analysis/plainTokens.ts (LineTokens.tokenize), in AssemblyScript: the same
  * tokens, read from a program's bytes in this module's memory — about twice as fast as the JavaScript loop, which
- * remains the reference and the fallback. Only an all-ASCII program is given here (its byte offsets are its UTF-16
- * offsets); the JavaScript side writes it at SRC.
+ * remains the reference and the fallback. The JavaScript side writes the program's UTF-8 at SRC_AT; a program that
+ * is not all ASCII is then rewritten in place by `mask` as one byte per UTF-16 unit, so byte offsets are UTF-16
+ * offsets.
  *
  * The character tables are the JavaScript module's own, copied into this memory when the module is instantiated, so
  * the two read characters alike by construction; the kinds below are plainTokens.ts' `C` and `T` values, and the
@@ -72,6 +73,8 @@ const CH_EQ: i32 = 61;
 const CH_BACKSLASH: i32 = 92;
 const CH_BACKTICK: i32 = 96;
 const CH_DEL: i32 = 0x7f;
+/** What `mask` writes for a unit that is not ASCII. */
+const STAND_IN: u8 = 64;
 
 @inline
 function at(p: i32): i32 {
@@ -208,4 +211,35 @@ export function tokenize(p: i32, e: i32): i32 {
     n++;
   }
   return finish(n, e);
+}
+
+/**
+ * Rewrites the UTF-8 text of `bytes` bytes at SRC_AT in place as one byte per UTF-16 unit: ASCII as is, every other
+ * unit as `@` (read as any non-ASCII character is read) — so the tokens' offsets are the program's UTF-16 offsets.
+ * The number of units, or -1 when the text holds a C1 control character (U+0080–U+009F), which only the JavaScript
+ * tokenizer reads as it must (refused in a string, taken in a comment).
+ */
+export function mask(bytes: i32): i32 {
+  let from: i32 = 0;
+  let to: i32 = 0;
+  while (from < bytes) {
+    const b = at(from);
+    if (b < 0x80) {
+      store<u8>(<usize>(SRC_AT + to), <u8>b);
+      from++;
+      to++;
+      continue;
+    }
+    if (b == 0xc2 && from + 1 < bytes && at(from + 1) <= 0x9f) return -1; // U+0080–U+009F
+    // A lead byte: a sequence of 2, 3 or 4 bytes, 4 being a surrogate pair (two units).
+    const length: i32 = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    store<u8>(<usize>(SRC_AT + to), STAND_IN);
+    to++;
+    if (length == 4) {
+      store<u8>(<usize>(SRC_AT + to), STAND_IN);
+      to++;
+    }
+    from += length;
+  }
+  return to;
 }

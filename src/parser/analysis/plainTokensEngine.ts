@@ -7,8 +7,9 @@
  * control character (U+0080–U+009F: refused in a string, not in a comment; no ASCII character is read so) and any
  * host without WebAssembly are read by the JavaScript tokenizer.
  *
- * The module's memory grows to the largest program it was given and stays that size (at most the parser's input
- * limit, 1 MiB, plus 64 KiB of tables).
+ * The program is written as UTF-8 (TextEncoder.encodeInto) and, when it is not all ASCII, rewritten in place by the
+ * module (`mask`). The module's memory grows to the largest program it was given and stays that size (at most three
+ * bytes per unit of the parser's input limit, plus 64 KiB of tables).
  */
 import { PLAIN_TOKENS_WASM } from './plainTokensWasm';
 
@@ -55,12 +56,6 @@ const LAYOUT_NAMES: readonly (keyof Layout)[] = [
 
 const PAGE = 65536;
 
-/** A UTF-16 unit that is not ASCII, and the C1 controls among them. */
-const NOT_ASCII = /[\u0080-\uffff]/g;
-const C1_CONTROL = /[\x80-\x9f]/;
-/** What the copy holds for a unit that is not ASCII (see above). */
-const STAND_IN = '@';
-
 /** What this module uses of the host's WebAssembly (the editor's TypeScript library declares none of it). */
 interface WasmHost {
   Module: new (bytes: Uint8Array) => object;
@@ -82,7 +77,14 @@ function decodeBase64(text: string): Uint8Array {
 }
 
 /** The module's exports: its layout's globals, its memory and its entry. */
-function instantiate(): { layout: Layout; memory: WasmMemory; tokenize: (p: number, e: number) => number } {
+interface Instance {
+  layout: Layout;
+  memory: WasmMemory;
+  tokenize: (p: number, e: number) => number;
+  mask: (bytes: number) => number;
+}
+
+function instantiate(): Instance {
   const host = (globalThis as { WebAssembly?: WasmHost }).WebAssembly;
   if (host === undefined) throw new Error('no WebAssembly here');
   const { exports } = new host.Instance(new host.Module(decodeBase64(PLAIN_TOKENS_WASM)), {});
@@ -92,6 +94,7 @@ function instantiate(): { layout: Layout; memory: WasmMemory; tokenize: (p: numb
     layout,
     memory: exports.memory as WasmMemory,
     tokenize: exports.tokenize as (p: number, e: number) => number,
+    mask: exports.mask as (bytes: number) => number,
   };
 }
 
@@ -109,6 +112,8 @@ export class TokenizerEngine {
     private readonly layout: Layout,
     /** Tokenizes [p, e) of the program given last to `load`: LineTokens.tokenize's answer. */
     readonly tokenize: (p: number, e: number) => number,
+    /** Rewrites the UTF-8 of `bytes` bytes as one byte per UTF-16 unit: the units, or -1 (a C1 control character). */
+    private readonly mask: (bytes: number) => number,
   ) {
     this.views();
   }
@@ -116,7 +121,7 @@ export class TokenizerEngine {
   /** The engine with the tokenizer's tables, or undefined where WebAssembly is not available. */
   static create(tables: TokenizerTables, maxTokens: number): TokenizerEngine | undefined {
     try {
-      const { layout, memory, tokenize } = instantiate();
+      const { layout, memory, tokenize, mask } = instantiate();
       if (layout.MAX_TOKENS !== maxTokens) return undefined;
       const bytes = new Uint8Array(memory.buffer);
       bytes.set(tables.CLASS, layout.CLASS_AT);
@@ -125,7 +130,7 @@ export class TokenizerEngine {
       bytes.set(tables.SINGLE, layout.SINGLE_AT);
       bytes.set(tables.PAIR, layout.PAIR_AT);
       bytes.set(tables.TRIPLE, layout.TRIPLE_AT);
-      return new TokenizerEngine(memory, layout, tokenize);
+      return new TokenizerEngine(memory, layout, tokenize, mask);
     } catch {
       return undefined;
     }
@@ -148,23 +153,25 @@ export class TokenizerEngine {
    */
   load(src: string): boolean {
     try {
-      if (this.srcView.length < src.length) {
-        const needed = this.layout.SRC_AT + src.length;
-        this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / PAGE));
-        this.views();
-      }
-      if (this.copied(src)) return true;
-      if (C1_CONTROL.test(src)) return false;
-      return this.copied(src.replace(NOT_ASCII, STAND_IN));
+      const n = src.length;
+      this.reserve(n);
+      const first = this.encoder.encodeInto(src, this.srcView);
+      if (first.read === n && first.written === n) return true; // all ASCII
+      // Not all ASCII: its UTF-8 (at most 3 bytes a unit), rewritten in place as one byte a unit.
+      this.reserve(3 * n);
+      const bytes = first.read === n ? first.written : this.encoder.encodeInto(src, this.srcView).written;
+      return this.mask(bytes) === n;
     } catch {
       return false; // the memory could not grow
     }
   }
 
-  /** `text` copied into the module's memory, when it is all ASCII (its UTF-8 is then one byte per unit). */
-  private copied(text: string): boolean {
-    const { read, written } = this.encoder.encodeInto(text, this.srcView);
-    return read === text.length && written === text.length;
+  /** Room for `bytes` bytes of text in the module's memory. */
+  private reserve(bytes: number): void {
+    if (this.srcView.length >= bytes) return;
+    const needed = this.layout.SRC_AT + bytes;
+    this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / PAGE));
+    this.views();
   }
 
   /** Where the line tokenized last ends. */
