@@ -71,6 +71,36 @@ function typographicQuote(ctx: AnalysisContext, start: number, end: number): voi
   });
 }
 
+/**
+ * The template [start, end) of `src` (backticks included) has only placeholders checkTemplate finds nothing in,
+ * read in place: each `${` closed in it by a `}` around an ASCII name or dotted path, with spaces or tabs around it.
+ * False says nothing: checkTemplate decides (it reads anything else, and reports).
+ */
+export function plainTemplate(src: string, start: number, end: number): boolean {
+  let from = start + 1;
+  for (;;) {
+    const open = src.indexOf('${', from);
+    if (open === -1 || open >= end) return true;
+    let p = open + 2;
+    while (p < end && isBlank(src.charCodeAt(p))) p++;
+    // name ('.' name)*, each name a letter or `_` then letters, digits and `_`
+    for (;;) {
+      if (p >= end || !isNameStart(src.charCodeAt(p))) return false;
+      p++;
+      while (p < end && isNamePart(src.charCodeAt(p))) p++;
+      if (p >= end || src.charCodeAt(p) !== 46) break;
+      p++;
+    }
+    while (p < end && isBlank(src.charCodeAt(p))) p++;
+    if (p >= end || src.charCodeAt(p) !== 125) return false;
+    from = p + 1;
+  }
+}
+
+const isBlank = (c: number) => c === 32 || c === 9;
+const isNameStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isNamePart = (c: number) => isNameStart(c) || (c >= 48 && c <= 57);
+
 export function checkTemplate(ctx: AnalysisContext, token: Token): void {
   const text = token.text;
   let from = 1;

@@ -33,7 +33,7 @@ import { isTextStoredWord } from './literals';
 import { FOREIGN_STATEMENT_WORDS } from '../expressions';
 import { RESERVED_WORDS } from '../expressionShortcut';
 import { applyRole, structuralRole } from './commands';
-import { checkTemplate } from './lexicalFindings';
+import { checkTemplate, plainTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import type { AnalysisContext } from './context';
 
@@ -293,7 +293,7 @@ class PlainReader extends LineTokens {
   argumentTemplates(ctx: AnalysisContext): void {
     for (let a = 0; a < this.argc; a++) {
       const k = this.args[a] as number;
-      if (k !== EMPTY && this.kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
+      if (k !== EMPTY && this.kinds[k] === T.Template) this.checkTemplate(ctx, k);
     }
   }
 
@@ -471,7 +471,8 @@ class PlainReader extends LineTokens {
     } else return false;
     if (!COMPARATORS.has(comparator)) return false;
     applyRole(ctx, 'open-if', this.token(TokenKind.Ident, 0));
-    for (const k of [2, 4]) if (kinds[k] === T.Template) checkTemplate(ctx, this.token(TokenKind.Template, k));
+    if (kinds[2] === T.Template) this.checkTemplate(ctx, 2);
+    if (kinds[4] === T.Template) this.checkTemplate(ctx, 4);
     return true;
   }
 
@@ -512,10 +513,15 @@ class PlainReader extends LineTokens {
     this.prefixes = 0;
     this.templateCount = 0;
     if (!this.expression() || this.at !== this.count) return false;
-    for (let t = 0; t < this.templateCount; t++) {
-      checkTemplate(ctx, this.token(TokenKind.Template, this.templates[t] as number));
-    }
+    for (let t = 0; t < this.templateCount; t++) this.checkTemplate(ctx, this.templates[t] as number);
     return true;
+  }
+
+  /** The template token `k` checked as the analysis checks it (lexicalFindings.ts), read in place when it can be. */
+  checkTemplate(ctx: AnalysisContext, k: number): void {
+    if (!plainTemplate(this.src, this.starts[k] as number, this.ends[k] as number)) {
+      checkTemplate(ctx, this.token(TokenKind.Template, k));
+    }
   }
 }
 

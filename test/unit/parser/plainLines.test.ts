@@ -18,6 +18,10 @@ import { plainLine, setPlainLines } from '../../../src/parser/analysis/plainLine
 import { setTokenizer } from '../../../src/parser/analysis/plainTokens';
 // internal-import: a real analysis for the plain reader to act on, line by line
 import { Analyzer } from '../../../src/parser/analyzer';
+// internal-import: the template check and its in-place reading, compared here
+import { checkTemplate, plainTemplate } from '../../../src/parser/analysis/lexicalFindings';
+// internal-import: the kind of a template token
+import { TokenKind } from '../../../src/parser/scanner';
 // internal-import: the reporter an analysis writes to
 import { Reporter } from '../../../src/parser/reporter';
 import { generatedEndpoints } from '../../../bench/parser/generated';
@@ -353,6 +357,25 @@ describe('parser: plain lines', () => {
   it("gives the scanner's output on the fix-its' mutants", function () {
     this.timeout(120_000);
     for (const m of mutations(mutationSeeds(), { seed: MUTATION_SEED, perKind: 20 })) same(m.source);
+  });
+
+  it('reads in place only templates the template check finds nothing in, and the usual ones', () => {
+    const piece = fc.constantFrom('${', '}', ' ', '\t', 'a', 'Z', '_', '1', '.', '\u00a0', 'é', '$', '{', '`', '\n');
+    const findings = (template: string) => {
+      const analyzer = new Analyzer(template, new Reporter(100));
+      checkTemplate(analyzer, { kind: TokenKind.Template, start: 0, end: template.length, text: template });
+      return analyzer.rep.entries.length;
+    };
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const template = `\`${pieces.join('')}\``;
+        if (plainTemplate(template, 0, template.length)) assert.equal(findings(template), 0, template);
+      }),
+      { numRuns: 20_000, seed: 35 },
+    );
+    for (const usual of ['`t`', '`${x}`', '`${ order.total }`', '`a ${x} b ${y_2}`', '`${\tx\t}`']) {
+      assert.ok(plainTemplate(usual, 0, usual.length), usual);
+    }
   });
 
   it("gives the scanner's output on random lines", function () {
