@@ -34,6 +34,14 @@ export const STARTS_AT: i32 = KINDS_AT + 1024;
 export const ENDS_AT: i32 = STARTS_AT + 4 * (MAX_TOKENS + 1);
 /** Where the line read last ends (i32). */
 export const LINE_END_AT: i32 = ENDS_AT + 4 * (MAX_TOKENS + 1);
+/** Each token's word (u16): the number of the known word it is (plainWords.ts), 0 for any other token. */
+export const WORDS_AT: i32 = LINE_END_AT + 4;
+/** The known words' hash table: slots of 8 bytes — the word's hash (i32), its number (u16, 0: empty) and its place in the pool (u16). */
+export const HASH_AT: i32 = 40960;
+export const HASH_SLOTS: i32 = 1024;
+/** The known words, each its length (one byte) then its bytes. */
+export const POOL_AT: i32 = HASH_AT + 8 * HASH_SLOTS;
+export const POOL_BYTES: i32 = 65536 - POOL_AT;
 /** The program's bytes. */
 export const SRC_AT: i32 = 65536;
 
@@ -108,17 +116,46 @@ function quotedEnd(p: i32, e: i32, quote: i32): i32 {
 }
 
 @inline
-function put(n: i32, kind: i32, start: i32, end: i32): void {
+function put(n: i32, kind: i32, start: i32, end: i32, word: i32): void {
   store<u8>(<usize>(KINDS_AT + n), <u8>kind);
   store<i32>(<usize>(STARTS_AT + (n << 2)), start);
   store<i32>(<usize>(ENDS_AT + (n << 2)), end);
+  store<u16>(<usize>(WORDS_AT + (n << 1)), <u16>word);
 }
 
 @inline
 function finish(n: i32, lineEnd: i32): i32 {
   store<u8>(<usize>(KINDS_AT + n), <u8>T_END);
+  store<u16>(<usize>(WORDS_AT + (n << 1)), 0);
   store<i32>(<usize>LINE_END_AT, lineEnd);
   return n;
+}
+
+/** The hash table's slot for a word's hash (plainWords.ts wordSlot). */
+@inline
+function slotOf(hash: i32): i32 {
+  return (hash ^ (hash >>> 16)) & (HASH_SLOTS - 1);
+}
+
+/** The number of the known word the identifier [start, end) is, with its hash; 0 when it is none. */
+function wordOf(start: i32, end: i32, hash: i32): i32 {
+  const length = end - start;
+  let slot = slotOf(hash);
+  for (let probe: i32 = 0; probe < HASH_SLOTS; probe++) {
+    const entry = HASH_AT + (slot << 3);
+    const word = <i32>load<u16>(<usize>(entry + 4));
+    if (word == 0) return 0;
+    if (load<i32>(<usize>entry) == hash) {
+      const place = POOL_AT + <i32>load<u16>(<usize>(entry + 6));
+      if (<i32>load<u8>(<usize>place) == length) {
+        let k: i32 = 0;
+        while (k < length && <i32>load<u8>(<usize>(place + 1 + k)) == at(start + k)) k++;
+        if (k == length) return word;
+      }
+    }
+    slot = (slot + 1) & (HASH_SLOTS - 1);
+  }
+  return 0;
 }
 
 /**
@@ -140,15 +177,19 @@ export function tokenize(p: i32, e: i32): i32 {
     if (n == MAX_TOKENS) return -1;
     const start = p;
     let kind: i32 = T_END;
+    let word: i32 = 0;
     if (cls == C_IDENT) {
+      let hash: i32 = c;
       p++;
       while (p < e) {
         const d = at(p);
         if (d >= 128) return -1;
         if (table(IDENT_AT, d) == 0) break;
+        hash = hash * 31 + d;
         p++;
       }
       kind = T_IDENT;
+      word = wordOf(start, p, hash);
     } else if (cls == C_DIGIT) {
       p++;
       while (p < e && isDigit(at(p))) p++;
@@ -207,7 +248,7 @@ export function tokenize(p: i32, e: i32): i32 {
     } else if (cls == C_BREAK) {
       return finish(n, p);
     } else return -1;
-    put(n, kind, start, p);
+    put(n, kind, start, p, word);
     n++;
   }
   return finish(n, e);

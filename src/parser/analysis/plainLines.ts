@@ -15,26 +15,15 @@
  * the template check (which report what they report). A unit test holds the two paths to the same output over the
  * repository's programs, generated endpoints, the mutants and random lines.
  */
-import {
-  COMMANDS,
-  COMPARATORS,
-  EXPRESSION_BUILTINS,
-  FOREIGN_STATEMENT_KEYWORDS,
-  FOREIGN_WORDS,
-  NameTable,
-  findCommandAt,
-  type CommandSpec,
-  type ParamSpec,
-} from '../catalogue';
+import { COMPARATORS, type CommandSpec, type ParamSpec } from '../catalogue';
 import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
 import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
 import { isTextStoredWord } from './literals';
-import { FOREIGN_STATEMENT_WORDS } from '../expressions';
-import { RESERVED_WORDS } from '../expressionShortcut';
 import { applyRole, structuralRole } from './commands';
 import { checkTemplate, plainTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
+import { BUILTIN, CALLABLE, COMMAND, NOT_A_NAME, W } from './plainWords';
 import type { AnalysisContext } from './context';
 
 /**
@@ -58,22 +47,6 @@ export function setPlainLines(next: PlainMode): PlainMode {
 export function plainBackoff(): boolean {
   return mode === 'on';
 }
-
-/** Words a plain expression does not take as a name: reserved in expressions, or another language's (expressions.ts). */
-const NOT_A_NAME: ReadonlySet<string> = new Set([...RESERVED_WORDS, ...FOREIGN_WORDS, ...FOREIGN_STATEMENT_WORDS]);
-
-/**
- * The names a plain line may call, read in place: a command (its spec), or null for another language's statement
- * keyword (`print(x)`: the analysis reads such a line as foreign first, even where a command had the name). A name
- * in neither is a call deferred to the end of the file (unknownCall).
- */
-const CALLABLE = new NameTable<CommandSpec | null>([
-  ...COMMANDS.map((c) => [c.name, c] as const),
-  ...FOREIGN_STATEMENT_KEYWORDS.map((k) => [k, null] as const),
-]);
-
-/** The words an operand's name needs a second look at (NOT_A_NAME and the built-ins), read in place. */
-const SPECIAL = new NameTable<true>([...NOT_A_NAME, ...EXPRESSION_BUILTINS].map((w) => [w, true] as const));
 
 /** Brackets deeper than this, or more `not`s, signs and `else`s than this, are left to the analysis. */
 const MAX_BRACKETS = 8;
@@ -104,9 +77,9 @@ class PlainReader extends LineTokens {
   /** expression := chain ('if' chain 'else' expression)? — false when not plain. */
   expression(): boolean {
     if (!this.chain()) return false;
-    if (!this.isWord(this.at, 'if')) return true;
+    if (this.word(this.at) !== W.If) return true;
     this.at++;
-    if (!this.chain() || !this.isWord(this.at, 'else')) return false;
+    if (!this.chain() || this.word(this.at) !== W.Else) return false;
     this.at++;
     if (++this.prefixes > MAX_PREFIXES) return false;
     return this.expression();
@@ -115,12 +88,13 @@ class PlainReader extends LineTokens {
   /** chain := 'not'* comparison (('and' | 'or') 'not'* comparison)* */
   chain(): boolean {
     for (;;) {
-      while (this.isWord(this.at, 'not')) {
+      while (this.word(this.at) === W.Not) {
         if (++this.prefixes > MAX_PREFIXES) return false;
         this.at++;
       }
       if (!this.comparison()) return false;
-      if (!this.isWord(this.at, 'and') && !this.isWord(this.at, 'or')) return true;
+      const joiner = this.word(this.at);
+      if (joiner !== W.And && joiner !== W.Or) return true;
       this.at++;
     }
   }
@@ -205,15 +179,9 @@ class PlainReader extends LineTokens {
 
   /** A name as an operand: not a word the checks report, not followed by an attribute or subscript; a call only of a built-in. */
   name(k: number): boolean {
-    const start = this.starts[k] as number;
-    const end = this.ends[k] as number;
-    const special = SPECIAL.getAt(this.src, start, end) !== undefined;
-    let builtin = false;
-    if (special) {
-      const word = this.src.slice(start, end);
-      if (NOT_A_NAME.has(word)) return false;
-      builtin = EXPRESSION_BUILTINS.has(word);
-    }
+    const word = this.word(k);
+    if (NOT_A_NAME[word] === 1) return false;
+    const builtin = BUILTIN[word] === 1;
     const next = this.kinds[k + 1] as T;
     if (next === T.Dot || next === T.OpenBracket) return false; // attributes and subscripts: the analysis reads them
     if (next !== T.Open) {
@@ -335,8 +303,9 @@ class PlainReader extends LineTokens {
     // In the analysis' order (analysis/lines.ts): an assignment first, then the words, then a call.
     const second = this.kinds[1];
     if (second === T.Assign) return this.assignmentLine(ctx);
-    if (this.isWord(0, 'return')) return this.returnLine(ctx);
-    if (this.isWord(0, 'function')) return this.functionLine(ctx);
+    const word = this.word(0);
+    if (word === W.Return) return this.returnLine(ctx);
+    if (word === W.Function) return this.functionLine(ctx);
     if (second === T.Open) return this.callLine(ctx);
     return false;
   }
@@ -372,9 +341,8 @@ class PlainReader extends LineTokens {
       }
     }
     if (kinds[k + 1] !== T.OpenBrace || k + 2 !== this.count) return false;
-    const start = this.starts[1] as number;
     const end = this.ends[1] as number;
-    if (findCommandAt(this.src, start, end) || ctx.blocks.insideAvapBlock) return false;
+    if (COMMAND[this.word(1)] || ctx.blocks.insideAvapBlock) return false;
     const name = this.text(1);
     if (ctx.functions.has(name)) return false;
     ctx.functions.set(name, { arity, line: ctx.lineNo });
@@ -391,13 +359,14 @@ class PlainReader extends LineTokens {
 
   /** `name(args)` on its own: a catalogue command, if() or else() with plain arguments. */
   callLine(ctx: AnalysisContext): boolean {
-    if (this.isWord(0, 'if')) return this.ifLine(ctx);
-    if (this.isWord(0, 'else')) {
+    const word = this.word(0);
+    if (word === W.If) return this.ifLine(ctx);
+    if (word === W.Else) {
       if (!this.callArguments(1) || this.argc > 0) return false;
       ctx.blocks.else(ctx.site(this.token(TokenKind.Ident, 0)));
       return true;
     }
-    const spec = CALLABLE.getAt(this.src, this.starts[0] as number, this.ends[0] as number);
+    const spec = CALLABLE[word];
     if (spec === null) return false;
     if (spec === undefined) return this.callArguments(1) && this.unknownCall(ctx, 'statement');
     if (!this.callArguments(1)) return false;
@@ -464,7 +433,7 @@ class PlainReader extends LineTokens {
     const cond = kinds[6] as T;
     let comparator: string;
     if (cond === T.String) {
-      if (this.isWord(2, 'None') && this.isWord(4, 'None')) return false;
+      if (this.word(2) === W.None && this.word(4) === W.None) return false;
       comparator = this.inner(6).trim();
     } else if (cond === T.Binary || cond === T.Assign || cond === T.Ident) {
       comparator = this.text(6);
@@ -478,16 +447,14 @@ class PlainReader extends LineTokens {
 
   /** `target = …`: a plain command call or a plain expression. */
   assignmentLine(ctx: AnalysisContext): boolean {
-    const src = this.src;
-    if (findCommandAt(src, this.starts[0] as number, this.ends[0] as number) || this.count === 2) return false;
+    if (COMMAND[this.word(0)] || this.count === 2) return false;
     const kinds = this.kinds;
     if (kinds[2] === T.Ident && kinds[3] === T.Open) {
-      const start = this.starts[2] as number;
-      const end = this.ends[2] as number;
-      if (SPECIAL.getAt(src, start, end) === undefined || !EXPRESSION_BUILTINS.has(src.slice(start, end))) {
+      const called = this.word(2);
+      if (BUILTIN[called] !== 1) {
         // `x = cmd(…)`: the analysis reads it as a command call when the call ends the line.
         if (!this.callArguments(3)) return false;
-        const spec = findCommandAt(src, start, end);
+        const spec = COMMAND[called];
         if (!spec) {
           if (!this.unknownCall(ctx, 'assignment')) return false;
           ctx.sem.assign(this.text(0), ctx.lineNo);

@@ -8,6 +8,7 @@ import { findForeignOperator } from '../catalogue';
 import { isBinaryOperator } from '../expressionShortcut';
 import { isOperatorStart, OPERATORS2, OPERATORS3, TokenKind, type Token } from '../scanner';
 import { TokenizerEngine } from './plainTokensEngine';
+import { wordAt, wordTable, type W } from './plainWords';
 
 const CH_TAB = 9;
 const CH_SPACE = 32;
@@ -181,6 +182,9 @@ const TRIPLE: Uint8Array = (() => {
 /** Tokens a plain line may have. */
 export const MAX_TOKENS = 512;
 
+/** A token's word not looked up yet (LineTokens.word). */
+const PENDING = 0xffff;
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -206,8 +210,9 @@ export function setTokenizer(next: TokenizerChoice): TokenizerChoice {
 let engine: TokenizerEngine | null | undefined;
 
 function theEngine(): TokenizerEngine | null {
-  if (engine === undefined)
-    engine = TokenizerEngine.create({ CLASS, PUNCT, IDENT_PART, SINGLE, PAIR, TRIPLE }, MAX_TOKENS) ?? null;
+  if (engine === undefined) {
+    engine = TokenizerEngine.create({ CLASS, PUNCT, IDENT_PART, SINGLE, PAIR, TRIPLE }, wordTable, MAX_TOKENS) ?? null;
+  }
   return engine;
 }
 
@@ -221,9 +226,12 @@ export class LineTokens {
   kinds: Uint8Array;
   starts: Int32Array;
   ends: Int32Array;
+  /** Each token's word number (plainWords.ts; 0 for other tokens), or PENDING until word() looks it up. */
+  words: Uint16Array;
   private readonly ownKinds = new Uint8Array(MAX_TOKENS + 1);
   private readonly ownStarts = new Int32Array(MAX_TOKENS + 1);
   private readonly ownEnds = new Int32Array(MAX_TOKENS + 1);
+  private readonly ownWords = new Uint16Array(MAX_TOKENS + 1);
   count = 0;
   /** Where the line tokenized last ends: `e`, or the line break before it. */
   lineEnd = 0;
@@ -235,6 +243,7 @@ export class LineTokens {
     this.kinds = this.ownKinds;
     this.starts = this.ownStarts;
     this.ends = this.ownEnds;
+    this.words = this.ownWords;
   }
 
   /**
@@ -263,6 +272,7 @@ export class LineTokens {
       this.kinds = wasm.kinds;
       this.starts = wasm.starts;
       this.ends = wasm.ends;
+      this.words = wasm.words;
       this.lineEnd = wasm.lineEnd;
     }
     return n;
@@ -278,6 +288,8 @@ export class LineTokens {
     const kinds = (this.kinds = this.ownKinds);
     const starts = (this.starts = this.ownStarts);
     const ends = (this.ends = this.ownEnds);
+    // The JavaScript tokenizer leaves the words to word(): a line the reader does not take needs none of them.
+    const words = (this.words = this.ownWords);
     let n = 0;
     /** ( and [ open: `//` outside them is a comment. */
     let depth = 0;
@@ -343,6 +355,7 @@ export class LineTokens {
                 if ((d < CH_SPACE && d !== CH_TAB) || d === 0x7f) return -1;
               }
               kinds[n] = T.End;
+              words[n] = PENDING;
               this.lineEnd = q;
               return n;
             }
@@ -367,17 +380,20 @@ export class LineTokens {
         }
         case C.Break:
           kinds[n] = T.End;
+          words[n] = PENDING;
           this.lineEnd = p;
           return n;
         default:
           return -1;
       }
       kinds[n] = kind;
+      words[n] = PENDING;
       starts[n] = start;
       ends[n] = p;
       n++;
     }
     kinds[n] = T.End;
+    words[n] = PENDING;
     this.lineEnd = e;
     return n;
   }
@@ -399,15 +415,13 @@ export class LineTokens {
     return -1;
   }
 
-  /** Token `k` is the word `word`. */
-  isWord(k: number, word: string): boolean {
-    if (this.kinds[k] !== T.Ident) return false;
-    const start = this.starts[k] as number;
-    const length = word.length;
-    if ((this.ends[k] as number) - start !== length) return false;
-    // Compared here: the first characters tell most words apart, sooner than a call of startsWith is made.
-    for (let i = 0; i < length; i++) if (this.src.charCodeAt(start + i) !== word.charCodeAt(i)) return false;
-    return true;
+  /** The number of token `k`'s word (plainWords.ts), 0 when it is no identifier or none of them. */
+  word(k: number): W {
+    const known = this.words[k] as number;
+    if (known !== PENDING) return known;
+    const word = this.kinds[k] === T.Ident ? wordAt(this.src, this.starts[k] as number, this.ends[k] as number) : 0;
+    this.words[k] = word;
+    return word;
   }
 
   text(k: number): string {

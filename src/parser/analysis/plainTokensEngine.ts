@@ -23,6 +23,9 @@ export interface TokenizerTables {
   TRIPLE: Uint8Array;
 }
 
+/** The known words' hash table and pool (plainWords.ts wordTable), for the layout's sizes. */
+export type WordTables = (slots: number, poolBytes: number) => { table: Uint8Array; pool: Uint8Array } | undefined;
+
 /** Where the module keeps what (its exported globals). */
 interface Layout {
   CLASS_AT: number;
@@ -35,6 +38,11 @@ interface Layout {
   STARTS_AT: number;
   ENDS_AT: number;
   LINE_END_AT: number;
+  WORDS_AT: number;
+  HASH_AT: number;
+  HASH_SLOTS: number;
+  POOL_AT: number;
+  POOL_BYTES: number;
   SRC_AT: number;
   MAX_TOKENS: number;
 }
@@ -50,6 +58,11 @@ const LAYOUT_NAMES: readonly (keyof Layout)[] = [
   'STARTS_AT',
   'ENDS_AT',
   'LINE_END_AT',
+  'WORDS_AT',
+  'HASH_AT',
+  'HASH_SLOTS',
+  'POOL_AT',
+  'POOL_BYTES',
   'SRC_AT',
   'MAX_TOKENS',
 ];
@@ -103,6 +116,7 @@ export class TokenizerEngine {
   kinds!: Uint8Array;
   starts!: Int32Array;
   ends!: Int32Array;
+  words!: Uint16Array;
   private lineEndView!: Int32Array;
   private srcView!: Uint8Array;
   private readonly encoder = new TextEncoder();
@@ -119,10 +133,11 @@ export class TokenizerEngine {
   }
 
   /** The engine with the tokenizer's tables, or undefined where WebAssembly is not available. */
-  static create(tables: TokenizerTables, maxTokens: number): TokenizerEngine | undefined {
+  static create(tables: TokenizerTables, words: WordTables, maxTokens: number): TokenizerEngine | undefined {
     try {
       const { layout, memory, tokenize, mask } = instantiate();
-      if (layout.MAX_TOKENS !== maxTokens) return undefined;
+      const known = words(layout.HASH_SLOTS, layout.POOL_BYTES);
+      if (layout.MAX_TOKENS !== maxTokens || known === undefined) return undefined;
       const bytes = new Uint8Array(memory.buffer);
       bytes.set(tables.CLASS, layout.CLASS_AT);
       bytes.set(tables.PUNCT, layout.PUNCT_AT);
@@ -130,6 +145,8 @@ export class TokenizerEngine {
       bytes.set(tables.SINGLE, layout.SINGLE_AT);
       bytes.set(tables.PAIR, layout.PAIR_AT);
       bytes.set(tables.TRIPLE, layout.TRIPLE_AT);
+      bytes.set(known.table, layout.HASH_AT);
+      bytes.set(known.pool, layout.POOL_AT);
       return new TokenizerEngine(memory, layout, tokenize, mask);
     } catch {
       return undefined;
@@ -138,10 +155,11 @@ export class TokenizerEngine {
 
   private views(): void {
     const { buffer } = this.memory;
-    const { KINDS_AT, STARTS_AT, ENDS_AT, LINE_END_AT, SRC_AT, MAX_TOKENS } = this.layout;
+    const { KINDS_AT, STARTS_AT, ENDS_AT, WORDS_AT, LINE_END_AT, SRC_AT, MAX_TOKENS } = this.layout;
     this.kinds = new Uint8Array(buffer, KINDS_AT, MAX_TOKENS + 1);
     this.starts = new Int32Array(buffer, STARTS_AT, MAX_TOKENS + 1);
     this.ends = new Int32Array(buffer, ENDS_AT, MAX_TOKENS + 1);
+    this.words = new Uint16Array(buffer, WORDS_AT, MAX_TOKENS + 1);
     this.lineEndView = new Int32Array(buffer, LINE_END_AT, 1);
     this.srcView = new Uint8Array(buffer, SRC_AT);
   }

@@ -1,7 +1,7 @@
 /**
  * The plain reader's two tokenizers (src/parser/analysis/plainTokens.ts): the WebAssembly one (wasm/plainTokens.ts,
- * as shipped) gives exactly the JavaScript one's answer — the token count or -1, every token's kind, start and end,
- * and where the line ends — on every line of the repository's programs, of generated endpoints and of random text
+ * as shipped) gives exactly the JavaScript one's answer — the token count or -1, every token's kind, start, end and
+ * word number (plainWords.ts), and where the line ends — on every line of the repository's programs, of generated endpoints and of random text
  * over every ASCII character and the non-ASCII ones where the two could part; a program with a C1 control character
  * is left to the JavaScript tokenizer. And the module's bytes in the repository are what its source compiles to.
  */
@@ -15,6 +15,7 @@ import { LineTokens, setTokenizer } from '../../../src/parser/analysis/plainToke
 // internal-import: the module's bytes as the repository carries them
 import { PLAIN_TOKENS_WASM } from '../../../src/parser/analysis/plainTokensWasm';
 import { generatedEndpoints } from '../../../bench/parser/generated';
+import { catalogue } from '../../../src/parser';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 
@@ -33,7 +34,7 @@ function lineStarts(text: string): number[] {
 function answer(t: LineTokens, n: number): unknown {
   if (n < 0) return n;
   const tokens = [];
-  for (let k = 0; k <= n; k++) tokens.push([t.kinds[k], k < n ? t.starts[k] : -1, k < n ? t.ends[k] : -1]);
+  for (let k = 0; k <= n; k++) tokens.push([t.kinds[k], k < n ? t.starts[k] : -1, k < n ? t.ends[k] : -1, t.word(k)]);
   return { n, end: t.lineEnd, tokens };
 }
 
@@ -83,6 +84,30 @@ describe('parser: the plain tokenizer in WebAssembly', () => {
     assert.ok(nonAscii >= 5 && read > 5_000, `${nonAscii} programs with non-ASCII text, ${read} lines`);
   });
 
+  it('tells every command of the catalogue and every keyword by the same number as the JavaScript tokenizer', () => {
+    const words = [
+      ...catalogue.COMMANDS.map((c) => c.name),
+      'if',
+      'else',
+      'not',
+      'and',
+      'or',
+      'return',
+      'function',
+      'None',
+    ];
+    for (const word of words) {
+      const text = `${word}(x)`;
+      const ticket = loaded.load(text);
+      assert.ok(ticket > 0);
+      assert.ok(loaded.tokenizeLoaded(ticket, text, 0, text.length) > 0);
+      js.src = text;
+      assert.ok(js.tokenize(0, text.length) > 0);
+      assert.notEqual(loaded.word(0), 0, word);
+      assert.equal(loaded.word(0), js.word(0), word);
+    }
+  });
+
   it('reads generated endpoints as the JavaScript tokenizer does', function () {
     this.timeout(60_000);
     for (const text of generatedEndpoints(34, 20)) assert.ok(compare(text) > 0);
@@ -114,6 +139,26 @@ describe('parser: the plain tokenizer in WebAssembly', () => {
       { weight: 6, arbitrary: ascii },
       { weight: 1, arbitrary: other },
       { weight: 2, arbitrary: fc.constantFrom('addVar(', 'x', '"a b"', "'c'", '`t ${x}`', '12.5', ' ', ', ', ')') },
+      // Known words, and words one letter off them (the table's look-up on both sides).
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          'if',
+          'iff',
+          'None',
+          'Non',
+          'not',
+          'and',
+          'or',
+          'print',
+          'len',
+          'function',
+          'addvar',
+          'endLoop',
+          'in',
+          'return',
+        ),
+      },
       { weight: 2, arbitrary: fc.constantFrom('==', '===', '!=', '<>', '=>', ':=', '::', '//', '/*', '\\"', '\n') },
     );
     fc.assert(
