@@ -216,11 +216,6 @@ const foreignMethodByName = new Map(catalogue.foreignMethods.map((f) => [f.metho
 const foreignOperatorByOp = new NameTable(catalogue.foreignOperators.map((f) => [f.op, f] as const));
 const foreignWordByWord = new NameTable(catalogue.foreignWords.map((f) => [f.word, f] as const));
 
-/** The command named src[start, end), read in place (analysis/plainLines.ts). */
-export function findCommandAt(src: string, start: number, end: number): CommandSpec | undefined {
-  return byName.getAt(src, start, end);
-}
-
 /** The keywords of other languages' statements (`print`, `while`, …), for a table of words read in place. */
 export const FOREIGN_STATEMENT_KEYWORDS: readonly string[] = catalogue.foreignStatements.map((f) => f.keyword);
 
