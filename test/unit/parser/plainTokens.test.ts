@@ -15,7 +15,7 @@ import { LineTokens, setTokenizer } from '../../../src/parser/analysis/plainToke
 // internal-import: the module's bytes as the repository carries them
 import { PLAIN_TOKENS_WASM } from '../../../src/parser/analysis/plainTokensWasm';
 import { generatedEndpoints } from '../../../bench/parser/generated';
-import { catalogue } from '../../../src/parser';
+import { catalogue, validateAvap } from '../../../src/parser';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 
@@ -199,6 +199,23 @@ describe('parser: the plain tokenizer in WebAssembly', () => {
     const text = 'addVar(total, 1)\n'.repeat(6_000); // 102 KB: more than the first memory holds
     assert.ok(compare(text, 97) > 0);
     assert.ok(compare(`${text}${text}`, 193) > 0);
+  });
+
+  it('leaves every program to the JavaScript tokenizer on a host without WebAssembly, with the same output', function () {
+    this.timeout(60_000);
+    const text = readFileSync(path.join(REPO, 'examples', 'fetch-with-fallback.avap'), 'utf8') + '\nz = invented(1)\n';
+    const script = [
+      "const { validateAvap } = require('./src/parser');",
+      'process.stdout.write(JSON.stringify({ wasm: typeof WebAssembly, result: validateAvap(process.argv[1]) }));',
+    ].join('\n');
+    // --jitless leaves the host without WebAssembly.
+    const out = execFileSync(process.execPath, ['--jitless', '--no-warnings', '-r', 'tsx/cjs', '-e', script, text], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
+    const { wasm, result } = JSON.parse(out) as { wasm: string; result: unknown };
+    assert.equal(wasm, 'undefined');
+    assert.deepEqual(result, JSON.parse(JSON.stringify(validateAvap(text))));
   });
 
   it('is built from its source (npm run build:wasm)', async function () {
