@@ -9,8 +9,12 @@ import { tokenAt } from './cursor';
 
 const MAX_SHOWN = 60;
 
-/** Literal words as an AVAP expression writes them. */
-const AVAP_WORDS: Readonly<Record<string, string>> = { null: 'None', true: 'True', false: 'False' };
+/** Literal words as an AVAP expression writes them (a Map: a program's `toString` must not find Object.prototype's). */
+const AVAP_WORDS: ReadonlyMap<string, string> = new Map([
+  ['null', 'None'],
+  ['true', 'True'],
+  ['false', 'False'],
+]);
 
 /**
  * A literal argument written as an assignment's value: the words of other
@@ -22,7 +26,7 @@ export function valueLiteral(t: readonly Token[], arg: CallArg): string {
   let out = '';
   for (let i = arg.first; i < arg.last; i++) {
     const x = tokenAt(t, i);
-    const word = x.kind === TokenKind.Ident ? AVAP_WORDS[x.text] : undefined;
+    const word = x.kind === TokenKind.Ident ? AVAP_WORDS.get(x.text) : undefined;
     if (i > arg.first && x.start > tokenAt(t, i - 1).end) out += ' ';
     out += word ?? x.text;
   }

@@ -5,20 +5,21 @@
 import type { CallArg } from '../calls';
 import { TokenKind, isPunct, type Token } from '../scanner';
 
-const LITERAL_WORDS: Readonly<Record<string, string>> = {
-  None: 'null',
-  True: 'a boolean',
-  False: 'a boolean',
-  true: 'a boolean',
-  false: 'a boolean',
-};
+/** A Map, not an object literal: a word of the program such as `toString` must not find Object.prototype's members. */
+const LITERAL_WORDS: ReadonlyMap<string, string> = new Map([
+  ['None', 'null'],
+  ['True', 'a boolean'],
+  ['False', 'a boolean'],
+  ['true', 'a boolean'],
+  ['false', 'a boolean'],
+]);
 
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
 
 /** A word as addVar's whole value that it stores as text, and literalKind names (None, a boolean, `null`). */
 export function isTextStoredWord(word: string): boolean {
-  return word === FOREIGN_NULL || LITERAL_WORDS[word] !== undefined;
+  return word === FOREIGN_NULL || LITERAL_WORDS.has(word);
 }
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
@@ -27,7 +28,7 @@ function isScalar(x: Token | undefined): boolean {
     x !== undefined &&
     (x.kind === TokenKind.Number ||
       (x.kind === TokenKind.String && !x.unterminated) ||
-      (x.kind === TokenKind.Ident && LITERAL_WORDS[x.text] !== undefined))
+      (x.kind === TokenKind.Ident && LITERAL_WORDS.has(x.text)))
   );
 }
 
@@ -68,7 +69,7 @@ export function literalKind(t: readonly Token[], arg: CallArg): string | undefin
       ? undefined
       : first.text === FOREIGN_NULL
         ? 'null'
-        : LITERAL_WORDS[first.text];
+        : LITERAL_WORDS.get(first.text);
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';

@@ -51,9 +51,16 @@ export function unrecognized(ctx: AnalysisContext, t: Token[]): void {
   pushBraceIfOpened(ctx, t);
 }
 
+/** Block words written without their parentheses, as they should be (a Map: a bare `toString` line finds nothing). */
+const BARE_CLOSERS: ReadonlyMap<string, string> = new Map([
+  ['else', 'else()'],
+  ['end', 'end()'],
+  ['endLoop', 'endLoop()'],
+  ['try', 'try()'],
+]);
+
 export function bareWord(ctx: AnalysisContext, t0: Token): void {
-  const closers: Record<string, string> = { else: 'else()', end: 'end()', endLoop: 'endLoop()', try: 'try()' };
-  const exact = closers[t0.text];
+  const exact = BARE_CLOSERS.get(t0.text);
   if (exact) {
     ctx.report({
       rule: Rule.MissingParentheses,

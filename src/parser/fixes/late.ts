@@ -32,15 +32,15 @@ const either =
     };
   };
 
-/** A foreign keyword's builder, by the keyword. */
-const KEYWORDS: Record<string, Builder> = {
-  while: whileFix,
-  foreach: foreachFix,
-  for: forInFix,
-  print: outputCallFix,
-  println: outputCallFix,
-  puts: outputCallFix,
-};
+/** A foreign keyword's builder, by the keyword (a Map: a finding's word must not find Object.prototype's members). */
+const KEYWORDS: ReadonlyMap<string, Builder> = new Map<string, Builder>([
+  ['while', whileFix],
+  ['foreach', foreachFix],
+  ['for', forInFix],
+  ['print', outputCallFix],
+  ['println', outputCallFix],
+  ['puts', outputCallFix],
+]);
 
 const BUILDERS: Partial<Record<RuleCode, Builder>> = {
   'unmatched-closer': strayCloserFix,
@@ -49,7 +49,7 @@ const BUILDERS: Partial<Record<RuleCode, Builder>> = {
   'unterminated-string': (entry, entries) =>
     entries.some((e) => e.line === entry.line && e.code === 'arity') ? undefined : openStringFix(entry),
   'unclosed-call': openCallFix,
-  'foreign-keyword': (entry, entries) => KEYWORDS[entry.token.toLowerCase()]?.(entry, entries),
+  'foreign-keyword': (entry, entries) => KEYWORDS.get(entry.token.toLowerCase())?.(entry, entries),
   'foreign-loop': forInFix,
   'foreign-call': (entry) => (isOutputCall(entry.token) ? outputCallFix(entry) : meaningFix(entry)),
   'foreign-method': (entry) => (entry.token.endsWith('forEach') ? forEachMethodFix(entry) : undefined),

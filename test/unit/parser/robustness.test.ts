@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import {
+  LineAnalysis,
   PARSER_VERSION,
   renderTrace,
   Rule,
@@ -14,6 +15,11 @@ import {
 // internal-import: the catalogue fingerprint the version is checked against
 import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
 import { catalogue } from '../../../src/parser';
+import { newScanState, parseCall, scanLine } from '../../../src/parser/lexical';
+// internal-import: the literal table addVar's warning reads, asked about a prototype member's name directly
+import { isTextStoredWord, literalKind } from '../../../src/parser/analysis/literals';
+// internal-import: the wording of a fix's value, asked about a prototype member's name directly
+import { valueLiteral } from '../../../src/parser/wording';
 import { assertFollowsItsRule } from './ruleChecks';
 
 function assertWellFormed(result: ValidationResult, source: string): void {
@@ -173,6 +179,100 @@ describe('parser: robustness', function () {
     const long = `addVar(a, "${'x'.repeat(200_000)}")\r\naddResult(a)\r\n`;
     const result = validateAvap(long);
     assert.equal(result.valid, true, renderTrace(result.trace));
+  });
+});
+
+/** Names of Object.prototype's members: a program may name a variable, a function or a key so. */
+const PROTOTYPE_NAMES = [
+  'toString',
+  'constructor',
+  'valueOf',
+  'hasOwnProperty',
+  '__proto__',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
+
+/** Programs with `W` where a variable, an addVar value, a function, a key or a bare word goes. */
+const NAME_SHAPES = [
+  'W = 1\naddResult(W)',
+  'y = 1\naddVar(x, W)\naddResult(x)',
+  'W = 1\naddVar(x, W)\naddResult(x)',
+  'addVar(x, [W, 1])\naddResult(x)',
+  'addVar(x, {"a": W})\naddResult(x)',
+  'addVar(x, {W: 1})\naddResult(x)',
+  'addVar(W, 1)\naddResult(W)',
+  'addParam("id", W)\naddResult(W)',
+  'function W(a) {\n  return(a)\n}\nx = W(1)\naddResult(x)',
+  'function f(W) {\n  return(W)\n}\nx = f(1)\naddResult(x)',
+  'x = {"W": 1}\naddResult(x)',
+  'x = {W: 1}\naddResult(x)',
+  'x = {"a": 1}\nvariableFromJSON(x, W, y)\naddResult(y)',
+  'W',
+  'try()\n  W\nexception(e)\nend()',
+  'startLoop(W, 1, 3)\nendLoop()',
+  'W = 2\nif(W, 1, "==")\nend()',
+  'W = 2\nx = "${W}"\naddResult(x)',
+  'x = W + 1\naddResult(x)',
+  'W x',
+  'W:',
+];
+
+/** Everything the parser says about `text`: as shipped, rendered, unproven, streamed line by line, as a prefix. */
+function everything(text: string): string {
+  const full = validateAvap(text);
+  const stream = new LineAnalysis();
+  return JSON.stringify([
+    full,
+    renderTrace(full.trace, { truncated: full.truncated }),
+    validateAvap(text, { maxFixProofs: 0 }),
+    text.split('\n').map((line) => stream.line(line)),
+    validateAvap(text, { partial: true }),
+  ]);
+}
+
+describe('parser: names of Object.prototype members are names like any', () => {
+  it('reports for them exactly what it reports for an ordinary name of the same length', () => {
+    for (const shape of NAME_SHAPES)
+      for (const name of PROTOTYPE_NAMES) {
+        const ordinary = 'q'.repeat(name.length);
+        const text = shape.replaceAll('W', name);
+        assert.equal(
+          everything(text).replaceAll(name, ordinary),
+          everything(shape.replaceAll('W', ordinary)),
+          JSON.stringify(text),
+        );
+      }
+  });
+
+  it('never writes a member of Object.prototype into a message, a fix title or a fix text', () => {
+    for (const shape of [...NAME_SHAPES, 'W()', 'x = W(1)\naddResult(x)', 'x = y.W()\naddResult(x)'])
+      for (const name of PROTOTYPE_NAMES) {
+        const text = shape.replaceAll('W', name);
+        assert.doesNotMatch(everything(text), /\[native code\]|\[object Object\]/, JSON.stringify(text));
+      }
+  });
+
+  it('the literal tables know only their own words: a member name is no literal and is written as it is', () => {
+    for (const name of PROTOTYPE_NAMES) {
+      assert.equal(isTextStoredWord(name), false, name);
+      const line = `addVar(x, ${name})`;
+      const tokens = scanLine(line, { start: 0, end: line.length }, newScanState(), () => undefined);
+      const value = parseCall(line, tokens, 1, line.length).args[1];
+      assert.ok(value);
+      assert.equal(literalKind(tokens, value), undefined, name);
+      assert.equal(valueLiteral(tokens, value), name);
+    }
+  });
+
+  it('takes addVar(x, toString) as a variable, not as a literal stored as text; a bare `valueOf` line is not a closer', () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const stored = validateAvap(`${name} = 1\naddVar(x, ${name})\naddResult(x)`);
+      assert.deepEqual(stored.trace, [], renderTrace(stored.trace));
+      const bare = validateAvap(name);
+      assert.ok(!bare.trace.some((e) => e.code === Rule.MissingParentheses.code), renderTrace(bare.trace));
+    }
   });
 });
 
