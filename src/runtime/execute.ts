@@ -9,7 +9,7 @@ import { isRunFailure, RunFailure } from './failure';
 import { Interpreter } from './interpreter';
 import type { RuntimePorts } from './ports';
 import type { RunError, RunLimits, RunRequest, RunResult } from './types';
-import { fromPlain, toPlain, type Value } from './values';
+import { fromPlain, setPlain, toPlain, type Value } from './values';
 
 /** `_status` when it reads as an integer from 100 to 599 (as the reference reads it), else 200. */
 function statusOf(globals: ReadonlyMap<string, Value>): number {
@@ -25,7 +25,7 @@ function statusOf(globals: ReadonlyMap<string, Value>): number {
 
 function plainObject(map: ReadonlyMap<string, Value>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of map) out[k] = toPlain(v);
+  for (const [k, v] of map) setPlain(out, k, toPlain(v));
   return out;
 }
 

@@ -20,7 +20,7 @@ import { equals } from './operators';
 import type { PortabilityRuleId } from './portability';
 import { pyStr } from './pytext';
 import type { Shared } from './shared';
-import { PyFloat, toPlain, type Value } from './values';
+import { PyFloat, setPlain, toPlain, type Value } from './values';
 
 function same(a: Value | undefined, b: Value | undefined): boolean {
   if (a === b) return true;
@@ -94,7 +94,7 @@ export class Frame implements Env, FrameMaps {
   }
 
   private record(name: string, value: Value): void {
-    if (this.changes !== null) this.changes[name] = toPlain(value);
+    if (this.changes !== null) setPlain(this.changes, name, toPlain(value));
   }
 
   /** A command writes a variable: the namespace, and the local of that name if there is one. */

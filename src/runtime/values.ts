@@ -128,13 +128,23 @@ function jsonKey(k: DictKey): string {
   return Number.isInteger(k) ? String(k) : String(k);
 }
 
+/**
+ * Sets `o[key]` as an own property for every key. A name of the program is any key: `o.__proto__ = v` would
+ * set the object's prototype instead (and drop the name), so that one key is defined, as JSON.parse defines it.
+ */
+export function setPlain(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  else o[key] = value;
+}
+
 /** Plain JSON-like data for the caller: floats unboxed, dicts as objects. */
 export function toPlain(v: Value): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (v instanceof PyFloat) return v.v;
   if (Array.isArray(v)) return v.map(toPlain);
   const o: Record<string, unknown> = {};
-  for (const [k, e] of v) o[jsonKey(k)] = toPlain(e);
+  for (const [k, e] of v) setPlain(o, jsonKey(k), toPlain(e));
   return o;
 }
 

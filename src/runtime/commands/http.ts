@@ -12,7 +12,7 @@ import { RunFailure } from '../failure';
 import type { HttpCall, HttpFailureKind } from '../ports';
 import { pyJsonDumps, pyStr } from '../pytext';
 import type { RunErrorCode } from '../types';
-import { fromPlain, isDict, type Dict, type Value } from '../values';
+import { fromPlain, isDict, setPlain, type Dict, type Value } from '../values';
 import { command, type CallContext } from './types';
 
 /** The reference's timeout for both requests (seconds). */
@@ -91,7 +91,7 @@ function urlOf(c: CallContext, params: Dict): string {
 
 function headersOf(d: Dict): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of d) out[pyStr(k)] = pyStr(v);
+  for (const [k, v] of d) setPlain(out, pyStr(k), pyStr(v));
   return out;
 }
 

@@ -227,6 +227,20 @@ describe('runtime commands: HTTP', () => {
     assert.equal(http.calls[0]?.timeoutMs, 30_000);
   });
 
+  it('RequestGet sends a header named after an Object.prototype member as any other header', async () => {
+    const http = new RecordedHttp([{ method: 'GET', url: 'https://api.test/h', status: 200, body: '{}' }]);
+    const r = await run(['h = {"__proto__": "p", "toString": "s"}', 'RequestGet(https://api.test/h, , h, reply)'], {
+      ports: ports({ http }),
+    });
+    assert.equal(r.error, undefined, r.error?.message);
+    const sent = http.calls[0]?.headers ?? {};
+    assert.deepEqual(Object.entries(sent), [
+      ['__proto__', 'p'],
+      ['toString', 's'],
+    ]);
+    assert.equal(Object.getPrototypeOf(sent), Object.prototype);
+  });
+
   it('RequestPost sends a dict as JSON (as Python writes it) and text as it is; a 4xx answer is kept', async () => {
     const http = new RecordedHttp([
       { method: 'POST', url: 'https://api.test/items', status: 201, body: '{"id": 9}' },

@@ -365,6 +365,46 @@ describe('runtime: budgets, cancellation and tracing', () => {
   });
 });
 
+describe('runtime: names of Object.prototype members are names like any', () => {
+  const names = ['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf'];
+  /** `W` as a variable, addVar's and addParam's target, a function, a parameter, a loop counter and a dict key. */
+  const shapes = [
+    'W = 1\naddResult(W)',
+    'addVar(W, 2)\naddResult(W)',
+    'addVar(W, "t")\nx = W + "s"\naddResult(x)',
+    'addParam("W", W)\naddResult(W)',
+    'function W(a) {\n  return(a)\n}\nx = W(1)\naddResult(x)',
+    'function f(W) {\n  return(W)\n}\nx = f(1)\naddResult(x)',
+    'startLoop(W, 1, 3)\nendLoop()\naddResult(W)',
+    'x = {"W": 1}\naddResult(x)',
+    'addVar(x, {"W": 1})\nvariableFromJSON(x, W, y)\naddResult(y)',
+    'x = {"W": 5}\ny = x["W"]\naddResult(y)',
+    'j = {}\nAddvariableToJSON("W", 1, j)\naddResult(j)',
+    'W = [1, 2]\ngetListLen(W, n)\naddResult(n)',
+  ];
+
+  it('a program runs with such a name as with an ordinary one: result, variables, logs and traced steps', async () => {
+    for (const shape of shapes)
+      for (const name of names) {
+        const ordinary = 'q'.repeat(name.length);
+        const once = async (w: string) =>
+          JSON.stringify(
+            await run(shape.replaceAll('W', w), { request: { query: { [w]: 'v' } }, limits: { trace: true } }),
+          );
+        assert.equal((await once(name)).replaceAll(name, ordinary), await once(ordinary), shape.replaceAll('W', name));
+      }
+  });
+
+  it('answers a variable named __proto__ as an own key of result and variables (not as their prototype)', async () => {
+    const r = await run(['__proto__ = {"a": 1}', 'addResult(__proto__)'], { limits: { trace: true } });
+    assert.ok(Object.hasOwn(r.result, '__proto__'));
+    assert.deepEqual(r.result['__proto__'], { a: 1 });
+    assert.equal(Object.getPrototypeOf(r.result), Object.prototype);
+    assert.ok(Object.hasOwn(r.variables, '__proto__'));
+    assert.equal(JSON.stringify(r.steps?.[0]?.changes), '{"__proto__":{"a":1}}');
+  });
+});
+
 describe('runtime: robustness', () => {
   it('never throws and never fails inside itself, whatever the program', async () => {
     const { default: fc } = await import('fast-check');
