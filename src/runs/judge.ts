@@ -37,9 +37,12 @@ export function projectOnto(expected: unknown, actual: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual))
     return actual.map((item: unknown, i) => (i < expected.length ? projectOnto(expected[i], item) : item));
   if (isRecord(expected) && isRecord(actual)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(expected)) if (key in actual) out[key] = projectOnto(expected[key], actual[key]);
-    return out;
+    // Own keys only, and defined as own (Object.fromEntries): a result's `toString` or `__proto__` is a name like any.
+    return Object.fromEntries(
+      Object.keys(expected)
+        .filter((key) => Object.hasOwn(actual, key))
+        .map((key) => [key, projectOnto(expected[key], actual[key])]),
+    );
   }
   return actual;
 }
@@ -60,7 +63,7 @@ export function firstMismatch(expected: unknown, actual: unknown, at: string[] =
   if (isRecord(expected)) {
     if (!isRecord(actual)) return at;
     for (const [key, value] of Object.entries(expected)) {
-      if (!(key in actual)) return [...at, key];
+      if (!Object.hasOwn(actual, key)) return [...at, key];
       const miss = firstMismatch(value, actual[key], [...at, key]);
       if (miss) return miss;
     }

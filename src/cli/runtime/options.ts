@@ -101,13 +101,16 @@ function pairs(flag: string, values: readonly string[], separator: string): [str
 
 /** The request of `run`: GET unless a body is given (then POST) or --method says otherwise. */
 export async function requestFromFlags(flags: RequestFlags): Promise<RunRequest> {
-  const query: Record<string, string | string[]> = {};
+  // Maps, then objects that define each name: `--query toString=1` is a parameter like any (not Object's toString).
+  const queryByName = new Map<string, string | string[]>();
   for (const [name, value] of pairs('--query', flags.query ?? [], '=')) {
-    const seen = query[name];
-    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    const seen = queryByName.get(name);
+    queryByName.set(name, seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]);
   }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of pairs('--header', flags.header ?? [], ':')) headers[name.toLowerCase()] = value;
+  const query = Object.fromEntries(queryByName);
+  const headers: Record<string, string> = Object.fromEntries(
+    pairs('--header', flags.header ?? [], ':').map(([name, value]) => [name.toLowerCase(), value]),
+  );
   let body: unknown = undefined;
   if (flags.body !== undefined) {
     const text = flags.body.startsWith('@') ? await readText('--body', flags.body.slice(1)) : flags.body;

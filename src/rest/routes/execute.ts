@@ -36,22 +36,23 @@ function rejection(script: string): string | undefined {
 /** Request headers a script never sees: the caller's credentials. */
 const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
+// Both built with Object.fromEntries, which defines each name: a parameter named `__proto__` reaches the script.
 function queryOf(request: FastifyRequest): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: [string, string | string[]][] = [];
   for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-    else if (typeof value === 'string') out[name] = value;
+    if (Array.isArray(value)) out.push([name, value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))]);
+    else if (typeof value === 'string') out.push([name, value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function headersOf(request: FastifyRequest): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: [string, string][] = [];
   for (const [name, value] of Object.entries(request.headers)) {
     if (HIDDEN_HEADERS.has(name) || value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
+    out.push([name, Array.isArray(value) ? value.join(', ') : value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 export const executeRoutes: FastifyPluginAsync<{ ctx: RestContext }> = (app, { ctx }) => {

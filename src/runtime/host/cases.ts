@@ -40,19 +40,27 @@ function caseRequest(raw: unknown, where: string): Result<RunRequest, BadCase> {
   if (raw === undefined) return ok({ method: 'GET', query: {}, headers: {}, body: null });
   if (!isRecord(raw))
     return fail('bad-test-file', `${where}.request must be an object {method?, query?, headers?, body?}`);
-  const query: Record<string, string | string[]> = {};
+  // Built with Object.fromEntries, which defines each name: a parameter named `__proto__` is kept as one.
+  let query: Record<string, string | string[]> = {};
   if (raw.query !== undefined) {
     if (!isRecord(raw.query)) return fail('bad-test-file', `${where}.request.query must be an object`);
-    for (const [k, v] of Object.entries(raw.query)) {
-      if (Array.isArray(v)) query[k] = v.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
-      else query[k] = typeof v === 'string' ? v : JSON.stringify(v);
-    }
+    query = Object.fromEntries(
+      Object.entries(raw.query).map(([k, v]) => [
+        k,
+        Array.isArray(v)
+          ? v.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)))
+          : typeof v === 'string'
+            ? v
+            : JSON.stringify(v),
+      ]),
+    );
   }
-  const headers: Record<string, string> = {};
+  let headers: Record<string, string> = {};
   if (raw.headers !== undefined) {
     if (!isRecord(raw.headers)) return fail('bad-test-file', `${where}.request.headers must be an object`);
-    for (const [k, v] of Object.entries(raw.headers))
-      headers[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
+    headers = Object.fromEntries(
+      Object.entries(raw.headers).map(([k, v]) => [k.toLowerCase(), typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   }
   const body = raw.body ?? null;
   const method = typeof raw.method === 'string' ? raw.method.toUpperCase() : body === null ? 'GET' : 'POST';
@@ -127,7 +135,8 @@ export function subsetMismatch(expected: unknown, actual: unknown, at: string): 
   if (isRecord(expected)) {
     if (!isRecord(actual)) return `${at}: expected an object ${show(expected)}, got ${show(actual)}`;
     for (const [key, value] of Object.entries(expected)) {
-      if (!(key in actual)) return `${at}.${key}: missing (got ${show(actual)})`;
+      // Own keys only: an expected `toString` is not found on every object.
+      if (!Object.hasOwn(actual, key)) return `${at}.${key}: missing (got ${show(actual)})`;
       const miss = subsetMismatch(value, actual[key], `${at}.${key}`);
       if (miss) return miss;
     }

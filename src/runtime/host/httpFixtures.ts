@@ -36,14 +36,16 @@ function fixtureAt(entry: unknown, index: number): Result<HttpFixture, FixtureEr
   const status = entry.status ?? 200;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
     return fail('bad-fixtures', `${where}: status must be an HTTP status 100–599, got ${JSON.stringify(entry.status)}`);
-  const headers: Record<string, string> = {};
+  const given: [string, string][] = [];
   if (entry.headers !== undefined) {
     if (!isRecord(entry.headers)) return fail('bad-fixtures', `${where}: headers must be an object of strings`);
     for (const [name, value] of Object.entries(entry.headers)) {
       if (typeof value !== 'string') return fail('bad-fixtures', `${where}: header ${name} must be a string`);
-      headers[name.toLowerCase()] = value;
+      given.push([name.toLowerCase(), value]);
     }
   }
+  // Object.fromEntries defines each name: a header named `__proto__` is kept as one.
+  const headers: Record<string, string> = Object.fromEntries(given);
   const raw = entry.body ?? '';
   const body = typeof raw === 'string' ? raw : JSON.stringify(raw);
   if (typeof raw !== 'string' && headers['content-type'] === undefined) headers['content-type'] = 'application/json';

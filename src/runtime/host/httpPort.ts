@@ -52,10 +52,12 @@ async function realRequest(call: HttpCall, signal: AbortSignal, maxBody: number)
     });
     const body = await readCapped(response, maxBody);
     if (body === undefined) return fail('network', `the response body is larger than ${maxBody} bytes`);
-    const headers: Record<string, string> = {};
+    const given: [string, string][] = [];
     response.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
+      given.push([name.toLowerCase(), value]);
     });
+    // Object.fromEntries defines each name: a header named `__proto__` is kept as one.
+    const headers: Record<string, string> = Object.fromEntries(given);
     return ok({ status: response.status, headers, body });
   } catch (e) {
     if (timeout.aborted && !signal.aborted) return fail('timeout', `no answer within ${call.timeoutMs} ms`);

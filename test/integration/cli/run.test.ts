@@ -50,6 +50,13 @@ describe('cli run and test (the sandboxed runtime)', function () {
     assert.equal(run.stdout, 'HTTP 200\n{\n  "message": "hello ana"\n}\n');
   });
 
+  it('--query parameters named after Object.prototype members reach the program like any other', async () => {
+    const program = file('proto.avap', 'addParam(toString, a)\naddParam("__proto__", p)\naddResult(a)\naddResult(p)\n');
+    const run = await runCliProcess(['run', program, '--json', '--query', 'toString=x', '--query', '__proto__=7']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((JSON.parse(run.stdout) as RunJson).result, { a: 'x', p: 7 });
+  });
+
   it('--json prints one object; a run that sets _status still exits 0', async () => {
     const program = file('missing.avap', '_status = 404\naddVar(error, "no such user")\naddResult(error)\n');
     const run = await runCliProcess(['run', program, '--json']);

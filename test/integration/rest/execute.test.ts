@@ -121,6 +121,14 @@ describe('REST POST /v1/execute (AVAP Lite shape)', function () {
     assert.ok(Array.isArray(body.logs) && body.logs.length === 4);
   });
 
+  it('passes query parameters named after Object.prototype members to the script like any other', async () => {
+    const script = 'addParam("__proto__", p)\naddParam(toString, t)\naddResult(p)\naddResult(t)\n';
+    const response = await post(open, { script }, { path: '/v1/execute?__proto__=7&toString=x' });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as Record<string, unknown>;
+    assert.deepEqual(body.result, { p: 7, t: 'x' });
+  });
+
   it('starts the namespace from "variables" and answers with the run status (_status)', async () => {
     const script = 'addResult(who)\n_status = 201\n';
     const response = await post(open, { script, variables: { who: 'ana' } });

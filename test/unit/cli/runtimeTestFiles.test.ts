@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 // internal-import: the CLI has no library entry; reading and judging `avap test` files
 import { caseFailures, findTestFiles, loadTestFile, subsetMismatch } from '../../../src/cli/runtime/testFiles';
-import type { RunResult } from '../../../src/runtime/host';
+import { caseFromData, type RunResult } from '../../../src/runtime/host';
 
 const completed = (result: Record<string, unknown>, status = 200): RunResult => ({
   status,
@@ -36,6 +36,23 @@ describe('cli: avap test files', () => {
     );
     assert.match(subsetMismatch({ missing: null }, actual, 'result') ?? '', /^result\.missing: missing/);
     assert.equal(subsetMismatch({ n: null }, { n: null }, 'result'), undefined);
+  });
+
+  it('a key named after an Object.prototype member is compared as an own key, never found on every object', () => {
+    const expected = JSON.parse('{"toString": 1, "__proto__": {"a": 1}}') as unknown;
+    assert.match(subsetMismatch(expected, { n: 1 }, 'result') ?? '', /^result\.toString: missing/);
+    const actual = JSON.parse('{"toString": 1, "__proto__": {"a": 1, "b": 2}}') as unknown;
+    assert.equal(subsetMismatch(expected, actual, 'result'), undefined);
+    assert.match(subsetMismatch({ valueOf: 1 }, { toString: 1 }, 'result') ?? '', /^result\.valueOf: missing/);
+    const read = caseFromData(
+      JSON.parse(
+        '{"name": "p", "request": {"query": {"__proto__": "7"}, "headers": {"__proto__": "h"}}, "expect": {}}',
+      ),
+      'case',
+    );
+    assert.ok(read.ok);
+    assert.deepEqual(Object.entries(read.value.request.query), [['__proto__', '7']]);
+    assert.deepEqual(Object.entries(read.value.request.headers), [['__proto__', 'h']]);
   });
 
   it('judges status, result and the forms of expect.error', () => {

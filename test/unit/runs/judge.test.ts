@@ -14,6 +14,15 @@ const testCase = (expect: TestCase['expect'], query: Record<string, string> = {}
 });
 
 describe('runs: a case judged, with its diff and its line', () => {
+  it('keys named after Object.prototype members are own keys: missing when absent, kept when present', () => {
+    const expected = JSON.parse('{"toString": 1, "__proto__": {"a": 1}}') as unknown;
+    assert.deepEqual(firstMismatch(expected, { n: 1 }), ['toString']);
+    assert.deepEqual(projectOnto(expected, { n: 1 }), {});
+    const actual = JSON.parse('{"toString": 1, "__proto__": {"a": 1, "b": 2}, "n": 3}') as unknown;
+    assert.equal(firstMismatch(expected, actual), undefined);
+    assert.equal(JSON.stringify(projectOnto(expected, actual)), '{"toString":1,"__proto__":{"a":1}}');
+  });
+
   it('a passing case passes; the diff sides are equal', async () => {
     const run = await traced(AGE_CHECK, get({ age: '30' }));
     const verdict = judgeCase(testCase({ status: 200, result: { verdict: 'adult' } }), run, AGE_CHECK);

@@ -72,6 +72,14 @@ describe('runtime host: HTTP fixtures and the allow-list', () => {
     assert.equal(normalizeUrl('not a url'), undefined);
   });
 
+  it('keeps a fixture header named after an Object.prototype member as an own header', () => {
+    const fixtures = checkFixtures(JSON.parse('[{"url": "https://x.example/", "headers": {"__proto__": "p"}}]'));
+    assert.ok(fixtures.ok);
+    const headers = fixtures.value[0]?.headers ?? {};
+    assert.deepEqual(Object.entries(headers), [['__proto__', 'p']]);
+    assert.equal(Object.getPrototypeOf(headers), Object.prototype);
+  });
+
   it('parses HOST[:PORT] allow-list entries and refuses anything else', () => {
     assert.deepEqual(parseAllowedHost('API.Example.com'), { host: 'api.example.com' });
     assert.deepEqual(parseAllowedHost('127.0.0.1:8080'), { host: '127.0.0.1', port: 8080 });
@@ -111,6 +119,11 @@ describe('runtime host: the HTTP port', () => {
       }
       if (req.url === '/away') {
         res.writeHead(302, { location: 'http://elsewhere.example/' }).end();
+        return;
+      }
+      if (req.url === '/proto') {
+        res.setHeader('__proto__', 'p');
+        res.end('{}');
         return;
       }
       if (req.url === '/big') {
@@ -176,6 +189,16 @@ describe('runtime host: the HTTP port', () => {
     assert.equal(answer.value.headers['x-seen'], 't1');
     assert.deepEqual(JSON.parse(answer.value.body), { method: 'POST', body: 'hello' });
     assert.deepEqual(seen, [`${base}/echo`]);
+  });
+
+  it('keeps an answer header named after an Object.prototype member as an own header', async () => {
+    const port = Number(new URL(base).port);
+    const http = createSandboxHttp({ fixtures: [], allow: [{ host: '127.0.0.1', port }] });
+    const answer = await http.fetch(get(`${base}/proto`), signal);
+    assert.ok(answer.ok);
+    assert.ok(Object.hasOwn(answer.value.headers, '__proto__'));
+    assert.equal(answer.value.headers['__proto__'], 'p');
+    assert.equal(Object.getPrototypeOf(answer.value.headers), Object.prototype);
   });
 
   it('an allowed host that does not answer in time is a timeout; a redirect is returned, not followed', async () => {
