@@ -42,7 +42,7 @@ export function parseFrontMatter(text: string): FrontMatterResult {
     const m = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
     if (!m) return malformed(`front matter line ${i + 2} is not 'key: value': ${line}`);
     const key = m[1] as string;
-    if (key in fields) return malformed(`front matter key '${key}' appears twice`);
+    if (Object.hasOwn(fields, key)) return malformed(`front matter key '${key}' appears twice`);
     fields[key] = (m[2] as string).trim();
   }
   const body = normalized.slice(end + 5).replace(/^\n+/, '');

@@ -164,6 +164,12 @@ describe('knowledge: Markdown chunker', () => {
     );
     assert.ok(good.ok);
     assert.deepEqual(good.value.commands, ['addVar', 'addResult']);
+    // A key named after an Object.prototype member is a key like any, not one that "appears twice".
+    const member = parseDoc(
+      '---\nid: x-2\ntitle: X\nkind: chapter\nconstructor: y\ntoString: z\n---\nBody.\n',
+      'docs/x.md',
+    );
+    assert.ok(member.ok, member.ok ? '' : member.error.message);
     const missing = parseDoc('# X\n', 'docs/x.md');
     assert.ok(!missing.ok);
     assert.equal(missing.error.code, 'malformed');
