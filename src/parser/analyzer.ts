@@ -361,7 +361,8 @@ export class Analyzer implements AnalysisContext {
       column: this.col(start),
       endColumn: this.col(end),
       message,
-      token: abbreviate(token, 80),
+      // A proof's re-analysis never reads it (Reporter.wordless).
+      token: this.rep.wordless ? token : abbreviate(token, 80),
       suggestion,
       hint,
     });

@@ -75,6 +75,12 @@ export interface ReporterOptions {
    * and calls `describe` with those it shows. Without it, every finding has its words when reported.
    */
   wordsWhenShown?: boolean;
+  /**
+   * The findings are only counted and compared by rule and line, never shown (a fix proof's re-analysis): a
+   * finding may be reported without its words (message, shortened token) and without its candidate fix, which
+   * would cost more to build than the rest of the finding. Implies `wordsWhenShown`.
+   */
+  wordless?: boolean;
 }
 
 /**
@@ -93,13 +99,16 @@ export class Reporter {
   private overflowed = false;
   /** Findings may be reported without their words (ReporterOptions.wordsWhenShown). */
   readonly wordsWhenShown: boolean;
+  /** Findings are never shown: their words may be left out (ReporterOptions.wordless). */
+  readonly wordless: boolean;
   private readonly describers: Describer[] = [];
 
   constructor(
     private readonly hardLimit: number,
     options: ReporterOptions = {},
   ) {
-    this.wordsWhenShown = options.wordsWhenShown === true;
+    this.wordless = options.wordless === true;
+    this.wordsWhenShown = options.wordsWhenShown === true || this.wordless;
   }
 
   get saturated(): boolean {

@@ -146,24 +146,63 @@ function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCa
   if (!target || !value) return;
   const what = literalKind(t, value);
   if (!what) return;
-  const name = isIdentifierArg(t, target) ? target.text : quotedIdentifier(t, target);
-  const literal = valueLiteral(t, value);
-  const assignment = name === undefined ? undefined : `${name} = ${literal}`;
   const whole = !call.problem && call.nameIndex === 0 && call.closeIndex === t.length - 1;
-  const first = firstOf(t);
+  reportStoredLiteral(
+    ctx,
+    value,
+    what,
+    // A proof's re-analysis reads the rule and line only: the words and the fix were most of the finding's cost.
+    ctx.rep.wordless
+      ? undefined
+      : {
+          name: isIdentifierArg(t, target) ? target.text : quotedIdentifier(t, target),
+          literal: valueLiteral(t, value),
+          statement: whole ? { start: firstOf(t).start, end: tokenAt(t, call.closeIndex).end } : undefined,
+        },
+  );
+}
+
+/** What the words and the fix of addVar's literal say (see reportStoredLiteral). */
+export interface StoredLiteralWords {
+  /** The target, when it is a name (`x` or `"x"`). */
+  name: string | undefined;
+  /** The value as an assignment writes it (wording.ts valueLiteral). */
+  literal: string;
+  /** The statement's range, when the call is all of it: the fix rewrites it as an assignment. */
+  statement: { start: number; end: number } | undefined;
+}
+
+/**
+ * The `literal-stored-as-text` finding of addVar's `value`, a literal that is `what` (literals.ts literalKind), for
+ * the statement checks and the plain reader (plainLines.ts) alike. Without `words` (a wordless reporter), the
+ * finding has no words and no fix.
+ */
+export function reportStoredLiteral(
+  ctx: AnalysisContext,
+  value: { start: number; end: number; text: string },
+  what: string,
+  words: StoredLiteralWords | undefined,
+): void {
+  if (!words) {
+    ctx.report({ rule: Rule.LiteralStoredAsText, start: value.start, end: value.end, message: '', token: '' });
+    return;
+  }
+  const { name, literal, statement } = words;
+  const assignment = name === undefined ? undefined : `${name} = ${literal}`;
   const hint =
-    assignment !== undefined && whole
+    assignment !== undefined && statement
       ? {
           title: `Assign the value: ${abbreviate(assignment, 40)}`,
-          edits: [{ start: first.start, end: tokenAt(t, call.closeIndex).end, newText: assignment }],
+          edits: [{ start: statement.start, end: statement.end, newText: assignment }],
         }
       : undefined;
+  const shown = abbreviate(value.text, 30);
   ctx.report({
     rule: Rule.LiteralStoredAsText,
     start: value.start,
     end: value.end,
     message:
-      `addVar stores ${abbreviate(value.text, 30)} as the text "${abbreviate(value.text, 30)}", not as ${what} — ` +
+      `addVar stores ${shown} as the text "${shown}", not as ${what} — ` +
       `assign the value instead: ${assignment ?? `name = ${literal}`}`,
     token: value.text,
     hint,

@@ -158,10 +158,11 @@ export class ResyncProver {
     const wanted = [...new Set(lines)].filter((l) => !this.snapshots.has(l)).sort((a, b) => a - b);
     if (wanted.length === 0) return;
     // One reporter for the whole pass, so that its count is the original's at every line.
-    const rep = new Reporter(Number.MAX_SAFE_INTEGER);
+    const rep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true });
     let driver = new Analyzer(this.text, rep);
     driver.marks = this.marks;
-    for (const line of wanted) {
+    for (let w = 0; w < wanted.length; w++) {
+      const line = wanted[w] as number;
       while (driver.position.line < line && !driver.atEnd) {
         driver.step();
         resyncWork.driverLines++;
@@ -173,6 +174,7 @@ export class ResyncProver {
       this.marks[line] = rep.entries.length;
       this.snapshots.set(line, snapshot);
       this.byOffset.set(snapshot.position.offset, snapshot);
+      if (w === wanted.length - 1) return; // nothing more to read (a fork per validation, for small programs a tenth of it)
       driver = snapshot.fork(this.text, rep, { frozen: true, maxLayers: MAX_LAYERS - 1 });
       driver.marks = this.marks;
     }
@@ -217,7 +219,7 @@ export class ResyncProver {
     let whole = cut === rest.length;
     const window = applyOrdered(rest.slice(0, cut), shifted);
     // Compared by rule and line only: findings need no words.
-    const forkRep = new Reporter(this.limit - prefixCount, { wordsWhenShown: true });
+    const forkRep = new Reporter(this.limit - prefixCount, { wordless: true });
     const fork = snapshot.fork(window, forkRep, { frozen: true, base });
     const step = (): boolean => {
       if (!whole && fork.position.offset >= window.length) {
@@ -273,7 +275,7 @@ export class ResyncProver {
       sameState(fork.state, newLine, after.state, oldLine)
     )
       return { line: after.position.line, original: after, reported: afterMark - from };
-    const originalRep = new Reporter(Number.MAX_SAFE_INTEGER);
+    const originalRep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true });
     const original = snapshot.fork(this.text, originalRep, { frozen: true });
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
