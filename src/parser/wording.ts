@@ -26,11 +26,15 @@ export function valueLiteral(t: readonly Token[], arg: CallArg): string {
   let out = '';
   for (let i = arg.first; i < arg.last; i++) {
     const x = tokenAt(t, i);
-    const word = x.kind === TokenKind.Ident ? AVAP_WORDS.get(x.text) : undefined;
     if (i > arg.first && x.start > tokenAt(t, i - 1).end) out += ' ';
-    out += word ?? x.text;
+    out += x.kind === TokenKind.Ident ? avapWord(x.text) : x.text;
   }
   return out;
+}
+
+/** A word as an AVAP expression writes it (`true` → True); any other word as it is. */
+export function avapWord(word: string): string {
+  return AVAP_WORDS.get(word) ?? word;
 }
 
 /** Shortens long source text for messages. */

@@ -17,9 +17,9 @@ const LITERAL_WORDS: ReadonlyMap<string, string> = new Map([
 /** Another language's null in addVar: text as well, and its value is AVAP's None. */
 const FOREIGN_NULL = 'null';
 
-/** A word as addVar's whole value that it stores as text, and literalKind names (None, a boolean, `null`). */
-export function isTextStoredWord(word: string): boolean {
-  return word === FOREIGN_NULL || LITERAL_WORDS.has(word);
+/** What addVar stores the word as text instead of (literalKind of a one-word value), or undefined. */
+export function wordLiteralKind(word: string): string | undefined {
+  return word === FOREIGN_NULL ? 'null' : LITERAL_WORDS.get(word);
 }
 
 /** A scalar literal: a number, a closed string, None or a boolean. */
@@ -64,12 +64,7 @@ function literalEnd(t: readonly Token[], i: number, end: number, depth = 0): num
 export function literalKind(t: readonly Token[], arg: CallArg): string | undefined {
   const first = t[arg.first];
   if (!first) return undefined;
-  if (arg.last - arg.first === 1)
-    return first.kind !== TokenKind.Ident
-      ? undefined
-      : first.text === FOREIGN_NULL
-        ? 'null'
-        : LITERAL_WORDS.get(first.text);
+  if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : wordLiteralKind(first.text);
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
   const empty = arg.last - arg.first === 2;
   return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';

@@ -19,8 +19,9 @@ import { COMPARATORS, type CommandSpec, type ParamSpec } from '../catalogue';
 import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
 import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
-import { isTextStoredWord } from './literals';
-import { applyRole, structuralRole } from './commands';
+import { wordLiteralKind } from './literals';
+import { applyRole, reportStoredLiteral, structuralRole } from './commands';
+import { avapWord } from '../wording';
 import { checkTemplate, plainTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import { BUILTIN, CALLABLE, COMMAND, NOT_A_NAME, W } from './plainWords';
@@ -247,13 +248,7 @@ class PlainReader extends LineTokens {
       const param = params[a];
       if (param && !this.argumentFits(a, param)) return undefined;
     }
-    if (context === 'statement') {
-      if (spec.resultOnlyByAssignment) return undefined;
-      if (spec.name === 'addVar' && argc >= 2) {
-        const value = this.args[1] as number;
-        if (value !== EMPTY && this.kinds[value] === T.Ident && isTextStoredWord(this.text(value))) return undefined;
-      }
-    }
+    if (context === 'statement' && spec.resultOnlyByAssignment) return undefined;
     return params;
   }
 
@@ -265,8 +260,17 @@ class PlainReader extends LineTokens {
     }
   }
 
-  /** What the analysis does for a plain call: templates checked, keys and targets told to the semantic tables. */
-  callEffects(ctx: AnalysisContext, spec: CommandSpec, params: readonly ParamSpec[]): void {
+  /**
+   * What the analysis does for a plain call: templates checked, keys told to the semantic tables, addVar's word
+   * stored as text reported (a statement), targets told to the semantic tables (analysis/commands.ts
+   * semanticChecks).
+   */
+  callEffects(
+    ctx: AnalysisContext,
+    spec: CommandSpec,
+    params: readonly ParamSpec[],
+    context: 'statement' | 'assignment',
+  ): void {
     const argc = this.argc;
     this.argumentTemplates(ctx);
     for (let a = 0; a < argc; a++) {
@@ -284,11 +288,34 @@ class PlainReader extends LineTokens {
         end,
       });
     }
+    if (context === 'statement' && spec.name === 'addVar') this.storedWord(ctx);
     for (let a = 0; a < argc; a++) {
       const k = this.args[a] as number;
       if (params[a]?.kind !== 'target' || k === EMPTY) continue;
       ctx.sem.assign(this.kinds[k] === T.Ident ? this.text(k) : this.inner(k), ctx.lineNo);
     }
+  }
+
+  /**
+   * addVar's value, when it is a word addVar stores as text (`addVar(x, True)`): reported as the analysis reports it
+   * (analysis/commands.ts addVarLiteral) — the call is the whole line, its arguments one token each.
+   */
+  storedWord(ctx: AnalysisContext): void {
+    const value = this.args[1];
+    if (this.argc < 2 || value === undefined || value === EMPTY || this.kinds[value] !== T.Ident) return;
+    const word = this.text(value);
+    const what = wordLiteralKind(word);
+    if (!what) return;
+    const range = { start: this.starts[value] as number, end: this.ends[value] as number, text: word };
+    if (ctx.rep.wordless) return reportStoredLiteral(ctx, range, what, undefined);
+    const target = this.args[0] as number;
+    const kind = target === EMPTY ? undefined : (this.kinds[target] as T);
+    const quoted = kind === T.String ? this.inner(target) : undefined;
+    reportStoredLiteral(ctx, range, what, {
+      name: kind === T.Ident ? this.text(target) : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined,
+      literal: avapWord(word),
+      statement: { start: this.starts[0] as number, end: this.ends[this.count - 1] as number },
+    });
   }
 
   // --------------------------------------------------------------- lines
@@ -372,7 +399,7 @@ class PlainReader extends LineTokens {
     if (!this.callArguments(1)) return false;
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
-    this.callEffects(ctx, spec, params);
+    this.callEffects(ctx, spec, params, 'statement');
     if (spec.block) applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
     return true;
   }
@@ -463,7 +490,7 @@ class PlainReader extends LineTokens {
         if (spec.block || spec.name === 'avapConnector') return false;
         const params = this.plainCall(spec, 'assignment');
         if (!params) return false;
-        this.callEffects(ctx, spec, params);
+        this.callEffects(ctx, spec, params, 'assignment');
         ctx.sem.assign(this.text(0), ctx.lineNo);
         return true;
       }

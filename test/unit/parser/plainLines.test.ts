@@ -268,6 +268,9 @@ describe('parser: plain lines', () => {
       'helper(a, "b", 1)',
       'x = helper(a, , `t`)',
       'x = invented()',
+      // A word addVar stores as text: the reader reports it as the analysis does.
+      'addVar(x, None)',
+      'addVar("x", True)',
     ])
       assert.ok(takes(text), text);
     for (const text of [
@@ -276,7 +279,8 @@ describe('parser: plain lines', () => {
       'x = str(round(a))',
       'x = a && b',
       'x = null',
-      'addVar(x, None)',
+      'addVar(x, [])',
+      'addVar(x, {"a": 1})',
       'addVar(x, a + 1)',
       'if(None, None, "x > 1")',
       'return(x)',
@@ -310,6 +314,21 @@ describe('parser: plain lines', () => {
     ].join('\n');
     assert.equal(plainShare([program]), 1);
     same(program);
+  });
+
+  it("reports addVar's words stored as text as the analysis does, with their words and proven fixes", () => {
+    const targets = ['x', '"x"', "'x'", '"a b"', '1', '`t`', '', 'None'];
+    const values = ['None', 'True', 'False', 'true', 'false', 'null', 'nil', 'toString', 'x', '"True"', ''];
+    for (const target of targets) {
+      for (const value of values) {
+        for (const tail of ['', '  // c', ' x']) {
+          const call = `addVar(${target}, ${value})${tail}`;
+          same(`${call}\naddResult(x)`);
+          same(`addParam("q", q)\nif(q, None, !=)\n  ${call}\nelse()\n  ${call}\nend()\naddResult(x)\n`);
+          same(`function f(a) {\n  ${call}\n  return(x)\n}\ny = f(1)\n${call}\n`);
+        }
+      }
+    }
   });
 
   it('refuses binary content as the guard does, wherever the control characters are', () => {

@@ -17,7 +17,7 @@ import { CATALOGUE_FINGERPRINT } from '../../../src/parser/version';
 import { catalogue } from '../../../src/parser';
 import { newScanState, parseCall, scanLine } from '../../../src/parser/lexical';
 // internal-import: the literal table addVar's warning reads, asked about a prototype member's name directly
-import { isTextStoredWord, literalKind } from '../../../src/parser/analysis/literals';
+import { literalKind, wordLiteralKind } from '../../../src/parser/analysis/literals';
 // internal-import: the wording of a fix's value, asked about a prototype member's name directly
 import { valueLiteral } from '../../../src/parser/wording';
 import { assertFollowsItsRule } from './ruleChecks';
@@ -256,7 +256,7 @@ describe('parser: names of Object.prototype members are names like any', () => {
 
   it('the literal tables know only their own words: a member name is no literal and is written as it is', () => {
     for (const name of PROTOTYPE_NAMES) {
-      assert.equal(isTextStoredWord(name), false, name);
+      assert.equal(wordLiteralKind(name), undefined, name);
       const line = `addVar(x, ${name})`;
       const tokens = scanLine(line, { start: 0, end: line.length }, newScanState(), () => undefined);
       const value = parseCall(line, tokens, 1, line.length).args[1];
