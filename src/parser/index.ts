@@ -7,7 +7,7 @@ import { binaryCheck, binaryCheckIn, decodeInput, hasNulInSample } from './guard
 import { Rule, ruleOf } from './catalogue/rules';
 import { finalizeTrace, Reporter, traceEntry } from './reporter';
 import { proveFixes } from './fixes/prove';
-import { ResyncProver } from './fixes/resync';
+import { RESYNC_MIN_LENGTH, ResyncProver } from './fixes/resync';
 import { addLateHints } from './fixes/late';
 import {
   DEFAULT_MAX_BYTES,
@@ -91,7 +91,10 @@ export function validateAvap(source: string | Uint8Array, options: ParseOptions 
         hints: reporter.hints,
         maxProofs: Math.max(0, options.maxFixProofs ?? DEFAULT_MAX_FIX_PROOFS),
         reparse: (text) => reparse(text, limit),
-        resync: new ResyncProver(guarded.value, reporter.entries, limit, analyzer.state.functions),
+        resync:
+          guarded.value.length < RESYNC_MIN_LENGTH
+            ? undefined
+            : new ResyncProver(guarded.value, reporter.entries, limit, analyzer.state.functions),
         only: options.proveOnly,
         partial: options.partial,
       });

@@ -28,6 +28,15 @@ import { Reporter } from '../reporter';
 import { canonicalNew, canonicalOld, type EditSpan } from './spans';
 import { applyOrdered, type LineIndex, type OffsetEdit } from './text';
 
+/**
+ * Programs shorter than this are proven by parsing each fixed program whole: the prover's set-up (a pass to the
+ * snapshots, two forks and a state comparison per proof) costs more than the parse of a small program, the more so
+ * as its code is rarely warm (few programs have a proof). Measured in the benchmark's regime (bench/parser/rounds.ts,
+ * proofs on a few programs among many without): full parses were a third cheaper on the small held-out programs
+ * (under 400 characters), even at about 500 characters, and dearer from about 900 on.
+ */
+export const RESYNC_MIN_LENGTH = 512;
+
 /** Lines after an edit within which the two analyses are expected to meet. */
 const RESYNC_WINDOW = 8;
 /** Entries of an analysis' tables up to which comparing it with an unrelated snapshot is cheaper than a re-read. */
