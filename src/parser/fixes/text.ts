@@ -14,31 +14,46 @@ export interface OffsetEdit {
 }
 
 export class LineIndex {
-  /** Offset where each line starts; line n (1-based) starts at starts[n - 1]. */
+  /** Offset where each line starts; line n (1-based) starts at starts[n - 1]. Found up to where it was asked. */
   private readonly starts: number[] = [0];
+  /** The next LF and CR from the last line start found (-1: none left). */
+  private lf: number;
+  private cr: number;
 
   constructor(readonly text: string) {
     // The breaks are found with indexOf, as the analyzer finds them: a loop over every character was about 8 % of
-    // proving the fixes of a small program with many findings (the index is built once per validation).
-    let lf = text.indexOf('\n');
-    let cr = text.indexOf('\r');
-    while (lf !== -1 || cr !== -1) {
+    // proving the fixes of a small program with many findings. They are found only as far as positions are asked
+    // for: a proof asks around its edits, and indexing every line of a long file was over a third of what proving
+    // six fixes near its start cost.
+    this.lf = text.indexOf('\n');
+    this.cr = text.indexOf('\r');
+  }
+
+  /** Finds line starts until one is past `offset` and `lines` of them are known, or the text ends. */
+  private extend(offset: number, lines: number): void {
+    const { text, starts } = this;
+    let { lf, cr } = this;
+    while ((lf !== -1 || cr !== -1) && ((starts[starts.length - 1] as number) <= offset || starts.length < lines)) {
       let next: number;
       if (cr === -1 || (lf !== -1 && lf < cr)) next = lf + 1;
       else next = cr + (text.charCodeAt(cr + 1) === 10 ? 2 : 1);
-      this.starts.push(next);
+      starts.push(next);
       if (lf !== -1 && lf < next) lf = text.indexOf('\n', next);
       if (cr !== -1 && cr < next) cr = text.indexOf('\r', next);
     }
+    this.lf = lf;
+    this.cr = cr;
   }
 
   get lineCount(): number {
+    this.extend(this.text.length, Infinity);
     return this.starts.length;
   }
 
   /** 1-based line and column of an offset (clamped into the text). */
   position(offset: number): { line: number; column: number } {
     const at = Math.max(0, Math.min(offset, this.text.length));
+    this.extend(at, 0);
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -51,6 +66,7 @@ export class LineIndex {
 
   /** Offset of the end of a line's text (before its line break). */
   contentEnd(line: number): number {
+    this.extend(-1, line + 1);
     const next = this.starts[line];
     if (next === undefined) return this.text.length;
     return next - (this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 ? 2 : 1);
@@ -62,6 +78,7 @@ export class LineIndex {
    */
   offset(line: number, column: number): number | undefined {
     if (!Number.isInteger(line) || !Number.isInteger(column) || line < 1 || column < 1) return undefined;
+    this.extend(-1, line);
     const start = this.starts[line - 1];
     if (start === undefined) return undefined;
     const at = start + column - 1;
