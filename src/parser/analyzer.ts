@@ -75,7 +75,8 @@ export class Analyzer implements AnalysisContext {
   private done = false;
   /** The current line's offsets, as the scanner reads them (one object for every line: this is the hot path). */
   private readonly span: Span = { start: 0, end: 0 };
-  private readonly sink = (problem: LexicalProblem, start: number, end: number) => lexical(this, problem, start, end);
+  /** Where the scanner reports, made on the first line it reads (most lines of most programs are plain). */
+  private sink: ((problem: LexicalProblem, start: number, end: number) => void) | undefined;
   /**
    * The lines the scanner read, as start and end offsets: the plain reader (analysis/plainLines.ts) read every
    * character of every other line and found no control character. validateAvap's binary check then counts control
@@ -199,7 +200,8 @@ export class Analyzer implements AnalysisContext {
     span.start = start;
     span.end = end;
     const wasInComment = state.inBlockComment;
-    const tokens = scanLine(this.src, span, state, this.sink);
+    const sink = (this.sink ??= (problem, at, to) => lexical(this, problem, at, to));
+    const tokens = scanLine(this.src, span, state, sink);
     if (state.inBlockComment && !wasInComment) {
       this.blockComment = { line: this.lineNo, column: state.blockCommentStart - start + 1 };
     }

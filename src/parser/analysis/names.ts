@@ -105,6 +105,8 @@ class UnknownNames implements Describer {
 }
 
 export function resolvePending(ctx: AnalysisContext): void {
+  // Most small programs call no name that is not a command: nothing to index (a tenth of validating one of them).
+  if (ctx.pending.length === 0) return;
   // One index of the functions for every unknown name: linear, where a scan per name was (names × functions).
   const userFunctions = new NearNames(
     [...ctx.functions.keys()],
