@@ -28,11 +28,11 @@ import { hoistFix } from '../fixes/statements';
 import type { FixHint } from '../fixes/candidates';
 import type { CallShape } from '../fixes/commands';
 import { TokenKind, isPunct, type Token } from '../scanner';
-import { abbreviate, valueLiteral } from '../wording';
+import { abbreviate, avapWord, valueLiteral } from '../wording';
 import { checkArgumentKinds, checkArity, type CommandCall } from './arity';
 import type { AnalysisContext } from './context';
 import { checkTemplate } from './lexicalFindings';
-import { literalKind } from './literals';
+import { literalKind, wordLiteralKind } from './literals';
 import { defer } from './names';
 
 export function bracketProblems(ctx: AnalysisContext, t: readonly Token[], call: ParsedCall): void {
@@ -162,8 +162,24 @@ function addVarLiteral(ctx: AnalysisContext, t: readonly Token[], call: ParsedCa
   );
 }
 
+/**
+ * addVar's value as the plain reader reads a whole-line call of one-token arguments (plainLines.ts): when it is a
+ * word addVar stores as text, the finding addVarLiteral reports for it. `name`: the target, when it is a name.
+ */
+export function reportStoredWord(
+  ctx: AnalysisContext,
+  word: { start: number; end: number; text: string },
+  name: string | undefined,
+  statement: { start: number; end: number },
+): void {
+  const what = wordLiteralKind(word.text);
+  if (!what) return;
+  const words = ctx.rep.wordless ? undefined : { name, literal: avapWord(word.text), statement };
+  reportStoredLiteral(ctx, word, what, words);
+}
+
 /** What the words and the fix of addVar's literal say (see reportStoredLiteral). */
-export interface StoredLiteralWords {
+interface StoredLiteralWords {
   /** The target, when it is a name (`x` or `"x"`). */
   name: string | undefined;
   /** The value as an assignment writes it (wording.ts valueLiteral). */
@@ -177,7 +193,7 @@ export interface StoredLiteralWords {
  * the statement checks and the plain reader (plainLines.ts) alike. Without `words` (a wordless reporter), the
  * finding has no words and no fix.
  */
-export function reportStoredLiteral(
+function reportStoredLiteral(
   ctx: AnalysisContext,
   value: { start: number; end: number; text: string },
   what: string,

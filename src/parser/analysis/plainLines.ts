@@ -19,9 +19,7 @@ import { COMPARATORS, type CommandSpec, type ParamSpec } from '../catalogue';
 import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
 import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
-import { wordLiteralKind } from './literals';
-import { applyRole, reportStoredLiteral, structuralRole } from './commands';
-import { avapWord } from '../wording';
+import { applyRole, reportStoredWord, structuralRole } from './commands';
 import { checkTemplate, plainTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import { BUILTIN, CALLABLE, COMMAND, NOT_A_NAME, W } from './plainWords';
@@ -260,17 +258,8 @@ class PlainReader extends LineTokens {
     }
   }
 
-  /**
-   * What the analysis does for a plain call: templates checked, keys told to the semantic tables, addVar's word
-   * stored as text reported (a statement), targets told to the semantic tables (analysis/commands.ts
-   * semanticChecks).
-   */
-  callEffects(
-    ctx: AnalysisContext,
-    spec: CommandSpec,
-    params: readonly ParamSpec[],
-    context: 'statement' | 'assignment',
-  ): void {
+  /** What the analysis does for a plain call: templates checked, keys and targets told to the semantic tables. */
+  callEffects(ctx: AnalysisContext, spec: CommandSpec, params: readonly ParamSpec[], statement: boolean): void {
     const argc = this.argc;
     this.argumentTemplates(ctx);
     for (let a = 0; a < argc; a++) {
@@ -288,7 +277,7 @@ class PlainReader extends LineTokens {
         end,
       });
     }
-    if (context === 'statement' && spec.name === 'addVar') this.storedWord(ctx);
+    if (statement && spec.name === 'addVar') this.storedWord(ctx); // between them, as semanticChecks reports it
     for (let a = 0; a < argc; a++) {
       const k = this.args[a] as number;
       if (params[a]?.kind !== 'target' || k === EMPTY) continue;
@@ -296,26 +285,17 @@ class PlainReader extends LineTokens {
     }
   }
 
-  /**
-   * addVar's value, when it is a word addVar stores as text (`addVar(x, True)`): reported as the analysis reports it
-   * (analysis/commands.ts addVarLiteral) — the call is the whole line, its arguments one token each.
-   */
+  /** addVar's value, a word it may store as text (`addVar(x, True)`): commands.ts reportStoredWord. */
   storedWord(ctx: AnalysisContext): void {
-    const value = this.args[1];
-    if (this.argc < 2 || value === undefined || value === EMPTY || this.kinds[value] !== T.Ident) return;
-    const word = this.text(value);
-    const what = wordLiteralKind(word);
-    if (!what) return;
-    const range = { start: this.starts[value] as number, end: this.ends[value] as number, text: word };
-    if (ctx.rep.wordless) return reportStoredLiteral(ctx, range, what, undefined);
     const target = this.args[0] as number;
+    const value = this.args[1] as number;
+    if (this.argc < 2 || value === EMPTY || this.kinds[value] !== T.Ident) return;
     const kind = target === EMPTY ? undefined : (this.kinds[target] as T);
     const quoted = kind === T.String ? this.inner(target) : undefined;
-    reportStoredLiteral(ctx, range, what, {
-      name: kind === T.Ident ? this.text(target) : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined,
-      literal: avapWord(word),
-      statement: { start: this.starts[0] as number, end: this.ends[this.count - 1] as number },
-    });
+    const name =
+      kind === T.Ident ? this.text(target) : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined;
+    const word = { start: this.starts[value] as number, end: this.ends[value] as number, text: this.text(value) };
+    reportStoredWord(ctx, word, name, { start: this.starts[0] as number, end: this.ends[this.count - 1] as number });
   }
 
   // --------------------------------------------------------------- lines
@@ -399,7 +379,7 @@ class PlainReader extends LineTokens {
     if (!this.callArguments(1)) return false;
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
-    this.callEffects(ctx, spec, params, 'statement');
+    this.callEffects(ctx, spec, params, true);
     if (spec.block) applyRole(ctx, spec.block, this.token(TokenKind.Ident, 0));
     return true;
   }
@@ -490,7 +470,7 @@ class PlainReader extends LineTokens {
         if (spec.block || spec.name === 'avapConnector') return false;
         const params = this.plainCall(spec, 'assignment');
         if (!params) return false;
-        this.callEffects(ctx, spec, params, 'assignment');
+        this.callEffects(ctx, spec, params, false);
         ctx.sem.assign(this.text(0), ctx.lineNo);
         return true;
       }
