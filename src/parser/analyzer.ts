@@ -7,7 +7,8 @@
  * line by line and holds the state between lines; the checks of each kind of
  * statement live in analysis/ (lines.ts dispatches a line to them).
  */
-import { BlockStack, type Site } from './blocks';
+import { BlockStack, type Block, type BlockFixes, type Site } from './blocks';
+import type { FixHint } from './fixes/candidates';
 import { Rule } from './catalogue/rules';
 import { closeBlockFix } from './fixes/openBlocks';
 import type { OffsetFinding, Reporter, TokenFinding } from './reporter';
@@ -56,6 +57,24 @@ export interface AnalysisState {
   blockCommentLine: number | undefined;
 }
 
+/** What the block stack asks the analysis (blocks.ts BlockFixes): one object per analysis, not three closures. */
+class AnalysisBlockFixes implements BlockFixes {
+  constructor(private readonly analysis: Analyzer) {}
+
+  lineStart(): number {
+    return this.analysis.lineStart;
+  }
+
+  closer(block: Block, limit: number): FixHint | undefined {
+    return closeBlockFix(block, limit);
+  }
+
+  closedByCloser(block: Block): void {
+    block.conversion?.closedByCloser();
+    if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.analysis.lineEnd);
+  }
+}
+
 export class Analyzer implements AnalysisContext {
   readonly blocks: BlockStack;
   functions = new Map<string, FunctionInfo>();
@@ -94,14 +113,7 @@ export class Analyzer implements AnalysisContext {
     public src: string,
     readonly rep: Reporter,
   ) {
-    this.blocks = new BlockStack(rep, {
-      lineStart: () => this.lineStart,
-      closer: (block, limit) => closeBlockFix(block, limit),
-      closedByCloser: (block) => {
-        block.conversion?.closedByCloser();
-        if (block.elseIfs) for (const rewrite of block.elseIfs) rewrite.closedAt(this.lineEnd);
-      },
-    });
+    this.blocks = new BlockStack(rep, new AnalysisBlockFixes(this));
     this.sem = new Semantics(rep, this.blocks);
   }
 
