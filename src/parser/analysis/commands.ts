@@ -193,7 +193,7 @@ interface StoredLiteralWords {
  * the statement checks and the plain reader (plainLines.ts) alike. Without `words` (a wordless reporter), the
  * finding has no words and no fix.
  */
-function reportStoredLiteral(
+export function reportStoredLiteral(
   ctx: AnalysisContext,
   value: { start: number; end: number; text: string },
   what: string,

@@ -22,13 +22,18 @@ export function wordLiteralKind(word: string): string | undefined {
   return word === FOREIGN_NULL ? 'null' : LITERAL_WORDS.get(word);
 }
 
+/** None or a boolean: a word a list or dict literal holds as a scalar. */
+export function isLiteralWord(word: string): boolean {
+  return LITERAL_WORDS.has(word);
+}
+
 /** A scalar literal: a number, a closed string, None or a boolean. */
 function isScalar(x: Token | undefined): boolean {
   return (
     x !== undefined &&
     (x.kind === TokenKind.Number ||
       (x.kind === TokenKind.String && !x.unterminated) ||
-      (x.kind === TokenKind.Ident && LITERAL_WORDS.has(x.text)))
+      (x.kind === TokenKind.Ident && isLiteralWord(x.text)))
   );
 }
 

@@ -20,6 +20,7 @@ import { isIdentifier } from '../calls';
 import { TokenKind, type Token } from '../scanner';
 import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
 import { applyRole, reportStoredWord, structuralRole } from './commands';
+import { isLiteralCall, reportStoredCollection } from './plainLiterals';
 import { checkTemplate, plainTemplate } from './lexicalFindings';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import { BUILTIN, CALLABLE, COMMAND, NOT_A_NAME, W } from './plainWords';
@@ -277,7 +278,7 @@ class PlainReader extends LineTokens {
         end,
       });
     }
-    if (statement && spec.name === 'addVar') this.storedWord(ctx); // between them, as semanticChecks reports it
+    if (statement && spec.name === 'addVar') this.storedValue(ctx); // between them, as semanticChecks reports it
     for (let a = 0; a < argc; a++) {
       const k = this.args[a] as number;
       if (params[a]?.kind !== 'target' || k === EMPTY) continue;
@@ -285,17 +286,20 @@ class PlainReader extends LineTokens {
     }
   }
 
-  /** addVar's value, a word it may store as text (`addVar(x, True)`): commands.ts reportStoredWord. */
-  storedWord(ctx: AnalysisContext): void {
+  /** addVar's value, a word or a list or dict literal it stores as text: commands.ts reportStoredWord, addVarLiteral. */
+  storedValue(ctx: AnalysisContext): void {
     const target = this.args[0] as number;
     const value = this.args[1] as number;
-    if (this.argc < 2 || value === EMPTY || this.kinds[value] !== T.Ident) return;
-    const kind = target === EMPTY ? undefined : (this.kinds[target] as T);
-    const quoted = kind === T.String ? this.inner(target) : undefined;
+    const kind = value === EMPTY ? T.End : (this.kinds[value] as T);
+    if (this.argc < 2 || (kind !== T.Ident && kind !== T.OpenBracket && kind !== T.OpenBrace)) return;
+    const targetKind = target === EMPTY ? undefined : (this.kinds[target] as T);
+    const quoted = targetKind === T.String ? this.inner(target) : undefined;
     const name =
-      kind === T.Ident ? this.text(target) : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined;
+      targetKind === T.Ident ? this.text(target) : quoted !== undefined && isIdentifier(quoted) ? quoted : undefined;
+    const statement = { start: this.starts[0] as number, end: this.ends[this.count - 1] as number };
+    if (kind !== T.Ident) return reportStoredCollection(ctx, this, { value, last: this.count - 1, name, statement });
     const word = { start: this.starts[value] as number, end: this.ends[value] as number, text: this.text(value) };
-    reportStoredWord(ctx, word, name, { start: this.starts[0] as number, end: this.ends[this.count - 1] as number });
+    reportStoredWord(ctx, word, name, statement);
   }
 
   // --------------------------------------------------------------- lines
@@ -376,7 +380,12 @@ class PlainReader extends LineTokens {
     const spec = CALLABLE[word];
     if (spec === null) return false;
     if (spec === undefined) return this.callArguments(1) && this.unknownCall(ctx, 'statement');
-    if (!this.callArguments(1)) return false;
+    if (!this.callArguments(1)) {
+      if (spec.name !== 'addVar' || !isLiteralCall(this)) return false;
+      this.args[0] = 2; // addVar(target, [...]): the literal is the rest of the call
+      this.args[1] = 4;
+      this.argc = 2;
+    }
     const params = this.plainCall(spec, 'statement');
     if (!params) return false;
     this.callEffects(ctx, spec, params, true);

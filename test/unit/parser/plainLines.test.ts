@@ -271,6 +271,9 @@ describe('parser: plain lines', () => {
       // A word addVar stores as text: the reader reports it as the analysis does.
       'addVar(x, None)',
       'addVar("x", True)',
+      // A list or dict literal addVar stores as text, reported the same way.
+      'addVar(x, [])',
+      'addVar(x, {"a": 1, "b": [True, None]})',
     ])
       assert.ok(takes(text), text);
     for (const text of [
@@ -279,8 +282,9 @@ describe('parser: plain lines', () => {
       'x = str(round(a))',
       'x = a && b',
       'x = null',
-      'addVar(x, [])',
-      'addVar(x, {"a": 1})',
+      'addVar(x, [a])',
+      'addVar(x, [1,])',
+      'x = addVar(y, [])',
       'addVar(x, a + 1)',
       'if(None, None, "x > 1")',
       'return(x)',
@@ -316,9 +320,12 @@ describe('parser: plain lines', () => {
     same(program);
   });
 
-  it("reports addVar's words stored as text as the analysis does, with their words and proven fixes", () => {
+  it("reports addVar's words and literals stored as text as the analysis does, with their words and proven fixes", () => {
     const targets = ['x', '"x"', "'x'", '"a b"', '1', '`t`', '', 'None'];
     const values = ['None', 'True', 'False', 'true', 'false', 'null', 'nil', 'toString', 'x', '"True"', ''];
+    values.push('[]', '{}', '[ ]', '[1, "a", None]', '["x"  ,False]', '[[1], {}]', '{"a": 1, "b": [true, {}]}');
+    values.push('{"k":"v"}', '{1: 2}', '{a: 1}', '{"a" 1}', '[1,]', '[a]', '[`t`]', '[null]', '[toString]', '[-1]');
+    values.push('[1.5, 2]', '[1] + [2]', '[1], 2', '{', '[[[[[[[[[[]]]]]]]]]]', '[[[[[[[[[]]]]]]]]]', '["a  b"]');
     for (const target of targets) {
       for (const value of values) {
         for (const tail of ['', '  // c', ' x']) {
