@@ -32,8 +32,9 @@ import { applyOrdered, type LineIndex, type OffsetEdit } from './text';
  * Programs shorter than this are proven by parsing each fixed program whole: the prover's set-up (a pass to the
  * snapshots, two forks and a state comparison per proof) costs more than the parse of a small program, the more so
  * as its code is rarely warm (few programs have a proof). Measured in the benchmark's regime (bench/parser/rounds.ts,
- * proofs on a few programs among many without): full parses were a third cheaper on the small held-out programs
- * (under 400 characters), even at about 500 characters, and dearer from about 900 on.
+ * proofs on a few programs among many without): the small held-out programs (under 400 characters) validated about a
+ * quarter faster; programs of about 500 characters cost the same either way, of about 900 an eighth more. The
+ * failure corpus (all under 512 characters, many proofs each) validates faster too.
  */
 export const RESYNC_MIN_LENGTH = 512;
 
