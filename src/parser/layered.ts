@@ -108,6 +108,22 @@ export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, sa
   return true;
 }
 
+/**
+ * sameEntries for a map `a` that is a layer over a map whose every entry `b` holds too (both grew from it by adding
+ * keys it lacked, never changing one): only what `a` added over it is compared. An analysis forked from a snapshot
+ * and the original read on from there (fixes/resync.ts) are such a pair, also where the original's table was merged
+ * (layerOver) and no longer layers over the snapshot's: comparing those went through every name of the program so far.
+ */
+export function sameGrowth<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean): boolean {
+  if (!(a instanceof LayeredMap)) return sameEntries(a, b, same);
+  if (a.size !== b.size) return false;
+  for (const [key, value] of (a as LayeredMap<K, V>).own()) {
+    const other = b.get(key);
+    if (other === undefined || !same(value, other)) return false;
+  }
+  return true;
+}
+
 /** A plain map with `map`'s entries in its order (a key set again keeps its place and takes the later value). */
 function flatCopy<K, V>(map: ReadonlyMap<K, V>): Map<K, V> {
   const chain = chainOf(map);

@@ -21,7 +21,7 @@
  * the fixed program (a property test compares both on random programs).
  */
 import { Analyzer, type AnalysisState } from '../analyzer';
-import { MAX_LAYERS, sameEntries } from '../layered';
+import { MAX_LAYERS, sameGrowth } from '../layered';
 import { pendingRule, type FunctionInfo, type PendingCall } from '../pendingCalls';
 import type { RuleCode } from '../catalogue/rules';
 import { Reporter } from '../reporter';
@@ -59,7 +59,11 @@ export interface Finding {
  */
 export const resyncWork = { driverLines: 0, forkLines: 0, resynced: 0, readToEnd: 0 };
 
-/** Two analyses of the same remaining text report the same findings from here on. */
+/**
+ * Two analyses of the same remaining text report the same findings from here on. `a` is a fork of a snapshot of
+ * the original, `b` the original's analysis at a later line: the tables `a` layers over are the original's at the
+ * snapshot, which `b`'s hold too (an analysis only adds to them), so only what `a` added is compared (sameGrowth).
+ */
 function sameState(
   a: AnalysisState,
   lineA: (line: number) => number,
@@ -88,7 +92,7 @@ function sameState(
       return false;
   }
   if (a.connectors.size !== b.connectors.size) return false;
-  if (!sameEntries(a.functions, b.functions, (x, y) => x.arity === y.arity)) return false;
+  if (!sameGrowth(a.functions, b.functions, (x, y) => x.arity === y.arity)) return false;
   for (const name of a.connectors) if (!b.connectors.has(name)) return false;
   // Calls waiting for the end of the file are not state: each ends as one finding or none, known from the
   // functions at the end (ResyncProver.findings counts those of the region).
@@ -98,7 +102,7 @@ function sameState(
     const liveA = a.sem.live(i < 0 ? undefined : blocksA[i]);
     const liveB = b.sem.live(i < 0 ? undefined : blocksB[i]);
     // Their first lines only word messages.
-    if (!sameEntries(liveA.names, liveB.names, () => true)) return false;
+    if (!sameGrowth(liveA.names, liveB.names, () => true)) return false;
     if (liveA.waiting.length !== liveB.waiting.length) return false;
     for (let k = 0; k < liveA.waiting.length; k++) {
       const x = liveA.waiting[k];
