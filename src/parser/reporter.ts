@@ -81,6 +81,11 @@ export interface ReporterOptions {
    * would cost more to build than the rest of the finding. Implies `wordsWhenShown`.
    */
   wordless?: boolean;
+  /**
+   * Candidate fixes are kept (`hints`; default true). An analysis whose findings are only compared (a proof's
+   * fork, fixes/resync.ts) keeps none: each kept one was an entry hashed into a map nobody read.
+   */
+  keepsHints?: boolean;
 }
 
 /**
@@ -101,6 +106,7 @@ export class Reporter {
   readonly wordsWhenShown: boolean;
   /** Findings are never shown: their words may be left out (ReporterOptions.wordless). */
   readonly wordless: boolean;
+  private readonly keepsHints: boolean;
   private readonly describers: Describer[] = [];
 
   constructor(
@@ -109,6 +115,7 @@ export class Reporter {
   ) {
     this.wordless = options.wordless === true;
     this.wordsWhenShown = options.wordsWhenShown === true || this.wordless;
+    this.keepsHints = options.keepsHints !== false;
   }
 
   get saturated(): boolean {
@@ -123,7 +130,7 @@ export class Reporter {
       return false;
     }
     this.entries.push(entry);
-    if (hint) this.hints.set(entry, hint);
+    if (hint && this.keepsHints) this.hints.set(entry, hint);
     return true;
   }
 
