@@ -13,7 +13,9 @@ import {
   type ParsedCall,
 } from '../calls';
 import {
+  COMMANDS,
   EXPRESSION_BUILTINS,
+  HALLUCINATIONS,
   findCommand,
   findCommandByLowerName,
   findHallucination,
@@ -241,8 +243,26 @@ export function callShape(
   };
 }
 
+/**
+ * The lengths of the names structuralRole can answer for (the lower-cased names of the known invented names with a
+ * block role and of the block commands): a name of any other length has none, and most names the analysis asks about
+ * (the user's functions, invented names) are longer — one comparison where three look-ups and a lower-cased copy
+ * were. Lower-casing keeps a name's length when the result is ASCII, as these names are (else no bound is used).
+ */
+const ROLE_LENGTHS = ((): { min: number; max: number } => {
+  const names = [
+    ...HALLUCINATIONS.filter((h) => h.structuralAs !== undefined).map((h) => h.name),
+    ...COMMANDS.filter((c) => c.block !== undefined).map((c) => c.name),
+  ];
+  const lengths = names.flatMap((n) => [n.length, n.toLowerCase().length]);
+  // eslint-disable-next-line no-control-regex
+  if (names.length === 0 || !names.every((n) => /^[\x00-\x7f]*$/.test(n))) return { min: 0, max: Infinity };
+  return { min: Math.min(...lengths), max: Math.max(...lengths) };
+})();
+
 /** The block role a name that is no command stands for (a hallucinated or miscased closer or opener), if any. */
 export function structuralRole(name: string): BlockRole | undefined {
+  if (name.length < ROLE_LENGTHS.min || name.length > ROLE_LENGTHS.max) return undefined;
   const hallucination = findHallucination(name);
   if (hallucination?.structuralAs) return findCommand(hallucination.structuralAs)?.block;
   // Lower-cased once for both look-ups (findCommandByLowerName); an exact spelling found above comes first.
