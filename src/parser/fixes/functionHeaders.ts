@@ -78,27 +78,32 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
 
 /** `function f(a) { return x }` on one line → the header, the body on its own lines, `}`. */
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
-  const open = tokenAt(t, brace);
+  const openEnd = tokenAt(t, brace).end;
   const closes = isPunct(t[t.length - 1], '}');
   const end = lastOf(t).end;
+  // The body's statements (split at its top-level `;`), as offsets: the candidate keeps no token of the line, which
+  // would live as long as the finding (every one-line function of a file, F5's shape, kept its line's tokens).
+  const stop = closes ? t.length - 1 : t.length;
+  const bounds: number[] = [];
+  let from = brace + 1;
+  let depth = 0;
+  for (let i = brace + 1; i < stop; i++) {
+    const x = t[i];
+    if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
+    else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
+    else if (isPunct(x, ';') && depth === 0) {
+      if (i > from) bounds.push(tokenAt(t, from).start, tokenAt(t, i - 1).end);
+      from = i + 1;
+    }
+  }
+  if (from < stop) bounds.push(tokenAt(t, from).start, tokenAt(t, stop - 1).end);
   // Built only for the findings that get a proof.
   return (ctx) => {
-    const body = t.slice(brace + 1, closes ? -1 : undefined);
     const statements: string[] = [];
-    let from = 0;
-    let depth = 0;
-    body.forEach((x, i) => {
-      if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
-      else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
-      else if (isPunct(x, ';') && depth === 0) {
-        if (i > from) statements.push(src.slice(tokenAt(body, from).start, tokenAt(body, i - 1).end));
-        from = i + 1;
-      }
-    });
-    if (from < body.length) statements.push(src.slice(tokenAt(body, from).start, lastOf(body).end));
+    for (let k = 0; k < bounds.length; k += 2) statements.push(src.slice(bounds[k], bounds[k + 1]));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');
-    return { title: 'Put the function body on its own lines', edits: [{ start: open.end, end, newText: text }] };
+    return { title: 'Put the function body on its own lines', edits: [{ start: openEnd, end, newText: text }] };
   };
 }
