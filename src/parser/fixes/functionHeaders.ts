@@ -76,6 +76,13 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
   };
 }
 
+/** `list` with the pair (start, end) added: a new list is made with it, not empty and then pushed to. */
+function pair(list: number[] | undefined, start: number, end: number): number[] {
+  if (!list) return [start, end];
+  list.push(start, end);
+  return list;
+}
+
 /** `function f(a) { return x }` on one line → the header, the body on its own lines, `}`. */
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
   const openEnd = tokenAt(t, brace).end;
@@ -84,23 +91,27 @@ export function inlineBodyFix(src: string, t: readonly Token[], brace: number, l
   // The body's statements (split at its top-level `;`), as offsets: the candidate keeps no token of the line, which
   // would live as long as the finding (every one-line function of a file, F5's shape, kept its line's tokens).
   const stop = closes ? t.length - 1 : t.length;
-  const bounds: number[] = [];
+  // Made with its first pair (most bodies are one statement): an empty array's first push reserves room for 17.
+  let bounds: number[] | undefined;
   let from = brace + 1;
   let depth = 0;
   for (let i = brace + 1; i < stop; i++) {
-    const x = t[i];
-    if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
-    else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
-    else if (isPunct(x, ';') && depth === 0) {
-      if (i > from) bounds.push(tokenAt(t, from).start, tokenAt(t, i - 1).end);
+    const x = tokenAt(t, i);
+    if (x.kind !== TokenKind.Punct) continue;
+    const c = x.text;
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ';' && depth === 0) {
+      if (i > from) bounds = pair(bounds, tokenAt(t, from).start, tokenAt(t, i - 1).end);
       from = i + 1;
     }
   }
-  if (from < stop) bounds.push(tokenAt(t, from).start, tokenAt(t, stop - 1).end);
+  if (from < stop) bounds = pair(bounds, tokenAt(t, from).start, tokenAt(t, stop - 1).end);
+  const pairs = bounds ?? [];
   // Built only for the findings that get a proof.
   return (ctx) => {
     const statements: string[] = [];
-    for (let k = 0; k < bounds.length; k += 2) statements.push(src.slice(bounds[k], bounds[k + 1]));
+    for (let k = 0; k < pairs.length; k += 2) statements.push(src.slice(pairs[k], pairs[k + 1]));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');

@@ -133,7 +133,12 @@ export function proveFixes(input: ProofInput): void {
     }
     if (attempts.length > 0) plan.push({ entry, attempts });
   }
-  resync?.prepare(plan.flatMap((p) => p.attempts.map((a) => index.position((a.edits[0] as OffsetEdit).start).line)));
+  if (resync) {
+    const lines: number[] = [];
+    for (const { attempts } of plan)
+      for (const a of attempts) lines.push(index.position((a.edits[0] as OffsetEdit).start).line);
+    resync.prepare(lines);
+  }
   let left = budget;
   for (const { entry, attempts } of plan) {
     for (const { title, edits } of attempts) {
