@@ -45,6 +45,13 @@ export interface ForkOptions {
   maxLayers?: number;
 }
 
+/** The tables a fork starts with (Analyzer.fork). */
+interface ForkedTables {
+  functions: Map<string, FunctionInfo>;
+  pending: AppendList<PendingCall>;
+  scan: ScanState;
+}
+
 /** The state of an analysis between two lines, as far as later findings depend on it. */
 export interface AnalysisState {
   blocks: BlockStack;
@@ -77,8 +84,8 @@ class AnalysisBlockFixes implements BlockFixes {
 
 export class Analyzer implements AnalysisContext {
   readonly blocks: BlockStack;
-  functions = new Map<string, FunctionInfo>();
-  pending = new AppendList<PendingCall>();
+  functions: Map<string, FunctionInfo>;
+  pending: AppendList<PendingCall>;
   readonly connectors = new Set<string>();
   lineNo = 0;
   lineStart = 0;
@@ -88,7 +95,7 @@ export class Analyzer implements AnalysisContext {
   /** Where the next line starts, its number, and the scan state carried into it (a block comment). */
   private next = 0;
   private nextLineNo = 1;
-  private scan: ScanState = newScanState();
+  private scan: ScanState;
   private nextLF = -2;
   private nextCR = -2;
   private done = false;
@@ -109,10 +116,15 @@ export class Analyzer implements AnalysisContext {
    */
   marks: number[] | undefined;
 
+  /** @param tables what a fork takes from the analysis it copies (fork), instead of empty tables to replace */
   constructor(
     public src: string,
     readonly rep: Reporter,
+    tables?: ForkedTables,
   ) {
+    this.functions = tables?.functions ?? new Map<string, FunctionInfo>();
+    this.pending = tables?.pending ?? new AppendList();
+    this.scan = tables?.scan ?? newScanState();
     this.blocks = new BlockStack(rep, new AnalysisBlockFixes(this));
     this.sem = new Semantics(rep, this.blocks);
   }
@@ -321,20 +333,20 @@ export class Analyzer implements AnalysisContext {
    */
   fork(src: string, rep: Reporter, options: ForkOptions = {}): Analyzer {
     const { frozen = false, base = 0, maxLayers = MAX_LAYERS } = options;
-    const copy = new Analyzer(src, rep);
+    const copy = new Analyzer(src, rep, {
+      functions: frozen ? layerOver(this.functions, maxLayers) : new Map(this.functions),
+      pending: frozen ? this.pending.layer(maxLayers) : this.pending.copy(),
+      // `semicolon` is about the line last scanned: every scan sets it before it is read, so a copy starts without.
+      scan: {
+        inBlockComment: this.scan.inBlockComment,
+        blockCommentStart: this.scan.blockCommentStart,
+        semicolon: false,
+      },
+    });
     const blockMap = copy.blocks.copyFrom(this.blocks);
     copy.sem.copyFrom(this.sem, blockMap, frozen, maxLayers);
-    if (frozen) copy.functions = layerOver(this.functions, maxLayers);
-    else for (const [name, info] of this.functions) copy.functions.set(name, info);
-    copy.pending = frozen ? this.pending.layer(maxLayers) : this.pending.copy();
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
-    // `semicolon` is about the line last scanned: every scan sets it before it is read, so a copy starts without.
-    copy.scan = {
-      inBlockComment: this.scan.inBlockComment,
-      blockCommentStart: this.scan.blockCommentStart,
-      semicolon: false,
-    };
     copy.next = this.next - base;
     // Reading on in the same text (prepare's driver, meet's re-read of the original), the copy knows where the
     // next breaks are: searching again read the whole rest of the program for a CR it has none of, per fork.
@@ -382,14 +394,16 @@ export class Analyzer implements AnalysisContext {
     });
   }
 
+  /** As report with the tokens' offsets and text (not through report: one object less per finding). */
   reportTokens(finding: TokenFinding): void {
     const { rule, from, to, message, suggestion, hint } = finding;
-    this.report({
+    this.rep.at({
       rule,
-      start: from.start,
-      end: to.end,
+      line: this.lineNo,
+      column: this.col(from.start),
+      endColumn: this.col(to.end),
       message,
-      token: this.src.slice(from.start, to.end),
+      token: abbreviate(this.src.slice(from.start, to.end), 80),
       suggestion,
       hint,
     });

@@ -101,6 +101,8 @@ const SHALLOW = 24;
  * The indexes are built when the stack grows past SHALLOW
  * and dropped when it is back to half of that.
  */
+const NO_COPIES: ReadonlyMap<Block, Block> = new Map();
+
 export class BlockStack {
   private readonly blocks: Block[] = [];
   /** Open blocks that are not foreign brace blocks. */
@@ -134,7 +136,9 @@ export class BlockStack {
    * copy. The copies share candidate-fix state with the originals: only the
    * findings of a fork are used.
    */
-  copyFrom(other: BlockStack): Map<Block, Block> {
+  copyFrom(other: BlockStack): ReadonlyMap<Block, Block> {
+    // A fork at the top level (most of them) copies no block.
+    if (other.blocks.length === 0) return NO_COPIES;
     const copies = new Map<Block, Block>();
     for (const block of other.blocks) {
       const copy: Block = { ...block };

@@ -134,21 +134,34 @@ export function parseCall(src: string, tokens: readonly Token[], openIndex: numb
   return { nameIndex: openIndex - 1, openIndex, closeIndex, args, problem };
 }
 
+/**
+ * The closers matchBracket expects, innermost last (up to its own count): one list for every call (it calls nothing
+ * and is never re-entered), written over and never emptied (an emptied array gives its room back). A list per call
+ * was an empty array whose first push reserves 17 items, on every function header and call the analysis matches.
+ */
+const expected: string[] = [];
+
 /** Finds the matching closer of the bracket at `openIndex` on the line, or -1. */
 export function matchBracket(tokens: readonly Token[], openIndex: number): number {
-  const stack: string[] = [];
+  let depth = 0;
+  let found = -1;
   for (let i = openIndex; i < tokens.length; i++) {
     const t = tokens[i];
     if (t === undefined) break;
     if (t.kind !== TokenKind.Punct) continue;
-    if (isOpenBracket(t)) stack.push(closerOf(t.text));
+    if (isOpenBracket(t)) expected[depth++] = closerOf(t.text);
     else if (isCloseBracket(t)) {
-      if (stack[stack.length - 1] === t.text) stack.pop();
-      else return -1;
-      if (stack.length === 0) return i;
+      if (depth === 0 || expected[depth - 1] !== t.text) break;
+      depth--;
+      if (depth === 0) {
+        found = i;
+        break;
+      }
     }
   }
-  return -1;
+  // A line of many open brackets leaves no long list behind.
+  if (expected.length > 64) expected.length = 0;
+  return found;
 }
 
 const IDENT_RE = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;

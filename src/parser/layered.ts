@@ -90,6 +90,8 @@ const ownEntries = <K, V>(map: ReadonlyMap<K, V>): MapIterator<[K, V]> =>
  */
 export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean): boolean {
   if (a.size !== b.size) return false;
+  // One map (the shared empty table of a scope without names), or two empty ones.
+  if (a === b || a.size === 0) return true;
   const layerA = a instanceof LayeredMap ? (a as LayeredMap<K, V>) : undefined;
   const layerB = b instanceof LayeredMap ? (b as LayeredMap<K, V>) : undefined;
   if (layerA && layerB && layerA.base === layerB.base) {

@@ -88,6 +88,9 @@ export interface ReporterOptions {
   keepsHints?: boolean;
 }
 
+/** The hints of every reporter that keeps none (add never writes to it): a fork makes no map of its own. */
+const NO_HINTS = new Map<TraceEntry, FixHint>();
+
 /**
  * Collects trace entries. Offsets are absolute positions in the source; the
  * reporter turns them into 1-based line/column using the line table.
@@ -97,8 +100,8 @@ export interface ReporterOptions {
  */
 export class Reporter {
   readonly entries: TraceEntry[] = [];
-  /** Candidate fixes of kept entries, to be proven once the analysis is done (fixes/prove.ts). */
-  readonly hints = new Map<TraceEntry, FixHint>();
+  /** Candidate fixes of kept entries, to be proven once the analysis is done (fixes/prove.ts); none kept without keepsHints. */
+  readonly hints: Map<TraceEntry, FixHint>;
   /** Errors seen, including those beyond the limit: validity never depends on the cap. */
   errorCount = 0;
   private overflowed = false;
@@ -116,6 +119,7 @@ export class Reporter {
     this.wordless = options.wordless === true;
     this.wordsWhenShown = options.wordsWhenShown === true || this.wordless;
     this.keepsHints = options.keepsHints !== false;
+    this.hints = this.keepsHints ? new Map<TraceEntry, FixHint>() : NO_HINTS;
   }
 
   get saturated(): boolean {

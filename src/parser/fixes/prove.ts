@@ -53,6 +53,16 @@ function counts(entries: readonly Finding[], map: (line: number) => number): Map
   return out;
 }
 
+/** How many of `keys` are `key`. */
+function countOf(keys: readonly (number | string)[], key: number | string): number {
+  let n = 0;
+  for (const k of keys) if (k === key) n++;
+  return n;
+}
+
+/** Up to this many findings on both sides, a proof counts them in lists, not maps (most proofs compare one or two). */
+const FEW_FINDINGS = 16;
+
 /** True when `after` has one finding fewer under `target`'s key and none more under any key. */
 function proven(
   before: readonly Finding[],
@@ -60,6 +70,14 @@ function proven(
   target: TraceEntry,
   spans: readonly EditSpan[],
 ): boolean {
+  if (before.length + after.length <= FEW_FINDINGS) {
+    const oldKeys = before.map((e) => keyOf(canonicalOld(e.line, spans), e.code));
+    const newKeys = after.map((e) => keyOf(canonicalNew(e.line, spans), e.code));
+    const key = keyOf(canonicalOld(target.line, spans), target.code);
+    if (countOf(newKeys, key) > countOf(oldKeys, key) - 1) return false;
+    for (const k of newKeys) if (countOf(newKeys, k) > countOf(oldKeys, k)) return false;
+    return true;
+  }
   const old = counts(before, (line) => canonicalOld(line, spans));
   const now = counts(after, (line) => canonicalNew(line, spans));
   const targetKey = keyOf(canonicalOld(target.line, spans), target.code);
