@@ -139,12 +139,15 @@ export class NearNames {
       let shared = 0;
       const most = Math.min(length, previous.length);
       while (shared < most && lower.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-      previous = lower;
-      for (let i = 0; i < shared; i++) {
-        const node = path[i] as TrieNode;
-        node.minLength = Math.min(node.minLength, length);
-        node.maxLength = Math.max(node.maxLength, length);
+      // The shared nodes already span the previous name's length: a name as long (numbered names) changes none.
+      if (length !== previous.length) {
+        for (let i = 0; i < shared; i++) {
+          const node = path[i] as TrieNode;
+          node.minLength = Math.min(node.minLength, length);
+          node.maxLength = Math.max(node.maxLength, length);
+        }
       }
+      previous = lower;
       let node = path[shared] as TrieNode;
       for (let i = shared; ; i++) {
         path[i] = node;

@@ -170,6 +170,7 @@ export function finalizeTrace(
   }
   const errors = entries.filter((e) => e.severity === 'error').sort(byPosition);
   const warnings = entries.filter((e) => e.severity === 'warning').sort(byPosition);
-  const kept = [...errors, ...warnings].slice(0, cap).sort(byPosition);
+  // Errors alone (sorted already) when they fill the cap.
+  const kept = errors.length >= cap ? errors.slice(0, cap) : [...errors, ...warnings].slice(0, cap).sort(byPosition);
   return { trace: kept, truncated: true };
 }
