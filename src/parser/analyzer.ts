@@ -16,7 +16,7 @@ import { Semantics } from './semantics';
 import { newScanState, scanLine, type LexicalProblem, type ScanState, type Span, type Token } from './scanner';
 import { abbreviate } from './wording';
 import type { FunctionInfo, PendingCall } from './pendingCalls';
-import { AppendList, layerOver, MAX_LAYERS } from './layered';
+import { AppendList, layerOver, MAX_LAYERS, prefixOf } from './layered';
 import type { AnalysisContext } from './analysis/context';
 import { lexical, checkTemplate } from './analysis/lexicalFindings';
 import { functionMissingBrace } from './analysis/functions';
@@ -43,6 +43,11 @@ export interface ForkOptions {
   base?: number;
   /** How deep shared tables may be layered before they are copied. */
   maxLayers?: number;
+  /**
+   * This analysis reads on (only adding to its tables), and the copy is a snapshot never read on: it sees the
+   * tables as they are now through views of them (layered.ts prefixOf), neither copied nor layered.
+   */
+  view?: boolean;
 }
 
 /** The tables a fork starts with (Analyzer.fork). */
@@ -332,10 +337,17 @@ export class Analyzer implements AnalysisContext {
    * (fixes/resync.ts). Candidate fixes of the copy are not meant to be used.
    */
   fork(src: string, rep: Reporter, options: ForkOptions = {}): Analyzer {
-    const { frozen = false, base = 0, maxLayers = MAX_LAYERS } = options;
+    const { frozen = false, base = 0, maxLayers = MAX_LAYERS, view = false } = options;
+    // What the tables hold now is what was defined or first assigned before the next line.
+    const line = this.nextLineNo;
     const copy = new Analyzer(src, rep, {
-      functions: frozen ? layerOver(this.functions, maxLayers) : new Map(this.functions),
-      pending: frozen ? this.pending.layer(maxLayers) : this.pending.copy(),
+      functions: view
+        ? prefixOf(this.functions, (f) => f.line < line)
+        : frozen
+          ? layerOver(this.functions, maxLayers)
+          : new Map(this.functions),
+      // A layer over a list reads only the items it had when made: a view as well.
+      pending: frozen || view ? this.pending.layer(maxLayers) : this.pending.copy(),
       // `semicolon` is about the line last scanned: every scan sets it before it is read, so a copy starts without.
       scan: {
         inBlockComment: this.scan.inBlockComment,
@@ -344,7 +356,9 @@ export class Analyzer implements AnalysisContext {
       },
     });
     const blockMap = copy.blocks.copyFrom(this.blocks);
-    copy.sem.copyFrom(this.sem, blockMap, frozen, maxLayers);
+    copy.sem.copyFrom(this.sem, blockMap, (names) =>
+      view ? prefixOf(names, (first) => first < line) : frozen ? layerOver(names, maxLayers) : new Map(names),
+    );
     for (const name of this.connectors) copy.connectors.add(name);
     copy.blockComment = this.blockComment;
     copy.next = this.next - base;

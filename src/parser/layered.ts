@@ -111,6 +111,77 @@ export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, sa
 }
 
 /**
+ * The entries a map held when the view was made, while the map grows on: an analysis that reads on shows a
+ * snapshot of its tables this way (fixes/resync.ts) instead of going on in a layer over them (a chain that had to
+ * be merged every few snapshots, copying every name so far). The map must only gain keys (never change or delete
+ * one), and `held` must tell from a value whether its key was there: the analysis' tables hold the line a name was
+ * defined or first assigned on, and a snapshot at the start of a line holds those of the lines before it. A view
+ * is read only (a fork of the snapshot writes to a layer over it).
+ */
+class PrefixMap<K, V> extends Map<K, V> {
+  private readonly count: number;
+
+  constructor(
+    private readonly full: ReadonlyMap<K, V>,
+    private readonly held: (value: V) => boolean,
+  ) {
+    super();
+    this.count = full.size;
+  }
+
+  override get(key: K): V | undefined {
+    const value = this.full.get(key);
+    return value !== undefined && this.held(value) ? value : undefined;
+  }
+
+  override has(key: K): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  override get size(): number {
+    return this.count;
+  }
+
+  override set(): this {
+    throw new Error('a snapshot of an analysis is never written');
+  }
+
+  override delete(): boolean {
+    throw new Error('a snapshot of an analysis is never written');
+  }
+
+  override *entries(): MapIterator<[K, V]> {
+    let left = this.count;
+    if (left === 0) return;
+    for (const entry of this.full) {
+      yield entry;
+      if (--left === 0) return;
+    }
+  }
+
+  override *keys(): MapIterator<K> {
+    for (const [key] of this.entries()) yield key;
+  }
+
+  override *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  override [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+
+  override forEach(callback: (value: V, key: K, map: Map<K, V>) => void): void {
+    for (const [key, value] of this.entries()) callback(value, key, this);
+  }
+}
+
+/** A read-only view of the entries `map` holds now, however it grows (see PrefixMap). */
+export function prefixOf<K, V>(map: ReadonlyMap<K, V>, held: (value: V) => boolean): Map<K, V> {
+  return new PrefixMap(map, held);
+}
+
+/**
  * sameEntries for a map `a` that is a layer over a map whose every entry `b` holds too (both grew from it by adding
  * keys it lacked, never changing one): only what `a` added over it is compared. An analysis forked from a snapshot
  * and the original read on from there (fixes/resync.ts) are such a pair, also where the original's table was merged

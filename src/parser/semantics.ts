@@ -27,7 +27,6 @@
  */
 import type { Block, BlockStack } from './blocks';
 import { Rule } from './catalogue/rules';
-import { layerOver } from './layered';
 import type { Reporter } from './reporter';
 
 export interface KeyUse {
@@ -95,16 +94,20 @@ export class Semantics {
    * Takes over `other`'s state, for an analysis forked from another
    * (fixes/resync.ts): the names and waiting keys of the scopes still open
    * (the top level and the open function bodies — no other is read again),
-   * with open blocks replaced by their copies; `frozen`: `other` is never
-   * used again, so its names are shared, not copied.
+   * with open blocks replaced by their copies; `share` makes this one's table of
+   * names from `other`'s (a copy, a layer over it, a view of it: Analyzer.fork).
    */
-  copyFrom(other: Semantics, copies: ReadonlyMap<Block, Block>, frozen = false, maxLayers?: number): void {
+  copyFrom(
+    other: Semantics,
+    copies: ReadonlyMap<Block, Block>,
+    share: (names: Map<string, number>) => Map<string, number>,
+  ): void {
     other.file();
     const mapped = (b: Block | undefined) => (b && copies.get(b)) ?? b;
     for (const scope of [undefined, ...copies.keys()]) {
       if (scope && scope.kind !== 'function') continue;
       const names = other.scopes.get(scope);
-      if (names) this.scopes.set(mapped(scope), frozen ? layerOver(names, maxLayers) : new Map(names));
+      if (names) this.scopes.set(mapped(scope), share(names));
       const waiting = other.pending?.get(scope);
       if (!waiting) continue;
       const copy = new Map<string, PendingKey[]>();

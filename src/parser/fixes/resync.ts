@@ -21,7 +21,7 @@
  * the fixed program (a property test compares both on random programs).
  */
 import { Analyzer, type AnalysisState } from '../analyzer';
-import { MAX_LAYERS, sameGrowth } from '../layered';
+import { sameGrowth } from '../layered';
 import { pendingRule, type FunctionInfo, type PendingCall } from '../pendingCalls';
 import type { RuleCode } from '../catalogue/rules';
 import { Reporter } from '../reporter';
@@ -173,24 +173,20 @@ export class ResyncProver {
     if (wanted.length === 0) return;
     // One reporter for the whole pass, so that its count is the original's at every line.
     const rep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true, keepsHints: false });
-    let driver = new Analyzer(this.text, rep);
+    const driver = new Analyzer(this.text, rep);
     driver.marks = this.marks;
-    for (let w = 0; w < wanted.length; w++) {
-      const line = wanted[w] as number;
+    for (const line of wanted) {
       while (driver.position.line < line && !driver.atEnd) {
         driver.step();
         resyncWork.driverLines++;
       }
       if (driver.position.line !== line || driver.atEnd) return;
-      // The driver itself becomes the snapshot (never read on), and reading goes on in a layer over it: no copy
-      // of its tables (layered.ts keeps the chain short).
-      const snapshot = driver;
+      // A snapshot that sees the driver's tables as they are now, while the driver reads on (layered.ts prefixOf):
+      // no copy of them, and no chain of layers to merge.
+      const snapshot = driver.fork(this.text, rep, { view: true });
       this.marks[line] = rep.entries.length;
       this.snapshots.set(line, snapshot);
       this.byOffset.set(snapshot.position.offset, snapshot);
-      if (w === wanted.length - 1) return; // nothing more to read (a fork per validation, for small programs a tenth of it)
-      driver = snapshot.fork(this.text, rep, { frozen: true, maxLayers: MAX_LAYERS - 1 });
-      driver.marks = this.marks;
     }
   }
 
