@@ -64,8 +64,41 @@ export function traceEntry(finding: Omit<LineFinding, 'hint'>): TraceEntry {
  * reported together, described in the order they were reported.
  */
 export interface Describer {
-  /** Fills in the words of those of its findings that are in `shown`. */
-  describe(shown: ReadonlySet<TraceEntry>): void;
+  /** Fills in the words of those of its findings that are in `shown` (in position order: the trace). */
+  describe(shown: readonly TraceEntry[]): void;
+}
+
+/**
+ * Which of `entries` (kept entries, in the order they were reported) are in `shown` (in position order), as flags:
+ * found by walking both by line when `entries` come in line order (an end of file's unknown names do), else (or
+ * where many findings share a line) through a set. The set hashed every entry of the trace, on every validation
+ * whose trace shows an unknown name.
+ */
+export function shownAmong(entries: readonly TraceEntry[], shown: readonly TraceEntry[]): Uint8Array {
+  const flags = new Uint8Array(entries.length);
+  let ordered = true;
+  for (let i = 1; i < entries.length && ordered; i++)
+    ordered = (entries[i] as TraceEntry).line >= (entries[i - 1] as TraceEntry).line;
+  for (let i = 1; i < shown.length && ordered; i++)
+    ordered = (shown[i] as TraceEntry).line >= (shown[i - 1] as TraceEntry).line;
+  let budget = 8 * (entries.length + shown.length) + 64;
+  if (ordered) {
+    let p = 0;
+    for (let i = 0; i < entries.length && budget > 0; i++) {
+      const entry = entries[i] as TraceEntry;
+      while (p < shown.length && (shown[p] as TraceEntry).line < entry.line) p++;
+      for (let q = p; q < shown.length && (shown[q] as TraceEntry).line === entry.line && budget-- > 0; q++) {
+        if (shown[q] === entry) {
+          flags[i] = 1;
+          break;
+        }
+      }
+    }
+    if (budget > 0) return flags;
+  }
+  const set = new Set(shown);
+  for (let i = 0; i < entries.length; i++) flags[i] = set.has(entries[i] as TraceEntry) ? 1 : 0;
+  return flags;
 }
 
 export interface ReporterOptions {
@@ -143,11 +176,10 @@ export class Reporter {
     this.describers.push(describer);
   }
 
-  /** Gives the findings in `shown` (kept entries) the words they were reported without. */
+  /** Gives the findings in `shown` (kept entries, in position order: the trace) the words they were reported without. */
   describe(shown: readonly TraceEntry[]): void {
     if (this.describers.length === 0) return;
-    const set = new Set(shown);
-    for (const describer of this.describers) describer.describe(set);
+    for (const describer of this.describers) describer.describe(shown);
     this.describers.length = 0;
   }
 

@@ -8,7 +8,7 @@ import { inventedCallFix } from '../fixes/commands';
 import { NEAR_NAME_CELLS_FLOOR, NEAR_NAME_CELLS_PER_CHAR, NearNames } from '../nearNames';
 import { pendingRule, type PendingCall } from '../pendingCalls';
 import type { Token } from '../scanner';
-import { traceEntry, type Describer, type Reporter } from '../reporter';
+import { shownAmong, traceEntry, type Describer, type Reporter } from '../reporter';
 import type { TraceEntry } from '../types';
 import type { FixHint } from '../fixes/candidates';
 import { MAX_COMPARED_LENGTH, MAX_THRESHOLD, suggestName } from '../suggest';
@@ -86,15 +86,16 @@ class UnknownNames implements Describer {
     private readonly userFunctions: NearNames,
   ) {}
 
-  describe(shown: ReadonlySet<TraceEntry>): void {
+  describe(shown: readonly TraceEntry[]): void {
     const { entries, calls } = this;
+    const flags = shownAmong(entries, shown);
     let last = -1;
-    for (let i = 0; i < entries.length; i++) if (shown.has(entries[i] as TraceEntry)) last = i;
+    for (let i = 0; i < entries.length; i++) if (flags[i] === 1) last = i;
     if (last === -1) return;
     const every = !this.userFunctions.covers(last + 1, MAX_THRESHOLD);
     for (let i = 0; i <= last; i++) {
       const entry = entries[i] as TraceEntry;
-      if (!every && !shown.has(entry)) continue;
+      if (!every && flags[i] !== 1) continue;
       const { message, replacement, hint } = describeUnknown(calls[i] as PendingCall, this.userFunctions);
       entry.message = message;
       // Where traceEntry puts a suggestion: after the token, before a proven fix.

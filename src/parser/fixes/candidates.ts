@@ -12,6 +12,36 @@ export interface Candidate {
   edits: OffsetEdit[];
 }
 
+/** White space as a regular expression's `\s` has it (a code unit). */
+const isSpace = (c: number): boolean =>
+  c === 32 || (c >= 9 && c <= 13) || (c >= 128 && /\s/.test(String.fromCharCode(c)));
+
+/**
+ * The spaces and tabs that begin the first line (within the first `limit` characters) where they are followed by
+ * something other than white space, or '': what /(?:^|[\r\n])([ \t]+)\S/ finds in them, found from line break to
+ * line break (the expression tried every character of a file with no indented line, as F5's).
+ */
+function firstIndent(src: string, limit: number): string {
+  const end = Math.min(src.length, limit);
+  const at = (start: number): string | undefined => {
+    let i = start;
+    while (i < end && (src.charCodeAt(i) === 32 || src.charCodeAt(i) === 9)) i++;
+    return i > start && i < end && !isSpace(src.charCodeAt(i)) ? src.slice(start, i) : undefined;
+  };
+  const first = at(0);
+  if (first !== undefined) return first;
+  let lf = src.indexOf('\n');
+  let cr = src.indexOf('\r');
+  for (;;) {
+    const brk = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+    if (brk === -1 || brk >= end) return '';
+    const found = at(brk + 1);
+    if (found !== undefined) return found;
+    if (brk === lf) lf = src.indexOf('\n', brk + 1);
+    else cr = src.indexOf('\r', brk + 1);
+  }
+}
+
 /** Read-only facts about the source that builders share, computed once and only when a builder asks. */
 export class FixContext {
   private eolCache: string | undefined;
@@ -41,8 +71,7 @@ export class FixContext {
   /** One level of indentation as the file writes it (its first indented line), else two spaces. */
   get indentUnit(): string {
     if (this.unitCache === undefined) {
-      const match = /(?:^|[\r\n])([ \t]+)\S/.exec(this.src.slice(0, 64 * 1024));
-      const found = match?.[1] ?? '';
+      const found = firstIndent(this.src, 64 * 1024);
       this.unitCache = found.startsWith('\t')
         ? '\t'
         : found.length >= 2 && found.length <= 8
