@@ -88,7 +88,7 @@ const ownEntries = <K, V>(map: ReadonlyMap<K, V>): MapIterator<[K, V]> =>
  * one base compare only what each added (a forked analysis and the original
  * it is compared with both layer over the same snapshot).
  */
-export function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean): boolean {
+function sameEntries<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>, same: (x: V, y: V) => boolean): boolean {
   if (a.size !== b.size) return false;
   // One map (the shared empty table of a scope without names), or two empty ones.
   if (a === b || a.size === 0) return true;

@@ -144,7 +144,6 @@ export const COMMANDS: readonly CommandSpec[] = catalogue.commands.map((c) => ({
 export const COMPARATORS: ReadonlySet<string> = new Set(catalogue.comparators);
 export const COMPARATOR_FIXES: ReadonlyMap<string, string> = new Map(Object.entries(catalogue.comparatorFixes));
 export const EXPRESSION_BUILTINS: ReadonlySet<string> = new Set(catalogue.expressionBuiltins);
-/** @internal */
 export const HALLUCINATIONS: readonly Hallucination[] = catalogue.hallucinations;
 
 /**
