@@ -126,31 +126,35 @@ export function proveFixes(input: ProofInput): void {
   const { text, all, trace, hints, reparse, resync } = input;
   const budget = Math.min(input.maxProofs, Math.floor(PROOF_BYTE_BUDGET / Math.max(1, text.length)));
   if (budget <= 0) return;
-  const wanted = trace.filter(
-    (e) => (hints.has(e) || e.suggestion !== undefined) && (input.only === undefined || input.only(e)),
-  );
-  if (wanted.length === 0) return;
-  // Errors first: they decide validity; warnings get what budget is left.
-  const ordered = [...wanted.filter((e) => e.severity === 'error'), ...wanted.filter((e) => e.severity !== 'error')];
-  const index = new LineIndex(text);
-  const ctx = new FixContext(text, input.partial === true);
-  // The candidates of the entries the budget can reach: the finding's own candidate first; when it fails,
-  // the plain replacement its suggestion names. Each entry with one takes at least one proof.
+  const wanted = (e: TraceEntry) =>
+    (hints.has(e) || e.suggestion !== undefined) && (input.only === undefined || input.only(e));
+  let index: LineIndex | undefined;
+  let ctx: FixContext | undefined;
+  // The candidates of the entries the budget can reach, errors first (they decide validity; warnings get what
+  // budget is left), in trace order: the finding's own candidate first; when it fails, the plain replacement its
+  // suggestion names. Each entry with one takes at least one proof. The trace is read only as far as the budget
+  // reaches (a capped trace of F5 is 200 entries, 32 of them proven).
   const plan: { entry: TraceEntry; attempts: Attempt[] }[] = [];
-  for (const entry of ordered) {
-    if (plan.length >= budget) break;
-    const hint = hints.get(entry);
-    const attempts: Attempt[] = [];
-    for (const candidate of [hint && materialize(hint, ctx), suggestionCandidate(entry, index)]) {
-      if (!candidate) continue;
-      const edits = orderedEdits(
-        candidate.edits.filter((e) => text.slice(e.start, e.end) !== e.newText),
-        text.length,
-      );
-      if (edits && edits.length > 0) attempts.push({ title: candidate.title, edits });
+  for (const errors of [true, false]) {
+    for (const entry of trace) {
+      if (plan.length >= budget) break;
+      if ((entry.severity === 'error') !== errors || !wanted(entry)) continue;
+      index ??= new LineIndex(text);
+      ctx ??= new FixContext(text, input.partial === true);
+      const hint = hints.get(entry);
+      const attempts: Attempt[] = [];
+      for (const candidate of [hint && materialize(hint, ctx), suggestionCandidate(entry, index)]) {
+        if (!candidate) continue;
+        const edits = orderedEdits(
+          candidate.edits.filter((e) => text.slice(e.start, e.end) !== e.newText),
+          text.length,
+        );
+        if (edits && edits.length > 0) attempts.push({ title: candidate.title, edits });
+      }
+      if (attempts.length > 0) plan.push({ entry, attempts });
     }
-    if (attempts.length > 0) plan.push({ entry, attempts });
   }
+  if (!index || plan.length === 0) return;
   if (resync) {
     const lines: number[] = [];
     for (const { attempts } of plan)
