@@ -3,7 +3,7 @@
  * ending in `:`, Go `func`, and a body written on the header's line.
  */
 import { matchBracket } from '../calls';
-import { TokenKind, isPunct, type Token } from '../scanner';
+import { TokenKind, isPunct, newScanState, scanLine, type Token } from '../scanner';
 import { BraceConversion } from './braces';
 import { closerAfterBody, deleteLine, indentAt, indentedBody, type FixHint } from './candidates';
 import { tokenAt, lastOf } from '../cursor';
@@ -76,42 +76,29 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
   };
 }
 
-/** `list` with the pair (start, end) added: a new list is made with it, not empty and then pushed to. */
-function pair(list: number[] | undefined, start: number, end: number): number[] {
-  if (!list) return [start, end];
-  list.push(start, end);
-  return list;
-}
-
 /** `function f(a) { return x }` on one line → the header, the body on its own lines, `}`. */
 export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
   const openEnd = tokenAt(t, brace).end;
   const closes = isPunct(t[t.length - 1], '}');
   const end = lastOf(t).end;
-  // The body's statements (split at its top-level `;`), as offsets: the candidate keeps no token of the line, which
-  // would live as long as the finding (every one-line function of a file, F5's shape, kept its line's tokens).
-  const stop = closes ? t.length - 1 : t.length;
-  // Made with its first pair (most bodies are one statement): an empty array's first push reserves room for 17.
-  let bounds: number[] | undefined;
-  let from = brace + 1;
-  let depth = 0;
-  for (let i = brace + 1; i < stop; i++) {
-    const x = tokenAt(t, i);
-    if (x.kind !== TokenKind.Punct) continue;
-    const c = x.text;
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ';' && depth === 0) {
-      if (i > from) bounds = pair(bounds, tokenAt(t, from).start, tokenAt(t, i - 1).end);
-      from = i + 1;
-    }
-  }
-  if (from < stop) bounds = pair(bounds, tokenAt(t, from).start, tokenAt(t, stop - 1).end);
-  const pairs = bounds ?? [];
-  // Built only for the findings that get a proof.
+  // Built only for the findings that get a proof, from the line's text after the `{` (read again): the candidate
+  // keeps no token of the line, which would live as long as the finding (every one-line function of a file, F5's
+  // shape, kept its line's tokens), and a finding that is never proven costs nothing more.
   return (ctx) => {
+    const after = scanLine(src, { start: openEnd, end }, newScanState(), () => undefined);
+    const body = closes ? after.slice(0, -1) : after;
     const statements: string[] = [];
-    for (let k = 0; k < pairs.length; k += 2) statements.push(src.slice(pairs[k], pairs[k + 1]));
+    let from = 0;
+    let depth = 0;
+    body.forEach((x, i) => {
+      if (isPunct(x, '(') || isPunct(x, '[') || isPunct(x, '{')) depth++;
+      else if (isPunct(x, ')') || isPunct(x, ']') || isPunct(x, '}')) depth--;
+      else if (isPunct(x, ';') && depth === 0) {
+        if (i > from) statements.push(src.slice(tokenAt(body, from).start, tokenAt(body, i - 1).end));
+        from = i + 1;
+      }
+    });
+    if (from < body.length) statements.push(src.slice(tokenAt(body, from).start, lastOf(body).end));
     const indent = indentAt(src, lineStart);
     const inner = `${indent}${ctx.indentUnit}`;
     const text = statements.map((s) => `${ctx.eol}${inner}${s}`).join('') + (closes ? `${ctx.eol}${indent}}` : '');
