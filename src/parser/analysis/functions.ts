@@ -106,12 +106,11 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
     if (restLength === 1) {
       ctx.blocks.push(block);
     } else if (!(restLength === 2 && isPunct(t[close + 2], '}'))) {
-      ctx.reportTokens({
-        rule: Rule.FunctionBodyInline,
-        from: tokenAt(t, close + 2),
-        to: lastToken,
-        message: "put the function body on the lines after '{'",
-        hint: inlineBodyFix(ctx.src, t, close + 1, ctx.lineStart),
+      reportInlineBody(ctx, {
+        start: tokenAt(t, close + 2).start,
+        end: lastToken.end,
+        openEnd: r0.end,
+        closes: isPunct(lastToken, '}'),
       });
       if (!isPunct(lastToken, '}')) ctx.blocks.push(block);
     }
@@ -134,6 +133,24 @@ export function functionDefinition(ctx: AnalysisContext, t: Token[]): void {
     from: r0,
     to: lastToken,
     message: `unexpected '${abbreviate(r0.text, 20)}' after the parameter list of '${name}'`,
+  });
+}
+
+/**
+ * A function's body written after its `{` on the header's line: [start, end) of the line, the `{` ending at
+ * `openEnd`, `closes` when the line ends with `}` (also read by the plain reader, analysis/plainLines.ts).
+ */
+export function reportInlineBody(
+  ctx: AnalysisContext,
+  body: { start: number; end: number; openEnd: number; closes: boolean },
+): void {
+  ctx.report({
+    rule: Rule.FunctionBodyInline,
+    start: body.start,
+    end: body.end,
+    message: "put the function body on the lines after '{'",
+    token: ctx.src.slice(body.start, body.end),
+    hint: inlineBodyFix(ctx.src, body, ctx.lineStart),
   });
 }
 

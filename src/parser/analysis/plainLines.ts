@@ -22,6 +22,7 @@ import { matchSignature, mustHaveArgument, NUMBER_RE } from './arity';
 import { applyRole, reportStoredWord, structuralRole } from './commands';
 import { isLiteralCall, reportStoredCollection } from './plainLiterals';
 import { checkTemplate, plainTemplate } from './lexicalFindings';
+import { reportInlineBody } from './functions';
 import { LineTokens, MAX_TOKENS, T } from './plainTokens';
 import { BUILTIN, CALLABLE, COMMAND, NOT_A_NAME, W } from './plainWords';
 import type { AnalysisContext } from './context';
@@ -335,7 +336,10 @@ class PlainReader extends LineTokens {
     return this.count === 1 || this.expressionFrom(ctx, 1);
   }
 
-  /** `function name(a, b) {` at the top level, its name new (analysis/functions.ts functionDefinition). */
+  /**
+   * `function name(a, b) {` at the top level, its name new, or the same with its body on the line and closed there
+   * (reported) (analysis/functions.ts functionDefinition).
+   */
   functionLine(ctx: AnalysisContext): boolean {
     const kinds = this.kinds;
     if (kinds[1] !== T.Ident || kinds[2] !== T.Open) return false;
@@ -351,12 +355,28 @@ class PlainReader extends LineTokens {
         k++;
       }
     }
-    if (kinds[k + 1] !== T.OpenBrace || k + 2 !== this.count) return false;
+    if (kinds[k + 1] !== T.OpenBrace) return false;
+    // The body on the header's line, closed there: reported, its tokens never read (functionDefinition).
+    const last = this.count - 1;
+    const inline = k + 1 !== last;
+    if (inline && kinds[last] !== T.CloseBrace) return false;
     const end = this.ends[1] as number;
     if (COMMAND[this.word(1)] || ctx.blocks.insideAvapBlock) return false;
     const name = this.text(1);
     if (ctx.functions.has(name)) return false;
     ctx.functions.set(name, { arity, line: ctx.lineNo });
+    if (inline) {
+      // `{ }` is an empty body; anything between is reported.
+      if (last > k + 2) {
+        reportInlineBody(ctx, {
+          start: this.starts[k + 2] as number,
+          end: this.ends[last] as number,
+          openEnd: this.ends[k + 1] as number,
+          closes: true,
+        });
+      }
+      return true;
+    }
     ctx.blocks.push({
       kind: 'function',
       name,

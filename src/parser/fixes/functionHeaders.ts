@@ -76,11 +76,16 @@ export function goFuncFix(src: string, t: readonly Token[]): { hint?: FixHint; c
   };
 }
 
-/** `function f(a) { return x }` on one line → the header, the body on its own lines, `}`. */
-export function inlineBodyFix(src: string, t: readonly Token[], brace: number, lineStart: number): FixHint {
-  const openEnd = tokenAt(t, brace).end;
-  const closes = isPunct(t[t.length - 1], '}');
-  const end = lastOf(t).end;
+/**
+ * `function f(a) { return x }` on one line → the header, the body on its own lines, `}`: the body is the text from
+ * `openEnd` (after the `{`) to `end` (the line's last token), `closes` when that token is `}`.
+ */
+export function inlineBodyFix(
+  src: string,
+  inline: { openEnd: number; end: number; closes: boolean },
+  lineStart: number,
+): FixHint {
+  const { openEnd, end, closes } = inline;
   // Built only for the findings that get a proof, from the line's text after the `{` (read again): the candidate
   // keeps no token of the line, which would live as long as the finding (every one-line function of a file, F5's
   // shape, kept its line's tokens), and a finding that is never proven costs nothing more.

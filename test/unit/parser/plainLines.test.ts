@@ -222,6 +222,15 @@ const line = fc.oneof(
   fc
     .tuple(argument, argument, fc.constantFrom('"=="', '">"', '>=', '=', 'in', '"x > 1"', '" >= "', '"+"', '5', ''))
     .map(([a, b, c]) => `if(${a}, ${b}, ${c})`),
+  // A function on one line: its header, a body, its closing brace or not.
+  fc
+    .tuple(
+      fc.constantFrom('f', 'helper', 'addVar', 'if'),
+      fc.constantFrom('', 'a', 'a, b', 'a,', '1', 'a b'),
+      run(6),
+      fc.constantFrom(' }', '}', '', ' } x', ' {'),
+    )
+    .map(([name, params, body, close]) => `function ${name}(${params}) { ${body}${close}`),
   // Anything.
   run(10),
   fc.constantFrom('', '   ', '// a comment', 'end()', 'else()', 'endLoop()', '}', 'try()', 'exception(e)'),
@@ -318,6 +327,40 @@ describe('parser: plain lines', () => {
     ].join('\n');
     assert.equal(plainShare([program]), 1);
     same(program);
+  });
+
+  it('takes a function written on one line and reports its body as the analysis does, with the proven fix', () => {
+    const lines = ['function helper(a) { return(a) }', 'function none() { }', 'function two(a, b) { x = a + b }'];
+    for (const line of lines) assert.ok(takes(line), line);
+    for (const line of ['function open(a) { return(a)', 'function addVar(a) { return(a) }', 'function f(1) { }']) {
+      assert.ok(!takes(line), line);
+    }
+    const program = `${lines.join('\n')}\nr = helper(1)\nr2 = two(1, 2)\naddResult(r)\n`;
+    same(program);
+    const result = validateAvap(program);
+    assert.deepEqual(
+      result.trace.map((e) => [e.line, e.code, e.fix !== undefined]),
+      [
+        [1, 'function-body-inline', true],
+        [3, 'function-body-inline', true],
+      ],
+    );
+    const bodies = [
+      'return(a)',
+      'return(a) ',
+      'x = 1',
+      '',
+      '{}',
+      'return({"a": 1})',
+      'print(a)',
+      'if(a, 1, ==)',
+      '`${a}`',
+    ];
+    for (const body of bodies) {
+      for (const prefix of ['', 'function g(a) {\n}\n', 'startLoop(i, 0, 2)\n']) {
+        same(`${prefix}function f(a, b) { ${body} }\nf(1, 2)\nfunction f(a) { ${body} }\n`);
+      }
+    }
   });
 
   it("reports addVar's words and literals stored as text as the analysis does, with their words and proven fixes", () => {
