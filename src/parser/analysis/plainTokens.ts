@@ -1,8 +1,10 @@
 /**
  * The tokens of a plain line (analysis/plainLines.ts): the scanner's tokens (scanner.ts) for the characters a plain
  * line may hold — ASCII, no control character, `#`, `$`, `;`, block comment or unclosed string — read into typed
- * arrays instead of token objects. A line with anything else is not tokenized here (the answer is -1): the scanner
- * reads it.
+ * arrays instead of token objects, each identifier with the number of the known word it is (plainWords.ts). A line
+ * with anything else is not tokenized here (the answer is -1): the scanner reads it. Two tokenizers give the same
+ * tokens: the loop below, and WebAssembly (plainTokensEngine.ts, wasm/plainTokens.ts) for a whole program loaded at
+ * once (LineTokens.load).
  */
 import { findForeignOperator } from '../catalogue';
 import { isBinaryOperator } from '../expressionShortcut';
