@@ -174,6 +174,12 @@ describe('parser: the plain tokenizer in WebAssembly', () => {
       assert.ok(loaded.load(text) > 0, JSON.stringify(text));
       assert.ok(compare(text) > 0);
     }
+    // Long texts, the non-ASCII units before, among and after runs of ASCII the module moves eight bytes at a time.
+    const lines = ['addVar(total, 1)', 'x = "a“b”"', '// ñandú 😀', 'y = total + 1'];
+    for (let shift = 0; shift < 9; shift++) {
+      const text = `${'a'.repeat(shift)}\n${Array.from({ length: 40 }, (_, i) => lines[(i * 7 + shift) % 4]).join('\n')}é`;
+      assert.ok(compare(text) > 0);
+    }
     for (const text of ['addVar(x, "\u0085")', '// \u009f\nx = 1']) {
       assert.equal(loaded.load(text), 0, JSON.stringify(text));
       assert.equal(compare(text), 0);
