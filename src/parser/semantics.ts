@@ -164,23 +164,36 @@ export class Semantics {
 
   /** Enters `name` in the names of `scope` unless it is there already; true when it was not. */
   private enter(scope: Block | undefined, name: string, line: number): boolean {
-    let names = this.scopes.get(scope);
-    if (!names) {
-      names = new Map();
-      this.scopes.set(scope, names);
-    } else if (names.has(name)) {
-      return false;
-    }
+    const names = this.namesOf(scope);
+    if (names.has(name)) return false;
     names.set(name, line);
     return true;
   }
 
-  /** Enters the names assigned since the tables were last read (see assign). */
+  /** The names of `scope`, made when it has none yet. */
+  private namesOf(scope: Block | undefined): Map<string, number> {
+    let names = this.scopes.get(scope);
+    if (!names) {
+      names = new Map();
+      this.scopes.set(scope, names);
+    }
+    return names;
+  }
+
+  /** Enters the names assigned since the tables were last read (see assign), the scope's table found once per run of one scope. */
   private file(): void {
     const n = this.unfiledNames.length;
     if (n === 0) return;
+    let scope = this.unfiledScopes[0];
+    let names = this.namesOf(scope);
     for (let i = 0; i < n; i++) {
-      this.enter(this.unfiledScopes[i], this.unfiledNames[i] as string, this.unfiledLines[i] as number);
+      const next = this.unfiledScopes[i];
+      if (next !== scope) {
+        scope = next;
+        names = this.namesOf(scope);
+      }
+      const name = this.unfiledNames[i] as string;
+      if (!names.has(name)) names.set(name, this.unfiledLines[i] as number);
     }
     this.unfiledScopes.length = 0;
     this.unfiledNames.length = 0;
