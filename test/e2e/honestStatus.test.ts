@@ -69,8 +69,9 @@ describe('every status is earned, in the editor', () => {
 
       const facts = await captureUntil(
         (f) => f.notifications.some((n) => /code generation failed — Ollama is not running/.test(n)),
-        { screenshot: 'failure-ollama-unreachable' },
+        { screenshot: 'failure-ollama-unreachable', notificationCentre: true },
       );
+      await vscode.commands.executeCommand('notifications.hideList');
       assert.ok(
         facts.notifications.some((n) => /code generation failed — Ollama is not running at .*ollama serve/.test(n)),
         JSON.stringify(facts.notifications),

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import * as vscode from 'vscode';
 import { e2eConfig } from './config';
 
 export interface StatusItemFacts {
@@ -107,12 +108,14 @@ export function avapStatusItem(facts: WorkbenchFacts): StatusItemFacts | undefin
  */
 export async function captureUntil(
   check: (facts: WorkbenchFacts) => boolean,
-  options: { screenshot?: string; timeoutMs?: number } = {},
+  options: { screenshot?: string; timeoutMs?: number; notificationCentre?: boolean } = {},
 ): Promise<WorkbenchFacts> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const facts = await captureWorkbench();
     const done = check(facts) || Date.now() > deadline;
     if (done) return options.screenshot ? captureWorkbench({ screenshot: options.screenshot }) : facts;
+    // A toast the workbench has already tucked away is still in the notification centre: show it there.
+    if (options.notificationCentre) await vscode.commands.executeCommand('notifications.showList');
   }
 }
