@@ -43,7 +43,7 @@ const isSemantic = (entry: TraceEntry): boolean => ruleOf(entry.code).semantic =
 /** Every finding of a fixed program, for a proof; undefined when there were too many to compare. */
 function reparse(text: string, limit: number): readonly TraceEntry[] | undefined {
   // A proof compares findings by rule and line only: their words are never needed.
-  const reporter = new Reporter(limit, { wordless: true, keepsHints: false });
+  const reporter = new Reporter(limit, { wordless: true });
   new Analyzer(text, reporter).run();
   return reporter.saturated ? undefined : reporter.entries;
 }

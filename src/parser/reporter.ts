@@ -109,19 +109,15 @@ export interface ReporterOptions {
    */
   wordsWhenShown?: boolean;
   /**
-   * The findings are only counted and compared by rule and line, never shown (a fix proof's re-analysis): a
-   * finding may be reported without its words (message, shortened token) and without its candidate fix, which
-   * would cost more to build than the rest of the finding. Implies `wordsWhenShown`.
+   * The findings are only counted and compared by rule and line, never shown (a fix proof's re-analysis, its
+   * forks): a finding may be reported without its words (message, shortened token) and without its candidate fix,
+   * which would cost more to build than the rest of the finding, and no candidate is kept (each kept one was an entry
+   * hashed into a map nobody read). Implies `wordsWhenShown`.
    */
   wordless?: boolean;
-  /**
-   * Candidate fixes are kept (`hints`; default true). An analysis whose findings are only compared (a proof's
-   * fork, fixes/resync.ts) keeps none: each kept one was an entry hashed into a map nobody read.
-   */
-  keepsHints?: boolean;
 }
 
-/** The hints of every reporter that keeps none (add never writes to it): a fork makes no map of its own. */
+/** The hints of every wordless reporter, which keeps none (add never writes to it): a fork makes no map of its own. */
 const NO_HINTS = new Map<TraceEntry, FixHint>();
 
 /**
@@ -133,7 +129,7 @@ const NO_HINTS = new Map<TraceEntry, FixHint>();
  */
 export class Reporter {
   readonly entries: TraceEntry[] = [];
-  /** Candidate fixes of kept entries, to be proven once the analysis is done (fixes/prove.ts); none kept without keepsHints. */
+  /** Candidate fixes of kept entries, to be proven once the analysis is done (fixes/prove.ts); none kept when wordless. */
   readonly hints: Map<TraceEntry, FixHint>;
   /** Errors seen, including those beyond the limit: validity never depends on the cap. */
   errorCount = 0;
@@ -142,7 +138,6 @@ export class Reporter {
   readonly wordsWhenShown: boolean;
   /** Findings are never shown: their words may be left out (ReporterOptions.wordless). */
   readonly wordless: boolean;
-  private readonly keepsHints: boolean;
   private readonly describers: Describer[] = [];
 
   constructor(
@@ -151,8 +146,7 @@ export class Reporter {
   ) {
     this.wordless = options.wordless === true;
     this.wordsWhenShown = options.wordsWhenShown === true || this.wordless;
-    this.keepsHints = options.keepsHints !== false;
-    this.hints = this.keepsHints ? new Map<TraceEntry, FixHint>() : NO_HINTS;
+    this.hints = this.wordless ? NO_HINTS : new Map<TraceEntry, FixHint>();
   }
 
   get saturated(): boolean {
@@ -167,7 +161,7 @@ export class Reporter {
       return false;
     }
     this.entries.push(entry);
-    if (hint && this.keepsHints) this.hints.set(entry, hint);
+    if (hint && !this.wordless) this.hints.set(entry, hint);
     return true;
   }
 

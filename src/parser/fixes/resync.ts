@@ -172,7 +172,7 @@ export class ResyncProver {
     const wanted = [...new Set(lines)].filter((l) => !this.snapshots.has(l)).sort((a, b) => a - b);
     if (wanted.length === 0) return;
     // One reporter for the whole pass, so that its count is the original's at every line.
-    const rep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true, keepsHints: false });
+    const rep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true });
     const driver = new Analyzer(this.text, rep);
     driver.marks = this.marks;
     for (const line of wanted) {
@@ -229,7 +229,7 @@ export class ResyncProver {
     let whole = cut === rest.length;
     const window = applyOrdered(rest.slice(0, cut), shifted);
     // Compared by rule and line only: findings need no words.
-    const forkRep = new Reporter(this.limit - prefixCount, { wordless: true, keepsHints: false });
+    const forkRep = new Reporter(this.limit - prefixCount, { wordless: true });
     const fork = snapshot.fork(window, forkRep, { frozen: true, base });
     const step = (): boolean => {
       if (!whole && fork.position.offset >= window.length) {
@@ -285,7 +285,7 @@ export class ResyncProver {
       sameState(fork.state, newLine, after.state, oldLine)
     )
       return { line: after.position.line, original: after, reported: afterMark - from };
-    const originalRep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true, keepsHints: false });
+    const originalRep = new Reporter(Number.MAX_SAFE_INTEGER, { wordless: true });
     const original = snapshot.fork(this.text, originalRep, { frozen: true });
     for (let k = 0; k <= RESYNC_WINDOW; k++) {
       // The same text in the original: the fork counts from the snapshot's line, in the fixed program.
