@@ -71,6 +71,11 @@ export function literalKind(t: readonly Token[], arg: CallArg): string | undefin
   if (!first) return undefined;
   if (arg.last - arg.first === 1) return first.kind !== TokenKind.Ident ? undefined : wordLiteralKind(first.text);
   if (literalEnd(t, arg.first, arg.last) !== arg.last) return undefined;
-  const empty = arg.last - arg.first === 2;
-  return isPunct(first, '[') ? (empty ? 'an empty list' : 'a list') : empty ? 'an empty dictionary' : 'a dictionary';
+  return collectionKind(isPunct(first, '['), arg.last - arg.first === 2);
+}
+
+/** What a list (or else dictionary) literal is, as literalKind names it; `empty` when it is `[]` or `{}`. */
+export function collectionKind(list: boolean, empty: boolean): string {
+  if (list) return empty ? 'an empty list' : 'a list';
+  return empty ? 'an empty dictionary' : 'a dictionary';
 }

@@ -4,7 +4,7 @@
  * assignment writes them (wording.ts valueLiteral). `addVar(rows, [])` is then a plain line that reports what the
  * statement checks report for it.
  */
-import { isLiteralWord } from './literals';
+import { collectionKind, isLiteralWord } from './literals';
 import { avapWord } from '../wording';
 import { reportStoredLiteral } from './commands';
 import type { AnalysisContext } from './context';
@@ -65,9 +65,7 @@ export function reportStoredCollection(
 
 /** What the list or dictionary literal of tokens [first, last) is (literalKind's words). */
 function plainLiteralKind(r: LineTokens, first: number, last: number): string {
-  const empty = last - first === 2;
-  if (r.kinds[first] === T.OpenBracket) return empty ? 'an empty list' : 'a list';
-  return empty ? 'an empty dictionary' : 'a dictionary';
+  return collectionKind(r.kinds[first] === T.OpenBracket, last - first === 2);
 }
 
 /** The tokens [first, last) as an assignment's value writes them (wording.ts valueLiteral). */
